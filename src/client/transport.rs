@@ -1,0 +1,100 @@
+//! How a request reaches the service: the [`Transport`] trait and its plain data types.
+//!
+//! Implementations: browser `fetch` (wasm32), the sandbox's in-process transport (the app's
+//! demo mode), and test doubles. Futures are not `Send`, so the same trait serves wasm32.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+/// A boxed, non-`Send` future (what [`Transport::post`] returns).
+pub type LocalBoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+
+/// One HTTP POST of a JSON body.
+#[derive(Clone, PartialEq, Eq)]
+pub struct HttpRequest {
+    /// Full URL: base URL + `/v1/<operation>`. Never carries the key.
+    pub url: String,
+    /// Extra request headers (the JSON content type is implied).
+    pub headers: Vec<(String, String)>,
+    /// JSON body, including the `key` field.
+    pub body: String,
+    /// Give up after this long.
+    pub timeout: Option<Duration>,
+    /// Refuse response bodies larger than this many bytes.
+    pub max_body_bytes: usize,
+}
+
+/// The body is not printed: it holds the API key.
+impl fmt::Debug for HttpRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpRequest")
+            .field("url", &self.url)
+            .field("headers", &self.headers)
+            .field("body", &format_args!("<{} bytes>", self.body.len()))
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+/// An HTTP response as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpResponse {
+    /// Status code.
+    pub status: u16,
+    /// Response headers, names lower-cased.
+    pub headers: Vec<(String, String)>,
+    /// Body text.
+    pub body: String,
+}
+
+impl HttpResponse {
+    /// The first header of that (lower-case) name.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Why no response arrived.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TransportError {
+    /// The timeout passed before the response was complete.
+    Timeout,
+    /// The caller cancelled.
+    Aborted,
+    /// The connection failed before any response (safe to retry).
+    Network(String),
+    /// The response body was larger than allowed.
+    BodyTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+}
+
+impl fmt::Display for TransportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TransportError::Timeout => f.write_str("the request timed out"),
+            TransportError::Aborted => f.write_str("the request was cancelled"),
+            TransportError::Network(m) => write!(f, "network error: {m}"),
+            TransportError::BodyTooLarge { limit } => {
+                write!(f, "the response body is larger than {limit} bytes")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TransportError {}
+
+/// Sends one POST and returns the whole response.
+pub trait Transport {
+    /// POSTs `request.body` to `request.url`.
+    fn post(
+        &self,
+        request: HttpRequest,
+    ) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>>;
+}

@@ -1,0 +1,76 @@
+//! Typed decoding of response bodies, leniently (see [`crate::ops::lenient`]), with errors
+//! that name the JSON path.
+
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+
+/// A response body that could not be decoded into the typed model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    /// JSON Pointer of the value that failed (empty for the whole body or a syntax error).
+    pub path: String,
+    /// What went wrong.
+    pub message: String,
+    /// 1-based line of the error in the text.
+    pub line: usize,
+    /// 1-based column of the error in the text.
+    pub column: usize,
+    /// True when the text is not valid JSON at all (as opposed to JSON of the wrong shape).
+    pub syntax: bool,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = if self.path.is_empty() {
+            "/"
+        } else {
+            &self.path
+        };
+        if self.syntax {
+            write!(
+                f,
+                "not JSON at line {} column {}: {}",
+                self.line, self.column, self.message
+            )
+        } else {
+            write!(
+                f,
+                "{path}: {} (line {} column {})",
+                self.message, self.line, self.column
+            )
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// Decodes a response body of type `T` (e.g. `ops::related::Response`).
+pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = crate::ops::pointer_of(e.path());
+        from_serde(e.into_inner(), path)
+    })?;
+    de.end().map_err(|e| from_serde(e, String::new()))?;
+    Ok(value)
+}
+
+fn from_serde(e: serde_json::Error, path: String) -> DecodeError {
+    let syntax = matches!(
+        e.classify(),
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof
+    );
+    let message = e.to_string();
+    let message = match message.rfind(" at line ") {
+        Some(i) => message[..i].to_owned(),
+        None => message,
+    };
+    DecodeError {
+        path: if syntax { String::new() } else { path },
+        message,
+        line: e.line(),
+        column: e.column(),
+        syntax,
+    }
+}

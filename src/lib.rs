@@ -1,0 +1,30 @@
+//! # serpkit
+//!
+//! Typed requests and responses for the 11 operations of the keyword, backlink and SERP data
+//! service, request checks, prices and cost estimates ([`ops`]), exact money ([`Usd`]), and
+//! lenient typed decoding ([`decode()`]).
+//!
+//! ```
+//! use serpkit::ops::{self, OperationRequest, Operation};
+//!
+//! let req = ops::search_volume_bulk::Request {
+//!     key: Default::default(),
+//!     keywords: vec!["running shoes".into(), "trail shoes".into()],
+//!     ccode: "US".into(),
+//! };
+//! req.check().unwrap();
+//! assert_eq!(req.estimate_cost().to_string(), "$0.0006");
+//! assert_eq!(Operation::SearchVolumeBulk.path(), "search_volume/bulk");
+//! ```
+
+pub mod client;
+pub mod decode;
+pub mod money;
+pub mod ops;
+
+pub use decode::{decode, DecodeError};
+pub use money::Usd;
+pub use ops::{
+    estimate_cost, ApiKey, Operation, OperationRequest, Price, PriceUnit, Request, RequestError,
+    RequestErrorKind,
+};

@@ -1,0 +1,171 @@
+//! `POST /v1/domainstats`: authority, link and classification statistics for domains.
+//!
+//! Every value is a string in the spec (numbers are sent as strings, unavailable values are
+//! empty strings). The record keeps that raw form; typed accessors parse it and return `None`
+//! for an empty or non-numeric value.
+
+use serde::{Deserialize, Serialize};
+
+use super::{check, lenient, ApiKey, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use crate::money::Usd;
+
+/// $0.05 per domain in the request.
+pub const PRICE: Price = Price {
+    usd: Usd::from_micros(50_000),
+    unit: PriceUnit::PerDomain,
+};
+
+/// Request body: `{"key", "domains"}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Request {
+    /// The API key.
+    #[serde(default)]
+    pub key: ApiKey,
+    /// Domain names (`example.com`, not URLs).
+    pub domains: Vec<String>,
+}
+
+/// Response: an array of domain stats records.
+pub type Response = Vec<DomainStatsRecord>;
+
+impl OperationRequest for Request {
+    const OPERATION: Operation = Operation::DomainStats;
+    type Response = Response;
+    fn check(&self) -> Result<(), RequestError> {
+        check::domains("/domains", &self.domains)
+    }
+    fn billable_units(&self) -> u64 {
+        self.domains.len() as u64
+    }
+    super::key_accessors!();
+}
+
+macro_rules! domain_stats_record {
+    ($( $(#[$doc:meta])* $json:literal => $field:ident $(, $num:ident)?; )*) => {
+        /// Domain stats record. All values are the service's strings; each numeric one also
+        /// has an accessor of the same name that parses it (`record.alpha_da()`).
+        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+        pub struct DomainStatsRecord {
+            /// The domain.
+            #[serde(default, deserialize_with = "lenient::string")]
+            pub domain: String,
+            /// The domain as the caller typed it; present on some records only.
+            #[serde(
+                rename = "domainAsEntered",
+                default,
+                deserialize_with = "lenient::opt_string",
+                skip_serializing_if = "Option::is_none"
+            )]
+            pub domain_as_entered: Option<String>,
+            $(
+                $(#[$doc])*
+                #[serde(rename = $json, default, deserialize_with = "lenient::string")]
+                pub $field: String,
+            )*
+        }
+
+        impl DomainStatsRecord {
+            /// The JSON names of the string fields after `domain` and `domainAsEntered`,
+            /// in the spec's order.
+            pub const VALUE_FIELDS: &'static [&'static str] = &[$($json),*];
+
+            $($(
+                #[doc = concat!("`", $json, "` as a number; `None` when empty or not a number.")]
+                pub fn $num(&self) -> Option<f64> {
+                    parse_stat(&self.$field)
+                }
+            )?)*
+        }
+    };
+}
+
+domain_stats_record! {
+    /// First provider's link count.
+    "alphaLinks" => alpha_links, alpha_links;
+    /// First provider's page authority.
+    "alphaPA" => alpha_pa, alpha_pa;
+    /// First provider's domain authority.
+    "alphaDA" => alpha_da, alpha_da;
+    /// First provider's rank.
+    "alphaRank" => alpha_rank, alpha_rank;
+    /// First provider's trust (may be empty).
+    "alphaTrust" => alpha_trust, alpha_trust;
+    /// First provider's spam score (may be empty).
+    "alphaSpam" => alpha_spam, alpha_spam;
+    /// Scope of the second provider's stats (`root` observed).
+    "betaStatReturned" => beta_stat_returned;
+    /// Social comments counter.
+    "SN_comments" => sn_comments, sn_comments;
+    /// Social shares counter.
+    "SN_shares" => sn_shares, sn_shares;
+    /// Stumbles counter.
+    "stumbles" => stumbles, stumbles;
+    /// Image board pins counter.
+    "image_board_pins" => image_board_pins, image_board_pins;
+    /// Second provider's link count.
+    "betaLinks" => beta_links, beta_links;
+    /// Second provider's referring domains.
+    "betaRefDomains" => beta_ref_domains, beta_ref_domains;
+    /// Referring .edu domains.
+    "betaRefEDU" => beta_ref_edu, beta_ref_edu;
+    /// Referring .gov domains.
+    "betaRefGov" => beta_ref_gov, beta_ref_gov;
+    /// Referring subnets.
+    "betaRefSubnets" => beta_ref_subnets, beta_ref_subnets;
+    /// Referring IPs.
+    "betaIPs" => beta_ips, beta_ips;
+    /// Citation flow.
+    "betaCF" => beta_cf, beta_cf;
+    /// Trust flow.
+    "betaTF" => beta_tf, beta_tf;
+    /// Top topical trust flow category 1 (a category path; empty when absent).
+    "betaTTF0Name" => beta_ttf0_name;
+    /// Its score.
+    "betaTTF0Value" => beta_ttf0_value, beta_ttf0_value;
+    /// Top topical trust flow category 2.
+    "betaTTF1Name" => beta_ttf1_name;
+    /// Its score.
+    "betaTTF1Value" => beta_ttf1_value, beta_ttf1_value;
+    /// Top topical trust flow category 3.
+    "betaTTF2Name" => beta_ttf2_name;
+    /// Its score.
+    "betaTTF2Value" => beta_ttf2_value, beta_ttf2_value;
+}
+
+/// A topical trust flow category: its path and score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TopicalTrustFlow {
+    /// Category path, e.g. `Computers/Internet/Web Design`.
+    pub name: String,
+    /// Score; `None` when empty.
+    pub value: Option<f64>,
+}
+
+impl DomainStatsRecord {
+    /// The up to three topical trust flow categories that are present (name not empty).
+    pub fn topical_trust_flow(&self) -> Vec<TopicalTrustFlow> {
+        [
+            (&self.beta_ttf0_name, self.beta_ttf0_value()),
+            (&self.beta_ttf1_name, self.beta_ttf1_value()),
+            (&self.beta_ttf2_name, self.beta_ttf2_value()),
+        ]
+        .into_iter()
+        .filter(|(n, _)| !n.trim().is_empty())
+        .map(|(n, v)| TopicalTrustFlow {
+            name: n.clone(),
+            value: v,
+        })
+        .collect()
+    }
+}
+
+/// Parses a stats string: `None` for empty or non-numeric text (never a panic).
+pub fn parse_stat<T: std::str::FromStr>(s: &str) -> Option<T> {
+    let t = s.trim();
+    if t.is_empty() {
+        None
+    } else {
+        t.parse().ok()
+    }
+}

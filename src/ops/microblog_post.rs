@@ -1,0 +1,94 @@
+//! `POST /v1/microblog/post`: posts matching a keyword, with engagement and author profile.
+//! Post text is untrusted: show it as text.
+
+use serde::{Deserialize, Serialize};
+
+use super::{check, lenient, ApiKey, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use crate::money::Usd;
+
+/// $0.25 per request.
+pub const PRICE: Price = Price {
+    usd: Usd::from_micros(250_000),
+    unit: PriceUnit::PerRequest,
+};
+
+/// Request body: `{"key", "keyword"}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Request {
+    /// The API key.
+    #[serde(default)]
+    pub key: ApiKey,
+    /// The keyword.
+    pub keyword: String,
+}
+
+/// Response: an array of posts.
+pub type Response = Vec<MicroblogPost>;
+
+impl OperationRequest for Request {
+    const OPERATION: Operation = Operation::MicroblogPost;
+    type Response = Response;
+    fn check(&self) -> Result<(), RequestError> {
+        check::keyword("/keyword", &self.keyword)
+    }
+    fn billable_units(&self) -> u64 {
+        1
+    }
+    super::key_accessors!();
+}
+
+/// Microblog post record.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MicroblogPost {
+    /// Post URL.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub url: String,
+    /// Reshare count.
+    #[serde(default, deserialize_with = "lenient::int")]
+    pub retweets: i64,
+    /// Likes.
+    #[serde(default, deserialize_with = "lenient::int")]
+    pub likes: i64,
+    /// Replies.
+    #[serde(default, deserialize_with = "lenient::int")]
+    pub replies: i64,
+    /// Post text (untrusted).
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub tweet: String,
+    /// Hashtags, each starting with `#`; may be empty.
+    #[serde(default, deserialize_with = "lenient::strings")]
+    pub hashtags: Vec<String>,
+    /// Author profile.
+    #[serde(default)]
+    pub profile: Profile,
+    /// Tagged users, each starting with `@`; may be empty.
+    #[serde(default, deserialize_with = "lenient::strings")]
+    pub tagged: Vec<String>,
+    /// ISO 8601 UTC timestamp with milliseconds.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub posted_on: String,
+    /// Media; element shape not shown in the spec, kept as raw JSON.
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub media: Vec<serde_json::Value>,
+}
+
+/// Author profile of a post.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    /// Avatar image URL.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub user_avatar: String,
+    /// Numeric user id.
+    #[serde(default, deserialize_with = "lenient::int")]
+    pub user_id: i64,
+    /// Display name.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub fullname: String,
+    /// Handle.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub username: String,
+    /// Verified account.
+    #[serde(default, deserialize_with = "lenient::boolean")]
+    pub verified: bool,
+}

@@ -1,0 +1,387 @@
+//! The 11 operations of the service: one module each with its request, response types,
+//! request checks and price, plus [`Operation`] and [`Request`] that list them all.
+
+pub mod check;
+pub mod lenient;
+
+pub mod backlink_metrics;
+pub mod backlink_overview;
+pub mod domainstats;
+pub mod microblog_post;
+pub mod outline_seo;
+pub mod ranked_keywords_domain;
+pub mod ranked_keywords_metrics;
+pub mod related;
+pub mod search_volume_bulk;
+pub mod search_volume_single;
+pub mod video_video;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+pub use check::{RequestError, RequestErrorKind};
+
+use crate::money::Usd;
+
+/// The API key. Its `Debug` and `Display` never show it, so it cannot leak into logs or
+/// error messages by accident; only serialization into a request body writes it.
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ApiKey(String);
+
+impl ApiKey {
+    /// Wraps a key.
+    pub fn new(key: impl Into<String>) -> Self {
+        ApiKey(key.into())
+    }
+    /// The key itself, for the request body only.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+    /// True when no key is set.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_empty() {
+            "ApiKey(<none>)"
+        } else {
+            "ApiKey(<redacted>)"
+        })
+    }
+}
+
+/// What one unit of an operation's price is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PriceUnit {
+    /// Each keyword in the request.
+    PerKeyword,
+    /// Each domain in the request.
+    PerDomain,
+    /// Each URL in the request (`backlink/metrics`; see that module for why).
+    PerUrl,
+    /// Each request, whatever it holds.
+    PerRequest,
+}
+
+impl PriceUnit {
+    /// Human label: "per keyword", "per request", ...
+    pub fn label(self) -> &'static str {
+        match self {
+            PriceUnit::PerKeyword => "per keyword",
+            PriceUnit::PerDomain => "per domain",
+            PriceUnit::PerUrl => "per URL",
+            PriceUnit::PerRequest => "per request",
+        }
+    }
+}
+
+/// An operation's price: dollars per unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Price {
+    /// Dollars charged per unit.
+    pub usd: Usd,
+    /// What a unit is.
+    pub unit: PriceUnit,
+}
+
+/// The typed request of one operation.
+pub trait OperationRequest: Serialize + DeserializeOwned + Clone + fmt::Debug {
+    /// Which operation this request is for.
+    const OPERATION: Operation;
+    /// The decoded response.
+    type Response: Serialize + DeserializeOwned + fmt::Debug;
+    /// Checks every field; the error names the first bad field.
+    fn check(&self) -> Result<(), RequestError>;
+    /// How many price units this request is charged ([`PriceUnit`]).
+    fn billable_units(&self) -> u64;
+    /// The API key carried in the body.
+    fn key(&self) -> &ApiKey;
+    /// Sets the API key carried in the body.
+    fn set_key(&mut self, key: ApiKey);
+    /// The estimated charge: price × billable units.
+    fn estimate_cost(&self) -> Usd {
+        Self::OPERATION.price().usd.times(self.billable_units())
+    }
+}
+
+/// Error for a string that names no operation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownOperation(pub String);
+
+impl fmt::Display for UnknownOperation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown: String = self.0.chars().take(60).collect();
+        write!(f, "unknown operation {shown:?}; expected one of: ")?;
+        for (i, op) in Operation::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(op.path())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownOperation {}
+
+macro_rules! operations {
+    ($( $variant:ident => $module:ident, $path:literal, $title:literal; )*) => {
+        /// One of the service's 11 operations.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Operation {
+            $( #[doc = $title] $variant, )*
+        }
+
+        impl Operation {
+            /// All operations, in the spec's order.
+            pub const ALL: [Operation; 11] = [$(Operation::$variant),*];
+
+            /// The spec's path without `/v1/`, e.g. `search_volume/bulk`.
+            pub const fn path(self) -> &'static str {
+                match self { $(Operation::$variant => $path,)* }
+            }
+
+            /// The spec's name for the operation, e.g. "Search volume, bulk".
+            pub const fn title(self) -> &'static str {
+                match self { $(Operation::$variant => $title,)* }
+            }
+
+            /// The operation's price, from its module.
+            pub const fn price(self) -> Price {
+                match self { $(Operation::$variant => $module::PRICE,)* }
+            }
+        }
+
+        /// A request of any operation.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Request {
+            $( #[doc = $title] $variant($module::Request), )*
+        }
+
+        impl Request {
+            /// The operation this request is for.
+            pub fn operation(&self) -> Operation {
+                match self { $(Request::$variant(_) => Operation::$variant,)* }
+            }
+
+            /// Checks every field ([`OperationRequest::check`]).
+            pub fn check(&self) -> Result<(), RequestError> {
+                match self { $(Request::$variant(r) => r.check(),)* }
+            }
+
+            /// Price units this request is charged.
+            pub fn billable_units(&self) -> u64 {
+                match self { $(Request::$variant(r) => r.billable_units(),)* }
+            }
+
+            /// The API key in the body.
+            pub fn key(&self) -> &ApiKey {
+                match self { $(Request::$variant(r) => r.key(),)* }
+            }
+
+            /// Sets the API key in the body.
+            pub fn set_key(&mut self, key: ApiKey) {
+                match self { $(Request::$variant(r) => r.set_key(key),)* }
+            }
+
+            /// The request body as JSON text (with the key).
+            pub fn to_json(&self) -> String {
+                let r = match self { $(Request::$variant(r) => serde_json::to_string(r),)* };
+                r.unwrap_or_default()
+            }
+
+            /// Parses a request body of `operation` from JSON text. `key` may be absent.
+            pub fn from_json(operation: Operation, text: &str) -> Result<Request, RequestError> {
+                match operation {
+                    $(Operation::$variant => decode_request(text).map(Request::$variant),)*
+                }
+            }
+        }
+
+        $(
+            impl From<$module::Request> for Request {
+                fn from(r: $module::Request) -> Request { Request::$variant(r) }
+            }
+        )*
+
+        impl FromStr for Operation {
+            type Err = UnknownOperation;
+            /// Accepts `search_volume/bulk`, `/v1/search_volume/bulk` and `v1/search_volume/bulk`.
+            fn from_str(s: &str) -> Result<Operation, UnknownOperation> {
+                let p = s.trim();
+                let p = p.strip_prefix('/').unwrap_or(p);
+                let p = p.strip_prefix("v1/").unwrap_or(p);
+                match p {
+                    $($path => Ok(Operation::$variant),)*
+                    _ => Err(UnknownOperation(s.to_owned())),
+                }
+            }
+        }
+    };
+}
+
+operations! {
+    SearchVolumeBulk => search_volume_bulk, "search_volume/bulk", "Search volume, bulk";
+    SearchVolumeSingle => search_volume_single, "search_volume/single", "Search volume, single";
+    DomainStats => domainstats, "domainstats", "Domain stats";
+    BacklinkMetrics => backlink_metrics, "backlink/metrics", "Page backlink metrics";
+    RankedKeywordsMetrics => ranked_keywords_metrics, "ranked-keywords/metrics", "Ranked keywords, metrics";
+    RankedKeywordsDomain => ranked_keywords_domain, "ranked-keywords/domain", "Ranked keywords, domain";
+    BacklinkOverview => backlink_overview, "backlink/overview", "Backlink domain overview";
+    OutlineSeo => outline_seo, "outline/seo", "SEO outline";
+    MicroblogPost => microblog_post, "microblog/post", "Microblog post search";
+    VideoVideo => video_video, "video/video", "Video SERP";
+    Related => related, "related", "Related keywords";
+}
+
+impl Operation {
+    /// The path under the base URL: `/v1/search_volume/bulk`.
+    pub fn url_path(self) -> String {
+        format!("/v1/{}", self.path())
+    }
+}
+
+impl fmt::Display for Operation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.path())
+    }
+}
+
+impl Serialize for Operation {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.path())
+    }
+}
+
+impl<'de> Deserialize<'de> for Operation {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Operation, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// The estimated charge of a request: its operation's price × its billable units.
+pub fn estimate_cost(request: &Request) -> Usd {
+    request
+        .operation()
+        .price()
+        .usd
+        .times(request.billable_units())
+}
+
+fn decode_request<T: DeserializeOwned>(text: &str) -> Result<T, RequestError> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize(de).map_err(|e| {
+        let field = pointer_of(e.path());
+        RequestError::new(field, RequestErrorKind::Malformed(e.inner().to_string()))
+    })?;
+    Ok(value)
+}
+
+/// Converts a serde path (`keywords[3]`) to a JSON Pointer (`/keywords/3`).
+pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for seg in path.iter() {
+        match seg {
+            Segment::Seq { index } => {
+                out.push('/');
+                out.push_str(&index.to_string());
+            }
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                out.push('/');
+                out.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            }
+            Segment::Unknown => {}
+        }
+    }
+    out
+}
+
+/// Implements the key accessors of [`OperationRequest`] for a request struct with `key`.
+macro_rules! key_accessors {
+    () => {
+        fn key(&self) -> &crate::ops::ApiKey {
+            &self.key
+        }
+        fn set_key(&mut self, key: crate::ops::ApiKey) {
+            self.key = key;
+        }
+    };
+}
+pub(crate) use key_accessors;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_round_trip() {
+        for op in Operation::ALL {
+            assert_eq!(op.path().parse::<Operation>().unwrap(), op);
+            assert_eq!(op.url_path().parse::<Operation>().unwrap(), op);
+            assert_eq!(op.to_string(), op.path());
+            let json = serde_json::to_string(&op).unwrap();
+            assert_eq!(serde_json::from_str::<Operation>(&json).unwrap(), op);
+        }
+        let err = "search_volume".parse::<Operation>().unwrap_err();
+        assert!(err.to_string().contains("related"));
+    }
+
+    #[test]
+    fn key_is_never_debug_printed() {
+        let req = Request::from_json(
+            Operation::Related,
+            r#"{"key":"SECRET-123","keyword":"x","ccode":"US"}"#,
+        )
+        .unwrap();
+        assert!(!format!("{req:?}").contains("SECRET-123"));
+        assert!(req.to_json().contains("SECRET-123"));
+    }
+
+    #[test]
+    fn price_table() {
+        let micros: Vec<(&str, i64, PriceUnit)> = Operation::ALL
+            .iter()
+            .map(|o| (o.path(), o.price().usd.micros(), o.price().unit))
+            .collect();
+        use PriceUnit::*;
+        assert_eq!(
+            micros,
+            vec![
+                ("search_volume/bulk", 300, PerKeyword),
+                ("search_volume/single", 300, PerRequest),
+                ("domainstats", 50_000, PerDomain),
+                ("backlink/metrics", 50_000, PerUrl),
+                ("ranked-keywords/metrics", 100_000, PerRequest),
+                ("ranked-keywords/domain", 100_000, PerRequest),
+                ("backlink/overview", 250_000, PerRequest),
+                ("outline/seo", 500_000, PerRequest),
+                ("microblog/post", 250_000, PerRequest),
+                ("video/video", 250_000, PerRequest),
+                ("related", 150_000, PerRequest),
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_request_names_the_field() {
+        let e = Request::from_json(
+            Operation::SearchVolumeBulk,
+            r#"{"keywords":[1],"ccode":"US"}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "/keywords/0");
+        assert_eq!(e.code(), "malformed");
+        let e = Request::from_json(Operation::Related, "[").unwrap_err();
+        assert_eq!(e.code(), "malformed");
+    }
+}

@@ -1,0 +1,61 @@
+//! `POST /v1/related`: related keywords with volume, CPC, competition and difficulty.
+
+use serde::{Deserialize, Serialize};
+
+use super::{check, lenient, ApiKey, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use crate::money::Usd;
+
+/// $0.15 per request.
+pub const PRICE: Price = Price {
+    usd: Usd::from_micros(150_000),
+    unit: PriceUnit::PerRequest,
+};
+
+/// Request body: `{"key", "keyword", "ccode"}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Request {
+    /// The API key.
+    #[serde(default)]
+    pub key: ApiKey,
+    /// The seed keyword.
+    pub keyword: String,
+    /// Two-letter country code, upper case in requests (`US`).
+    pub ccode: String,
+}
+
+/// Response: related keyword records, by search volume descending in observed output.
+pub type Response = Vec<RelatedKeyword>;
+
+impl OperationRequest for Request {
+    const OPERATION: Operation = Operation::Related;
+    type Response = Response;
+    fn check(&self) -> Result<(), RequestError> {
+        check::keyword("/keyword", &self.keyword)?;
+        check::ccode("/ccode", &self.ccode)
+    }
+    fn billable_units(&self) -> u64 {
+        1
+    }
+    super::key_accessors!();
+}
+
+/// Related keyword record.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RelatedKeyword {
+    /// The keyword.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub keyword: String,
+    /// Competition, observed 0 to 1.
+    #[serde(default, deserialize_with = "lenient::float")]
+    pub competition: f64,
+    /// Cost per click.
+    #[serde(default, deserialize_with = "lenient::float")]
+    pub cpc: f64,
+    /// Search volume.
+    #[serde(default, deserialize_with = "lenient::int")]
+    pub search_volume: i64,
+    /// Keyword difficulty, observed 0 to 100.
+    #[serde(default, deserialize_with = "lenient::int")]
+    pub kd: i64,
+}

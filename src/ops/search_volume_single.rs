@@ -1,0 +1,43 @@
+//! `POST /v1/search_volume/single`: the search volume record of one keyword.
+
+use serde::{Deserialize, Serialize};
+
+use super::{check, ApiKey, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use crate::money::Usd;
+
+pub use super::search_volume_bulk::{MonthlySearch, SearchVolumeRecord};
+
+/// $0.0003 per request.
+pub const PRICE: Price = Price {
+    usd: Usd::from_micros(300),
+    unit: PriceUnit::PerRequest,
+};
+
+/// Request body: `{"key", "keyword", "ccode"}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Request {
+    /// The API key.
+    #[serde(default)]
+    pub key: ApiKey,
+    /// The keyword.
+    pub keyword: String,
+    /// Two-letter country code, upper case in requests (`US`).
+    pub ccode: String,
+}
+
+/// Response: one record object.
+pub type Response = SearchVolumeRecord;
+
+impl OperationRequest for Request {
+    const OPERATION: Operation = Operation::SearchVolumeSingle;
+    type Response = Response;
+    fn check(&self) -> Result<(), RequestError> {
+        check::keyword("/keyword", &self.keyword)?;
+        check::ccode("/ccode", &self.ccode)
+    }
+    fn billable_units(&self) -> u64 {
+        1
+    }
+    super::key_accessors!();
+}
