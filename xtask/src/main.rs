@@ -1,1 +1,260 @@
-fn main() {}
+//! `cargo xtask <task>`: the project's set-up, build, test and bench tasks.
+//!
+//! Every task first installs what it needs and is missing (idempotently), from the package
+//! registries only: the wasm32 target (rustup), trunk 0.21 and wasm-bindgen-cli (crates.io,
+//! the CLI at exactly the `wasm-bindgen` version in Cargo.lock), wasm-opt (npm `binaryen`),
+//! the JS test tools (npm, from `xtask/js/package-lock.json`) and, for tests, Chromium and
+//! ChromeDriver (Debian). Trunk is pointed at the installed tools and run `--offline`, so it
+//! never downloads anything.
+
+mod tools;
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitCode, Stdio};
+
+use tools::Tools;
+
+const USAGE: &str = "usage: cargo xtask <task>
+
+tasks:
+  serve [--port N]   install what is missing, build the app, serve it on 127.0.0.1 (demo mode)
+  test               install what is missing, run every check and test (native, wasm in
+                     headless Chromium, JS package, app end-to-end)
+  pkg                build the JS package into pkg/
+  bench              run the benchmarks and write BENCHMARKS.md
+  setup              only install the tools
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("serve") => serve(&args[1..]),
+        Some("test") => test(),
+        Some("pkg") => Tools::ensure(false).and_then(|t| pkg(&t)),
+        Some("bench") => bench(),
+        Some("setup") => Tools::ensure(true).map(|_| ()),
+        _ => {
+            eprint!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Result of a task step: an error message on failure.
+pub type Res<T = ()> = Result<T, String>;
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
+}
+
+/// Runs a command to completion in the workspace root; fails on a non-zero exit.
+pub fn run(cmd: &mut Command) -> Res {
+    let shown = format!("{cmd:?}").replace('"', "");
+    eprintln!("\n$ {shown}");
+    let status = cmd
+        .current_dir_if_unset()
+        .status()
+        .map_err(|e| format!("cannot start {shown}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{shown}` failed ({status})"))
+    }
+}
+
+trait CurrentDir {
+    fn current_dir_if_unset(&mut self) -> &mut Self;
+}
+
+impl CurrentDir for Command {
+    fn current_dir_if_unset(&mut self) -> &mut Self {
+        if self.get_current_dir().is_none() {
+            self.current_dir(root());
+        }
+        self
+    }
+}
+
+fn cargo() -> Command {
+    Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+}
+
+fn serve(args: &[String]) -> Res {
+    let port = match args {
+        [] => "8080".to_string(),
+        [flag, p] if flag == "--port" => p.clone(),
+        _ => return Err(format!("serve: unexpected arguments {args:?}\n{USAGE}")),
+    };
+    let tools = Tools::ensure(false)?;
+    eprintln!("\nserpkit app (demo mode): http://127.0.0.1:{port}/");
+    run(tools
+        .trunk()
+        .args([
+            "serve",
+            "--release",
+            "--offline",
+            "--address",
+            "127.0.0.1",
+            "--port",
+        ])
+        .arg(&port))
+}
+
+fn test() -> Res {
+    let tools = Tools::ensure(true)?;
+    let wasm = "wasm32-unknown-unknown";
+
+    run(cargo().args(["fmt", "--all", "--", "--check"]))?;
+    run(cargo().args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--all-features",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    run(cargo().args([
+        "clippy",
+        "--target",
+        wasm,
+        "-p",
+        "serpkit",
+        "-p",
+        "app",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    run(cargo().args(["test", "--workspace", "--all-features"]))?;
+
+    // wasm-bindgen-test in headless Chromium (see webdriver.json for the browser flags).
+    run(tools
+        .with_env(&mut cargo())
+        .args(["test", "--target", wasm, "-p", "serpkit"]))?;
+
+    // The app, built by Trunk, loaded in headless Chromium.
+    app_smoke(&tools)?;
+    eprintln!("\nxtask test: all checks passed");
+    Ok(())
+}
+
+/// Builds the app with Trunk into `dist/`.
+fn build_app(tools: &Tools) -> Res {
+    run(tools
+        .trunk()
+        .args(["build", "--release", "--offline", "--dist", "dist"]))
+}
+
+/// Serves `dist/` and checks in headless Chromium that the app mounts.
+fn app_smoke(tools: &Tools) -> Res {
+    build_app(tools)?;
+    let server = StaticServer::start(&root().join("dist"))?;
+    let url = format!("http://127.0.0.1:{}/", server.port);
+    let out = Command::new(&tools.chromium)
+        .args(tools::CHROMIUM_FLAGS)
+        .args(["--virtual-time-budget=10000", "--dump-dom"])
+        .arg(&url)
+        .stderr(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run chromium: {e}"))?;
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let mounted = dom.contains("data-app-mounted") && dom.contains("search_volume/bulk");
+    if !mounted {
+        return Err(format!(
+            "app smoke test: the app did not mount at {url}; DOM was:\n{}",
+            dom.chars().take(2000).collect::<String>()
+        ));
+    }
+    eprintln!("app smoke test: mounted in headless Chromium ({url})");
+    Ok(())
+}
+
+/// A static file server for `dist/` (python3's http.server) on a free loopback port.
+struct StaticServer {
+    child: Child,
+    port: u16,
+}
+
+impl StaticServer {
+    fn start(dir: &Path) -> Res<StaticServer> {
+        let port = free_port()?;
+        let child = Command::new("python3")
+            .args(["-m", "http.server", "--bind", "127.0.0.1"])
+            .arg(port.to_string())
+            .current_dir(dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start python3 http.server: {e}"))?;
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return Ok(StaticServer { child, port });
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        Err("static server did not start".into())
+    }
+}
+
+impl Drop for StaticServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A free TCP port on 127.0.0.1.
+pub fn free_port() -> Res<u16> {
+    std::net::TcpListener::bind(("127.0.0.1", 0))
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| format!("no free port: {e}"))
+}
+
+/// Builds the JS package into `pkg/` (wasm-bindgen `--target web`, then wasm-opt).
+fn pkg(tools: &Tools) -> Res {
+    let wasm = "wasm32-unknown-unknown";
+    run(cargo().args([
+        "build",
+        "--release",
+        "--lib",
+        "--target",
+        wasm,
+        "-p",
+        "serpkit",
+    ]))?;
+    let target_dir = env::var("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| root().join("target"));
+    let input = target_dir.join(wasm).join("release").join("serpkit.wasm");
+    let out = root().join("pkg");
+    run(Command::new(&tools.wasm_bindgen)
+        .arg(&input)
+        .args(["--target", "web", "--out-dir"])
+        .arg(&out))?;
+    let wasm_file = out.join("serpkit_bg.wasm");
+    run(Command::new(&tools.wasm_opt)
+        .arg("-Oz")
+        .arg(&wasm_file)
+        .arg("-o")
+        .arg(&wasm_file))?;
+    Ok(())
+}
+
+fn bench() -> Res {
+    run(cargo().args(["bench", "--bench", "validate"]))
+}

@@ -1,0 +1,3 @@
+//! One module per page.
+
+pub mod home;
