@@ -21,6 +21,7 @@ pub mod client;
 pub mod decode;
 pub mod money;
 pub mod ops;
+pub mod validate;
 
 pub use decode::{decode, DecodeError};
 pub use money::Usd;
@@ -28,3 +29,4 @@ pub use ops::{
     estimate_cost, ApiKey, Operation, OperationRequest, Price, PriceUnit, Request, RequestError,
     RequestErrorKind,
 };
+pub use validate::{validate, Report};

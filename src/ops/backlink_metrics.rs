@@ -75,3 +75,45 @@ pub struct PageBacklinkMetrics {
     #[serde(default, deserialize_with = "lenient::string")]
     pub url: String,
 }
+
+// ---------------------------------------------------------------------------------------
+// Response rules (read by `crate::validate` and its JSON Schema export).
+// ---------------------------------------------------------------------------------------
+
+use crate::validate::shape::{dsl::*, ArrRule, Array, At, Cx, Field, Node, Object};
+
+/// The page backlink metrics fields (also the start of `backlink/overview`'s `metrics`).
+pub const PAGE_BACKLINK_FIELDS: [Field; 9] = [
+    req("backlinks", INT),
+    req("dofollow_backlinks", INT),
+    req("nofollow_backlinks", INT),
+    req("edu_backlinks", INT),
+    req("gov_backlinks", INT),
+    req("ips", INT),
+    req("refdomains", INT),
+    req("subnets", INT),
+    req("url", STR),
+];
+
+/// Shape of a page backlink metrics record.
+pub const PAGE_BACKLINK_METRICS: Object = fields(&PAGE_BACKLINK_FIELDS);
+
+/// Response rules: an array of [`PAGE_BACKLINK_METRICS`]; with the request, one record per
+/// requested URL (error `record_count`). The spec states no order, so none is checked.
+pub const RESPONSE: Node = array(&Array {
+    items: object(&PAGE_BACKLINK_METRICS),
+    rules: &[ArrRule::End(one_per_url)],
+});
+
+fn one_per_url(cx: &mut Cx<'_>, n: usize) {
+    if let Some(super::Request::BacklinkMetrics(q)) = cx.request() {
+        if n != q.urls.len() {
+            let want = q.urls.len();
+            cx.error(
+                At::Here,
+                "record_count",
+                format!("{n} records for {want} requested URLs (one per URL expected)"),
+            );
+        }
+    }
+}

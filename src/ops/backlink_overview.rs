@@ -113,3 +113,112 @@ pub struct RefNewLost {
     #[serde(default, deserialize_with = "lenient::int")]
     pub domain_inlink_rank: i64,
 }
+
+// ---------------------------------------------------------------------------------------
+// Response rules (read by `crate::validate` and its JSON Schema export).
+// ---------------------------------------------------------------------------------------
+
+use super::backlink_metrics::PAGE_BACKLINK_FIELDS;
+use crate::validate::formats::parse_date;
+use crate::validate::shape::{dsl::*, ArrRule, Array, Field, Node, Object, Order, Record, StrRule};
+use crate::validate::Severity::{Error, Warning};
+
+const TIMESTAMP: Node = string(&[StrRule::Timestamp { millis: false }]);
+const DATE: Node = string(&[StrRule::Date]);
+
+const METRICS_FIELDS: [Field; 13] = concat(
+    &PAGE_BACKLINK_FIELDS,
+    &[
+        req("_id", STR),
+        req("__v", INT),
+        req("createdAt", TIMESTAMP),
+        req("updatedAt", TIMESTAMP),
+    ],
+);
+
+/// Shape of `metrics`: the page backlink metrics fields plus `_id`, `__v` and the
+/// `createdAt` / `updatedAt` ISO 8601 UTC timestamps (error `timestamp`; fraction optional).
+pub const OVERVIEW_METRICS: Object = fields(&METRICS_FIELDS);
+
+/// Shape of a `stats` element.
+pub const DAILY_STAT: Object = fields(&[req("date", DATE), req("new", INT), req("lost", INT)]);
+
+fn stat_day(r: &Record<'_, '_>) -> Option<i64> {
+    parse_date(&r.str("date")?)
+}
+
+/// `stats` rules: newest date first, strictly (error `order`: one entry per day); observed
+/// as consecutive days (warning `consecutive_days`) and 64 entries (warning `stats_count`).
+pub const STATS: Node = array(&Array {
+    items: object(&DAILY_STAT),
+    rules: &[
+        ArrRule::Seq {
+            field: "date",
+            key: stat_day,
+            order: Order::StrictDesc,
+            severity: Error,
+            code: "order",
+            what: "stats must be ordered newest date first",
+        },
+        ArrRule::Seq {
+            field: "date",
+            key: stat_day,
+            order: Order::Step(-1),
+            severity: Warning,
+            code: "consecutive_days",
+            what: "observed stats span consecutive days",
+        },
+        ArrRule::Len {
+            min: 64,
+            max: 64,
+            severity: Warning,
+            code: "stats_count",
+        },
+    ],
+});
+
+/// Shape of a `ref_newlost` element: dates `YYYY-MM-DD` (error `date_format`),
+/// `new_lost_type` `new` or `lost` (error `enum`), `domain_inlink_rank` observed 0..100
+/// (warning `range`).
+pub const REF_NEW_LOST: Object = fields(&[
+    req("new_lost_date", DATE),
+    req(
+        "new_lost_type",
+        string(&[StrRule::OneOf(&["new", "lost"], Error)]),
+    ),
+    req("refdomain", STR),
+    req("backlinks", INT),
+    req("dofollow_backlinks", INT),
+    req("first_seen", DATE),
+    req("domain_inlink_rank", int(&[range(0.0, 100.0, Warning)])),
+]);
+
+fn inlink_rank(r: &Record<'_, '_>) -> Option<i64> {
+    r.int("domain_inlink_rank")
+}
+
+/// `ref_newlost` rules: ordered by `domain_inlink_rank` descending in observed output
+/// (warning `order`).
+pub const REF_NEW_LOST_LIST: Node = array(&Array {
+    items: object(&REF_NEW_LOST),
+    rules: &[ArrRule::Seq {
+        field: "domain_inlink_rank",
+        key: inlink_rank,
+        order: Order::Desc,
+        severity: Warning,
+        code: "order",
+        what: "observed output is ordered by domain_inlink_rank descending",
+    }],
+});
+
+/// Response rules: the overview object. Fields after `ref_newlost` are "not shown": any
+/// other key is an `unknown_field` warning.
+pub const RESPONSE: Node = object(&Object {
+    fields: &[
+        req("metrics", object(&OVERVIEW_METRICS)),
+        req("stats", STATS),
+        req("ref_newlost", REF_NEW_LOST_LIST),
+    ],
+    extra: None,
+    checks: &[],
+});

@@ -169,3 +169,41 @@ pub fn parse_stat<T: std::str::FromStr>(s: &str) -> Option<T> {
         t.parse().ok()
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Response rules (read by `crate::validate` and its JSON Schema export).
+// ---------------------------------------------------------------------------------------
+
+use crate::validate::shape::{dsl::*, Array, Field, Node, Object};
+
+const FIELD_COUNT: usize = 2 + DomainStatsRecord::VALUE_FIELDS.len();
+
+/// The record's fields: `domain`, optional `domainAsEntered`, then every
+/// [`DomainStatsRecord::VALUE_FIELDS`] name, all strings.
+const FIELDS: [Field; FIELD_COUNT] = {
+    let mut f = [req("domain", STR); FIELD_COUNT];
+    f[1] = opt("domainAsEntered", STR);
+    let names = DomainStatsRecord::VALUE_FIELDS;
+    let mut i = 0;
+    while i < names.len() {
+        f[i + 2] = req(names[i], STR);
+        i += 1;
+    }
+    f
+};
+
+/// Shape of a domain stats record. "All values are strings" is stated: a number or any
+/// other non-string value is an error (`type`), for unknown keys too (which are also an
+/// `unknown_field` warning). Every listed field but `domainAsEntered` is required; empty
+/// strings are fine (unavailable values).
+pub const DOMAIN_STATS_RECORD: Object = Object {
+    fields: &FIELDS,
+    extra: Some(&STR),
+    checks: &[],
+};
+
+/// Response rules: an array of [`DOMAIN_STATS_RECORD`]s.
+pub const RESPONSE: Node = array(&Array {
+    items: object(&DOMAIN_STATS_RECORD),
+    rules: &[],
+});

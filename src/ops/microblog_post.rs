@@ -92,3 +92,53 @@ pub struct Profile {
     #[serde(default, deserialize_with = "lenient::boolean")]
     pub verified: bool,
 }
+
+// ---------------------------------------------------------------------------------------
+// Response rules (read by `crate::validate` and its JSON Schema export).
+// ---------------------------------------------------------------------------------------
+
+use crate::validate::shape::{dsl::*, Array, Node, Object, StrRule};
+use crate::validate::Severity::Error;
+
+/// Shape of the author profile.
+pub const PROFILE: Object = fields(&[
+    req("user_avatar", STR),
+    req("user_id", INT),
+    req("fullname", STR),
+    req("username", STR),
+    req("verified", BOOL),
+]);
+
+/// Shape of a post: hashtags start with `#` and tagged users with `@` (errors `prefix`);
+/// `posted_on` an ISO 8601 UTC timestamp with exactly three fraction digits, as the spec says
+/// "with milliseconds" (error `timestamp`); `media` elements are not shown (anything).
+pub const MICROBLOG_POST: Object = fields(&[
+    req("url", STR),
+    req("retweets", INT),
+    req("likes", INT),
+    req("replies", INT),
+    req("tweet", STR),
+    req(
+        "hashtags",
+        array(&Array {
+            items: string(&[StrRule::Prefix("#", Error)]),
+            rules: &[],
+        }),
+    ),
+    req("profile", object(&PROFILE)),
+    req(
+        "tagged",
+        array(&Array {
+            items: string(&[StrRule::Prefix("@", Error)]),
+            rules: &[],
+        }),
+    ),
+    req("posted_on", string(&[StrRule::Timestamp { millis: true }])),
+    req("media", ANY_ARRAY),
+]);
+
+/// Response rules: an array of [`MICROBLOG_POST`]s.
+pub const RESPONSE: Node = array(&Array {
+    items: object(&MICROBLOG_POST),
+    rules: &[],
+});

@@ -73,3 +73,59 @@ impl Heading {
         (1..=6).contains(&n).then_some(n)
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Response rules (read by `crate::validate` and its JSON Schema export).
+// ---------------------------------------------------------------------------------------
+
+use crate::validate::shape::{dsl::*, ArrRule, Array, Node, Object, Order, Record, StrRule};
+use crate::validate::Severity::{Error, Warning};
+
+/// Shape of a heading: `type` h1..h4 *observed* (another value, such as `h5`, is a warning
+/// `enum`, not an error); `text` any string (may hold stray markup).
+pub const HEADING: Object = fields(&[
+    req(
+        "type",
+        string(&[StrRule::OneOf(&["h1", "h2", "h3", "h4"], Warning)]),
+    ),
+    req("text", STR),
+]);
+
+/// Shape of an outline record (one ranking page).
+pub const OUTLINE_PAGE: Object = fields(&[
+    req(
+        "headings",
+        array(&Array {
+            items: object(&HEADING),
+            rules: &[],
+        }),
+    ),
+    req("url", STR),
+    req("rank", INT),
+]);
+
+fn rank(r: &Record<'_, '_>) -> Option<i64> {
+    r.int("rank")
+}
+
+/// Response rules: at most [`MAX_PAGES`] records (error `max_items`), ordered by `rank`
+/// ascending (error `order`; equal ranks are not a violation).
+pub const RESPONSE: Node = array(&Array {
+    items: object(&OUTLINE_PAGE),
+    rules: &[
+        ArrRule::Len {
+            min: 0,
+            max: MAX_PAGES,
+            severity: Error,
+            code: "max_items",
+        },
+        ArrRule::Seq {
+            field: "rank",
+            key: rank,
+            order: Order::Asc,
+            severity: Error,
+            code: "order",
+            what: "records must be ordered by rank ascending",
+        },
+    ],
+});

@@ -63,3 +63,27 @@ pub struct RankedKeyword {
     #[serde(default, deserialize_with = "lenient::string")]
     pub url: String,
 }
+
+// ---------------------------------------------------------------------------------------
+// Response rules (read by `crate::validate` and its JSON Schema export).
+// ---------------------------------------------------------------------------------------
+
+use crate::validate::shape::{dsl::*, Array, Node, Object};
+use crate::validate::Severity::Warning;
+
+/// Shape of a ranked keyword record; `competition` observed 0..100 (warning `range`).
+pub const RANKED_KEYWORD: Object = fields(&[
+    req("keyword", STR),
+    req("competition", num(&[range(0.0, 100.0, Warning)])),
+    req("search_volume", INT),
+    req("total_backlinks", INT),
+    req("total_referring_domains", INT),
+    req("rank", INT),
+    req("url", STR),
+]);
+
+/// Response rules: an array of [`RANKED_KEYWORD`]s (no order is stated).
+pub const RESPONSE: Node = array(&Array {
+    items: object(&RANKED_KEYWORD),
+    rules: &[],
+});

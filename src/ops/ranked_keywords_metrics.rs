@@ -100,3 +100,34 @@ impl RankedKeywordsMetrics {
         ]
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Response rules (read by `crate::validate` and its JSON Schema export).
+// ---------------------------------------------------------------------------------------
+
+use crate::validate::shape::{dsl::*, Array, Node, Object};
+
+/// Shape of a ranked keywords metrics record (no field for positions 61 to 70: a
+/// `position_61_70` key would be reported as unknown).
+pub const RANKED_KEYWORDS_METRICS: Object = fields(&[
+    req("domain", STR),
+    req("total_ranked_keywords", INT),
+    req("position_1", INT),
+    req("position_2_3", INT),
+    req("position_4_10", INT),
+    req("position_11_20", INT),
+    req("position_21_30", INT),
+    req("position_31_40", INT),
+    req("position_41_50", INT),
+    req("position_51_60", INT),
+    req("position_71_80", INT),
+    req("position_81_90", INT),
+    req("position_91_100", INT),
+]);
+
+/// Response rules: an array of [`RANKED_KEYWORDS_METRICS`] (how the domains relate to the
+/// requested one is not shown, so nothing is checked against the request).
+pub const RESPONSE: Node = array(&Array {
+    items: object(&RANKED_KEYWORDS_METRICS),
+    rules: &[],
+});

@@ -59,3 +59,38 @@ pub struct RelatedKeyword {
     #[serde(default, deserialize_with = "lenient::int")]
     pub kd: i64,
 }
+
+// ---------------------------------------------------------------------------------------
+// Response rules (read by `crate::validate` and its JSON Schema export).
+// ---------------------------------------------------------------------------------------
+
+use crate::validate::shape::{dsl::*, ArrRule, Array, Node, Object, Order, Record};
+use crate::validate::Severity::Warning;
+
+/// Shape of a related keyword record: `competition` observed 0..1 and `kd` observed
+/// 0..100 (warnings `range`).
+pub const RELATED_KEYWORD: Object = fields(&[
+    req("keyword", STR),
+    req("competition", num(&[range(0.0, 1.0, Warning)])),
+    req("cpc", NUM),
+    req("search_volume", INT),
+    req("kd", int(&[range(0.0, 100.0, Warning)])),
+]);
+
+fn volume(r: &Record<'_, '_>) -> Option<i64> {
+    r.int("search_volume")
+}
+
+/// Response rules: related keyword records, by `search_volume` descending in observed
+/// output (warning `order`; equal volumes are fine).
+pub const RESPONSE: Node = array(&Array {
+    items: object(&RELATED_KEYWORD),
+    rules: &[ArrRule::Seq {
+        field: "search_volume",
+        key: volume,
+        order: Order::Desc,
+        severity: Warning,
+        code: "order",
+        what: "observed output is ordered by search_volume descending",
+    }],
+});

@@ -116,3 +116,174 @@ impl SearchVolumeRecord {
         Some((last - first) as f64 / first as f64)
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Response rules (read by `crate::validate` and its JSON Schema export).
+// ---------------------------------------------------------------------------------------
+
+use crate::validate::shape::{
+    dsl::*, same_keyword, ArrRule, Array, At, Cx, Node, Object, Order, Record, StrRule,
+};
+use crate::validate::Severity::{Error, Warning};
+
+/// Shape and rules of a monthly search entry:
+/// - `month` an English full month name, `year` four digits (errors: stated);
+/// - `date` is `<year>-<MonthName>` and must equal that entry's own `year` and `month`
+///   (error `date`);
+/// - `count == value` only *observed* (warning `count_value`).
+pub const MONTHLY_SEARCH: Object = Object {
+    fields: &[
+        req("month", string(&[StrRule::MonthName])),
+        req("year", int(&[range(1000.0, 9999.0, Error)])),
+        req("value", INT),
+        req("count", INT),
+        req("date", doc(STR, "<year>-<MonthName>")),
+    ],
+    extra: None,
+    checks: &[monthly_entry],
+};
+
+fn monthly_entry(cx: &mut Cx<'_>, r: &Record<'_, '_>) {
+    if let (Some(c), Some(v)) = (r.int("count"), r.int("value")) {
+        if c != v {
+            cx.warning(
+                At::Key("count"),
+                "count_value",
+                format!("count {c} differs from value {v} (equal in every observed entry)"),
+            );
+        }
+    }
+    if let Some(date) = r.str("date") {
+        let (ys, ms) = date.split_once('-').unwrap_or((&date, ""));
+        let well_formed =
+            ys.len() == 4 && ys.bytes().all(|b| b.is_ascii_digit()) && MONTH_NAMES.contains(&ms);
+        let year_ok = r
+            .int("year")
+            .is_none_or(|y| ys.parse::<i64>().ok() == Some(y));
+        let month_ok = r.str("month").is_none_or(|m| m == ms);
+        if !well_formed || !year_ok || !month_ok {
+            let want = match (r.int("year"), r.str("month")) {
+                (Some(y), Some(m)) => format!("{y}-{m}"),
+                _ => "<year>-<MonthName>".to_owned(),
+            };
+            cx.error(
+                At::Key("date"),
+                "date",
+                format!("date {date:?} is not {want:?} (<year>-<MonthName> of this entry)"),
+            );
+        }
+    }
+}
+
+/// Chronological key of a monthly entry: year × 12 + month index.
+fn month_key(r: &Record<'_, '_>) -> Option<i64> {
+    let y = r.int("year")?;
+    let m = r.str("month")?;
+    let idx = MONTH_NAMES.iter().position(|n| *n == m)?;
+    Some(y * 12 + idx as i64)
+}
+
+/// Shape and rules of a search volume record (bulk element and single response):
+/// 12 monthly entries, strictly oldest first (errors `monthly_count`, `order`); `ccode`
+/// lower case (error `lowercase`); `COMPETITION` observed 0..1 (warning `range`).
+/// With the request: `ccode` equals the request's, lower-cased (error `request_ccode`), and
+/// for `search_volume/single` `keyword` is the requested one ([`same_keyword`], error
+/// `request_keyword`).
+pub const SEARCH_VOLUME_RECORD: Object = Object {
+    fields: &[
+        req("ccode", string(&[StrRule::Lowercase])),
+        req("keyword", STR),
+        req("AVERAGE_CPC", NUM),
+        req("COMPETITION", num(&[range(0.0, 1.0, Warning)])),
+        req("SEARCH_VOLUME", INT),
+        req(
+            "TARGETED_MONTHLY_SEARCHES",
+            array(&Array {
+                items: object(&MONTHLY_SEARCH),
+                rules: &[
+                    ArrRule::Len {
+                        min: 12,
+                        max: 12,
+                        severity: Error,
+                        code: "monthly_count",
+                    },
+                    ArrRule::Seq {
+                        field: "date",
+                        key: month_key,
+                        order: Order::StrictAsc,
+                        severity: Error,
+                        code: "order",
+                        what: "monthly entries must be in chronological order, oldest first",
+                    },
+                ],
+            }),
+        ),
+    ],
+    extra: None,
+    checks: &[record_vs_request],
+};
+
+fn record_vs_request(cx: &mut Cx<'_>, r: &Record<'_, '_>) {
+    let (ccode, keyword) = match cx.request() {
+        Some(super::Request::SearchVolumeBulk(q)) => (&q.ccode, None),
+        Some(super::Request::SearchVolumeSingle(q)) => (&q.ccode, Some(&q.keyword)),
+        _ => return,
+    };
+    if let Some(got) = r.str("ccode") {
+        let want = ccode.to_ascii_lowercase();
+        if *got != want {
+            cx.error(
+                At::Key("ccode"),
+                "request_ccode",
+                format!("ccode {got:?} is not the requested {ccode:?} lower-cased ({want:?})"),
+            );
+        }
+    }
+    if let (Some(want), Some(got)) = (keyword, r.str("keyword")) {
+        if !same_keyword(&got, want) {
+            cx.error(
+                At::Key("keyword"),
+                "request_keyword",
+                format!("keyword {got:?} is not the requested {want:?}"),
+            );
+        }
+    }
+}
+
+/// Response rules: an array of [`SEARCH_VOLUME_RECORD`]s; with the request, one per
+/// requested keyword (error `record_count`) in request order (error `request_keyword`,
+/// compared with [`same_keyword`]).
+pub const RESPONSE: Node = array(&Array {
+    items: object(&SEARCH_VOLUME_RECORD),
+    rules: &[ArrRule::Each(bulk_keyword), ArrRule::End(bulk_count)],
+});
+
+fn bulk_keyword(cx: &mut Cx<'_>, i: usize, r: &Record<'_, '_>) {
+    let Some(super::Request::SearchVolumeBulk(q)) = cx.request() else {
+        return;
+    };
+    let (Some(want), Some(got)) = (q.keywords.get(i), r.str("keyword")) else {
+        return;
+    };
+    if !same_keyword(&got, want) {
+        cx.error(
+            At::Key("keyword"),
+            "request_keyword",
+            format!("record {i} is for {got:?}; the request's keyword {i} is {want:?} (one record per keyword, in request order)"),
+        );
+    }
+}
+
+fn bulk_count(cx: &mut Cx<'_>, n: usize) {
+    let Some(super::Request::SearchVolumeBulk(q)) = cx.request() else {
+        return;
+    };
+    let want = q.keywords.len();
+    if n != want {
+        cx.error(
+            At::Here,
+            "record_count",
+            format!("{n} records for {want} requested keywords (one per keyword expected)"),
+        );
+    }
+}

@@ -41,3 +41,9 @@ impl OperationRequest for Request {
     }
     super::key_accessors!();
 }
+
+/// Response rules: one search volume record object (see
+/// [`super::search_volume_bulk::SEARCH_VOLUME_RECORD`], which also checks `keyword` and
+/// `ccode` against this operation's request).
+pub const RESPONSE: crate::validate::shape::Node =
+    crate::validate::shape::dsl::object(&super::search_volume_bulk::SEARCH_VOLUME_RECORD);

@@ -258,3 +258,183 @@ pub struct Channel {
     #[serde(default, deserialize_with = "lenient::list")]
     pub available_countries: Vec<serde_json::Value>,
 }
+
+// ---------------------------------------------------------------------------------------
+// Response rules (read by `crate::validate` and its JSON Schema export).
+// ---------------------------------------------------------------------------------------
+
+use crate::validate::shape::{
+    dsl::*, same_keyword, ArrRule, Array, At, Cx, Node, Object, Record, StrRule,
+};
+use crate::validate::Severity::{Error, Warning};
+
+/// Shape of `navigationEndpoint` (`browseEndpoint` a sibling of `commandMetadata`, see
+/// [`NavigationEndpoint`]; `browseEndpoint.params` optional, everything else required).
+pub const NAVIGATION_ENDPOINT: Object = fields(&[
+    req("clickTrackingParams", STR),
+    req(
+        "commandMetadata",
+        object(&fields(&[req(
+            "webCommandMetadata",
+            object(&fields(&[
+                req("url", STR),
+                req("webPageType", STR),
+                req("rootVe", INT),
+                req("apiUrl", STR),
+            ])),
+        )])),
+    ),
+    req(
+        "browseEndpoint",
+        object(&fields(&[req("browseId", STR), opt("params", STR)])),
+    ),
+]);
+
+/// Shape of `loggingDirectives`.
+pub const LOGGING_DIRECTIVES: Object = fields(&[
+    req("trackingParams", STR),
+    req("visibility", object(&fields(&[req("types", STR)]))),
+    req("enableDisplayloggerExperiment", BOOL),
+]);
+
+/// Shape of a hashtag entry: `text` required, the two objects optional, plus the entry
+/// kinds the spec describes ([`hashtag_kind`]).
+pub const VIDEO_HASHTAG: Object = Object {
+    fields: &[
+        req("text", STR),
+        opt("navigationEndpoint", object(&NAVIGATION_ENDPOINT)),
+        opt("loggingDirectives", object(&LOGGING_DIRECTIVES)),
+    ],
+    extra: None,
+    checks: &[hashtag_kind],
+};
+
+/// The hashtag entry kinds. Decisions:
+/// - a separator is `{"text": " "}` and nothing else: `text` `" "` together with either
+///   object is an error (`hashtag_shape`);
+/// - `loggingDirectives` without `navigationEndpoint` fits no described kind: error
+///   (`hashtag_shape`);
+/// - a playlist entry is `navigationEndpoint` without `loggingDirectives` (any title);
+/// - a text-only entry whose text is not a single space is allowed by the field table (both
+///   objects optional) but was never described: warning (`hashtag_shape`).
+pub fn hashtag_kind(cx: &mut Cx<'_>, r: &Record<'_, '_>) {
+    let nav = r.has("navigationEndpoint");
+    let log = r.has("loggingDirectives");
+    let separator = r.get("text").as_str().is_some_and(|t| t.eq_str(" "));
+    if separator && (nav || log) {
+        cx.error(
+            At::Here,
+            "hashtag_shape",
+            "a separator entry (text \" \") must hold nothing but text".to_owned(),
+        );
+    } else if log && !nav {
+        cx.error(
+            At::Key("loggingDirectives"),
+            "hashtag_shape",
+            "loggingDirectives without navigationEndpoint fits no hashtag entry kind".to_owned(),
+        );
+    } else if !nav && !log && !separator && r.has("text") {
+        cx.warning(
+            At::Here,
+            "hashtag_shape",
+            "a text-only entry that is not a single-space separator was never observed".to_owned(),
+        );
+    }
+}
+
+/// Shape of the channel object (key order is free; the four arrays' elements not shown).
+pub const CHANNEL: Object = fields(&[
+    req("name", STR),
+    req("id", STR),
+    req("photo", STR),
+    req("is_monetized", BOOL),
+    req("is_verified", BOOL),
+    req("is_family_safe", BOOL),
+    req("avatar", ANY_ARRAY),
+    req("banner", ANY_ARRAY),
+    req("tags", ANY_ARRAY),
+    req("available_countries", ANY_ARRAY),
+]);
+
+fn searched_keyword_first(cx: &mut Cx<'_>, i: usize, r: &Record<'_, '_>) {
+    let Some(super::Request::VideoVideo(q)) = cx.request() else {
+        return;
+    };
+    if i != 0 {
+        return;
+    }
+    if let Some(got) = r.value().as_str() {
+        let got = got.text();
+        if !same_keyword(&got, &q.keyword) {
+            cx.error(
+                At::Here,
+                "request_keyword",
+                format!(
+                    "keywords starts with {got:?}, not the searched keyword {:?}",
+                    q.keyword
+                ),
+            );
+        }
+    }
+}
+
+fn record_flags(cx: &mut Cx<'_>, r: &Record<'_, '_>) {
+    if let crate::validate::scan::Scalar::Bool(true) = r.get("error") {
+        cx.warning(
+            At::Key("error"),
+            "record_error",
+            "the record's error flag is true (false in successful records)".to_owned(),
+        );
+    }
+}
+
+/// Shape of a video record: `posted_on` ISO 8601 UTC, fraction optional (error
+/// `timestamp`); `likes` / `dislikes` 0 in observed output (warnings `range`); `error`
+/// true is a warning `record_error`; `keywords` holds at least the searched keyword
+/// (error `min_items`) and, with the request, starts with it (error `request_keyword`,
+/// compared with [`same_keyword`]).
+pub const VIDEO: Object = Object {
+    fields: &[
+        req("url", STR),
+        req("image", STR),
+        req(
+            "hashtags",
+            array(&Array {
+                items: object(&VIDEO_HASHTAG),
+                rules: &[],
+            }),
+        ),
+        req("posted_on", string(&[StrRule::Timestamp { millis: false }])),
+        req("title", STR),
+        req("views", INT),
+        req("likes", int(&[range(0.0, 0.0, Warning)])),
+        req("dislikes", int(&[range(0.0, 0.0, Warning)])),
+        req("description", STR),
+        req("channel", object(&CHANNEL)),
+        req("error", BOOL),
+        req(
+            "keywords",
+            array(&Array {
+                items: STR,
+                rules: &[
+                    ArrRule::Len {
+                        min: 1,
+                        max: usize::MAX,
+                        severity: Error,
+                        code: "min_items",
+                    },
+                    ArrRule::Each(searched_keyword_first),
+                ],
+            }),
+        ),
+        req("language", STR_ARRAY),
+    ],
+    extra: None,
+    checks: &[record_flags],
+};
+
+/// Response rules: an array of [`VIDEO`] records.
+pub const RESPONSE: Node = array(&Array {
+    items: object(&VIDEO),
+    rules: &[],
+});

@@ -1,0 +1,476 @@
+//! The validator engine: one pass over the text with the [`Scanner`], driven by a [`Node`]
+//! declaration. Recursion follows the declaration (a few levels), never the input: values
+//! the declaration does not describe are skipped iteratively. Strings are allocated only
+//! when an issue is reported.
+
+use std::fmt::Write as _;
+
+use super::formats;
+use super::scan::{RawStr, SResult, Scalar, Scanner, Start};
+use super::shape::{ArrRule, At, Cx, Kind, Node, NumRule, Object, Order, Record, StrRule};
+use super::{Issue, Severity, MAX_ISSUES};
+use crate::ops::search_volume_bulk::MONTH_NAMES;
+use crate::ops::Request;
+
+/// A segment of the current JSON Pointer.
+#[derive(Clone, Copy)]
+enum Seg<'a> {
+    Key(RawStr<'a>),
+    Name(&'static str),
+    Index(usize),
+}
+
+/// Collects issues up to [`MAX_ISSUES`], counting the rest.
+#[derive(Default)]
+pub(crate) struct Sink {
+    pub issues: Vec<Issue>,
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+impl Sink {
+    fn push(
+        &mut self,
+        severity: Severity,
+        code: &'static str,
+        path: impl FnOnce() -> String,
+        message: impl FnOnce() -> String,
+    ) {
+        match severity {
+            Severity::Error => self.errors += 1,
+            Severity::Warning => self.warnings += 1,
+        }
+        if self.issues.len() < MAX_ISSUES {
+            self.issues.push(Issue {
+                path: path(),
+                code,
+                severity,
+                message: message(),
+            });
+        }
+    }
+}
+
+fn push_token(out: &mut String, s: &str) {
+    out.push('/');
+    for c in s.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+}
+
+fn pointer(path: &[Seg<'_>], at: At<'_>) -> String {
+    let mut out = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(k) => push_token(&mut out, &k.text()),
+            Seg::Name(n) => push_token(&mut out, n),
+            Seg::Index(i) => {
+                let _ = write!(out, "/{i}");
+            }
+        }
+    }
+    match at {
+        At::Here => {}
+        At::Key(k) => push_token(&mut out, k),
+        At::Index(i) => {
+            let _ = write!(out, "/{i}");
+        }
+        At::IndexKey(i, k) => {
+            let _ = write!(out, "/{i}");
+            push_token(&mut out, k);
+        }
+    }
+    out
+}
+
+/// Shortens a text for a message (at most 60 characters).
+pub(crate) fn shown(s: &str) -> String {
+    let mut out: String = s.chars().take(60).collect();
+    if out.len() < s.len() {
+        out.push('…');
+    }
+    format!("{out:?}")
+}
+
+pub(crate) struct Engine<'a, 'r> {
+    pub sc: Scanner<'a>,
+    path: Vec<Seg<'a>>,
+    pub sink: Sink,
+    pool: Vec<Vec<Scalar<'a>>>,
+    request: Option<&'r Request>,
+}
+
+impl<'a, 'r> Engine<'a, 'r> {
+    pub fn new(text: &'a str, request: Option<&'r Request>) -> Self {
+        Engine {
+            sc: Scanner::new(text),
+            path: Vec::with_capacity(16),
+            sink: Sink::default(),
+            pool: Vec::new(),
+            request,
+        }
+    }
+
+    fn report(
+        &mut self,
+        at: At<'_>,
+        severity: Severity,
+        code: &'static str,
+        message: impl FnOnce() -> String,
+    ) {
+        let path = &self.path;
+        self.sink
+            .push(severity, code, || pointer(path, at), message);
+    }
+
+    fn with_cx(&mut self, f: impl FnOnce(&mut Cx<'_>)) {
+        let path = &self.path;
+        let sink = &mut self.sink;
+        let mut emit = |at: At<'_>, sev: Severity, code: &'static str, msg: String| {
+            sink.push(sev, code, || pointer(path, at), || msg);
+        };
+        let mut cx = Cx {
+            request: self.request,
+            sink: &mut emit,
+        };
+        f(&mut cx);
+    }
+
+    fn type_error(&mut self, expected: &'static str, found: Scalar<'_>) {
+        let found = match found {
+            Scalar::Float(t) => format!("float {t}"),
+            Scalar::Int(i) => format!("integer {i}"),
+            Scalar::BigInt(t) => format!("integer {t} (outside the 64-bit range)"),
+            Scalar::Str(s) => format!("string {}", shown(&s.text())),
+            Scalar::Bool(b) => format!("boolean {b}"),
+            other => other.type_name().to_owned(),
+        };
+        self.report(At::Here, Severity::Error, "type", || {
+            format!("expected {expected}, found {found}")
+        });
+    }
+
+    /// Validates one value against `node`; returns it (containers as markers).
+    pub fn value(&mut self, node: &'static Node) -> SResult<Scalar<'a>> {
+        match self.sc.start()? {
+            Start::Object => {
+                if let Kind::Object(o) = node.kind {
+                    let vals = self.object(o)?;
+                    self.pool.push(vals);
+                } else {
+                    if !matches!(node.kind, Kind::Any) {
+                        self.type_error(expected(&node.kind), Scalar::Object);
+                    }
+                    self.sc.skip()?;
+                }
+                Ok(Scalar::Object)
+            }
+            Start::Array => {
+                if let Kind::Array(a) = node.kind {
+                    self.array(a)?;
+                } else {
+                    if !matches!(node.kind, Kind::Any) {
+                        self.type_error(expected(&node.kind), Scalar::Array);
+                    }
+                    self.sc.skip()?;
+                }
+                Ok(Scalar::Array)
+            }
+            Start::Scalar => {
+                let v = self.sc.scalar()?;
+                self.scalar(node, v);
+                Ok(v)
+            }
+        }
+    }
+
+    fn scalar(&mut self, node: &'static Node, v: Scalar<'a>) {
+        match (node.kind, v) {
+            (Kind::Any, _) => {}
+            (Kind::Str(rules), Scalar::Str(s)) => {
+                for rule in rules {
+                    self.str_rule(rule, s);
+                }
+            }
+            (Kind::Int(rules), Scalar::Int(i)) => self.num_rules(rules, i as f64, v),
+            (Kind::Num(rules), Scalar::Int(_) | Scalar::Float(_) | Scalar::BigInt(_)) => {
+                if !rules.is_empty() {
+                    if let Some(f) = v.as_f64() {
+                        self.num_rules(rules, f, v);
+                    }
+                }
+            }
+            (Kind::Bool, Scalar::Bool(_)) => {}
+            (kind, v) => self.type_error(expected(&kind), v),
+        }
+    }
+
+    fn num_rules(&mut self, rules: &'static [NumRule], f: f64, v: Scalar<'_>) {
+        for r in rules {
+            if !(r.min..=r.max).contains(&f) {
+                let shown = match v {
+                    Scalar::Int(i) => i.to_string(),
+                    Scalar::Float(t) | Scalar::BigInt(t) => t.to_owned(),
+                    _ => f.to_string(),
+                };
+                let (min, max) = (r.min, r.max);
+                let what = match r.severity {
+                    Severity::Error => "must be",
+                    Severity::Warning => "observed values are",
+                };
+                self.report(At::Here, r.severity, "range", || {
+                    format!("{shown} is outside {min}..={max} ({what} in that range)")
+                });
+            }
+        }
+    }
+
+    fn str_rule(&mut self, rule: &'static StrRule, s: RawStr<'a>) {
+        let text = s.text();
+        let t: &str = &text;
+        let ok = match rule {
+            StrRule::Prefix(p, _) => t.starts_with(p),
+            StrRule::OneOf(vals, _) => vals.contains(&t),
+            StrRule::Date => formats::parse_date(t).is_some(),
+            StrRule::Timestamp { millis } => formats::is_utc_timestamp(t, *millis),
+            StrRule::Lowercase => !t.chars().any(char::is_uppercase),
+            StrRule::MonthName => MONTH_NAMES.contains(&t),
+        };
+        if ok {
+            return;
+        }
+        let msg = || {
+            let v = shown(t);
+            match rule {
+                StrRule::Prefix(p, _) => format!("{v} does not start with {p:?}"),
+                StrRule::OneOf(vals, _) => format!("{v} is not one of {vals:?}"),
+                StrRule::Date => format!("{v} is not a YYYY-MM-DD calendar date"),
+                StrRule::Timestamp { millis: true } => format!(
+                    "{v} is not an ISO 8601 UTC timestamp with milliseconds \
+                     (YYYY-MM-DDTHH:MM:SS.sssZ)"
+                ),
+                StrRule::Timestamp { millis: false } => {
+                    format!("{v} is not an ISO 8601 UTC timestamp (YYYY-MM-DDTHH:MM:SS[.fff]Z)")
+                }
+                StrRule::Lowercase => format!("{v} is not lower case"),
+                StrRule::MonthName => format!("{v} is not an English full month name"),
+            }
+        };
+        self.report(At::Here, rule.severity(), rule.code(), msg);
+    }
+
+    /// Validates an object; returns its field values (give the vector back to the pool).
+    fn object(&mut self, o: &'static Object) -> SResult<Vec<Scalar<'a>>> {
+        self.sc.obj_begin()?;
+        let mut vals = self.pool.pop().unwrap_or_default();
+        vals.clear();
+        vals.resize(o.fields.len(), Scalar::Absent);
+        let mut seen: u64 = 0;
+        let mut next = 0usize;
+        let mut first = true;
+        while let Some(key) = self.sc.obj_key(first)? {
+            first = false;
+            match find_field(o, key, next) {
+                Some(i) => {
+                    next = i + 1;
+                    let field = &o.fields[i];
+                    self.path.push(Seg::Name(field.name));
+                    let bit = 1u64 << (i % 64);
+                    if seen & bit != 0 {
+                        self.report(At::Here, Severity::Error, "duplicate_field", || {
+                            format!("field {:?} appears more than once", field.name)
+                        });
+                    }
+                    seen |= bit;
+                    let v = self.value(&field.node)?;
+                    if let Some(slot) = vals.get_mut(i) {
+                        *slot = v;
+                    }
+                    self.path.pop();
+                }
+                None => {
+                    self.path.push(Seg::Key(key));
+                    self.report(At::Here, Severity::Warning, "unknown_field", || {
+                        format!(
+                            "unknown field {} (not in the spec; ignored)",
+                            shown(&key.text())
+                        )
+                    });
+                    match o.extra {
+                        Some(node) => {
+                            self.value(node)?;
+                        }
+                        None => self.sc.skip()?,
+                    }
+                    self.path.pop();
+                }
+            }
+        }
+        for (i, f) in o.fields.iter().enumerate() {
+            if f.required && seen & (1u64 << (i % 64)) == 0 {
+                self.report(At::Key(f.name), Severity::Error, "missing_field", || {
+                    format!("required field {:?} is missing", f.name)
+                });
+            }
+        }
+        if !o.checks.is_empty() {
+            let rec = Record {
+                fields: o.fields,
+                vals: &vals,
+                value: Scalar::Object,
+            };
+            self.with_cx(|cx| {
+                for check in o.checks {
+                    check(cx, &rec);
+                }
+            });
+        }
+        Ok(vals)
+    }
+
+    fn array(&mut self, a: &'static super::shape::Array) -> SResult<()> {
+        self.sc.arr_begin()?;
+        let per_elem = a
+            .rules
+            .iter()
+            .any(|r| matches!(r, ArrRule::Seq { .. } | ArrRule::Each(_)));
+        let obj = match a.items.kind {
+            Kind::Object(o) => Some(o),
+            _ => None,
+        };
+        // Previous key (and its index) of each `Seq` rule, by rule position.
+        let mut prev: [Option<(i64, usize)>; 4] = [None; 4];
+        let mut n = 0usize;
+        while self.sc.arr_next(n == 0)? {
+            self.path.push(Seg::Index(n));
+            if !per_elem {
+                self.value(&a.items)?;
+            } else if let (Some(o), Start::Object) = (obj, self.sc.start()?) {
+                let vals = self.object(o)?;
+                let rec = Record {
+                    fields: o.fields,
+                    vals: &vals,
+                    value: Scalar::Object,
+                };
+                self.elem_rules(a.rules, n, &rec, &mut prev);
+                self.pool.push(vals);
+            } else {
+                let v = self.value(&a.items)?;
+                let rec = Record {
+                    fields: &[],
+                    vals: &[],
+                    value: v,
+                };
+                self.elem_rules(a.rules, n, &rec, &mut prev);
+            }
+            self.path.pop();
+            n += 1;
+        }
+        for rule in a.rules {
+            match *rule {
+                ArrRule::Len {
+                    min,
+                    max,
+                    severity,
+                    code,
+                } if n < min || n > max => {
+                    self.report(At::Here, severity, code, || {
+                        let want = if min == max {
+                            format!("exactly {min}")
+                        } else if max == usize::MAX {
+                            format!("at least {min}")
+                        } else if min == 0 {
+                            format!("at most {max}")
+                        } else {
+                            format!("{min} to {max}")
+                        };
+                        format!("{n} entries; {want} expected")
+                    });
+                }
+                ArrRule::End(f) => self.with_cx(|cx| f(cx, n)),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn elem_rules(
+        &mut self,
+        rules: &'static [ArrRule],
+        i: usize,
+        rec: &Record<'_, 'a>,
+        prev: &mut [Option<(i64, usize)>; 4],
+    ) {
+        let mut seq = 0;
+        for rule in rules {
+            match *rule {
+                ArrRule::Seq {
+                    field,
+                    key,
+                    order,
+                    severity,
+                    code,
+                    what,
+                } => {
+                    let slot = seq;
+                    seq += 1;
+                    let Some(k) = key(rec) else { continue };
+                    let Some(p) = prev.get_mut(slot) else {
+                        continue;
+                    };
+                    if let Some((pk, pi)) = *p {
+                        let ok = match order {
+                            Order::Asc => k >= pk,
+                            Order::Desc => k <= pk,
+                            Order::StrictAsc => k > pk,
+                            Order::StrictDesc => k < pk,
+                            Order::Step(d) => {
+                                let moved = k.saturating_sub(pk);
+                                moved.signum() != d.signum() || moved == d
+                            }
+                        };
+                        if !ok {
+                            self.report(At::Key(field), severity, code, || {
+                                format!("element {i} breaks the order after element {pi}: {what}")
+                            });
+                        }
+                    }
+                    *p = Some((k, i));
+                }
+                ArrRule::Each(f) => self.with_cx(|cx| f(cx, i, rec)),
+                _ => {}
+            }
+        }
+    }
+}
+
+fn find_field(o: &Object, key: RawStr<'_>, next: usize) -> Option<usize> {
+    if key.has_escapes() {
+        let k = key.text();
+        return o.fields.iter().position(|f| f.name == k);
+    }
+    let raw = key.raw();
+    if let Some(f) = o.fields.get(next) {
+        if f.name == raw {
+            return Some(next);
+        }
+    }
+    o.fields.iter().position(|f| f.name == raw)
+}
+
+/// The expected type, for messages.
+pub(crate) fn expected(kind: &Kind) -> &'static str {
+    match kind {
+        Kind::Str(_) => "a string",
+        Kind::Int(_) => "an integer",
+        Kind::Num(_) => "a number",
+        Kind::Bool => "a boolean",
+        Kind::Array(_) => "an array",
+        Kind::Object(_) => "an object",
+        Kind::Any => "any value",
+    }
+}

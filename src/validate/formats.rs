@@ -1,0 +1,125 @@
+//! Text formats the spec names: calendar dates and ISO 8601 UTC timestamps.
+//!
+//! Decisions (the spec says only "ISO 8601 UTC timestamp" and "`YYYY-MM-DD`"):
+//! - a timestamp is `YYYY-MM-DDTHH:MM:SS`, an optional fraction of 1 to 9 digits, then `Z`
+//!   (the UTC designator). `+00:00` is also accepted as UTC; any other offset is not UTC and
+//!   is an error. Lower-case `t`/`z`, a space instead of `T`, and a missing zone are errors.
+//! - where the spec says "with milliseconds" (microblog `posted_on`) the fraction must be
+//!   exactly three digits;
+//! - dates and the date part of timestamps must be real calendar dates (no `2024-02-30`);
+//!   hours 00-23, minutes 00-59, seconds 00-60 (a leap second is allowed).
+
+fn num(b: &[u8]) -> Option<u32> {
+    if b.is_empty() || !b.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(b.iter().fold(0u32, |v, d| v * 10 + u32::from(d - b'0')))
+}
+
+fn days_in_month(y: i64, m: u32) -> u32 {
+    match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        _ if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        _ => 28,
+    }
+}
+
+/// Days since 1970-01-01 of a `YYYY-MM-DD` date; `None` when it is not one.
+pub fn parse_date(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let y = i64::from(num(&b[0..4])?);
+    let m = num(&b[5..7])?;
+    let d = num(&b[8..10])?;
+    if !(1..=12).contains(&m) || d == 0 || d > days_in_month(y, m) {
+        return None;
+    }
+    Some(days_from_civil(y, m, d))
+}
+
+/// Days since 1970-01-01 (proleptic Gregorian), after H. Hinnant's algorithm.
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = i64::from(m);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// True for an ISO 8601 UTC timestamp as decided above.
+pub fn is_utc_timestamp(s: &str, millis_required: bool) -> bool {
+    let b = s.as_bytes();
+    if b.len() < 20 || b[10] != b'T' {
+        return false;
+    }
+    let date = match s.get(..10) {
+        Some(d) => d,
+        None => return false,
+    };
+    if parse_date(date).is_none() || b[13] != b':' || b[16] != b':' {
+        return false;
+    }
+    let (Some(h), Some(mi), Some(se)) = (num(&b[11..13]), num(&b[14..16]), num(&b[17..19])) else {
+        return false;
+    };
+    if h > 23 || mi > 59 || se > 60 {
+        return false;
+    }
+    let mut rest = &b[19..];
+    let mut frac = 0;
+    if let Some((b'.', r)) = rest.split_first() {
+        frac = r.iter().take_while(|c| c.is_ascii_digit()).count();
+        if frac == 0 || frac > 9 {
+            return false;
+        }
+        rest = &r[frac..];
+    }
+    if millis_required && frac != 3 {
+        return false;
+    }
+    rest == b"Z" || rest == b"+00:00"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(parse_date("1970-01-01"), Some(0));
+        assert_eq!(parse_date("2024-03-01"), Some(19_783));
+        assert_eq!(
+            parse_date("2024-03-01").unwrap() - parse_date("2024-02-29").unwrap(),
+            1
+        );
+        for bad in [
+            "2023-02-29",
+            "2024-13-01",
+            "2024-1-01",
+            "2024/01/01",
+            "24-01-01x",
+            "",
+        ] {
+            assert_eq!(parse_date(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn timestamps() {
+        assert!(is_utc_timestamp("2024-03-01T12:34:56Z", false));
+        assert!(is_utc_timestamp("2024-03-01T12:34:56.123Z", true));
+        assert!(is_utc_timestamp("2024-03-01T12:34:56.123+00:00", true));
+        assert!(!is_utc_timestamp("2024-03-01T12:34:56Z", true));
+        assert!(!is_utc_timestamp("2024-03-01T12:34:56.12Z", true));
+        assert!(!is_utc_timestamp("2024-03-01T12:34:56+02:00", false));
+        assert!(!is_utc_timestamp("2024-03-01 12:34:56Z", false));
+        assert!(!is_utc_timestamp("2024-03-01T24:00:00Z", false));
+        assert!(!is_utc_timestamp("2024-03-01T12:34:56", false));
+        assert!(!is_utc_timestamp("2024-03-01T12:34:56é", false));
+    }
+}

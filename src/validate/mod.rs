@@ -1,0 +1,248 @@
+//! Response validation: given an operation, a response body as text and optionally the
+//! request that produced it, say precisely what breaks the contract of the spec.
+//!
+//! ```
+//! use serpkit::ops::Operation;
+//! use serpkit::validate::{validate, Severity};
+//!
+//! let body = r#"[{"keyword":"shoes","competition":0.4,"cpc":1.2,"search_volume":90,"kd":"7"}]"#;
+//! let report = validate(Operation::Related, body, None);
+//! assert!(!report.ok());
+//! let issue = report.errors().next().unwrap();
+//! assert_eq!((issue.path.as_str(), issue.code), ("/0/kd", "type"));
+//! assert_eq!(issue.severity, Severity::Error);
+//! ```
+//!
+//! - **Errors** are what the spec states (types, presence, formats, orders, counts, request
+//!   cross-checks). **Warnings** are what the spec only says was *observed* (ranges, orders
+//!   "in observed output", constant values) and unknown fields (forward compatible).
+//! - One pass over the text, no `serde_json::Value` tree (see [`scan`]); the rules come from
+//!   the per-operation declarations in [`crate::ops`] (`RESPONSE` in each module), which also
+//!   generate the JSON Schema ([`json_schema`]).
+//! - At most [`MAX_ISSUES`] issues are kept; the counts include the rest.
+//! - Text that is not JSON gives exactly one error, code `json`, with the byte offset, line
+//!   and column (also in [`Report::position`]).
+
+mod engine;
+pub mod formats;
+pub mod scan;
+mod schema;
+pub mod shape;
+
+use std::fmt;
+
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+
+use crate::ops::{self, Operation, Request};
+
+/// Most issues a report lists; further ones are only counted.
+pub const MAX_ISSUES: usize = 1_000;
+
+/// How serious an issue is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The spec states the rule: the response breaks the contract.
+    Error,
+    /// The spec only describes observed behaviour, or the field is unknown.
+    Warning,
+}
+
+impl Severity {
+    /// `"error"` or `"warning"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// One deviation from the spec.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Issue {
+    /// JSON Pointer to the offending value (`/0/TARGETED_MONTHLY_SEARCHES/3/date`); `""` is
+    /// the whole body.
+    pub path: String,
+    /// Stable rule code (`type`, `missing_field`, `unknown_field`, `monthly_count`, ...).
+    pub code: &'static str,
+    /// Error or warning.
+    pub severity: Severity,
+    /// Human-readable explanation.
+    pub message: String,
+}
+
+/// Where in the text a syntax error is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct TextPosition {
+    /// 0-based byte offset.
+    pub offset: usize,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+}
+
+/// The result of validating one response body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The issues, in text order (at most [`MAX_ISSUES`]).
+    pub issues: Vec<Issue>,
+    /// For text that is not JSON: where the syntax error is.
+    pub position: Option<TextPosition>,
+    error_count: usize,
+    warning_count: usize,
+}
+
+impl Report {
+    /// True when there is no error (warnings allowed).
+    pub fn ok(&self) -> bool {
+        self.error_count == 0
+    }
+    /// The listed errors.
+    pub fn errors(&self) -> impl Iterator<Item = &Issue> {
+        self.issues.iter().filter(|i| i.severity == Severity::Error)
+    }
+    /// The listed warnings.
+    pub fn warnings(&self) -> impl Iterator<Item = &Issue> {
+        self.issues
+            .iter()
+            .filter(|i| i.severity == Severity::Warning)
+    }
+    /// All errors, including those omitted from the list by the cap.
+    pub fn error_count(&self) -> usize {
+        self.error_count
+    }
+    /// All warnings, including those omitted from the list by the cap.
+    pub fn warning_count(&self) -> usize {
+        self.warning_count
+    }
+    /// How many issues were counted but not listed.
+    pub fn omitted(&self) -> usize {
+        (self.error_count + self.warning_count).saturating_sub(self.issues.len())
+    }
+}
+
+impl Serialize for Report {
+    /// `{"ok", "errors", "warnings", "error_count", "warning_count", "omitted"}` plus
+    /// `"position"` for a syntax error.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let errors: Vec<&Issue> = self.errors().collect();
+        let warnings: Vec<&Issue> = self.warnings().collect();
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("ok", &self.ok())?;
+        m.serialize_entry("errors", &errors)?;
+        m.serialize_entry("warnings", &warnings)?;
+        m.serialize_entry("error_count", &self.error_count)?;
+        m.serialize_entry("warning_count", &self.warning_count)?;
+        m.serialize_entry("omitted", &self.omitted())?;
+        if let Some(p) = &self.position {
+            m.serialize_entry("position", p)?;
+        }
+        m.end()
+    }
+}
+
+impl fmt::Display for Report {
+    /// One line per issue (`error /0/kd [type] expected ...`), then a summary line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for i in &self.issues {
+            let path = if i.path.is_empty() { "/" } else { &i.path };
+            writeln!(
+                f,
+                "{:<7} {} [{}] {}",
+                i.severity.as_str(),
+                path,
+                i.code,
+                i.message
+            )?;
+        }
+        if self.omitted() > 0 {
+            writeln!(f, "... {} more issues not listed", self.omitted())?;
+        }
+        write!(
+            f,
+            "{}: {} error(s), {} warning(s)",
+            if self.ok() { "ok" } else { "FAILED" },
+            self.error_count,
+            self.warning_count
+        )
+    }
+}
+
+/// The declared response shape of an operation (from its module in [`crate::ops`]).
+pub fn response_shape(operation: Operation) -> &'static shape::Node {
+    match operation {
+        Operation::SearchVolumeBulk => &ops::search_volume_bulk::RESPONSE,
+        Operation::SearchVolumeSingle => &ops::search_volume_single::RESPONSE,
+        Operation::DomainStats => &ops::domainstats::RESPONSE,
+        Operation::BacklinkMetrics => &ops::backlink_metrics::RESPONSE,
+        Operation::RankedKeywordsMetrics => &ops::ranked_keywords_metrics::RESPONSE,
+        Operation::RankedKeywordsDomain => &ops::ranked_keywords_domain::RESPONSE,
+        Operation::BacklinkOverview => &ops::backlink_overview::RESPONSE,
+        Operation::OutlineSeo => &ops::outline_seo::RESPONSE,
+        Operation::MicroblogPost => &ops::microblog_post::RESPONSE,
+        Operation::VideoVideo => &ops::video_video::RESPONSE,
+        Operation::Related => &ops::related::RESPONSE,
+    }
+}
+
+/// Validates a response body of `operation`. With `request`, also checks what the spec ties
+/// to the request (one bulk record per keyword in order, `ccode`, the searched keyword).
+/// A request of another operation is ignored with a `request_operation` warning.
+pub fn validate(operation: Operation, body: &str, request: Option<&Request>) -> Report {
+    let mismatch = request.filter(|r| r.operation() != operation);
+    let request = request.filter(|r| r.operation() == operation);
+    let mut e = engine::Engine::new(body, request);
+    let result = e.value(response_shape(operation)).and_then(|_| e.sc.end());
+    let mut report = match result {
+        Ok(()) => Report {
+            issues: e.sink.issues,
+            position: None,
+            error_count: e.sink.errors,
+            warning_count: e.sink.warnings,
+        },
+        Err(err) => {
+            let (line, column) = scan::line_col(body, err.offset);
+            Report {
+                issues: vec![Issue {
+                    path: String::new(),
+                    code: "json",
+                    severity: Severity::Error,
+                    message: format!(
+                        "not valid JSON at byte {} (line {line}, column {column}): {}",
+                        err.offset, err.msg
+                    ),
+                }],
+                position: Some(TextPosition {
+                    offset: err.offset,
+                    line,
+                    column,
+                }),
+                error_count: 1,
+                warning_count: 0,
+            }
+        }
+    };
+    if let Some(r) = mismatch {
+        report.warning_count += 1;
+        report.issues.push(Issue {
+            path: String::new(),
+            code: "request_operation",
+            severity: Severity::Warning,
+            message: format!(
+                "the request is for {}, not {operation}; request checks skipped",
+                r.operation()
+            ),
+        });
+    }
+    report
+}
+
+/// The JSON Schema (2020-12) of an operation's response: the part of the rules a schema can
+/// express (types, presence, formats as patterns, enums, error-level ranges and counts),
+/// generated from the same declarations the validator runs.
+pub fn json_schema(operation: Operation) -> serde_json::Value {
+    schema::document(operation, response_shape(operation))
+}

@@ -1,0 +1,411 @@
+//! Declarative response shapes: each operation's module in [`crate::ops`] declares its
+//! response as a [`Node`] tree (types, presence, per-value rules, per-array rules, and small
+//! per-object or per-element checks for rules that relate several values or the request).
+//! The validator engine and the JSON Schema export both read these declarations; neither
+//! knows any operation by name.
+
+use std::borrow::Cow;
+
+use super::scan::Scalar;
+use super::Severity;
+use crate::ops::Request;
+
+/// A JSON value's expected shape.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    /// The type and its rules.
+    pub kind: Kind,
+    /// A short description (goes into the JSON Schema).
+    pub doc: &'static str,
+}
+
+/// The expected type of a value, with its rules.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    /// A string.
+    Str(&'static [StrRule]),
+    /// An integer (a JSON number without fraction or exponent).
+    Int(&'static [NumRule]),
+    /// Any JSON number.
+    Num(&'static [NumRule]),
+    /// A boolean.
+    Bool,
+    /// An array.
+    Array(&'static Array),
+    /// An object.
+    Object(&'static Object),
+    /// Anything (the spec does not show the shape).
+    Any,
+}
+
+/// An array: element shape and rules over the whole array.
+#[derive(Clone, Copy, Debug)]
+pub struct Array {
+    /// Shape of every element.
+    pub items: Node,
+    /// Rules over the elements.
+    pub rules: &'static [ArrRule],
+}
+
+/// An object: its known fields, what other keys may hold, and checks across fields.
+#[derive(Clone, Copy, Debug)]
+pub struct Object {
+    /// Known fields (at most [`MAX_FIELDS`]).
+    pub fields: &'static [Field],
+    /// Shape that values of unknown keys must have (`None`: anything). Unknown keys are
+    /// always reported as an `unknown_field` warning (forward compatible).
+    pub extra: Option<&'static Node>,
+    /// Checks run when the object closes, over its scalar field values.
+    pub checks: &'static [ObjCheck],
+}
+
+/// Most fields an [`Object`] may declare (the seen-set is a 64-bit mask).
+pub const MAX_FIELDS: usize = 64;
+
+/// A known field of an object.
+#[derive(Clone, Copy, Debug)]
+pub struct Field {
+    /// The JSON key.
+    pub name: &'static str,
+    /// Its shape.
+    pub node: Node,
+    /// A missing required field is an error (`missing_field`); an optional one is fine.
+    pub required: bool,
+}
+
+/// A rule on a string value. Codes: `prefix`, `enum`, `date_format`, `timestamp`,
+/// `lowercase`, `month_name`.
+#[derive(Clone, Copy, Debug)]
+pub enum StrRule {
+    /// Starts with the text.
+    Prefix(&'static str, Severity),
+    /// One of the values.
+    OneOf(&'static [&'static str], Severity),
+    /// A calendar date `YYYY-MM-DD`.
+    Date,
+    /// An ISO 8601 UTC timestamp `YYYY-MM-DDTHH:MM:SS[.fff]Z` (see [`super::formats`]);
+    /// `millis: true` requires exactly three fraction digits.
+    Timestamp {
+        /// Milliseconds required.
+        millis: bool,
+    },
+    /// No upper-case letters.
+    Lowercase,
+    /// An English full month name.
+    MonthName,
+}
+
+impl StrRule {
+    /// The stable rule code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            StrRule::Prefix(..) => "prefix",
+            StrRule::OneOf(..) => "enum",
+            StrRule::Date => "date_format",
+            StrRule::Timestamp { .. } => "timestamp",
+            StrRule::Lowercase => "lowercase",
+            StrRule::MonthName => "month_name",
+        }
+    }
+    /// How serious a violation is.
+    pub fn severity(&self) -> Severity {
+        match self {
+            StrRule::Prefix(_, s) | StrRule::OneOf(_, s) => *s,
+            _ => Severity::Error,
+        }
+    }
+}
+
+/// A rule on a number. Code: `range`.
+#[derive(Clone, Copy, Debug)]
+pub struct NumRule {
+    /// Smallest allowed value.
+    pub min: f64,
+    /// Largest allowed value.
+    pub max: f64,
+    /// How serious a value outside is.
+    pub severity: Severity,
+}
+
+/// The order a [`ArrRule::Seq`] requires of consecutive keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Each key ≥ the previous.
+    Asc,
+    /// Each key ≤ the previous.
+    Desc,
+    /// Each key > the previous.
+    StrictAsc,
+    /// Each key < the previous.
+    StrictDesc,
+    /// Each key moves from the previous by exactly the step, when it moves in the step's
+    /// direction at all (a move the other way, or none, is left to an order rule).
+    Step(i64),
+}
+
+/// A rule over an array's elements.
+#[derive(Clone, Copy, Debug)]
+pub enum ArrRule {
+    /// The number of elements is within `min..=max`.
+    Len {
+        /// Fewest elements.
+        min: usize,
+        /// Most elements.
+        max: usize,
+        /// How serious a violation is.
+        severity: Severity,
+        /// Rule code.
+        code: &'static str,
+    },
+    /// Consecutive elements' keys follow `order`. Elements whose key is `None` are skipped.
+    Seq {
+        /// Field named in the issue path (`/3/rank`).
+        field: &'static str,
+        /// The key of an element (`None` when it cannot be computed).
+        key: fn(&Record<'_, '_>) -> Option<i64>,
+        /// The required order.
+        order: Order,
+        /// How serious a violation is.
+        severity: Severity,
+        /// Rule code.
+        code: &'static str,
+        /// What the order is, for the message ("ordered by rank ascending").
+        what: &'static str,
+    },
+    /// A check of each element (with its index), e.g. against the request.
+    Each(fn(&mut Cx<'_>, usize, &Record<'_, '_>)),
+    /// A check of the element count, e.g. against the request.
+    End(fn(&mut Cx<'_>, usize)),
+}
+
+/// A check run when an object closes.
+pub type ObjCheck = fn(&mut Cx<'_>, &Record<'_, '_>);
+
+/// The values of an object's fields (scalars; containers show as [`Scalar::Array`] /
+/// [`Scalar::Object`]), or one scalar array element.
+pub struct Record<'r, 'a> {
+    pub(crate) fields: &'static [Field],
+    pub(crate) vals: &'r [Scalar<'a>],
+    pub(crate) value: Scalar<'a>,
+}
+
+impl<'r, 'a> Record<'r, 'a> {
+    /// The value of a field ([`Scalar::Absent`] when missing or not declared).
+    pub fn get(&self, name: &str) -> Scalar<'a> {
+        self.fields
+            .iter()
+            .position(|f| f.name == name)
+            .and_then(|i| self.vals.get(i).copied())
+            .unwrap_or(Scalar::Absent)
+    }
+    /// True when the field is present (any value, `null` included).
+    pub fn has(&self, name: &str) -> bool {
+        !matches!(self.get(name), Scalar::Absent)
+    }
+    /// A field's integer value.
+    pub fn int(&self, name: &str) -> Option<i64> {
+        self.get(name).as_int()
+    }
+    /// A field's string value, decoded.
+    pub fn str(&self, name: &str) -> Option<Cow<'a, str>> {
+        self.get(name).as_str().map(|s| s.text())
+    }
+    /// The element itself, for arrays of scalars.
+    pub fn value(&self) -> Scalar<'a> {
+        self.value
+    }
+}
+
+/// Where a check reports, relative to the current value.
+#[derive(Clone, Copy, Debug)]
+pub enum At<'s> {
+    /// The current value.
+    Here,
+    /// A key of the current object.
+    Key(&'s str),
+    /// An element of the current array.
+    Index(usize),
+    /// A key of an element of the current array.
+    IndexKey(usize, &'s str),
+}
+
+/// What a check can see and do: the request, and reporting issues.
+pub struct Cx<'e> {
+    pub(crate) request: Option<&'e Request>,
+    pub(crate) sink: &'e mut dyn FnMut(At<'_>, Severity, &'static str, String),
+}
+
+impl<'e> Cx<'e> {
+    /// The request that produced the response, when the caller gave it.
+    pub fn request(&self) -> Option<&'e Request> {
+        self.request
+    }
+    /// Reports an error.
+    pub fn error(&mut self, at: At<'_>, code: &'static str, message: String) {
+        (self.sink)(at, Severity::Error, code, message);
+    }
+    /// Reports a warning.
+    pub fn warning(&mut self, at: At<'_>, code: &'static str, message: String) {
+        (self.sink)(at, Severity::Warning, code, message);
+    }
+}
+
+/// Whether a response keyword is the requested one.
+///
+/// Decision (the spec does not say how keywords are compared): the comparison ignores
+/// leading and trailing white space, treats runs of inner white space as one space, and is
+/// case-insensitive (Unicode lower case); services commonly normalise keywords that way, and
+/// anything beyond that (plurals, accents) is a different keyword. Allocates nothing.
+pub fn same_keyword(a: &str, b: &str) -> bool {
+    let mut wa = a.split_whitespace();
+    let mut wb = b.split_whitespace();
+    loop {
+        match (wa.next(), wb.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) => {
+                if x != y
+                    && !x
+                        .chars()
+                        .flat_map(char::to_lowercase)
+                        .eq(y.chars().flat_map(char::to_lowercase))
+                {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+}
+
+/// Declaration helpers, so the per-operation tables read like the spec's tables.
+pub mod dsl {
+    use super::*;
+
+    /// A string.
+    pub const STR: Node = Node {
+        kind: Kind::Str(&[]),
+        doc: "",
+    };
+    /// An integer.
+    pub const INT: Node = Node {
+        kind: Kind::Int(&[]),
+        doc: "",
+    };
+    /// A number.
+    pub const NUM: Node = Node {
+        kind: Kind::Num(&[]),
+        doc: "",
+    };
+    /// A boolean.
+    pub const BOOL: Node = Node {
+        kind: Kind::Bool,
+        doc: "",
+    };
+    /// Anything.
+    pub const ANY: Node = Node {
+        kind: Kind::Any,
+        doc: "",
+    };
+    /// An array of anything.
+    pub const ANY_ARRAY: Node = Node {
+        kind: Kind::Array(&Array {
+            items: ANY,
+            rules: &[],
+        }),
+        doc: "",
+    };
+    /// An array of strings.
+    pub const STR_ARRAY: Node = Node {
+        kind: Kind::Array(&Array {
+            items: STR,
+            rules: &[],
+        }),
+        doc: "",
+    };
+
+    /// A required field.
+    pub const fn req(name: &'static str, node: Node) -> Field {
+        Field {
+            name,
+            node,
+            required: true,
+        }
+    }
+    /// An optional field.
+    pub const fn opt(name: &'static str, node: Node) -> Field {
+        Field {
+            name,
+            node,
+            required: false,
+        }
+    }
+    /// A string with rules.
+    pub const fn string(rules: &'static [StrRule]) -> Node {
+        Node {
+            kind: Kind::Str(rules),
+            doc: "",
+        }
+    }
+    /// An integer with rules.
+    pub const fn int(rules: &'static [NumRule]) -> Node {
+        Node {
+            kind: Kind::Int(rules),
+            doc: "",
+        }
+    }
+    /// A number with rules.
+    pub const fn num(rules: &'static [NumRule]) -> Node {
+        Node {
+            kind: Kind::Num(rules),
+            doc: "",
+        }
+    }
+    /// A range rule.
+    pub const fn range(min: f64, max: f64, severity: Severity) -> NumRule {
+        NumRule { min, max, severity }
+    }
+    /// An array node.
+    pub const fn array(a: &'static Array) -> Node {
+        Node {
+            kind: Kind::Array(a),
+            doc: "",
+        }
+    }
+    /// An object node.
+    pub const fn object(o: &'static Object) -> Node {
+        Node {
+            kind: Kind::Object(o),
+            doc: "",
+        }
+    }
+    /// An object of known fields, no checks.
+    pub const fn fields(fields: &'static [Field]) -> Object {
+        Object {
+            fields,
+            extra: None,
+            checks: &[],
+        }
+    }
+    /// `a` followed by `b`, as an array of exactly `N` fields (`N` = `a.len() + b.len()`,
+    /// checked at compile time).
+    pub const fn concat<const N: usize>(a: &[Field], b: &[Field]) -> [Field; N] {
+        assert!(a.len() + b.len() == N, "concat: wrong N");
+        let mut out = [req("", ANY); N];
+        let mut i = 0;
+        while i < a.len() {
+            out[i] = a[i];
+            i += 1;
+        }
+        let mut j = 0;
+        while j < b.len() {
+            out[i + j] = b[j];
+            j += 1;
+        }
+        out
+    }
+    /// Attaches a description.
+    pub const fn doc(mut node: Node, doc: &'static str) -> Node {
+        node.doc = doc;
+        node
+    }
+}
