@@ -1,2 +1,51 @@
-//! The sandbox: a deterministic, spec-conformant stand-in for the service (filled by its own
-//! issue).
+//! # sandbox
+//!
+//! An offline stand-in for the keyword, backlink and SERP data service: deterministic,
+//! spec-conformant synthetic data for all 11 operations, served in-process ([`InProcess`],
+//! the app's demo mode) or over HTTP (the `server` feature and the `sandbox` binary).
+//!
+//! - [`generate`]: the data generator (pure functions; "today" is a parameter).
+//! - [`Sandbox`]: the request-handling core both forms share: routing, request checks (400
+//!   naming the field), keys (401), budgets (402), body limit (413), faults ([`faults`]),
+//!   and the [`Ledger`] of calls and charges.
+//! - [`InProcess`]: a [`serpkit::client::Transport`] over a [`Sandbox`].
+//!
+//! Without the `server` feature the library compiles to `wasm32-unknown-unknown`: no tokio,
+//! no clock (pass the date in as a [`Date`]).
+//!
+//! Errors are answered as `{"error":{"code":"unauthorized","message":"..."}}` (400s add
+//! `"field"`, a JSON Pointer). The real service's error shape is not documented: clients must
+//! not depend on this one, only on the status code.
+//!
+//! ```
+//! use sandbox::{generate, Date};
+//! use serpkit::{Operation, Request};
+//!
+//! let today = Date::new(2024, 3, 5).unwrap();
+//! let req = Request::from_json(Operation::Related, r#"{"keyword":"trail shoes","ccode":"US"}"#)
+//!     .unwrap();
+//! let body = generate::body(&req, today);
+//! assert_eq!(body, generate::body(&req, today));
+//! let records: serpkit::ops::related::Response = serpkit::decode(&body).unwrap();
+//! assert!(records.windows(2).all(|w| w[0].search_volume >= w[1].search_volume));
+//! ```
+
+pub mod date;
+pub mod faults;
+pub mod generate;
+pub mod inprocess;
+mod json;
+pub mod rng;
+pub mod service;
+mod words;
+
+#[cfg(feature = "server")]
+pub mod server;
+
+pub use date::Date;
+pub use faults::{BreakRule, Fault, FAULT_HEADER};
+pub use inprocess::InProcess;
+pub use service::{
+    key_id, Config, KeyConfig, Ledger, LedgerEntry, Sandbox, SandboxResponse, DEFAULT_KEY,
+    DEFAULT_MAX_BODY_BYTES, DEMO_KEY,
+};

@@ -1,0 +1,490 @@
+//! Fault injection: a request asks for a fault with the `x-sandbox-fault: <mode>` header or by
+//! appending `+<mode>` to its key (`test-key+rate_limit`), so even an unmodified client can
+//! trigger one.
+//!
+//! | mode | response | charged |
+//! |---|---|---|
+//! | `rate_limit` | 429, `Retry-After: 1` | no |
+//! | `rate_limit_once` | 429 with `Retry-After: 1` the first time a key sends that operation and body; the retry succeeds | the success only |
+//! | `server_error` | 500 | no |
+//! | `unavailable` | 503, `Retry-After: 1` | no |
+//! | `unavailable_once` | like `rate_limit_once` with 503 | the success only |
+//! | `delay=<ms>` | the normal 200 after `<ms>` ms (at most 600,000) | yes |
+//! | `truncate` | 200, the valid body cut in half | yes |
+//! | `not_json` | 200, an HTML error page (`text/html`) | yes |
+//! | `break=<rule>` | 200, a body that breaks one rule ([`BreakRule`]) | yes |
+//! | `huge=<MB>` | 200, a valid-looking body of at least `<MB>` MiB (1..=512) | yes |
+//!
+//! A 200 is charged whatever its body: the real service would charge a request it answered,
+//! so the client must be able to see that a broken or unreadable answer still cost money.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde_json::Value;
+use serpkit::ops::Operation;
+
+/// Request header that asks for a fault.
+pub const FAULT_HEADER: &str = "x-sandbox-fault";
+
+/// Largest `huge=<MB>`.
+pub const MAX_HUGE_MB: u64 = 512;
+
+/// Longest `delay=<ms>`.
+pub const MAX_DELAY_MS: u64 = 600_000;
+
+/// A fault mode (see the module docs for what each does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// 429 with `Retry-After: 1`.
+    RateLimit,
+    /// 429 the first time per key, operation and body; then success.
+    RateLimitOnce,
+    /// 500.
+    ServerError,
+    /// 503 with `Retry-After: 1`.
+    Unavailable,
+    /// 503 the first time per key, operation and body; then success.
+    UnavailableOnce,
+    /// The normal response after this many milliseconds.
+    Delay(u64),
+    /// The valid body cut in half (status 200).
+    Truncate,
+    /// An HTML error page with status 200.
+    NotJson,
+    /// A 200 body that breaks one rule.
+    Break(BreakRule),
+    /// A valid-looking body of at least this many MiB.
+    Huge(u64),
+}
+
+/// The rules `break=<rule>` can break. Not every rule applies to every operation; asking for
+/// one that does not gives 400 listing the ones that do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BreakRule {
+    /// An ordering rule: monthly entries not oldest first (search volume), stats not newest
+    /// first (overview), pages not by rank (outline), not by volume descending (related).
+    Order,
+    /// 11 monthly entries instead of 12 (search volume).
+    MonthlyCount,
+    /// `count` differs from `value` in a monthly entry (search volume).
+    Count,
+    /// A value of the wrong JSON type (an integer sent as a string; in domain stats a
+    /// number where a string belongs). All operations.
+    Type,
+    /// A required field removed from the first record. All operations.
+    MissingField,
+    /// A hashtag without `#` and a tag without `@` (microblog).
+    Prefix,
+    /// A value out of its observed range: COMPETITION 1.7 (search volume), competition 250
+    /// (ranked keywords), domain_inlink_rank 150 (overview), kd 140 (related).
+    Range,
+    /// A malformed date: monthly `date` (search volume), stats `date` (overview),
+    /// `posted_on` (microblog, video).
+    Date,
+    /// An upper-case `ccode` (search volume).
+    Ccode,
+}
+
+impl BreakRule {
+    /// Every rule, in documentation order.
+    pub const ALL: [BreakRule; 9] = [
+        BreakRule::Order,
+        BreakRule::MonthlyCount,
+        BreakRule::Count,
+        BreakRule::Type,
+        BreakRule::MissingField,
+        BreakRule::Prefix,
+        BreakRule::Range,
+        BreakRule::Date,
+        BreakRule::Ccode,
+    ];
+
+    /// The rule's name in `break=<rule>`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BreakRule::Order => "order",
+            BreakRule::MonthlyCount => "monthly_count",
+            BreakRule::Count => "count",
+            BreakRule::Type => "type",
+            BreakRule::MissingField => "missing_field",
+            BreakRule::Prefix => "prefix",
+            BreakRule::Range => "range",
+            BreakRule::Date => "date",
+            BreakRule::Ccode => "ccode",
+        }
+    }
+
+    /// True when the rule can be broken in a response of `op`.
+    pub fn applies_to(self, op: Operation) -> bool {
+        use Operation::*;
+        let sv = matches!(op, SearchVolumeBulk | SearchVolumeSingle);
+        match self {
+            BreakRule::Type | BreakRule::MissingField => true,
+            BreakRule::Order => sv || matches!(op, BacklinkOverview | OutlineSeo | Related),
+            BreakRule::MonthlyCount | BreakRule::Count | BreakRule::Ccode => sv,
+            BreakRule::Prefix => op == MicroblogPost,
+            BreakRule::Range => {
+                sv || matches!(op, RankedKeywordsDomain | BacklinkOverview | Related)
+            }
+            BreakRule::Date => sv || matches!(op, BacklinkOverview | MicroblogPost | VideoVideo),
+        }
+    }
+
+    /// The rules that apply to `op`.
+    pub fn for_operation(op: Operation) -> Vec<BreakRule> {
+        BreakRule::ALL
+            .into_iter()
+            .filter(|r| r.applies_to(op))
+            .collect()
+    }
+}
+
+impl fmt::Display for BreakRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::RateLimit => f.write_str("rate_limit"),
+            Fault::RateLimitOnce => f.write_str("rate_limit_once"),
+            Fault::ServerError => f.write_str("server_error"),
+            Fault::Unavailable => f.write_str("unavailable"),
+            Fault::UnavailableOnce => f.write_str("unavailable_once"),
+            Fault::Delay(ms) => write!(f, "delay={ms}"),
+            Fault::Truncate => f.write_str("truncate"),
+            Fault::NotJson => f.write_str("not_json"),
+            Fault::Break(r) => write!(f, "break={r}"),
+            Fault::Huge(mb) => write!(f, "huge={mb}"),
+        }
+    }
+}
+
+/// The list of modes, for error messages.
+pub const MODES: &str = "rate_limit, rate_limit_once, server_error, unavailable, \
+unavailable_once, delay=<ms>, truncate, not_json, break=<rule>, huge=<MB>";
+
+impl FromStr for Fault {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Fault, String> {
+        let t = s.trim().to_ascii_lowercase();
+        let shown: String = s.chars().take(40).collect();
+        let (name, arg) = match t.split_once('=') {
+            Some((n, a)) => (n.trim(), Some(a.trim())),
+            None => (t.as_str(), None),
+        };
+        let number = |max: u64, what: &str| -> Result<u64, String> {
+            let a = arg.ok_or_else(|| format!("fault {name} needs ={what}"))?;
+            match a.parse::<u64>() {
+                Ok(n) if n <= max => Ok(n),
+                _ => Err(format!("fault {name}: {what} must be an integer 0..={max}")),
+            }
+        };
+        let plain = |f: Fault| match arg {
+            None => Ok(f),
+            Some(_) => Err(format!("fault {name} takes no value")),
+        };
+        match name {
+            "rate_limit" => plain(Fault::RateLimit),
+            "rate_limit_once" => plain(Fault::RateLimitOnce),
+            "server_error" => plain(Fault::ServerError),
+            "unavailable" => plain(Fault::Unavailable),
+            "unavailable_once" => plain(Fault::UnavailableOnce),
+            "truncate" => plain(Fault::Truncate),
+            "not_json" => plain(Fault::NotJson),
+            "delay" => number(MAX_DELAY_MS, "<ms>").map(Fault::Delay),
+            "huge" => number(MAX_HUGE_MB, "<MB>").map(|mb| Fault::Huge(mb.max(1))),
+            "break" => {
+                let a = arg.unwrap_or("");
+                BreakRule::ALL
+                    .into_iter()
+                    .find(|r| r.name() == a)
+                    .map(Fault::Break)
+                    .ok_or_else(|| {
+                        let names: Vec<&str> = BreakRule::ALL.iter().map(|r| r.name()).collect();
+                        format!(
+                            "unknown rule {:?} for break=<rule>; rules: {}",
+                            a.chars().take(40).collect::<String>(),
+                            names.join(", ")
+                        )
+                    })
+            }
+            _ => Err(format!("unknown fault mode {shown:?}; modes: {MODES}")),
+        }
+    }
+}
+
+/// Splits `key+mode` into the key and the fault text; `None` when there is no `+`.
+pub fn split_key(key: &str) -> (&str, Option<&str>) {
+    match key.split_once('+') {
+        Some((k, f)) => (k, Some(f)),
+        None => (key, None),
+    }
+}
+
+/// The first half of a body, cut at a character boundary.
+pub fn truncate(body: &str) -> String {
+    let mut cut = body.len() / 2;
+    while !body.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    body[..cut].to_owned()
+}
+
+/// The HTML page `not_json` returns.
+pub fn html_page() -> String {
+    "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n<body><h1>Bad \
+     Gateway</h1><p>The upstream server returned an invalid response.</p></body></html>\n"
+        .to_owned()
+}
+
+fn first_record(v: &mut Value) -> Option<&mut Value> {
+    match v {
+        Value::Array(a) => a.first_mut(),
+        other => Some(other),
+    }
+}
+
+fn records(v: &mut Value) -> Vec<&mut Value> {
+    match v {
+        Value::Array(a) => a.iter_mut().collect(),
+        other => vec![other],
+    }
+}
+
+/// A body of `op` that breaks `rule`, from a valid body. Err when the rule does not apply.
+pub fn break_body(op: Operation, rule: BreakRule, body: &str) -> Result<String, String> {
+    use Operation::*;
+    if !rule.applies_to(op) {
+        let names: Vec<&str> = BreakRule::for_operation(op)
+            .iter()
+            .map(|r| r.name())
+            .collect();
+        return Err(format!(
+            "break={rule} does not apply to {op}; rules for it: {}",
+            names.join(", ")
+        ));
+    }
+    let mut v: Value = serde_json::from_str(body).map_err(|e| e.to_string())?;
+    let sv = matches!(op, SearchVolumeBulk | SearchVolumeSingle);
+    let monthly = |v: &mut Value| -> Option<Vec<Value>> {
+        first_record(v)?
+            .get_mut("TARGETED_MONTHLY_SEARCHES")?
+            .as_array_mut()
+            .map(std::mem::take)
+    };
+    let set_monthly = |v: &mut Value, m: Vec<Value>| {
+        if let Some(r) = first_record(v) {
+            r["TARGETED_MONTHLY_SEARCHES"] = Value::Array(m);
+        }
+    };
+    match rule {
+        BreakRule::Order if sv => {
+            let mut m = monthly(&mut v).unwrap_or_default();
+            m.reverse();
+            set_monthly(&mut v, m);
+        }
+        BreakRule::Order => match op {
+            BacklinkOverview => {
+                if let Some(s) = v.get_mut("stats").and_then(Value::as_array_mut) {
+                    s.reverse();
+                }
+            }
+            OutlineSeo => {
+                if let Some(a) = v.as_array_mut() {
+                    if a.len() >= 2 {
+                        a.swap(0, 1);
+                    } else if let Some(p) = a.first().cloned() {
+                        a.insert(0, p.clone());
+                        a[0]["rank"] = Value::from(p["rank"].as_i64().unwrap_or(1) + 5);
+                    }
+                }
+            }
+            _ => {
+                // related: the last record gets the largest volume.
+                if let Some(a) = v.as_array_mut() {
+                    let top = a
+                        .first()
+                        .and_then(|r| r["search_volume"].as_i64())
+                        .unwrap_or(0);
+                    if let Some(last) = a.last_mut() {
+                        last["search_volume"] = Value::from(top + 1_000);
+                    }
+                    if a.len() == 1 {
+                        let mut extra = a[0].clone();
+                        extra["search_volume"] = Value::from(top + 2_000);
+                        a.push(extra);
+                    }
+                }
+            }
+        },
+        BreakRule::MonthlyCount => {
+            let mut m = monthly(&mut v).unwrap_or_default();
+            m.pop();
+            set_monthly(&mut v, m);
+        }
+        BreakRule::Count => {
+            let mut m = monthly(&mut v).unwrap_or_default();
+            if let Some(e) = m.get_mut(5) {
+                e["count"] = Value::from(e["value"].as_i64().unwrap_or(0) + 7);
+            }
+            set_monthly(&mut v, m);
+        }
+        BreakRule::Ccode => {
+            for r in records(&mut v) {
+                let up = r["ccode"].as_str().unwrap_or("us").to_ascii_uppercase();
+                r["ccode"] = Value::from(up);
+            }
+        }
+        BreakRule::Type => {
+            let field = match op {
+                SearchVolumeBulk | SearchVolumeSingle => "SEARCH_VOLUME",
+                DomainStats => "alphaDA",
+                BacklinkMetrics => "backlinks",
+                RankedKeywordsMetrics => "total_ranked_keywords",
+                RankedKeywordsDomain | OutlineSeo => "rank",
+                BacklinkOverview => "metrics",
+                MicroblogPost => "likes",
+                VideoVideo => "views",
+                Related => "search_volume",
+            };
+            let r = first_record(&mut v).ok_or("empty body")?;
+            let r = if op == BacklinkOverview {
+                &mut r["metrics"]
+            } else {
+                r
+            };
+            let field = if op == BacklinkOverview {
+                "backlinks"
+            } else {
+                field
+            };
+            r[field] = match &r[field] {
+                Value::String(s) => Value::from(s.parse::<i64>().unwrap_or(0)),
+                other => Value::from(other.to_string()),
+            };
+        }
+        BreakRule::MissingField => {
+            let field = match op {
+                DomainStats | RankedKeywordsMetrics => "domain",
+                BacklinkMetrics | OutlineSeo | MicroblogPost | VideoVideo => "url",
+                BacklinkOverview => "stats",
+                _ => "keyword",
+            };
+            if let Some(Value::Object(o)) = first_record(&mut v) {
+                o.remove(field);
+            }
+        }
+        BreakRule::Prefix => {
+            if let Some(Value::Object(o)) = first_record(&mut v) {
+                o.insert("hashtags".into(), Value::from(vec!["nohash"]));
+                o.insert("tagged".into(), Value::from(vec!["noat"]));
+            }
+        }
+        BreakRule::Range => match op {
+            BacklinkOverview => {
+                if let Some(e) = v
+                    .get_mut("ref_newlost")
+                    .and_then(Value::as_array_mut)
+                    .and_then(|a| a.first_mut())
+                {
+                    e["domain_inlink_rank"] = Value::from(150);
+                }
+            }
+            _ => {
+                let (field, value) = match op {
+                    RankedKeywordsDomain => ("competition", Value::from(250.0)),
+                    Related => ("kd", Value::from(140)),
+                    _ => ("COMPETITION", Value::from(1.7)),
+                };
+                if let Some(r) = first_record(&mut v) {
+                    r[field] = value;
+                }
+            }
+        },
+        BreakRule::Date => match op {
+            BacklinkOverview => {
+                if let Some(e) = v
+                    .get_mut("stats")
+                    .and_then(Value::as_array_mut)
+                    .and_then(|a| a.first_mut())
+                {
+                    e["date"] = Value::from("03/05/2024");
+                }
+            }
+            MicroblogPost | VideoVideo => {
+                if let Some(r) = first_record(&mut v) {
+                    r["posted_on"] = Value::from("2 days ago");
+                }
+            }
+            _ => {
+                let mut m = monthly(&mut v).unwrap_or_default();
+                if let Some(e) = m.last_mut() {
+                    e["date"] = Value::from("2024-3");
+                }
+                set_monthly(&mut v, m);
+            }
+        },
+    }
+    Ok(v.to_string())
+}
+
+/// A valid-looking body of `op` of at least `mb` MiB, built from a normal `body`: array
+/// records repeated, or for an object body (`search_volume/single`) trailing white space.
+/// (`ranked-keywords/domain` and `backlink/overview` are made large by the generator instead.)
+pub fn inflate(body: &str, mb: u64) -> String {
+    let target = (mb as usize).saturating_mul(1 << 20);
+    let t = body.trim();
+    if t.len() > 2 && t.starts_with('[') && t.ends_with(']') {
+        let inner = &t[1..t.len() - 1];
+        let mut out = String::with_capacity(target + inner.len() + 2);
+        out.push('[');
+        out.push_str(inner);
+        while out.len() < target {
+            out.push(',');
+            out.push_str(inner);
+        }
+        out.push(']');
+        out
+    } else {
+        let mut out = String::with_capacity(target + t.len());
+        out.push_str(t);
+        while out.len() < target {
+            out.push_str("                                                                ");
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_modes() {
+        for m in [
+            "rate_limit",
+            "rate_limit_once",
+            "server_error",
+            "unavailable",
+            "unavailable_once",
+            "delay=250",
+            "truncate",
+            "not_json",
+            "break=order",
+            "huge=3",
+        ] {
+            let f: Fault = m.parse().unwrap();
+            assert_eq!(f.to_string(), m);
+        }
+        assert!("delay".parse::<Fault>().is_err());
+        assert!("break=nothing".parse::<Fault>().is_err());
+        assert!("huge=100000".parse::<Fault>().is_err());
+        assert!("boom".parse::<Fault>().unwrap_err().contains("rate_limit"));
+        assert_eq!(split_key("k+truncate"), ("k", Some("truncate")));
+        assert_eq!(truncate("aé"), "a");
+    }
+}
