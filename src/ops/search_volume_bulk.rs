@@ -154,14 +154,19 @@ fn monthly_entry(cx: &mut Cx<'_>, r: &Record<'_, '_>) {
         }
     }
     if let Some(date) = r.str("date") {
+        // The year part must be four digits equal to `year`; the month part must equal the
+        // entry's `month` (a bad `month` is reported once, as `month_name`), or be a month
+        // name when `month` is missing.
         let (ys, ms) = date.split_once('-').unwrap_or((&date, ""));
-        let well_formed =
-            ys.len() == 4 && ys.bytes().all(|b| b.is_ascii_digit()) && MONTH_NAMES.contains(&ms);
-        let year_ok = r
-            .int("year")
-            .is_none_or(|y| ys.parse::<i64>().ok() == Some(y));
-        let month_ok = r.str("month").is_none_or(|m| m == ms);
-        if !well_formed || !year_ok || !month_ok {
+        let year_ok = ys.len() == 4
+            && ys.bytes().all(|b| b.is_ascii_digit())
+            && r.int("year")
+                .is_none_or(|y| ys.parse::<i64>().ok() == Some(y));
+        let month_ok = match r.str("month") {
+            Some(m) => m == ms,
+            None => MONTH_NAMES.contains(&ms),
+        };
+        if !year_ok || !month_ok {
             let want = match (r.int("year"), r.str("month")) {
                 (Some(y), Some(m)) => format!("{y}-{m}"),
                 _ => "<year>-<MonthName>".to_owned(),
