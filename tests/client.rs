@@ -1,0 +1,423 @@
+//! The client against a scripted transport: retries, budget, validation modes, errors,
+//! timeouts, cancellation and bulk chunking. (Against the sandbox: tests/client_sandbox.rs;
+//! in the browser: tests/web_client.rs.)
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use futures_executor::block_on;
+use serpkit::client::{
+    BulkOptions, Cancel, Client, ClientConfig, Error, HttpRequest, HttpResponse, LocalBoxFuture,
+    RetryPolicy, Transport, TransportError, ValidationMode,
+};
+use serpkit::ops::{related, search_volume_bulk};
+use serpkit::{ApiKey, Usd};
+
+type Step = Result<HttpResponse, TransportError>;
+
+/// Answers with scripted steps (the last one repeats) and records every request.
+#[derive(Default)]
+struct Script {
+    steps: RefCell<VecDeque<Step>>,
+    seen: RefCell<Vec<HttpRequest>>,
+    delay: Option<Duration>,
+    /// When set, answers bulk requests by echoing one record per keyword.
+    echo_bulk: bool,
+}
+
+fn ok(body: &str) -> Step {
+    Ok(HttpResponse {
+        status: 200,
+        headers: vec![],
+        body: body.into(),
+    })
+}
+
+fn status(code: u16, retry_after: Option<&str>) -> Step {
+    Ok(HttpResponse {
+        status: code,
+        headers: retry_after
+            .map(|v| vec![("retry-after".to_string(), v.to_string())])
+            .unwrap_or_default(),
+        body: format!(
+            r#"{{"error":{{"code":"x","message":"status {code} for key SECRET-KEY-1"}}}}"#
+        ),
+    })
+}
+
+const RELATED_OK: &str =
+    r#"[{"keyword":"a","competition":0.5,"cpc":1.0,"search_volume":100,"kd":10}]"#;
+
+impl Transport for Script {
+    fn post(
+        &self,
+        request: HttpRequest,
+    ) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>> {
+        Box::pin(async move {
+            if let Some(d) = self.delay {
+                serpkit::client::sleep(d).await;
+            }
+            let body = request.body.clone();
+            self.seen.borrow_mut().push(request);
+            if self.echo_bulk {
+                let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+                let recs: Vec<serde_json::Value> = v["keywords"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|k| serde_json::json!({"keyword": k, "ccode": "us"}))
+                    .collect();
+                return ok(&serde_json::to_string(&recs).unwrap());
+            }
+            let mut steps = self.steps.borrow_mut();
+            if steps.len() > 1 {
+                steps.pop_front().unwrap()
+            } else {
+                steps.front().cloned().unwrap()
+            }
+        })
+    }
+}
+
+fn client(script: Script, tweak: impl FnOnce(&mut ClientConfig)) -> (Client, Rc<Script>) {
+    let mut config = ClientConfig::new("SECRET-KEY-1");
+    config.base_url = "http://127.0.0.1:9".into();
+    config.retry = RetryPolicy {
+        base_delay: Duration::from_millis(10),
+        ..RetryPolicy::default()
+    };
+    tweak(&mut config);
+    let script = Rc::new(script);
+    (Client::new(config, script.clone()), script)
+}
+
+fn script(steps: Vec<Step>) -> Script {
+    Script {
+        steps: RefCell::new(steps.into()),
+        ..Script::default()
+    }
+}
+
+fn related_req() -> related::Request {
+    related::Request {
+        key: ApiKey::default(),
+        keyword: "a".into(),
+        ccode: "US".into(),
+    }
+}
+
+#[test]
+fn success_charges_the_estimate_and_sends_the_key_in_the_body_only() {
+    let (c, s) = client(script(vec![ok(RELATED_OK)]), |_| {});
+    let reply = block_on(c.related(related_req())).unwrap();
+    assert_eq!(reply.data[0].kd, 10);
+    assert_eq!(reply.charge, Usd::from_micros(150_000));
+    assert_eq!(c.spent(), Usd::from_micros(150_000));
+    assert!(reply.report.unwrap().ok());
+    let seen = s.seen.borrow();
+    assert_eq!(seen[0].url, "http://127.0.0.1:9/v1/related");
+    assert!(!seen[0].url.contains("SECRET"));
+    assert!(seen[0].body.contains(r#""key":"SECRET-KEY-1""#));
+    assert!(!format!("{:?}", seen[0]).contains("SECRET"));
+    assert!(!format!("{c:?}").contains("SECRET"));
+}
+
+#[test]
+fn retries_429_and_503_honouring_retry_after() {
+    let (c, s) = client(
+        script(vec![
+            status(429, Some("1")),
+            status(503, None),
+            ok(RELATED_OK),
+        ]),
+        |_| {},
+    );
+    let t = Instant::now();
+    let reply = block_on(c.call_raw(&related_req().into(), None)).unwrap();
+    assert!(
+        t.elapsed() >= Duration::from_secs(1),
+        "Retry-After: 1 was honoured"
+    );
+    assert_eq!(reply.attempts, 3);
+    assert_eq!(s.seen.borrow().len(), 3);
+    assert_eq!(c.spent(), Usd::from_micros(150_000), "charged once");
+}
+
+#[test]
+fn never_retries_other_statuses_and_redacts_the_key() {
+    for code in [400u16, 401, 402, 404, 413, 500, 502] {
+        let (c, s) = client(script(vec![status(code, None), ok(RELATED_OK)]), |_| {});
+        let err = block_on(c.related(related_req())).unwrap_err();
+        assert_eq!(s.seen.borrow().len(), 1, "{code} not retried");
+        match &err {
+            Error::Http { status, body, .. } => {
+                assert_eq!(*status, code);
+                assert!(
+                    body.contains("***") && !body.contains("SECRET-KEY-1"),
+                    "{body}"
+                );
+            }
+            e => panic!("{e:?}"),
+        }
+        assert!(!err.to_string().contains("SECRET-KEY-1"));
+        assert_eq!(c.spent(), Usd::ZERO);
+    }
+}
+
+#[test]
+fn gives_up_after_max_retries() {
+    let (c, s) = client(script(vec![status(429, Some("0"))]), |cfg| {
+        cfg.retry.max_retries = 2
+    });
+    let err = block_on(c.related(related_req())).unwrap_err();
+    assert!(matches!(err, Error::Http { status: 429, .. }));
+    assert_eq!(s.seen.borrow().len(), 3);
+    // A Retry-After beyond the limit is not waited for.
+    let (c, s) = client(script(vec![status(503, Some("3600"))]), |_| {});
+    assert!(block_on(c.related(related_req())).is_err());
+    assert_eq!(s.seen.borrow().len(), 1);
+}
+
+#[test]
+fn network_errors_are_retried_timeouts_are_not() {
+    let (c, s) = client(
+        script(vec![
+            Err(TransportError::Network("refused".into())),
+            ok(RELATED_OK),
+        ]),
+        |_| {},
+    );
+    assert!(block_on(c.related(related_req())).is_ok());
+    assert_eq!(s.seen.borrow().len(), 2);
+
+    let slow = Script {
+        delay: Some(Duration::from_millis(300)),
+        ..script(vec![ok(RELATED_OK)])
+    };
+    let (c, s) = client(slow, |cfg| cfg.timeout = Some(Duration::from_millis(50)));
+    let err = block_on(c.related(related_req())).unwrap_err();
+    assert_eq!(err.code(), "timeout");
+    assert_eq!(
+        s.seen.borrow().len(),
+        0,
+        "the slow attempt was dropped, not retried"
+    );
+    assert_eq!(c.spent(), Usd::ZERO);
+}
+
+#[test]
+fn budget_stops_a_call_before_it_is_sent() {
+    let (c, s) = client(script(vec![ok(RELATED_OK)]), |cfg| {
+        cfg.budget = Some("0.20".parse().unwrap())
+    });
+    block_on(c.related(related_req())).unwrap();
+    let err = block_on(c.related(related_req())).unwrap_err();
+    match err {
+        Error::BudgetExceeded {
+            estimate,
+            spent,
+            budget,
+        } => {
+            assert_eq!(estimate.to_string(), "$0.1500");
+            assert_eq!(spent.to_string(), "$0.1500");
+            assert_eq!(budget.to_string(), "$0.2000");
+        }
+        e => panic!("{e:?}"),
+    }
+    assert_eq!(s.seen.borrow().len(), 1);
+    assert_eq!(c.remaining(), Some(Usd::from_micros(50_000)));
+}
+
+#[test]
+fn invalid_requests_and_missing_keys_are_not_sent() {
+    let (c, s) = client(script(vec![ok(RELATED_OK)]), |_| {});
+    let mut bad = related_req();
+    bad.ccode = "USA".into();
+    let err = block_on(c.related(bad)).unwrap_err();
+    assert_eq!(err.code(), "invalid_request");
+    assert!(err.to_string().contains("/ccode"));
+    let (c2, s2) = client(script(vec![ok(RELATED_OK)]), |cfg| {
+        cfg.key = ApiKey::default()
+    });
+    assert_eq!(
+        block_on(c2.related(related_req())).unwrap_err().code(),
+        "missing_key"
+    );
+    assert!(s.seen.borrow().is_empty() && s2.seen.borrow().is_empty());
+}
+
+#[test]
+fn validation_modes() {
+    // kd out of the observed range is a warning; competition as a string is an error.
+    let odd = r#"[{"keyword":"a","competition":"0.5","cpc":1.0,"search_volume":100,"kd":10}]"#;
+    let (c, _) = client(script(vec![ok(odd)]), |cfg| {
+        cfg.validation = ValidationMode::Off
+    });
+    let r = block_on(c.related(related_req())).unwrap();
+    assert!(r.report.is_none());
+    assert_eq!(r.data[0].competition, 0.5, "lenient decode");
+
+    let (c, _) = client(script(vec![ok(odd)]), |_| {});
+    let r = block_on(c.related(related_req())).unwrap();
+    let report = r.report.unwrap();
+    assert!(!report.ok());
+    assert_eq!(report.errors().next().unwrap().path, "/0/competition");
+
+    let (c, _) = client(script(vec![ok(odd)]), |cfg| {
+        cfg.validation = ValidationMode::Strict
+    });
+    let err = block_on(c.related(related_req())).unwrap_err();
+    assert_eq!(err.code(), "contract_violation");
+    assert_eq!(
+        err.charge(),
+        Usd::from_micros(150_000),
+        "the service answered: charged"
+    );
+    assert_eq!(c.spent(), Usd::from_micros(150_000));
+}
+
+#[test]
+fn broken_bodies_are_typed_errors() {
+    let (c, _) = client(script(vec![ok("<html>oops</html>")]), |_| {});
+    let err = block_on(c.related(related_req())).unwrap_err();
+    match &err {
+        Error::NotJson { error, .. } => assert_eq!((error.line, error.column), (1, 1)),
+        e => panic!("{e:?}"),
+    }
+    let (c, _) = client(script(vec![ok(&RELATED_OK[..30])]), |_| {});
+    assert_eq!(
+        block_on(c.related(related_req())).unwrap_err().code(),
+        "not_json"
+    );
+    let (c, _) = client(script(vec![ok(r#"{"not":"an array"}"#)]), |_| {});
+    assert_eq!(
+        block_on(c.related(related_req())).unwrap_err().code(),
+        "decode"
+    );
+    let (c, _) = client(
+        script(vec![Err(TransportError::BodyTooLarge { limit: 10 })]),
+        |_| {},
+    );
+    assert_eq!(
+        block_on(c.related(related_req())).unwrap_err().code(),
+        "body_too_large"
+    );
+}
+
+#[test]
+fn cancel_aborts_a_call_in_flight() {
+    let slow = Script {
+        delay: Some(Duration::from_millis(500)),
+        ..script(vec![ok(RELATED_OK)])
+    };
+    let (c, _) = client(slow, |_| {});
+    let cancel = Cancel::new();
+    let c2 = cancel.clone();
+    let req = related_req().into();
+    let fut = c.call_raw(&req, Some(&cancel));
+    // Cancel from a timer on the same task: race the call against a short sleep.
+    let both = async {
+        let mut fut = std::pin::pin!(fut);
+        let mut timer = serpkit::client::sleep(Duration::from_millis(30));
+        std::future::poll_fn(|cx| {
+            if timer.as_mut().poll(cx).is_ready() {
+                c2.cancel();
+            }
+            fut.as_mut().poll(cx)
+        })
+        .await
+    };
+    use std::future::Future;
+    let err = block_on(both).unwrap_err();
+    assert_eq!(err.code(), "aborted");
+    assert_eq!(c.spent(), Usd::ZERO);
+}
+
+fn keywords(n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("keyword {i}")).collect()
+}
+
+#[test]
+fn bulk_chunks_merge_in_request_order_with_progress() {
+    let (c, s) = client(
+        Script {
+            echo_bulk: true,
+            ..Script::default()
+        },
+        |cfg| cfg.validation = ValidationMode::Off,
+    );
+    let kws = keywords(2_500);
+    let mut progress = vec![];
+    let out = block_on(c.search_volume_bulk_chunked(
+        &kws,
+        "US",
+        BulkOptions {
+            chunk_size: 1_000,
+            concurrency: 2,
+        },
+        |p| progress.push(p),
+        None,
+    ));
+    assert!(out.stopped.is_none());
+    assert_eq!(s.seen.borrow().len(), 3);
+    let got: Vec<_> = out.records.iter().map(|r| r.keyword.clone()).collect();
+    assert_eq!(got, kws);
+    assert_eq!(progress.len(), 3);
+    assert_eq!(progress.last().unwrap().done_keywords, 2_500);
+    assert_eq!(out.charge, search_volume_bulk::PRICE.usd.times(2_500));
+    assert_eq!(c.spent(), out.charge);
+}
+
+#[test]
+fn bulk_stops_at_the_budget_and_keeps_what_was_bought() {
+    let (c, s) = client(
+        Script {
+            echo_bulk: true,
+            ..Script::default()
+        },
+        // 1,000 keywords cost $0.30: the budget allows two chunks.
+        |cfg| cfg.budget = Some("0.70".parse().unwrap()),
+    );
+    let kws = keywords(5_000);
+    let out = block_on(c.search_volume_bulk_chunked(
+        &kws,
+        "US",
+        BulkOptions {
+            chunk_size: 1_000,
+            concurrency: 1,
+        },
+        |_| {},
+        None,
+    ));
+    assert_eq!(out.stopped.as_ref().unwrap().code(), "budget_exceeded");
+    assert_eq!(s.seen.borrow().len(), 2);
+    assert_eq!(out.records.len(), 2_000);
+    assert_eq!(out.missing, kws[2_000..].to_vec());
+    assert_eq!(c.spent().to_string(), "$0.6000");
+}
+
+#[test]
+fn bulk_cancelled_before_start_sends_nothing() {
+    let (c, s) = client(
+        Script {
+            echo_bulk: true,
+            ..Script::default()
+        },
+        |_| {},
+    );
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let out = block_on(c.search_volume_bulk_chunked(
+        &keywords(10),
+        "US",
+        BulkOptions::default(),
+        |_| {},
+        Some(&cancel),
+    ));
+    assert_eq!(out.stopped.unwrap().code(), "aborted");
+    assert_eq!(out.missing.len(), 10);
+    assert!(s.seen.borrow().is_empty());
+}
