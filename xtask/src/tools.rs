@@ -117,7 +117,7 @@ impl Tools {
             ]))?;
         }
 
-        let js = root().join("xtask").join("js");
+        let js = root();
         let node_modules = js.join("node_modules");
         let stamp = node_modules.join(".package-lock.json");
         let lock = js.join("package-lock.json");
