@@ -81,7 +81,10 @@ fn sized_generators_are_clean() {
     let v: Value = serde_json::from_str(&ov).unwrap();
     assert_eq!(v["ref_newlost"].as_array().unwrap().len(), 70_000);
     // The size convention in the domain.
-    assert_eq!(generate::ranked_keywords_size("size-1234.example.com"), 1234);
+    assert_eq!(
+        generate::ranked_keywords_size("size-1234.example.com"),
+        1234
+    );
     assert_eq!(generate::ref_newlost_size("size-77.example.org"), 77);
     let req = Request::from_json(
         Operation::RankedKeywordsDomain,
@@ -100,17 +103,41 @@ fn sized_generators_are_clean() {
 fn odd_but_valid_requests_are_clean() {
     let today = dates()[0];
     let cases: &[(Operation, &str)] = &[
-        (Operation::SearchVolumeBulk, r#"{"keywords":["ÉTÉ café","x","x","\"quoted\" <b>","🚀 rocket"],"ccode":"gb"}"#),
-        (Operation::SearchVolumeSingle, r#"{"keyword":"a","ccode":"zz"}"#),
-        (Operation::DomainStats, r#"{"domains":["WWW.Example.COM","example.com","www.shop.example.com"]}"#),
-        (Operation::BacklinkMetrics, r#"{"urls":["https://example.com/?q=\"x\"","http://a.b/c#d"]}"#),
-        (Operation::RankedKeywordsMetrics, r#"{"domain":"example.com"}"#),
-        (Operation::RankedKeywordsDomain, r#"{"domain":"size-1.example.com"}"#),
-        (Operation::BacklinkOverview, r#"{"domain":"size-1.example.com"}"#),
+        (
+            Operation::SearchVolumeBulk,
+            r#"{"keywords":["ÉTÉ café","x","x","\"quoted\" <b>","🚀 rocket"],"ccode":"gb"}"#,
+        ),
+        (
+            Operation::SearchVolumeSingle,
+            r#"{"keyword":"a","ccode":"zz"}"#,
+        ),
+        (
+            Operation::DomainStats,
+            r#"{"domains":["WWW.Example.COM","example.com","www.shop.example.com"]}"#,
+        ),
+        (
+            Operation::BacklinkMetrics,
+            r#"{"urls":["https://example.com/?q=\"x\"","http://a.b/c#d"]}"#,
+        ),
+        (
+            Operation::RankedKeywordsMetrics,
+            r#"{"domain":"example.com"}"#,
+        ),
+        (
+            Operation::RankedKeywordsDomain,
+            r#"{"domain":"size-1.example.com"}"#,
+        ),
+        (
+            Operation::BacklinkOverview,
+            r#"{"domain":"size-1.example.com"}"#,
+        ),
         (Operation::OutlineSeo, r#"{"keyword":"!!!"}"#),
         (Operation::MicroblogPost, r#"{"keyword":"!!!"}"#),
         (Operation::VideoVideo, r#"{"keyword":"!!! ???"}"#),
-        (Operation::Related, r#"{"keyword":"日本語 キーワード","ccode":"JP"}"#),
+        (
+            Operation::Related,
+            r#"{"keyword":"日本語 キーワード","ccode":"JP"}"#,
+        ),
     ];
     for (op, json) in cases {
         let req = Request::from_json(*op, json).unwrap();
@@ -155,7 +182,9 @@ fn shapes_and_variety_the_issue_asks_for() {
     for seed in 0..20 {
         let req = sample_request(Operation::SearchVolumeBulk, seed);
         let v: Value = serde_json::from_str(&generate::body(&req, today)).unwrap();
-        let Request::SearchVolumeBulk(r) = &req else { unreachable!() };
+        let Request::SearchVolumeBulk(r) = &req else {
+            unreachable!()
+        };
         assert_eq!(arr(&v).len(), r.keywords.len());
         for (rec, k) in arr(&v).iter().zip(&r.keywords) {
             assert_eq!(rec["keyword"], k.as_str());
@@ -191,9 +220,15 @@ fn shapes_and_variety_the_issue_asks_for() {
     assert_eq!(stats[0]["date"], "2024-03-05");
     assert_eq!(stats[63]["date"], today.add_days(-63).to_string());
     let refs = arr(&v["ref_newlost"]);
-    let names: HashSet<&str> = refs.iter().map(|r| r["refdomain"].as_str().unwrap()).collect();
+    let names: HashSet<&str> = refs
+        .iter()
+        .map(|r| r["refdomain"].as_str().unwrap())
+        .collect();
     assert!(names.len() < refs.len(), "no repeated referring domain");
-    let types: HashSet<&str> = refs.iter().map(|r| r["new_lost_type"].as_str().unwrap()).collect();
+    let types: HashSet<&str> = refs
+        .iter()
+        .map(|r| r["new_lost_type"].as_str().unwrap())
+        .collect();
     assert_eq!(types.len(), 2);
     assert!(refs
         .windows(2)
@@ -203,7 +238,9 @@ fn shapes_and_variety_the_issue_asks_for() {
     for seed in 0..10 {
         let v = body(Operation::OutlineSeo, seed);
         assert!(arr(&v).len() <= 10);
-        assert!(arr(&v).windows(2).all(|w| w[0]["rank"].as_i64() < w[1]["rank"].as_i64()));
+        assert!(arr(&v)
+            .windows(2)
+            .all(|w| w[0]["rank"].as_i64() < w[1]["rank"].as_i64()));
         stray |= v.to_string().contains("<span") || v.to_string().contains("css-");
     }
     assert!(stray);
@@ -227,7 +264,9 @@ fn shapes_and_variety_the_issue_asks_for() {
     let mut orders = HashSet::new();
     for seed in 0..10 {
         let req = sample_request(Operation::VideoVideo, seed);
-        let Request::VideoVideo(r) = &req else { unreachable!() };
+        let Request::VideoVideo(r) = &req else {
+            unreachable!()
+        };
         let v: Value = serde_json::from_str(&generate::body(&req, today)).unwrap();
         for rec in arr(&v) {
             assert_eq!(rec["keywords"][0], r.keyword.as_str());
