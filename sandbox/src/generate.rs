@@ -704,7 +704,7 @@ pub fn microblog_post(keyword: &str, today: Date) -> String {
                 hashtags.extend(hashtag_of(keyword));
             }
             if rng.chance(0.4) {
-                hashtags.extend(hashtag_of(*rng.pick(heads)));
+                hashtags.extend(hashtag_of(rng.pick::<&str>(heads)));
             }
             let mut tagged = Vec::new();
             if rng.chance(0.3) {
@@ -845,7 +845,7 @@ pub fn video_video(keyword: &str, today: Date) -> String {
             if rng.chance(0.7) {
                 tags.extend(hashtag_of(keyword));
                 for _ in 0..rng.range(0, 3) {
-                    tags.extend(hashtag_of(*rng.pick(heads)));
+                    tags.extend(hashtag_of(rng.pick::<&str>(heads)));
                 }
             }
             tags.dedup();

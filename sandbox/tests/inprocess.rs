@@ -1,0 +1,98 @@
+//! The in-process transport: demo mode with no set-up, real prices on the ledger, simulated
+//! timeouts and body limits, and the same answers as the HTTP server's core.
+
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
+
+use sandbox::{Date, InProcess, DEMO_KEY};
+use serpkit::client::{HttpRequest, Transport, TransportError};
+use serpkit::{Operation, Usd};
+
+fn block_on<F: Future>(f: F) -> F::Output {
+    let mut f = pin!(f);
+    let mut cx = Context::from_waker(Waker::noop());
+    loop {
+        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+            return v;
+        }
+    }
+}
+
+fn request(op: Operation, body: String) -> HttpRequest {
+    HttpRequest {
+        url: format!("sandbox://demo{}", op.url_path()),
+        headers: vec![],
+        body,
+        timeout: Some(Duration::from_secs(30)),
+        max_body_bytes: 64 << 20,
+    }
+}
+
+fn today() -> Date {
+    Date::new(2024, 3, 5).unwrap()
+}
+
+#[test]
+fn demo_mode_answers_every_operation_and_charges_real_prices() {
+    let t = InProcess::demo(today());
+    let mut expected = Usd::ZERO;
+    for op in Operation::ALL {
+        let mut req = sandbox::generate::sample_request(op, 3);
+        req.set_key(serpkit::ApiKey::new(DEMO_KEY));
+        let r = block_on(t.post(request(op, req.to_json()))).unwrap();
+        assert_eq!(r.status, 200, "{op}: {}", r.body);
+        assert_eq!(r.body, sandbox::generate::body(&req, today()));
+        let report = serpkit::validate::validate(op, &r.body, Some(&req));
+        assert!(report.ok() && report.warning_count() == 0, "{op}: {report}");
+        expected += serpkit::estimate_cost(&req);
+    }
+    let l = t.ledger();
+    assert_eq!(l.entries.len(), 11);
+    assert_eq!(l.total, expected);
+    assert!(l.entries.iter().all(|e| e.charge
+        == Operation::ALL[e.seq as usize - 1]
+            .price()
+            .usd
+            .times(e.units)));
+}
+
+#[test]
+fn errors_faults_and_simulated_time() {
+    let t = InProcess::demo(today());
+    let body = |key: &str| format!(r#"{{"key":"{key}","keyword":"x","ccode":"US"}}"#);
+    let post = |b: String| block_on(t.post(request(Operation::Related, b)));
+    assert_eq!(post(body("nope")).unwrap().status, 401);
+    assert_eq!(post("{".into()).unwrap().status, 400);
+    let r = post(body(&format!("{DEMO_KEY}+rate_limit_once"))).unwrap();
+    assert_eq!((r.status, r.header("retry-after")), (429, Some("1")));
+    assert_eq!(
+        post(body(&format!("{DEMO_KEY}+rate_limit_once")))
+            .unwrap()
+            .status,
+        200
+    );
+    // A delay at least as long as the timeout is a timeout, at once.
+    let mut req = request(Operation::Related, body(DEMO_KEY));
+    req.headers
+        .push(("x-sandbox-fault".into(), "delay=5000".into()));
+    req.timeout = Some(Duration::from_millis(100));
+    assert_eq!(block_on(t.post(req.clone())), Err(TransportError::Timeout));
+    req.timeout = Some(Duration::from_secs(10));
+    assert_eq!(block_on(t.post(req)).unwrap().status, 200);
+    // A body over the caller's limit.
+    let mut req = request(Operation::Related, body(&format!("{DEMO_KEY}+huge=2")));
+    req.max_body_bytes = 1 << 20;
+    assert_eq!(
+        block_on(t.post(req)),
+        Err(TransportError::BodyTooLarge { limit: 1 << 20 })
+    );
+    let l = t.ledger();
+    let statuses: Vec<u16> = l.entries.iter().map(|e| e.status).collect();
+    assert_eq!(statuses, [401, 400, 429, 200, 200, 200, 200]);
+    // Charged: the success after the 429, both delayed answers (the service answered,
+    // late) and the huge body; $0.15 each.
+    assert_eq!(l.total, Usd::from_micros(4 * 150_000));
+    assert_eq!(l.charged().count(), 4);
+}
