@@ -23,6 +23,9 @@ pub mod money;
 pub mod ops;
 pub mod validate;
 
+#[cfg(target_arch = "wasm32")]
+pub mod js;
+
 pub use decode::{decode, DecodeError};
 pub use money::Usd;
 pub use ops::{

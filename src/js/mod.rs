@@ -1,0 +1,516 @@
+//! The JS package's exports (wasm-bindgen). JSON text crosses the boundary: requests and
+//! bodies come in as text (or are `JSON.stringify`-ed once), results go out through
+//! `JSON.parse`, which builds JS objects faster than creating them one by one from wasm.
+//! The TypeScript types are written by hand in `serpkit.d.ts` (tested against the Rust
+//! model by `tests/ts_types.rs`).
+
+use std::time::Duration;
+
+use js_sys::{Function, Promise, Reflect, JSON};
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::client::{
+    BulkOptions, BulkProgress, Cancel, Client as CoreClient, ClientConfig, Error, RetryPolicy,
+    ValidationMode,
+};
+use crate::money::Usd;
+use crate::ops::{Operation, Request};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = include_str!("serpkit.d.ts");
+
+fn parse_op(operation: &str) -> Result<Operation, JsValue> {
+    operation
+        .parse::<Operation>()
+        .map_err(|e| error_value("unknown_operation", &e.to_string(), |_| {}))
+}
+
+/// A JS `Error` named `SerpkitError` with a `code` and extra fields set by `extra`.
+fn error_value(code: &str, message: &str, extra: impl FnOnce(&js_sys::Object)) -> JsValue {
+    let e = js_sys::Error::new(message);
+    e.set_name("SerpkitError");
+    let _ = Reflect::set(&e, &"code".into(), &code.into());
+    extra(&e);
+    e.into()
+}
+
+fn set(o: &js_sys::Object, k: &str, v: impl Into<JsValue>) {
+    let _ = Reflect::set(o, &JsValue::from_str(k), &v.into());
+}
+
+fn json_value(text: &str) -> JsValue {
+    JSON::parse(text).unwrap_or(JsValue::NULL)
+}
+
+fn money(usd: Usd) -> JsValue {
+    json_value(&format!(
+        r#"{{"usd":{},"micros":{},"display":"{}"}}"#,
+        usd.as_f64(),
+        usd.micros(),
+        usd
+    ))
+}
+
+/// A string as is; anything else through `JSON.stringify`. `what` names the argument.
+fn text_of(value: &JsValue, what: &str) -> Result<String, JsValue> {
+    if let Some(s) = value.as_string() {
+        return Ok(s);
+    }
+    if value.is_undefined() || value.is_function() || value.is_symbol() {
+        return Err(error_value(
+            "invalid_argument",
+            &format!("{what} must be JSON text or a JSON value"),
+            |_| {},
+        ));
+    }
+    JSON::stringify(value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| {
+            error_value(
+                "invalid_argument",
+                &format!("{what} cannot be converted to JSON (a cycle or a BigInt?)"),
+                |_| {},
+            )
+        })
+}
+
+fn parse_request(operation: Operation, request: &JsValue) -> Result<Request, JsValue> {
+    let text = text_of(request, "request")?;
+    Request::from_json(operation, &text).map_err(|e| request_error(&e))
+}
+
+fn request_error(e: &crate::RequestError) -> JsValue {
+    error_value("invalid_request", &format!("invalid request: {e}"), |o| {
+        set(o, "field", e.field.as_str());
+        set(o, "reason", e.code());
+    })
+}
+
+/// Converts a client error to a `SerpkitError`.
+fn client_error(e: &Error) -> JsValue {
+    let msg = e.to_string();
+    error_value(e.code(), &msg, |o| {
+        set(o, "hint", e.hint());
+        set(o, "charge", money(e.charge()));
+        match e {
+            Error::InvalidRequest(r) => {
+                set(o, "field", r.field.as_str());
+                set(o, "reason", r.code());
+            }
+            Error::Http {
+                status,
+                body,
+                retry_after,
+            } => {
+                set(o, "status", *status);
+                set(o, "body", body.as_str());
+                if let Some(d) = retry_after {
+                    set(o, "retryAfterMs", d.as_millis() as f64);
+                }
+            }
+            Error::BudgetExceeded {
+                estimate,
+                spent,
+                budget,
+            } => {
+                set(o, "estimate", money(*estimate));
+                set(o, "spent", money(*spent));
+                set(o, "budget", money(*budget));
+            }
+            Error::NotJson { error, .. } | Error::Decode { error, .. } => {
+                set(o, "path", error.path.as_str());
+                set(o, "line", error.line as f64);
+                set(o, "column", error.column as f64);
+            }
+            Error::ContractViolation { report, .. } => {
+                set(o, "report", report_value(report));
+            }
+            Error::Timeout(d) => set(o, "timeoutMs", d.as_millis() as f64),
+            Error::BodyTooLarge { limit } => set(o, "limit", *limit as f64),
+            Error::MissingKey | Error::Aborted | Error::Network(_) => {}
+        }
+    })
+}
+
+fn report_value(report: &crate::validate::Report) -> JsValue {
+    json_value(&serde_json::to_string(report).unwrap_or_else(|_| "null".into()))
+}
+
+/// Validates a response body (JSON text, or an already parsed value) of `operation`; with
+/// `request`, also the rules tied to the request. Returns `{ ok, errors, warnings, ... }`.
+#[wasm_bindgen(js_name = validateResponse, unchecked_return_type = "ValidationReport")]
+pub fn validate_response(
+    operation: &str,
+    #[wasm_bindgen(unchecked_param_type = "string | unknown")] body: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "object | string | undefined | null")] request: JsValue,
+) -> Result<JsValue, JsValue> {
+    let op = parse_op(operation)?;
+    let text = text_of(&body, "body")?;
+    let request = if request.is_undefined() || request.is_null() {
+        None
+    } else {
+        Some(parse_request(op, &request)?)
+    };
+    Ok(report_value(&crate::validate::validate(
+        op,
+        &text,
+        request.as_ref(),
+    )))
+}
+
+/// The estimated charge of a request: `{ usd, micros, display, units, unit }`. Throws
+/// `invalid_request` (with `field`) when the request fails its checks.
+#[wasm_bindgen(js_name = estimateCost, unchecked_return_type = "CostEstimate")]
+pub fn estimate_cost(
+    operation: &str,
+    #[wasm_bindgen(unchecked_param_type = "object | string")] request: JsValue,
+) -> Result<JsValue, JsValue> {
+    let op = parse_op(operation)?;
+    let req = parse_request(op, &request)?;
+    req.check().map_err(|e| request_error(&e))?;
+    let usd = crate::estimate_cost(&req);
+    Ok(json_value(&format!(
+        r#"{{"usd":{},"micros":{},"display":"{}","units":{},"unit":"{}"}}"#,
+        usd.as_f64(),
+        usd.micros(),
+        usd,
+        req.billable_units(),
+        serde_json::to_value(op.price().unit)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    )))
+}
+
+/// All operations: `[{ path, title, price: { usd, micros, display }, unit, unitLabel }]`.
+#[wasm_bindgen(unchecked_return_type = "OperationInfo[]")]
+pub fn operations() -> JsValue {
+    let items: Vec<serde_json::Value> = Operation::ALL
+        .iter()
+        .map(|op| {
+            let p = op.price();
+            serde_json::json!({
+                "path": op.path(),
+                "title": op.title(),
+                "price": { "usd": p.usd.as_f64(), "micros": p.usd.micros(), "display": p.usd.to_string() },
+                "unit": p.unit,
+                "unitLabel": p.unit.label(),
+            })
+        })
+        .collect();
+    json_value(&serde_json::Value::Array(items).to_string())
+}
+
+/// The JSON Schema (2020-12) of the operation's response.
+#[wasm_bindgen(js_name = jsonSchema, unchecked_return_type = "Record<string, unknown>")]
+pub fn json_schema(operation: &str) -> Result<JsValue, JsValue> {
+    let op = parse_op(operation)?;
+    Ok(json_value(&crate::validate::json_schema(op).to_string()))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Options {
+    key: Option<String>,
+    base_url: Option<String>,
+    timeout_ms: Option<f64>,
+    retries: Option<RetryOptions>,
+    validation: Option<String>,
+    budget_usd: Option<Usd>,
+    max_body_bytes: Option<f64>,
+    #[serde(default)]
+    headers: std::collections::BTreeMap<String, String>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RetryOptions {
+    Count(u32),
+    Policy(RetryPolicyOptions),
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RetryPolicyOptions {
+    max_retries: Option<u32>,
+    base_delay_ms: Option<f64>,
+    max_delay_ms: Option<f64>,
+    max_retry_after_ms: Option<f64>,
+    jitter: Option<bool>,
+}
+
+fn ms(v: f64) -> Duration {
+    Duration::from_millis(if v.is_finite() && v > 0.0 {
+        v as u64
+    } else {
+        0
+    })
+}
+
+impl Options {
+    fn into_config(self) -> Result<ClientConfig, JsValue> {
+        let invalid = |m: &str| error_value("invalid_argument", m, |_| {});
+        let mut c = ClientConfig::new(self.key.unwrap_or_default());
+        if let Some(url) = self.base_url {
+            if !crate::ops::check::is_http_url(&url) {
+                return Err(invalid("baseUrl must be an absolute http(s) URL"));
+            }
+            c.base_url = url;
+        }
+        if let Some(t) = self.timeout_ms {
+            c.timeout = (t > 0.0).then(|| ms(t));
+        }
+        match self.retries {
+            None => {}
+            Some(RetryOptions::Count(n)) => c.retry.max_retries = n,
+            Some(RetryOptions::Policy(p)) => {
+                let d = RetryPolicy::default();
+                c.retry = RetryPolicy {
+                    max_retries: p.max_retries.unwrap_or(d.max_retries),
+                    base_delay: p.base_delay_ms.map(ms).unwrap_or(d.base_delay),
+                    max_delay: p.max_delay_ms.map(ms).unwrap_or(d.max_delay),
+                    max_retry_after: p.max_retry_after_ms.map(ms).unwrap_or(d.max_retry_after),
+                    jitter: p.jitter.unwrap_or(d.jitter),
+                };
+            }
+        }
+        if let Some(v) = self.validation {
+            c.validation = v.parse::<ValidationMode>().map_err(|m| invalid(&m))?;
+        }
+        c.budget = self.budget_usd;
+        if let Some(n) = self.max_body_bytes {
+            c.max_body_bytes = if n.is_finite() && n > 0.0 {
+                n as usize
+            } else {
+                0
+            };
+        }
+        c.headers = self.headers.into_iter().collect();
+        Ok(c)
+    }
+}
+
+/// Connects an `AbortSignal` (if any) to a [`Cancel`].
+fn cancel_from(options: &JsValue) -> Result<Option<Cancel>, JsValue> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(None);
+    }
+    let signal = Reflect::get(options, &"signal".into()).unwrap_or(JsValue::UNDEFINED);
+    if signal.is_undefined() || signal.is_null() {
+        return Ok(None);
+    }
+    let signal: web_sys::AbortSignal = signal.dyn_into().map_err(|_| {
+        error_value(
+            "invalid_argument",
+            "options.signal must be an AbortSignal",
+            |_| {},
+        )
+    })?;
+    let cancel = Cancel::new();
+    if signal.aborted() {
+        cancel.cancel();
+    } else {
+        let c = cancel.clone();
+        let cb = Closure::once_into_js(move || c.cancel());
+        let _ = signal.add_event_listener_with_callback("abort", cb.unchecked_ref());
+    }
+    Ok(Some(cancel))
+}
+
+/// A client of the service over `fetch`.
+#[wasm_bindgen(js_name = Client)]
+pub struct JsClient {
+    inner: CoreClient,
+}
+
+macro_rules! js_methods {
+    ($( $js:literal, $rust:ident, $op:ident, $req:literal, $resp:literal; )*) => {
+        #[wasm_bindgen(js_class = Client)]
+        impl JsClient {
+            $(
+                #[doc = concat!("Calls `", stringify!($op), "`; resolves to `{ data, report, charge, attempts }`.")]
+                #[wasm_bindgen(js_name = $js, unchecked_return_type = $resp)]
+                pub fn $rust(
+                    &self,
+                    #[wasm_bindgen(unchecked_param_type = $req)] request: JsValue,
+                    #[wasm_bindgen(unchecked_param_type = "CallOptions | undefined")] options: JsValue,
+                ) -> Promise {
+                    self.call_op(Operation::$op, request, options)
+                }
+            )*
+        }
+    };
+}
+
+js_methods! {
+    "searchVolumeBulk", search_volume_bulk, SearchVolumeBulk, "SearchVolumeBulkRequest", "Promise<Reply<SearchVolumeRecord[]>>";
+    "searchVolumeSingle", search_volume_single, SearchVolumeSingle, "SearchVolumeSingleRequest", "Promise<Reply<SearchVolumeRecord>>";
+    "domainStats", domain_stats, DomainStats, "DomainStatsRequest", "Promise<Reply<DomainStatsRecord[]>>";
+    "backlinkMetrics", backlink_metrics, BacklinkMetrics, "BacklinkMetricsRequest", "Promise<Reply<PageBacklinkMetrics[]>>";
+    "rankedKeywordsMetrics", ranked_keywords_metrics, RankedKeywordsMetrics, "DomainRequest", "Promise<Reply<RankedKeywordsMetrics[]>>";
+    "rankedKeywordsDomain", ranked_keywords_domain, RankedKeywordsDomain, "DomainRequest", "Promise<Reply<RankedKeyword[]>>";
+    "backlinkOverview", backlink_overview, BacklinkOverview, "DomainRequest", "Promise<Reply<DomainOverview>>";
+    "outlineSeo", outline_seo, OutlineSeo, "KeywordRequest", "Promise<Reply<OutlinePage[]>>";
+    "microblogPost", microblog_post, MicroblogPost, "KeywordRequest", "Promise<Reply<MicroblogPost[]>>";
+    "videoVideo", video_video, VideoVideo, "KeywordRequest", "Promise<Reply<Video[]>>";
+    "related", related, Related, "RelatedRequest", "Promise<Reply<RelatedKeyword[]>>";
+}
+
+#[wasm_bindgen(js_class = Client)]
+impl JsClient {
+    /// `new Client({ key, baseUrl?, timeoutMs?, retries?, validation?, budgetUsd?,
+    /// maxBodyBytes?, headers? })`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
+    ) -> Result<JsClient, JsValue> {
+        let text = text_of(&options, "options")?;
+        let opts: Options = serde_json::from_str(&text).map_err(|e| {
+            error_value(
+                "invalid_argument",
+                &format!("invalid client options: {e}"),
+                |_| {},
+            )
+        })?;
+        let config = opts.into_config()?;
+        Ok(JsClient {
+            inner: CoreClient::with_fetch(config),
+        })
+    }
+
+    /// Any operation by its path (`"related"`, `"search_volume/bulk"`, ...).
+    #[wasm_bindgen(unchecked_return_type = "Promise<Reply<unknown>>")]
+    pub fn call(
+        &self,
+        operation: &str,
+        #[wasm_bindgen(unchecked_param_type = "object | string")] request: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CallOptions | undefined")] options: JsValue,
+    ) -> Promise {
+        match parse_op(operation) {
+            Ok(op) => self.call_op(op, request, options),
+            Err(e) => Promise::reject(&e),
+        }
+    }
+
+    fn call_op(&self, op: Operation, request: JsValue, options: JsValue) -> Promise {
+        let client = self.inner.clone();
+        let prepared = parse_request(op, &request).and_then(|r| Ok((r, cancel_from(&options)?)));
+        wasm_bindgen_futures::future_to_promise(async move {
+            let (req, cancel) = prepared?;
+            let raw = client
+                .call_raw(&req, cancel.as_ref())
+                .await
+                .map_err(|e| client_error(&e))?;
+            let reply = js_sys::Object::new();
+            set(&reply, "data", json_value(&raw.body));
+            set(
+                &reply,
+                "report",
+                raw.report
+                    .as_ref()
+                    .map(report_value)
+                    .unwrap_or(JsValue::NULL),
+            );
+            set(&reply, "charge", money(raw.charge));
+            set(&reply, "attempts", raw.attempts);
+            Ok(reply.into())
+        })
+    }
+
+    /// `search_volume/bulk` over any number of keywords, in chunks with bounded concurrency:
+    /// resolves to `{ data, missing, charge, error }` (never rejects after the start: what
+    /// was bought is kept; `error` says why it stopped early).
+    #[wasm_bindgen(js_name = searchVolumeBulkChunked, unchecked_return_type = "Promise<BulkResult>")]
+    pub fn search_volume_bulk_chunked(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SearchVolumeBulkRequest")] request: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "BulkOptions | undefined")] options: JsValue,
+    ) -> Promise {
+        let client = self.inner.clone();
+        let prepared = (|| {
+            let text = text_of(&request, "request")?;
+            let req: crate::ops::search_volume_bulk::Request = serde_json::from_str(&text)
+                .map_err(|e| {
+                    error_value("invalid_request", &format!("invalid request: {e}"), |_| {})
+                })?;
+            let mut bulk = BulkOptions::default();
+            let mut on_progress: Option<Function> = None;
+            if !options.is_undefined() && !options.is_null() {
+                let num = |k: &str| {
+                    Reflect::get(&options, &k.into())
+                        .ok()
+                        .and_then(|v| v.as_f64())
+                };
+                if let Some(n) = num("chunkSize") {
+                    bulk.chunk_size = n.max(1.0) as usize;
+                }
+                if let Some(n) = num("concurrency") {
+                    bulk.concurrency = n.max(1.0) as usize;
+                }
+                on_progress = Reflect::get(&options, &"onProgress".into())
+                    .ok()
+                    .and_then(|f| f.dyn_into::<Function>().ok());
+            }
+            Ok::<_, JsValue>((req, bulk, on_progress, cancel_from(&options)?))
+        })();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let (req, bulk, on_progress, cancel) = prepared?;
+            let progress = |p: BulkProgress| {
+                if let Some(f) = &on_progress {
+                    let o = js_sys::Object::new();
+                    set(&o, "doneChunks", p.done_chunks as f64);
+                    set(&o, "totalChunks", p.total_chunks as f64);
+                    set(&o, "doneKeywords", p.done_keywords as f64);
+                    set(&o, "totalKeywords", p.total_keywords as f64);
+                    set(&o, "charge", money(p.charge));
+                    let _ = f.call1(&JsValue::NULL, &o);
+                }
+            };
+            let out = client
+                .search_volume_bulk_chunked(
+                    &req.keywords,
+                    &req.ccode,
+                    bulk,
+                    progress,
+                    cancel.as_ref(),
+                )
+                .await;
+            let result = js_sys::Object::new();
+            set(
+                &result,
+                "data",
+                json_value(&serde_json::to_string(&out.records).unwrap_or_else(|_| "[]".into())),
+            );
+            set(
+                &result,
+                "missing",
+                json_value(&serde_json::to_string(&out.missing).unwrap_or_else(|_| "[]".into())),
+            );
+            set(&result, "charge", money(out.charge));
+            set(
+                &result,
+                "error",
+                out.stopped
+                    .as_ref()
+                    .map(client_error)
+                    .unwrap_or(JsValue::NULL),
+            );
+            Ok(result.into())
+        })
+    }
+
+    /// Total charged so far by this client: `{ usd, micros, display }`.
+    #[wasm_bindgen(getter, unchecked_return_type = "Money")]
+    pub fn spent(&self) -> JsValue {
+        money(self.inner.spent())
+    }
+
+    /// What is left of the budget, or `null` without one.
+    #[wasm_bindgen(getter, unchecked_return_type = "Money | null")]
+    pub fn remaining(&self) -> JsValue {
+        self.inner.remaining().map(money).unwrap_or(JsValue::NULL)
+    }
+}

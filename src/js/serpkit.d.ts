@@ -1,0 +1,412 @@
+/** Operation names: the spec's paths without `/v1/`. */
+export type OperationName =
+  | "search_volume/bulk"
+  | "search_volume/single"
+  | "domainstats"
+  | "backlink/metrics"
+  | "ranked-keywords/metrics"
+  | "ranked-keywords/domain"
+  | "backlink/overview"
+  | "outline/seo"
+  | "microblog/post"
+  | "video/video"
+  | "related";
+
+/** An exact amount of US dollars. `micros` is exact; `usd` is for display and charts. */
+export interface Money {
+  usd: number;
+  micros: number;
+  /** `"$0.0300"` */
+  display: string;
+}
+
+export type PriceUnit = "per_keyword" | "per_domain" | "per_url" | "per_request";
+
+export interface OperationInfo {
+  path: OperationName;
+  title: string;
+  price: Money;
+  unit: PriceUnit;
+  unitLabel: string;
+}
+
+export interface CostEstimate extends Money {
+  units: number;
+  unit: PriceUnit;
+}
+
+export type Severity = "error" | "warning";
+
+export interface ValidationIssue {
+  /** JSON Pointer to the offending value, e.g. `/0/TARGETED_MONTHLY_SEARCHES/3/date`. */
+  path: string;
+  /** Stable rule code: `type`, `missing_field`, `unknown_field`, `monthly_count`, `order`, ... */
+  code: string;
+  severity: Severity;
+  message: string;
+}
+
+export interface ValidationReport {
+  /** No errors (warnings allowed). */
+  ok: boolean;
+  errors: ValidationIssue[];
+  warnings: ValidationIssue[];
+  /** All errors, including those not listed (at most 1,000 issues are listed). */
+  error_count: number;
+  warning_count: number;
+  omitted: number;
+  /** For a body that is not JSON: where it stops being JSON. */
+  position?: { offset: number; line: number; column: number };
+}
+
+// ---- Requests -------------------------------------------------------------------------
+// `key` may be omitted: the client puts its own key in the body.
+
+export interface SearchVolumeBulkRequest { key?: string; keywords: string[]; ccode: string; }
+export interface SearchVolumeSingleRequest { key?: string; keyword: string; ccode: string; }
+export interface DomainStatsRequest { key?: string; domains: string[]; }
+export interface BacklinkMetricsRequest { key?: string; urls: string[]; }
+/** ranked-keywords/metrics, ranked-keywords/domain, backlink/overview */
+export interface DomainRequest { key?: string; domain: string; }
+/** outline/seo, microblog/post, video/video */
+export interface KeywordRequest { key?: string; keyword: string; }
+export interface RelatedRequest { key?: string; keyword: string; ccode: string; }
+
+// ---- Response records -------------------------------------------------------------------
+
+export interface MonthlySearch {
+  month: string;
+  year: number;
+  value: number;
+  count: number;
+  /** `<year>-<MonthName>` */
+  date: string;
+}
+
+export interface SearchVolumeRecord {
+  ccode: string;
+  keyword: string;
+  AVERAGE_CPC: number;
+  COMPETITION: number;
+  SEARCH_VOLUME: number;
+  TARGETED_MONTHLY_SEARCHES: MonthlySearch[];
+}
+
+/** Every value is a string; empty when unavailable. */
+export interface DomainStatsRecord {
+  domain: string;
+  domainAsEntered?: string;
+  alphaLinks: string;
+  alphaPA: string;
+  alphaDA: string;
+  alphaRank: string;
+  alphaTrust: string;
+  alphaSpam: string;
+  betaStatReturned: string;
+  SN_comments: string;
+  SN_shares: string;
+  stumbles: string;
+  image_board_pins: string;
+  betaLinks: string;
+  betaRefDomains: string;
+  betaRefEDU: string;
+  betaRefGov: string;
+  betaRefSubnets: string;
+  betaIPs: string;
+  betaCF: string;
+  betaTF: string;
+  betaTTF0Name: string;
+  betaTTF0Value: string;
+  betaTTF1Name: string;
+  betaTTF1Value: string;
+  betaTTF2Name: string;
+  betaTTF2Value: string;
+}
+
+export interface PageBacklinkMetrics {
+  backlinks: number;
+  dofollow_backlinks: number;
+  nofollow_backlinks: number;
+  edu_backlinks: number;
+  gov_backlinks: number;
+  ips: number;
+  refdomains: number;
+  subnets: number;
+  url: string;
+}
+
+/** There is no field for positions 61 to 70. */
+export interface RankedKeywordsMetrics {
+  domain: string;
+  total_ranked_keywords: number;
+  position_1: number;
+  position_2_3: number;
+  position_4_10: number;
+  position_11_20: number;
+  position_21_30: number;
+  position_31_40: number;
+  position_41_50: number;
+  position_51_60: number;
+  position_71_80: number;
+  position_81_90: number;
+  position_91_100: number;
+}
+
+export interface RankedKeyword {
+  keyword: string;
+  competition: number;
+  search_volume: number;
+  total_backlinks: number;
+  total_referring_domains: number;
+  rank: number;
+  url: string;
+}
+
+export interface OverviewMetrics extends PageBacklinkMetrics {
+  _id: string;
+  __v: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DailyStat {
+  date: string;
+  new: number;
+  lost: number;
+}
+
+export interface RefNewLost {
+  new_lost_date: string;
+  new_lost_type: "new" | "lost";
+  refdomain: string;
+  backlinks: number;
+  dofollow_backlinks: number;
+  first_seen: string;
+  domain_inlink_rank: number;
+}
+
+export interface DomainOverview {
+  metrics: OverviewMetrics;
+  stats: DailyStat[];
+  ref_newlost: RefNewLost[];
+}
+
+export interface Heading {
+  /** h1..h4 observed */
+  type: string;
+  /** Scraped text: may contain markup. Show as text, never as HTML. */
+  text: string;
+}
+
+export interface OutlinePage {
+  headings: Heading[];
+  url: string;
+  rank: number;
+}
+
+export interface Profile {
+  user_avatar: string;
+  user_id: number;
+  fullname: string;
+  username: string;
+  verified: boolean;
+}
+
+export interface MicroblogPost {
+  url: string;
+  retweets: number;
+  likes: number;
+  replies: number;
+  /** Post text (untrusted). */
+  tweet: string;
+  hashtags: string[];
+  profile: Profile;
+  tagged: string[];
+  posted_on: string;
+  media: unknown[];
+}
+
+export interface WebCommandMetadata {
+  url: string;
+  webPageType: string;
+  rootVe: number;
+  apiUrl: string;
+}
+
+export interface CommandMetadata {
+  webCommandMetadata: WebCommandMetadata;
+}
+
+export interface BrowseEndpoint {
+  browseId: string;
+  params?: string;
+}
+
+export interface NavigationEndpoint {
+  clickTrackingParams: string;
+  commandMetadata: CommandMetadata;
+  browseEndpoint: BrowseEndpoint;
+}
+
+export interface Visibility {
+  types: string;
+}
+
+export interface LoggingDirectives {
+  trackingParams: string;
+  visibility: Visibility;
+  enableDisplayloggerExperiment: boolean;
+}
+
+/** A tag, a separator (`text` is " " only) or a playlist link (no `loggingDirectives`). */
+export interface VideoHashtag {
+  text: string;
+  navigationEndpoint?: NavigationEndpoint;
+  loggingDirectives?: LoggingDirectives;
+}
+
+export interface Channel {
+  name: string;
+  id: string;
+  photo: string;
+  is_monetized: boolean;
+  is_verified: boolean;
+  is_family_safe: boolean;
+  avatar: unknown[];
+  banner: unknown[];
+  tags: unknown[];
+  available_countries: unknown[];
+}
+
+export interface Video {
+  url: string;
+  image: string;
+  hashtags: VideoHashtag[];
+  posted_on: string;
+  title: string;
+  views: number;
+  likes: number;
+  dislikes: number;
+  description: string;
+  channel: Channel;
+  error: boolean;
+  keywords: string[];
+  language: string[];
+}
+
+export interface RelatedKeyword {
+  keyword: string;
+  competition: number;
+  cpc: number;
+  search_volume: number;
+  kd: number;
+}
+
+// ---- Client -----------------------------------------------------------------------------
+
+export interface RetryOptions {
+  maxRetries?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  maxRetryAfterMs?: number;
+  jitter?: boolean;
+}
+
+export interface ClientOptions {
+  /** The API key: sent in the request body only, never in URLs, logs or errors. */
+  key: string;
+  /** Base URL without `/v1` (default: the service). */
+  baseUrl?: string;
+  /** Per-attempt timeout; 0 waits forever. Default 60000. */
+  timeoutMs?: number;
+  /** Retries for network errors, 429 and 503: a count or a policy. Default 2. */
+  retries?: number | RetryOptions;
+  /** Default "warn": attach the report. "strict" rejects on contract errors. */
+  validation?: "off" | "warn" | "strict";
+  /** Stop before a call that would take the spend over this (dollars). */
+  budgetUsd?: number | string;
+  /** Largest response body accepted (bytes). Default 256 MiB. */
+  maxBodyBytes?: number;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface Reply<T> {
+  data: T;
+  /** `null` when validation is off. */
+  report: ValidationReport | null;
+  charge: Money;
+  attempts: number;
+}
+
+export interface BulkOptions extends CallOptions {
+  chunkSize?: number;
+  concurrency?: number;
+  onProgress?: (p: BulkProgress) => void;
+}
+
+export interface BulkProgress {
+  doneChunks: number;
+  totalChunks: number;
+  doneKeywords: number;
+  totalKeywords: number;
+  charge: Money;
+}
+
+export interface BulkResult {
+  /** Records of the completed chunks, in request order. */
+  data: SearchVolumeRecord[];
+  /** Keywords whose chunk did not complete (not charged). */
+  missing: string[];
+  charge: Money;
+  /** Why the job stopped early, or null. */
+  error: SerpkitError | null;
+}
+
+export type ErrorCode =
+  | "invalid_argument"
+  | "unknown_operation"
+  | "invalid_request"
+  | "missing_key"
+  | "budget_exceeded"
+  | "http"
+  | "timeout"
+  | "aborted"
+  | "network"
+  | "body_too_large"
+  | "not_json"
+  | "decode"
+  | "contract_violation";
+
+/** Every rejection and throw of the package is an `Error` with `name === "SerpkitError"`. */
+export interface SerpkitError extends Error {
+  name: "SerpkitError";
+  code: ErrorCode;
+  /** What to do about it. */
+  hint?: string;
+  /** What the failed call was charged (a 200 with a broken body is charged). */
+  charge?: Money;
+  /** invalid_request: JSON Pointer of the bad field, and the reason code. */
+  field?: string;
+  reason?: string;
+  /** http */
+  status?: number;
+  body?: string;
+  retryAfterMs?: number;
+  /** budget_exceeded */
+  estimate?: Money;
+  spent?: Money;
+  budget?: Money;
+  /** not_json / decode */
+  path?: string;
+  line?: number;
+  column?: number;
+  /** contract_violation */
+  report?: ValidationReport;
+  timeoutMs?: number;
+  limit?: number;
+}
