@@ -251,7 +251,7 @@ fn nesting_limit() {
     let deep = format!("[{}{}]", "[".repeat(300), "]".repeat(300));
     let r = text(Related, &deep);
     only(&r, "json", Error, "");
-    assert!(r.issues[0].message.contains("128"));
+    assert!(r.issues[0].message.contains("127"));
     let deep_unknown = format!(r#"[{{"x":{}{}}}]"#, "{\"a\":".repeat(200), "}".repeat(200));
     only(&text(Related, &deep_unknown), "json", Error, "");
 }

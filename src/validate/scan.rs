@@ -8,8 +8,9 @@
 
 use std::borrow::Cow;
 
-/// Deepest nesting of arrays and objects accepted (the same limit as `serde_json`).
-pub const MAX_DEPTH: u32 = 128;
+/// Deepest nesting of arrays and objects accepted: the same as `serde_json`, whose recursion
+/// limit of 128 rejects the 128th nested container.
+pub const MAX_DEPTH: u32 = 127;
 
 /// A syntax error: what and where (byte offset).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -243,7 +244,7 @@ impl<'a> Scanner<'a> {
 
     fn enter(&mut self) -> SResult<()> {
         if self.depth >= MAX_DEPTH {
-            return self.err("nesting deeper than 128 levels");
+            return self.err("nesting deeper than 127 levels");
         }
         self.depth += 1;
         self.pos += 1;
@@ -367,6 +368,7 @@ impl<'a> Scanner<'a> {
         }
         let int_end = self.pos;
         let mut float = false;
+        let mut exponent = false;
         if self.peek() == Some(b'.') {
             self.pos += 1;
             if self.digits() == 0 {
@@ -383,8 +385,16 @@ impl<'a> Scanner<'a> {
                 return self.err("invalid number: digits expected in the exponent");
             }
             float = true;
+            exponent = true;
         }
         let text = self.src.get(start..self.pos).unwrap_or("");
+        // Like serde_json, a number beyond the f64 range is an error. Only an exponent or
+        // more than 308 integer digits can get there, so other numbers skip the f64 parse.
+        if (exponent || int_end - int_start > 308) && !text.parse::<f64>().is_ok_and(f64::is_finite)
+        {
+            self.pos = start;
+            return self.err("number out of range");
+        }
         if float {
             return Ok(Scalar::Float(text));
         }
@@ -494,7 +504,7 @@ impl<'a> Scanner<'a> {
                 Start::Object => {
                     self.obj_begin()?;
                     if n >= 128 {
-                        return self.err("nesting deeper than 128 levels");
+                        return self.err("nesting deeper than 127 levels");
                     }
                     stack |= 1u128 << n;
                     n += 1;
@@ -507,7 +517,7 @@ impl<'a> Scanner<'a> {
                 Start::Array => {
                     self.arr_begin()?;
                     if n >= 128 {
-                        return self.err("nesting deeper than 128 levels");
+                        return self.err("nesting deeper than 127 levels");
                     }
                     stack &= !(1u128 << n);
                     n += 1;
@@ -600,6 +610,10 @@ mod tests {
             "\"\\u00e9\"",
             "-1.5E-3",
             "[1 2]",
+            "1e400",
+            "-1e309",
+            "1e-999",
+            "1E308",
         ];
         for c in cases {
             let ours = skip_all(c).is_ok();
@@ -612,8 +626,14 @@ mod tests {
     fn depth_limit_and_numbers() {
         let deep = "[".repeat(200) + &"]".repeat(200);
         assert!(skip_all(&deep).is_err());
-        let ok = "[".repeat(128) + &"]".repeat(128);
+        let ok = "[".repeat(127) + &"]".repeat(127);
         assert!(skip_all(&ok).is_ok());
+        let over = "[".repeat(128) + &"]".repeat(128);
+        assert!(skip_all(&over).is_err());
+        assert!(serde_json::from_str::<serde_json::Value>(&over).is_err());
+        assert!(skip_all("[1e400]").is_err());
+        assert!(skip_all("[1e-400, 1.7e308]").is_ok());
+        assert!(skip_all(&"9".repeat(400)).is_err());
         let mut sc = Scanner::new("-9223372036854775808");
         assert_eq!(sc.scalar().unwrap(), Scalar::Int(i64::MIN));
         let mut sc = Scanner::new("9223372036854775808");
