@@ -173,9 +173,13 @@ fn run(args: &[String], out: &mut impl Write) -> Result<u8, Usage> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.is_empty() || args.iter().any(|a| a == "-h" || a == "--help") || args[0] == "help" {
+    if args.is_empty() {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    }
+    if args.iter().any(|a| a == "-h" || a == "--help") || args[0] == "help" {
         println!("{USAGE}");
-        return ExitCode::from(if args.is_empty() { 2 } else { 0 });
+        return ExitCode::SUCCESS;
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
