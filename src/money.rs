@@ -197,7 +197,7 @@ mod tests {
 
     #[test]
     fn sums_are_exact() {
-        let total: Usd = std::iter::repeat(Usd::from_micros(300)).take(10_000).sum();
+        let total: Usd = std::iter::repeat_n(Usd::from_micros(300), 10_000).sum();
         assert_eq!(total.to_string(), "$3.0000");
     }
 

@@ -42,10 +42,14 @@ pub fn sleep(d: Duration) -> LocalBoxFuture<'static, ()> {
     }
 }
 
+/// Shared between a sleeping task and its timer thread: (fired, waker to wake).
+#[cfg(not(target_arch = "wasm32"))]
+type SleepState = std::sync::Arc<std::sync::Mutex<(bool, Option<Waker>)>>;
+
 #[cfg(not(target_arch = "wasm32"))]
 struct ThreadSleep {
     duration: Duration,
-    state: Option<std::sync::Arc<std::sync::Mutex<(bool, Option<Waker>)>>>,
+    state: Option<SleepState>,
 }
 
 #[cfg(not(target_arch = "wasm32"))]
