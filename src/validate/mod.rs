@@ -22,6 +22,16 @@
 //! - At most [`MAX_ISSUES`] issues are kept; the counts include the rest.
 //! - Text that is not JSON gives exactly one error, code `json`, with the byte offset, line
 //!   and column (also in [`Report::position`]).
+//!
+//! Rule codes (stable): errors `json`, `type` (including a float or string where an integer
+//! belongs), `missing_field`, `duplicate_field`, `monthly_count`, `order`, `date`,
+//! `month_name`, `range` (four-digit year), `lowercase`, `date_format`, `timestamp`, `enum`
+//! (`new_lost_type`), `prefix`, `max_items`, `min_items`, `hashtag_shape`, and with a
+//! request `record_count`, `request_keyword`, `request_ccode`; warnings `unknown_field`,
+//! `range` (observed ranges), `order` (observed orders), `count_value`, `consecutive_days`,
+//! `stats_count`, `enum` (heading types), `hashtag_shape` (undescribed text-only entry),
+//! `record_error`, `request_operation`. Each rule's declaration and decision sits in its
+//! operation's module (`RESPONSE` and the items it names).
 
 mod engine;
 pub mod formats;
