@@ -15,6 +15,7 @@ pub fn sleep(d: Duration) -> LocalBoxFuture<'static, ()> {
     #[cfg(target_arch = "wasm32")]
     {
         let ms = d.as_millis().min(i32::MAX as u128) as i32;
+        let mut timer = wasm_bindgen::JsValue::UNDEFINED;
         let promise = js_sys::Promise::new(&mut |resolve, _reject| {
             let global = js_sys::global();
             let set_timeout = js_sys::Reflect::get(&global, &"setTimeout".into())
@@ -22,15 +23,19 @@ pub fn sleep(d: Duration) -> LocalBoxFuture<'static, ()> {
                 .and_then(|f| wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(f).ok());
             match set_timeout {
                 Some(f) => {
-                    let _ = f.call2(&global, &resolve, &ms.into());
+                    timer = f
+                        .call2(&global, &resolve, &ms.into())
+                        .unwrap_or(wasm_bindgen::JsValue::UNDEFINED);
                 }
                 None => {
                     let _ = resolve.call0(&wasm_bindgen::JsValue::UNDEFINED);
                 }
             }
         });
-        Box::pin(async move {
-            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        Box::pin(JsSleep {
+            promise: wasm_bindgen_futures::JsFuture::from(promise),
+            timer,
+            fired: false,
         })
     }
     #[cfg(not(target_arch = "wasm32"))]
@@ -45,6 +50,46 @@ pub fn sleep(d: Duration) -> LocalBoxFuture<'static, ()> {
 /// Shared between a sleeping task and its timer thread: (fired, waker to wake).
 #[cfg(not(target_arch = "wasm32"))]
 type SleepState = std::sync::Arc<std::sync::Mutex<(bool, Option<Waker>)>>;
+
+/// A `setTimeout` as a future. Dropped before it fired (a race won by the response, a
+/// cancel), it clears the timer: a pending timer would keep Node's event loop alive for
+/// the whole timeout after the last call.
+#[cfg(target_arch = "wasm32")]
+struct JsSleep {
+    promise: wasm_bindgen_futures::JsFuture,
+    timer: wasm_bindgen::JsValue,
+    fired: bool,
+}
+
+#[cfg(target_arch = "wasm32")]
+impl Future for JsSleep {
+    type Output = ();
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        match std::pin::Pin::new(&mut self.promise).poll(cx) {
+            Poll::Ready(_) => {
+                self.fired = true;
+                Poll::Ready(())
+            }
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+impl Drop for JsSleep {
+    fn drop(&mut self) {
+        if self.fired || self.timer.is_undefined() {
+            return;
+        }
+        let global = js_sys::global();
+        if let Some(clear) = js_sys::Reflect::get(&global, &"clearTimeout".into())
+            .ok()
+            .and_then(|f| wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(f).ok())
+        {
+            let _ = clear.call1(&global, &self.timer);
+        }
+    }
+}
 
 #[cfg(not(target_arch = "wasm32"))]
 struct ThreadSleep {
