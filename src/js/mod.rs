@@ -145,14 +145,15 @@ fn report_value(report: &crate::validate::Report) -> JsValue {
 pub fn validate_response(
     operation: &str,
     #[wasm_bindgen(unchecked_param_type = "string | unknown")] body: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "object | string | undefined | null")] request: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "object | string | null")] request: Option<
+        JsValue,
+    >,
 ) -> Result<JsValue, JsValue> {
     let op = parse_op(operation)?;
     let text = text_of(&body, "body")?;
-    let request = if request.is_undefined() || request.is_null() {
-        None
-    } else {
-        Some(parse_request(op, &request)?)
+    let request = match request {
+        Some(r) if !r.is_null() && !r.is_undefined() => Some(parse_request(op, &r)?),
+        _ => None,
     };
     Ok(report_value(&crate::validate::validate(
         op,
@@ -336,9 +337,9 @@ macro_rules! js_methods {
                 pub fn $rust(
                     &self,
                     #[wasm_bindgen(unchecked_param_type = $req)] request: JsValue,
-                    #[wasm_bindgen(unchecked_param_type = "CallOptions | undefined")] options: JsValue,
+                    #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<JsValue>,
                 ) -> Promise {
-                    self.call_op(Operation::$op, request, options)
+                    self.call_op(Operation::$op, request, options.unwrap_or(JsValue::UNDEFINED))
                 }
             )*
         }
@@ -387,10 +388,10 @@ impl JsClient {
         &self,
         operation: &str,
         #[wasm_bindgen(unchecked_param_type = "object | string")] request: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Promise {
         match parse_op(operation) {
-            Ok(op) => self.call_op(op, request, options),
+            Ok(op) => self.call_op(op, request, options.unwrap_or(JsValue::UNDEFINED)),
             Err(e) => Promise::reject(&e),
         }
     }
@@ -427,8 +428,9 @@ impl JsClient {
     pub fn search_volume_bulk_chunked(
         &self,
         #[wasm_bindgen(unchecked_param_type = "SearchVolumeBulkRequest")] request: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "BulkOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "BulkOptions")] options: Option<JsValue>,
     ) -> Promise {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         let client = self.inner.clone();
         let prepared = (|| {
             let text = text_of(&request, "request")?;
