@@ -14,6 +14,7 @@
 //! | `not_json` | 200, an HTML error page (`text/html`) | yes |
 //! | `break=<rule>` | 200, a body that breaks one rule ([`BreakRule`]) | yes |
 //! | `huge=<MB>` | 200, a valid-looking body of at least `<MB>` MiB (1..=512) | yes |
+//! | `xss` | 200, the normal body with every scraped text and URL replaced by attack strings ([`XSS_CORPUS`]) | yes |
 //!
 //! A 200 is charged whatever its body: the real service would charge a request it answered,
 //! so the client must be able to see that a broken or unreadable answer still cost money.
@@ -56,6 +57,8 @@ pub enum Fault {
     Break(BreakRule),
     /// A valid-looking body of at least this many MiB.
     Huge(u64),
+    /// The normal body with scraped text and URLs replaced by attack strings.
+    Xss,
 }
 
 /// The rules `break=<rule>` can break. Not every rule applies to every operation; asking for
@@ -159,13 +162,14 @@ impl fmt::Display for Fault {
             Fault::NotJson => f.write_str("not_json"),
             Fault::Break(r) => write!(f, "break={r}"),
             Fault::Huge(mb) => write!(f, "huge={mb}"),
+            Fault::Xss => f.write_str("xss"),
         }
     }
 }
 
 /// The list of modes, for error messages.
 pub const MODES: &str = "rate_limit, rate_limit_once, server_error, unavailable, \
-unavailable_once, delay=<ms>, truncate, not_json, break=<rule>, huge=<MB>";
+unavailable_once, delay=<ms>, truncate, not_json, break=<rule>, huge=<MB>, xss";
 
 impl FromStr for Fault {
     type Err = String;
@@ -195,6 +199,7 @@ impl FromStr for Fault {
             "unavailable_once" => plain(Fault::UnavailableOnce),
             "truncate" => plain(Fault::Truncate),
             "not_json" => plain(Fault::NotJson),
+            "xss" => plain(Fault::Xss),
             "delay" => number(MAX_DELAY_MS, "<ms>").map(Fault::Delay),
             "huge" => number(MAX_HUGE_MB, "<MB>").map(|mb| Fault::Huge(mb.max(1))),
             "break" => {
@@ -459,6 +464,90 @@ pub fn inflate(body: &str, mb: u64) -> String {
     }
 }
 
+/// Markup and script payloads for scraped text (each sets `window.__xss` if it ever runs).
+pub const XSS_CORPUS: &[&str] = &[
+    "<script>window.__xss=1</script>",
+    "<img src=x onerror=\"window.__xss=1\">",
+    "<svg onload=window.__xss=1>",
+    "\"><script>window.__xss=1</script>",
+    "<a href=\"javascript:window.__xss=1\">click</a>",
+    "<iframe srcdoc=\"<script>parent.__xss=1</script>\"></iframe>",
+    "</style><style>body{display:none}</style><b onmouseover=window.__xss=1>broken",
+    "<div style=\"background:url(javascript:window.__xss=1)\">&lt;b&gt;entity&amp;</div",
+];
+
+/// URL payloads: none of them may become a link.
+pub const XSS_URLS: &[&str] = &[
+    "javascript:window.__xss=1",
+    "JaVaScRiPt:window.__xss=1//https://example.com",
+    "data:text/html,<script>window.__xss=1</script>",
+    "vbscript:msgbox(1)",
+    " javascript:window.__xss=1",
+    "//evil.example/x",
+];
+
+/// Keys whose string values are URLs (replaced by [`XSS_URLS`]).
+const URL_KEYS: &[&str] = &["url", "image", "photo", "user_avatar", "apiUrl"];
+/// Keys whose string values are scraped or user-written text (replaced by [`XSS_CORPUS`]).
+const TEXT_KEYS: &[&str] = &[
+    "text",
+    "tweet",
+    "title",
+    "description",
+    "name",
+    "fullname",
+    "username",
+    "keyword",
+    "refdomain",
+    "domain",
+    "betaTTF0Name",
+    "betaTTF1Name",
+    "betaTTF2Name",
+];
+
+/// The body with scraped text and URLs replaced by attack strings, keeping its shape.
+/// Hashtags keep their `#` and tags their `@` so the payload reaches the display code.
+pub fn xss(body: &str) -> String {
+    let Ok(mut v) = serde_json::from_str::<Value>(body) else {
+        return body.to_owned();
+    };
+    let mut n = 0usize;
+    xss_walk(&mut v, None, &mut n);
+    v.to_string()
+}
+
+fn pick(list: &[&str], n: &mut usize) -> String {
+    *n += 1;
+    list[*n % list.len()].to_owned()
+}
+
+fn xss_walk(v: &mut Value, key: Option<&str>, n: &mut usize) {
+    match v {
+        Value::Object(m) => {
+            for (k, child) in m.iter_mut() {
+                xss_walk(child, Some(k.as_str()), n);
+            }
+        }
+        Value::Array(items) => {
+            for item in items.iter_mut() {
+                match (key, item) {
+                    (Some("hashtags"), Value::String(s)) => {
+                        *s = format!("#{}", pick(XSS_CORPUS, n))
+                    }
+                    (Some("tagged"), Value::String(s)) => *s = format!("@{}", pick(XSS_CORPUS, n)),
+                    (_, item) => xss_walk(item, key, n),
+                }
+            }
+        }
+        Value::String(s) => match key {
+            Some(k) if URL_KEYS.contains(&k) => *s = pick(XSS_URLS, n),
+            Some(k) if TEXT_KEYS.contains(&k) && !s.trim().is_empty() => *s = pick(XSS_CORPUS, n),
+            _ => {}
+        },
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -488,3 +577,4 @@ mod tests {
         assert_eq!(truncate("aé"), "a");
     }
 }
+

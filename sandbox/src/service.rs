@@ -510,6 +510,7 @@ impl Sandbox {
                 Err(m) => return fail(SandboxResponse::error(400, "unknown_fault", &m, None)),
             },
             Some(Fault::Delay(ms)) => delay_ms = ms,
+            Some(Fault::Xss) => out.body = faults::xss(&out.body),
             _ => {}
         }
         out.delay_ms = delay_ms;
