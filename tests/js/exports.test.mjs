@@ -1,0 +1,213 @@
+// The package's synchronous exports, without a network: operations, estimateCost,
+// jsonSchema, validateResponse, the Client constructor and its getters, and the errors
+// they throw for invalid input.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { serpkit, expectError, isMoney, volumeRecord, months } from './support.mjs';
+
+const { operations, estimateCost, jsonSchema, validateResponse, Client } = serpkit;
+
+const PRICES = {
+  'search_volume/bulk': [300, 'per_keyword'],
+  'search_volume/single': [300, 'per_request'],
+  domainstats: [50_000, 'per_domain'],
+  'backlink/metrics': [50_000, 'per_url'],
+  'ranked-keywords/metrics': [100_000, 'per_request'],
+  'ranked-keywords/domain': [100_000, 'per_request'],
+  'backlink/overview': [250_000, 'per_request'],
+  'outline/seo': [500_000, 'per_request'],
+  'microblog/post': [250_000, 'per_request'],
+  'video/video': [250_000, 'per_request'],
+  related: [150_000, 'per_request'],
+};
+
+const REQUESTS = {
+  'search_volume/bulk': { keywords: ['a', 'b', 'c'], ccode: 'US' },
+  'search_volume/single': { keyword: 'a', ccode: 'US' },
+  domainstats: { domains: ['example.com', 'example.org'] },
+  'backlink/metrics': { urls: ['https://example.com/', 'https://example.org/x'] },
+  'ranked-keywords/metrics': { domain: 'example.com' },
+  'ranked-keywords/domain': { domain: 'example.com' },
+  'backlink/overview': { domain: 'example.com' },
+  'outline/seo': { keyword: 'a' },
+  'microblog/post': { keyword: 'a' },
+  'video/video': { keyword: 'a' },
+  related: { keyword: 'a', ccode: 'US' },
+};
+
+test('exports exactly the documented names', () => {
+  const names = Object.keys(serpkit).filter((k) => k !== 'default').sort();
+  assert.deepEqual(names, [
+    'Client', 'estimateCost', 'initSync', 'jsonSchema', 'operations', 'validateResponse',
+  ]);
+});
+
+test('operations() lists the 11 operations with their prices', () => {
+  const ops = operations();
+  assert.ok(Array.isArray(ops));
+  assert.deepEqual(ops.map((o) => o.path), Object.keys(PRICES));
+  for (const o of ops) {
+    assert.deepEqual(Object.keys(o).sort(), ['path', 'price', 'title', 'unit', 'unitLabel']);
+    assert.equal(typeof o.title, 'string');
+    assert.ok(isMoney(o.price), JSON.stringify(o.price));
+    assert.deepEqual([o.price.micros, o.unit], PRICES[o.path], o.path);
+    assert.equal(o.price.usd, o.price.micros / 1e6);
+    assert.match(o.unitLabel, /^per /);
+  }
+  assert.equal(ops.find((o) => o.path === 'outline/seo').price.display, '$0.5000');
+});
+
+test('estimateCost() prices every operation from an object or JSON text', () => {
+  for (const [op, req] of Object.entries(REQUESTS)) {
+    const est = estimateCost(op, req);
+    assert.deepEqual(Object.keys(est).sort(), ['display', 'micros', 'unit', 'units', 'usd']);
+    const [micros, unit] = PRICES[op];
+    const units = req.keywords?.length ?? req.domains?.length ?? req.urls?.length ?? 1;
+    assert.equal(est.unit, unit);
+    assert.equal(est.units, units, op);
+    assert.equal(est.micros, micros * units, op);
+    assert.equal(est.usd, est.micros / 1e6);
+    assert.deepEqual(estimateCost(op, JSON.stringify(req)), est);
+    // The key is optional and does not change the price; `/v1/` paths are accepted.
+    assert.deepEqual(estimateCost(`/v1/${op}`, { ...req, key: 'k' }), est);
+  }
+  assert.equal(estimateCost('search_volume/bulk', REQUESTS['search_volume/bulk']).display, '$0.0009');
+});
+
+test('estimateCost() rejects invalid requests naming the field', async () => {
+  let e = await expectError(
+    () => estimateCost('search_volume/bulk', { keywords: ['ok', ''], ccode: 'US' }),
+    'invalid_request',
+  );
+  assert.equal(e.field, '/keywords/1');
+  assert.equal(e.reason, 'empty_string');
+  e = await expectError(() => estimateCost('search_volume/bulk', { keywords: [1], ccode: 'US' }), 'invalid_request');
+  assert.equal(e.field, '/keywords/0');
+  assert.equal(e.reason, 'malformed');
+  e = await expectError(() => estimateCost('domainstats', { domains: ['https://example.com'] }), 'invalid_request');
+  assert.equal(e.field, '/domains/0');
+  e = await expectError(() => estimateCost('related', { keyword: 'a', ccode: 'US', extra: 1 }), 'invalid_request');
+  assert.equal(e.reason, 'malformed');
+  await expectError(() => estimateCost('related', '{"keyword":'), 'invalid_request');
+  await expectError(() => estimateCost('related', { keyword: 'a' }), 'invalid_request');
+  await expectError(() => estimateCost('search_volume', REQUESTS.related), 'unknown_operation');
+  await expectError(() => estimateCost('related', undefined), 'invalid_argument');
+  await expectError(() => estimateCost('related', () => 1), 'invalid_argument');
+  const cyclic = { keyword: 'a', ccode: 'US' };
+  cyclic.self = cyclic;
+  await expectError(() => estimateCost('related', cyclic), 'invalid_argument');
+});
+
+/** Every `pattern` string in a schema. */
+function patterns(schema, out = []) {
+  if (schema && typeof schema === 'object') {
+    for (const [k, v] of Object.entries(schema)) {
+      if (k === 'pattern' && typeof v === 'string') out.push(v);
+      else patterns(v, out);
+    }
+  }
+  return out;
+}
+
+// JSON Schema 2020-12 patterns are ECMA-262 regexes, which Ajv compiles with the `u` flag.
+// src/validate/schema.rs `regex_escape` escapes `#` (microblog's `^\#` prefix), which is an
+// invalid identity escape in `u` mode: reported to the lead (not a file of this suite).
+test('jsonSchema() patterns are valid ECMA-262 (unicode) regexes', { todo: 'schema.rs regex_escape escapes #' }, () => {
+  for (const op of Object.keys(PRICES)) {
+    for (const p of patterns(jsonSchema(op))) {
+      assert.doesNotThrow(() => new RegExp(p, 'u'), `${op}: ${p}`);
+    }
+  }
+});
+
+test('jsonSchema() gives a 2020-12 schema per operation that Ajv compiles', () => {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  for (const op of Object.keys(PRICES)) {
+    const s = jsonSchema(op);
+    assert.equal(s.$schema, 'https://json-schema.org/draft/2020-12/schema');
+    assert.equal(s.type, op === 'search_volume/single' || op === 'backlink/overview' ? 'object' : 'array', op);
+    if (patterns(s).every((p) => { try { return new RegExp(p, 'u'); } catch { return false; } })) {
+      ajv.compile(s);
+    }
+  }
+  const check = ajv.compile(jsonSchema('related'));
+  assert.equal(check([{ keyword: 'a', competition: 0.4, cpc: 1.2, search_volume: 90, kd: 7 }]), true);
+  assert.equal(check([{ keyword: 'a', competition: 0.4, cpc: 1.2, search_volume: 90, kd: '7' }]), false);
+  return expectError(() => jsonSchema('nope'), 'unknown_operation');
+});
+
+test('validateResponse() reports issues with JSON Pointer paths', async () => {
+  const good = [{ keyword: 'a', competition: 0.4, cpc: 1.2, search_volume: 90, kd: 7 }];
+  for (const body of [JSON.stringify(good), good]) {
+    const r = validateResponse('related', body);
+    assert.deepEqual(Object.keys(r).sort(), ['error_count', 'errors', 'ok', 'omitted', 'warning_count', 'warnings']);
+    assert.deepEqual(r, { ok: true, errors: [], warnings: [], error_count: 0, warning_count: 0, omitted: 0 });
+  }
+  const bad = validateResponse('related', '[{"keyword":"a","competition":0.4,"cpc":1.2,"search_volume":90,"kd":"7"}]');
+  assert.equal(bad.ok, false);
+  assert.equal(bad.error_count, 1);
+  assert.deepEqual(Object.keys(bad.errors[0]).sort(), ['code', 'message', 'path', 'severity']);
+  assert.deepEqual([bad.errors[0].path, bad.errors[0].code, bad.errors[0].severity], ['/0/kd', 'type', 'error']);
+
+  const warn = validateResponse('related', [{ ...good[0], kd: 140 }]);
+  assert.equal(warn.ok, true);
+  assert.equal(warn.warning_count, 1);
+  assert.equal(warn.warnings[0].severity, 'warning');
+  assert.equal(warn.warnings[0].path, '/0/kd');
+
+  const notJson = validateResponse('related', '[{"keyword":\n  oops');
+  assert.equal(notJson.ok, false);
+  assert.equal(notJson.errors[0].code, 'json');
+  assert.equal(notJson.position.line, 2);
+  assert.ok(notJson.position.offset > 0 && notJson.position.column > 0);
+});
+
+test('validateResponse() checks the rules tied to the request', async () => {
+  const req = { keywords: ['alpha', 'beta'], ccode: 'US' };
+  const inOrder = [volumeRecord('alpha'), volumeRecord('beta')];
+  assert.equal(validateResponse('search_volume/bulk', inOrder, req).ok, true);
+  assert.equal(validateResponse('search_volume/bulk', JSON.stringify(inOrder), JSON.stringify(req)).ok, true);
+  const swapped = validateResponse('search_volume/bulk', [inOrder[1], inOrder[0]], req);
+  assert.equal(swapped.ok, false, 'records out of request order');
+  const short = validateResponse('search_volume/bulk', [inOrder[0]], req);
+  assert.equal(short.ok, false, 'one record for two keywords');
+  // Without the request the same bodies pass; null and undefined mean no request.
+  assert.equal(validateResponse('search_volume/bulk', [inOrder[0]], null).ok, true);
+  assert.equal(validateResponse('search_volume/bulk', [inOrder[0]], undefined).ok, true);
+  const eleven = validateResponse('search_volume/single', { ...inOrder[0], TARGETED_MONTHLY_SEARCHES: months().slice(1) });
+  assert.equal(eleven.ok, false);
+  assert.ok(eleven.errors.some((i) => i.path === '/TARGETED_MONTHLY_SEARCHES'), JSON.stringify(eleven.errors));
+
+  await expectError(() => validateResponse('nope', '[]'), 'unknown_operation');
+  await expectError(() => validateResponse('related', undefined), 'invalid_argument');
+  const e = await expectError(() => validateResponse('search_volume/bulk', '[]', { keywords: 'x' }), 'invalid_request');
+  assert.equal(e.field, '/keywords');
+});
+
+test('new Client() checks its options', async () => {
+  const c = new Client({ key: 'k' });
+  assert.deepEqual(c.spent, { usd: 0, micros: 0, display: '$0.0000' });
+  assert.equal(c.remaining, null);
+  const b = new Client({ key: 'k', budgetUsd: '1.25', retries: { maxRetries: 1, jitter: false }, timeoutMs: 0, validation: 'strict', headers: { 'x-a': 'b' }, maxBodyBytes: 1000 });
+  assert.deepEqual(b.remaining, { usd: 1.25, micros: 1_250_000, display: '$1.2500' });
+  assert.equal(new Client({ key: 'k', budgetUsd: 0.5 }).remaining.micros, 500_000);
+  assert.equal(new Client(JSON.stringify({ key: 'k', retries: 0 })).spent.micros, 0);
+  c.free();
+
+  for (const bad of [
+    undefined,
+    { key: 'k', nope: 1 },
+    { key: 'k', baseUrl: 'ftp://example.com' },
+    { key: 'k', baseUrl: 'not a url' },
+    { key: 'k', validation: 'loud' },
+    { key: 'k', budgetUsd: -1 },
+    { key: 'k', budgetUsd: 'lots' },
+    { key: 'k', retries: 'many' },
+    { key: 'k', retries: { tries: 2 } },
+    { key: 'k', headers: { a: 1 } },
+  ]) {
+    const e = await expectError(() => new Client(bad), 'invalid_argument');
+    assert.doesNotMatch(e.message, /\bk\b.*secret/);
+  }
+});
