@@ -17,6 +17,8 @@
 //! assert_eq!(Operation::SearchVolumeBulk.path(), "search_volume/bulk");
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod client;
 pub mod decode;
 pub mod money;

@@ -39,9 +39,19 @@ pub enum RequestErrorKind {
     /// A string holds a control character (a newline, a tab, ...).
     ControlCharacter,
     /// A list holds more items than allowed.
-    TooMany { max: usize, got: usize },
+    TooMany {
+        /// The limit.
+        max: usize,
+        /// The list's length.
+        got: usize,
+    },
     /// A string is longer than allowed (characters).
-    TooLong { max: usize, got: usize },
+    TooLong {
+        /// The limit.
+        max: usize,
+        /// The string's length in characters.
+        got: usize,
+    },
     /// `ccode` is not a two-letter country code.
     CountryCode,
     /// A URL is not an absolute `http://` or `https://` URL with a host.
