@@ -1,25 +1,132 @@
 //! The serpkit app: a keyword-research workspace (Leptos CSR).
+//!
+//! - [`api`]: the workspace state and the only place that builds the client and runs calls.
+//! - [`store`]: IndexedDB and localStorage.
+//! - [`model`]: the stored data types.
+//! - [`routes`]: one module per page; [`routes::NAV`] lists the navigation.
+//! - [`components`]: pieces shared by the pages.
 
 use leptos::prelude::*;
-use leptos_router::components::{Route, Router, Routes};
+use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::path;
 
+pub mod api;
+pub mod components;
+pub mod model;
 pub mod routes;
+pub mod store;
 
-/// The app root: header and router.
+use api::Ws;
+use model::Mode;
+
+/// The app root: workspace context, header (navigation, mode, spend, theme), pages.
 #[component]
 pub fn App() -> impl IntoView {
+    let ws = Ws::new();
+    provide_context(ws);
+    ws.load();
+    Effect::new(move |_| {
+        let theme = ws.settings.with(|s| s.theme.clone());
+        if let Some(root) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            let _ = root.set_attribute("data-theme", &theme);
+        }
+    });
     view! {
         <Router>
+            <a class="skip" href="#main">"Skip to content"</a>
             <header class="top">
-                <h1>"serpkit"</h1>
-                <span class="badge">"Demo mode: synthetic data"</span>
+                <A href="/" attr:class="brand">"serpkit"</A>
+                <nav aria-label="Main" class="mainnav">
+                    {routes::NAV
+                        .iter()
+                        .map(|(href, label)| view! { <A href=*href attr:data-testid=format!("nav-{}", href.trim_start_matches('/'))>{*label}</A> })
+                        .collect_view()}
+                </nav>
+                <Meters />
             </header>
-            <main data-app-mounted="true">
-                <Routes fallback=|| view! { <p>"Page not found."</p> }>
-                    <Route path=path!("/") view=routes::home::Home />
+            <Show when=move || ws.settings.with(|s| s.mode == Mode::Demo)>
+                <p class="banner" data-testid="demo-banner" role="note">
+                    <strong>"Demo mode: "</strong>
+                    "all data is synthetic, generated in your browser; nothing is sent anywhere. Prices are shown and counted as the live service would charge them. "
+                    <A href="/settings">"Use the live service"</A>
+                </p>
+            </Show>
+            <main id="main" tabindex="-1" data-app-mounted="true" data-loaded=move || ws.loaded.get().to_string()>
+                <Notices />
+                <Routes fallback=|| view! { <section class="empty"><h1>"Page not found"</h1><p><A href="/">"Go to the keyword explorer"</A></p></section> }>
+                    <Route path=path!("/") view=routes::keywords::Keywords />
+                    <Route path=path!("/keywords") view=routes::keywords::Keywords />
+                    <Route path=path!("/keyword") view=routes::keyword::KeywordDetail />
+                    <Route path=path!("/domains") view=routes::domains::DomainStatsPage />
+                    <Route path=path!("/domain") view=routes::domain::DomainDetail />
+                    <Route path=path!("/domain/pages") view=routes::domain_pages::PageMetrics />
+                    <Route path=path!("/domain/compare") view=routes::domain_compare::Compare />
+                    <Route path=path!("/lists") view=routes::lists::Lists />
+                    <Route path=path!("/history") view=routes::history::History />
+                    <Route path=path!("/settings") view=routes::settings::SettingsPage />
+                    <Route path=path!("/prices") view=routes::home::Home />
                 </Routes>
             </main>
+            <footer class="foot">
+                <span data-testid="save-state" data-saved=move || (ws.pending.get() == 0 && ws.loaded.get()).to_string()>
+                    {move || if !ws.loaded.get() { "Loading your workspace…" } else if ws.pending.get() > 0 { "Saving…" } else if store::available() { "All changes saved in this browser" } else { "Not saved: browser storage unavailable" }}
+                </span>
+                " · "<A href="/prices">"Prices"</A>
+            </footer>
         </Router>
+    }
+}
+
+/// Mode, session spend (the client's meter), the demo ledger, and the theme switch.
+#[component]
+fn Meters() -> impl IntoView {
+    let ws = api::ws();
+    let demo = move || ws.settings.with(|s| s.mode == Mode::Demo);
+    view! {
+        <div class="meters">
+            <span class="badge" class:live=move || !demo() data-testid="mode">
+                {move || if demo() { "Demo · synthetic data" } else { "Live service" }}
+            </span>
+            <span class="spend" title="Charged by the service this session (the client's meter)">
+                "Spent: " <strong data-testid="spend">{move || ws.spent.get().to_string()}</strong>
+                {move || ws.budget_cap().map(|b| format!(" of {b}"))}
+            </span>
+            <Show when=demo>
+                <span class="spend" title="The demo sandbox's own ledger of charges">
+                    "Ledger: " <strong data-testid="ledger">{move || ws.ledger.get().0.to_string()}</strong>
+                </span>
+            </Show>
+            <label class="theme">
+                <span class="sr-only">"Theme"</span>
+                <select data-testid="theme" on:change=move |ev| {
+                    let mut s = ws.settings.get_untracked();
+                    s.theme = event_target_value(&ev);
+                    ws.set_settings(s);
+                }>
+                    {["auto", "light", "dark"].into_iter().map(|t| view! {
+                        <option value=t selected=move || ws.settings.with(|s| s.theme == t)>
+                            {match t { "auto" => "Auto theme", "light" => "Light", _ => "Dark" }}
+                        </option>
+                    }).collect_view()}
+                </select>
+            </label>
+        </div>
+    }
+}
+
+/// Storage notices (damaged entries skipped, storage unavailable), dismissible.
+#[component]
+fn Notices() -> impl IntoView {
+    let ws = api::ws();
+    view! {
+        <Show when=move || ws.notices.with(|n| !n.is_empty())>
+            <div class="notice" role="status" data-testid="notice">
+                <ul>{move || ws.notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                <button type="button" class="secondary" on:click=move |_| ws.notices.set(Vec::new())>"Dismiss"</button>
+            </div>
+        </Show>
     }
 }

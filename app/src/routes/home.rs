@@ -1,4 +1,4 @@
-//! The start page: every operation with its price.
+//! The price list: every operation with its price (from the core).
 
 use leptos::prelude::*;
 use serpkit::Operation;
@@ -7,8 +7,8 @@ use serpkit::Operation;
 #[component]
 pub fn Home() -> impl IntoView {
     view! {
-        <section aria-labelledby="ops-title">
-            <h2 id="ops-title">"Operations"</h2>
+        <section class="page" aria-labelledby="ops-title">
+            <h1 id="ops-title">"Prices"</h1>
             <table class="ops">
                 <thead>
                     <tr><th scope="col">"Operation"</th><th scope="col">"Path"</th><th scope="col">"Price"</th></tr>

@@ -1,0 +1,55 @@
+//! Adding keywords to named keyword lists.
+
+use leptos::prelude::*;
+
+use crate::api::ws;
+
+/// A list name field (with the existing names offered) and an "Add to list" button for the
+/// keywords in `keywords` (usually the selected rows).
+#[component]
+pub fn AddToList(
+    /// Keywords to add.
+    #[prop(into)]
+    keywords: Signal<Vec<String>>,
+    /// Unique id prefix for the label and datalist.
+    id: &'static str,
+) -> impl IntoView {
+    let ws = ws();
+    let name = RwSignal::new(String::from("My keywords"));
+    let status = RwSignal::new(String::new());
+    let list_id = format!("{id}-names");
+    let add = move || {
+        let ks = keywords.get_untracked();
+        let n = name.get_untracked();
+        if n.trim().is_empty() {
+            status.set("Enter a list name.".into());
+            return;
+        }
+        let added = ws.add_to_list(&n, &ks);
+        status.set(format!(
+            "Added {added} keyword{} to “{}”.",
+            crate::model::plural(added),
+            n.trim()
+        ));
+    };
+    view! {
+        <div class="addlist">
+            <label for=format!("{id}-name")>"List"</label>
+            <input id=format!("{id}-name") data-testid="list-name" list=list_id.clone()
+                prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))
+                on:keydown=move |ev| if ev.key() == "Enter" { add() } />
+            <datalist id=list_id>
+                {move || ws.lists.get().into_iter().map(|l| view! { <option value=l.name></option> }).collect_view()}
+            </datalist>
+            <button type="button" data-testid="add-to-list"
+                disabled=move || keywords.with(|k| k.is_empty())
+                on:click=move |_| add()>
+                {move || {
+                    let n = keywords.with(Vec::len);
+                    format!("Add {n} to list")
+                }}
+            </button>
+            <span class="meta" role="status" data-testid="list-status">{move || status.get()}</span>
+        </div>
+    }
+}

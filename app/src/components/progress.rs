@@ -1,0 +1,25 @@
+//! Progress of a bulk job, with a cancel button.
+
+use leptos::prelude::*;
+
+use crate::api::Call;
+
+/// Shows `done of total` while `call` runs a bulk job, and a Cancel button.
+#[component]
+pub fn ProgressBar(call: Call, #[prop(optional)] unit: &'static str) -> impl IntoView {
+    let unit = if unit.is_empty() { "keywords" } else { unit };
+    view! {
+        <Show when=move || call.loading.get()>
+            <div class="progress" data-testid="progress" role="status" aria-live="polite">
+                {move || match call.progress.get() {
+                    Some((done, total)) => view! {
+                        <progress max=total.max(1) value=done aria-label="Progress"></progress>
+                        <span>{format!("{} of {} {unit}", super::fmt_int(done as i64), super::fmt_int(total as i64))}</span>
+                    }.into_any(),
+                    None => view! { <progress aria-label="Working"></progress><span>"Working…"</span> }.into_any(),
+                }}
+                <button type="button" class="secondary" data-testid="cancel" on:click=move |_| call.cancel()>"Cancel"</button>
+            </div>
+        </Show>
+    }
+}

@@ -1,0 +1,77 @@
+//! Status pieces: the error box, the "where this result came from" line, and safe links.
+
+use leptos::prelude::*;
+use leptos_router::components::A;
+use serpkit::ops::check::is_http_url;
+use serpkit::Usd;
+
+use crate::api::Call;
+use crate::model::{CallResult, Mode};
+
+/// The last error of `call`: what happened and what to do. Results stay visible beside it.
+#[component]
+pub fn ErrorBox(call: Call) -> impl IntoView {
+    move || {
+        call.error.get().map(|e| {
+            let title = match (e.status, e.code.as_str()) {
+                (Some(401), _) => "The API key was refused (HTTP 401)".to_string(),
+                (Some(402), _) => "No credit left (HTTP 402)".to_string(),
+                (Some(s), _) => format!("The service answered HTTP {s}"),
+                (None, "missing_key") => "No API key".into(),
+                (None, "budget_exceeded") => "Over the budget cap".into(),
+                (None, "invalid_request") => "Check the input".into(),
+                (None, "aborted") => "Cancelled".into(),
+                (None, "network") => "Could not reach the service".into(),
+                (None, "timeout") => "The service did not answer in time".into(),
+                _ => "The call failed".into(),
+            };
+            let settings = matches!(
+                e.code.as_str(),
+                "missing_key" | "budget_exceeded" | "network"
+            ) || matches!(e.status, Some(401 | 402));
+            let charged = e.charge > Usd::ZERO;
+            view! {
+                <div class="error" role="alert" data-testid="error" data-code=e.code.clone()
+                    data-status=e.status.map(|s| s.to_string()).unwrap_or_default()>
+                    <strong>{title}</strong>
+                    <p class="msg">{e.message.clone()}</p>
+                    <p class="hint">{e.hint.clone()}
+                        {settings.then(|| view! { " " <A href="/settings">"Open Settings"</A> })}
+                    </p>
+                    {charged.then(|| view! { <p class="hint">{format!("This call was charged {}.", e.charge)}</p> })}
+                </div>
+            }
+        })
+    }
+}
+
+/// Where a shown result came from: time, mode, charge, and "stored: no charge to open".
+#[component]
+pub fn ResultMeta(#[prop(into)] result: Signal<Option<CallResult>>) -> impl IntoView {
+    move || {
+        result.get().map(|r| {
+            let demo = r.mode == Mode::Demo;
+            view! {
+                <p class="meta" data-testid="result-meta">
+                    {format!("Bought {} for {}", super::fmt_time(r.at), r.charge)}
+                    {demo.then(|| view! { " · " <span class="synthetic">"synthetic demo data"</span> })}
+                    " · stored: opening it again costs nothing"
+                    {(!r.missing.is_empty()).then(|| view! {
+                        <span class="warn">{format!(" · incomplete: {} not bought yet", r.missing.len())}</span>
+                    })}
+                </p>
+            }
+        })
+    }
+}
+
+/// A link only when `href` is an absolute http(s) URL (new tab, `rel="noopener noreferrer"`);
+/// otherwise the text alone.
+#[component]
+pub fn ExtLink(href: String, children: Children) -> impl IntoView {
+    if is_http_url(&href) {
+        view! { <a href=href target="_blank" rel="noopener noreferrer">{children()}</a> }.into_any()
+    } else {
+        view! { <span class="nolink">{children()}</span> }.into_any()
+    }
+}

@@ -1,0 +1,300 @@
+//! A sortable, selectable, paged table. The data provider ([`TableModel`]: rows, sort,
+//! selection, page) is apart from the row component ([`TableRow::cells`]), as in
+//! leptos-struct-table: pages filter rows themselves and hand the model a signal of them.
+
+use std::cmp::Ordering;
+use std::collections::HashSet;
+
+use leptos::prelude::*;
+
+/// What a column sorts by.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SortKey {
+    /// A number (NaN sorts last).
+    Num(f64),
+    /// Text (case-insensitive).
+    Text(String),
+}
+
+impl SortKey {
+    fn cmp(&self, other: &SortKey) -> Ordering {
+        match (self, other) {
+            (SortKey::Num(a), SortKey::Num(b)) => match (a.is_nan(), b.is_nan()) {
+                (false, false) => a.total_cmp(b),
+                (a, b) => a.cmp(&b),
+            },
+            (SortKey::Text(a), SortKey::Text(b)) => a.to_lowercase().cmp(&b.to_lowercase()),
+            (SortKey::Num(_), SortKey::Text(_)) => Ordering::Less,
+            (SortKey::Text(_), SortKey::Num(_)) => Ordering::Greater,
+        }
+    }
+}
+
+/// One column: id (URLs, test ids), header, how it sorts and exports.
+pub struct Column<R> {
+    /// Stable id (`volume`).
+    pub id: &'static str,
+    /// Header text.
+    pub label: &'static str,
+    /// Right-aligned numbers.
+    pub numeric: bool,
+    /// Sort key of a row.
+    pub key: fn(&R) -> SortKey,
+    /// CSV value of a row (`None`: not exported).
+    pub csv: Option<fn(&R) -> String>,
+}
+
+impl<R> Clone for Column<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R> Copy for Column<R> {}
+
+/// A row type: its id, its columns and its cells (the row component).
+pub trait TableRow: Clone + PartialEq + Send + Sync + 'static {
+    /// Unique id of the row (selection, keys).
+    fn id(&self) -> String;
+    /// The columns, in display order.
+    fn columns() -> Vec<Column<Self>>;
+    /// The `<td>` cells, one per column.
+    fn cells(&self) -> AnyView;
+}
+
+/// The table's data provider: rows (already filtered by the page), sort, selection, page.
+pub struct TableModel<R: Send + Sync + 'static> {
+    /// Rows after the page's filters.
+    pub rows: Signal<Vec<R>>,
+    /// Sort column id and descending.
+    pub sort: RwSignal<Option<(String, bool)>>,
+    /// Selected row ids.
+    pub selected: RwSignal<HashSet<String>>,
+    /// Page index (0-based).
+    pub page: RwSignal<usize>,
+    /// Rows per page.
+    pub page_size: RwSignal<usize>,
+    /// Rows after sorting.
+    pub sorted: Memo<Vec<R>>,
+}
+
+impl<R: Send + Sync + 'static> Clone for TableModel<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R: Send + Sync + 'static> Copy for TableModel<R> {}
+
+impl<R: TableRow> TableModel<R> {
+    /// A model over `rows`, sorted by `sort`.
+    pub fn new(rows: Signal<Vec<R>>, sort: RwSignal<Option<(String, bool)>>) -> Self {
+        let sorted = Memo::new(move |_| {
+            let mut v = rows.get();
+            if let Some((id, desc)) = sort.get() {
+                if let Some(col) = R::columns().into_iter().find(|c| c.id == id) {
+                    v.sort_by(|a, b| {
+                        let o = (col.key)(a).cmp(&(col.key)(b));
+                        if desc {
+                            o.reverse()
+                        } else {
+                            o
+                        }
+                    });
+                }
+            }
+            v
+        });
+        TableModel {
+            rows,
+            sort,
+            selected: RwSignal::new(HashSet::new()),
+            page: RwSignal::new(0),
+            page_size: RwSignal::new(100),
+            sorted,
+        }
+    }
+
+    /// Selected rows that pass the filters, in table order.
+    pub fn selected_rows(&self) -> Vec<R> {
+        let sel = self.selected.get();
+        self.sorted
+            .get()
+            .into_iter()
+            .filter(|r| sel.contains(&r.id()))
+            .collect()
+    }
+
+    /// Every filtered row as CSV, in table order.
+    pub fn csv(&self) -> String {
+        let cols: Vec<Column<R>> = R::columns().into_iter().filter(|c| c.csv.is_some()).collect();
+        let header: Vec<&str> = cols.iter().map(|c| c.label).collect();
+        let rows = self.sorted.get_untracked().into_iter().map(|r| {
+            cols.iter()
+                .map(|c| c.csv.map(|f| f(&r)).unwrap_or_default())
+                .collect::<Vec<_>>()
+        });
+        super::csv::to_csv(&header, rows)
+    }
+}
+
+/// The table for a [`TableModel`].
+#[component]
+pub fn DataTable<R: TableRow>(
+    model: TableModel<R>,
+    /// Caption for screen readers.
+    caption: &'static str,
+    /// `data-testid` of the `<table>`.
+    testid: &'static str,
+    /// Show selection checkboxes.
+    #[prop(optional)]
+    selectable: bool,
+) -> impl IntoView {
+    let cols = R::columns();
+    let total = move || model.sorted.with(Vec::len);
+    let pages = move || total().div_ceil(model.page_size.get().max(1)).max(1);
+    let page = move || model.page.get().min(pages() - 1);
+    let page_rows = Memo::new(move |_| {
+        let size = model.page_size.get().max(1);
+        let start = page() * size;
+        model
+            .sorted
+            .with(|v| v.iter().skip(start).take(size).cloned().collect::<Vec<_>>())
+    });
+    let all_selected = move || {
+        model.selected.with(|s| {
+            !s.is_empty() && model.sorted.with(|v| v.iter().all(|r| s.contains(&r.id())))
+        })
+    };
+    let toggle_all = move |on: bool| {
+        let ids: HashSet<String> = if on {
+            model.sorted.with_untracked(|v| v.iter().map(TableRow::id).collect())
+        } else {
+            HashSet::new()
+        };
+        model.selected.set(ids);
+    };
+    let headers = cols
+        .iter()
+        .map(|c| {
+            let id = c.id;
+            let label = c.label;
+            let numeric = c.numeric;
+            let state = move || {
+                model.sort.with(|s| match s {
+                    Some((sid, desc)) if sid == id => Some(*desc),
+                    _ => None,
+                })
+            };
+            let aria = move || match state() {
+                Some(true) => "descending",
+                Some(false) => "ascending",
+                None => "none",
+            };
+            let toggle = move |_| {
+                // Numbers sort high-to-low first, text A-Z first; a second click reverses.
+                let desc = match state() {
+                    None => numeric,
+                    Some(d) => !d,
+                };
+                model.sort.set(Some((id.to_string(), desc)));
+                model.page.set(0);
+            };
+            view! {
+                <th scope="col" class:num=numeric aria-sort=aria>
+                    <button type="button" class="sort" data-testid=format!("sort-{id}") on:click=toggle
+                        title=format!("Sort by {label}")>
+                        {label}
+                        <span aria-hidden="true" class="arrow">{move || match state() {
+                            Some(true) => " ▼",
+                            Some(false) => " ▲",
+                            None => " ↕",
+                        }}</span>
+                    </button>
+                </th>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="scroll">
+            <table class="data" data-testid=testid data-rows=move || total().to_string()>
+                <caption class="sr-only">{caption}</caption>
+                <thead>
+                    <tr>
+                        {selectable.then(|| view! {
+                            <th scope="col" class="sel">
+                                <input type="checkbox" data-testid="select-all" aria-label="Select all filtered rows"
+                                    prop:checked=all_selected
+                                    on:change=move |ev| toggle_all(event_target_checked(&ev)) />
+                            </th>
+                        })}
+                        {headers}
+                    </tr>
+                </thead>
+                <tbody>
+                    <For each=move || page_rows.get() key=|r| r.id() let:row>
+                        {
+                            let id = row.id();
+                            let id2 = id.clone();
+                            let id3 = id.clone();
+                            view! {
+                                <tr data-testid="row" data-id=id.clone()>
+                                    {selectable.then(|| view! {
+                                        <td class="sel">
+                                            <input type="checkbox" aria-label=format!("Select {id}")
+                                                prop:checked=move || model.selected.with(|s| s.contains(&id2))
+                                                on:change=move |ev| {
+                                                    let on = event_target_checked(&ev);
+                                                    let id = id3.clone();
+                                                    model.selected.update(|s| {
+                                                        if on { s.insert(id); } else { s.remove(&id); }
+                                                    });
+                                                } />
+                                        </td>
+                                    })}
+                                    {row.cells()}
+                                </tr>
+                            }
+                        }
+                    </For>
+                </tbody>
+            </table>
+        </div>
+        <Show when=move || { pages() > 1 }>
+            <nav class="pager" aria-label="Table pages">
+                <button type="button" class="secondary" disabled=move || page() == 0
+                    on:click=move |_| model.page.set(page().saturating_sub(1))>"Previous"</button>
+                <span data-testid="page-info">{move || {
+                    let size = model.page_size.get().max(1);
+                    let start = page() * size;
+                    format!("Rows {}–{} of {}", start + 1, (start + size).min(total()), super::fmt_int(total() as i64))
+                }}</span>
+                <button type="button" class="secondary" disabled=move || page() + 1 >= pages()
+                    on:click=move |_| model.page.set(page() + 1)>"Next"</button>
+                <label>"Rows per page "
+                    <select on:change=move |ev| {
+                        model.page_size.set(event_target_value(&ev).parse().unwrap_or(100));
+                        model.page.set(0);
+                    }>
+                        {[50usize, 100, 250, 1000].into_iter().map(|n| view! {
+                            <option value=n.to_string() selected=move || model.page_size.get() == n>{n.to_string()}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+            </nav>
+        </Show>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sort_keys() {
+        assert_eq!(SortKey::Num(1.0).cmp(&SortKey::Num(2.0)), Ordering::Less);
+        assert_eq!(SortKey::Num(f64::NAN).cmp(&SortKey::Num(2.0)), Ordering::Greater);
+        assert_eq!(
+            SortKey::Text("b".into()).cmp(&SortKey::Text("A".into())),
+            Ordering::Greater
+        );
+    }
+}

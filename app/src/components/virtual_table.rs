@@ -1,0 +1,391 @@
+//! A virtualized table for very large result sets (100,000+ rows): only the visible rows and
+//! a few above and below are in the DOM; a spacer gives the scroll area its full height.
+//!
+//! The page keeps its data in columns and hands the table an *order*: a `Vec<u32>` of row
+//! indices (already filtered and sorted). Sorting sorts an index vector by a precomputed key
+//! ([`sort_perm`], computed once per column and cached by the page); filtering keeps the rows
+//! of a precomputed mask in that order ([`ordered`]). Nothing clones records.
+
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+/// Shared data whose equality is identity: memos over big data never compare contents.
+/// Each value gets a generation number (row keys of the table use it).
+pub struct Shared<T> {
+    data: Arc<T>,
+    gen: u64,
+}
+
+static NEXT_GEN: AtomicU64 = AtomicU64::new(1);
+
+impl<T> Shared<T> {
+    /// Wraps a value with a new generation.
+    pub fn new(value: T) -> Shared<T> {
+        Shared {
+            data: Arc::new(value),
+            gen: NEXT_GEN.fetch_add(1, AtomicOrdering::Relaxed),
+        }
+    }
+
+    /// The generation (unique per wrapped value).
+    pub fn gen(&self) -> u64 {
+        self.gen
+    }
+}
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared {
+            data: self.data.clone(),
+            gen: self.gen,
+        }
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.gen == other.gen
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.data
+    }
+}
+
+impl<T: Default> Default for Shared<T> {
+    fn default() -> Self {
+        Shared::new(T::default())
+    }
+}
+
+/// One column of a [`VirtualTable`].
+#[derive(Clone, Copy, Debug)]
+pub struct VColumn {
+    /// Stable id (sort state, `data-testid="vsort-<id>"`).
+    pub id: &'static str,
+    /// Header text.
+    pub label: &'static str,
+    /// Right-aligned numbers (and sorted high-to-low first).
+    pub numeric: bool,
+    /// CSS grid track size, e.g. `minmax(12rem, 2fr)` or `6rem`.
+    pub width: &'static str,
+    /// The header sorts by this column.
+    pub sortable: bool,
+}
+
+/// A column's sort keys, precomputed (text lower-cased).
+#[derive(Clone, Copy, Debug)]
+pub enum KeyColumn<'a> {
+    /// Integers.
+    Int(&'a [i64]),
+    /// Floats (NaN last).
+    Float(&'a [f64]),
+    /// Text, already lower-cased.
+    Text(&'a [String]),
+}
+
+/// The ascending permutation of a column: row indices ordered by key, ties by index.
+pub fn sort_perm(col: KeyColumn<'_>) -> Vec<u32> {
+    let n = match col {
+        KeyColumn::Int(k) => k.len(),
+        KeyColumn::Float(k) => k.len(),
+        KeyColumn::Text(k) => k.len(),
+    };
+    let mut p: Vec<u32> = (0..n as u32).collect();
+    // Stable sorts of an index vector that starts in index order: ties stay by index.
+    match col {
+        KeyColumn::Int(k) => p.sort_by_key(|&i| k[i as usize]),
+        KeyColumn::Float(k) => p.sort_by(|&a, &b| {
+            let (x, y) = (k[a as usize], k[b as usize]);
+            match (x.is_nan(), y.is_nan()) {
+                (false, false) => x.total_cmp(&y),
+                (xa, ya) => xa.cmp(&ya),
+            }
+        }),
+        KeyColumn::Text(k) => p.sort_by(|&a, &b| k[a as usize].cmp(&k[b as usize])),
+    }
+    p
+}
+
+/// The shown order: `perm` (identity when `None`), forward or reversed, keeping the rows whose
+/// `mask` entry is true (a missing entry counts as false).
+pub fn ordered(perm: Option<&[u32]>, desc: bool, mask: &[bool], n: usize) -> Vec<u32> {
+    let keep = |i: &u32| mask.get(*i as usize).copied().unwrap_or(false);
+    match (perm, desc) {
+        (Some(p), false) => p.iter().copied().filter(keep).collect(),
+        (Some(p), true) => p.iter().rev().copied().filter(keep).collect(),
+        (None, false) => (0..n as u32).filter(keep).collect(),
+        (None, true) => (0..n as u32).rev().filter(keep).collect(),
+    }
+}
+
+/// Largest height of the scroll area in CSS pixels (browsers cap element heights at about
+/// 33 million); longer tables map the scroll position proportionally.
+pub const MAX_SCROLL_PX: f64 = 8_000_000.0;
+
+/// The rendered window: first and end (exclusive) positions, and where the first rendered row
+/// sits below the header, in pixels.
+pub fn window(
+    scroll_top: f64,
+    viewport: f64,
+    row_h: f64,
+    n: usize,
+    overscan: usize,
+) -> (usize, usize, f64) {
+    if n == 0 || row_h <= 0.0 {
+        return (0, 0, 0.0);
+    }
+    let body_h = (viewport - row_h).max(row_h);
+    let total = n as f64 * row_h;
+    let area = total.min(MAX_SCROLL_PX);
+    let scroll = scroll_top.clamp(0.0, (area - body_h).max(0.0));
+    // Where the viewport's top is in the virtual (unscaled) table.
+    let virtual_top = if total > area && area > body_h {
+        scroll / (area - body_h) * (total - body_h)
+    } else {
+        scroll
+    };
+    let first = ((virtual_top / row_h).floor().max(0.0) as usize).min(n - 1);
+    let visible = (body_h / row_h).ceil() as usize + 1;
+    let start = first.saturating_sub(overscan);
+    let end = (first + visible + overscan).min(n);
+    let offset = scroll - (virtual_top - start as f64 * row_h);
+    (start, end, offset.max(0.0))
+}
+
+/// Renders the cells of the row with this data index.
+pub type RenderRow = Arc<dyn Fn(u32) -> AnyView + Send + Sync>;
+
+/// A virtualized, sortable table (ARIA table roles on a CSS grid). `rows` is the order to
+/// show; `render` draws one row's cells (`<div role="cell">` each, one per column).
+#[component]
+pub fn VirtualTable(
+    /// Columns in display order.
+    columns: Vec<VColumn>,
+    /// Data indices to show, in order.
+    #[prop(into)]
+    rows: Signal<Shared<Vec<u32>>>,
+    /// Draws one row's cells.
+    render: RenderRow,
+    /// Sort column id and descending.
+    sort: RwSignal<Option<(String, bool)>>,
+    /// A row was clicked (or Enter pressed on it): its data index.
+    #[prop(optional)]
+    on_row: Option<Callback<u32>>,
+    /// Accessible name of the table.
+    caption: &'static str,
+    /// `data-testid` of the table.
+    testid: &'static str,
+    /// Row height in pixels (fixed; CSS must agree).
+    #[prop(default = 36.0)]
+    row_height: f64,
+    /// Rows rendered above and below the visible ones.
+    #[prop(default = 8)]
+    overscan: usize,
+) -> impl IntoView {
+    let scroll_top = RwSignal::new(0.0f64);
+    let viewport = RwSignal::new(560.0f64);
+    let scroller = NodeRef::<leptos::html::Div>::new();
+    let tracks = columns
+        .iter()
+        .map(|c| c.width)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let n = move || rows.with(|r| r.len());
+
+    // A new order (sort, filter) starts at the top.
+    Effect::new(move |prev: Option<u64>| {
+        let gen = rows.with(Shared::gen);
+        if prev.is_some() {
+            if let Some(el) = scroller.get_untracked() {
+                if el.scroll_top() != 0 {
+                    el.set_scroll_top(0);
+                }
+            }
+            scroll_top.set(0.0);
+        }
+        gen
+    });
+    Effect::new(move |_| {
+        if let Some(el) = scroller.get() {
+            let h = f64::from(el.client_height());
+            if h > 0.0 {
+                viewport.set(h);
+            }
+        }
+    });
+
+    let win = Memo::new(move |_| {
+        window(
+            scroll_top.get(),
+            viewport.get(),
+            row_height,
+            n(),
+            overscan,
+        )
+    });
+    let visible = Memo::new(move |_| {
+        let (start, end, _) = win.get();
+        rows.with(|r| {
+            let gen = r.gen();
+            r.get(start..end)
+                .unwrap_or(&[])
+                .iter()
+                .enumerate()
+                .map(|(k, &idx)| (gen, start + k, idx))
+                .collect::<Vec<_>>()
+        })
+    });
+    let inner_height = move || (n() as f64 * row_height).min(MAX_SCROLL_PX) + row_height;
+
+    let headers = columns
+        .iter()
+        .map(|c| {
+            let VColumn {
+                id,
+                label,
+                numeric,
+                sortable,
+                ..
+            } = *c;
+            let state = move || {
+                sort.with(|s| match s {
+                    Some((sid, desc)) if sid == id => Some(*desc),
+                    _ => None,
+                })
+            };
+            let aria = move || match state() {
+                Some(true) => "descending",
+                Some(false) => "ascending",
+                None => "none",
+            };
+            let toggle = move |_| {
+                let desc = match state() {
+                    None => numeric,
+                    Some(d) => !d,
+                };
+                sort.set(Some((id.to_string(), desc)));
+            };
+            view! {
+                <div role="columnheader" class="vt-h" class:num=numeric aria-sort=aria>
+                    {if sortable {
+                        view! {
+                            <button type="button" class="sort" data-testid=format!("vsort-{id}") on:click=toggle
+                                title=format!("Sort by {label}")>
+                                {label}
+                                <span aria-hidden="true" class="arrow">{move || match state() {
+                                    Some(true) => " ▼",
+                                    Some(false) => " ▲",
+                                    None => " ↕",
+                                }}</span>
+                            </button>
+                        }.into_any()
+                    } else {
+                        view! { <span>{label}</span> }.into_any()
+                    }}
+                </div>
+            }
+        })
+        .collect_view();
+
+    let render = StoredValue::new(render);
+    view! {
+        <div class="vt" role="table" aria-label=caption data-testid=testid
+            aria-rowcount=move || (n() + 1).to_string() data-rows=move || n().to_string()
+            style=format!("--vt-cols:{tracks};--vt-row:{row_height}px")>
+            <div class="vt-scroll" node_ref=scroller tabindex="0" data-testid=format!("{testid}-scroll")
+                aria-label=format!("{caption}: scroll with the arrow keys")
+                on:scroll=move |ev| {
+                    let el = event_target::<web_sys::Element>(&ev);
+                    scroll_top.set(f64::from(el.scroll_top()));
+                    let h = f64::from(el.client_height());
+                    if h > 0.0 && (h - viewport.get_untracked()).abs() > 0.5 {
+                        viewport.set(h);
+                    }
+                }>
+                <div class="vt-inner" style:height=move || format!("{}px", inner_height())>
+                    <div role="rowgroup" class="vt-headgroup">
+                        <div role="row" class="vt-head" aria-rowindex="1">{headers}</div>
+                    </div>
+                    <div role="rowgroup" class="vt-rows"
+                        style:transform=move || format!("translateY({:.0}px)", win.get().2 + row_height)>
+                        <For each=move || visible.get() key=|(gen, _, idx)| (*gen, *idx) let:item>
+                            {
+                                let (_, pos, idx) = item;
+                                let cells = render.with_value(|r| r(idx));
+                                view! {
+                                    <div role="row" class="vt-row" class:odd=pos % 2 == 1 data-testid="vrow"
+                                        data-index=idx.to_string() aria-rowindex=(pos + 2).to_string()
+                                        on:click=move |ev| {
+                                            // Links and buttons inside the row do their own thing.
+                                            let inner = ev
+                                                .target()
+                                                .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+                                                .and_then(|e| e.closest("a, button, input").ok().flatten())
+                                                .is_some();
+                                            if !inner {
+                                                if let Some(cb) = on_row {
+                                                    cb.run(idx);
+                                                }
+                                            }
+                                        }>
+                                        {cells}
+                                    </div>
+                                }
+                            }
+                        </For>
+                    </div>
+                </div>
+            </div>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perms_are_stable_and_ordered() {
+        assert_eq!(sort_perm(KeyColumn::Int(&[3, 1, 3, 2])), vec![1, 3, 0, 2]);
+        assert_eq!(
+            sort_perm(KeyColumn::Float(&[f64::NAN, 1.0, 0.5])),
+            vec![2, 1, 0]
+        );
+        let t = ["b".to_string(), "a".into(), "b".into()];
+        assert_eq!(sort_perm(KeyColumn::Text(&t)), vec![1, 0, 2]);
+        assert_eq!(sort_perm(KeyColumn::Int(&[])), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn order_and_mask() {
+        let p = [2u32, 0, 1];
+        let m = [true, false, true];
+        assert_eq!(ordered(Some(&p), false, &m, 3), vec![2, 0]);
+        assert_eq!(ordered(Some(&p), true, &m, 3), vec![0, 2]);
+        assert_eq!(ordered(None, false, &m, 3), vec![0, 2]);
+        assert_eq!(ordered(None, true, &[true], 3), vec![0]);
+    }
+
+    #[test]
+    fn windows() {
+        assert_eq!(window(0.0, 400.0, 40.0, 0, 5), (0, 0, 0.0));
+        let (s, e, off) = window(0.0, 400.0, 40.0, 1000, 5);
+        assert_eq!((s, e, off), (0, 15, 0.0));
+        let (s, e, off) = window(4000.0, 400.0, 40.0, 1000, 5);
+        assert_eq!((s, e), (95, 115));
+        assert_eq!(off, 95.0 * 40.0);
+        // The end is reachable, with a huge table too.
+        let (_, e, _) = window(1e12, 400.0, 40.0, 1000, 5);
+        assert_eq!(e, 1000);
+        let (_, e, _) = window(MAX_SCROLL_PX, 400.0, 40.0, 1_000_000, 5);
+        assert_eq!(e, 1_000_000);
+        let (s, _, _) = window(-5.0, 400.0, 40.0, 1_000_000, 5);
+        assert_eq!(s, 0);
+    }
+}

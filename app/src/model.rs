@@ -1,0 +1,277 @@
+//! The workspace's plain data: settings, stored call results, history entries and keyword
+//! lists. Everything here is serializable (IndexedDB, localStorage, export files) and never
+//! holds the API key.
+
+use serde::{Deserialize, Serialize};
+use serpkit::validate::Report;
+use serpkit::Usd;
+
+/// Where calls go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// The in-process sandbox: synthetic data, no key, no network.
+    #[default]
+    Demo,
+    /// The live service (or any server speaking its interface).
+    Live,
+}
+
+impl Mode {
+    /// "demo" or "live".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Demo => "demo",
+            Mode::Live => "live",
+        }
+    }
+}
+
+/// Small settings, kept in localStorage. The API key is not part of them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Demo or live.
+    pub mode: Mode,
+    /// Base URL of the live service (without `/v1`).
+    pub base_url: String,
+    /// `off`, `warn` or `strict`.
+    pub validation: String,
+    /// Budget cap in dollars for this session; empty for none.
+    pub budget: String,
+    /// Keep the API key in this browser's localStorage.
+    pub remember_key: bool,
+    /// `auto`, `light` or `dark`.
+    pub theme: String,
+    /// Default country code.
+    pub ccode: String,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            mode: Mode::Demo,
+            base_url: serpkit::client::DEFAULT_BASE_URL.into(),
+            validation: "warn".into(),
+            budget: String::new(),
+            remember_key: false,
+            theme: "auto".into(),
+            ccode: "US".into(),
+        }
+    }
+}
+
+/// One validation issue, owned (the core's `Issue` borrows its code).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredIssue {
+    /// JSON Pointer into the response.
+    pub path: String,
+    /// Rule code.
+    pub code: String,
+    /// `error` or `warning`.
+    pub severity: String,
+    /// Explanation.
+    pub message: String,
+}
+
+/// The validation outcome of a result: counts and listed issues.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Validation {
+    /// False when validation was off for the call.
+    pub checked: bool,
+    /// All errors (listed or not).
+    pub errors: usize,
+    /// All warnings (listed or not).
+    pub warnings: usize,
+    /// Issues counted but not listed.
+    pub omitted: usize,
+    /// The listed issues.
+    pub issues: Vec<StoredIssue>,
+}
+
+impl Validation {
+    /// From a core report; `offset` shifts a leading array index (bulk chunks).
+    pub fn from_report(report: &Report, offset: usize) -> Validation {
+        let mut v = Validation {
+            checked: true,
+            ..Validation::default()
+        };
+        v.add(report, offset);
+        v
+    }
+
+    /// Adds a report of one chunk whose first record is record `offset` of the whole.
+    pub fn add(&mut self, report: &Report, offset: usize) {
+        self.checked = true;
+        self.errors += report.error_count();
+        self.warnings += report.warning_count();
+        self.omitted += report.omitted();
+        self.issues
+            .extend(report.issues.iter().map(|i| StoredIssue {
+                path: shift_path(&i.path, offset),
+                code: i.code.to_string(),
+                severity: i.severity.as_str().to_string(),
+                message: i.message.clone(),
+            }));
+    }
+
+    /// "valid", "2 errors, 1 warning", or "not checked".
+    pub fn summary(&self) -> String {
+        if !self.checked {
+            return "not checked".into();
+        }
+        if self.errors == 0 && self.warnings == 0 {
+            return "valid".into();
+        }
+        format!(
+            "{} error{}, {} warning{}",
+            self.errors,
+            plural(self.errors),
+            self.warnings,
+            plural(self.warnings)
+        )
+    }
+}
+
+/// "s" unless `n == 1`.
+pub fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// `/3/x` shifted by 100 is `/103/x`; a path not starting with an index is unchanged.
+pub fn shift_path(path: &str, offset: usize) -> String {
+    if offset == 0 {
+        return path.to_string();
+    }
+    let rest = path.strip_prefix('/').unwrap_or("");
+    let (first, tail) = rest.split_once('/').map_or((rest, ""), |(a, b)| (a, b));
+    match first.parse::<usize>() {
+        Ok(i) if path.starts_with('/') => {
+            let mut s = format!("/{}", i.saturating_add(offset));
+            if !tail.is_empty() || rest.contains('/') {
+                s.push('/');
+                s.push_str(tail);
+            }
+            s
+        }
+        _ => path.to_string(),
+    }
+}
+
+/// A successful call's result as stored: the response body (merged for chunked bulk work)
+/// with its validation, what it cost and when.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CallResult {
+    /// Cache key: operation and hash of the canonical request.
+    pub key: String,
+    /// Operation path (`related`).
+    pub operation: String,
+    /// The canonical request as JSON, without the key.
+    pub request: String,
+    /// The response body (JSON text).
+    pub body: String,
+    /// Validation of the body.
+    #[serde(default)]
+    pub validation: Validation,
+    /// What was charged.
+    pub charge: Usd,
+    /// When (ms since the epoch).
+    pub at: f64,
+    /// Demo or live data.
+    pub mode: Mode,
+    /// Bulk keywords not bought (a cancelled or failed job); empty when complete.
+    #[serde(default)]
+    pub missing: Vec<String>,
+}
+
+/// One call in the history.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    /// Unique id (time-based).
+    pub id: String,
+    /// Operation path.
+    pub operation: String,
+    /// Short description of the input ("100 keywords, US").
+    pub input: String,
+    /// App route that shows this result (no key in it).
+    pub route: String,
+    /// Cache key of the result (empty when the call failed).
+    #[serde(default)]
+    pub key: String,
+    /// When (ms since the epoch).
+    pub at: f64,
+    /// Price shown before the call.
+    pub estimate: Usd,
+    /// What was charged.
+    pub charge: Usd,
+    /// `ok`, `partial` or `error`.
+    pub outcome: String,
+    /// Error message, or a note.
+    #[serde(default)]
+    pub message: String,
+    /// Validation summary.
+    #[serde(default)]
+    pub validation: String,
+    /// Demo or live.
+    pub mode: Mode,
+}
+
+/// A named keyword list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KeywordList {
+    /// The name (unique).
+    pub name: String,
+    /// Keywords, in the order they were added, without duplicates.
+    pub keywords: Vec<String>,
+    /// Last change (ms since the epoch).
+    #[serde(default)]
+    pub updated: f64,
+}
+
+/// Trims, drops empty lines and removes duplicates (case-insensitive, first one kept).
+pub fn parse_keywords(text: &str) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    text.lines()
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .filter(|k| seen.insert(k.to_lowercase()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// FNV-1a 64-bit hash as 16 hex digits (cache keys of long requests).
+pub fn hash_hex(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keywords_are_trimmed_and_deduped() {
+        assert_eq!(
+            parse_keywords(" a \n\nB\nb\n a\nc "),
+            vec!["a".to_string(), "B".into(), "c".into()]
+        );
+    }
+
+    #[test]
+    fn paths_shift() {
+        assert_eq!(shift_path("/3/keyword", 100), "/103/keyword");
+        assert_eq!(shift_path("/3", 100), "/103");
+        assert_eq!(shift_path("", 100), "");
+        assert_eq!(shift_path("/x/1", 100), "/x/1");
+        assert_eq!(shift_path("/3/a", 0), "/3/a");
+    }
+}

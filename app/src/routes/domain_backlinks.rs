@@ -1,0 +1,247 @@
+//! The backlink overview of a domain (`backlink/overview`): the metrics summary, daily new
+//! vs lost backlinks as a chart, and the new/lost referring domains in a virtualized table,
+//! filterable by new/lost, date and referring domain.
+
+use std::sync::{Arc, OnceLock};
+
+use leptos::prelude::*;
+use serpkit::ops::backlink_overview::{DomainOverview, RefNewLost};
+
+use crate::components::domain_charts::NewLostChart;
+use crate::components::virtual_table::{
+    ordered, sort_perm, KeyColumn, RenderRow, Shared, VColumn, VirtualTable,
+};
+use crate::components::{csv, fmt_date, fmt_int};
+
+/// Columns of the referring domains table.
+pub const COLUMNS: [VColumn; 7] = [
+    VColumn { id: "type", label: "Type", numeric: false, width: "5.5rem", sortable: true },
+    VColumn { id: "date", label: "Date", numeric: false, width: "7.5rem", sortable: true },
+    VColumn { id: "refdomain", label: "Referring domain", numeric: false, width: "minmax(12rem, 2fr)", sortable: true },
+    VColumn { id: "backlinks", label: "Backlinks", numeric: true, width: "6.5rem", sortable: true },
+    VColumn { id: "dofollow", label: "Dofollow", numeric: true, width: "6rem", sortable: true },
+    VColumn { id: "first_seen", label: "First seen", numeric: false, width: "7.5rem", sortable: true },
+    VColumn { id: "inlink_rank", label: "Inlink rank", numeric: true, width: "6.5rem", sortable: true },
+];
+
+/// The referring domain events with lower-cased keys and cached sort orders.
+pub struct RefData {
+    /// The entries as sent.
+    pub rows: Vec<RefNewLost>,
+    lower: Vec<String>,
+    types: Vec<String>,
+    dates: Vec<String>,
+    seen: Vec<String>,
+    backlinks: Vec<i64>,
+    dofollow: Vec<i64>,
+    rank: Vec<i64>,
+    perms: [OnceLock<Vec<u32>>; 7],
+}
+
+impl RefData {
+    /// From the overview's `ref_newlost`.
+    pub fn new(rows: Vec<RefNewLost>) -> RefData {
+        RefData {
+            lower: rows.iter().map(|r| r.refdomain.to_lowercase()).collect(),
+            types: rows.iter().map(|r| r.new_lost_type.to_lowercase()).collect(),
+            dates: rows.iter().map(|r| r.new_lost_date.clone()).collect(),
+            seen: rows.iter().map(|r| r.first_seen.clone()).collect(),
+            backlinks: rows.iter().map(|r| r.backlinks).collect(),
+            dofollow: rows.iter().map(|r| r.dofollow_backlinks).collect(),
+            rank: rows.iter().map(|r| r.domain_inlink_rank).collect(),
+            rows,
+            perms: Default::default(),
+        }
+    }
+
+    /// The ascending permutation of a column (computed once).
+    pub fn perm(&self, col: &str) -> Option<&[u32]> {
+        let i = COLUMNS.iter().position(|c| c.id == col)?;
+        Some(self.perms[i].get_or_init(|| {
+            sort_perm(match i {
+                0 => KeyColumn::Text(&self.types),
+                1 => KeyColumn::Text(&self.dates),
+                2 => KeyColumn::Text(&self.lower),
+                3 => KeyColumn::Int(&self.backlinks),
+                4 => KeyColumn::Int(&self.dofollow),
+                5 => KeyColumn::Text(&self.seen),
+                _ => KeyColumn::Int(&self.rank),
+            })
+        }))
+    }
+
+    /// Rows of `kind` (`""` for both) on dates within `from..=to` (`""` open) whose
+    /// referring domain contains `text`.
+    pub fn mask(&self, kind: &str, from: &str, to: &str, text: &str) -> Vec<bool> {
+        let text = text.trim().to_lowercase();
+        (0..self.rows.len())
+            .map(|i| {
+                (kind.is_empty() || self.types[i] == kind)
+                    && (from.is_empty() || self.dates[i].as_str() >= from)
+                    && (to.is_empty() || self.dates[i].as_str() <= to)
+                    && (text.is_empty() || self.lower[i].contains(&text))
+            })
+            .collect()
+    }
+}
+
+/// The overview body of a stored result.
+#[component]
+pub fn BacklinkOverviewView(
+    /// The decoded overview.
+    overview: Shared<DomainOverview>,
+    /// File name stem for the CSV export.
+    name: String,
+) -> impl IntoView {
+    let m = overview.metrics.clone();
+    let b = &m.backlinks;
+    let kind = RwSignal::new(String::new());
+    let from = RwSignal::new(String::new());
+    let to = RwSignal::new(String::new());
+    let text = RwSignal::new(String::new());
+    let sort = RwSignal::new(None::<(String, bool)>);
+    let data = Shared::new(RefData::new(overview.ref_newlost.clone()));
+    let total = data.rows.len();
+    let new_count = data.types.iter().filter(|t| *t == "new").count();
+    let d2 = data.clone();
+    let order = Memo::new(move |_| {
+        let m = d2.mask(&kind.get(), &from.get(), &to.get(), &text.get());
+        let s = sort.get();
+        let perm = s.as_ref().and_then(|(c, _)| d2.perm(c));
+        Shared::new(ordered(perm, perm.is_some() && s.is_some_and(|s| s.1), &m, d2.rows.len()))
+    });
+    let d3 = data.clone();
+    let render: RenderRow = Arc::new(move |i: u32| {
+        let Some(r) = d3.rows.get(i as usize) else {
+            return ().into_any();
+        };
+        let new = r.new_lost_type.eq_ignore_ascii_case("new");
+        view! {
+            <div role="cell" class="vt-c"><span class="nltype" class:new=new class:lost=!new>{r.new_lost_type.clone()}</span></div>
+            <div role="cell" class="vt-c">{r.new_lost_date.clone()}</div>
+            <div role="cell" class="vt-c">{r.refdomain.clone()}</div>
+            <div role="cell" class="vt-c num">{fmt_int(r.backlinks)}</div>
+            <div role="cell" class="vt-c num">{fmt_int(r.dofollow_backlinks)}</div>
+            <div role="cell" class="vt-c">{r.first_seen.clone()}</div>
+            <div role="cell" class="vt-c num"><span class="rankpill">{r.domain_inlink_rank}</span></div>
+        }
+        .into_any()
+    });
+    let d4 = data.clone();
+    let export = move |_| {
+        let rows = order.with_untracked(|o| {
+            o.iter()
+                .filter_map(|&i| d4.rows.get(i as usize))
+                .map(|r| {
+                    vec![
+                        r.new_lost_type.clone(),
+                        r.new_lost_date.clone(),
+                        csv::text_cell(&r.refdomain),
+                        r.backlinks.to_string(),
+                        r.dofollow_backlinks.to_string(),
+                        r.first_seen.clone(),
+                        r.domain_inlink_rank.to_string(),
+                    ]
+                })
+                .collect::<Vec<_>>()
+        });
+        let text = csv::to_csv(
+            &["Type", "Date", "Referring domain", "Backlinks", "Dofollow backlinks", "First seen", "Inlink rank"],
+            rows,
+        );
+        let _ = csv::download(&format!("referring-domains-{name}.csv"), "text/csv", &text);
+    };
+    let on_day = Callback::new(move |day: String| {
+        if from.get_untracked() == day && to.get_untracked() == day {
+            from.set(String::new());
+            to.set(String::new());
+        } else {
+            from.set(day.clone());
+            to.set(day);
+        }
+    });
+    let selected_day = Signal::derive(move || {
+        let f = from.get();
+        if !f.is_empty() && f == to.get() { f } else { String::new() }
+    });
+    let metric = |label: &'static str, v: i64, id: &'static str| {
+        view! { <div class="metric" data-testid=format!("bm-{id}")><span class="label">{label}</span><strong>{fmt_int(v)}</strong></div> }
+    };
+    let shown = move || order.with(|o| o.len());
+    let updated = fmt_date(&m.updated_at);
+    view! {
+        <div class="overview" data-testid="backlink-overview">
+            <div class="metrics" data-testid="bm-summary">
+                {metric("Backlinks", b.backlinks, "backlinks")}
+                {metric("Dofollow", b.dofollow_backlinks, "dofollow")}
+                {metric("Nofollow", b.nofollow_backlinks, "nofollow")}
+                {metric("Referring domains", b.refdomains, "refdomains")}
+                {metric("IPs", b.ips, "ips")}
+                {metric("Subnets", b.subnets, "subnets")}
+                {metric(".edu backlinks", b.edu_backlinks, "edu")}
+                {metric(".gov backlinks", b.gov_backlinks, "gov")}
+            </div>
+            {(!updated.is_empty()).then(|| view! { <p class="meta">{format!("Profile updated {updated}")}</p> })}
+            <h3>"New vs lost backlinks per day"</h3>
+            {if overview.stats.is_empty() {
+                view! { <p class="meta">"No daily figures in this response."</p> }.into_any()
+            } else {
+                view! { <NewLostChart stats=overview.stats.clone() selected=selected_day on_day=on_day /> }.into_any()
+            }}
+            <h3>{format!("New and lost referring domains ({} new, {} lost)", fmt_int(new_count as i64), fmt_int((total - new_count) as i64))}</h3>
+            <fieldset class="filters">
+                <legend>"Filter"</legend>
+                <label class="f"><span>"Type"</span>
+                    <select data-testid="nl-type" on:change=move |ev| kind.set(event_target_value(&ev))>
+                        <option value="" selected=move || kind.with(String::is_empty)>"New and lost"</option>
+                        <option value="new" selected=move || kind.with(|k| k == "new")>"New only"</option>
+                        <option value="lost" selected=move || kind.with(|k| k == "lost")>"Lost only"</option>
+                    </select>
+                </label>
+                <label class="f"><span>"From date"</span>
+                    <input type="date" data-testid="nl-from" prop:value=move || from.get() on:input=move |ev| from.set(event_target_value(&ev)) /></label>
+                <label class="f"><span>"To date"</span>
+                    <input type="date" data-testid="nl-to" prop:value=move || to.get() on:input=move |ev| to.set(event_target_value(&ev)) /></label>
+                <label class="f wide"><span>"Referring domain contains"</span>
+                    <input type="search" data-testid="nl-text" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev)) /></label>
+                <button type="button" class="secondary" on:click=move |_| { kind.set(String::new()); from.set(String::new()); to.set(String::new()); text.set(String::new()); }>"Clear filters"</button>
+            </fieldset>
+            <div class="toolbar">
+                <strong data-testid="nl-count" aria-live="polite">{move || format!("{} of {} events", fmt_int(shown() as i64), fmt_int(total as i64))}</strong>
+                <button type="button" class="secondary" data-testid="nl-export" disabled=move || shown() == 0 on:click=export>
+                    {move || format!("Export CSV ({} rows)", fmt_int(shown() as i64))}
+                </button>
+            </div>
+            <Show when=move || { shown() > 0 }
+                fallback=move || view! { <p class="empty" data-testid="nl-no-match">{if total == 0 { "No new or lost referring domains in this period." } else { "No events match these filters." }}</p> }>
+                <VirtualTable columns=COLUMNS.to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
+                    sort=sort caption="New and lost referring domains" testid="nl-table" />
+            </Show>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks() {
+        let ev = |t: &str, d: &str, dom: &str| RefNewLost {
+            new_lost_date: d.into(),
+            new_lost_type: t.into(),
+            refdomain: dom.into(),
+            ..Default::default()
+        };
+        let d = RefData::new(vec![
+            ev("new", "2024-03-01", "a.com"),
+            ev("lost", "2024-03-02", "B.com"),
+            ev("new", "2024-03-03", "c.org"),
+        ]);
+        assert_eq!(d.mask("", "", "", ""), vec![true, true, true]);
+        assert_eq!(d.mask("new", "", "", ""), vec![true, false, true]);
+        assert_eq!(d.mask("", "2024-03-02", "2024-03-02", ""), vec![false, true, false]);
+        assert_eq!(d.mask("", "", "", "b."), vec![false, true, false]);
+        assert_eq!(d.perm("date"), Some(&[0u32, 1, 2][..]));
+    }
+}

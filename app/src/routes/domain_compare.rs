@@ -1,0 +1,575 @@
+//! Compare up to 4 domains side by side (`/domain/compare?d=a.com,b.com`): their stats
+//! (`domainstats`, one call for all), rank distributions (`ranked-keywords/metrics`, one call
+//! per domain) and the ranked keywords they share (`ranked-keywords/domain`, one call per
+//! domain). Each section shows its total price and buys only what is not stored yet.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use serpkit::ops::domainstats::{self, parse_stat, DomainStatsRecord};
+use serpkit::ops::ranked_keywords_domain;
+use serpkit::ops::ranked_keywords_metrics::{self, RankedKeywordsMetrics};
+use serpkit::{Request, Usd};
+
+use super::domain::rk_data;
+use super::domain_keywords::RkData;
+use super::domains::{compare_route, domain_route, parse_domains, unreadable, DomainNav, Op, MAX_COMPARE};
+use crate::api::{ws, Ws};
+use crate::components::domain_card::{fmt_stat, NO_VALUE};
+use crate::components::domain_charts::{rank_slots, RankChart};
+use crate::components::virtual_table::{ordered, sort_perm, KeyColumn, RenderRow, Shared, VColumn, VirtualTable};
+use crate::components::{fmt_int, ErrorBox, PriceButton, ResultMeta, ValidationPanel};
+use crate::model::plural;
+
+/// Letters naming the compared domains in tables.
+pub const LETTERS: [&str; MAX_COMPARE] = ["A", "B", "C", "D"];
+
+type Field = fn(&DomainStatsRecord) -> &str;
+
+/// Rows of the stats comparison: (label, field, higher is better).
+pub const STAT_ROWS: &[(&str, Field, bool)] = &[
+    ("Domain authority", |r| &r.alpha_da, true),
+    ("Page authority", |r| &r.alpha_pa, true),
+    ("Alpha rank", |r| &r.alpha_rank, false),
+    ("Alpha trust", |r| &r.alpha_trust, true),
+    ("Spam score", |r| &r.alpha_spam, false),
+    ("Alpha links", |r| &r.alpha_links, true),
+    ("Citation flow", |r| &r.beta_cf, true),
+    ("Trust flow", |r| &r.beta_tf, true),
+    ("Beta links", |r| &r.beta_links, true),
+    ("Referring domains", |r| &r.beta_ref_domains, true),
+    ("Referring .edu", |r| &r.beta_ref_edu, true),
+    ("Referring .gov", |r| &r.beta_ref_gov, true),
+    ("Subnets", |r| &r.beta_ref_subnets, true),
+    ("IPs", |r| &r.beta_ips, true),
+    ("SN comments", |r| &r.sn_comments, true),
+    ("SN shares", |r| &r.sn_shares, true),
+    ("Stumbles", |r| &r.stumbles, true),
+    ("Image board pins", |r| &r.image_board_pins, true),
+];
+
+/// Index of the best value of a row (`None` when fewer than two values are reported or all
+/// are equal).
+pub fn best(values: &[Option<f64>], higher: bool) -> Option<usize> {
+    let present: Vec<(usize, f64)> = values
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| v.filter(|x| x.is_finite()).map(|x| (i, x)))
+        .collect();
+    if present.len() < 2 {
+        return None;
+    }
+    let pick = present.iter().copied().reduce(|a, b| {
+        if (higher && b.1 > a.1) || (!higher && b.1 < a.1) {
+            b
+        } else {
+            a
+        }
+    })?;
+    let ties = present.iter().filter(|(_, v)| *v == pick.1).count();
+    (ties == 1).then_some(pick.0)
+}
+
+/// Keywords ranked by several of the compared domains.
+#[derive(Default)]
+pub struct Overlap {
+    /// Keyword (as first seen).
+    pub keyword: Vec<String>,
+    /// Lower-cased keyword.
+    pub lower: Vec<String>,
+    /// Highest search volume seen.
+    pub volume: Vec<i64>,
+    /// Best rank per domain (`i64::MAX` when not ranked).
+    pub ranks: Vec<[i64; MAX_COMPARE]>,
+    /// Number of domains ranking.
+    pub count: Vec<i64>,
+    /// Keywords per domain (distinct).
+    pub per_domain: [usize; MAX_COMPARE],
+    /// Pairwise shared keyword counts.
+    pub pairs: [[usize; MAX_COMPARE]; MAX_COMPARE],
+}
+
+impl Overlap {
+    /// From each domain's ranked keywords (`None` for a slot not loaded).
+    pub fn build(data: &[Option<Shared<RkData>>]) -> Overlap {
+        let mut map: HashMap<String, (String, i64, [i64; MAX_COMPARE])> = HashMap::new();
+        let mut o = Overlap::default();
+        for (slot, d) in data.iter().enumerate().take(MAX_COMPARE) {
+            let Some(d) = d else { continue };
+            for i in 0..d.len() {
+                let e = map
+                    .entry(d.lower[i].clone())
+                    .or_insert_with(|| (d.keyword[i].clone(), 0, [i64::MAX; MAX_COMPARE]));
+                e.1 = e.1.max(d.volume[i]);
+                e.2[slot] = e.2[slot].min(d.rank[i].max(0));
+            }
+        }
+        let mut entries: Vec<(String, (String, i64, [i64; MAX_COMPARE]))> = map.into_iter().collect();
+        entries.sort_by(|a, b| b.1 .1.cmp(&a.1 .1).then_with(|| a.0.cmp(&b.0)));
+        for (lower, (kw, vol, ranks)) in entries {
+            let present: Vec<usize> = (0..MAX_COMPARE).filter(|&s| ranks[s] != i64::MAX).collect();
+            for &a in &present {
+                o.per_domain[a] += 1;
+                for &b in &present {
+                    o.pairs[a][b] += 1;
+                }
+            }
+            if present.len() >= 2 {
+                o.keyword.push(kw);
+                o.lower.push(lower);
+                o.volume.push(vol);
+                o.ranks.push(ranks);
+                o.count.push(present.len() as i64);
+            }
+        }
+        o
+    }
+}
+
+/// The compare page.
+#[component]
+pub fn Compare() -> impl IntoView {
+    let ws = ws();
+    let q = use_query_map();
+    let navigate = use_navigate();
+    let domains = Memo::new(move |_| {
+        let mut d = parse_domains(&q.with(|m| m.get("d")).unwrap_or_default());
+        d.truncate(MAX_COMPARE);
+        d
+    });
+    let input = RwSignal::new(domains.get_untracked().join(", "));
+    Effect::new(move |_| input.set(domains.get().join(", ")));
+    let typed_n = Memo::new(move |_| parse_domains(&input.get()).len());
+    let nav = StoredValue::new(navigate);
+    let open = move || {
+        let mut d = parse_domains(&input.get_untracked());
+        d.truncate(MAX_COMPARE);
+        nav.with_value(|n| n(&compare_route(&d), Default::default()));
+    };
+    let route = Signal::derive(move || compare_route(&domains.get()));
+    let label = Signal::derive(move || domains.get().join(", "));
+
+    let stats = Op::new(ws, move || {
+        let d = domains.get();
+        (!d.is_empty()).then(|| Request::DomainStats(domainstats::Request { key: Default::default(), domains: d }))
+    });
+    let slot = move |i: usize| move || domains.with(|d| d.get(i).cloned());
+    let rkm: [Op; MAX_COMPARE] = std::array::from_fn(|i| {
+        let get = slot(i);
+        Op::new(ws, move || get().map(|d| Request::RankedKeywordsMetrics(ranked_keywords_metrics::Request { key: Default::default(), domain: d })))
+    });
+    let rk: [Op; MAX_COMPARE] = std::array::from_fn(|i| {
+        let get = slot(i);
+        Op::new(ws, move || get().map(|d| Request::RankedKeywordsDomain(ranked_keywords_domain::Request { key: Default::default(), domain: d })))
+    });
+    let checks = Memo::new(move |_| {
+        domains.with(|ds| {
+            ds.iter()
+                .filter_map(|d| serpkit::ops::check::domain("/domain", d).err().map(|e| format!("{d}: {e}")))
+                .collect::<Vec<_>>()
+        })
+    });
+    let all: Vec<Op> = std::iter::once(stats).chain(rkm).chain(rk).collect();
+    let all = StoredValue::new(all);
+    let all_price = Memo::new(move |_| all.with_value(|a| a.iter().map(|o| o.price.get().0).sum::<Usd>()));
+    let run_all = move || {
+        let r = route.get_untracked();
+        let l = label.get_untracked();
+        all.with_value(|a| {
+            for op in a {
+                if !op.stored() && op.request.with_untracked(Option::is_some) {
+                    op.run(ws, r.clone(), l.clone(), false);
+                }
+            }
+        })
+    };
+
+    view! {
+        <section class="page domain-page" aria-labelledby="cmp-title">
+            <DomainNav />
+            <h1 id="cmp-title">"Compare domains"</h1>
+            <form class="research slim" on:submit=move |ev| { ev.prevent_default(); open(); }>
+                <div class="field grow">
+                    <label for="cmp-input">{format!("Up to {MAX_COMPARE} domains, separated by commas")}</label>
+                    <input id="cmp-input" data-testid="compare-input" spellcheck="false" autocomplete="off" placeholder="a.com, b.com, c.com"
+                        prop:value=move || input.get() on:input=move |ev| input.set(event_target_value(&ev)) />
+                    {move || (typed_n.get() > MAX_COMPARE).then(|| view! {
+                        <p class="error inline" data-testid="too-many">{format!("Only the first {MAX_COMPARE} domains are compared.")}</p>
+                    })}
+                </div>
+                <div class="field">
+                    <span class="label-spacer" aria-hidden="true">" "</span>
+                    <button type="submit" class="secondary" data-testid="compare-open">"Compare (free)"</button>
+                </div>
+            </form>
+            <Show when=move || !domains.with(Vec::is_empty)
+                fallback=|| view! {
+                    <div class="empty" data-testid="empty">
+                        <h2>"Side by side"</h2>
+                        <p>"Enter two to four domains. Each section shows its price first: stats $0.05 per domain, rank distribution $0.10 per domain, ranked keywords $0.10 per domain."</p>
+                    </div>
+                }>
+                <div class="detail-head">
+                    <ul class="legend-chips" data-testid="compare-domains" aria-label="Compared domains">
+                        {move || domains.get().into_iter().enumerate().map(|(i, d)| view! {
+                            <li class=format!("chip dom{i}") data-testid="compare-domain">
+                                <strong>{LETTERS[i]}</strong>" "
+                                <A href=domain_route(&d, "overview")>{d.clone()}</A>
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                    <PriceButton testid="run-all" secondary=true
+                        text=Signal::derive(move || { let p = all_price.get(); if p == Usd::ZERO { "Everything is loaded".to_string() } else { format!("Load every section — {p}") } })
+                        price=Signal::derive(move || all_price.get())
+                        disabled=Signal::derive(move || all_price.get() == Usd::ZERO || !checks.with(Vec::is_empty))
+                        on_run=Callback::new(move |_| run_all()) />
+                </div>
+                {move || checks.get().into_iter().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> }).collect_view()}
+                {stats_section(ws, stats, domains, route, label)}
+                {multi_section(ws, "cmp-rank", "Rank distribution", "rank distributions", rkm, domains, route, rank_body(ws, rkm, domains))}
+                {multi_section(ws, "cmp-overlap", "Shared ranked keywords", "ranked keywords", rk, domains, route, overlap_body(ws, rk, domains))}
+            </Show>
+        </section>
+    }
+}
+
+fn stats_section(ws: Ws, op: Op, domains: Memo<Vec<String>>, route: Signal<String>, label: Signal<String>) -> impl IntoView {
+    let recs = op.decoded::<Vec<DomainStatsRecord>>(ws);
+    let body = move || match recs.get() {
+        Some(Ok(list)) => {
+            let ds = domains.get_untracked();
+            // Match records to the requested domains (by name, else by position).
+            let cols: Vec<Option<DomainStatsRecord>> = ds
+                .iter()
+                .enumerate()
+                .map(|(i, d)| {
+                    let bare = d.strip_prefix("www.").unwrap_or(d);
+                    list.iter()
+                        .find(|r| {
+                            r.domain.eq_ignore_ascii_case(bare)
+                                || r.domain.eq_ignore_ascii_case(d)
+                                || r.domain_as_entered.as_deref().is_some_and(|e| e.eq_ignore_ascii_case(d))
+                        })
+                        .or_else(|| list.get(i))
+                        .cloned()
+                })
+                .collect();
+            view! {
+                <div class="scroll">
+                    <table class="data cmp" data-testid="cmp-stats">
+                        <caption class="sr-only">"Domain statistics side by side; the best value of each row is marked"</caption>
+                        <thead><tr>
+                            <th scope="col">"Metric"</th>
+                            {ds.iter().enumerate().map(|(i, d)| view! { <th scope="col" class="num"><span class=format!("dot dom{i}")></span>{format!("{} {d}", LETTERS[i])}</th> }).collect_view()}
+                        </tr></thead>
+                        <tbody>
+                            {STAT_ROWS.iter().map(|(name, field, higher)| {
+                                let vals: Vec<Option<f64>> = cols.iter().map(|c| c.as_ref().and_then(|r| parse_stat::<f64>(field(r)))).collect();
+                                let b = best(&vals, *higher);
+                                view! {
+                                    <tr>
+                                        <th scope="row">{*name}{(!higher).then(|| view! { <span class="meta">" (lower is better)"</span> })}</th>
+                                        {cols.iter().enumerate().map(|(i, c)| {
+                                            let v = c.as_ref().map(|r| fmt_stat(field(r))).unwrap_or_else(|| NO_VALUE.into());
+                                            let is_best = b == Some(i);
+                                            view! { <td class="num" class:best=is_best>{v}{is_best.then(|| view! { <span class="sr-only">" (best)"</span> })}</td> }
+                                        }).collect_view()}
+                                    </tr>
+                                }
+                            }).collect_view()}
+                            <tr>
+                                <th scope="row">"Top topic"</th>
+                                {cols.iter().map(|c| {
+                                    let t = c.as_ref().and_then(|r| r.topical_trust_flow().into_iter().next());
+                                    let text = t.map(|t| format!("{} ({})", t.name, t.value.map(|v| format!("{v:.0}")).unwrap_or_else(|| NO_VALUE.into()))).unwrap_or_else(|| NO_VALUE.into());
+                                    view! { <td class="topic">{text}</td> }
+                                }).collect_view()}
+                            </tr>
+                        </tbody>
+                    </table>
+                </div>
+            }.into_any()
+        }
+        Some(Err(e)) => unreadable(e),
+        None => ().into_any(),
+    };
+    super::domains::op_card(ws, op, "cmp-stats", "Stats", "stats", route, label, body)
+}
+
+/// A section over one operation per domain: one price button for what is missing, each
+/// domain's error, the body once every domain is loaded (or partly, with a note).
+#[allow(clippy::too_many_arguments)]
+fn multi_section(
+    ws: Ws,
+    id: &'static str,
+    title: &'static str,
+    what: &'static str,
+    ops: [Op; MAX_COMPARE],
+    domains: Memo<Vec<String>>,
+    route: Signal<String>,
+    body: impl Fn() -> AnyView + Send + Sync + 'static,
+) -> impl IntoView {
+    let active = move || {
+        let n = domains.with(Vec::len);
+        ops.into_iter().take(n).collect::<Vec<_>>()
+    };
+    let price = Memo::new(move |_| active().iter().map(|o| o.price.get().0).sum::<Usd>());
+    let missing = Memo::new(move |_| active().iter().filter(|o| !o.stored()).count());
+    let loading = Memo::new(move |_| active().iter().any(|o| o.call.loading.get()));
+    let run = move |refresh: bool| {
+        let ds = domains.get_untracked();
+        for (i, op) in active().into_iter().enumerate() {
+            if refresh || !op.stored() {
+                op.run(ws, route.get_untracked(), ds.get(i).cloned().unwrap_or_default(), refresh);
+            }
+        }
+    };
+    let full = Memo::new(move |_| active().iter().map(|o| o.full_price()).sum::<Usd>());
+    let body = StoredValue::new(body);
+    view! {
+        <section class="card" id=id data-testid=format!("section-{id}") aria-labelledby=format!("{id}-title")
+            aria-busy=move || loading.get().to_string()>
+            <div class="card-head">
+                <h2 id=format!("{id}-title")>{title}</h2>
+                <Show when=move || { missing.get() > 0 }>
+                    <PriceButton testid=id
+                        text=Signal::derive(move || { let n = missing.get(); format!("Get {what} — {} for {n} domain{}", price.get(), plural(n)) })
+                        price=Signal::derive(move || price.get())
+                        disabled=Signal::derive(move || loading.get())
+                        on_run=Callback::new(move |_| run(false)) />
+                </Show>
+                <Show when=move || { missing.get() == 0 }>
+                    <PriceButton testid="refresh" secondary=true
+                        text=Signal::derive(move || format!("Refresh — {}", full.get()))
+                        price=Signal::derive(move || full.get())
+                        disabled=Signal::derive(move || loading.get())
+                        on_run=Callback::new(move |_| run(true)) />
+                </Show>
+            </div>
+            {ops.into_iter().map(|op| view! { <ErrorBox call=op.call /> }).collect_view()}
+            {move || loading.get().then(|| view! { <p class="meta loading" role="status"><span class="spinner" aria-hidden="true"></span>"Loading…"</p> })}
+            {move || {
+                let n = domains.with(Vec::len);
+                let have = n - missing.get();
+                if have == 0 {
+                    view! { <p class="meta empty-small" data-testid="not-loaded">{format!("Not loaded yet. Press “Get {what}” to buy it for every domain; results are saved and reopen without a charge.")}</p> }.into_any()
+                } else {
+                    view! {
+                        <div class="op-body">
+                            {(have < n).then(|| view! { <p class="meta warn">{format!("{have} of {n} domains loaded.")}</p> })}
+                            {body.with_value(|b| b())}
+                            <details class="metas">
+                                <summary class="meta">"Where these results came from"</summary>
+                                {ops.into_iter().take(n).map(|op| view! {
+                                    <ResultMeta result=Signal::derive(move || op.meta.get()) />
+                                    <ValidationPanel result=Signal::derive(move || op.meta.get()) />
+                                }).collect_view()}
+                            </details>
+                        </div>
+                    }.into_any()
+                }
+            }}
+        </section>
+    }
+}
+
+fn rank_body(ws: Ws, ops: [Op; MAX_COMPARE], domains: Memo<Vec<String>>) -> impl Fn() -> AnyView + Send + Sync + 'static {
+    let decoded: [_; MAX_COMPARE] = std::array::from_fn(|i| ops[i].decoded::<Vec<RankedKeywordsMetrics>>(ws));
+    move || {
+        let ds = domains.get_untracked();
+        let mut charts = Vec::new();
+        let mut recs: Vec<Option<RankedKeywordsMetrics>> = Vec::new();
+        for (i, d) in ds.iter().enumerate() {
+            match decoded[i].get() {
+                Some(Ok(list)) => {
+                    let rec = list.iter().find(|m| m.domain.eq_ignore_ascii_case(d)).or_else(|| list.first()).cloned();
+                    recs.push(rec.clone());
+                    charts.push(match rec {
+                        Some(m) => view! { <div class=format!("mini dom{i}")><h3><span class=format!("dot dom{i}")></span>{format!("{} {d}", LETTERS[i])}</h3><RankChart metrics=m compact=true /></div> }.into_any(),
+                        None => view! { <div class="mini"><h3>{format!("{} {d}", LETTERS[i])}</h3><p class="meta">"No record returned."</p></div> }.into_any(),
+                    });
+                }
+                Some(Err(e)) => {
+                    recs.push(None);
+                    charts.push(unreadable(e));
+                }
+                None => {
+                    recs.push(None);
+                    charts.push(view! { <div class="mini"><h3>{format!("{} {d}", LETTERS[i])}</h3><p class="meta">"Not loaded."</p></div> }.into_any());
+                }
+            }
+        }
+        let slots: Vec<String> = recs
+            .iter()
+            .flatten()
+            .next()
+            .map(|m| rank_slots(m).iter().map(|s| s.map_or("61-70".to_string(), |s| s.0.to_string())).collect())
+            .unwrap_or_default();
+        view! {
+            <div class="minis four" data-testid="cmp-rank-charts">{charts}</div>
+            <div class="scroll">
+                <table class="data cmp" data-testid="cmp-rank-table">
+                    <caption class="sr-only">"Ranked keywords per rank range and domain"</caption>
+                    <thead><tr><th scope="col">"Rank range"</th>
+                        {ds.iter().enumerate().map(|(i, d)| view! { <th scope="col" class="num">{format!("{} {d}", LETTERS[i])}</th> }).collect_view()}
+                    </tr></thead>
+                    <tbody>
+                        {slots.iter().enumerate().map(|(si, label)| view! {
+                            <tr class:gap=label == "61-70">
+                                <th scope="row">{label.clone()}</th>
+                                {recs.iter().map(|r| {
+                                    let v = r.as_ref().and_then(|m| rank_slots(m).get(si).copied().flatten()).map(|s| fmt_int(s.1));
+                                    let text = match (r, v) { (Some(_), Some(v)) => v, (Some(_), None) => "not reported".to_string(), _ => NO_VALUE.to_string() };
+                                    view! { <td class="num">{text}</td> }
+                                }).collect_view()}
+                            </tr>
+                        }).collect_view()}
+                        <tr class="total"><th scope="row">"Total"</th>
+                            {recs.iter().map(|r| view! { <td class="num">{r.as_ref().map(|m| fmt_int(m.total_ranked_keywords)).unwrap_or_else(|| NO_VALUE.into())}</td> }).collect_view()}
+                        </tr>
+                    </tbody>
+                </table>
+            </div>
+        }
+        .into_any()
+    }
+}
+
+/// Columns of the shared keywords table.
+const OVERLAP_COLUMNS: [VColumn; 7] = [
+    VColumn { id: "keyword", label: "Keyword", numeric: false, width: "minmax(12rem, 2fr)", sortable: true },
+    VColumn { id: "volume", label: "Volume", numeric: true, width: "6.5rem", sortable: true },
+    VColumn { id: "count", label: "Domains", numeric: true, width: "5.5rem", sortable: true },
+    VColumn { id: "a", label: "Rank A", numeric: true, width: "5.5rem", sortable: true },
+    VColumn { id: "b", label: "Rank B", numeric: true, width: "5.5rem", sortable: true },
+    VColumn { id: "c", label: "Rank C", numeric: true, width: "5.5rem", sortable: true },
+    VColumn { id: "d", label: "Rank D", numeric: true, width: "5.5rem", sortable: true },
+];
+
+fn overlap_body(ws: Ws, ops: [Op; MAX_COMPARE], domains: Memo<Vec<String>>) -> impl Fn() -> AnyView + Send + Sync + 'static {
+    let decoded: [_; MAX_COMPARE] = std::array::from_fn(|i| rk_data(ws, ops[i]));
+    let overlap = Memo::new(move |_| {
+        let n = domains.with(Vec::len);
+        let data: Vec<Option<Shared<RkData>>> = (0..MAX_COMPARE)
+            .map(|i| if i < n { decoded[i].with(|d| d.as_ref().and_then(|r| r.as_ref().ok().cloned())) } else { None })
+            .collect();
+        Shared::new(Overlap::build(&data))
+    });
+    let text = RwSignal::new(String::new());
+    let need_all = RwSignal::new(false);
+    let sort = RwSignal::new(None::<(String, bool)>);
+    let order = Memo::new(move |_| {
+        let o = overlap.get();
+        let n = domains.with(Vec::len) as i64;
+        let t = text.get().trim().to_lowercase();
+        let all = need_all.get();
+        let mask: Vec<bool> = (0..o.keyword.len())
+            .map(|i| (t.is_empty() || o.lower[i].contains(&t)) && (!all || o.count[i] >= n))
+            .collect();
+        let s = sort.get();
+        let perm = s.as_ref().and_then(|(c, _)| {
+            let col: Vec<i64>;
+            Some(match c.as_str() {
+                "keyword" => sort_perm(KeyColumn::Text(&o.lower)),
+                "volume" => sort_perm(KeyColumn::Int(&o.volume)),
+                "count" => sort_perm(KeyColumn::Int(&o.count)),
+                x => {
+                    let slot = ["a", "b", "c", "d"].iter().position(|s| *s == x)?;
+                    col = o.ranks.iter().map(|r| r[slot]).collect();
+                    sort_perm(KeyColumn::Int(&col))
+                }
+            })
+        });
+        let desc = s.is_some_and(|s| s.1);
+        Shared::new(ordered(perm.as_deref(), desc && perm.is_some(), &mask, o.keyword.len()))
+    });
+    let render: RenderRow = Arc::new(move |i: u32| {
+        let o = overlap.get_untracked();
+        let i = i as usize;
+        let Some(kw) = o.keyword.get(i).cloned() else { return ().into_any() };
+        let n = domains.with_untracked(Vec::len);
+        let cc = ws.settings.with_untracked(|s| s.ccode.clone());
+        let ranks = o.ranks[i];
+        let best = ranks.iter().take(n).copied().min().unwrap_or(i64::MAX);
+        view! {
+            <div role="cell" class="vt-c"><A href=super::keywords_route(std::slice::from_ref(&kw), &cc) attr:class="kw">{kw.clone()}</A></div>
+            <div role="cell" class="vt-c num">{fmt_int(o.volume[i])}</div>
+            <div role="cell" class="vt-c num">{format!("{} of {n}", o.count[i])}</div>
+            {(0..MAX_COMPARE).map(|s| {
+                let r = ranks[s];
+                let text = if s >= n { String::new() } else if r == i64::MAX { NO_VALUE.to_string() } else { r.to_string() };
+                view! { <div role="cell" class="vt-c num"><span class:rankpill=r != i64::MAX class:best=r == best && r != i64::MAX>{text}</span></div> }
+            }).collect_view()}
+        }
+        .into_any()
+    });
+    move || {
+        let render = render.clone();
+        let o = overlap.get();
+        let ds = domains.get_untracked();
+        let n = ds.len();
+        view! {
+            <div class="overlap" data-testid="cmp-overlap">
+                <div class="scroll">
+                    <table class="data cmp" data-testid="cmp-pairs">
+                        <caption class="sr-only">"Shared ranked keywords per pair of domains; the diagonal is each domain's own distinct keywords"</caption>
+                        <thead><tr><th scope="col">"Shared with"</th>
+                            {ds.iter().enumerate().map(|(i, d)| view! { <th scope="col" class="num">{format!("{} {d}", LETTERS[i])}</th> }).collect_view()}
+                        </tr></thead>
+                        <tbody>
+                            {ds.iter().enumerate().map(|(a, d)| view! {
+                                <tr><th scope="row">{format!("{} {d}", LETTERS[a])}</th>
+                                    {(0..n).map(|b| view! { <td class="num" class:diag=a == b>{fmt_int(o.pairs[a][b] as i64)}</td> }).collect_view()}
+                                </tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                </div>
+                <p class="meta">"The diagonal is each domain’s number of distinct ranked keywords; the other cells count keywords both domains rank for."</p>
+                <fieldset class="filters">
+                    <legend>"Filter shared keywords"</legend>
+                    <label class="f wide"><span>"Keyword contains"</span>
+                        <input type="search" data-testid="ov-filter" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev)) /></label>
+                    <label class="check"><input type="checkbox" data-testid="ov-all" prop:checked=move || need_all.get()
+                        on:change=move |ev| need_all.set(event_target_checked(&ev)) />{format!(" Ranked by all {n} domains")}</label>
+                </fieldset>
+                <p data-testid="ov-count"><strong>{move || format!("{} shared keywords", fmt_int(order.with(|o| o.len()) as i64))}</strong>
+                    <span class="meta">" (ranked by at least two of the domains)"</span></p>
+                <Show when=move || order.with(|o| !o.is_empty()) fallback=|| view! { <p class="empty" data-testid="ov-none">"No shared keywords."</p> }>
+                    <VirtualTable columns=OVERLAP_COLUMNS[..3 + n].to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
+                        sort=sort caption="Keywords ranked by several domains" testid="ov-table" />
+                </Show>
+            </div>
+        }
+        .into_any()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serpkit::ops::ranked_keywords_domain::RankedKeyword;
+
+    #[test]
+    fn best_values() {
+        assert_eq!(best(&[Some(1.0), Some(3.0), None], true), Some(1));
+        assert_eq!(best(&[Some(1.0), Some(3.0)], false), Some(0));
+        assert_eq!(best(&[Some(1.0), Some(1.0)], true), None);
+        assert_eq!(best(&[Some(1.0), None], true), None);
+    }
+
+    #[test]
+    fn overlap() {
+        let rk = |k: &str, r: i64| RankedKeyword { keyword: k.into(), rank: r, search_volume: 10, ..Default::default() };
+        let a = Shared::new(RkData::from_records(vec![rk("x", 3), rk("y", 1), rk("X", 2)]));
+        let b = Shared::new(RkData::from_records(vec![rk("x", 5), rk("z", 1)]));
+        let o = Overlap::build(&[Some(a), Some(b), None, None]);
+        assert_eq!(o.keyword, vec!["x".to_string()]);
+        assert_eq!(o.ranks[0][..2], [2, 5]);
+        assert_eq!(o.per_domain[..2], [2, 2]);
+        assert_eq!(o.pairs[0][1], 1);
+    }
+}

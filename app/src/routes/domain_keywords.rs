@@ -1,0 +1,407 @@
+//! The ranked keywords of a domain (`ranked-keywords/domain`) as a virtualized table that
+//! stays smooth with 100,000 rows: data in columns ([`RkData`]), sorting by a cached index
+//! permutation per column, filtering through a precomputed lower-case keyword column, and
+//! only the visible rows in the DOM ([`VirtualTable`]). CSV export takes the filtered rows
+//! in table order; a row opens its keyword in the keyword explorer.
+
+use std::sync::{Arc, OnceLock};
+
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::use_navigate;
+use serpkit::ops::ranked_keywords_domain::RankedKeyword;
+
+use crate::api::ws;
+use crate::components::virtual_table::{
+    ordered, sort_perm, KeyColumn, RenderRow, Shared, VColumn, VirtualTable,
+};
+use crate::components::{csv, fmt_int, ExtLink};
+
+/// The table's columns.
+pub const COLUMNS: [VColumn; 7] = [
+    VColumn { id: "keyword", label: "Keyword", numeric: false, width: "minmax(11rem, 2fr)", sortable: true },
+    VColumn { id: "volume", label: "Volume", numeric: true, width: "6.5rem", sortable: true },
+    VColumn { id: "rank", label: "Rank", numeric: true, width: "4.5rem", sortable: true },
+    VColumn { id: "competition", label: "Competition", numeric: true, width: "7.5rem", sortable: true },
+    VColumn { id: "backlinks", label: "Backlinks", numeric: true, width: "6.5rem", sortable: true },
+    VColumn { id: "refdomains", label: "Ref. domains", numeric: true, width: "7rem", sortable: true },
+    VColumn { id: "url", label: "Ranking URL", numeric: false, width: "minmax(12rem, 2.4fr)", sortable: true },
+];
+
+/// Ranked keywords in columns, with lazily computed sort permutations.
+#[derive(Default)]
+pub struct RkData {
+    /// Keywords as sent.
+    pub keyword: Vec<String>,
+    /// Keywords lower-cased (filter and sort key).
+    pub lower: Vec<String>,
+    /// Search volume.
+    pub volume: Vec<i64>,
+    /// Rank.
+    pub rank: Vec<i64>,
+    /// Competition (0..100 observed).
+    pub competition: Vec<f64>,
+    /// Backlinks of the ranking URL.
+    pub backlinks: Vec<i64>,
+    /// Referring domains of the ranking URL.
+    pub refdomains: Vec<i64>,
+    /// Ranking URL.
+    pub url: Vec<String>,
+    perms: [OnceLock<Vec<u32>>; 7],
+}
+
+impl RkData {
+    /// From decoded records.
+    pub fn from_records(records: Vec<RankedKeyword>) -> RkData {
+        let n = records.len();
+        let mut d = RkData {
+            keyword: Vec::with_capacity(n),
+            lower: Vec::with_capacity(n),
+            volume: Vec::with_capacity(n),
+            rank: Vec::with_capacity(n),
+            competition: Vec::with_capacity(n),
+            backlinks: Vec::with_capacity(n),
+            refdomains: Vec::with_capacity(n),
+            url: Vec::with_capacity(n),
+            perms: Default::default(),
+        };
+        for r in records {
+            d.lower.push(r.keyword.to_lowercase());
+            d.keyword.push(r.keyword);
+            d.volume.push(r.search_volume);
+            d.rank.push(r.rank);
+            d.competition.push(r.competition);
+            d.backlinks.push(r.total_backlinks);
+            d.refdomains.push(r.total_referring_domains);
+            d.url.push(r.url);
+        }
+        d
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.keyword.len()
+    }
+
+    /// True without rows.
+    pub fn is_empty(&self) -> bool {
+        self.keyword.is_empty()
+    }
+
+    /// The ascending permutation of a column (computed once).
+    pub fn perm(&self, col: &str) -> Option<&[u32]> {
+        let i = COLUMNS.iter().position(|c| c.id == col)?;
+        let p = self.perms[i].get_or_init(|| {
+            sort_perm(match i {
+                0 => KeyColumn::Text(&self.lower),
+                1 => KeyColumn::Int(&self.volume),
+                2 => KeyColumn::Int(&self.rank),
+                3 => KeyColumn::Float(&self.competition),
+                4 => KeyColumn::Int(&self.backlinks),
+                5 => KeyColumn::Int(&self.refdomains),
+                _ => KeyColumn::Text(&self.url),
+            })
+        });
+        Some(p.as_slice())
+    }
+
+    /// Computes every permutation not computed yet (idle warm-up).
+    pub fn warm(&self) {
+        for c in COLUMNS {
+            let _ = self.perm(c.id);
+        }
+    }
+}
+
+/// The table's filters (text as typed).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RkFilter {
+    /// Words the keyword must contain; a word starting with `-` must not be contained.
+    pub text: String,
+    /// Volume range.
+    pub vmin: String,
+    /// Volume range.
+    pub vmax: String,
+    /// Rank range.
+    pub rmin: String,
+    /// Rank range.
+    pub rmax: String,
+    /// Competition range.
+    pub cmin: String,
+    /// Competition range.
+    pub cmax: String,
+}
+
+/// A range bound: empty or unreadable text is open.
+pub fn bound(s: &str) -> Option<f64> {
+    s.trim().parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// Which rows pass the filter.
+pub fn mask(d: &RkData, f: &RkFilter) -> Vec<bool> {
+    let mut inc: Vec<String> = Vec::new();
+    let mut exc: Vec<String> = Vec::new();
+    for w in f.text.split_whitespace() {
+        let w = w.to_lowercase();
+        match w.strip_prefix('-') {
+            Some("") => {}
+            Some(x) => exc.push(x.to_string()),
+            None => inc.push(w),
+        }
+    }
+    let (v0, v1) = (bound(&f.vmin), bound(&f.vmax));
+    let (r0, r1) = (bound(&f.rmin), bound(&f.rmax));
+    let (c0, c1) = (bound(&f.cmin), bound(&f.cmax));
+    let within = |v: f64, lo: Option<f64>, hi: Option<f64>| {
+        lo.is_none_or(|l| v >= l) && hi.is_none_or(|h| v <= h)
+    };
+    let ranges = [v0, v1, r0, r1, c0, c1].iter().any(Option::is_some);
+    (0..d.len())
+        .map(|i| {
+            let k = d.lower[i].as_str();
+            inc.iter().all(|w| k.contains(w.as_str()))
+                && !exc.iter().any(|w| k.contains(w.as_str()))
+                && (!ranges
+                    || (within(d.volume[i] as f64, v0, v1)
+                        && within(d.rank[i] as f64, r0, r1)
+                        && within(d.competition[i], c0, c1)))
+        })
+        .collect()
+}
+
+/// The filtered rows in table order as CSV.
+pub fn to_csv(d: &RkData, order: &[u32]) -> String {
+    let header = [
+        "Keyword",
+        "Search volume",
+        "Rank",
+        "Competition",
+        "Backlinks",
+        "Referring domains",
+        "URL",
+    ];
+    let rows = order.iter().map(|&i| {
+        let i = i as usize;
+        vec![
+            csv::text_cell(&d.keyword[i]),
+            d.volume[i].to_string(),
+            d.rank[i].to_string(),
+            d.competition[i].to_string(),
+            d.backlinks[i].to_string(),
+            d.refdomains[i].to_string(),
+            csv::text_cell(&d.url[i]),
+        ]
+    });
+    csv::to_csv(&header, rows)
+}
+
+/// The state of the table that lives in the URL.
+#[derive(Clone, Copy)]
+pub struct RkState {
+    /// Filters.
+    pub filter: RwSignal<RkFilter>,
+    /// Sort column and descending.
+    pub sort: RwSignal<Option<(String, bool)>>,
+}
+
+/// The ranked keywords table of a stored result.
+#[component]
+pub fn RankedKeywordsTable(
+    /// The decoded records.
+    data: Memo<Option<Shared<RkData>>>,
+    /// Filters and sort.
+    state: RkState,
+    /// File name stem for the CSV export.
+    #[prop(into)]
+    name: Signal<String>,
+) -> impl IntoView {
+    let ws = ws();
+    let navigate = use_navigate();
+    let RkState { filter, sort } = state;
+    let mask_memo = Memo::new(move |_| {
+        let f = filter.get();
+        data.with(|d| d.as_ref().map(|d| Shared::new(mask(d, &f))))
+    });
+    let order = Memo::new(move |_| {
+        let s = sort.get();
+        let d = data.get();
+        let m = mask_memo.get();
+        match (d, m) {
+            (Some(d), Some(m)) => {
+                let perm = s.as_ref().and_then(|(c, _)| d.perm(c));
+                let desc = s.as_ref().is_some_and(|s| s.1);
+                Shared::new(ordered(perm, desc && perm.is_some(), &m, d.len()))
+            }
+            _ => Shared::new(Vec::new()),
+        }
+    });
+    // Warm the other sort orders once the table is on screen.
+    Effect::new(move |_| {
+        if let Some(d) = data.get() {
+            set_timeout(move || d.warm(), std::time::Duration::from_millis(400));
+        }
+    });
+
+    let cc = move || ws.settings.with_untracked(|s| s.ccode.clone());
+    let nav = StoredValue::new(navigate);
+    let open = move |i: u32| {
+        let kw = data.with_untracked(|d| d.as_ref().and_then(|d| d.keyword.get(i as usize).cloned()));
+        if let Some(kw) = kw {
+            let route = super::keywords_route(&[kw], &cc());
+            nav.with_value(|n| n(&route, Default::default()));
+        }
+    };
+    let render: RenderRow = Arc::new(move |i: u32| {
+        let Some(d) = data.get_untracked() else {
+            return ().into_any();
+        };
+        let i = i as usize;
+        let (Some(kw), Some(url)) = (d.keyword.get(i).cloned(), d.url.get(i).cloned()) else {
+            return ().into_any();
+        };
+        let href = super::keywords_route(std::slice::from_ref(&kw), &cc());
+        let rank = d.rank[i];
+        let comp = d.competition[i];
+        let url_text = short_url(&url);
+        view! {
+            <div role="cell" class="vt-c kwc"><A href=href attr:class="kw" attr:title="Open in the keyword explorer">{kw}</A></div>
+            <div role="cell" class="vt-c num">{fmt_int(d.volume[i])}</div>
+            <div role="cell" class="vt-c num"><span class="rankpill" class:top3=rank <= 3 class:top10=(4..=10).contains(&rank)>{rank}</span></div>
+            <div role="cell" class="vt-c num">
+                <span class="compbar" aria-hidden="true"><span style=format!("width:{:.0}%", comp.clamp(0.0, 100.0))></span></span>
+                {format!("{comp:.1}")}
+            </div>
+            <div role="cell" class="vt-c num">{fmt_int(d.backlinks[i])}</div>
+            <div role="cell" class="vt-c num">{fmt_int(d.refdomains[i])}</div>
+            <div role="cell" class="vt-c url" title=url.clone()><ExtLink href=url>{url_text}</ExtLink></div>
+        }
+        .into_any()
+    });
+
+    let export = move |_| {
+        let csv_text = data.with_untracked(|d| {
+            d.as_ref()
+                .map(|d| order.with_untracked(|o| to_csv(d, o)))
+                .unwrap_or_default()
+        });
+        let file = format!("ranked-keywords-{}.csv", name.get_untracked());
+        if let Err(e) = csv::download(&file, "text/csv", &csv_text) {
+            ws.notice(format!("CSV export failed: {e}"));
+        }
+    };
+    let set = move |f: fn(&mut RkFilter) -> &mut String, v: String| {
+        filter.update(|x| *f(x) = v);
+    };
+    let range = move |label: &'static str, id: &'static str, get: fn(&RkFilter) -> String, f: fn(&mut RkFilter) -> &mut String, ph: &'static str| {
+        view! {
+            <label class="f">
+                <span>{label}</span>
+                <input data-testid=id inputmode="decimal" placeholder=ph
+                    prop:value=move || filter.with(get)
+                    on:input=move |ev| set(f, event_target_value(&ev)) />
+            </label>
+        }
+    };
+    let total = move || data.with(|d| d.as_ref().map_or(0, |d| d.len()));
+    let shown = move || order.with(|o| o.len());
+
+    view! {
+        <div class="rk">
+            <fieldset class="filters">
+                <legend>"Filter"</legend>
+                <label class="f wide">
+                    <span>"Keyword contains"</span>
+                    <input type="search" data-testid="rk-filter" placeholder="e.g. shoes -cheap"
+                        aria-describedby="rk-filter-help"
+                        prop:value=move || filter.with(|f| f.text.clone())
+                        on:input=move |ev| set(|f| &mut f.text, event_target_value(&ev)) />
+                </label>
+                {range("Volume from", "rk-vmin", |f| f.vmin.clone(), |f| &mut f.vmin, "min")}
+                {range("to", "rk-vmax", |f| f.vmax.clone(), |f| &mut f.vmax, "max")}
+                {range("Rank from", "rk-rmin", |f| f.rmin.clone(), |f| &mut f.rmin, "1")}
+                {range("to", "rk-rmax", |f| f.rmax.clone(), |f| &mut f.rmax, "100")}
+                {range("Competition from", "rk-cmin", |f| f.cmin.clone(), |f| &mut f.cmin, "0")}
+                {range("to", "rk-cmax", |f| f.cmax.clone(), |f| &mut f.cmax, "100")}
+                <button type="button" class="secondary" data-testid="rk-clear"
+                    disabled=move || filter.with(|f| *f == RkFilter::default())
+                    on:click=move |_| filter.set(RkFilter::default())>"Clear filters"</button>
+                <p id="rk-filter-help" class="meta full">"Words are matched anywhere in the keyword; a word starting with “-” excludes keywords containing it."</p>
+            </fieldset>
+            <div class="toolbar">
+                <strong data-testid="rk-count" aria-live="polite">
+                    {move || format!("{} of {} keywords", fmt_int(shown() as i64), fmt_int(total() as i64))}
+                </strong>
+                <button type="button" class="secondary" data-testid="rk-export" on:click=export
+                    disabled=move || shown() == 0>
+                    {move || format!("Export CSV ({} rows)", fmt_int(shown() as i64))}
+                </button>
+                <span class="meta">"Click a row to open its keyword in the keyword explorer (nothing is bought until you run it there)."</span>
+            </div>
+            <Show when=move || { shown() > 0 }
+                fallback=move || view! {
+                    <p class="empty" data-testid="rk-no-match">
+                        {move || if total() == 0 { "The service returned no ranked keywords for this domain." } else { "No keywords match these filters. " }}
+                        <button type="button" class="linklike" on:click=move |_| filter.set(RkFilter::default())>"Clear filters"</button>
+                    </p>
+                }>
+                <VirtualTable columns=COLUMNS.to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
+                    sort=sort on_row=Callback::new(open) caption="Ranked keywords" testid="rk-table" />
+            </Show>
+        </div>
+    }
+}
+
+/// A URL without its scheme, for display.
+pub fn short_url(u: &str) -> String {
+    let s = u
+        .strip_prefix("https://")
+        .or_else(|| u.strip_prefix("http://"))
+        .unwrap_or(u);
+    s.strip_prefix("www.").unwrap_or(s).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data() -> RkData {
+        let rec = |k: &str, v: i64, r: i64, c: f64| RankedKeyword {
+            keyword: k.into(),
+            competition: c,
+            search_volume: v,
+            total_backlinks: 0,
+            total_referring_domains: 0,
+            rank: r,
+            url: "https://a.com/".into(),
+        };
+        RkData::from_records(vec![
+            rec("Trail Shoes", 100, 3, 10.0),
+            rec("cheap shoes", 500, 12, 90.0),
+            rec("boots", 50, 1, 50.0),
+        ])
+    }
+
+    #[test]
+    fn filter_sort_csv() {
+        let d = data();
+        let f = RkFilter {
+            text: "shoes -cheap".into(),
+            ..Default::default()
+        };
+        assert_eq!(mask(&d, &f), vec![true, false, false]);
+        let f = RkFilter {
+            vmin: "60".into(),
+            rmax: "10".into(),
+            ..Default::default()
+        };
+        assert_eq!(mask(&d, &f), vec![true, false, false]);
+        let all = mask(&d, &RkFilter { text: "-".into(), ..Default::default() });
+        assert_eq!(all, vec![true, true, true]);
+        assert_eq!(d.perm("volume"), Some(&[2u32, 0, 1][..]));
+        assert_eq!(d.perm("keyword"), Some(&[2u32, 1, 0][..]));
+        assert_eq!(d.perm("nope"), None);
+        let csv = to_csv(&d, &[1]);
+        assert!(csv.ends_with("cheap shoes,500,12,90,0,0,https://a.com/\r\n"));
+        assert_eq!(short_url("https://www.a.com/x"), "a.com/x");
+    }
+}

@@ -1,0 +1,219 @@
+//! Page backlink metrics for a list of URLs (`/domain/pages?u=...`, `backlink/metrics`) as a
+//! sortable table with CSV export. Priced $0.05 per URL (see `serpkit::ops::backlink_metrics`).
+
+use leptos::prelude::*;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
+use serpkit::ops::backlink_metrics::{self, PageBacklinkMetrics};
+use serpkit::{Request, Usd};
+
+use super::domains::{preview, unreadable, DomainNav, Op};
+use crate::api::{self, enc, ws, Job};
+use crate::components::{
+    csv, fmt_int, price_text, Column, DataTable, ErrorBox, ExtLink, PriceButton, ResultMeta,
+    SortKey, TableModel, TableRow, ValidationPanel,
+};
+use crate::model::plural;
+
+/// A row: the record and its position in the response (URLs may repeat).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PageRow {
+    /// Position in the response.
+    pub pos: usize,
+    /// The record.
+    pub m: PageBacklinkMetrics,
+}
+
+impl TableRow for PageRow {
+    fn id(&self) -> String {
+        self.pos.to_string()
+    }
+    fn columns() -> Vec<Column<Self>> {
+        vec![
+            Column { id: "url", label: "URL", numeric: false, key: |r| SortKey::Text(r.m.url.clone()), csv: Some(|r| csv::text_cell(&r.m.url)) },
+            Column { id: "backlinks", label: "Backlinks", numeric: true, key: |r| SortKey::Num(r.m.backlinks as f64), csv: Some(|r| r.m.backlinks.to_string()) },
+            Column { id: "dofollow", label: "Dofollow", numeric: true, key: |r| SortKey::Num(r.m.dofollow_backlinks as f64), csv: Some(|r| r.m.dofollow_backlinks.to_string()) },
+            Column { id: "nofollow", label: "Nofollow", numeric: true, key: |r| SortKey::Num(r.m.nofollow_backlinks as f64), csv: Some(|r| r.m.nofollow_backlinks.to_string()) },
+            Column { id: "refdomains", label: "Ref. domains", numeric: true, key: |r| SortKey::Num(r.m.refdomains as f64), csv: Some(|r| r.m.refdomains.to_string()) },
+            Column { id: "ips", label: "IPs", numeric: true, key: |r| SortKey::Num(r.m.ips as f64), csv: Some(|r| r.m.ips.to_string()) },
+            Column { id: "subnets", label: "Subnets", numeric: true, key: |r| SortKey::Num(r.m.subnets as f64), csv: Some(|r| r.m.subnets.to_string()) },
+            Column { id: "edu", label: ".edu", numeric: true, key: |r| SortKey::Num(r.m.edu_backlinks as f64), csv: Some(|r| r.m.edu_backlinks.to_string()) },
+            Column { id: "gov", label: ".gov", numeric: true, key: |r| SortKey::Num(r.m.gov_backlinks as f64), csv: Some(|r| r.m.gov_backlinks.to_string()) },
+        ]
+    }
+    fn cells(&self) -> AnyView {
+        let m = &self.m;
+        let url = m.url.clone();
+        let url_text = m.url.clone();
+        let dof = if m.backlinks > 0 { m.dofollow_backlinks as f64 / m.backlinks as f64 * 100.0 } else { 0.0 };
+        view! {
+            <td class="url"><ExtLink href=url>{url_text}</ExtLink></td>
+            <td class="num" data-col="backlinks">{fmt_int(m.backlinks)}</td>
+            <td class="num">{fmt_int(m.dofollow_backlinks)}<span class="meta">{format!(" {dof:.0}%")}</span></td>
+            <td class="num">{fmt_int(m.nofollow_backlinks)}</td>
+            <td class="num">{fmt_int(m.refdomains)}</td>
+            <td class="num">{fmt_int(m.ips)}</td>
+            <td class="num">{fmt_int(m.subnets)}</td>
+            <td class="num">{fmt_int(m.edu_backlinks)}</td>
+            <td class="num">{fmt_int(m.gov_backlinks)}</td>
+        }
+        .into_any()
+    }
+}
+
+/// URLs from text: one per line (or separated by spaces), trimmed, without duplicates.
+pub fn parse_urls(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for u in text.split_whitespace() {
+        let u = u.trim().to_string();
+        if !u.is_empty() && !out.contains(&u) {
+            out.push(u);
+        }
+    }
+    out
+}
+
+/// The route of this page for these URLs.
+pub fn pages_route(urls: &[String]) -> String {
+    format!("/domain/pages?u={}", enc(&urls.join("\n")))
+}
+
+/// The page backlink metrics page.
+#[component]
+pub fn PageMetrics() -> impl IntoView {
+    let ws = ws();
+    let q = use_query_map();
+    let navigate = use_navigate();
+    let text = RwSignal::new(q.with_untracked(|m| m.get("u")).unwrap_or_default());
+    let typed = Memo::new(move |_| parse_urls(&text.get()));
+    let committed = Memo::new(move |_| parse_urls(&q.with(|m| m.get("u")).unwrap_or_default()));
+    let make = |urls: Vec<String>| {
+        (!urls.is_empty()).then(|| Request::BacklinkMetrics(backlink_metrics::Request { key: Default::default(), urls }))
+    };
+    let typed_req = Memo::new(move |_| make(typed.get()));
+    let shown = Op::new(ws, move || make(committed.get()));
+    let call = shown.call;
+    let check = Memo::new(move |_| {
+        typed_req.with(|r| r.as_ref().and_then(|r| r.check().err())).map(|e| {
+            let which = e
+                .field
+                .strip_prefix("/urls/")
+                .and_then(|i| i.parse::<usize>().ok())
+                .and_then(|i| typed.with(|d| d.get(i).cloned()));
+            match which {
+                Some(u) => format!("{e} (“{}”)", u.chars().take(100).collect::<String>()),
+                None => e.to_string(),
+            }
+        })
+    });
+    let price = Memo::new(move |_| {
+        typed_req.with(|r| r.as_ref().map(|r| api::price_now(ws, r, false))).unwrap_or((Usd::ZERO, 0))
+    });
+    let full = move || typed_req.with(|r| r.as_ref().map(serpkit::estimate_cost)).unwrap_or_default();
+    let nav = StoredValue::new(navigate);
+    let go = move |refresh: bool| {
+        let urls = typed.get_untracked();
+        let Some(request) = typed_req.get_untracked() else { return };
+        let route = pages_route(&urls);
+        let input = format!("{} URL{}: {}", urls.len(), plural(urls.len()), preview(&urls));
+        let r2 = route.clone();
+        api::run(ws, call, Job { request, route, input }, refresh, move |_| {
+            nav.with_value(|n| n(&r2, NavigateOptions { scroll: false, ..Default::default() }));
+        });
+    };
+    let typed_stored = move || typed_req.with(|r| r.as_ref().is_some_and(|r| ws.has_result(&api::canonical(r).1)));
+    let records = shown.decoded::<Vec<PageBacklinkMetrics>>(ws);
+    let rows = Signal::derive(move || match records.get() {
+        Some(Ok(v)) => v.iter().cloned().enumerate().map(|(pos, m)| PageRow { pos, m }).collect(),
+        _ => Vec::new(),
+    });
+    let sort = RwSignal::new(None);
+    let model = TableModel::new(rows, sort);
+    let export = move |_| {
+        if let Err(e) = csv::download("page-backlinks.csv", "text/csv", &model.csv()) {
+            ws.notice(format!("CSV export failed: {e}"));
+        }
+    };
+    let totals = move || {
+        rows.with(|r| {
+            (r.iter().map(|x| x.m.backlinks).sum::<i64>(), r.iter().map(|x| x.m.refdomains).sum::<i64>())
+        })
+    };
+
+    view! {
+        <section class="page domain-page" aria-labelledby="pm-title">
+            <DomainNav />
+            <h1 id="pm-title">"Page backlink metrics"</h1>
+            <div class="research">
+                <div class="field grow">
+                    <label for="pm-input">"Page URLs, one per line"</label>
+                    <textarea id="pm-input" data-testid="urls-input" rows="5" spellcheck="false"
+                        placeholder="https://example.com/\nhttps://example.com/blog/post"
+                        prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+                    <p class="meta" aria-live="polite">{move || { let n = typed.with(Vec::len); format!("{n} URL{}", plural(n)) }}</p>
+                </div>
+                <div class="field">
+                    <PriceButton testid="run" text=Signal::derive(move || { let (p, u) = price.get(); price_text("Get metrics", p, u, "URL") })
+                        price=Signal::derive(move || price.get().0)
+                        disabled=Signal::derive(move || call.loading.get() || typed.with(Vec::is_empty) || check.with(Option::is_some))
+                        on_run=Callback::new(move |_| go(false)) />
+                    <Show when=typed_stored>
+                        <PriceButton testid="refresh" secondary=true
+                            text=Signal::derive(move || price_text("Refresh", full(), typed.with(Vec::len) as u64, "URL"))
+                            price=Signal::derive(full)
+                            disabled=Signal::derive(move || call.loading.get())
+                            on_run=Callback::new(move |_| go(true)) />
+                    </Show>
+                    {move || check.get().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> })}
+                    <p class="meta">"$0.05 per URL (the service prices it “per domain, per request”; we count every URL, so the shown price is never below the charge)."</p>
+                </div>
+            </div>
+            <ErrorBox call=call />
+            {move || {
+                if !shown.stored() {
+                    return if call.loading.get() {
+                        view! { <p class="empty" data-testid="loading"><span class="spinner" aria-hidden="true"></span>"Fetching backlink metrics…"</p> }.into_any()
+                    } else {
+                        view! {
+                            <div class="empty" data-testid="empty">
+                                <h2>"Backlinks of individual pages"</h2>
+                                <p>"Paste full URLs (http or https), one per line, and press “Get metrics”. The price is on the button; results are saved and reopen without a charge."</p>
+                            </div>
+                        }.into_any()
+                    };
+                }
+                view! {
+                    <section class="results" aria-labelledby="pm-res">
+                        <div class="results-head">
+                            <h2 id="pm-res">{move || { let n = rows.with(Vec::len); format!("{n} page{}", plural(n)) }}</h2>
+                            <span class="meta">{move || { let (b, r) = totals(); format!("{} backlinks · {} referring domains in total", fmt_int(b), fmt_int(r)) }}</span>
+                        </div>
+                        <ResultMeta result=Signal::derive(move || shown.meta.get()) />
+                        {move || records.get().and_then(|r| r.err()).map(unreadable)}
+                        <div class="toolbar">
+                            <button type="button" class="secondary" data-testid="export-csv" on:click=export
+                                disabled=move || rows.with(Vec::is_empty)>{move || format!("Export CSV ({} rows)", rows.with(Vec::len))}</button>
+                        </div>
+                        <Show when=move || !rows.with(Vec::is_empty) fallback=|| view! { <p class="empty">"The service returned no records."</p> }>
+                            <DataTable model=model caption="Backlink metrics by page" testid="pages-table" />
+                        </Show>
+                        <ValidationPanel result=Signal::derive(move || shown.meta.get()) />
+                    </section>
+                }.into_any()
+            }}
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls() {
+        assert_eq!(
+            parse_urls(" https://a.com/x \nhttps://a.com/x\n\nhttps://b.com"),
+            vec!["https://a.com/x".to_string(), "https://b.com".into()]
+        );
+    }
+}

@@ -1,0 +1,136 @@
+//! Settings: demo or live service, base URL, API key (session only unless "remember on this
+//! device"), validation mode, budget cap, theme, default country; workspace export/import.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use serpkit::Usd;
+use wasm_bindgen::JsCast;
+
+use crate::api::ws;
+use crate::components::csv;
+use crate::model::{Mode, Settings};
+
+/// The settings page.
+#[component]
+pub fn SettingsPage() -> impl IntoView {
+    let ws = ws();
+    let edit = move |f: fn(&mut Settings, String)| {
+        move |ev: leptos::ev::Event| {
+            let mut s = ws.settings.get_untracked();
+            f(&mut s, event_target_value(&ev));
+            ws.set_settings(s);
+        }
+    };
+    let set_mode = move |m: Mode| {
+        let mut s = ws.settings.get_untracked();
+        s.mode = m;
+        ws.set_settings(s);
+    };
+    let live = move || ws.settings.with(|s| s.mode == Mode::Live);
+    let budget_error = move || {
+        ws.settings.with(|s| {
+            let b = s.budget.trim();
+            (!b.is_empty() && b.parse::<Usd>().is_err())
+                .then(|| "Enter an amount in dollars, e.g. 5 or 0.50.".to_string())
+        })
+    };
+    let import_msg = RwSignal::new(String::new());
+    let import = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        spawn_local(async move {
+            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+            let msg = match text.ok().and_then(|t| t.as_string()) {
+                Some(t) => match ws.import_json(&t) {
+                    Ok(m) => m,
+                    Err(e) => format!("Import failed: {e}"),
+                },
+                None => "Import failed: the file could not be read.".into(),
+            };
+            import_msg.set(msg);
+        });
+    };
+    let export = move |_| {
+        if let Err(e) = csv::download("serpkit-workspace.json", "application/json", &ws.export_json()) {
+            import_msg.set(format!("Export failed: {e}"));
+        }
+    };
+    view! {
+        <section class="page settings" aria-labelledby="set-title">
+            <h1 id="set-title">"Settings"</h1>
+            <fieldset class="card">
+                <legend>"Data source"</legend>
+                <label class="radio"><input type="radio" name="mode" data-testid="mode-demo" prop:checked=move || !live()
+                    on:change=move |_| set_mode(Mode::Demo) />
+                    " Demo: synthetic data generated in this browser. No key, no network, nothing paid."</label>
+                <label class="radio"><input type="radio" name="mode" data-testid="mode-live" prop:checked=live
+                    on:change=move |_| set_mode(Mode::Live) />
+                    " Live service: real data, charged to your account."</label>
+                <div class="grid" class:dim=move || !live()>
+                    <label for="base-url">"Base URL"</label>
+                    <input id="base-url" data-testid="base-url" type="url" spellcheck="false"
+                        prop:value=move || ws.settings.with(|s| s.base_url.clone())
+                        on:change=edit(|s, v| s.base_url = v.trim().to_string()) />
+                    <label for="api-key">"API key"</label>
+                    <div>
+                        <input id="api-key" data-testid="api-key" type="password" autocomplete="off" spellcheck="false"
+                            prop:value=move || ws.key.get()
+                            on:input=move |ev| ws.set_key(event_target_value(&ev)) />
+                        <p class="meta">"Sent only in request bodies to the base URL. Never put in URLs, exports or logs."</p>
+                    </div>
+                    <span></span>
+                    <label class="check"><input type="checkbox" data-testid="remember-key"
+                        prop:checked=move || ws.settings.with(|s| s.remember_key)
+                        on:change=move |ev| {
+                            let mut s = ws.settings.get_untracked();
+                            s.remember_key = event_target_checked(&ev);
+                            ws.set_settings(s);
+                        } />
+                        " Remember the key on this device (otherwise it is forgotten when you close or reload the tab)"</label>
+                </div>
+            </fieldset>
+            <fieldset class="card">
+                <legend>"Spending and checks"</legend>
+                <div class="grid">
+                    <label for="budget">"Budget cap for this session ($)"</label>
+                    <div>
+                        <input id="budget" data-testid="budget" inputmode="decimal" placeholder="no cap"
+                            prop:value=move || ws.settings.with(|s| s.budget.clone())
+                            on:change=edit(|s, v| s.budget = v.trim().to_string()) />
+                        {move || budget_error().map(|e| view! { <p class="error inline">{e}</p> })}
+                        <p class="meta">"A call that would take this session's spend over the cap is not sent."</p>
+                    </div>
+                    <label for="validation">"Response validation"</label>
+                    <select id="validation" data-testid="validation-mode" on:change=edit(|s, v| s.validation = v)>
+                        {[("warn", "Check and report (default)"), ("strict", "Strict: reject answers that break the contract"), ("off", "Off")]
+                            .into_iter().map(|(v, l)| view! {
+                                <option value=v selected=move || ws.settings.with(|s| s.validation == v)>{l}</option>
+                            }).collect_view()}
+                    </select>
+                    <label for="def-cc">"Default country"</label>
+                    <input id="def-cc" maxlength="2" prop:value=move || ws.settings.with(|s| s.ccode.clone())
+                        on:change=edit(|s, v| s.ccode = v.trim().to_uppercase()) />
+                </div>
+            </fieldset>
+            <fieldset class="card">
+                <legend>"Workspace data"</legend>
+                <p>"Results, lists and history are kept in this browser (IndexedDB). Export them to a JSON file to move or back them up; the API key is never part of an export."</p>
+                <div class="toolbar">
+                    <button type="button" data-testid="export-workspace" on:click=export>"Export workspace"</button>
+                    <label class="button secondary">"Import workspace…"
+                        <input type="file" accept="application/json,.json" class="sr-only" data-testid="import-workspace" on:change=import />
+                    </label>
+                    <span role="status" data-testid="import-status">{move || import_msg.get()}</span>
+                </div>
+            </fieldset>
+        </section>
+    }
+}

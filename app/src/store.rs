@@ -1,0 +1,222 @@
+//! Persistence in the browser.
+//!
+//! - **IndexedDB** (database `serpkit`, version 1) holds the workspace: object stores
+//!   `results` (call results by cache key), `history` (calls by id) and `lists` (keyword
+//!   lists by name). Every value is stored as JSON text and read back one entry at a time,
+//!   so an entry that no longer parses is skipped with a message and never costs the rest.
+//! - **localStorage** holds only small things: the settings, and the API key when the user
+//!   ticked "remember on this device" (removed again when unticked).
+//!
+//! When IndexedDB is unavailable the app keeps working in memory and says so.
+
+use std::cell::RefCell;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{IdbDatabase, IdbRequest, IdbTransactionMode};
+
+/// Database name.
+pub const DB_NAME: &str = "serpkit";
+/// Store of call results.
+pub const RESULTS: &str = "results";
+/// Store of history entries.
+pub const HISTORY: &str = "history";
+/// Store of keyword lists.
+pub const LISTS: &str = "lists";
+/// localStorage key of the settings.
+pub const SETTINGS_KEY: &str = "serpkit.settings";
+/// localStorage key of the remembered API key.
+pub const API_KEY_KEY: &str = "serpkit.apiKey";
+
+thread_local! {
+    static DB: RefCell<Option<IdbDatabase>> = const { RefCell::new(None) };
+}
+
+/// The entries of a store that parsed, and a message per entry that did not.
+pub struct Loaded<T> {
+    /// Good entries, in key order.
+    pub items: Vec<T>,
+    /// One message per skipped entry.
+    pub skipped: Vec<String>,
+}
+
+fn err_text(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.dyn_ref::<web_sys::DomException>().map(|d| d.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "unknown error".into())
+}
+
+/// Waits for an IndexedDB request; its result or an error message.
+async fn done(req: &IdbRequest) -> Result<JsValue, String> {
+    let promise = js_sys::Promise::new(&mut |resolve, reject| {
+        let r = req.clone();
+        let ok = Closure::once_into_js(move |_: web_sys::Event| {
+            let _ = resolve.call1(&JsValue::NULL, &r.result().unwrap_or(JsValue::UNDEFINED));
+        });
+        let r = req.clone();
+        let err = Closure::once_into_js(move |_: web_sys::Event| {
+            let msg = r
+                .error()
+                .ok()
+                .flatten()
+                .map(|e| e.message())
+                .unwrap_or_else(|| "IndexedDB request failed".into());
+            let _ = reject.call1(&JsValue::NULL, &JsValue::from_str(&msg));
+        });
+        req.set_onsuccess(Some(ok.unchecked_ref()));
+        req.set_onerror(Some(err.unchecked_ref()));
+    });
+    JsFuture::from(promise).await.map_err(|e| err_text(&e))
+}
+
+/// Opens (and on first use creates) the database. Err when IndexedDB is unavailable.
+pub async fn open() -> Result<(), String> {
+    let factory = web_sys::window()
+        .ok_or("no window")?
+        .indexed_db()
+        .map_err(|e| err_text(&e))?
+        .ok_or("IndexedDB is not available in this browser")?;
+    let req = factory.open_with_u32(DB_NAME, 1).map_err(|e| err_text(&e))?;
+    let r = req.clone();
+    let upgrade = Closure::once_into_js(move |_: web_sys::Event| {
+        if let Ok(db) = r.result().and_then(|d| d.dyn_into::<IdbDatabase>().map_err(|v| v.into())) {
+            for name in [RESULTS, HISTORY, LISTS] {
+                if !db.object_store_names().contains(name) {
+                    let _ = db.create_object_store(name);
+                }
+            }
+        }
+    });
+    req.set_onupgradeneeded(Some(upgrade.unchecked_ref()));
+    let db = done(&req)
+        .await?
+        .dyn_into::<IdbDatabase>()
+        .map_err(|_| "IndexedDB did not open".to_string())?;
+    DB.with(|d| *d.borrow_mut() = Some(db));
+    Ok(())
+}
+
+/// True once [`open`] succeeded.
+pub fn available() -> bool {
+    DB.with(|d| d.borrow().is_some())
+}
+
+fn store(name: &str, mode: IdbTransactionMode) -> Result<web_sys::IdbObjectStore, String> {
+    let db = DB
+        .with(|d| d.borrow().clone())
+        .ok_or("storage is not available")?;
+    db.transaction_with_str_and_mode(name, mode)
+        .and_then(|t| t.object_store(name))
+        .map_err(|e| err_text(&e))
+}
+
+/// Writes one entry (JSON text) under `key`.
+pub async fn put<T: Serialize>(store_name: &str, key: &str, value: &T) -> Result<(), String> {
+    let text = serde_json::to_string(value).map_err(|e| e.to_string())?;
+    put_text(store_name, key, &text).await
+}
+
+/// Writes raw text under `key` (also used by tests of corrupt entries).
+pub async fn put_text(store_name: &str, key: &str, text: &str) -> Result<(), String> {
+    let s = store(store_name, IdbTransactionMode::Readwrite)?;
+    let req = s
+        .put_with_key(&JsValue::from_str(text), &JsValue::from_str(key))
+        .map_err(|e| err_text(&e))?;
+    done(&req).await.map(|_| ())
+}
+
+/// Deletes one entry.
+pub async fn delete(store_name: &str, key: &str) -> Result<(), String> {
+    let s = store(store_name, IdbTransactionMode::Readwrite)?;
+    let req = s
+        .delete(&JsValue::from_str(key))
+        .map_err(|e| err_text(&e))?;
+    done(&req).await.map(|_| ())
+}
+
+/// Deletes every entry of a store.
+pub async fn clear(store_name: &str) -> Result<(), String> {
+    let s = store(store_name, IdbTransactionMode::Readwrite)?;
+    let req = s.clear().map_err(|e| err_text(&e))?;
+    done(&req).await.map(|_| ())
+}
+
+/// Reads one entry; `Ok(None)` when absent, `Err` when unreadable.
+pub async fn get<T: DeserializeOwned>(store_name: &str, key: &str) -> Result<Option<T>, String> {
+    let s = store(store_name, IdbTransactionMode::Readonly)?;
+    let req = s.get(&JsValue::from_str(key)).map_err(|e| err_text(&e))?;
+    let v = done(&req).await?;
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    let text = v.as_string().ok_or("the stored entry is not text")?;
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| format!("the stored entry is damaged ({e})"))
+}
+
+/// Every key of a store.
+pub async fn keys(store_name: &str) -> Result<Vec<String>, String> {
+    let s = store(store_name, IdbTransactionMode::Readonly)?;
+    let req = s.get_all_keys().map_err(|e| err_text(&e))?;
+    let arr: js_sys::Array = done(&req).await?.unchecked_into();
+    Ok(arr.iter().filter_map(|k| k.as_string()).collect())
+}
+
+/// Every entry of a store that parses; the others are skipped with a message each.
+pub async fn load_all<T: DeserializeOwned>(store_name: &str, what: &str) -> Result<Loaded<T>, String> {
+    let s = store(store_name, IdbTransactionMode::Readonly)?;
+    let keys_req = s.get_all_keys().map_err(|e| err_text(&e))?;
+    let vals_req = s.get_all().map_err(|e| err_text(&e))?;
+    let keys: js_sys::Array = done(&keys_req).await?.unchecked_into();
+    let vals: js_sys::Array = done(&vals_req).await?.unchecked_into();
+    let mut out = Loaded {
+        items: Vec::new(),
+        skipped: Vec::new(),
+    };
+    for (i, v) in vals.iter().enumerate() {
+        let key = keys
+            .get(i as u32)
+            .as_string()
+            .unwrap_or_else(|| format!("#{i}"));
+        let shown: String = key.chars().take(60).collect();
+        match v.as_string().map(|t| serde_json::from_str::<T>(&t)) {
+            Some(Ok(item)) => out.items.push(item),
+            Some(Err(e)) => out
+                .skipped
+                .push(format!("Skipped a damaged {what} ({shown:?}): {e}")),
+            None => out
+                .skipped
+                .push(format!("Skipped a damaged {what} ({shown:?}): not text")),
+        }
+    }
+    Ok(out)
+}
+
+fn local() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// Reads a localStorage item.
+pub fn local_get(key: &str) -> Option<String> {
+    local()?.get_item(key).ok().flatten()
+}
+
+/// Writes a localStorage item (ignored when storage is unavailable or full).
+pub fn local_set(key: &str, value: &str) {
+    if let Some(s) = local() {
+        let _ = s.set_item(key, value);
+    }
+}
+
+/// Removes a localStorage item.
+pub fn local_remove(key: &str) {
+    if let Some(s) = local() {
+        let _ = s.remove_item(key);
+    }
+}

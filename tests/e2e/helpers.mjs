@@ -1,0 +1,155 @@
+// Shared helpers of the app's end-to-end tests (node:test + playwright-core).
+//
+// The app is served from dist/ (built by `cargo xtask e2e`) by a small server here that
+// falls back to index.html for app routes, like Trunk's own server, so deep links and
+// reloads of /lists or /keywords?... work. APP_URL (the xtask's plain static server) is
+// used for nothing else than to know the build exists.
+
+import { createServer } from 'node:http';
+import { readFile, mkdir, writeFile } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const DIST = join(ROOT, 'dist');
+export const OUT = process.env.TEST_OUTPUT || join(ROOT, 'test-output');
+export const SANDBOX_URL = (process.env.SANDBOX_URL || '').replace(/\/$/, '');
+export const SANDBOX_KEY = process.env.SANDBOX_KEY || 'sandbox-test-key';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css',
+  '.json': 'application/json',
+};
+
+/** Serves dist/ on a free loopback port; unknown paths get index.html. */
+export async function serveApp() {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const file = normalize(join(DIST, path));
+    let body;
+    let type = TYPES[extname(file)];
+    if (file.startsWith(DIST) && type) {
+      body = await readFile(file).catch(() => null);
+    }
+    if (!body) {
+      body = await readFile(join(DIST, 'index.html'));
+      type = TYPES['.html'];
+    }
+    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+    res.end(body);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  return { url, close: () => new Promise((r) => server.close(r)) };
+}
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run',
+];
+
+/** Headless Chromium (Debian's, from $CHROMIUM). */
+export function launch() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/** A page on a fresh context; console errors are collected in `page.errors`. */
+export async function newPage(browser, opts = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true, ...opts });
+  const page = await context.newPage();
+  page.errors = [];
+  page.logs = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  page.on('console', (m) => page.logs.push(m.text()));
+  page.setDefaultTimeout(20000);
+  return page;
+}
+
+/** Opens an app route and waits for the stored workspace to be loaded. */
+export async function open(page, base, route = '/') {
+  await page.goto(base + route);
+  await page.locator('main[data-loaded="true"]').waitFor();
+}
+
+/** Waits until every write reached IndexedDB. */
+export async function saved(page) {
+  await page.locator('[data-testid="save-state"][data-saved="true"]').waitFor();
+}
+
+/** Saves a screenshot under $TEST_OUTPUT/screenshots/. */
+export async function shot(page, name, fullPage = true) {
+  const dir = join(OUT, 'screenshots');
+  await mkdir(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage });
+}
+
+/** Writes a JSON file under $TEST_OUTPUT/. */
+export async function record(name, data) {
+  await mkdir(OUT, { recursive: true });
+  await writeFile(join(OUT, name), JSON.stringify(data, null, 2));
+}
+
+/** `$0.0300` → 300 (micro-dollars... in units of $0.0001 × 100): exact integer micros. */
+export function micros(text) {
+  const m = /\$(\d+)\.(\d+)/.exec(text || '');
+  if (!m) throw new Error(`no dollar amount in ${JSON.stringify(text)}`);
+  const frac = (m[2] + '000000').slice(0, 6);
+  return Number(m[1]) * 1_000_000 + Number(frac);
+}
+
+/** Numbers shown in a table column (`1,234` → 1234, `$1.20` → 1.2). */
+export async function column(page, col) {
+  const texts = await page.locator(`[data-testid="kw-table"] tbody td[data-col="${col}"]`).allTextContents();
+  return texts.map((t) => Number(t.replace(/[$,%+]/g, '')));
+}
+
+/** Keywords of the visible table rows. */
+export async function rowIds(page, table = 'kw-table') {
+  return page.locator(`[data-testid="${table}"] tbody tr[data-testid="row"]`).evaluateAll((rows) => rows.map((r) => r.dataset.id));
+}
+
+/** Types keywords into the explorer and runs them; returns the price shown before. */
+export async function research(page, keywords, { country } = {}) {
+  await page.getByTestId('kw-input').fill(keywords.join('\n'));
+  if (country) await page.getByTestId('country').selectOption(country);
+  const run = page.getByTestId('run');
+  await run.waitFor();
+  const price = await run.getAttribute('data-price');
+  const text = await run.textContent();
+  await run.click();
+  return { price, text };
+}
+
+/** Sandbox server ledger. */
+export async function ledger() {
+  const r = await fetch(`${SANDBOX_URL}/ledger`);
+  return r.json();
+}
+
+/** Clears the sandbox server ledger. */
+export async function resetLedger() {
+  await fetch(`${SANDBOX_URL}/ledger/reset`, { method: 'POST' });
+}
+
+/** Parses CSV text (quotes, doubled quotes, CRLF). */
+export function parseCsv(text) {
+  const rows = [];
+  let row = [];
+  let cell = '';
+  let q = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (q) {
+      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') q = false; else cell += c;
+    } else if (c === '"') q = true;
+    else if (c === ',') { row.push(cell); cell = ''; }
+    else if (c === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; }
+    else if (c !== '\r') cell += c;
+  }
+  if (cell || row.length) { row.push(cell); rows.push(row); }
+  return rows;
+}
