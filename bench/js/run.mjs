@@ -1,0 +1,196 @@
+// The JS package benchmark (`cargo xtask bench` runs it; or by hand: `cargo xtask pkg`, then
+// `node bench/js/run.mjs`). Prints Markdown to stdout; progress goes to stderr.
+//
+// Body: the sandbox's ranked-keywords/domain answer for `size-50000.example.com` (50,000
+// records), from the server at SANDBOX_URL (key SANDBOX_KEY, default sandbox-test-key), or
+// from a sandbox this script starts with `cargo run -p sandbox` when SANDBOX_URL is unset.
+// Cases (bench/js/cases.mjs), each the median of 7 runs after 2 warm-ups, in Node and in
+// headless Chromium (CHROMIUM, default /usr/bin/chromium; skipped with a note if it cannot
+// start): validateResponse(text) vs JSON.parse + Ajv 8 (allErrors, our exported JSON Schema)
+// vs JSON.parse + zod 4; plus the cost of handing the data to JS.
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+import * as serpkit from '../../pkg/serpkit.js';
+import * as zod from 'zod';
+import Ajv2020 from 'ajv/dist/2020.js';
+import standaloneCode from 'ajv/dist/standalone/index.js';
+import { runCases, OP } from './cases.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const require = createRequire(import.meta.url);
+const log = (...a) => console.error('[bench/js]', ...a);
+
+const wasmPath = path.join(root, 'pkg', 'serpkit_bg.wasm');
+if (!fs.existsSync(wasmPath)) throw new Error('pkg/ is missing: run `cargo xtask pkg` first');
+serpkit.initSync({ module: fs.readFileSync(wasmPath) });
+
+// ---- The body --------------------------------------------------------------------------
+
+async function startSandbox() {
+  log('SANDBOX_URL is unset: starting `cargo run -p sandbox -- --port 0`');
+  const child = spawn('cargo', ['run', '--quiet', '-p', 'sandbox', '--', '--port', '0'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let buf = '';
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const m = buf.match(/sandbox listening on (http:\/\/\S+)/);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`the sandbox exited (${code})`)));
+  });
+  return { url, stop: () => child.kill() };
+}
+
+async function fetchBody() {
+  let sandbox = null;
+  let url = process.env.SANDBOX_URL;
+  if (!url) {
+    sandbox = await startSandbox();
+    url = sandbox.url;
+  }
+  try {
+    const key = process.env.SANDBOX_KEY || 'sandbox-test-key';
+    const r = await fetch(`${url.replace(/\/+$/, '')}/v1/${OP}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key, domain: 'size-50000.example.com' }),
+    });
+    if (r.status !== 200) throw new Error(`sandbox answered ${r.status}: ${await r.text()}`);
+    return await r.text();
+  } finally {
+    sandbox?.stop();
+  }
+}
+
+// ---- Chromium --------------------------------------------------------------------------
+
+const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html', '.json': 'application/json' };
+
+function serve(files) {
+  const allowed = ['pkg/', 'bench/js/', 'node_modules/zod/'];
+  const server = http.createServer((req, res) => {
+    const p = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/+/, '');
+    if (files[p] !== undefined) {
+      res.writeHead(200, { 'content-type': TYPES[path.extname(p)] || 'text/plain' });
+      return res.end(files[p]);
+    }
+    const full = path.join(root, p);
+    if (!allowed.some((a) => p.startsWith(a)) || !full.startsWith(root) || !fs.existsSync(full) || fs.statSync(full).isDirectory()) {
+      res.writeHead(404);
+      return res.end();
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(p)] || 'application/octet-stream' });
+    fs.createReadStream(full).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+async function inChromium(text, ajvModule) {
+  let chromium;
+  try {
+    ({ chromium } = require('playwright-core'));
+  } catch (e) {
+    return { skipped: `playwright-core is not installed (${e.message})` };
+  }
+  const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
+  const server = await serve({ 'bench/body.json': text, 'bench/ajv-validate.mjs': ajvModule });
+  let browser;
+  try {
+    browser = await chromium.launch({
+      executablePath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+    });
+  } catch (e) {
+    server.close();
+    return { skipped: `Chromium did not start (${executablePath}): ${e.message.split('\n')[0]}` };
+  }
+  try {
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${server.address().port}/bench/js/page.html`);
+    await page.waitForFunction(() => window.__bench, null, { timeout: 300_000, polling: 200 });
+    const out = await page.evaluate(() => window.__bench);
+    if (!out.ok) throw new Error(`in Chromium: ${out.error}`);
+    return { result: out.result, version: browser.version() };
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+// ---- Run -------------------------------------------------------------------------------
+
+const text = await fetchBody();
+log(`body: ${(text.length / 1e6).toFixed(1)} MB`);
+
+const schema = serpkit.jsonSchema(OP);
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+const ajvValidate = ajv.compile(schema);
+// The same compiled validator as an ES module for the browser (Ajv's standalone output).
+const ajvStandalone = new Ajv2020({ allErrors: true, strict: false, code: { source: true, esm: true } });
+const ajvModule = standaloneCode(ajvStandalone, ajvStandalone.compile(schema));
+
+log('Node ...');
+const node = runCases({ serpkit, ajvValidate, zod, text });
+log('headless Chromium ...');
+const chrome = await inChromium(text, ajvModule);
+
+const wasm = fs.readFileSync(wasmPath);
+const gz = zlib.gzipSync(wasm, { level: 9 }).length;
+const glue = fs.readFileSync(path.join(root, 'pkg', 'serpkit.js'));
+const glueGz = zlib.gzipSync(glue, { level: 9 }).length;
+
+// ---- Markdown --------------------------------------------------------------------------
+
+const f1 = (x) => x.toFixed(1);
+const f2 = (x) => x.toFixed(2);
+const mbps = (r, ms) => f1(r.bytes / 1e6 / (ms / 1e3));
+const envs = [['Node ' + process.version, node]];
+if (chrome.result) envs.push([`Chromium ${chrome.version} (headless)`, chrome.result]);
+
+const lines = [];
+lines.push(`Body: \`${OP}\`, ${node.records.toLocaleString('en-US')} records, ${f1(node.bytes / 1e6)} MB (sandbox, \`size-50000.example.com\`). Median of 7 runs after 2 warm-ups; one run of the script.`);
+lines.push('');
+lines.push(`| environment | \`validateResponse(text)\` ms | MB/s | \`JSON.parse\` + Ajv 8 ms | \`JSON.parse\` + zod 4 ms | \`JSON.parse\` alone ms | ours / Ajv | zod / ours |`);
+lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
+for (const [name, r] of envs) {
+  const x = r.rows;
+  lines.push(`| ${name} | ${f1(x.ours)} | ${mbps(r, x.ours)} | ${f1(x.ajv)} | ${f1(x.zod)} | ${f1(x.parse)} | ${f2(x.ours / x.ajv)}× | ${f1(x.zod / x.ours)}× |`);
+}
+lines.push('');
+const goal = (r) => `${r.rows.ours / r.rows.ajv <= 0.8 ? 'met' : 'NOT met'} (${f2(r.rows.ours / r.rows.ajv)}×) / ${r.rows.zod / r.rows.ours >= 3 ? 'met' : 'NOT met'} (${f1(r.rows.zod / r.rows.ours)}×)`;
+lines.push(`Goals ≤ 0.8× Ajv / ≥ 3× faster than zod: ${envs.map(([n, r]) => `${n.split(' ')[0]} ${goal(r)}`).join('; ')}.`);
+if (chrome.skipped) lines.push(`Chromium: skipped (${chrome.skipped}).`);
+lines.push('');
+lines.push('Ours checks every rule of the operation (types, presence, ranges and formats as errors or warnings), Ajv and zod only the shape. In Chromium, Ajv runs its compiled validator as standalone code (the same function `ajv.compile` builds).');
+lines.push('');
+lines.push('**Text in, `JSON.parse` out.** How large bodies cross the boundary:');
+lines.push('');
+lines.push('| environment | `validateResponse(text)` ms | `validateResponse(object)` ms | `JSON.parse` ms | objects built field by field in JS ms | one call into wasm ns | objects built from wasm, estimated ms |');
+lines.push('|---|---:|---:|---:|---:|---:|---:|');
+for (const [name, r] of envs) {
+  const x = r.rows;
+  lines.push(`| ${name} | ${f1(x.ours)} | ${f1(x.oursObject)} | ${f1(x.parse)} | ${f1(x.buildJs)} | ${f1(r.boundaryNs)} | ≥ ${f1(x.buildWasmEstimate)} |`);
+}
+lines.push('');
+lines.push(`- Requests and bodies go into wasm as JSON text: an object is first \`JSON.stringify\`-ed (the \`validateResponse(object)\` column), so pass the text you already have.`);
+lines.push(`- Results come out as JSON text handed to \`JSON.parse\` (the \`Client\`'s \`data\`, reports, money). Building the objects from wasm instead takes one boundary call per object, field and string (${node.steps.toLocaleString('en-US')} here): at least the field-by-field JS time plus that many calls at the measured cost of a trivial call. That lower bound is above \`JSON.parse\` in both environments when the last column exceeds the \`JSON.parse\` column, which is why the package uses \`JSON.parse\`.`);
+lines.push('');
+lines.push('| wasm (`pkg/serpkit_bg.wasm`, after wasm-opt -Oz) | raw KB | gzip -9 KB |');
+lines.push('|---|---:|---:|');
+lines.push(`| serpkit (no sandbox) | ${f1(wasm.length / 1024)} | ${f1(gz / 1024)} |`);
+lines.push(`| JS glue \`pkg/serpkit.js\` | ${f1(glue.length / 1024)} | ${f1(glueGz / 1024)} |`);
+lines.push('');
+lines.push(`Size goal ≤ 100 KB gzip: ${gz / 1024 <= 100 ? 'met' : 'NOT met'} (${f1(gz / 1024)} KB).`);
+lines.push('');
+lines.push(`Machine: ${os.cpus()[0]?.model?.trim() ?? 'unknown CPU'}, ${os.cpus().length} logical CPUs, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.arch()}.`);
+console.log(lines.join('\n'));
