@@ -21,8 +21,11 @@ pub fn fmt_stat(raw: &str) -> String {
     }
 }
 
+/// A card's metric group: (title, [(label, JSON field, shown value)]).
+pub type CardGroup = (&'static str, Vec<(&'static str, &'static str, String)>);
+
 /// The metrics of a card, grouped: (group title, [(label, help, value)]).
-pub fn card_groups(r: &DomainStatsRecord) -> Vec<(&'static str, Vec<(&'static str, &'static str, String)>)> {
+pub fn card_groups(r: &DomainStatsRecord) -> Vec<CardGroup> {
     vec![
         (
             "Authority (alpha)",
@@ -41,7 +44,11 @@ pub fn card_groups(r: &DomainStatsRecord) -> Vec<(&'static str, Vec<(&'static st
                 ("Citation flow", "betaCF", fmt_stat(&r.beta_cf)),
                 ("Trust flow", "betaTF", fmt_stat(&r.beta_tf)),
                 ("Links", "betaLinks", fmt_stat(&r.beta_links)),
-                ("Referring domains", "betaRefDomains", fmt_stat(&r.beta_ref_domains)),
+                (
+                    "Referring domains",
+                    "betaRefDomains",
+                    fmt_stat(&r.beta_ref_domains),
+                ),
                 ("Referring .edu", "betaRefEDU", fmt_stat(&r.beta_ref_edu)),
                 ("Referring .gov", "betaRefGov", fmt_stat(&r.beta_ref_gov)),
                 ("Subnets", "betaRefSubnets", fmt_stat(&r.beta_ref_subnets)),
@@ -54,7 +61,11 @@ pub fn card_groups(r: &DomainStatsRecord) -> Vec<(&'static str, Vec<(&'static st
                 ("SN comments", "SN_comments", fmt_stat(&r.sn_comments)),
                 ("SN shares", "SN_shares", fmt_stat(&r.sn_shares)),
                 ("Stumbles", "stumbles", fmt_stat(&r.stumbles)),
-                ("Image board pins", "image_board_pins", fmt_stat(&r.image_board_pins)),
+                (
+                    "Image board pins",
+                    "image_board_pins",
+                    fmt_stat(&r.image_board_pins),
+                ),
             ],
         ),
     ]

@@ -220,15 +220,8 @@ pub fn VirtualTable(
         }
     });
 
-    let win = Memo::new(move |_| {
-        window(
-            scroll_top.get(),
-            viewport.get(),
-            row_height,
-            n(),
-            overscan,
-        )
-    });
+    let win =
+        Memo::new(move |_| window(scroll_top.get(), viewport.get(), row_height, n(), overscan));
     let visible = Memo::new(move |_| {
         let (start, end, _) = win.get();
         rows.with(|r| {

@@ -56,7 +56,11 @@ pub fn DomainDetail() -> impl IntoView {
     let domain = Memo::new(move |_| normalize_domain(&q.with(|m| m.get("d")).unwrap_or_default()));
     let tab = Memo::new(move |_| {
         let t = q.with(|m| m.get("tab")).unwrap_or_default();
-        if TABS.iter().any(|(id, _)| *id == t) { t } else { "overview".to_string() }
+        if TABS.iter().any(|(id, _)| *id == t) {
+            t
+        } else {
+            "overview".to_string()
+        }
     });
     let input = RwSignal::new(domain.get_untracked());
     Effect::new(move |_| input.set(domain.get()));
@@ -67,14 +71,50 @@ pub fn DomainDetail() -> impl IntoView {
             (!d.is_empty()).then(|| f(d))
         }
     };
-    let stats = Op::new(ws, with_domain(|d| Request::DomainStats(domainstats::Request { key: Default::default(), domains: vec![d] })));
-    let rkm = Op::new(ws, with_domain(|d| Request::RankedKeywordsMetrics(ranked_keywords_metrics::Request { key: Default::default(), domain: d })));
-    let overview = Op::new(ws, with_domain(|d| Request::BacklinkOverview(backlink_overview::Request { key: Default::default(), domain: d })));
-    let rk = Op::new(ws, with_domain(|d| Request::RankedKeywordsDomain(ranked_keywords_domain::Request { key: Default::default(), domain: d })));
+    let stats = Op::new(
+        ws,
+        with_domain(|d| {
+            Request::DomainStats(domainstats::Request {
+                key: Default::default(),
+                domains: vec![d],
+            })
+        }),
+    );
+    let rkm = Op::new(
+        ws,
+        with_domain(|d| {
+            Request::RankedKeywordsMetrics(ranked_keywords_metrics::Request {
+                key: Default::default(),
+                domain: d,
+            })
+        }),
+    );
+    let overview = Op::new(
+        ws,
+        with_domain(|d| {
+            Request::BacklinkOverview(backlink_overview::Request {
+                key: Default::default(),
+                domain: d,
+            })
+        }),
+    );
+    let rk = Op::new(
+        ws,
+        with_domain(|d| {
+            Request::RankedKeywordsDomain(ranked_keywords_domain::Request {
+                key: Default::default(),
+                domain: d,
+            })
+        }),
+    );
     let check = Memo::new(move |_| {
         let d = domain.get();
         (!d.is_empty())
-            .then(|| serpkit::ops::check::domain("/domain", &d).err().map(|e| e.to_string()))
+            .then(|| {
+                serpkit::ops::check::domain("/domain", &d)
+                    .err()
+                    .map(|e| e.to_string())
+            })
             .flatten()
     });
 
@@ -115,7 +155,14 @@ pub fn DomainDetail() -> impl IntoView {
                     ("tab", "keywords".to_string()),
                     ("q", f.text.clone()),
                 ];
-                for (k, v) in [("vmin", &f.vmin), ("vmax", &f.vmax), ("rmin", &f.rmin), ("rmax", &f.rmax), ("cmin", &f.cmin), ("cmax", &f.cmax)] {
+                for (k, v) in [
+                    ("vmin", &f.vmin),
+                    ("vmax", &f.vmax),
+                    ("rmin", &f.rmin),
+                    ("rmax", &f.rmax),
+                    ("cmin", &f.cmin),
+                    ("cmax", &f.cmax),
+                ] {
                     qs.push((k, v.clone()));
                 }
                 if let Some((c, desc)) = &s {
@@ -130,7 +177,11 @@ pub fn DomainDetail() -> impl IntoView {
                 nav.with_value(|n| {
                     n(
                         &format!("/domain?{}", query.join("&")),
-                        NavigateOptions { replace: true, scroll: false, ..Default::default() },
+                        NavigateOptions {
+                            replace: true,
+                            scroll: false,
+                            ..Default::default()
+                        },
                     )
                 });
             },
@@ -146,11 +197,26 @@ pub fn DomainDetail() -> impl IntoView {
             nav.with_value(|n| n(&domain_route(&d, &tab.get_untracked()), Default::default()));
         }
     };
-    let all_price = Memo::new(move |_| [stats, rkm, overview, rk].iter().map(|o| o.price.get().0).sum::<Usd>());
+    let all_price = Memo::new(move |_| {
+        [stats, rkm, overview, rk]
+            .iter()
+            .map(|o| o.price.get().0)
+            .sum::<Usd>()
+    });
     let run_all = move || {
-        for (op, t) in [(stats, "overview"), (rkm, "overview"), (overview, "backlinks"), (rk, "keywords")] {
+        for (op, t) in [
+            (stats, "overview"),
+            (rkm, "overview"),
+            (overview, "backlinks"),
+            (rk, "keywords"),
+        ] {
             if !op.stored() {
-                op.run(ws, domain_route(&domain.get_untracked(), t), domain.get_untracked(), false);
+                op.run(
+                    ws,
+                    domain_route(&domain.get_untracked(), t),
+                    domain.get_untracked(),
+                    false,
+                );
             }
         }
     };
@@ -205,7 +271,14 @@ pub fn DomainDetail() -> impl IntoView {
     }
 }
 
-fn overview_tab(ws: Ws, stats: Op, rkm: Op, route: Signal<String>, input: Signal<String>, domain: Memo<String>) -> impl IntoView {
+fn overview_tab(
+    ws: Ws,
+    stats: Op,
+    rkm: Op,
+    route: Signal<String>,
+    input: Signal<String>,
+    domain: Memo<String>,
+) -> impl IntoView {
     let recs = stats.decoded::<Vec<DomainStatsRecord>>(ws);
     let metrics = rkm.decoded::<Vec<RankedKeywordsMetrics>>(ws);
     view! {
@@ -227,7 +300,8 @@ fn overview_tab(ws: Ws, stats: Op, rkm: Op, route: Signal<String>, input: Signal
 /// other domains of the response.
 fn rank_distribution(list: Shared<Vec<RankedKeywordsMetrics>>, domain: String) -> AnyView {
     if list.is_empty() {
-        return view! { <p class="meta">"The service returned no rank distribution."</p> }.into_any();
+        return view! { <p class="meta">"The service returned no rank distribution."</p> }
+            .into_any();
     }
     let own_i = list
         .iter()
@@ -268,23 +342,57 @@ fn rank_distribution(list: Shared<Vec<RankedKeywordsMetrics>>, domain: String) -
     .into_any()
 }
 
-fn backlinks_tab(ws: Ws, op: Op, route: Signal<String>, input: Signal<String>, domain: Memo<String>) -> impl IntoView {
+fn backlinks_tab(
+    ws: Ws,
+    op: Op,
+    route: Signal<String>,
+    input: Signal<String>,
+    domain: Memo<String>,
+) -> impl IntoView {
     let data = op.decoded::<DomainOverview>(ws);
-    op_card(ws, op, "backlinks", "Backlink overview", "backlink overview", route, input, move || match data.get() {
-        Some(Ok(o)) => view! { <BacklinkOverviewView overview=o name=domain.get_untracked() /> }.into_any(),
-        Some(Err(e)) => unreadable(e),
-        None => ().into_any(),
-    })
+    op_card(
+        ws,
+        op,
+        "backlinks",
+        "Backlink overview",
+        "backlink overview",
+        route,
+        input,
+        move || match data.get() {
+            Some(Ok(o)) => {
+                view! { <BacklinkOverviewView overview=o name=domain.get_untracked() /> }.into_any()
+            }
+            Some(Err(e)) => unreadable(e),
+            None => ().into_any(),
+        },
+    )
 }
 
-fn keywords_tab(ws: Ws, op: Op, route: Signal<String>, input: Signal<String>, domain: Memo<String>, state: RkState) -> impl IntoView {
+fn keywords_tab(
+    ws: Ws,
+    op: Op,
+    route: Signal<String>,
+    input: Signal<String>,
+    domain: Memo<String>,
+    state: RkState,
+) -> impl IntoView {
     let decoded = rk_data(ws, op);
-    let data = Memo::new(move |_| decoded.with(|d| d.as_ref().and_then(|r| r.as_ref().ok().cloned())));
-    op_card(ws, op, "keywords", "Ranked keywords", "ranked keywords", route, input, move || {
-        match decoded.with(|d| d.as_ref().map(|r| r.as_ref().err().cloned())) {
+    let data =
+        Memo::new(move |_| decoded.with(|d| d.as_ref().and_then(|r| r.as_ref().ok().cloned())));
+    op_card(
+        ws,
+        op,
+        "keywords",
+        "Ranked keywords",
+        "ranked keywords",
+        route,
+        input,
+        move || {
+            match decoded.with(|d| d.as_ref().map(|r| r.as_ref().err().cloned())) {
             Some(Some(e)) => unreadable(e),
             Some(None) => view! { <RankedKeywordsTable data=data state=state name=Signal::derive(move || domain.get()) /> }.into_any(),
             None => ().into_any(),
         }
-    })
+        },
+    )
 }

@@ -15,13 +15,55 @@ use crate::components::{csv, fmt_date, fmt_int};
 
 /// Columns of the referring domains table.
 pub const COLUMNS: [VColumn; 7] = [
-    VColumn { id: "type", label: "Type", numeric: false, width: "5.5rem", sortable: true },
-    VColumn { id: "date", label: "Date", numeric: false, width: "7.5rem", sortable: true },
-    VColumn { id: "refdomain", label: "Referring domain", numeric: false, width: "minmax(12rem, 2fr)", sortable: true },
-    VColumn { id: "backlinks", label: "Backlinks", numeric: true, width: "6.5rem", sortable: true },
-    VColumn { id: "dofollow", label: "Dofollow", numeric: true, width: "6rem", sortable: true },
-    VColumn { id: "first_seen", label: "First seen", numeric: false, width: "7.5rem", sortable: true },
-    VColumn { id: "inlink_rank", label: "Inlink rank", numeric: true, width: "6.5rem", sortable: true },
+    VColumn {
+        id: "type",
+        label: "Type",
+        numeric: false,
+        width: "5.5rem",
+        sortable: true,
+    },
+    VColumn {
+        id: "date",
+        label: "Date",
+        numeric: false,
+        width: "7.5rem",
+        sortable: true,
+    },
+    VColumn {
+        id: "refdomain",
+        label: "Referring domain",
+        numeric: false,
+        width: "minmax(12rem, 2fr)",
+        sortable: true,
+    },
+    VColumn {
+        id: "backlinks",
+        label: "Backlinks",
+        numeric: true,
+        width: "6.5rem",
+        sortable: true,
+    },
+    VColumn {
+        id: "dofollow",
+        label: "Dofollow",
+        numeric: true,
+        width: "6rem",
+        sortable: true,
+    },
+    VColumn {
+        id: "first_seen",
+        label: "First seen",
+        numeric: false,
+        width: "7.5rem",
+        sortable: true,
+    },
+    VColumn {
+        id: "inlink_rank",
+        label: "Inlink rank",
+        numeric: true,
+        width: "6.5rem",
+        sortable: true,
+    },
 ];
 
 /// The referring domain events with lower-cased keys and cached sort orders.
@@ -43,7 +85,10 @@ impl RefData {
     pub fn new(rows: Vec<RefNewLost>) -> RefData {
         RefData {
             lower: rows.iter().map(|r| r.refdomain.to_lowercase()).collect(),
-            types: rows.iter().map(|r| r.new_lost_type.to_lowercase()).collect(),
+            types: rows
+                .iter()
+                .map(|r| r.new_lost_type.to_lowercase())
+                .collect(),
             dates: rows.iter().map(|r| r.new_lost_date.clone()).collect(),
             seen: rows.iter().map(|r| r.first_seen.clone()).collect(),
             backlinks: rows.iter().map(|r| r.backlinks).collect(),
@@ -108,7 +153,12 @@ pub fn BacklinkOverviewView(
         let m = d2.mask(&kind.get(), &from.get(), &to.get(), &text.get());
         let s = sort.get();
         let perm = s.as_ref().and_then(|(c, _)| d2.perm(c));
-        Shared::new(ordered(perm, perm.is_some() && s.is_some_and(|s| s.1), &m, d2.rows.len()))
+        Shared::new(ordered(
+            perm,
+            perm.is_some() && s.is_some_and(|s| s.1),
+            &m,
+            d2.rows.len(),
+        ))
     });
     let d3 = data.clone();
     let render: RenderRow = Arc::new(move |i: u32| {
@@ -146,7 +196,15 @@ pub fn BacklinkOverviewView(
                 .collect::<Vec<_>>()
         });
         let text = csv::to_csv(
-            &["Type", "Date", "Referring domain", "Backlinks", "Dofollow backlinks", "First seen", "Inlink rank"],
+            &[
+                "Type",
+                "Date",
+                "Referring domain",
+                "Backlinks",
+                "Dofollow backlinks",
+                "First seen",
+                "Inlink rank",
+            ],
             rows,
         );
         let _ = csv::download(&format!("referring-domains-{name}.csv"), "text/csv", &text);
@@ -162,7 +220,11 @@ pub fn BacklinkOverviewView(
     });
     let selected_day = Signal::derive(move || {
         let f = from.get();
-        if !f.is_empty() && f == to.get() { f } else { String::new() }
+        if !f.is_empty() && f == to.get() {
+            f
+        } else {
+            String::new()
+        }
     });
     let metric = |label: &'static str, v: i64, id: &'static str| {
         view! { <div class="metric" data-testid=format!("bm-{id}")><span class="label">{label}</span><strong>{fmt_int(v)}</strong></div> }
@@ -240,7 +302,10 @@ mod tests {
         ]);
         assert_eq!(d.mask("", "", "", ""), vec![true, true, true]);
         assert_eq!(d.mask("new", "", "", ""), vec![true, false, true]);
-        assert_eq!(d.mask("", "2024-03-02", "2024-03-02", ""), vec![false, true, false]);
+        assert_eq!(
+            d.mask("", "2024-03-02", "2024-03-02", ""),
+            vec![false, true, false]
+        );
         assert_eq!(d.mask("", "", "", "b."), vec![false, true, false]);
         assert_eq!(d.perm("date"), Some(&[0u32, 1, 2][..]));
     }

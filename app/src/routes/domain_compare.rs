@@ -16,11 +16,15 @@ use serpkit::{Request, Usd};
 
 use super::domain::rk_data;
 use super::domain_keywords::RkData;
-use super::domains::{compare_route, domain_route, parse_domains, unreadable, DomainNav, Op, MAX_COMPARE};
+use super::domains::{
+    compare_route, domain_route, parse_domains, unreadable, DomainNav, Op, MAX_COMPARE,
+};
 use crate::api::{ws, Ws};
 use crate::components::domain_card::{fmt_stat, NO_VALUE};
 use crate::components::domain_charts::{rank_slots, RankChart};
-use crate::components::virtual_table::{ordered, sort_perm, KeyColumn, RenderRow, Shared, VColumn, VirtualTable};
+use crate::components::virtual_table::{
+    ordered, sort_perm, KeyColumn, RenderRow, Shared, VColumn, VirtualTable,
+};
 use crate::components::{fmt_int, ErrorBox, PriceButton, ResultMeta, ValidationPanel};
 use crate::model::plural;
 
@@ -28,6 +32,9 @@ use crate::model::plural;
 pub const LETTERS: [&str; MAX_COMPARE] = ["A", "B", "C", "D"];
 
 type Field = fn(&DomainStatsRecord) -> &str;
+
+/// Per keyword: (keyword as first seen, highest volume, best rank per domain).
+type Seen = (String, i64, [i64; MAX_COMPARE]);
 
 /// Rows of the stats comparison: (label, field, higher is better).
 pub const STAT_ROWS: &[(&str, Field, bool)] = &[
@@ -95,7 +102,7 @@ pub struct Overlap {
 impl Overlap {
     /// From each domain's ranked keywords (`None` for a slot not loaded).
     pub fn build(data: &[Option<Shared<RkData>>]) -> Overlap {
-        let mut map: HashMap<String, (String, i64, [i64; MAX_COMPARE])> = HashMap::new();
+        let mut map: HashMap<String, Seen> = HashMap::new();
         let mut o = Overlap::default();
         for (slot, d) in data.iter().enumerate().take(MAX_COMPARE) {
             let Some(d) = d else { continue };
@@ -107,7 +114,7 @@ impl Overlap {
                 e.2[slot] = e.2[slot].min(d.rank[i].max(0));
             }
         }
-        let mut entries: Vec<(String, (String, i64, [i64; MAX_COMPARE]))> = map.into_iter().collect();
+        let mut entries: Vec<(String, Seen)> = map.into_iter().collect();
         entries.sort_by(|a, b| b.1 .1.cmp(&a.1 .1).then_with(|| a.0.cmp(&b.0)));
         for (lower, (kw, vol, ranks)) in entries {
             let present: Vec<usize> = (0..MAX_COMPARE).filter(|&s| ranks[s] != i64::MAX).collect();
@@ -154,27 +161,51 @@ pub fn Compare() -> impl IntoView {
 
     let stats = Op::new(ws, move || {
         let d = domains.get();
-        (!d.is_empty()).then(|| Request::DomainStats(domainstats::Request { key: Default::default(), domains: d }))
+        (!d.is_empty()).then(|| {
+            Request::DomainStats(domainstats::Request {
+                key: Default::default(),
+                domains: d,
+            })
+        })
     });
     let slot = move |i: usize| move || domains.with(|d| d.get(i).cloned());
     let rkm: [Op; MAX_COMPARE] = std::array::from_fn(|i| {
         let get = slot(i);
-        Op::new(ws, move || get().map(|d| Request::RankedKeywordsMetrics(ranked_keywords_metrics::Request { key: Default::default(), domain: d })))
+        Op::new(ws, move || {
+            get().map(|d| {
+                Request::RankedKeywordsMetrics(ranked_keywords_metrics::Request {
+                    key: Default::default(),
+                    domain: d,
+                })
+            })
+        })
     });
     let rk: [Op; MAX_COMPARE] = std::array::from_fn(|i| {
         let get = slot(i);
-        Op::new(ws, move || get().map(|d| Request::RankedKeywordsDomain(ranked_keywords_domain::Request { key: Default::default(), domain: d })))
+        Op::new(ws, move || {
+            get().map(|d| {
+                Request::RankedKeywordsDomain(ranked_keywords_domain::Request {
+                    key: Default::default(),
+                    domain: d,
+                })
+            })
+        })
     });
     let checks = Memo::new(move |_| {
         domains.with(|ds| {
             ds.iter()
-                .filter_map(|d| serpkit::ops::check::domain("/domain", d).err().map(|e| format!("{d}: {e}")))
+                .filter_map(|d| {
+                    serpkit::ops::check::domain("/domain", d)
+                        .err()
+                        .map(|e| format!("{d}: {e}"))
+                })
                 .collect::<Vec<_>>()
         })
     });
     let all: Vec<Op> = std::iter::once(stats).chain(rkm).chain(rk).collect();
     let all = StoredValue::new(all);
-    let all_price = Memo::new(move |_| all.with_value(|a| a.iter().map(|o| o.price.get().0).sum::<Usd>()));
+    let all_price =
+        Memo::new(move |_| all.with_value(|a| a.iter().map(|o| o.price.get().0).sum::<Usd>()));
     let run_all = move || {
         let r = route.get_untracked();
         let l = label.get_untracked();
@@ -236,7 +267,13 @@ pub fn Compare() -> impl IntoView {
     }
 }
 
-fn stats_section(ws: Ws, op: Op, domains: Memo<Vec<String>>, route: Signal<String>, label: Signal<String>) -> impl IntoView {
+fn stats_section(
+    ws: Ws,
+    op: Op,
+    domains: Memo<Vec<String>>,
+    route: Signal<String>,
+    label: Signal<String>,
+) -> impl IntoView {
     let recs = op.decoded::<Vec<DomainStatsRecord>>(ws);
     let body = move || match recs.get() {
         Some(Ok(list)) => {
@@ -251,7 +288,9 @@ fn stats_section(ws: Ws, op: Op, domains: Memo<Vec<String>>, route: Signal<Strin
                         .find(|r| {
                             r.domain.eq_ignore_ascii_case(bare)
                                 || r.domain.eq_ignore_ascii_case(d)
-                                || r.domain_as_entered.as_deref().is_some_and(|e| e.eq_ignore_ascii_case(d))
+                                || r.domain_as_entered
+                                    .as_deref()
+                                    .is_some_and(|e| e.eq_ignore_ascii_case(d))
                         })
                         .or_else(|| list.get(i))
                         .cloned()
@@ -323,7 +362,12 @@ fn multi_section(
         let ds = domains.get_untracked();
         for (i, op) in active().into_iter().enumerate() {
             if refresh || !op.stored() {
-                op.run(ws, route.get_untracked(), ds.get(i).cloned().unwrap_or_default(), refresh);
+                op.run(
+                    ws,
+                    route.get_untracked(),
+                    ds.get(i).cloned().unwrap_or_default(),
+                    refresh,
+                );
             }
         }
     };
@@ -376,8 +420,13 @@ fn multi_section(
     }
 }
 
-fn rank_body(ws: Ws, ops: [Op; MAX_COMPARE], domains: Memo<Vec<String>>) -> impl Fn() -> AnyView + Send + Sync + 'static {
-    let decoded: [_; MAX_COMPARE] = std::array::from_fn(|i| ops[i].decoded::<Vec<RankedKeywordsMetrics>>(ws));
+fn rank_body(
+    ws: Ws,
+    ops: [Op; MAX_COMPARE],
+    domains: Memo<Vec<String>>,
+) -> impl Fn() -> AnyView + Send + Sync + 'static {
+    let decoded: [_; MAX_COMPARE] =
+        std::array::from_fn(|i| ops[i].decoded::<Vec<RankedKeywordsMetrics>>(ws));
     move || {
         let ds = domains.get_untracked();
         let mut charts = Vec::new();
@@ -385,7 +434,11 @@ fn rank_body(ws: Ws, ops: [Op; MAX_COMPARE], domains: Memo<Vec<String>>) -> impl
         for (i, d) in ds.iter().enumerate() {
             match decoded[i].get() {
                 Some(Ok(list)) => {
-                    let rec = list.iter().find(|m| m.domain.eq_ignore_ascii_case(d)).or_else(|| list.first()).cloned();
+                    let rec = list
+                        .iter()
+                        .find(|m| m.domain.eq_ignore_ascii_case(d))
+                        .or_else(|| list.first())
+                        .cloned();
                     recs.push(rec.clone());
                     charts.push(match rec {
                         Some(m) => view! { <div class=format!("mini dom{i}")><h3><span class=format!("dot dom{i}")></span>{format!("{} {d}", LETTERS[i])}</h3><RankChart metrics=m compact=true /></div> }.into_any(),
@@ -406,7 +459,12 @@ fn rank_body(ws: Ws, ops: [Op; MAX_COMPARE], domains: Memo<Vec<String>>) -> impl
             .iter()
             .flatten()
             .next()
-            .map(|m| rank_slots(m).iter().map(|s| s.map_or("61-70".to_string(), |s| s.0.to_string())).collect())
+            .map(|m| {
+                rank_slots(m)
+                    .iter()
+                    .map(|s| s.map_or("61-70".to_string(), |s| s.0.to_string()))
+                    .collect()
+            })
             .unwrap_or_default();
         view! {
             <div class="minis four" data-testid="cmp-rank-charts">{charts}</div>
@@ -440,21 +498,73 @@ fn rank_body(ws: Ws, ops: [Op; MAX_COMPARE], domains: Memo<Vec<String>>) -> impl
 
 /// Columns of the shared keywords table.
 const OVERLAP_COLUMNS: [VColumn; 7] = [
-    VColumn { id: "keyword", label: "Keyword", numeric: false, width: "minmax(12rem, 2fr)", sortable: true },
-    VColumn { id: "volume", label: "Volume", numeric: true, width: "6.5rem", sortable: true },
-    VColumn { id: "count", label: "Domains", numeric: true, width: "5.5rem", sortable: true },
-    VColumn { id: "a", label: "Rank A", numeric: true, width: "5.5rem", sortable: true },
-    VColumn { id: "b", label: "Rank B", numeric: true, width: "5.5rem", sortable: true },
-    VColumn { id: "c", label: "Rank C", numeric: true, width: "5.5rem", sortable: true },
-    VColumn { id: "d", label: "Rank D", numeric: true, width: "5.5rem", sortable: true },
+    VColumn {
+        id: "keyword",
+        label: "Keyword",
+        numeric: false,
+        width: "minmax(12rem, 2fr)",
+        sortable: true,
+    },
+    VColumn {
+        id: "volume",
+        label: "Volume",
+        numeric: true,
+        width: "6.5rem",
+        sortable: true,
+    },
+    VColumn {
+        id: "count",
+        label: "Domains",
+        numeric: true,
+        width: "5.5rem",
+        sortable: true,
+    },
+    VColumn {
+        id: "a",
+        label: "Rank A",
+        numeric: true,
+        width: "5.5rem",
+        sortable: true,
+    },
+    VColumn {
+        id: "b",
+        label: "Rank B",
+        numeric: true,
+        width: "5.5rem",
+        sortable: true,
+    },
+    VColumn {
+        id: "c",
+        label: "Rank C",
+        numeric: true,
+        width: "5.5rem",
+        sortable: true,
+    },
+    VColumn {
+        id: "d",
+        label: "Rank D",
+        numeric: true,
+        width: "5.5rem",
+        sortable: true,
+    },
 ];
 
-fn overlap_body(ws: Ws, ops: [Op; MAX_COMPARE], domains: Memo<Vec<String>>) -> impl Fn() -> AnyView + Send + Sync + 'static {
+fn overlap_body(
+    ws: Ws,
+    ops: [Op; MAX_COMPARE],
+    domains: Memo<Vec<String>>,
+) -> impl Fn() -> AnyView + Send + Sync + 'static {
     let decoded: [_; MAX_COMPARE] = std::array::from_fn(|i| rk_data(ws, ops[i]));
     let overlap = Memo::new(move |_| {
         let n = domains.with(Vec::len);
         let data: Vec<Option<Shared<RkData>>> = (0..MAX_COMPARE)
-            .map(|i| if i < n { decoded[i].with(|d| d.as_ref().and_then(|r| r.as_ref().ok().cloned())) } else { None })
+            .map(|i| {
+                if i < n {
+                    decoded[i].with(|d| d.as_ref().and_then(|r| r.as_ref().ok().cloned()))
+                } else {
+                    None
+                }
+            })
             .collect();
         Shared::new(Overlap::build(&data))
     });
@@ -484,12 +594,19 @@ fn overlap_body(ws: Ws, ops: [Op; MAX_COMPARE], domains: Memo<Vec<String>>) -> i
             })
         });
         let desc = s.is_some_and(|s| s.1);
-        Shared::new(ordered(perm.as_deref(), desc && perm.is_some(), &mask, o.keyword.len()))
+        Shared::new(ordered(
+            perm.as_deref(),
+            desc && perm.is_some(),
+            &mask,
+            o.keyword.len(),
+        ))
     });
     let render: RenderRow = Arc::new(move |i: u32| {
         let o = overlap.get_untracked();
         let i = i as usize;
-        let Some(kw) = o.keyword.get(i).cloned() else { return ().into_any() };
+        let Some(kw) = o.keyword.get(i).cloned() else {
+            return ().into_any();
+        };
         let n = domains.with_untracked(Vec::len);
         let cc = ws.settings.with_untracked(|s| s.ccode.clone());
         let ranks = o.ranks[i];
@@ -563,8 +680,17 @@ mod tests {
 
     #[test]
     fn overlap() {
-        let rk = |k: &str, r: i64| RankedKeyword { keyword: k.into(), rank: r, search_volume: 10, ..Default::default() };
-        let a = Shared::new(RkData::from_records(vec![rk("x", 3), rk("y", 1), rk("X", 2)]));
+        let rk = |k: &str, r: i64| RankedKeyword {
+            keyword: k.into(),
+            rank: r,
+            search_volume: 10,
+            ..Default::default()
+        };
+        let a = Shared::new(RkData::from_records(vec![
+            rk("x", 3),
+            rk("y", 1),
+            rk("X", 2),
+        ]));
         let b = Shared::new(RkData::from_records(vec![rk("x", 5), rk("z", 1)]));
         let o = Overlap::build(&[Some(a), Some(b), None, None]);
         assert_eq!(o.keyword, vec!["x".to_string()]);

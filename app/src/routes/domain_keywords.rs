@@ -19,13 +19,55 @@ use crate::components::{csv, fmt_int, ExtLink};
 
 /// The table's columns.
 pub const COLUMNS: [VColumn; 7] = [
-    VColumn { id: "keyword", label: "Keyword", numeric: false, width: "minmax(11rem, 2fr)", sortable: true },
-    VColumn { id: "volume", label: "Volume", numeric: true, width: "6.5rem", sortable: true },
-    VColumn { id: "rank", label: "Rank", numeric: true, width: "4.5rem", sortable: true },
-    VColumn { id: "competition", label: "Competition", numeric: true, width: "7.5rem", sortable: true },
-    VColumn { id: "backlinks", label: "Backlinks", numeric: true, width: "6.5rem", sortable: true },
-    VColumn { id: "refdomains", label: "Ref. domains", numeric: true, width: "7rem", sortable: true },
-    VColumn { id: "url", label: "Ranking URL", numeric: false, width: "minmax(12rem, 2.4fr)", sortable: true },
+    VColumn {
+        id: "keyword",
+        label: "Keyword",
+        numeric: false,
+        width: "minmax(11rem, 2fr)",
+        sortable: true,
+    },
+    VColumn {
+        id: "volume",
+        label: "Volume",
+        numeric: true,
+        width: "6.5rem",
+        sortable: true,
+    },
+    VColumn {
+        id: "rank",
+        label: "Rank",
+        numeric: true,
+        width: "4.5rem",
+        sortable: true,
+    },
+    VColumn {
+        id: "competition",
+        label: "Competition",
+        numeric: true,
+        width: "7.5rem",
+        sortable: true,
+    },
+    VColumn {
+        id: "backlinks",
+        label: "Backlinks",
+        numeric: true,
+        width: "6.5rem",
+        sortable: true,
+    },
+    VColumn {
+        id: "refdomains",
+        label: "Ref. domains",
+        numeric: true,
+        width: "7rem",
+        sortable: true,
+    },
+    VColumn {
+        id: "url",
+        label: "Ranking URL",
+        numeric: false,
+        width: "minmax(12rem, 2.4fr)",
+        sortable: true,
+    },
 ];
 
 /// Ranked keywords in columns, with lazily computed sort permutations.
@@ -245,7 +287,8 @@ pub fn RankedKeywordsTable(
     let cc = move || ws.settings.with_untracked(|s| s.ccode.clone());
     let nav = StoredValue::new(navigate);
     let open = move |i: u32| {
-        let kw = data.with_untracked(|d| d.as_ref().and_then(|d| d.keyword.get(i as usize).cloned()));
+        let kw =
+            data.with_untracked(|d| d.as_ref().and_then(|d| d.keyword.get(i as usize).cloned()));
         if let Some(kw) = kw {
             let route = super::keywords_route(&[kw], &cc());
             nav.with_value(|n| n(&route, Default::default()));
@@ -263,6 +306,7 @@ pub fn RankedKeywordsTable(
         let rank = d.rank[i];
         let comp = d.competition[i];
         let url_text = short_url(&url);
+        let title = url.clone();
         view! {
             <div role="cell" class="vt-c kwc"><A href=href attr:class="kw" attr:title="Open in the keyword explorer">{kw}</A></div>
             <div role="cell" class="vt-c num">{fmt_int(d.volume[i])}</div>
@@ -273,7 +317,7 @@ pub fn RankedKeywordsTable(
             </div>
             <div role="cell" class="vt-c num">{fmt_int(d.backlinks[i])}</div>
             <div role="cell" class="vt-c num">{fmt_int(d.refdomains[i])}</div>
-            <div role="cell" class="vt-c url" title=url.clone()><ExtLink href=url>{url_text}</ExtLink></div>
+            <div role="cell" class="vt-c url" title=title><ExtLink href=url>{url_text}</ExtLink></div>
         }
         .into_any()
     });
@@ -292,7 +336,11 @@ pub fn RankedKeywordsTable(
     let set = move |f: fn(&mut RkFilter) -> &mut String, v: String| {
         filter.update(|x| *f(x) = v);
     };
-    let range = move |label: &'static str, id: &'static str, get: fn(&RkFilter) -> String, f: fn(&mut RkFilter) -> &mut String, ph: &'static str| {
+    let range = move |label: &'static str,
+                      id: &'static str,
+                      get: fn(&RkFilter) -> String,
+                      f: fn(&mut RkFilter) -> &mut String,
+                      ph: &'static str| {
         view! {
             <label class="f">
                 <span>{label}</span>
@@ -395,7 +443,13 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(mask(&d, &f), vec![true, false, false]);
-        let all = mask(&d, &RkFilter { text: "-".into(), ..Default::default() });
+        let all = mask(
+            &d,
+            &RkFilter {
+                text: "-".into(),
+                ..Default::default()
+            },
+        );
         assert_eq!(all, vec![true, true, true]);
         assert_eq!(d.perm("volume"), Some(&[2u32, 0, 1][..]));
         assert_eq!(d.perm("keyword"), Some(&[2u32, 1, 0][..]));

@@ -30,22 +30,80 @@ impl TableRow for PageRow {
     }
     fn columns() -> Vec<Column<Self>> {
         vec![
-            Column { id: "url", label: "URL", numeric: false, key: |r| SortKey::Text(r.m.url.clone()), csv: Some(|r| csv::text_cell(&r.m.url)) },
-            Column { id: "backlinks", label: "Backlinks", numeric: true, key: |r| SortKey::Num(r.m.backlinks as f64), csv: Some(|r| r.m.backlinks.to_string()) },
-            Column { id: "dofollow", label: "Dofollow", numeric: true, key: |r| SortKey::Num(r.m.dofollow_backlinks as f64), csv: Some(|r| r.m.dofollow_backlinks.to_string()) },
-            Column { id: "nofollow", label: "Nofollow", numeric: true, key: |r| SortKey::Num(r.m.nofollow_backlinks as f64), csv: Some(|r| r.m.nofollow_backlinks.to_string()) },
-            Column { id: "refdomains", label: "Ref. domains", numeric: true, key: |r| SortKey::Num(r.m.refdomains as f64), csv: Some(|r| r.m.refdomains.to_string()) },
-            Column { id: "ips", label: "IPs", numeric: true, key: |r| SortKey::Num(r.m.ips as f64), csv: Some(|r| r.m.ips.to_string()) },
-            Column { id: "subnets", label: "Subnets", numeric: true, key: |r| SortKey::Num(r.m.subnets as f64), csv: Some(|r| r.m.subnets.to_string()) },
-            Column { id: "edu", label: ".edu", numeric: true, key: |r| SortKey::Num(r.m.edu_backlinks as f64), csv: Some(|r| r.m.edu_backlinks.to_string()) },
-            Column { id: "gov", label: ".gov", numeric: true, key: |r| SortKey::Num(r.m.gov_backlinks as f64), csv: Some(|r| r.m.gov_backlinks.to_string()) },
+            Column {
+                id: "url",
+                label: "URL",
+                numeric: false,
+                key: |r| SortKey::Text(r.m.url.clone()),
+                csv: Some(|r| csv::text_cell(&r.m.url)),
+            },
+            Column {
+                id: "backlinks",
+                label: "Backlinks",
+                numeric: true,
+                key: |r| SortKey::Num(r.m.backlinks as f64),
+                csv: Some(|r| r.m.backlinks.to_string()),
+            },
+            Column {
+                id: "dofollow",
+                label: "Dofollow",
+                numeric: true,
+                key: |r| SortKey::Num(r.m.dofollow_backlinks as f64),
+                csv: Some(|r| r.m.dofollow_backlinks.to_string()),
+            },
+            Column {
+                id: "nofollow",
+                label: "Nofollow",
+                numeric: true,
+                key: |r| SortKey::Num(r.m.nofollow_backlinks as f64),
+                csv: Some(|r| r.m.nofollow_backlinks.to_string()),
+            },
+            Column {
+                id: "refdomains",
+                label: "Ref. domains",
+                numeric: true,
+                key: |r| SortKey::Num(r.m.refdomains as f64),
+                csv: Some(|r| r.m.refdomains.to_string()),
+            },
+            Column {
+                id: "ips",
+                label: "IPs",
+                numeric: true,
+                key: |r| SortKey::Num(r.m.ips as f64),
+                csv: Some(|r| r.m.ips.to_string()),
+            },
+            Column {
+                id: "subnets",
+                label: "Subnets",
+                numeric: true,
+                key: |r| SortKey::Num(r.m.subnets as f64),
+                csv: Some(|r| r.m.subnets.to_string()),
+            },
+            Column {
+                id: "edu",
+                label: ".edu",
+                numeric: true,
+                key: |r| SortKey::Num(r.m.edu_backlinks as f64),
+                csv: Some(|r| r.m.edu_backlinks.to_string()),
+            },
+            Column {
+                id: "gov",
+                label: ".gov",
+                numeric: true,
+                key: |r| SortKey::Num(r.m.gov_backlinks as f64),
+                csv: Some(|r| r.m.gov_backlinks.to_string()),
+            },
         ]
     }
     fn cells(&self) -> AnyView {
         let m = &self.m;
         let url = m.url.clone();
         let url_text = m.url.clone();
-        let dof = if m.backlinks > 0 { m.dofollow_backlinks as f64 / m.backlinks as f64 * 100.0 } else { 0.0 };
+        let dof = if m.backlinks > 0 {
+            m.dofollow_backlinks as f64 / m.backlinks as f64 * 100.0
+        } else {
+            0.0
+        };
         view! {
             <td class="url"><ExtLink href=url>{url_text}</ExtLink></td>
             <td class="num" data-col="backlinks">{fmt_int(m.backlinks)}</td>
@@ -88,43 +146,91 @@ pub fn PageMetrics() -> impl IntoView {
     let typed = Memo::new(move |_| parse_urls(&text.get()));
     let committed = Memo::new(move |_| parse_urls(&q.with(|m| m.get("u")).unwrap_or_default()));
     let make = |urls: Vec<String>| {
-        (!urls.is_empty()).then(|| Request::BacklinkMetrics(backlink_metrics::Request { key: Default::default(), urls }))
+        (!urls.is_empty()).then(|| {
+            Request::BacklinkMetrics(backlink_metrics::Request {
+                key: Default::default(),
+                urls,
+            })
+        })
     };
     let typed_req = Memo::new(move |_| make(typed.get()));
     let shown = Op::new(ws, move || make(committed.get()));
     let call = shown.call;
     let check = Memo::new(move |_| {
-        typed_req.with(|r| r.as_ref().and_then(|r| r.check().err())).map(|e| {
-            let which = e
-                .field
-                .strip_prefix("/urls/")
-                .and_then(|i| i.parse::<usize>().ok())
-                .and_then(|i| typed.with(|d| d.get(i).cloned()));
-            match which {
-                Some(u) => format!("{e} (“{}”)", u.chars().take(100).collect::<String>()),
-                None => e.to_string(),
-            }
-        })
+        typed_req
+            .with(|r| r.as_ref().and_then(|r| r.check().err()))
+            .map(|e| {
+                let which = e
+                    .field
+                    .strip_prefix("/urls/")
+                    .and_then(|i| i.parse::<usize>().ok())
+                    .and_then(|i| typed.with(|d| d.get(i).cloned()));
+                match which {
+                    Some(u) => format!("{e} (“{}”)", u.chars().take(100).collect::<String>()),
+                    None => e.to_string(),
+                }
+            })
     });
     let price = Memo::new(move |_| {
-        typed_req.with(|r| r.as_ref().map(|r| api::price_now(ws, r, false))).unwrap_or((Usd::ZERO, 0))
+        typed_req
+            .with(|r| r.as_ref().map(|r| api::price_now(ws, r, false)))
+            .unwrap_or((Usd::ZERO, 0))
     });
-    let full = move || typed_req.with(|r| r.as_ref().map(serpkit::estimate_cost)).unwrap_or_default();
+    let full = move || {
+        typed_req
+            .with(|r| r.as_ref().map(serpkit::estimate_cost))
+            .unwrap_or_default()
+    };
     let nav = StoredValue::new(navigate);
     let go = move |refresh: bool| {
         let urls = typed.get_untracked();
-        let Some(request) = typed_req.get_untracked() else { return };
+        let Some(request) = typed_req.get_untracked() else {
+            return;
+        };
         let route = pages_route(&urls);
-        let input = format!("{} URL{}: {}", urls.len(), plural(urls.len()), preview(&urls));
+        let input = format!(
+            "{} URL{}: {}",
+            urls.len(),
+            plural(urls.len()),
+            preview(&urls)
+        );
         let r2 = route.clone();
-        api::run(ws, call, Job { request, route, input }, refresh, move |_| {
-            nav.with_value(|n| n(&r2, NavigateOptions { scroll: false, ..Default::default() }));
-        });
+        api::run(
+            ws,
+            call,
+            Job {
+                request,
+                route,
+                input,
+            },
+            refresh,
+            move |_| {
+                nav.with_value(|n| {
+                    n(
+                        &r2,
+                        NavigateOptions {
+                            scroll: false,
+                            ..Default::default()
+                        },
+                    )
+                });
+            },
+        );
     };
-    let typed_stored = move || typed_req.with(|r| r.as_ref().is_some_and(|r| ws.has_result(&api::canonical(r).1)));
+    let typed_stored = move || {
+        typed_req.with(|r| {
+            r.as_ref()
+                .is_some_and(|r| ws.has_result(&api::canonical(r).1))
+        })
+    };
     let records = shown.decoded::<Vec<PageBacklinkMetrics>>(ws);
     let rows = Signal::derive(move || match records.get() {
-        Some(Ok(v)) => v.iter().cloned().enumerate().map(|(pos, m)| PageRow { pos, m }).collect(),
+        Some(Ok(v)) => v
+            .iter()
+            .cloned()
+            .enumerate()
+            .map(|(pos, m)| PageRow { pos, m })
+            .collect(),
         _ => Vec::new(),
     });
     let sort = RwSignal::new(None);
@@ -136,7 +242,10 @@ pub fn PageMetrics() -> impl IntoView {
     };
     let totals = move || {
         rows.with(|r| {
-            (r.iter().map(|x| x.m.backlinks).sum::<i64>(), r.iter().map(|x| x.m.refdomains).sum::<i64>())
+            (
+                r.iter().map(|x| x.m.backlinks).sum::<i64>(),
+                r.iter().map(|x| x.m.refdomains).sum::<i64>(),
+            )
         })
     };
 

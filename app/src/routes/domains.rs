@@ -201,7 +201,8 @@ pub fn op_card(
         price_text(&format!("Get {what}"), p, u, "")
     });
     let body = StoredValue::new(body);
-    let run = move |refresh: bool| op.run(ws, route.get_untracked(), input.get_untracked(), refresh);
+    let run =
+        move |refresh: bool| op.run(ws, route.get_untracked(), input.get_untracked(), refresh);
     view! {
         <section class="card" id=id data-testid=format!("section-{id}") aria-labelledby=format!("{id}-title")
             aria-busy=move || op.call.loading.get().to_string()>
@@ -288,17 +289,19 @@ pub fn DomainStatsPage() -> impl IntoView {
         })
     });
     let check = Memo::new(move |_| {
-        typed_req.with(|r| r.as_ref().and_then(|r| r.check().err())).map(|e| {
-            let which = e
-                .field
-                .strip_prefix("/domains/")
-                .and_then(|i| i.parse::<usize>().ok())
-                .and_then(|i| typed.with(|d| d.get(i).cloned()));
-            match which {
-                Some(d) => format!("{e} (“{}”)", d.chars().take(80).collect::<String>()),
-                None => e.to_string(),
-            }
-        })
+        typed_req
+            .with(|r| r.as_ref().and_then(|r| r.check().err()))
+            .map(|e| {
+                let which = e
+                    .field
+                    .strip_prefix("/domains/")
+                    .and_then(|i| i.parse::<usize>().ok())
+                    .and_then(|i| typed.with(|d| d.get(i).cloned()));
+                match which {
+                    Some(d) => format!("{e} (“{}”)", d.chars().take(80).collect::<String>()),
+                    None => e.to_string(),
+                }
+            })
     });
     let shown = Op::new(ws, move || {
         let d = committed.get();
@@ -326,12 +329,33 @@ pub fn DomainStatsPage() -> impl IntoView {
         let n = d.len();
         let input = format!("{n} domain{}: {}", plural(n), preview(&d));
         let r2 = route.clone();
-        api::run(ws, call, Job { request, route, input }, refresh, move |_| {
-            nav.with_value(|n| n(&r2, NavigateOptions { scroll: false, ..Default::default() }));
-        });
+        api::run(
+            ws,
+            call,
+            Job {
+                request,
+                route,
+                input,
+            },
+            refresh,
+            move |_| {
+                nav.with_value(|n| {
+                    n(
+                        &r2,
+                        NavigateOptions {
+                            scroll: false,
+                            ..Default::default()
+                        },
+                    )
+                });
+            },
+        );
     };
     let typed_stored = move || {
-        typed_req.with(|r| r.as_ref().is_some_and(|r| ws.has_result(&api::canonical(r).1)))
+        typed_req.with(|r| {
+            r.as_ref()
+                .is_some_and(|r| ws.has_result(&api::canonical(r).1))
+        })
     };
     let can_run = Signal::derive(move || {
         !call.loading.get() && !typed.with(Vec::is_empty) && check.with(Option::is_none)
