@@ -53,8 +53,36 @@ fn money(usd: Usd) -> JsValue {
     ))
 }
 
+/// Strings longer than this are copied into wasm through `TextEncoder` (see [`utf8_of`]).
+const ENCODER_MIN_CHARS: u32 = 1 << 16;
+
+/// A large JS string as UTF-8 through the native `TextEncoder` and one memory copy: about 3×
+/// faster than wasm-bindgen's string passing, which copies ASCII text one character at a
+/// time in JS (bench/js). `None` when there is no `TextEncoder`.
+fn utf8_of(value: &JsValue) -> Option<String> {
+    let ctor: Function = Reflect::get(&js_sys::global(), &"TextEncoder".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let encoder = Reflect::construct(&ctor, &js_sys::Array::new()).ok()?;
+    let encode: Function = Reflect::get(&encoder, &"encode".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let bytes: js_sys::Uint8Array = encode.call1(&encoder, value).ok()?.dyn_into().ok()?;
+    // TextEncoder always produces valid UTF-8 (lone surrogates become U+FFFD).
+    String::from_utf8(bytes.to_vec()).ok()
+}
+
 /// A string as is; anything else through `JSON.stringify`. `what` names the argument.
 fn text_of(value: &JsValue, what: &str) -> Result<String, JsValue> {
+    if let Some(js) = value.dyn_ref::<js_sys::JsString>() {
+        if js.length() >= ENCODER_MIN_CHARS {
+            if let Some(s) = utf8_of(value) {
+                return Ok(s);
+            }
+        }
+    }
     if let Some(s) = value.as_string() {
         return Ok(s);
     }
