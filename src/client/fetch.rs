@@ -82,19 +82,26 @@ impl Transport for FetchTransport {
                     limit: request.max_body_bytes,
                 });
             }
-            let text = resp
-                .text()
+            // The body as bytes, copied into wasm once: `text()` would decode it to a JS
+            // string that wasm-bindgen then re-encodes into wasm, slowly for large bodies.
+            let buffer = resp
+                .array_buffer()
                 .map_err(|e| TransportError::Network(js_message(&e)))?;
-            let text = JsFuture::from(text)
+            let buffer = JsFuture::from(buffer)
                 .await
                 .map_err(|e| TransportError::Network(js_message(&e)))?;
             guard.0 = None;
-            let body = text.as_string().unwrap_or_default();
-            if body.len() > request.max_body_bytes {
+            let bytes = js_sys::Uint8Array::new(&buffer);
+            if bytes.length() as usize > request.max_body_bytes {
                 return Err(TransportError::BodyTooLarge {
                     limit: request.max_body_bytes,
                 });
             }
+            // As `text()` does: UTF-8, invalid sequences replaced.
+            let body = match String::from_utf8(bytes.to_vec()) {
+                Ok(s) => s,
+                Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            };
             Ok(HttpResponse {
                 status,
                 headers,
