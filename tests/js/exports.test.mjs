@@ -211,3 +211,19 @@ test('new Client() checks its options', async () => {
     assert.doesNotMatch(e.message, /\bk\b.*secret/);
   }
 });
+
+test('validateResponse() reads large non-ASCII text exactly (the TextEncoder path)', () => {
+  const rec = (i) => ({ keyword: `größe ✓ 🏃 ${i}`, competition: 0.4, cpc: 1.2, search_volume: 1_000_000 - i, kd: 7 });
+  const rows = Array.from({ length: 3000 }, (_, i) => rec(i));
+  rows[2999].kd = 'x';
+  const text = JSON.stringify(rows);
+  assert.ok(text.length > 1 << 16);
+  const r = validateResponse('related', text);
+  assert.equal(r.error_count, 1);
+  assert.equal(r.errors[0].path, '/2999/kd');
+  // A syntax error's position is in characters on its line, after the multi-byte text.
+  const broken = validateResponse('related', `${text.slice(0, -1)},]`);
+  assert.equal(broken.errors[0].code, 'json');
+  assert.equal(broken.position.line, 1);
+  assert.equal(broken.position.column, [...text].length + 1);
+});
