@@ -43,7 +43,38 @@ fn check_invariants(op: Operation, text: &str, with_request: bool) -> Report {
         assert!(i.path.is_empty() || i.path.starts_with('/'));
     }
     serde_json::to_string(&r).expect("report serializes");
+    // The typed decoder never panics, and whatever the validator passes, it decodes.
+    let decoded = decode_typed(op, text);
+    if r.ok() {
+        assert!(
+            decoded.is_ok(),
+            "validator ok but decode failed on {text:?}: {decoded:?}"
+        );
+    }
     r
+}
+
+/// Decodes `text` as `op`'s typed response.
+fn decode_typed(op: Operation, text: &str) -> Result<(), serpkit::DecodeError> {
+    use serpkit::decode;
+    use serpkit::ops::*;
+    match op {
+        Operation::SearchVolumeBulk => decode::<search_volume_bulk::Response>(text).map(drop),
+        Operation::SearchVolumeSingle => decode::<search_volume_single::Response>(text).map(drop),
+        Operation::DomainStats => decode::<domainstats::Response>(text).map(drop),
+        Operation::BacklinkMetrics => decode::<backlink_metrics::Response>(text).map(drop),
+        Operation::RankedKeywordsMetrics => {
+            decode::<ranked_keywords_metrics::Response>(text).map(drop)
+        }
+        Operation::RankedKeywordsDomain => {
+            decode::<ranked_keywords_domain::Response>(text).map(drop)
+        }
+        Operation::BacklinkOverview => decode::<backlink_overview::Response>(text).map(drop),
+        Operation::OutlineSeo => decode::<outline_seo::Response>(text).map(drop),
+        Operation::MicroblogPost => decode::<microblog_post::Response>(text).map(drop),
+        Operation::VideoVideo => decode::<video_video::Response>(text).map(drop),
+        Operation::Related => decode::<related::Response>(text).map(drop),
+    }
 }
 
 /// Snippets that make JSON-ish mutations likely to reach deep code paths.
