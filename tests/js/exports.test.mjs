@@ -226,4 +226,8 @@ test('validateResponse() reads large non-ASCII text exactly (the TextEncoder pat
   assert.equal(broken.errors[0].code, 'json');
   assert.equal(broken.position.line, 1);
   assert.equal(broken.position.column, [...text].length + 1);
+  // A lone surrogate (not valid UTF-16) is read as U+FFFD, like TextEncoder does.
+  const lone = JSON.stringify(rows.slice(0, 2999)).replace('größe', 'gr\ud800ße');
+  assert.ok(lone.length > 1 << 16 && lone.includes('\ud800'));
+  assert.equal(validateResponse('related', lone).ok, true);
 });
