@@ -106,14 +106,7 @@ fn utf8_of(value: &js_sys::JsString) -> Option<String> {
 /// A string as is; anything else through `JSON.stringify`. `what` names the argument.
 fn text_of(value: &JsValue, what: &str) -> Result<String, JsValue> {
     if let Some(js) = value.dyn_ref::<js_sys::JsString>() {
-        if js.length() >= ENCODER_MIN_CHARS {
-            if let Some(s) = utf8_of(js) {
-                return Ok(s);
-            }
-        }
-    }
-    if let Some(s) = value.as_string() {
-        return Ok(s);
+        return Ok(string_of(js));
     }
     if value.is_undefined() || value.is_function() || value.is_symbol() {
         return Err(error_value(
@@ -124,7 +117,8 @@ fn text_of(value: &JsValue, what: &str) -> Result<String, JsValue> {
     }
     JSON::stringify(value)
         .ok()
-        .and_then(|s| s.as_string())
+        .filter(|s| s.is_string())
+        .map(|s| string_of(&s))
         .ok_or_else(|| {
             error_value(
                 "invalid_argument",
@@ -132,6 +126,16 @@ fn text_of(value: &JsValue, what: &str) -> Result<String, JsValue> {
                 |_| {},
             )
         })
+}
+
+/// A JS string in wasm: large ones through [`utf8_of`].
+fn string_of(js: &js_sys::JsString) -> String {
+    if js.length() >= ENCODER_MIN_CHARS {
+        if let Some(s) = utf8_of(js) {
+            return s;
+        }
+    }
+    String::from(js)
 }
 
 fn parse_request(operation: Operation, request: &JsValue) -> Result<Request, JsValue> {
