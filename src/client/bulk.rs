@@ -8,7 +8,7 @@ use futures_util::stream::{self, StreamExt};
 use super::{Cancel, Client, Error};
 use crate::money::Usd;
 use crate::ops::search_volume_bulk::{self, SearchVolumeRecord};
-use crate::ops::ApiKey;
+use crate::ops::{ApiKey, OperationRequest};
 use crate::validate::Report;
 
 /// How to split and run a bulk job.
@@ -76,6 +76,30 @@ impl Client {
         let chunk_size = options.chunk_size.clamp(1, crate::ops::check::MAX_KEYWORDS);
         let chunks: Vec<&[String]> = keywords.chunks(chunk_size).collect();
         let total_chunks = chunks.len();
+
+        // Every chunk is checked before the first is sent: a bad keyword near the end must
+        // not stop a job half bought. The field names the keyword's index in the whole list.
+        for (i, chunk) in chunks.iter().enumerate() {
+            let request = search_volume_bulk::Request {
+                key: ApiKey::default(),
+                keywords: chunk.to_vec(),
+                ccode: ccode.to_owned(),
+            };
+            if let Err(mut e) = request.check() {
+                if let Some(n) = e
+                    .field
+                    .strip_prefix("/keywords/")
+                    .and_then(|n| n.parse::<usize>().ok())
+                {
+                    e.field = format!("/keywords/{}", i * chunk_size + n);
+                }
+                return BulkOutcome {
+                    missing: keywords.to_vec(),
+                    stopped: Some(Error::InvalidRequest(e)),
+                    ..BulkOutcome::default()
+                };
+            }
+        }
         let stop = Cell::new(false);
         let mut results: Vec<Option<Result<_, Error>>> = vec![None; total_chunks];
         let mut progress = BulkProgress {
