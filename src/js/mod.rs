@@ -494,11 +494,10 @@ impl JsClient {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let client = self.inner.clone();
         let prepared = (|| {
-            let text = text_of(&request, "request")?;
-            let req: crate::ops::search_volume_bulk::Request = serde_json::from_str(&text)
-                .map_err(|e| {
-                    error_value("invalid_request", &format!("invalid request: {e}"), |_| {})
-                })?;
+            let req = match parse_request(Operation::SearchVolumeBulk, &request)? {
+                Request::SearchVolumeBulk(r) => r,
+                _ => unreachable!("parsed as search_volume/bulk"),
+            };
             let mut bulk = BulkOptions::default();
             let mut on_progress: Option<Function> = None;
             if !options.is_undefined() && !options.is_null() {
