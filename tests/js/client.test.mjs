@@ -268,3 +268,18 @@ test('searchVolumeBulkChunked: chunks in order, progress, and a clean stop at th
   assert.equal(part.charge.micros, 3000);
   assert.equal((await sandbox.ledger()).entries.length, 1);
 });
+
+test('searchVolumeBulkChunked: an invalid keyword anywhere stops the job before anything is sent', async () => {
+  await sandbox.reset();
+  const keywords = Array.from({ length: 25 }, (_, i) => (i === 22 ? '' : `kw ${i}`));
+  const out = await client().searchVolumeBulkChunked({ keywords, ccode: 'US' }, { chunkSize: 10, concurrency: 2 });
+  assert.equal(out.error.code, 'invalid_request');
+  assert.equal(out.error.field, '/keywords/22');
+  assert.deepEqual(out.data, []);
+  assert.deepEqual(out.missing, keywords);
+  assert.equal(out.charge.micros, 0);
+  assert.equal((await sandbox.ledger()).entries.length, 0, 'nothing was bought');
+  // A malformed request rejects, naming the field.
+  const e = await expectError(client().searchVolumeBulkChunked({ keywords: [1], ccode: 'US' }), 'invalid_request');
+  assert.equal(e.field, '/keywords/0');
+});
