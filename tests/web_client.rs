@@ -296,14 +296,16 @@ async fn abort_signal_through_the_js_client() {
     Reflect::set(&call_options, &"signal".into(), &controller.signal()).unwrap();
     let request = JsValue::from_str(r#"{"keyword":"trail shoes","ccode":"US"}"#);
     let promise = client.related(request.clone(), Some(call_options.into()));
-    let c2 = controller.clone();
-    wasm_bindgen_futures::spawn_local(async move {
-        sleep(Duration::from_millis(100)).await;
-        c2.abort();
-    });
+    // Abort once the request is at the sandbox (waiting out its delay).
     let t0 = now_ms();
+    while ledger().await.0.is_empty() {
+        assert!(now_ms() - t0 < 3000.0, "the request reached the sandbox");
+        sleep(Duration::from_millis(20)).await;
+    }
+    let aborting = now_ms();
+    controller.abort();
     let err = JsFuture::from(promise).await.unwrap_err();
-    assert!(now_ms() - t0 < 2000.0);
+    assert!(now_ms() - aborting < 1000.0, "aborted promptly");
     let code = Reflect::get(&err, &"code".into()).unwrap();
     assert_eq!(code.as_string().as_deref(), Some("aborted"));
     let name = Reflect::get(&err, &"name".into()).unwrap();
