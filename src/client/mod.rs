@@ -254,16 +254,32 @@ impl Client {
         let charge = estimate;
         let body = response.body;
 
-        // Syntax first: a success body that is not JSON is its own error.
-        if let Err(e) = crate::decode::decode::<serde::de::IgnoredAny>(&body) {
-            return Err(Error::NotJson { error: e, charge });
-        }
         let report = match self.config.validation {
             ValidationMode::Off => None,
             ValidationMode::Warn | ValidationMode::Strict => {
                 Some(validate::validate(operation, &body, Some(&request)))
             }
         };
+        // A success body that is not JSON is its own error. The validator already found out
+        // (its one `json` error and the position); only without validation does a parse
+        // decide, so a large body is not read twice.
+        let syntax = match &report {
+            Some(r) => r.position.map(|p| crate::decode::DecodeError {
+                path: String::new(),
+                message: r
+                    .errors()
+                    .next()
+                    .map(|i| i.message.clone())
+                    .unwrap_or_default(),
+                line: p.line,
+                column: p.column,
+                syntax: true,
+            }),
+            None => crate::decode::decode::<serde::de::IgnoredAny>(&body).err(),
+        };
+        if let Some(error) = syntax {
+            return Err(Error::NotJson { error, charge });
+        }
         if self.config.validation == ValidationMode::Strict {
             if let Some(r) = report.as_ref().filter(|r| !r.ok()) {
                 return Err(Error::ContractViolation {
