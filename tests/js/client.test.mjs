@@ -151,6 +151,11 @@ test('fault modes map to error codes (and what they were charged)', async () => 
   assert.equal(typeof e.line, 'number');
   e = await expectError(withFault('not_json').related(REL), 'not_json');
   assert.equal(e.charge.micros, REL_MICROS);
+  // Without validation a parse still tells; the failed call counts as spent.
+  const off = withFault('not_json', { validation: 'off' });
+  e = await expectError(off.related(REL), 'not_json');
+  assert.deepEqual([e.line, e.column], [1, 1]);
+  assert.equal(off.spent.micros, REL_MICROS);
 
   e = await expectError(withFault('break=type', { validation: 'strict' }).related(REL), 'contract_violation');
   assert.equal(e.report.ok, false);
@@ -176,8 +181,8 @@ test('fault modes map to error codes (and what they were charged)', async () => 
   e = await expectError(client({ baseUrl: 'http://127.0.0.1:9' }).related(REL), 'network');
 
   const ledger = await sandbox.ledger();
-  // Charged: truncate, not_json, break=type, break=range, break=missing_field, delay, huge.
-  assert.equal(Math.round(Number(ledger.total) * 1e6), 7 * REL_MICROS);
+  // Charged: truncate, not_json (twice), break=type, break=range, break=missing_field, delay, huge.
+  assert.equal(Math.round(Number(ledger.total) * 1e6), 8 * REL_MICROS);
   const serverErrors = ledger.entries.filter((x) => x.fault === 'server_error');
   assert.equal(serverErrors.length, 2, 'a 500 is never retried (twice: suffix and header)');
 });
