@@ -128,9 +128,8 @@ pub fn DomainCard(record: DomainStatsRecord, #[prop(optional)] link: bool) -> im
                                 view! {
                                     <div class="kv" data-field=field class:empty=empty>
                                         <dt>{label}</dt>
-                                        <dd data-testid=format!("stat-{field}")>
+                                        <dd data-testid=format!("stat-{field}") title=empty.then_some("not reported")>
                                             {value}
-                                            {empty.then(|| view! { <span class="sr-only">" (not reported)"</span> })}
                                         </dd>
                                     </div>
                                 }

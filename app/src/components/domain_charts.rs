@@ -47,7 +47,11 @@ pub fn RankChart(
         .max()
         .unwrap_or(0)
         .max(1) as f64;
-    let (w, h) = (560.0, if compact { 150.0 } else { 200.0 });
+    let (w, h) = if compact {
+        (300.0, 150.0)
+    } else {
+        (1000.0, 230.0)
+    };
     let top = 16.0;
     let base = h - 20.0;
     let n = slots.len() as f64;
@@ -99,7 +103,7 @@ pub fn RankChart(
     let total = metrics.total_ranked_keywords;
     view! {
         <figure class="rankchart" class:compact=compact data-testid="rank-chart" data-domain=metrics.domain.clone()>
-            <svg class="chart rank" viewBox=format!("0 0 {w} {h}") preserveAspectRatio="none" role="img"
+            <svg class="chart rank" viewBox=format!("0 0 {w} {h}") role="img"
                 aria-label=format!("Ranked keywords of {} by rank range: {summary}", metrics.domain)>
                 <line x1="0" x2=w.to_string() y1=format!("{base:.1}") y2=format!("{base:.1}") class="axis" />
                 {bars}
@@ -107,9 +111,13 @@ pub fn RankChart(
             <figcaption class="meta" data-testid="rank-total">
                 {format!("{} ranked keywords in total", fmt_int(total))}
                 {(rest > 0).then(|| view! {
-                    <span data-testid="rank-unbucketed">{format!(" · {} not in any reported range (the service has no 61–70 range)", fmt_int(rest))}</span>
+                    <span data-testid="rank-unbucketed">{if compact {
+                        format!(" · {} outside the reported ranges", fmt_int(rest))
+                    } else {
+                        format!(" · {} not in any reported range (the service has no 61–70 range)", fmt_int(rest))
+                    }}</span>
                 })}
-                {(rest == 0).then(|| view! { <span>" · the service reports no 61–70 range"</span> })}
+                {(rest == 0 && !compact).then(|| view! { <span>" · the service reports no 61–70 range"</span> })}
             </figcaption>
         </figure>
     }
@@ -150,7 +158,7 @@ pub fn NewLostChart(
         .max()
         .unwrap_or(0)
         .max(1) as f64;
-    let (w, h) = (640.0, 200.0);
+    let (w, h) = (1000.0, 240.0);
     let mid = h / 2.0 - 6.0;
     let half = mid - 6.0;
     let n = days.len().max(1) as f64;
@@ -172,7 +180,7 @@ pub fn NewLostChart(
             let date = d.date.clone();
             let date2 = d.date.clone();
             let tip = format!("{}: {} new, {} lost", d.date, fmt_int(d.new), fmt_int(d.lost));
-            let label = (i % every == 0).then(|| d.date.get(5..).unwrap_or(&d.date).to_string());
+            let label = (i % every == every / 2).then(|| d.date.get(5..).unwrap_or(&d.date).to_string());
             view! {
                 <g class="day" class:sel=move || selected.with(|s| *s == date2) data-date=date.clone()
                     on:click=move |_| on_day.run(date.clone())>
@@ -182,14 +190,14 @@ pub fn NewLostChart(
                         width=format!("{:.1}", bw * 0.76) height=format!("{:.1}", nh.max(0.5)) />
                     <rect class="lost" x=format!("{:.1}", x + bw * 0.12) y=format!("{mid:.1}")
                         width=format!("{:.1}", bw * 0.76) height=format!("{:.1}", lh.max(0.5)) />
-                    {label.map(|l| view! { <text x=format!("{:.1}", x + bw / 2.0) y=format!("{:.1}", h - 1.0) text-anchor="middle">{l}</text> })}
+                    {label.map(|l| view! { <text x=format!("{:.1}", x + bw / 2.0) y=format!("{:.1}", h - 3.0) text-anchor="middle">{l}</text> })}
                 </g>
             }
         })
         .collect_view();
     view! {
         <figure class="newlost" data-testid="newlost-chart" data-days=days.len().to_string()>
-            <svg class="chart nl" viewBox=format!("0 0 {w} {h}") preserveAspectRatio="none" role="img"
+            <svg class="chart nl" viewBox=format!("0 0 {w} {h}") role="img"
                 aria-label=format!("Daily new and lost backlinks, {span}: {} new, {} lost in total", fmt_int(total_new), fmt_int(total_lost))>
                 <line x1="0" x2=w.to_string() y1=format!("{mid:.1}") y2=format!("{mid:.1}") class="axis" />
                 {groups}

@@ -7,7 +7,6 @@
 use std::sync::{Arc, OnceLock};
 
 use leptos::prelude::*;
-use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use serpkit::ops::ranked_keywords_domain::RankedKeyword;
 
@@ -51,14 +50,14 @@ pub const COLUMNS: [VColumn; 7] = [
         id: "backlinks",
         label: "Backlinks",
         numeric: true,
-        width: "6.5rem",
+        width: "7rem",
         sortable: true,
     },
     VColumn {
         id: "refdomains",
         label: "Ref. domains",
         numeric: true,
-        width: "7rem",
+        width: "8rem",
         sortable: true,
     },
     VColumn {
@@ -89,6 +88,10 @@ pub struct RkData {
     pub refdomains: Vec<i64>,
     /// Ranking URL.
     pub url: Vec<String>,
+    /// Every lower-cased keyword followed by `\n`, in row order: one text to search.
+    hay: String,
+    /// Byte offset of each row's keyword in `hay`.
+    starts: Vec<u32>,
     perms: [OnceLock<Vec<u32>>; 7],
 }
 
@@ -105,10 +108,16 @@ impl RkData {
             backlinks: Vec::with_capacity(n),
             refdomains: Vec::with_capacity(n),
             url: Vec::with_capacity(n),
+            hay: String::with_capacity(n * 24),
+            starts: Vec::with_capacity(n),
             perms: Default::default(),
         };
         for r in records {
-            d.lower.push(r.keyword.to_lowercase());
+            let lower = r.keyword.to_lowercase().replace('\n', " ");
+            d.starts.push(d.hay.len() as u32);
+            d.hay.push_str(&lower);
+            d.hay.push('\n');
+            d.lower.push(lower);
             d.keyword.push(r.keyword);
             d.volume.push(r.search_volume);
             d.rank.push(r.rank);
@@ -145,6 +154,21 @@ impl RkData {
             })
         });
         Some(p.as_slice())
+    }
+
+    /// Marks in `mask` the rows whose keyword contains `word` (lower case, no line break):
+    /// one search through all keywords, not one per row.
+    fn mark(&self, word: &str, mask: &mut [bool]) {
+        let mut row = 0usize;
+        for (at, _) in self.hay.match_indices(word) {
+            let at = at as u32;
+            while row + 1 < self.starts.len() && self.starts[row + 1] <= at {
+                row += 1;
+            }
+            if let Some(m) = mask.get_mut(row) {
+                *m = true;
+            }
+        }
     }
 
     /// Computes every permutation not computed yet (idle warm-up).
@@ -198,17 +222,28 @@ pub fn mask(d: &RkData, f: &RkFilter) -> Vec<bool> {
         lo.is_none_or(|l| v >= l) && hi.is_none_or(|h| v <= h)
     };
     let ranges = [v0, v1, r0, r1, c0, c1].iter().any(Option::is_some);
-    (0..d.len())
-        .map(|i| {
-            let k = d.lower[i].as_str();
-            inc.iter().all(|w| k.contains(w.as_str()))
-                && !exc.iter().any(|w| k.contains(w.as_str()))
-                && (!ranges
-                    || (within(d.volume[i] as f64, v0, v1)
-                        && within(d.rank[i] as f64, r0, r1)
-                        && within(d.competition[i], c0, c1)))
-        })
-        .collect()
+    let n = d.len();
+    let mut out = vec![true; n];
+    let mut hit = vec![false; n];
+    for w in &inc {
+        hit.iter_mut().for_each(|h| *h = false);
+        d.mark(w, &mut hit);
+        out.iter_mut().zip(&hit).for_each(|(o, h)| *o &= *h);
+    }
+    for w in &exc {
+        hit.iter_mut().for_each(|h| *h = false);
+        d.mark(w, &mut hit);
+        out.iter_mut().zip(&hit).for_each(|(o, h)| *o &= !*h);
+    }
+    if ranges {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = *o
+                && within(d.volume[i] as f64, v0, v1)
+                && within(d.rank[i] as f64, r0, r1)
+                && within(d.competition[i], c0, c1);
+        }
+    }
+    out
 }
 
 /// The filtered rows in table order as CSV.
@@ -308,7 +343,7 @@ pub fn RankedKeywordsTable(
         let url_text = short_url(&url);
         let title = url.clone();
         view! {
-            <div role="cell" class="vt-c kwc"><A href=href attr:class="kw" attr:title="Open in the keyword explorer">{kw}</A></div>
+            <div role="cell" class="vt-c kwc"><a href=href class="kw" title="Open in the keyword explorer">{kw}</a></div>
             <div role="cell" class="vt-c num">{fmt_int(d.volume[i])}</div>
             <div role="cell" class="vt-c num"><span class="rankpill" class:top3=rank <= 3 class:top10=(4..=10).contains(&rank)>{rank}</span></div>
             <div role="cell" class="vt-c num">
@@ -426,36 +461,42 @@ mod tests {
             rec("Trail Shoes", 100, 3, 10.0),
             rec("cheap shoes", 500, 12, 90.0),
             rec("boots", 50, 1, 50.0),
+            rec("shoes shoes", 1, 1, 1.0),
         ])
+    }
+
+    fn text(t: &str) -> RkFilter {
+        RkFilter {
+            text: t.into(),
+            ..Default::default()
+        }
     }
 
     #[test]
     fn filter_sort_csv() {
         let d = data();
-        let f = RkFilter {
-            text: "shoes -cheap".into(),
-            ..Default::default()
-        };
-        assert_eq!(mask(&d, &f), vec![true, false, false]);
+        assert_eq!(
+            mask(&d, &text("shoes -cheap")),
+            vec![true, false, false, true]
+        );
+        assert_eq!(mask(&d, &text("S")), vec![true, true, true, true]);
+        assert_eq!(mask(&d, &text("s\nb")), vec![false, false, true, false]);
+        assert_eq!(mask(&d, &text("boots")), vec![false, false, true, false]);
+        assert_eq!(mask(&d, &text("-")), vec![true, true, true, true]);
+        assert_eq!(mask(&d, &text("zzz")), vec![false, false, false, false]);
         let f = RkFilter {
             vmin: "60".into(),
             rmax: "10".into(),
             ..Default::default()
         };
-        assert_eq!(mask(&d, &f), vec![true, false, false]);
-        let all = mask(
-            &d,
-            &RkFilter {
-                text: "-".into(),
-                ..Default::default()
-            },
-        );
-        assert_eq!(all, vec![true, true, true]);
-        assert_eq!(d.perm("volume"), Some(&[2u32, 0, 1][..]));
-        assert_eq!(d.perm("keyword"), Some(&[2u32, 1, 0][..]));
+        assert_eq!(mask(&d, &f), vec![true, false, false, false]);
+        assert_eq!(d.perm("volume"), Some(&[3u32, 2, 0, 1][..]));
+        assert_eq!(d.perm("keyword"), Some(&[2u32, 1, 3, 0][..]));
         assert_eq!(d.perm("nope"), None);
         let csv = to_csv(&d, &[1]);
         assert!(csv.ends_with("cheap shoes,500,12,90,0,0,https://a.com/\r\n"));
         assert_eq!(short_url("https://www.a.com/x"), "a.com/x");
+        let empty = RkData::from_records(Vec::new());
+        assert!(mask(&empty, &text("a")).is_empty());
     }
 }
