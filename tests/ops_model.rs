@@ -1,5 +1,6 @@
 //! The typed model: every operation decodes a spec-shaped body (tests/fixtures), re-encodes
 //! to the same JSON, prices as the table says, and rejects every bad request field by name.
+#![cfg(not(target_arch = "wasm32"))]
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;

@@ -1,4 +1,5 @@
 //! The `serpkit` command line (feature `cli`): exit codes, formats, standard input.
+#![cfg(not(target_arch = "wasm32"))]
 #![cfg(feature = "cli")]
 
 mod validate_common;

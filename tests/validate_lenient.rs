@@ -1,6 +1,7 @@
 //! "Lenient decode, strict report": a deviating body still decodes via `serpkit::decode`
 //! where that is safe (policy in `src/ops/lenient.rs`), and the validator reports exactly
 //! what deviated. Decided per field, one test each.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod validate_common;
 

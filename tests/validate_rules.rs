@@ -1,5 +1,6 @@
 //! For every rule: a valid body that passes and a body that breaks exactly that rule, with
 //! the code, severity and path asserted.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod validate_common;
 

@@ -1,6 +1,7 @@
 //! The JSON Schema export: every valid fixture and every sandbox body passes it, the
 //! validator agrees with the sandbox (no errors, request cross-checks included), and the
 //! schema rejects what it can express.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod validate_common;
 

@@ -104,13 +104,9 @@ impl Error {
     pub fn hint(&self) -> &'static str {
         match self {
             Error::InvalidRequest(_) => "Fix the field named and try again.",
-            Error::MissingKey => "Enter your API key in Settings.",
-            Error::BudgetExceeded { .. } => {
-                "Raise the budget cap in Settings, or run a smaller request."
-            }
-            Error::Http { status: 401, .. } => {
-                "The API key was refused: check the key in Settings."
-            }
+            Error::MissingKey => "Set the API key.",
+            Error::BudgetExceeded { .. } => "Raise the budget cap, or run a smaller request.",
+            Error::Http { status: 401, .. } => "The API key was refused: check the key.",
             Error::Http { status: 402, .. } => {
                 "The account has no credit left: top it up with the service."
             }
@@ -128,7 +124,7 @@ impl Error {
                 "The service did not answer in time: try again, or raise the timeout."
             }
             Error::Aborted => "The call was cancelled.",
-            Error::Network(_) => "Check the network connection and the base URL in Settings.",
+            Error::Network(_) => "Check the network connection and the base URL.",
             Error::BodyTooLarge { .. } => "The answer was larger than the size limit.",
             Error::NotJson { .. } | Error::Decode { .. } => {
                 "The service sent a broken answer; it was charged. Report it to the service."

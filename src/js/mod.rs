@@ -355,8 +355,25 @@ impl Options {
     }
 }
 
-/// Connects an `AbortSignal` (if any) to a [`Cancel`].
-fn cancel_from(options: &JsValue) -> Result<Option<Cancel>, JsValue> {
+/// An `AbortSignal` connected to a [`Cancel`] for one call. Dropped when the call ends, it
+/// removes its listener, so a long-lived signal reused for many calls gathers none.
+struct AbortLink {
+    cancel: Cancel,
+    signal: Option<web_sys::AbortSignal>,
+    callback: Option<Closure<dyn FnMut()>>,
+}
+
+impl Drop for AbortLink {
+    fn drop(&mut self) {
+        if let (Some(signal), Some(cb)) = (&self.signal, self.callback.take()) {
+            let _ =
+                signal.remove_event_listener_with_callback("abort", cb.as_ref().unchecked_ref());
+        }
+    }
+}
+
+/// Connects `options.signal` (if any) to a [`Cancel`].
+fn cancel_from(options: &JsValue) -> Result<Option<AbortLink>, JsValue> {
     if options.is_undefined() || options.is_null() {
         return Ok(None);
     }
@@ -374,12 +391,20 @@ fn cancel_from(options: &JsValue) -> Result<Option<Cancel>, JsValue> {
     let cancel = Cancel::new();
     if signal.aborted() {
         cancel.cancel();
-    } else {
-        let c = cancel.clone();
-        let cb = Closure::once_into_js(move || c.cancel());
-        let _ = signal.add_event_listener_with_callback("abort", cb.unchecked_ref());
+        return Ok(Some(AbortLink {
+            cancel,
+            signal: None,
+            callback: None,
+        }));
     }
-    Ok(Some(cancel))
+    let c = cancel.clone();
+    let cb: Closure<dyn FnMut()> = Closure::once(move || c.cancel());
+    let _ = signal.add_event_listener_with_callback("abort", cb.as_ref().unchecked_ref());
+    Ok(Some(AbortLink {
+        cancel,
+        signal: Some(signal),
+        callback: Some(cb),
+    }))
 }
 
 /// A client of the service over `fetch`.
@@ -463,7 +488,7 @@ impl JsClient {
         wasm_bindgen_futures::future_to_promise(async move {
             let (req, cancel) = prepared?;
             let raw = client
-                .call_raw(&req, cancel.as_ref())
+                .call_raw(&req, cancel.as_ref().map(|l| &l.cancel))
                 .await
                 .map_err(|e| client_error(&e))?;
             let reply = js_sys::Object::new();
@@ -537,7 +562,7 @@ impl JsClient {
                     &req.ccode,
                     bulk,
                     progress,
-                    cancel.as_ref(),
+                    cancel.as_ref().map(|l| &l.cancel),
                 )
                 .await;
             let result = js_sys::Object::new();

@@ -39,7 +39,9 @@ pub(crate) fn document(op: Operation, root: &Node) -> Value {
 fn regex_escape(s: &str) -> String {
     let mut out = String::new();
     for c in s.chars() {
-        if "\\.+*?()|[]{}^$#&-~".contains(c) {
+        // Only the characters that are special in ECMA-262 regexes (what JSON Schema uses):
+        // escaping others (`\#`, `\-`) is invalid under the `u` flag that Ajv compiles with.
+        if "\\.+*?()|[]{}^$/".contains(c) {
             out.push('\\');
         }
         out.push(c);
