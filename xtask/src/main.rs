@@ -109,6 +109,8 @@ fn serve(args: &[String]) -> Res {
             "serve",
             "--release",
             "--offline",
+            // The live-reload snippet is an inline script, which the app's CSP refuses.
+            "--no-autoreload",
             "--address",
             "127.0.0.1",
             "--port",
