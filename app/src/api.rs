@@ -78,13 +78,28 @@ impl ErrorInfo {
         ErrorInfo {
             code: e.code().to_string(),
             message: e.to_string(),
-            hint: e.hint().to_string(),
+            hint: app_hint(e),
             status: match e {
                 Error::Http { status, .. } => Some(*status),
                 _ => None,
             },
             charge: e.charge(),
         }
+    }
+}
+
+/// The core's hint, pointed at where this app fixes it (Settings).
+fn app_hint(e: &Error) -> String {
+    match e {
+        Error::MissingKey => "Enter your API key in Settings.".into(),
+        Error::BudgetExceeded { .. } => {
+            "Raise the budget cap in Settings, or run a smaller request.".into()
+        }
+        Error::Http { status: 401, .. } => {
+            "The API key was refused: check the key in Settings.".into()
+        }
+        Error::Network(_) => "Check the network connection and the base URL in Settings.".into(),
+        _ => e.hint().to_string(),
     }
 }
 
@@ -221,7 +236,7 @@ impl Ws {
                                 v.push(item);
                             }
                         }
-                        v.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()));
+                        v.sort_by_key(|a| a.name.to_lowercase());
                     });
                     l.skipped.into_iter().for_each(|m| self.notice(m));
                 }
@@ -301,7 +316,9 @@ impl Ws {
                 };
                 let mut config = ClientConfig::new(key);
                 config.validation = validation;
-                config.budget = self.budget_cap().map(|b| b.saturating_sub(inner.spent_before));
+                config.budget = self
+                    .budget_cap()
+                    .map(|b| b.saturating_sub(inner.spent_before));
                 let client = match s.mode {
                     Mode::Demo => {
                         config.base_url = "sandbox://demo".into();
@@ -325,12 +342,9 @@ impl Ws {
 
     /// Updates the spend meter and the demo ledger from the client.
     fn refresh_spend(self, client: &Client) {
-        let (before, ledger) = self
-            .inner
-            .with_value(|i| (i.spent_before, i.demo.ledger()));
+        let (before, ledger) = self.inner.with_value(|i| (i.spent_before, i.demo.ledger()));
         self.spent.set(before + client.spent());
-        self.ledger
-            .set((ledger.total, ledger.charged().count()));
+        self.ledger.set((ledger.total, ledger.charged().count()));
     }
 
     /// Stores a result (memory and IndexedDB).
@@ -431,7 +445,7 @@ impl Ws {
             }
             list.updated = now();
             saved = Some(list.clone());
-            lists.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()));
+            lists.sort_by_key(|a| a.name.to_lowercase());
         });
         if let Some(l) = saved {
             self.persist(store::LISTS, l.name.clone(), &l);
@@ -442,12 +456,12 @@ impl Ws {
     /// Replaces a list's keywords.
     pub fn set_list(self, list: KeywordList) {
         self.persist(store::LISTS, list.name.clone(), &list);
-        self.lists.update(|lists| {
-            match lists.iter_mut().find(|l| l.name == list.name) {
+        self.lists.update(
+            |lists| match lists.iter_mut().find(|l| l.name == list.name) {
                 Some(l) => *l = list,
                 None => lists.push(list),
-            }
-        });
+            },
+        );
     }
 
     /// Deletes a list.
@@ -470,8 +484,9 @@ impl Ws {
 
     /// The whole workspace as JSON: settings (never the key), lists, history, results.
     pub fn export_json(self) -> String {
-        let mut results: Vec<CallResult> =
-            self.results.with_untracked(|m| m.values().cloned().collect());
+        let mut results: Vec<CallResult> = self
+            .results
+            .with_untracked(|m| m.values().cloned().collect());
         results.sort_by(|a, b| a.at.total_cmp(&b.at));
         let doc = serde_json::json!({
             "format": "serpkit-workspace",
@@ -584,11 +599,12 @@ fn live_client(config: ClientConfig) -> Client {
     // Native builds (tests, clippy) have no fetch: a transport that always fails.
     struct NoNetwork;
     impl Transport for NoNetwork {
-        fn post(
-            &self,
-            _: HttpRequest,
-        ) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>> {
-            Box::pin(async { Err(TransportError::Network("no network in native builds".into())) })
+        fn post(&self, _: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>> {
+            Box::pin(async {
+                Err(TransportError::Network(
+                    "no network in native builds".into(),
+                ))
+            })
         }
     }
     Client::new(config, Rc::new(NoNetwork))
@@ -711,21 +727,24 @@ pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(Str
                 run_bulk(&client, call, q, prior, &cancel, &key, &canon, at, mode).await
             }
             request => match client.call_raw(request, Some(&cancel)).await {
-                Ok(reply) => Ok((CallResult {
-                    key: key.clone(),
-                    operation: request.operation().path().to_string(),
-                    request: canon.clone(),
-                    body: reply.body,
-                    validation: reply
-                        .report
-                        .as_ref()
-                        .map(|r| Validation::from_report(r, 0))
-                        .unwrap_or_default(),
-                    charge: reply.charge,
-                    at,
-                    mode,
-                    missing: Vec::new(),
-                }, reply.charge)),
+                Ok(reply) => Ok((
+                    CallResult {
+                        key: key.clone(),
+                        operation: request.operation().path().to_string(),
+                        request: canon.clone(),
+                        body: reply.body,
+                        validation: reply
+                            .report
+                            .as_ref()
+                            .map(|r| Validation::from_report(r, 0))
+                            .unwrap_or_default(),
+                        charge: reply.charge,
+                        at,
+                        mode,
+                        missing: Vec::new(),
+                    },
+                    reply.charge,
+                )),
                 Err(e) => {
                     let c = e.charge();
                     Err((e, c))
@@ -771,7 +790,12 @@ pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(Str
             }
             Err((e, charge)) => {
                 let info = ErrorInfo::from_error(&e);
-                entry.outcome = if e.code() == "aborted" { "cancelled" } else { "error" }.into();
+                entry.outcome = if e.code() == "aborted" {
+                    "cancelled"
+                } else {
+                    "error"
+                }
+                .into();
                 entry.message = info.message.clone();
                 entry.charge = charge;
                 if let Error::ContractViolation { report, .. } = &e {
@@ -848,20 +872,28 @@ async fn run_bulk(
         .enumerate()
         .map(|(i, k)| (k.to_lowercase(), i))
         .collect();
-    have.sort_by_key(|r| order.get(&r.keyword.to_lowercase()).copied().unwrap_or(usize::MAX));
+    have.sort_by_key(|r| {
+        order
+            .get(&r.keyword.to_lowercase())
+            .copied()
+            .unwrap_or(usize::MAX)
+    });
     if let Some(e) = &outcome.stopped {
         call.error.set(Some(ErrorInfo::from_error(e)));
     }
     let this_call = outcome.charge;
-    Ok((CallResult {
-        key: key.to_string(),
-        operation: Operation::SearchVolumeBulk.path().to_string(),
-        request: canon.to_string(),
-        body: serde_json::to_string(&have).unwrap_or_else(|_| "[]".into()),
-        validation,
-        charge: prior_charge + outcome.charge,
-        at,
-        mode,
-        missing: outcome.missing,
-    }, this_call))
+    Ok((
+        CallResult {
+            key: key.to_string(),
+            operation: Operation::SearchVolumeBulk.path().to_string(),
+            request: canon.to_string(),
+            body: serde_json::to_string(&have).unwrap_or_else(|_| "[]".into()),
+            validation,
+            charge: prior_charge + outcome.charge,
+            at,
+            mode,
+            missing: outcome.missing,
+        },
+        this_call,
+    ))
 }

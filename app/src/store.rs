@@ -81,10 +81,12 @@ pub async fn open() -> Result<(), String> {
         .indexed_db()
         .map_err(|e| err_text(&e))?
         .ok_or("IndexedDB is not available in this browser")?;
-    let req = factory.open_with_u32(DB_NAME, 1).map_err(|e| err_text(&e))?;
+    let req = factory
+        .open_with_u32(DB_NAME, 1)
+        .map_err(|e| err_text(&e))?;
     let r = req.clone();
     let upgrade = Closure::once_into_js(move |_: web_sys::Event| {
-        if let Ok(db) = r.result().and_then(|d| d.dyn_into::<IdbDatabase>().map_err(|v| v.into())) {
+        if let Ok(db) = r.result().and_then(|d| d.dyn_into::<IdbDatabase>()) {
             for name in [RESULTS, HISTORY, LISTS] {
                 if !db.object_store_names().contains(name) {
                     let _ = db.create_object_store(name);
@@ -169,7 +171,10 @@ pub async fn keys(store_name: &str) -> Result<Vec<String>, String> {
 }
 
 /// Every entry of a store that parses; the others are skipped with a message each.
-pub async fn load_all<T: DeserializeOwned>(store_name: &str, what: &str) -> Result<Loaded<T>, String> {
+pub async fn load_all<T: DeserializeOwned>(
+    store_name: &str,
+    what: &str,
+) -> Result<Loaded<T>, String> {
     let s = store(store_name, IdbTransactionMode::Readonly)?;
     let keys_req = s.get_all_keys().map_err(|e| err_text(&e))?;
     let vals_req = s.get_all().map_err(|e| err_text(&e))?;

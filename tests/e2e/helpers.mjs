@@ -87,6 +87,13 @@ export async function shot(page, name, fullPage = true) {
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage });
 }
 
+/** Saves a screenshot of one element under $TEST_OUTPUT/screenshots/. */
+export async function shotEl(locator, name) {
+  const dir = join(OUT, 'screenshots');
+  await mkdir(dir, { recursive: true });
+  await locator.screenshot({ path: join(dir, `${name}.png`) });
+}
+
 /** Writes a JSON file under $TEST_OUTPUT/. */
 export async function record(name, data) {
   await mkdir(OUT, { recursive: true });

@@ -23,7 +23,11 @@ fn quote(s: &str) -> String {
 
 /// The CSV text: a header line, then one line per row (CRLF line ends).
 pub fn to_csv(header: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> String {
-    let mut out = header.iter().map(|h| quote(h)).collect::<Vec<_>>().join(",");
+    let mut out = header
+        .iter()
+        .map(|h| quote(h))
+        .collect::<Vec<_>>()
+        .join(",");
     out.push_str("\r\n");
     for row in rows {
         out.push_str(&row.iter().map(|c| quote(c)).collect::<Vec<_>>().join(","));

@@ -53,8 +53,14 @@ mod tests {
     #[test]
     fn texts() {
         let p = Usd::from_micros(30_000);
-        assert_eq!(price_text("Run", p, 100, "keyword"), "Run — $0.0300 for 100 keywords");
-        assert_eq!(price_text("Run", p, 1, "keyword"), "Run — $0.0300 for 1 keyword");
+        assert_eq!(
+            price_text("Run", p, 100, "keyword"),
+            "Run — $0.0300 for 100 keywords"
+        );
+        assert_eq!(
+            price_text("Run", p, 1, "keyword"),
+            "Run — $0.0300 for 1 keyword"
+        );
         assert_eq!(price_text("Run", p, 1, ""), "Run — $0.0300");
         assert_eq!(price_text("Run", p, 0, ""), "Show saved result — no charge");
     }

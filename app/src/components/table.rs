@@ -125,7 +125,10 @@ impl<R: TableRow> TableModel<R> {
 
     /// Every filtered row as CSV, in table order.
     pub fn csv(&self) -> String {
-        let cols: Vec<Column<R>> = R::columns().into_iter().filter(|c| c.csv.is_some()).collect();
+        let cols: Vec<Column<R>> = R::columns()
+            .into_iter()
+            .filter(|c| c.csv.is_some())
+            .collect();
         let header: Vec<&str> = cols.iter().map(|c| c.label).collect();
         let rows = self.sorted.get_untracked().into_iter().map(|r| {
             cols.iter()
@@ -160,13 +163,15 @@ pub fn DataTable<R: TableRow>(
             .with(|v| v.iter().skip(start).take(size).cloned().collect::<Vec<_>>())
     });
     let all_selected = move || {
-        model.selected.with(|s| {
-            !s.is_empty() && model.sorted.with(|v| v.iter().all(|r| s.contains(&r.id())))
-        })
+        model
+            .selected
+            .with(|s| !s.is_empty() && model.sorted.with(|v| v.iter().all(|r| s.contains(&r.id()))))
     };
     let toggle_all = move |on: bool| {
         let ids: HashSet<String> = if on {
-            model.sorted.with_untracked(|v| v.iter().map(TableRow::id).collect())
+            model
+                .sorted
+                .with_untracked(|v| v.iter().map(TableRow::id).collect())
         } else {
             HashSet::new()
         };
@@ -291,7 +296,10 @@ mod tests {
     #[test]
     fn sort_keys() {
         assert_eq!(SortKey::Num(1.0).cmp(&SortKey::Num(2.0)), Ordering::Less);
-        assert_eq!(SortKey::Num(f64::NAN).cmp(&SortKey::Num(2.0)), Ordering::Greater);
+        assert_eq!(
+            SortKey::Num(f64::NAN).cmp(&SortKey::Num(2.0)),
+            Ordering::Greater
+        );
         assert_eq!(
             SortKey::Text("b".into()).cmp(&SortKey::Text("A".into())),
             Ordering::Greater

@@ -27,8 +27,9 @@ pub fn ValidationPanel(#[prop(into)] result: Signal<Option<CallResult>>) -> impl
             };
             let has = !v.issues.is_empty();
             let omitted = v.omitted;
+            let open = v.errors > 0;
             view! {
-                <details class="validation" data-testid="validation" data-state=state open=v.errors > 0>
+                <details class="validation" data-testid="validation" data-state=state open=open>
                     <summary>{summary}</summary>
                     {has.then(|| view! {
                         <div class="scroll">

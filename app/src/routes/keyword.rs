@@ -36,11 +36,41 @@ impl TableRow for RelRow {
     }
     fn columns() -> Vec<Column<Self>> {
         vec![
-            Column { id: "keyword", label: "Keyword", numeric: false, key: |x| SortKey::Text(x.r.keyword.clone()), csv: Some(|x| csv::text_cell(&x.r.keyword)) },
-            Column { id: "volume", label: "Volume", numeric: true, key: |x| SortKey::Num(x.r.search_volume as f64), csv: Some(|x| x.r.search_volume.to_string()) },
-            Column { id: "kd", label: "KD", numeric: true, key: |x| SortKey::Num(x.r.kd as f64), csv: Some(|x| x.r.kd.to_string()) },
-            Column { id: "cpc", label: "CPC", numeric: true, key: |x| SortKey::Num(x.r.cpc), csv: Some(|x| format!("{:.2}", x.r.cpc)) },
-            Column { id: "competition", label: "Competition", numeric: true, key: |x| SortKey::Num(x.r.competition), csv: Some(|x| format!("{:.2}", x.r.competition)) },
+            Column {
+                id: "keyword",
+                label: "Keyword",
+                numeric: false,
+                key: |x| SortKey::Text(x.r.keyword.clone()),
+                csv: Some(|x| csv::text_cell(&x.r.keyword)),
+            },
+            Column {
+                id: "volume",
+                label: "Volume",
+                numeric: true,
+                key: |x| SortKey::Num(x.r.search_volume as f64),
+                csv: Some(|x| x.r.search_volume.to_string()),
+            },
+            Column {
+                id: "kd",
+                label: "KD",
+                numeric: true,
+                key: |x| SortKey::Num(x.r.kd as f64),
+                csv: Some(|x| x.r.kd.to_string()),
+            },
+            Column {
+                id: "cpc",
+                label: "CPC",
+                numeric: true,
+                key: |x| SortKey::Num(x.r.cpc),
+                csv: Some(|x| format!("{:.2}", x.r.cpc)),
+            },
+            Column {
+                id: "competition",
+                label: "Competition",
+                numeric: true,
+                key: |x| SortKey::Num(x.r.competition),
+                csv: Some(|x| format!("{:.2}", x.r.competition)),
+            },
         ]
     }
     fn cells(&self) -> AnyView {
@@ -67,16 +97,30 @@ struct Section {
 }
 
 impl Section {
-    fn new(ws: Ws, make: impl Fn(String, String) -> Request + Send + Sync + 'static, kw: Memo<String>, cc: Memo<String>) -> Section {
+    fn new(
+        ws: Ws,
+        make: impl Fn(String, String) -> Request + Send + Sync + 'static,
+        kw: Memo<String>,
+        cc: Memo<String>,
+    ) -> Section {
         let request = Memo::new(move |_| {
             let k = kw.get();
             (!k.trim().is_empty()).then(|| make(k, cc.get()))
         });
-        let shown = Memo::new(move |_| request.get().and_then(|r| ws.result(&api::canonical(&r).1)));
+        let shown =
+            Memo::new(move |_| request.get().and_then(|r| ws.result(&api::canonical(&r).1)));
         let price = Memo::new(move |_| {
-            request.get().map(|r| api::price_now(ws, &r, false)).unwrap_or((Usd::ZERO, 0))
+            request
+                .get()
+                .map(|r| api::price_now(ws, &r, false))
+                .unwrap_or((Usd::ZERO, 0))
         });
-        Section { call: Call::new(), request, shown, price }
+        Section {
+            call: Call::new(),
+            request,
+            shown,
+            price,
+        }
     }
 
     fn run(self, ws: Ws, route: String, refresh: bool) {
@@ -89,13 +133,31 @@ impl Section {
                 Request::MicroblogPost(q) => q.keyword.clone(),
                 _ => String::new(),
             };
-            api::run(ws, self.call, Job { request, route, input }, refresh, |_| {});
+            api::run(
+                ws,
+                self.call,
+                Job {
+                    request,
+                    route,
+                    input,
+                },
+                refresh,
+                |_| {},
+            );
         }
     }
 }
 
 /// Section frame: title, price button (or refresh), status, body, validation.
-fn frame(ws: Ws, s: Section, id: &'static str, title: &'static str, what: &'static str, route: Memo<String>, body: impl Fn(CallResult) -> AnyView + Send + Sync + 'static) -> impl IntoView {
+fn frame(
+    ws: Ws,
+    s: Section,
+    id: &'static str,
+    title: &'static str,
+    what: &'static str,
+    route: Memo<String>,
+    body: impl Fn(CallResult) -> AnyView + Send + Sync + 'static,
+) -> impl IntoView {
     let text = Signal::derive(move || {
         let (p, u) = s.price.get();
         price_text(&format!("Get {what}"), p, u, "")
@@ -144,7 +206,9 @@ fn bought_record(ws: Ws, kw: &str, cc: &str) -> Option<(SearchVolumeRecord, Call
     let kw_l = kw.to_lowercase();
     ws.results.with(|m| {
         m.values()
-            .filter(|r| r.operation == Operation::SearchVolumeBulk.path() && r.request.contains(&needle))
+            .filter(|r| {
+                r.operation == Operation::SearchVolumeBulk.path() && r.request.contains(&needle)
+            })
             .find_map(|r| {
                 serpkit::decode::<Vec<SearchVolumeRecord>>(&r.body)
                     .ok()?
@@ -161,17 +225,82 @@ pub fn KeywordDetail() -> impl IntoView {
     let ws = ws();
     let q = use_query_map();
     let navigate = use_navigate();
-    let kw = Memo::new(move |_| q.with(|m| m.get("kw")).unwrap_or_default().trim().to_string());
+    let kw = Memo::new(move |_| {
+        q.with(|m| m.get("kw"))
+            .unwrap_or_default()
+            .trim()
+            .to_string()
+    });
     let cc = Memo::new(move |_| {
-        let c = q.with(|m| m.get("cc")).unwrap_or_default().trim().to_uppercase();
-        if c.is_empty() { ws.settings.with_untracked(|s| s.ccode.clone()) } else { c }
+        let c = q
+            .with(|m| m.get("cc"))
+            .unwrap_or_default()
+            .trim()
+            .to_uppercase();
+        if c.is_empty() {
+            ws.settings.with_untracked(|s| s.ccode.clone())
+        } else {
+            c
+        }
     });
     let route = Memo::new(move |_| super::keyword_route(&kw.get(), &cc.get()));
-    let single = Section::new(ws, |k, c| Request::SearchVolumeSingle(ops::search_volume_single::Request { key: Default::default(), keyword: k, ccode: c }), kw, cc);
-    let related = Section::new(ws, |k, c| Request::Related(ops::related::Request { key: Default::default(), keyword: k, ccode: c }), kw, cc);
-    let outline = Section::new(ws, |k, _| Request::OutlineSeo(ops::outline_seo::Request { key: Default::default(), keyword: k }), kw, cc);
-    let video = Section::new(ws, |k, _| Request::VideoVideo(ops::video_video::Request { key: Default::default(), keyword: k }), kw, cc);
-    let micro = Section::new(ws, |k, _| Request::MicroblogPost(ops::microblog_post::Request { key: Default::default(), keyword: k }), kw, cc);
+    let single = Section::new(
+        ws,
+        |k, c| {
+            Request::SearchVolumeSingle(ops::search_volume_single::Request {
+                key: Default::default(),
+                keyword: k,
+                ccode: c,
+            })
+        },
+        kw,
+        cc,
+    );
+    let related = Section::new(
+        ws,
+        |k, c| {
+            Request::Related(ops::related::Request {
+                key: Default::default(),
+                keyword: k,
+                ccode: c,
+            })
+        },
+        kw,
+        cc,
+    );
+    let outline = Section::new(
+        ws,
+        |k, _| {
+            Request::OutlineSeo(ops::outline_seo::Request {
+                key: Default::default(),
+                keyword: k,
+            })
+        },
+        kw,
+        cc,
+    );
+    let video = Section::new(
+        ws,
+        |k, _| {
+            Request::VideoVideo(ops::video_video::Request {
+                key: Default::default(),
+                keyword: k,
+            })
+        },
+        kw,
+        cc,
+    );
+    let micro = Section::new(
+        ws,
+        |k, _| {
+            Request::MicroblogPost(ops::microblog_post::Request {
+                key: Default::default(),
+                keyword: k,
+            })
+        },
+        kw,
+        cc,
+    );
     let sections = [single, related, outline, video, micro];
 
     let bought = Memo::new(move |_| bought_record(ws, &kw.get(), &cc.get()).map(|x| x.0));
@@ -207,18 +336,32 @@ pub fn KeywordDetail() -> impl IntoView {
     });
     let rel_sort = RwSignal::new(Some(("volume".to_string(), true)));
     let rel_model = TableModel::new(rel_rows, rel_sort);
-    let rel_selected = Signal::derive(move || rel_model.selected_rows().into_iter().map(|r| r.r.keyword).collect::<Vec<_>>());
+    let rel_selected = Signal::derive(move || {
+        rel_model
+            .selected_rows()
+            .into_iter()
+            .map(|r| r.r.keyword)
+            .collect::<Vec<_>>()
+    });
     let nav = StoredValue::new(navigate);
     let research_selected = move |_| {
         let ks = rel_selected.get_untracked();
         if !ks.is_empty() {
-            nav.with_value(|n| n(&super::keywords_route(&ks, &cc.get_untracked()), Default::default()));
+            nav.with_value(|n| {
+                n(
+                    &super::keywords_route(&ks, &cc.get_untracked()),
+                    Default::default(),
+                )
+            });
         }
     };
 
     let monthly = move || {
         let rec = bought.get().or_else(|| {
-            single.shown.with(|r| r.as_ref().and_then(|r| serpkit::decode::<SearchVolumeRecord>(&r.body).ok()))
+            single.shown.with(|r| {
+                r.as_ref()
+                    .and_then(|r| serpkit::decode::<SearchVolumeRecord>(&r.body).ok())
+            })
         });
         rec.map(|r| {
             let months: Vec<(String, i64)> = r

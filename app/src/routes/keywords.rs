@@ -16,6 +16,10 @@ use crate::components::{
     ValidationPanel,
 };
 use crate::model::{parse_keywords, plural, CallResult};
+use crate::store;
+
+/// localStorage key of the explorer's last URL (keywords, country, sort, filters; no key).
+pub const LAST_VIEW_KEY: &str = "serpkit.explorer";
 
 /// A row of the explorer table.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,7 +49,11 @@ impl KwRow {
             volume: r.search_volume,
             cpc: r.average_cpc,
             competition: r.competition,
-            months: r.targeted_monthly_searches.iter().map(|m| m.value).collect(),
+            months: r
+                .targeted_monthly_searches
+                .iter()
+                .map(|m| m.value)
+                .collect(),
             change: r.yearly_change(),
         }
     }
@@ -159,7 +167,34 @@ pub fn Keywords() -> impl IntoView {
     let ws = ws();
     let q = use_query_map();
     let navigate = use_navigate();
-    let qget = move |k: &str| q.with_untracked(|m| m.get(k)).unwrap_or_default();
+    // Coming back without inputs in the URL (the "Keywords" link): reopen the last view.
+    let restore = q
+        .with_untracked(|m| m.get("kw").is_none())
+        .then(|| store::local_get(LAST_VIEW_KEY))
+        .flatten()
+        .filter(|s| s.starts_with("/keywords?"));
+    let params = restore.as_ref().and_then(|r| {
+        web_sys::UrlSearchParams::new_with_str(r.trim_start_matches("/keywords")).ok()
+    });
+    if let Some(r) = &restore {
+        navigate(
+            r,
+            NavigateOptions {
+                replace: true,
+                scroll: false,
+                ..Default::default()
+            },
+        );
+    } else if let Some(search) = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .filter(|s| s.contains("kw="))
+    {
+        store::local_set(LAST_VIEW_KEY, &format!("/keywords{search}"));
+    }
+    let qget = move |k: &str| match &params {
+        Some(p) => p.get(k).unwrap_or_default(),
+        None => q.with_untracked(|m| m.get(k)).unwrap_or_default(),
+    };
 
     let text = RwSignal::new(qget("kw"));
     let cc = RwSignal::new({
@@ -215,7 +250,11 @@ pub fn Keywords() -> impl IntoView {
     // The shown result: the one stored for the keywords and country in the URL.
     let committed = Memo::new(move |_| {
         let kws = parse_keywords(&q.with(|m| m.get("kw")).unwrap_or_default());
-        let c = q.with(|m| m.get("cc")).unwrap_or_default().trim().to_uppercase();
+        let c = q
+            .with(|m| m.get("cc"))
+            .unwrap_or_default()
+            .trim()
+            .to_uppercase();
         (!kws.is_empty()).then(|| {
             let req = Request::SearchVolumeBulk(search_volume_bulk::Request {
                 key: Default::default(),
@@ -274,8 +313,13 @@ pub fn Keywords() -> impl IntoView {
         })
     });
     let model = TableModel::new(filtered, sort);
-    let selected_keywords =
-        Signal::derive(move || model.selected_rows().into_iter().map(|r| r.keyword).collect::<Vec<_>>());
+    let selected_keywords = Signal::derive(move || {
+        model
+            .selected_rows()
+            .into_iter()
+            .map(|r| r.keyword)
+            .collect::<Vec<_>>()
+    });
 
     // Mirror the view's state in the URL (replace: typing does not flood the history).
     let nav = navigate.clone();
@@ -286,10 +330,20 @@ pub fn Keywords() -> impl IntoView {
         ];
         let s = sort.get();
         qs.push(("sort", s.as_ref().map(|s| s.0.clone()).unwrap_or_default()));
-        qs.push(("dir", s.map(|s| if s.1 { "desc" } else { "asc" }.to_string()).unwrap_or_default()));
+        qs.push((
+            "dir",
+            s.map(|s| if s.1 { "desc" } else { "asc" }.to_string())
+                .unwrap_or_default(),
+        ));
         for (k, v) in [
-            ("vmin", vmin), ("vmax", vmax), ("cpcmin", cmin), ("cpcmax", cmax),
-            ("compmin", kmin), ("compmax", kmax), ("inc", inc), ("exc", exc),
+            ("vmin", vmin),
+            ("vmax", vmax),
+            ("cpcmin", cmin),
+            ("cpcmax", cmax),
+            ("compmin", kmin),
+            ("compmax", kmax),
+            ("inc", inc),
+            ("exc", exc),
         ] {
             qs.push((k, v.get()));
         }
@@ -299,9 +353,15 @@ pub fn Keywords() -> impl IntoView {
                 .filter(|(_, v)| !v.is_empty())
                 .map(|(k, v)| format!("{k}={}", enc(&v)))
                 .collect();
+            let url = format!("/keywords?{}", query.join("&"));
+            store::local_set(LAST_VIEW_KEY, &url);
             nav(
-                &format!("/keywords?{}", query.join("&")),
-                NavigateOptions { replace: true, scroll: false, ..Default::default() },
+                &url,
+                NavigateOptions {
+                    replace: true,
+                    scroll: false,
+                    ..Default::default()
+                },
             );
         }
     });
@@ -325,16 +385,48 @@ pub fn Keywords() -> impl IntoView {
         let input = format!("{n} keyword{}, {c}: {}", plural(n), preview(&kws));
         elapsed.set(None);
         let r2 = route.clone();
-        api::run(ws, call, Job { request: req, route, input }, refresh, move |_| {
-            nav_sv.with_value(|nav| nav(&r2, NavigateOptions { scroll: false, ..Default::default() }));
-        });
+        api::run(
+            ws,
+            call,
+            Job {
+                request: req,
+                route,
+                input,
+            },
+            refresh,
+            move |_| {
+                store::local_set(LAST_VIEW_KEY, &r2);
+                nav_sv.with_value(|nav| {
+                    nav(
+                        &r2,
+                        NavigateOptions {
+                            scroll: false,
+                            ..Default::default()
+                        },
+                    )
+                });
+            },
+        );
     };
+    // The typed input is the result on screen: nothing to run.
+    let showing = Memo::new(move |_| {
+        committed
+            .get()
+            .is_some_and(|k| k == api::canonical(&request.get()).1)
+            && price.with(|p| p.1 == 0)
+    });
     let run_text = Signal::derive(move || {
+        if showing.get() {
+            return "Saved result shown — no charge".to_string();
+        }
         let (p, units) = price.get();
         price_text("Run", p, units, "keyword")
     });
     let can_run = Signal::derive(move || {
-        !call.loading.get() && !keywords.with(Vec::is_empty) && check.with(Option::is_none)
+        !call.loading.get()
+            && !keywords.with(Vec::is_empty)
+            && check.with(Option::is_none)
+            && !showing.get()
     });
     let stored_now = move || {
         let key = api::canonical(&request.get()).1;
@@ -351,7 +443,10 @@ pub fn Keywords() -> impl IntoView {
             s.set(String::new());
         }
     };
-    let filter_input = |label: &'static str, id: &'static str, sig: RwSignal<String>, ph: &'static str| {
+    let filter_input = |label: &'static str,
+                        id: &'static str,
+                        sig: RwSignal<String>,
+                        ph: &'static str| {
         view! {
             <label class="f">
                 <span>{label}</span>

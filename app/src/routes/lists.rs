@@ -53,12 +53,20 @@ pub fn Lists() -> impl IntoView {
 fn ListCard(list: KeywordList) -> impl IntoView {
     let ws = ws();
     let n = list.keywords.len();
-    let research = crate::routes::keywords_route(&list.keywords, &ws.settings.with_untracked(|s| s.ccode.clone()));
+    let research = crate::routes::keywords_route(
+        &list.keywords,
+        &ws.settings.with_untracked(|s| s.ccode.clone()),
+    );
     let name = list.name.clone();
     let export_list = list.clone();
     let export = move |_| {
         let rows = export_list.keywords.iter().map(|k| vec![csv::text_cell(k)]);
-        let file = format!("list-{}.csv", export_list.name.replace(|c: char| !c.is_alphanumeric(), "-"));
+        let file = format!(
+            "list-{}.csv",
+            export_list
+                .name
+                .replace(|c: char| !c.is_alphanumeric(), "-")
+        );
         if let Err(e) = csv::download(&file, "text/csv", &csv::to_csv(&["keyword"], rows)) {
             ws.notice(format!("CSV export failed: {e}"));
         }

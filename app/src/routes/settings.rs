@@ -59,7 +59,11 @@ pub fn SettingsPage() -> impl IntoView {
         });
     };
     let export = move |_| {
-        if let Err(e) = csv::download("serpkit-workspace.json", "application/json", &ws.export_json()) {
+        if let Err(e) = csv::download(
+            "serpkit-workspace.json",
+            "application/json",
+            &ws.export_json(),
+        ) {
             import_msg.set(format!("Export failed: {e}"));
         }
     };

@@ -1,0 +1,195 @@
+// Demo mode: research, table with sparklines, sorting, filters, CSV export, stored results,
+// the keyword detail view, and "price shown before = charge afterwards".
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { serveApp, launch, newPage, open, shot, shotEl, research, column, rowIds, micros, parseCsv, saved } from './helpers.mjs';
+
+const KWS = [
+  'running shoes', 'trail running shoes', 'marathon training plan', 'best running socks',
+  'running shoes for women', 'cheap running shoes', 'trail shoes', 'running watch',
+];
+
+let app, browser, page;
+before(async () => {
+  app = await serveApp();
+  browser = await launch();
+  page = await newPage(browser);
+});
+after(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+test('demo research of several keywords shows the table with sparklines', async () => {
+  await open(page, app.url, '/keywords');
+  await page.getByTestId('demo-banner').waitFor();
+  assert.match(await page.getByTestId('demo-banner').textContent(), /synthetic/);
+  await page.getByTestId('empty').waitFor();
+  await shot(page, 'explorer-empty', false);
+
+  await page.getByTestId('kw-input').fill([...KWS, ' running shoes ', ''].join('\n'));
+  assert.equal(await page.getByTestId('kw-count').textContent(), '8 keywords (1 duplicate removed)');
+  const { price, text } = await research(page, KWS);
+  assert.equal(text, 'Run — $0.0024 for 8 keywords');
+  assert.equal(price, '$0.0024');
+
+  await page.locator('[data-testid="kw-table"][data-rows="8"]').waitFor();
+  assert.deepEqual((await rowIds(page)).sort(), [...KWS].sort());
+  assert.equal(await page.locator('[data-testid="kw-table"] svg[data-testid="sparkline"] polyline').count(), 8);
+  const points = await page.locator('[data-testid="kw-table"] svg polyline').first().getAttribute('points');
+  assert.equal(points.split(' ').length, 12, '12 monthly points');
+
+  // Price shown before = charge afterwards: the client meter and the demo ledger.
+  assert.equal(await page.getByTestId('spend').textContent(), price);
+  assert.equal(await page.getByTestId('ledger').textContent(), price);
+  assert.match(await page.getByTestId('validation').textContent(), /valid/);
+  assert.equal(await page.getByTestId('run').textContent(), 'Saved result shown — no charge');
+  assert.ok(await page.getByTestId('run').isDisabled());
+  assert.deepEqual(page.errors, []);
+  await shot(page, 'explorer-results');
+});
+
+test('sorting by a column changes the row order', async () => {
+  await page.getByTestId('sort-volume').click();
+  const desc = await column(page, 'volume');
+  assert.equal(desc.length, 8);
+  assert.deepEqual(desc, [...desc].sort((a, b) => b - a));
+  assert.equal(await page.locator('th:has([data-testid="sort-volume"])').getAttribute('aria-sort'), 'descending');
+  await page.getByTestId('sort-volume').click();
+  const asc = await column(page, 'volume');
+  assert.deepEqual(asc, [...asc].sort((a, b) => a - b));
+  assert.notDeepEqual(asc, desc);
+
+  await page.getByTestId('sort-keyword').click();
+  const ids = await rowIds(page);
+  assert.deepEqual(ids, [...ids].sort((a, b) => a.localeCompare(b)));
+  await page.getByTestId('sort-cpc').click();
+  const cpc = await column(page, 'cpc');
+  assert.deepEqual(cpc, [...cpc].sort((a, b) => b - a));
+  assert.match(page.url(), /sort=cpc/);
+});
+
+test('filters change the rows', async () => {
+  const volumes = (await column(page, 'volume')).sort((a, b) => a - b);
+  const min = volumes[4];
+  await page.getByTestId('f-vmin').fill(String(min));
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="kw-table"] tbody tr').length === n, volumes.filter((v) => v >= min).length);
+  for (const v of await column(page, 'volume')) assert.ok(v >= min, `${v} >= ${min}`);
+  await page.getByTestId('f-vmin').fill('');
+
+  await page.getByTestId('f-inc').fill('trail');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="kw-table"] tbody tr').length === 2);
+  assert.deepEqual((await rowIds(page)).sort(), ['trail running shoes', 'trail shoes']);
+  await page.getByTestId('f-inc').fill('running');
+  await page.getByTestId('f-exc').fill('cheap, women');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="kw-table"] tbody tr').length === 4);
+  assert.deepEqual((await rowIds(page)).sort(), ['best running socks', 'running shoes', 'running watch', 'trail running shoes']);
+  assert.match(page.url(), /inc=running/);
+  await page.getByTestId('f-compmax').fill('2');
+  await page.getByTestId('f-compmin').fill('1.5');
+  await page.getByTestId('no-match').waitFor();
+  await page.getByTestId('f-compmin').fill('');
+  await page.getByTestId('f-compmax').fill('');
+  await page.locator('[data-testid="kw-table"] tbody tr').nth(3).waitFor();
+  await shot(page, 'explorer-filtered');
+});
+
+test('CSV export contains exactly the filtered rows', async () => {
+  const shown = await rowIds(page);
+  assert.equal(shown.length, 4);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+  assert.equal(download.suggestedFilename(), 'keywords-US.csv');
+  const rows = parseCsv(await readFile(await download.path(), 'utf8'));
+  assert.deepEqual(rows[0], ['Keyword', 'Volume', 'CPC', 'Competition', '12 months', 'Year change']);
+  assert.deepEqual(rows.slice(1).map((r) => r[0]), shown);
+  const volumes = await column(page, 'volume');
+  assert.deepEqual(rows.slice(1).map((r) => Number(r[1])), volumes);
+  assert.equal(rows[1][4].split(' ').length, 12);
+});
+
+test('a stored result reopens after a reload without paying again', async () => {
+  await saved(page);
+  const url = page.url();
+  await page.reload();
+  await page.locator('main[data-loaded="true"]').waitFor();
+  await page.locator('[data-testid="kw-table"][data-rows="4"]').waitFor();
+  assert.equal(page.url(), url, 'filters and inputs are in the URL');
+  // A new page load starts a new session: nothing was bought to show the table again.
+  assert.equal(await page.getByTestId('spend').textContent(), '$0.0000');
+  assert.equal(await page.getByTestId('ledger').textContent(), '$0.0000');
+  await page.getByTestId('nav-history').click();
+  await page.getByTestId('history-row').first().waitFor();
+  assert.equal(await page.getByTestId('history-row').count(), 1);
+  assert.equal(await page.getByTestId('history-charge').first().textContent(), '$0.0024');
+  await shot(page, 'history');
+  await page.getByTestId('history-open').first().click();
+  await page.locator('[data-testid="kw-table"][data-rows="8"]').waitFor();
+  assert.equal(await page.getByTestId('ledger').textContent(), '$0.0000');
+});
+
+test('keyword detail: chart, related, outline, videos, posts; price before = ledger after', async () => {
+  await page.locator('[data-testid="kw-table"] a.kw', { hasText: /^running shoes$/ }).click();
+  await page.getByTestId('detail-keyword').waitFor();
+  assert.equal(await page.getByTestId('detail-keyword').textContent(), 'running shoes');
+  // The monthly record was bought in the explorer: shown without a call.
+  await page.getByTestId('monthly-chart').waitFor();
+  assert.equal(await page.locator('[data-testid="monthly-chart"] rect').count(), 12);
+  const runAll = page.getByTestId('run-all');
+  const price = await runAll.getAttribute('data-price');
+  assert.equal(price, '$1.1500', 'related 0.15 + outline 0.50 + videos 0.25 + posts 0.25');
+  const before = micros(await page.getByTestId('ledger').textContent());
+  await runAll.click();
+  await page.locator('[data-testid="related-table"] tbody tr').first().waitFor();
+  await page.getByTestId('outline').waitFor();
+  await page.getByTestId('videos').waitFor();
+  await page.getByTestId('posts').waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid="run-all"]')?.dataset.price === '$0.0000');
+  assert.equal(micros(await page.getByTestId('ledger').textContent()) - before, micros(price));
+  assert.equal(await page.getByTestId('spend').textContent(), await page.getByTestId('ledger').textContent());
+
+  // Only http(s) URLs become links, always rel="noopener noreferrer"; no scraped markup.
+  const links = await page.locator('#outline a, #videos a, #posts a').evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.rel]));
+  assert.ok(links.length > 0);
+  for (const [href, rel] of links) {
+    assert.match(href, /^https?:\/\//i);
+    assert.equal(rel, 'noopener noreferrer');
+  }
+  assert.equal(await page.locator('main script, main iframe, main [onerror], main [onclick]').count(), 0);
+
+  // Related keywords sort by KD, and one click researches further.
+  await page.getByTestId('sort-kd').click();
+  const kd = await page.locator('[data-testid="related-table"] tbody tr td:nth-child(4)').allTextContents();
+  const nums = kd.map(Number);
+  assert.deepEqual(nums, [...nums].sort((a, b) => b - a));
+  await shot(page, 'keyword-detail', false);
+  await shotEl(page.getByTestId('section-related'), 'keyword-related');
+  await shotEl(page.getByTestId('section-outline'), 'keyword-outline');
+  await shotEl(page.getByTestId('section-videos'), 'keyword-videos');
+  await shotEl(page.getByTestId('section-posts'), 'keyword-posts');
+  const first = await page.locator('[data-testid="related-table"] tbody tr a.kw').first();
+  const kw = await first.textContent();
+  await first.click();
+  await page.waitForFunction((k) => document.querySelector('[data-testid="detail-keyword"]')?.textContent === k, kw);
+  assert.equal(await page.getByTestId('run-all').getAttribute('data-price'), '$1.1503');
+  assert.deepEqual(page.errors, []);
+});
+
+test('narrow window and dark theme stay readable', async () => {
+  await page.goto(app.url + '/keywords');
+  await page.locator('main[data-loaded="true"]').waitFor();
+  // The explorer reopened the last view, filters included: clear them.
+  await page.locator('[data-testid="kw-table"]').waitFor();
+  await page.getByRole('button', { name: 'Clear filters' }).first().click();
+  await page.getByTestId('theme').selectOption('dark');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  await research(page, KWS.slice(0, 5));
+  await page.locator('[data-testid="kw-table"][data-rows="5"]').waitFor();
+  await shot(page, 'explorer-dark');
+  await page.setViewportSize({ width: 420, height: 900 });
+  await shot(page, 'explorer-narrow');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `no horizontal page scroll (table scrolls in its own box): ${overflow}px`);
+  await page.getByTestId('theme').selectOption('auto');
+});

@@ -1,0 +1,91 @@
+// Keyword lists survive a reload; a damaged stored entry is skipped with a message and the
+// rest stays; the workspace exports (without the key) and imports.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { serveApp, launch, newPage, open, shot, research, saved } from './helpers.mjs';
+
+let app, browser, page;
+before(async () => {
+  app = await serveApp();
+  browser = await launch();
+  page = await newPage(browser);
+});
+after(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+const names = () => page.locator('[data-testid="list"][data-name="Ideas"] [data-testid="list-keyword"]').allTextContents();
+
+test('selected rows go to a named list that survives a reload', async () => {
+  await open(page, app.url, '/keywords');
+  await research(page, ['seo tools', 'keyword research tool', 'backlink checker', 'rank tracker']);
+  await page.locator('[data-testid="kw-table"][data-rows="4"]').waitFor();
+  await page.getByLabel('Select backlink checker').check();
+  await page.getByLabel('Select rank tracker').check();
+  assert.equal(await page.getByTestId('add-to-list').textContent(), 'Add 2 to list');
+  await page.getByTestId('list-name').fill('Ideas');
+  await page.getByTestId('add-to-list').click();
+  assert.match(await page.getByTestId('list-status').textContent(), /Added 2 keywords to “Ideas”/);
+
+  await page.getByTestId('nav-lists').click();
+  await page.locator('[data-testid="list"][data-name="Ideas"]').waitFor();
+  assert.deepEqual(await names(), ['backlink checker', 'rank tracker']);
+  await saved(page);
+  await page.reload();
+  await page.locator('main[data-loaded="true"]').waitFor();
+  await page.locator('[data-testid="list"][data-name="Ideas"]').waitFor();
+  assert.deepEqual(await names(), ['backlink checker', 'rank tracker']);
+  await shot(page, 'lists');
+});
+
+test('a damaged stored entry is skipped with a message and the rest survives', async () => {
+  await page.evaluate(() => new Promise((resolve, reject) => {
+    const req = indexedDB.open('serpkit', 1);
+    req.onerror = () => reject(req.error);
+    req.onsuccess = () => {
+      const tx = req.result.transaction(['lists', 'history'], 'readwrite');
+      tx.objectStore('lists').put('{"name": "Broken", "keywords": [1, 2', 'Broken');
+      tx.objectStore('history').put(42, 'not-an-entry');
+      tx.oncomplete = () => { req.result.close(); resolve(); };
+      tx.onerror = () => reject(tx.error);
+    };
+  }));
+  await page.reload();
+  await page.locator('main[data-loaded="true"]').waitFor();
+  const notice = await page.getByTestId('notice').textContent();
+  assert.match(notice, /Skipped a damaged keyword list \("Broken"\)/);
+  assert.match(notice, /Skipped a damaged history entry/);
+  assert.deepEqual(await names(), ['backlink checker', 'rank tracker']);
+  assert.equal(await page.locator('[data-testid="list"][data-name="Broken"]').count(), 0);
+  await page.getByTestId('nav-history').click();
+  assert.equal(await page.getByTestId('history-row').count(), 1);
+});
+
+test('the workspace exports to JSON without the key and imports elsewhere', async () => {
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('api-key').fill('secret-key-that-must-not-leak');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-workspace').click()]);
+  const text = await readFile(await download.path(), 'utf8');
+  assert.ok(!text.includes('secret-key-that-must-not-leak'), 'no key in the export');
+  const doc = JSON.parse(text);
+  assert.equal(doc.format, 'serpkit-workspace');
+  assert.ok(doc.lists.some((l) => l.name === 'Ideas'));
+  assert.equal(doc.history.length, 1);
+  assert.equal(doc.results.length, 1);
+
+  // A second browser profile: import, then the list and the stored result are there.
+  doc.lists.push({ name: 'Damaged', keywords: 'not a list' });
+  const other = await newPage(browser);
+  await open(other, app.url, '/settings');
+  await other.getByTestId('import-workspace').setInputFiles({ name: 'ws.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
+  await other.getByTestId('import-status').filter({ hasText: 'Imported' }).waitFor();
+  assert.match(await other.getByTestId('import-status').textContent(), /Imported 1 list, 1 history entry, 1 result\. Skipped 1 damaged entry\./);
+  await other.getByTestId('nav-history').click();
+  await other.getByTestId('history-open').click();
+  await other.locator('[data-testid="kw-table"][data-rows="4"]').waitFor();
+  assert.equal(await other.getByTestId('ledger').textContent(), '$0.0000');
+  await other.context().close();
+});
