@@ -21,9 +21,17 @@ use crate::ops::{Operation, Request};
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = include_str!("serpkit.d.ts");
 
-fn parse_op(operation: &str) -> Result<Operation, JsValue> {
-    operation
-        .parse::<Operation>()
+fn parse_op(operation: &JsValue) -> Result<Operation, JsValue> {
+    // A `JsValue`, not `&str`: wasm-bindgen's string glue traps (out-of-bounds memory
+    // access) on a number, symbol or object passed where a string belongs.
+    let Some(name) = operation.as_string() else {
+        return Err(error_value(
+            "invalid_argument",
+            "the operation must be a string such as \"related\" or \"search_volume/bulk\"",
+            |_| {},
+        ));
+    };
+    name.parse::<Operation>()
         .map_err(|e| error_value("unknown_operation", &e.to_string(), |_| {}))
 }
 
@@ -204,13 +212,13 @@ fn report_value(report: &crate::validate::Report) -> JsValue {
 /// `request`, also the rules tied to the request. Returns `{ ok, errors, warnings, ... }`.
 #[wasm_bindgen(js_name = validateResponse, unchecked_return_type = "ValidationReport")]
 pub fn validate_response(
-    operation: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | unknown")] body: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "object | string | null")] request: Option<
         JsValue,
     >,
 ) -> Result<JsValue, JsValue> {
-    let op = parse_op(operation)?;
+    let op = parse_op(&operation)?;
     let text = text_of(&body, "body")?;
     let request = match request {
         Some(r) if !r.is_null() && !r.is_undefined() => Some(parse_request(op, &r)?),
@@ -227,10 +235,10 @@ pub fn validate_response(
 /// `invalid_request` (with `field`) when the request fails its checks.
 #[wasm_bindgen(js_name = estimateCost, unchecked_return_type = "CostEstimate")]
 pub fn estimate_cost(
-    operation: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,
     #[wasm_bindgen(unchecked_param_type = "object | string")] request: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let op = parse_op(operation)?;
+    let op = parse_op(&operation)?;
     let req = parse_request(op, &request)?;
     req.check().map_err(|e| request_error(&e))?;
     let usd = crate::estimate_cost(&req);
@@ -268,8 +276,10 @@ pub fn operations() -> JsValue {
 
 /// The JSON Schema (2020-12) of the operation's response.
 #[wasm_bindgen(js_name = jsonSchema, unchecked_return_type = "Record<string, unknown>")]
-pub fn json_schema(operation: &str) -> Result<JsValue, JsValue> {
-    let op = parse_op(operation)?;
+pub fn json_schema(
+    #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,
+) -> Result<JsValue, JsValue> {
+    let op = parse_op(&operation)?;
     Ok(json_value(&crate::validate::json_schema(op).to_string()))
 }
 
@@ -377,6 +387,13 @@ fn cancel_from(options: &JsValue) -> Result<Option<AbortLink>, JsValue> {
     if options.is_undefined() || options.is_null() {
         return Ok(None);
     }
+    if !options.is_object() || js_sys::Array::is_array(options) {
+        return Err(error_value(
+            "invalid_argument",
+            "options must be an object such as { signal }",
+            |_| {},
+        ));
+    }
     let signal = Reflect::get(options, &"signal".into()).unwrap_or(JsValue::UNDEFINED);
     if signal.is_undefined() || signal.is_null() {
         return Ok(None);
@@ -454,6 +471,15 @@ impl JsClient {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
     ) -> Result<JsClient, JsValue> {
+        // JSON.stringify turns NaN and Infinity into null, which would read as "no budget".
+        let budget = Reflect::get(&options, &"budgetUsd".into()).unwrap_or(JsValue::UNDEFINED);
+        if budget.as_f64().is_some_and(|b| !b.is_finite()) {
+            return Err(error_value(
+                "invalid_argument",
+                "budgetUsd must be a finite amount of dollars",
+                |_| {},
+            ));
+        }
         let text = text_of(&options, "options")?;
         let opts: Options = serde_json::from_str(&text).map_err(|e| {
             error_value(
@@ -472,11 +498,11 @@ impl JsClient {
     #[wasm_bindgen(unchecked_return_type = "Promise<Reply<unknown>>")]
     pub fn call(
         &self,
-        operation: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,
         #[wasm_bindgen(unchecked_param_type = "object | string")] request: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Promise {
-        match parse_op(operation) {
+        match parse_op(&operation) {
             Ok(op) => self.call_op(op, request, options.unwrap_or(JsValue::UNDEFINED)),
             Err(e) => Promise::reject(&e),
         }
