@@ -201,11 +201,10 @@ pub fn VirtualTable(
     // A new order (sort, filter) starts at the top.
     Effect::new(move |prev: Option<u64>| {
         let gen = rows.with(Shared::gen);
-        if prev.is_some() {
+        // The scroll position is known from the scroll events: no layout read here.
+        if prev.is_some() && scroll_top.get_untracked() != 0.0 {
             if let Some(el) = scroller.get_untracked() {
-                if el.scroll_top() != 0 {
-                    el.set_scroll_top(0);
-                }
+                el.set_scroll_top(0);
             }
             scroll_top.set(0.0);
         }
