@@ -577,4 +577,3 @@ mod tests {
         assert_eq!(truncate("aé"), "a");
     }
 }
-
