@@ -1,0 +1,131 @@
+// Faults in the app (issue 8): for every sandbox fault mode, in live mode, a Refresh of a
+// stored result (related keywords on the keyword page) and a new explorer run beside stored
+// rows. Each failure shows a clear message (a title, what happened, what to do), the prior
+// results stay visible, and the sandbox ledger agrees with the app's spend meter: a call is
+// charged at most once (retries of 429/503 are not charged), and only 200 answers are.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, newPage, open, shot, micros, ledger, resetLedger, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
+import { serveApp, goLive, spaGo } from './hardening_support.mjs';
+
+const REL = 150_000;
+const ROUTE = '/keyword?kw=fault%20probe&cc=US';
+let app, browser, page;
+before(async () => {
+  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
+  app = await serveApp();
+  browser = await launch();
+  page = await newPage(browser);
+});
+after(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+const spend = async () => micros(await page.getByTestId('spend').textContent());
+const charged = (l) => l.entries.filter((e) => Number(e.charge) > 0);
+
+/** Sets the key in Settings, then returns to `route` (without a reload: the key is in memory). */
+async function setKey(key, route) {
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('api-key').fill(key);
+  await spaGo(page, route);
+}
+
+// [mode, expected: error code + status + title, or 'ok' (a result), charged (micros)]
+const MODES = [
+  ['rate_limit', { code: 'http', status: '429', title: /HTTP 429/ }, 0],
+  ['rate_limit_once', 'ok', REL],
+  ['server_error', { code: 'http', status: '500', title: /HTTP 500/ }, 0],
+  ['unavailable', { code: 'http', status: '503', title: /HTTP 503/ }, 0],
+  ['unavailable_once', 'ok', REL],
+  ['delay=300', 'ok', REL],
+  ['truncate', { code: 'not_json', title: /The call failed/, charged: true }, REL],
+  ['not_json', { code: 'not_json', title: /The call failed/, charged: true }, REL],
+  ['break=missing_field', 'issues', REL],
+  ['break=range', 'issues', REL],
+  ['huge=2', 'ok', REL],
+  ['xss', 'ok', REL],
+];
+
+test('every fault mode on a Refresh: a clear message, prior results kept, charged at most once', async () => {
+  await open(page, app.url, '/keywords');
+  await goLive(page, SANDBOX_KEY);
+  await spaGo(page, ROUTE);
+  await resetLedger();
+  const section = page.getByTestId('section-related');
+  await section.getByTestId('related').click();
+  await page.getByTestId('related-table').waitFor();
+  const rows = await page.locator('[data-testid="related-table"] tbody tr').count();
+  assert.ok(rows > 0);
+  assert.equal(await spend() , REL);
+
+  for (const [mode, expect, charge] of MODES) {
+    const before = await ledger();
+    const spentBefore = await spend();
+    await setKey(`${SANDBOX_KEY}+${mode}`, ROUTE);
+    await section.getByTestId('refresh').click();
+    // The call ends: the refresh button is enabled again.
+    await page.waitForFunction(() => {
+      const s = document.querySelector('[data-testid="section-related"]');
+      const b = s && s.querySelector('[data-testid="refresh"]');
+      return b && !b.disabled && !s.textContent.includes('Loading…');
+    }, null, { timeout: 20_000 });
+    const err = section.getByTestId('error');
+    if (typeof expect === 'object') {
+      await err.waitFor();
+      assert.equal(await err.getAttribute('data-code'), expect.code, mode);
+      if (expect.status) assert.equal(await err.getAttribute('data-status'), expect.status, mode);
+      const text = await err.innerText();
+      assert.match(text, expect.title, `${mode}: a title`);
+      assert.ok((await err.locator('.hint').first().innerText()).length > 10, `${mode}: what to do`);
+      if (expect.charged) assert.match(text, /This call was charged \$0\.1500/, `${mode}: says it was charged`);
+      // Prior results stay visible.
+      assert.equal(await page.locator('[data-testid="related-table"] tbody tr').count(), rows, `${mode}: results kept`);
+    } else {
+      assert.equal(await err.count(), 0, `${mode}: no error`);
+      await page.getByTestId('related-table').waitFor();
+      if (expect === 'issues') {
+        assert.ok((await section.locator('[data-testid="validation"], .validation').count()) > 0, `${mode}: the validation panel`);
+        assert.match(await section.innerText(), /issue|error|warning/i, `${mode}: issues are reported`);
+      }
+    }
+    if (mode.startsWith('delay')) await page.waitForTimeout(50);
+    const after = await ledger();
+    const mine = after.entries.slice(before.entries.length);
+    assert.equal(charged({ entries: mine }).length, charge ? 1 : 0, `${mode}: charged entries ${JSON.stringify(mine)}`);
+    assert.ok(mine.every((e) => Number(e.charge) === 0 || e.status === 200), `${mode}: only 200s charged`);
+    assert.equal(micros('$' + after.total) - micros('$' + before.total), charge, `${mode}: ledger charge`);
+    assert.equal((await spend()) - spentBefore, charge, `${mode}: the spend meter agrees with the ledger`);
+    if (mode === 'server_error' || mode === 'not_json') await shot(page, `fault-${mode.replace(/=.*/, '')}`, false);
+  }
+  await setKey(SANDBOX_KEY, ROUTE);
+});
+
+test('a fault during an explorer run keeps the stored rows and buys nothing twice', async () => {
+  await spaGo(page, '/keywords');
+  await page.getByTestId('kw-input').fill('fault kw one\nfault kw two');
+  await page.getByTestId('run').click();
+  await page.locator('[data-testid="kw-table"][data-rows="2"]').waitFor();
+  const before = await ledger();
+  const spentBefore = await spend();
+  await setKey(`${SANDBOX_KEY}+server_error`, '/keywords');
+  await page.getByTestId('kw-input').fill('fault kw one\nfault kw two\nfault kw three');
+  await page.getByTestId('run').click();
+  const err = page.getByTestId('error');
+  await err.waitFor();
+  assert.equal(await err.getAttribute('data-status'), '500');
+  assert.match(await err.innerText(), /HTTP 500/);
+  assert.equal(await page.locator('[data-testid="kw-table"] tbody tr').count(), 2, 'the stored rows stay visible');
+  await shot(page, 'fault-explorer', false);
+  // Back to the stored two: shown again without a call.
+  await setKey(SANDBOX_KEY, '/keywords');
+  await page.getByTestId('kw-input').fill('fault kw one\nfault kw two');
+  const run = page.getByTestId('run');
+  if ((await run.count()) && (await run.isEnabled())) await run.click();
+  await page.locator('[data-testid="kw-table"][data-rows="2"]').waitFor();
+  const after = await ledger();
+  assert.equal(charged({ entries: after.entries.slice(before.entries.length) }).length, 0, 'nothing charged');
+  assert.equal(await spend(), spentBefore);
+});
