@@ -2,11 +2,18 @@
 //! declaration. Recursion follows the declaration (a few levels), never the input: values
 //! the declaration does not describe are skipped iteratively. Strings are allocated only
 //! when an issue is reported.
+//!
+//! The hot path (a valid record) allocates nothing and does little per value: the current
+//! JSON Pointer is a chain of segments on the call stack ([`Path`]), turned into text only
+//! for an issue; keys are matched against the declaration's next field byte for byte
+//! ([`Scanner::obj_key_or`]); field values are kept only for objects whose checks (or whose
+//! array's element rules) read them; and a float range rule first tries a bound from the
+//! integer part before parsing the number.
 
 use std::fmt::Write as _;
 
 use super::formats;
-use super::scan::{RawStr, SResult, Scalar, Scanner, Start};
+use super::scan::{Key, RawStr, SResult, Scalar, Scanner, Start};
 use super::shape::{ArrRule, At, Cx, Kind, Node, NumRule, Object, Order, Record, StrRule};
 use super::{Issue, Severity, MAX_ISSUES};
 use crate::ops::search_volume_bulk::MONTH_NAMES;
@@ -19,6 +26,17 @@ enum Seg<'a> {
     Name(&'static str),
     Index(usize),
 }
+
+/// A link of the current JSON Pointer: a segment and the pointer it extends. Each level of
+/// the validator keeps its link on its own stack frame, so descending costs no allocation.
+#[derive(Clone, Copy)]
+struct Path<'p, 'a> {
+    seg: Seg<'a>,
+    up: Here<'p, 'a>,
+}
+
+/// The JSON Pointer of the current value (`None`: the whole body).
+type Here<'p, 'a> = Option<&'p Path<'p, 'a>>;
 
 /// Collects issues up to [`MAX_ISSUES`], counting the rest.
 #[derive(Default)]
@@ -62,9 +80,15 @@ fn push_token(out: &mut String, s: &str) {
     }
 }
 
-fn pointer(path: &[Seg<'_>], at: At<'_>) -> String {
+fn pointer(here: Here<'_, '_>, at: At<'_>) -> String {
+    let mut path = Vec::new();
+    let mut link = here;
+    while let Some(l) = link {
+        path.push(l.seg);
+        link = l.up;
+    }
     let mut out = String::new();
-    for seg in path {
+    for seg in path.iter().rev() {
         match seg {
             Seg::Key(k) => push_token(&mut out, &k.text()),
             Seg::Name(n) => push_token(&mut out, n),
@@ -98,7 +122,6 @@ pub(crate) fn shown(s: &str) -> String {
 
 pub(crate) struct Engine<'a, 'r> {
     pub sc: Scanner<'a>,
-    path: Vec<Seg<'a>>,
     pub sink: Sink,
     pool: Vec<Vec<Scalar<'a>>>,
     request: Option<&'r Request>,
@@ -108,30 +131,30 @@ impl<'a, 'r> Engine<'a, 'r> {
     pub fn new(text: &'a str, request: Option<&'r Request>) -> Self {
         Engine {
             sc: Scanner::new(text),
-            path: Vec::with_capacity(16),
             sink: Sink::default(),
             pool: Vec::new(),
             request,
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn report(
         &mut self,
+        here: Here<'_, '_>,
         at: At<'_>,
         severity: Severity,
         code: &'static str,
         message: impl FnOnce() -> String,
     ) {
-        let path = &self.path;
         self.sink
-            .push(severity, code, || pointer(path, at), message);
+            .push(severity, code, || pointer(here, at), message);
     }
 
-    fn with_cx(&mut self, f: impl FnOnce(&mut Cx<'_>)) {
-        let path = &self.path;
+    fn with_cx(&mut self, here: Here<'_, '_>, f: impl FnOnce(&mut Cx<'_>)) {
         let sink = &mut self.sink;
         let mut emit = |at: At<'_>, sev: Severity, code: &'static str, msg: String| {
-            sink.push(sev, code, || pointer(path, at), || msg);
+            sink.push(sev, code, || pointer(here, at), || msg);
         };
         let mut cx = Cx {
             request: self.request,
@@ -140,7 +163,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         f(&mut cx);
     }
 
-    fn type_error(&mut self, expected: &'static str, found: Scalar<'_>) {
+    #[cold]
+    #[inline(never)]
+    fn type_error(&mut self, here: Here<'_, '_>, expected: &'static str, found: Scalar<'_>) {
         let found = match found {
             Scalar::Float(t) => format!("float {t}"),
             Scalar::Int(i) => format!("integer {i}"),
@@ -149,21 +174,63 @@ impl<'a, 'r> Engine<'a, 'r> {
             Scalar::Bool(b) => format!("boolean {b}"),
             other => other.type_name().to_owned(),
         };
-        self.report(At::Here, Severity::Error, "type", || {
+        self.report(here, At::Here, Severity::Error, "type", || {
             format!("expected {expected}, found {found}")
         });
     }
 
-    /// Validates one value against `node`; returns it (containers as markers).
+    /// Validates the whole body against `node`; returns it (containers as markers).
     pub fn value(&mut self, node: &'static Node) -> SResult<Scalar<'a>> {
+        self.value_at(node, None)
+    }
+
+    /// Validates one value against `node`; returns it (containers as markers). A string,
+    /// integer or number where one is declared (most values) goes straight to the scanner.
+    #[inline(always)]
+    fn value_fast(&mut self, node: &'static Node, here: Here<'_, 'a>) -> SResult<Scalar<'a>> {
+        self.sc.ws();
+        match (node.kind, self.sc.next_byte()) {
+            (Kind::Str(rules), Some(b'"')) => {
+                let s = self.sc.string()?;
+                for rule in rules {
+                    self.str_rule(rule, s, here);
+                }
+                Ok(Scalar::Str(s))
+            }
+            (Kind::Int(rules), Some(b'-' | b'0'..=b'9')) => {
+                let v = self.sc.number()?;
+                if !rules.is_empty() || !matches!(v, Scalar::Int(_)) {
+                    self.scalar(node, v, here);
+                }
+                Ok(v)
+            }
+            (Kind::Num(rules), Some(b'-' | b'0'..=b'9')) => {
+                let v = self.sc.number()?;
+                if !rules.is_empty() {
+                    self.scalar(node, v, here);
+                }
+                Ok(v)
+            }
+            _ => self.value_at(node, here),
+        }
+    }
+
+    /// Validates one value against `node`; returns it (containers as markers).
+    fn value_at(&mut self, node: &'static Node, here: Here<'_, 'a>) -> SResult<Scalar<'a>> {
         match self.sc.start()? {
+            Start::Scalar => {
+                let v = self.sc.scalar()?;
+                self.scalar(node, v, here);
+                Ok(v)
+            }
             Start::Object => {
                 if let Kind::Object(o) = node.kind {
-                    let vals = self.object(o)?;
-                    self.pool.push(vals);
+                    if let Some(vals) = self.object(o, here, false)? {
+                        self.pool.push(vals);
+                    }
                 } else {
                     if !matches!(node.kind, Kind::Any) {
-                        self.type_error(expected(&node.kind), Scalar::Object);
+                        self.type_error(here, expected(&node.kind), Scalar::Object);
                     }
                     self.sc.skip()?;
                 }
@@ -171,45 +238,45 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             Start::Array => {
                 if let Kind::Array(a) = node.kind {
-                    self.array(a)?;
+                    self.array(a, here)?;
                 } else {
                     if !matches!(node.kind, Kind::Any) {
-                        self.type_error(expected(&node.kind), Scalar::Array);
+                        self.type_error(here, expected(&node.kind), Scalar::Array);
                     }
                     self.sc.skip()?;
                 }
                 Ok(Scalar::Array)
             }
-            Start::Scalar => {
-                let v = self.sc.scalar()?;
-                self.scalar(node, v);
-                Ok(v)
-            }
         }
     }
 
-    fn scalar(&mut self, node: &'static Node, v: Scalar<'a>) {
+    #[inline]
+    fn scalar(&mut self, node: &'static Node, v: Scalar<'a>, here: Here<'_, '_>) {
         match (node.kind, v) {
             (Kind::Any, _) => {}
             (Kind::Str(rules), Scalar::Str(s)) => {
                 for rule in rules {
-                    self.str_rule(rule, s);
+                    self.str_rule(rule, s, here);
                 }
             }
-            (Kind::Int(rules), Scalar::Int(i)) => self.num_rules(rules, i as f64, v),
-            (Kind::Num(rules), Scalar::Int(_) | Scalar::Float(_) | Scalar::BigInt(_)) => {
+            (Kind::Int(rules), Scalar::Int(i)) => {
                 if !rules.is_empty() {
+                    self.num_rules(rules, i as f64, v, here);
+                }
+            }
+            (Kind::Num(rules), Scalar::Int(_) | Scalar::Float(_) | Scalar::BigInt(_)) => {
+                if !rules.iter().all(|r| surely_within(v, r)) {
                     if let Some(f) = v.as_f64() {
-                        self.num_rules(rules, f, v);
+                        self.num_rules(rules, f, v, here);
                     }
                 }
             }
             (Kind::Bool, Scalar::Bool(_)) => {}
-            (kind, v) => self.type_error(expected(&kind), v),
+            (kind, v) => self.type_error(here, expected(&kind), v),
         }
     }
 
-    fn num_rules(&mut self, rules: &'static [NumRule], f: f64, v: Scalar<'_>) {
+    fn num_rules(&mut self, rules: &'static [NumRule], f: f64, v: Scalar<'_>, here: Here<'_, '_>) {
         for r in rules {
             if !(r.min..=r.max).contains(&f) {
                 let shown = match v {
@@ -222,14 +289,14 @@ impl<'a, 'r> Engine<'a, 'r> {
                     Severity::Error => "must be",
                     Severity::Warning => "observed values are",
                 };
-                self.report(At::Here, r.severity, "range", || {
+                self.report(here, At::Here, r.severity, "range", || {
                     format!("{shown} is outside {min}..={max} ({what} in that range)")
                 });
             }
         }
     }
 
-    fn str_rule(&mut self, rule: &'static StrRule, s: RawStr<'a>) {
+    fn str_rule(&mut self, rule: &'static StrRule, s: RawStr<'a>, here: Here<'_, '_>) {
         let text = s.text();
         let t: &str = &text;
         let ok = match rule {
@@ -260,70 +327,91 @@ impl<'a, 'r> Engine<'a, 'r> {
                 StrRule::MonthName => format!("{v} is not an English full month name"),
             }
         };
-        self.report(At::Here, rule.severity(), rule.code(), msg);
+        self.report(here, At::Here, rule.severity(), rule.code(), msg);
     }
 
-    /// Validates an object; returns its field values (give the vector back to the pool).
-    fn object(&mut self, o: &'static Object) -> SResult<Vec<Scalar<'a>>> {
+    /// Validates an object. Its field values are kept when `keep` is set or its checks need
+    /// them: then they are returned (give the vector back to the pool).
+    fn object(
+        &mut self,
+        o: &'static Object,
+        here: Here<'_, 'a>,
+        keep: bool,
+    ) -> SResult<Option<Vec<Scalar<'a>>>> {
         self.sc.obj_begin()?;
-        let mut vals = self.pool.pop().unwrap_or_default();
-        vals.clear();
-        vals.resize(o.fields.len(), Scalar::Absent);
+        let mut vals = if keep || !o.checks.is_empty() {
+            let mut vals = self.pool.pop().unwrap_or_default();
+            vals.clear();
+            vals.resize(o.fields.len(), Scalar::Absent);
+            Some(vals)
+        } else {
+            None
+        };
         let mut seen: u64 = 0;
         let mut next = 0usize;
         let mut first = true;
-        while let Some(key) = self.sc.obj_key(first)? {
+        loop {
+            // Keys usually come in declaration order: the next field's name is tried first.
+            let expect = o.fields.get(next).map(|f| f.name);
+            let i = match self.sc.obj_key_or(first, expect)? {
+                Key::End => break,
+                Key::Expected => next,
+                Key::Other(key) => match find_field(o, key, next) {
+                    Some(i) => i,
+                    None => {
+                        first = false;
+                        self.unknown(o, key, here)?;
+                        continue;
+                    }
+                },
+            };
             first = false;
-            match find_field(o, key, next) {
-                Some(i) => {
-                    next = i + 1;
-                    let field = &o.fields[i];
-                    self.path.push(Seg::Name(field.name));
-                    let bit = 1u64 << (i % 64);
-                    if seen & bit != 0 {
-                        self.report(At::Here, Severity::Error, "duplicate_field", || {
-                            format!("field {:?} appears more than once", field.name)
-                        });
-                    }
-                    seen |= bit;
-                    let v = self.value(&field.node)?;
-                    if let Some(slot) = vals.get_mut(i) {
-                        *slot = v;
-                    }
-                    self.path.pop();
-                }
-                None => {
-                    self.path.push(Seg::Key(key));
-                    self.report(At::Here, Severity::Warning, "unknown_field", || {
-                        format!(
-                            "unknown field {} (not in the spec; ignored)",
-                            shown(&key.text())
-                        )
-                    });
-                    match o.extra {
-                        Some(node) => {
-                            self.value(node)?;
-                        }
-                        None => self.sc.skip()?,
-                    }
-                    self.path.pop();
+            let Some(field) = o.fields.get(i) else {
+                continue;
+            };
+            next = i + 1;
+            let path = Path {
+                seg: Seg::Name(field.name),
+                up: here,
+            };
+            let bit = 1u64 << (i % 64);
+            if seen & bit != 0 {
+                self.report(
+                    Some(&path),
+                    At::Here,
+                    Severity::Error,
+                    "duplicate_field",
+                    || format!("field {:?} appears more than once", field.name),
+                );
+            }
+            seen |= bit;
+            let v = self.value_fast(&field.node, Some(&path))?;
+            if let Some(slot) = vals.as_mut().and_then(|vals| vals.get_mut(i)) {
+                *slot = v;
+            }
+        }
+        // Every field present (the usual case) means none is missing.
+        let all = u64::MAX >> 64usize.saturating_sub(o.fields.len()).min(63);
+        if seen != all {
+            for (i, f) in o.fields.iter().enumerate() {
+                if f.required && seen & (1u64 << (i % 64)) == 0 {
+                    self.report(
+                        here,
+                        At::Key(f.name),
+                        Severity::Error,
+                        "missing_field",
+                        || format!("required field {:?} is missing", f.name),
+                    );
                 }
             }
         }
-        for (i, f) in o.fields.iter().enumerate() {
-            if f.required && seen & (1u64 << (i % 64)) == 0 {
-                self.report(At::Key(f.name), Severity::Error, "missing_field", || {
-                    format!("required field {:?} is missing", f.name)
-                });
-            }
-        }
-        if !o.checks.is_empty() {
+        if let (false, Some(vals)) = (o.checks.is_empty(), &vals) {
             let rec = Record {
                 fields: o.fields,
-                vals: &vals,
+                vals,
                 value: Scalar::Object,
             };
-            self.with_cx(|cx| {
+            self.with_cx(here, |cx| {
                 for check in o.checks {
                     check(cx, &rec);
                 }
@@ -332,7 +420,35 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(vals)
     }
 
-    fn array(&mut self, a: &'static super::shape::Array) -> SResult<()> {
+    /// A key the object does not declare: a warning, then its value (of the object's
+    /// `extra` shape, if any).
+    fn unknown(&mut self, o: &'static Object, key: RawStr<'a>, here: Here<'_, 'a>) -> SResult<()> {
+        let path = Path {
+            seg: Seg::Key(key),
+            up: here,
+        };
+        self.report(
+            Some(&path),
+            At::Here,
+            Severity::Warning,
+            "unknown_field",
+            || {
+                format!(
+                    "unknown field {} (not in the spec; ignored)",
+                    shown(&key.text())
+                )
+            },
+        );
+        match o.extra {
+            Some(node) => {
+                self.value_at(node, Some(&path))?;
+            }
+            None => self.sc.skip()?,
+        }
+        Ok(())
+    }
+
+    fn array(&mut self, a: &'static super::shape::Array, here: Here<'_, 'a>) -> SResult<()> {
         self.sc.arr_begin()?;
         let per_elem = a
             .rules
@@ -346,28 +462,31 @@ impl<'a, 'r> Engine<'a, 'r> {
         let mut prev: [Option<(i64, usize)>; 4] = [None; 4];
         let mut n = 0usize;
         while self.sc.arr_next(n == 0)? {
-            self.path.push(Seg::Index(n));
+            let path = Path {
+                seg: Seg::Index(n),
+                up: here,
+            };
+            let elem = Some(&path);
             if !per_elem {
-                self.value(&a.items)?;
+                self.value_fast(&a.items, elem)?;
             } else if let (Some(o), Start::Object) = (obj, self.sc.start()?) {
-                let vals = self.object(o)?;
+                let vals = self.object(o, elem, true)?.unwrap_or_default();
                 let rec = Record {
                     fields: o.fields,
                     vals: &vals,
                     value: Scalar::Object,
                 };
-                self.elem_rules(a.rules, n, &rec, &mut prev);
+                self.elem_rules(a.rules, n, &rec, &mut prev, elem);
                 self.pool.push(vals);
             } else {
-                let v = self.value(&a.items)?;
+                let v = self.value_at(&a.items, elem)?;
                 let rec = Record {
                     fields: &[],
                     vals: &[],
                     value: v,
                 };
-                self.elem_rules(a.rules, n, &rec, &mut prev);
+                self.elem_rules(a.rules, n, &rec, &mut prev, elem);
             }
-            self.path.pop();
             n += 1;
         }
         for rule in a.rules {
@@ -378,7 +497,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                     severity,
                     code,
                 } if n < min || n > max => {
-                    self.report(At::Here, severity, code, || {
+                    self.report(here, At::Here, severity, code, || {
                         let want = if min == max {
                             format!("exactly {min}")
                         } else if max == usize::MAX {
@@ -391,7 +510,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                         format!("{n} entries; {want} expected")
                     });
                 }
-                ArrRule::End(f) => self.with_cx(|cx| f(cx, n)),
+                ArrRule::End(f) => self.with_cx(here, |cx| f(cx, n)),
                 _ => {}
             }
         }
@@ -404,6 +523,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         i: usize,
         rec: &Record<'_, 'a>,
         prev: &mut [Option<(i64, usize)>; 4],
+        here: Here<'_, '_>,
     ) {
         let mut seq = 0;
         for rule in rules {
@@ -434,14 +554,14 @@ impl<'a, 'r> Engine<'a, 'r> {
                             }
                         };
                         if !ok {
-                            self.report(At::Key(field), severity, code, || {
+                            self.report(here, At::Key(field), severity, code, || {
                                 format!("element {i} breaks the order after element {pi}: {what}")
                             });
                         }
                     }
                     *p = Some((k, i));
                 }
-                ArrRule::Each(f) => self.with_cx(|cx| f(cx, i, rec)),
+                ArrRule::Each(f) => self.with_cx(here, |cx| f(cx, i, rec)),
                 _ => {}
             }
         }
@@ -460,6 +580,36 @@ fn find_field(o: &Object, key: RawStr<'_>, next: usize) -> Option<usize> {
         }
     }
     o.fields.iter().position(|f| f.name == raw)
+}
+
+/// True when the number `v` is certainly within `r`'s range, decided without parsing a float
+/// when possible (a `false` means "parse it and see"). A float `[-]I.F` without exponent,
+/// whose integer part `I` has at most 15 digits, lies in `[I, I + 1]` (or `[-(I + 1), -I]`)
+/// once parsed: correct rounding is monotonic and both bounds are exact `f64`s.
+fn surely_within(v: Scalar<'_>, r: &NumRule) -> bool {
+    match v {
+        Scalar::Int(i) => (r.min..=r.max).contains(&(i as f64)),
+        Scalar::Float(t) => {
+            let b = t.as_bytes();
+            let neg = b.first() == Some(&b'-');
+            let digits = b.get(usize::from(neg)..).unwrap_or(&[]);
+            let int_len = digits.iter().take_while(|c| c.is_ascii_digit()).count();
+            if int_len > 15 || digits.iter().any(|&c| c == b'e' || c == b'E') {
+                return false;
+            }
+            let int = digits
+                .iter()
+                .take(int_len)
+                .fold(0u64, |v, &d| v * 10 + u64::from(d - b'0')) as f64;
+            let (lo, hi) = if neg {
+                (-(int + 1.0), -int)
+            } else {
+                (int, int + 1.0)
+            };
+            r.min <= lo && hi <= r.max
+        }
+        _ => false,
+    }
 }
 
 /// The expected type, for messages.

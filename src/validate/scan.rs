@@ -167,7 +167,7 @@ pub(crate) enum Start {
     Scalar,
 }
 
-// Byte classes for the string fast path: 1 = stop (quote, backslash, control character).
+// Byte classes for the string slow path: true = stop (quote, backslash, control character).
 static STOP: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
@@ -179,6 +179,92 @@ static STOP: [bool; 256] = {
     t[b'\\' as usize] = true;
     t
 };
+
+/// `0x01` in every byte of a word.
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+/// `0x80` in every byte of a word.
+const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+
+/// SWAR ("SIMD within a register") test of 8 string bytes, loaded little-endian: the high
+/// bit of byte `i` of the result is set when byte `i` is a stop byte (`"`, `\` or below
+/// 0x20); in bytes above the first stop byte the result may hold false positives (borrows),
+/// so only its lowest set bit is meaningful. Each test is the classic "has a zero byte"
+/// (`(x - 0x01..) & !x & 0x80..`) or "has a byte below n" (`(x - n..) & !x & 0x80..`, valid
+/// for n <= 0x80): a borrow only propagates upwards from a byte that is itself a hit.
+#[inline(always)]
+fn stop_bits(w: u64) -> u64 {
+    // `"` and `\` are below 0x80, so a byte's high bit is the same in `w` and in the XORs:
+    // one `!w` masks all three tests.
+    let quote = (w ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
+    let backslash = (w ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
+    let control = w.wrapping_sub(ONES * 0x20);
+    (quote | backslash | control) & !w & HIGHS
+}
+
+/// The 8 bytes of `b` at `i`, as a little-endian word (`None` near the end).
+#[inline(always)]
+fn word_at(b: &[u8], i: usize) -> Option<u64> {
+    b.get(i..)
+        .and_then(|t| t.first_chunk::<8>())
+        .map(|c| u64::from_le_bytes(*c))
+}
+
+/// True when `text` starts with `name`: a word at a time (the last word overlapping the
+/// previous one), which beats a general `memcmp` for short keys, notably in WebAssembly.
+#[inline(always)]
+fn same_bytes(text: &[u8], name: &[u8]) -> bool {
+    let n = name.len();
+    let Some(t) = text.get(..n) else {
+        return false;
+    };
+    if n >= 8 {
+        let mut i = 0;
+        while i + 8 < n {
+            if word_at(t, i) != word_at(name, i) {
+                return false;
+            }
+            i += 8;
+        }
+        word_at(t, n - 8) == word_at(name, n - 8)
+    } else if n >= 4 {
+        half_at(t, 0) == half_at(name, 0) && half_at(t, n - 4) == half_at(name, n - 4)
+    } else {
+        t.iter().zip(name).all(|(a, b)| a == b)
+    }
+}
+
+/// The 4 bytes of `b` at `i`, as a little-endian word (`None` near the end).
+#[inline(always)]
+fn half_at(b: &[u8], i: usize) -> Option<u32> {
+    b.get(i..)
+        .and_then(|t| t.first_chunk::<4>())
+        .map(|c| u32::from_le_bytes(*c))
+}
+
+/// True when `name` can be matched byte for byte against a raw key: it holds no byte that
+/// would end or escape a JSON string (quote, backslash, control character).
+pub(crate) const fn plain_key(name: &str) -> bool {
+    let b = name.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] < 0x20 || b[i] == b'"' || b[i] == b'\\' {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// What [`Scanner::obj_key_or`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Key<'a> {
+    /// The end of the object (`}` consumed).
+    End,
+    /// Exactly the expected key (its `:` consumed).
+    Expected,
+    /// Another key (its `:` consumed).
+    Other(RawStr<'a>),
+}
 
 pub(crate) struct Scanner<'a> {
     src: &'a str,
@@ -205,8 +291,19 @@ impl<'a> Scanner<'a> {
         })
     }
 
-    #[inline]
+    /// Skips white space.
+    #[inline(always)]
     pub fn ws(&mut self) {
+        // Fast path: every byte that can start a token is above the space character, and
+        // compact JSON has no white space between tokens.
+        if let Some(&c) = self.b.get(self.pos) {
+            if c <= b' ' {
+                self.ws_run();
+            }
+        }
+    }
+
+    fn ws_run(&mut self) {
         while let Some(&c) = self.b.get(self.pos) {
             if c == b' ' || c == b'\n' || c == b'\r' || c == b'\t' {
                 self.pos += 1;
@@ -216,7 +313,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.b.get(self.pos).copied()
     }
@@ -231,7 +328,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Skips white space and classifies the next value (without consuming it).
-    #[inline]
+    #[inline(always)]
     pub fn start(&mut self) -> SResult<Start> {
         self.ws();
         match self.peek() {
@@ -263,43 +360,96 @@ impl<'a> Scanner<'a> {
         self.enter()
     }
 
-    /// The next key of an object (and its `:`), or `None` at `}`.
-    #[inline]
-    pub fn obj_key(&mut self, first: bool) -> SResult<Option<RawStr<'a>>> {
+    /// Before a member of an object: consumes `}` (false), or the `,` before a member and
+    /// the white space after it (true; a `"` is then next unless the text is broken).
+    #[inline(always)]
+    fn member(&mut self, first: bool) -> SResult<bool> {
         self.ws();
         match self.peek() {
             Some(b'}') => {
                 self.pos += 1;
                 self.depth -= 1;
-                return Ok(None);
+                Ok(false)
             }
             Some(b',') if !first => {
                 self.pos += 1;
                 self.ws();
+                Ok(true)
             }
-            Some(b'"') if first => {}
-            _ => {
-                return self.err(if first {
-                    "expected a key or `}`"
-                } else {
-                    "expected `,` or `}`"
-                })
-            }
+            Some(b'"') if first => Ok(true),
+            _ => self.err(if first {
+                "expected a key or `}`"
+            } else {
+                "expected `,` or `}`"
+            }),
         }
-        if self.peek() != Some(b'"') {
-            return self.err("expected a string key");
-        }
-        let k = self.string()?;
+    }
+
+    /// Consumes the `:` after a key (and white space before it).
+    #[inline(always)]
+    fn colon(&mut self) -> SResult<()> {
         self.ws();
         if self.peek() != Some(b':') {
             return self.err("expected `:`");
         }
         self.pos += 1;
+        Ok(())
+    }
+
+    /// The next key of an object (and its `:`), or `None` at `}`.
+    #[inline]
+    pub fn obj_key(&mut self, first: bool) -> SResult<Option<RawStr<'a>>> {
+        if !self.member(first)? {
+            return Ok(None);
+        }
+        if self.peek() != Some(b'"') {
+            return self.err("expected a string key");
+        }
+        let k = self.string()?;
+        self.colon()?;
         Ok(Some(k))
     }
 
+    /// Like [`Self::obj_key`], but first tries the key `expected` (a [`plain_key`]) byte for
+    /// byte, which is cheaper than scanning the key and comparing it afterwards. The result
+    /// and the errors are those of [`Self::obj_key`].
+    #[inline(always)]
+    pub fn obj_key_or(&mut self, first: bool, expected: Option<&str>) -> SResult<Key<'a>> {
+        if !self.member(first)? {
+            return Ok(Key::End);
+        }
+        if self.peek() != Some(b'"') {
+            return self.err("expected a string key");
+        }
+        if let Some(name) = expected {
+            if self.key_is(name) {
+                self.colon()?;
+                return Ok(Key::Expected);
+            }
+        }
+        let k = self.string()?;
+        self.colon()?;
+        Ok(Key::Other(k))
+    }
+
+    /// At a `"`: when the string token there is exactly `name` (a [`plain_key`], so its
+    /// bytes are the token's raw text), consumes the token and returns true.
+    #[inline(always)]
+    fn key_is(&mut self, name: &str) -> bool {
+        let n = name.as_bytes();
+        let start = self.pos + 1;
+        let Some(rest) = self.b.get(start..) else {
+            return false;
+        };
+        if rest.get(n.len()) != Some(&b'"') || !same_bytes(rest, n) {
+            return false;
+        }
+        self.pos = start + n.len() + 1;
+        true
+    }
+
     /// True when another element follows in an array; false at `]` (consumed).
-    #[inline]
+    #[inline(always)]
     pub fn arr_next(&mut self, first: bool) -> SResult<bool> {
         self.ws();
         match self.peek() {
@@ -321,15 +471,21 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The next byte (after white space was skipped), if any.
+    #[inline(always)]
+    pub fn next_byte(&self) -> Option<u8> {
+        self.peek()
+    }
+
     /// Reads a scalar value (after [`Self::start`] said Scalar).
     #[inline]
     pub fn scalar(&mut self) -> SResult<Scalar<'a>> {
         match self.peek() {
             Some(b'"') => self.string().map(Scalar::Str),
+            Some(b'-' | b'0'..=b'9') => self.number(),
             Some(b't') => self.literal(b"true", Scalar::Bool(true)),
             Some(b'f') => self.literal(b"false", Scalar::Bool(false)),
             Some(b'n') => self.literal(b"null", Scalar::Null),
-            Some(b'-' | b'0'..=b'9') => self.number(),
             Some(_) => self.err("expected a value"),
             None => self.err("unexpected end of input, expected a value"),
         }
@@ -344,25 +500,46 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// Skips ASCII digits; returns how many.
+    #[inline(always)]
     fn digits(&mut self) -> usize {
         let s = self.pos;
-        while let Some(b'0'..=b'9') = self.peek() {
-            self.pos += 1;
+        let mut i = s;
+        while let Some(c) = self.b.get(i) {
+            if !c.is_ascii_digit() {
+                break;
+            }
+            i += 1;
         }
-        self.pos - s
+        self.pos = i;
+        i - s
     }
 
-    fn number(&mut self) -> SResult<Scalar<'a>> {
+    /// Reads a number (at `-` or a digit).
+    pub fn number(&mut self) -> SResult<Scalar<'a>> {
+        let b = self.b;
         let start = self.pos;
         let neg = self.peek() == Some(b'-');
         if neg {
             self.pos += 1;
         }
         let int_start = self.pos;
+        // The integer part, accumulated as it is read (wrapping: only used below when it
+        // has at most 18 digits, which cannot overflow).
+        let mut v: u64 = 0;
         match self.peek() {
             Some(b'0') => self.pos += 1,
             Some(b'1'..=b'9') => {
-                self.digits();
+                let mut i = self.pos;
+                while let Some(&c) = b.get(i) {
+                    let d = c.wrapping_sub(b'0');
+                    if d > 9 {
+                        break;
+                    }
+                    v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+                    i += 1;
+                }
+                self.pos = i;
             }
             _ => return self.err("invalid number"),
         }
@@ -387,6 +564,14 @@ impl<'a> Scanner<'a> {
             float = true;
             exponent = true;
         }
+        if !exponent && int_end - int_start <= 18 {
+            if float {
+                return Ok(Scalar::Float(self.src.get(start..self.pos).unwrap_or("")));
+            }
+            // Below 10^18 < 2^63: exact, and so is its negation.
+            let v = v as i64;
+            return Ok(Scalar::Int(if neg { -v } else { v }));
+        }
         let text = self.src.get(start..self.pos).unwrap_or("");
         // Like serde_json, a number beyond the f64 range is an error. Only an exponent or
         // more than 308 integer digits can get there, so other numbers skip the f64 parse.
@@ -398,9 +583,9 @@ impl<'a> Scanner<'a> {
         if float {
             return Ok(Scalar::Float(text));
         }
-        // Accumulate negatively so i64::MIN fits.
+        // Longer: accumulate negatively (so i64::MIN fits), checking for overflow.
         let mut v: i64 = 0;
-        for &d in self.b.get(int_start..int_end).unwrap_or(&[]) {
+        for &d in b.get(int_start..int_end).unwrap_or(&[]) {
             match v
                 .checked_mul(10)
                 .and_then(|x| x.checked_sub(i64::from(d - b'0')))
@@ -419,6 +604,30 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The position of the first stop byte (quote, backslash, control character) at or
+    /// after `i`, or the end of the text: 8 bytes at a time, then byte by byte.
+    #[inline(always)]
+    fn stop_from(&self, i: usize) -> usize {
+        let rest = self.b.get(i..).unwrap_or(&[]);
+        let mut words = rest.chunks_exact(8);
+        let mut at = i;
+        for c in &mut words {
+            // (Always `Some`: the chunks are 8 bytes long.)
+            let m = stop_bits(word_at(c, 0).unwrap_or(0));
+            if m != 0 {
+                return at + (m.trailing_zeros() / 8) as usize;
+            }
+            at += 8;
+        }
+        for &c in words.remainder() {
+            if STOP[c as usize] {
+                break;
+            }
+            at += 1;
+        }
+        at
+    }
+
     /// Reads a string token (at `"`), validating escapes.
     #[inline]
     pub fn string(&mut self) -> SResult<RawStr<'a>> {
@@ -427,12 +636,7 @@ impl<'a> Scanner<'a> {
         let mut escaped = false;
         loop {
             // Fast path: run to the next quote, backslash or control character.
-            while let Some(&c) = self.b.get(self.pos) {
-                if STOP[c as usize] {
-                    break;
-                }
-                self.pos += 1;
-            }
+            self.pos = self.stop_from(self.pos);
             match self.peek() {
                 Some(b'"') => {
                     let raw = self.src.get(start..self.pos).unwrap_or("");
@@ -641,5 +845,115 @@ mod tests {
         let mut sc = Scanner::new("\"a\\n\\ud83d\\ude00\"");
         assert_eq!(sc.scalar().unwrap().as_str().unwrap().text(), "a\n😀");
         assert_eq!(line_col("ab\ncé", 6), (2, 3));
+    }
+
+    #[test]
+    fn word_scans_agree_with_bytewise() {
+        // Every byte value at every position of strings of 0..=20 bytes, over a background
+        // of plain, high (UTF-8) and mixed bytes.
+        let naive_stop = |b: &[u8], i: usize| {
+            i + b[i..]
+                .iter()
+                .position(|&c| c < 0x20 || c == b'"' || c == b'\\')
+                .unwrap_or(b.len() - i)
+        };
+        for len in 0..=20usize {
+            for fill in [b'a', 0xC3, 0x7F, 0x21, 0x5D, 0x80, 0xFF] {
+                for pos in 0..len.max(1) {
+                    for v in 0..=255u8 {
+                        let mut b = vec![fill; len];
+                        if let Some(x) = b.get_mut(pos) {
+                            *x = v;
+                        }
+                        // The scanner works on `str`; these bytes need not be UTF-8, so go
+                        // through the byte-level helpers directly.
+                        let sc = Scanner {
+                            src: "",
+                            b: &b,
+                            pos: 0,
+                            depth: 0,
+                        };
+                        for start in [0, pos.min(len)] {
+                            assert_eq!(
+                                sc.stop_from(start),
+                                naive_stop(&b, start),
+                                "{b:?} @{start}"
+                            );
+                        }
+                        for n in 0..=len {
+                            let name = &b[..n];
+                            assert!(same_bytes(&b, name));
+                            let mut other = name.to_vec();
+                            if let Some(x) = other.get_mut(pos.min(n.saturating_sub(1))) {
+                                *x ^= 1;
+                                assert!(!same_bytes(&b, &other), "{b:?} {other:?}");
+                            }
+                            let mut longer = b.clone();
+                            longer.push(b'x');
+                            assert!(!same_bytes(&b, &longer));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn expected_keys_match_exactly() {
+        let cases = [
+            ("{\"keyword\":1}", Some("keyword"), Key::Expected),
+            (
+                "{\"keyword2\":1}",
+                Some("keyword"),
+                Key::Other(RawStr {
+                    raw: "keyword2",
+                    escaped: false,
+                }),
+            ),
+            (
+                "{\"keywor\":1}",
+                Some("keyword"),
+                Key::Other(RawStr {
+                    raw: "keywor",
+                    escaped: false,
+                }),
+            ),
+            (
+                "{\"ke\\u0079word\":1}",
+                Some("keyword"),
+                Key::Other(RawStr {
+                    raw: "ke\\u0079word",
+                    escaped: true,
+                }),
+            ),
+            ("{\"\":1}", Some(""), Key::Expected),
+            (
+                "{\"total_referring_domains\" :1}",
+                Some("total_referring_domains"),
+                Key::Expected,
+            ),
+            (
+                "{\"total_referring_domainz\":1}",
+                Some("total_referring_domains"),
+                Key::Other(RawStr {
+                    raw: "total_referring_domainz",
+                    escaped: false,
+                }),
+            ),
+            ("{}", Some("a"), Key::End),
+        ];
+        for (text, expected, want) in cases {
+            let mut sc = Scanner::new(text);
+            sc.obj_begin().unwrap();
+            assert_eq!(sc.obj_key_or(true, expected).unwrap(), want, "{text}");
+        }
+        let mut sc = Scanner::new("{\"url\"");
+        sc.obj_begin().unwrap();
+        assert!(sc.obj_key_or(true, Some("url")).is_err());
+        let mut sc = Scanner::new("{\"ur");
+        sc.obj_begin().unwrap();
+        assert!(sc.obj_key_or(true, Some("url")).is_err());
+        assert!(plain_key("total_referring_domains") && !plain_key("a\"b") && !plain_key("a\\b"));
+        assert!(!plain_key("a\nb"));
     }
 }

@@ -65,7 +65,8 @@ pub const MAX_FIELDS: usize = 64;
 /// A known field of an object.
 #[derive(Clone, Copy, Debug)]
 pub struct Field {
-    /// The JSON key.
+    /// The JSON key: no quote, backslash or control character (keys are matched against it
+    /// byte for byte; [`dsl::req`] and [`dsl::opt`] check it).
     pub name: &'static str,
     /// Its shape.
     pub node: Node,
@@ -279,6 +280,7 @@ pub fn same_keyword(a: &str, b: &str) -> bool {
 
 /// Declaration helpers, so the per-operation tables read like the spec's tables.
 pub mod dsl {
+    use super::super::scan::plain_key;
     use super::*;
 
     /// A string.
@@ -323,16 +325,26 @@ pub mod dsl {
         doc: "",
     };
 
-    /// A required field.
+    /// A required field. The name may not hold a quote, a backslash or a control character
+    /// (checked when the declaration is compiled): the validator matches keys against it
+    /// byte for byte.
     pub const fn req(name: &'static str, node: Node) -> Field {
+        assert!(
+            plain_key(name),
+            "a field name may not hold `\"`, `\\` or a control character"
+        );
         Field {
             name,
             node,
             required: true,
         }
     }
-    /// An optional field.
+    /// An optional field (the name as for [`req`]).
     pub const fn opt(name: &'static str, node: Node) -> Field {
+        assert!(
+            plain_key(name),
+            "a field name may not hold `\"`, `\\` or a control character"
+        );
         Field {
             name,
             node,
