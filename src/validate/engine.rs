@@ -197,19 +197,24 @@ impl<'a, 'r> Engine<'a, 'r> {
                 }
                 Ok(Scalar::Str(s))
             }
-            (Kind::Int(rules), Some(b'-' | b'0'..=b'9')) => {
-                let v = self.sc.number()?;
-                if !rules.is_empty() || !matches!(v, Scalar::Int(_)) {
-                    self.scalar(node, v, here);
+            (Kind::Int(rules), Some(b'0'..=b'9')) => {
+                if let Some(i) = self.sc.small_uint() {
+                    let f = i as f64;
+                    if !rules.iter().all(|r| (r.min..=r.max).contains(&f)) {
+                        self.num_rules(rules, f, Scalar::Int(i), here);
+                    }
+                    return Ok(Scalar::Int(i));
                 }
-                Ok(v)
+                self.value_at(node, here)
             }
             (Kind::Num(rules), Some(b'-' | b'0'..=b'9')) => {
-                let v = self.sc.number()?;
-                if !rules.is_empty() {
-                    self.scalar(node, v, here);
+                if let Some(d) = self.sc.decimal() {
+                    if !rules.iter().all(|r| d.surely_within(r.min, r.max)) {
+                        self.scalar(node, d.value, here);
+                    }
+                    return Ok(d.value);
                 }
-                Ok(v)
+                self.value_at(node, here)
             }
             _ => self.value_at(node, here),
         }
@@ -265,7 +270,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 }
             }
             (Kind::Num(rules), Scalar::Int(_) | Scalar::Float(_) | Scalar::BigInt(_)) => {
-                if !rules.iter().all(|r| surely_within(v, r)) {
+                if !rules.is_empty() {
                     if let Some(f) = v.as_f64() {
                         self.num_rules(rules, f, v, here);
                     }
@@ -339,57 +344,14 @@ impl<'a, 'r> Engine<'a, 'r> {
         keep: bool,
     ) -> SResult<Option<Vec<Scalar<'a>>>> {
         self.sc.obj_begin()?;
-        let mut vals = if keep || !o.checks.is_empty() {
+        let (seen, vals) = if keep || !o.checks.is_empty() {
             let mut vals = self.pool.pop().unwrap_or_default();
             vals.clear();
             vals.resize(o.fields.len(), Scalar::Absent);
-            Some(vals)
+            (self.members::<true>(o, here, &mut vals)?, Some(vals))
         } else {
-            None
+            (self.members::<false>(o, here, &mut [])?, None)
         };
-        let mut seen: u64 = 0;
-        let mut next = 0usize;
-        let mut first = true;
-        loop {
-            // Keys usually come in declaration order: the next field's name is tried first.
-            let expect = o.fields.get(next).map(|f| f.name);
-            let i = match self.sc.obj_key_or(first, expect)? {
-                Key::End => break,
-                Key::Expected => next,
-                Key::Other(key) => match find_field(o, key, next) {
-                    Some(i) => i,
-                    None => {
-                        first = false;
-                        self.unknown(o, key, here)?;
-                        continue;
-                    }
-                },
-            };
-            first = false;
-            let Some(field) = o.fields.get(i) else {
-                continue;
-            };
-            next = i + 1;
-            let path = Path {
-                seg: Seg::Name(field.name),
-                up: here,
-            };
-            let bit = 1u64 << (i % 64);
-            if seen & bit != 0 {
-                self.report(
-                    Some(&path),
-                    At::Here,
-                    Severity::Error,
-                    "duplicate_field",
-                    || format!("field {:?} appears more than once", field.name),
-                );
-            }
-            seen |= bit;
-            let v = self.value_fast(&field.node, Some(&path))?;
-            if let Some(slot) = vals.as_mut().and_then(|vals| vals.get_mut(i)) {
-                *slot = v;
-            }
-        }
         // Every field present (the usual case) means none is missing.
         let all = u64::MAX >> 64usize.saturating_sub(o.fields.len()).min(63);
         if seen != all {
@@ -418,6 +380,65 @@ impl<'a, 'r> Engine<'a, 'r> {
             });
         }
         Ok(vals)
+    }
+
+    /// The members of an object (after its `{`, through its `}`); returns the seen-set of its
+    /// fields. With `KEEP`, each field's value goes to its slot in `vals`. (Two copies of the
+    /// loop: the one that keeps nothing carries no values around.)
+    fn members<const KEEP: bool>(
+        &mut self,
+        o: &'static Object,
+        here: Here<'_, 'a>,
+        vals: &mut [Scalar<'a>],
+    ) -> SResult<u64> {
+        let mut seen: u64 = 0;
+        let mut next = 0usize;
+        let mut first = true;
+        loop {
+            // Keys usually come in declaration order: the next field's name is tried first.
+            let expect = o.fields.get(next);
+            let i = match expect {
+                Some(f) if self.sc.expected_member(first, f.name) => next,
+                _ => match self.sc.obj_key_or(first, expect.map(|f| f.name))? {
+                    Key::End => return Ok(seen),
+                    Key::Expected => next,
+                    Key::Other(key) => match find_field(o, key, next) {
+                        Some(i) => i,
+                        None => {
+                            first = false;
+                            self.unknown(o, key, here)?;
+                            continue;
+                        }
+                    },
+                },
+            };
+            first = false;
+            let Some(field) = o.fields.get(i) else {
+                continue;
+            };
+            next = i + 1;
+            let path = Path {
+                seg: Seg::Name(field.name),
+                up: here,
+            };
+            let bit = 1u64 << (i % 64);
+            if seen & bit != 0 {
+                self.report(
+                    Some(&path),
+                    At::Here,
+                    Severity::Error,
+                    "duplicate_field",
+                    || format!("field {:?} appears more than once", field.name),
+                );
+            }
+            seen |= bit;
+            let v = self.value_fast(&field.node, Some(&path))?;
+            if KEEP {
+                if let Some(slot) = vals.get_mut(i) {
+                    *slot = v;
+                }
+            }
+        }
     }
 
     /// A key the object does not declare: a warning, then its value (of the object's
@@ -580,36 +601,6 @@ fn find_field(o: &Object, key: RawStr<'_>, next: usize) -> Option<usize> {
         }
     }
     o.fields.iter().position(|f| f.name == raw)
-}
-
-/// True when the number `v` is certainly within `r`'s range, decided without parsing a float
-/// when possible (a `false` means "parse it and see"). A float `[-]I.F` without exponent,
-/// whose integer part `I` has at most 15 digits, lies in `[I, I + 1]` (or `[-(I + 1), -I]`)
-/// once parsed: correct rounding is monotonic and both bounds are exact `f64`s.
-fn surely_within(v: Scalar<'_>, r: &NumRule) -> bool {
-    match v {
-        Scalar::Int(i) => (r.min..=r.max).contains(&(i as f64)),
-        Scalar::Float(t) => {
-            let b = t.as_bytes();
-            let neg = b.first() == Some(&b'-');
-            let digits = b.get(usize::from(neg)..).unwrap_or(&[]);
-            let int_len = digits.iter().take_while(|c| c.is_ascii_digit()).count();
-            if int_len > 15 || digits.iter().any(|&c| c == b'e' || c == b'E') {
-                return false;
-            }
-            let int = digits
-                .iter()
-                .take(int_len)
-                .fold(0u64, |v, &d| v * 10 + u64::from(d - b'0')) as f64;
-            let (lo, hi) = if neg {
-                (-(int + 1.0), -int)
-            } else {
-                (int, int + 1.0)
-            };
-            r.min <= lo && hi <= r.max
-        }
-        _ => false,
-    }
 }
 
 /// The expected type, for messages.

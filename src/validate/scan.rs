@@ -159,6 +159,33 @@ impl<'a> Scalar<'a> {
     }
 }
 
+/// A number read by [`Scanner::decimal`]: `[-]I[.F]`, `I` of at most 15 digits.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Decimal<'a> {
+    /// The integer part `I`.
+    pub int: u64,
+    /// A leading `-`.
+    pub neg: bool,
+    /// The number: [`Scalar::Int`] without a fraction, else [`Scalar::Float`].
+    pub value: Scalar<'a>,
+}
+
+impl Decimal<'_> {
+    /// True when the number certainly lies within `min..=max` once parsed as `f64` (false:
+    /// parse it and see). An integer is exact. A fraction `[-]I.F` lies in `[I, I + 1]` (or
+    /// `[-(I + 1), -I]`) once parsed: correct rounding is monotonic and both bounds are
+    /// exact `f64`s (`I` < 2^53).
+    #[inline(always)]
+    pub fn surely_within(&self, min: f64, max: f64) -> bool {
+        let int = self.int as f64;
+        match self.value {
+            Scalar::Int(i) => (min..=max).contains(&(i as f64)),
+            _ if self.neg => min <= -(int + 1.0) && -int <= max,
+            _ => min <= int && int + 1.0 <= max,
+        }
+    }
+}
+
 /// The first byte of a value, classified.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Start {
@@ -218,14 +245,11 @@ fn same_bytes(text: &[u8], name: &[u8]) -> bool {
         return false;
     };
     if n >= 8 {
-        let mut i = 0;
-        while i + 8 < n {
-            if word_at(t, i) != word_at(name, i) {
-                return false;
-            }
-            i += 8;
-        }
-        word_at(t, n - 8) == word_at(name, n - 8)
+        let whole = t
+            .chunks_exact(8)
+            .zip(name.chunks_exact(8))
+            .all(|(a, b)| word_at(a, 0) == word_at(b, 0));
+        whole && word_at(t, n - 8) == word_at(name, n - 8)
     } else if n >= 4 {
         half_at(t, 0) == half_at(name, 0) && half_at(t, n - 4) == half_at(name, n - 4)
     } else {
@@ -432,6 +456,29 @@ impl<'a> Scanner<'a> {
         Ok(Key::Other(k))
     }
 
+    /// The common case of [`Self::obj_key_or`], for compact text: exactly `,"name":` next
+    /// (`"name":` for the first member), with `name` a [`plain_key`]. Consumes it and returns
+    /// true; otherwise consumes nothing and returns false (the caller then takes the general
+    /// path, which reaches the same result for this text).
+    #[inline(always)]
+    pub fn expected_member(&mut self, first: bool, name: &str) -> bool {
+        let n = name.len();
+        let comma = usize::from(!first);
+        // `,` (unless first), `"`, the name, `"`, `:`.
+        let len = comma + n + 3;
+        let Some(t) = self.b.get(self.pos..).and_then(|t| t.get(..len)) else {
+            return false;
+        };
+        let open: &[u8] = if first { b"\"" } else { b",\"" };
+        let ok = t.starts_with(open)
+            && t.ends_with(b"\":")
+            && same_bytes(t.get(comma + 1..).unwrap_or(&[]), name.as_bytes());
+        if ok {
+            self.pos += len;
+        }
+        ok
+    }
+
     /// At a `"`: when the string token there is exactly `name` (a [`plain_key`], so its
     /// bytes are the token's raw text), consumes the token and returns true.
     #[inline(always)]
@@ -513,6 +560,88 @@ impl<'a> Scanner<'a> {
         }
         self.pos = i;
         i - s
+    }
+
+    /// The common integer, read inline: at most 18 digits, no sign, no leading zero, no
+    /// fraction or exponent. Consumes it and returns its value; otherwise consumes nothing
+    /// and returns `None` (then [`Self::number`] reads whatever is there).
+    #[inline(always)]
+    pub fn small_uint(&mut self) -> Option<i64> {
+        let b = self.b;
+        let start = self.pos;
+        let mut i = start;
+        let mut v: u64 = 0;
+        while let Some(&c) = b.get(i) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+            i += 1;
+        }
+        let n = i - start;
+        let leading_zero = n > 1 && b.get(start) == Some(&b'0');
+        if n == 0 || n > 18 || leading_zero || matches!(b.get(i), Some(b'.' | b'e' | b'E')) {
+            return None;
+        }
+        self.pos = i;
+        // Below 10^18 < 2^63: exact.
+        Some(v as i64)
+    }
+
+    /// The common number, read inline: `[-]I[.F]` with no exponent and an integer part `I`
+    /// of at most 15 digits (no leading zero). Consumes it; otherwise consumes nothing and
+    /// returns `None` (then [`Self::number`] reads whatever is there).
+    #[inline(always)]
+    pub fn decimal(&mut self) -> Option<Decimal<'a>> {
+        let b = self.b;
+        let start = self.pos;
+        let neg = b.get(start) == Some(&b'-');
+        let int_start = start + usize::from(neg);
+        let mut i = int_start;
+        let mut int: u64 = 0;
+        while let Some(&c) = b.get(i) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            int = int.wrapping_mul(10).wrapping_add(u64::from(d));
+            i += 1;
+        }
+        let n = i - int_start;
+        if n == 0 || n > 15 || (n > 1 && b.get(int_start) == Some(&b'0')) {
+            return None;
+        }
+        let frac = b.get(i) == Some(&b'.');
+        if frac {
+            i += 1;
+            let f = i;
+            while let Some(c) = b.get(i) {
+                if !c.is_ascii_digit() {
+                    break;
+                }
+                i += 1;
+            }
+            if i == f {
+                return None;
+            }
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            return None;
+        }
+        self.pos = i;
+        let text = self.src.get(start..i).unwrap_or("");
+        Some(Decimal {
+            int,
+            neg,
+            value: if frac {
+                Scalar::Float(text)
+            } else {
+                // At most 15 digits: exact, and so is its negation.
+                let v = int as i64;
+                Scalar::Int(if neg { -v } else { v })
+            },
+        })
     }
 
     /// Reads a number (at `-` or a digit).
@@ -609,10 +738,25 @@ impl<'a> Scanner<'a> {
     #[inline(always)]
     fn stop_from(&self, i: usize) -> usize {
         let rest = self.b.get(i..).unwrap_or(&[]);
-        let mut words = rest.chunks_exact(8);
         let mut at = i;
+        // 16 bytes per step (one branch for two words), then 8, then byte by byte. (The
+        // chunks are always as long as asked, so `word_at` is always `Some`.)
+        let mut pairs = rest.chunks_exact(16);
+        for c in &mut pairs {
+            let lo = stop_bits(word_at(c, 0).unwrap_or(0));
+            let hi = stop_bits(word_at(c, 8).unwrap_or(0));
+            if lo | hi != 0 {
+                return at
+                    + if lo != 0 {
+                        (lo.trailing_zeros() / 8) as usize
+                    } else {
+                        8 + (hi.trailing_zeros() / 8) as usize
+                    };
+            }
+            at += 16;
+        }
+        let mut words = pairs.remainder().chunks_exact(8);
         for c in &mut words {
-            // (Always `Some`: the chunks are 8 bytes long.)
             let m = stop_bits(word_at(c, 0).unwrap_or(0));
             if m != 0 {
                 return at + (m.trailing_zeros() / 8) as usize;
@@ -955,5 +1099,60 @@ mod tests {
         assert!(sc.obj_key_or(true, Some("url")).is_err());
         assert!(plain_key("total_referring_domains") && !plain_key("a\"b") && !plain_key("a\\b"));
         assert!(!plain_key("a\nb"));
+    }
+
+    #[test]
+    fn number_fast_paths_agree_with_number() {
+        let cases = [
+            "0",
+            "-0",
+            "01",
+            "1",
+            "-1",
+            "1.",
+            "1.5",
+            "-12.5",
+            "0.0",
+            "100.00",
+            "1e5",
+            "1.5e3",
+            "-",
+            "-a",
+            "123456789012345678",
+            "1234567890123456789",
+            "999999999999999.9",
+            "1000000000000000.5",
+            "12,",
+            "7}",
+            "3 ",
+            "0.5]",
+            "00",
+            "-01.5",
+            "9.99E1",
+        ];
+        for text in cases {
+            let mut full = Scanner::new(text);
+            let want = full.number().ok();
+            let mut sc = Scanner::new(text);
+            if let Some(i) = sc.small_uint() {
+                assert_eq!(want, Some(Scalar::Int(i)), "{text}");
+                assert_eq!(sc.pos, full.pos, "{text}");
+            } else {
+                assert_eq!(sc.pos, 0, "{text}");
+            }
+            let mut sc = Scanner::new(text);
+            if let Some(d) = sc.decimal() {
+                assert_eq!(want, Some(d.value), "{text}");
+                assert_eq!(sc.pos, full.pos, "{text}");
+                let f = d.value.as_f64().unwrap();
+                for (min, max) in [(0.0, 100.0), (-20.0, 20.0), (1.0, 1.5), (-13.0, -12.0)] {
+                    if d.surely_within(min, max) {
+                        assert!((min..=max).contains(&f), "{text} {min} {max}");
+                    }
+                }
+            } else {
+                assert_eq!(sc.pos, 0, "{text}");
+            }
+        }
     }
 }
