@@ -307,7 +307,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let ok = match rule {
             StrRule::Prefix(p, _) => t.starts_with(p),
             StrRule::OneOf(vals, _) => vals.contains(&t),
-            StrRule::Date => formats::parse_date(t).is_some(),
+            StrRule::Date => formats::is_date(t),
             StrRule::Timestamp { millis } => formats::is_utc_timestamp(t, *millis),
             StrRule::Lowercase => !t.chars().any(char::is_uppercase),
             StrRule::MonthName => MONTH_NAMES.contains(&t),

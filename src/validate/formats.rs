@@ -27,6 +27,18 @@ fn days_in_month(y: i64, m: u32) -> u32 {
 
 /// Days since 1970-01-01 of a `YYYY-MM-DD` date; `None` when it is not one.
 pub fn parse_date(s: &str) -> Option<i64> {
+    let (y, m, d) = date_parts(s)?;
+    Some(days_from_civil(y, m, d))
+}
+
+/// True for a `YYYY-MM-DD` calendar date (what [`parse_date`] accepts, without computing
+/// the day number).
+pub fn is_date(s: &str) -> bool {
+    date_parts(s).is_some()
+}
+
+/// Year, month and day of a `YYYY-MM-DD` calendar date.
+fn date_parts(s: &str) -> Option<(i64, u32, u32)> {
     let b = s.as_bytes();
     if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
         return None;
@@ -37,7 +49,7 @@ pub fn parse_date(s: &str) -> Option<i64> {
     if !(1..=12).contains(&m) || d == 0 || d > days_in_month(y, m) {
         return None;
     }
-    Some(days_from_civil(y, m, d))
+    Some((y, m, d))
 }
 
 /// Days since 1970-01-01 (proleptic Gregorian), after H. Hinnant's algorithm.
@@ -61,7 +73,7 @@ pub fn is_utc_timestamp(s: &str, millis_required: bool) -> bool {
         Some(d) => d,
         None => return false,
     };
-    if parse_date(date).is_none() || b[13] != b':' || b[16] != b':' {
+    if !is_date(date) || b[13] != b':' || b[16] != b':' {
         return false;
     }
     let (Some(h), Some(mi), Some(se)) = (num(&b[11..13]), num(&b[14..16]), num(&b[17..19])) else {
