@@ -6,9 +6,11 @@
 //! The hot path (a valid record) allocates nothing and does little per value: the current
 //! JSON Pointer is a chain of segments on the call stack ([`Path`]), turned into text only
 //! for an issue; keys are matched against the declaration's next field byte for byte
-//! ([`Scanner::obj_key_or`]); field values are kept only for objects whose checks (or whose
-//! array's element rules) read them; and a float range rule first tries a bound from the
-//! integer part before parsing the number.
+//! ([`Scanner::expected_member`], [`Scanner::obj_key_or`]); strings are scanned a word at a
+//! time; common integers and decimals are read inline, and a range rule on a decimal is
+//! first decided from its integer part ([`super::scan::Decimal`]) before any float parse;
+//! field values are kept only for objects whose checks (or whose array's element rules)
+//! read them.
 
 use std::fmt::Write as _;
 
