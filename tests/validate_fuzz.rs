@@ -11,7 +11,12 @@ use proptest::test_runner::{Config, FileFailurePersistence};
 use serpkit::ops::Operation;
 use serpkit::validate::{validate, Report, MAX_ISSUES};
 
+/// `cases` per property (a short CI budget), or `PROPTEST_CASES` when set (long runs).
 fn config(cases: u32) -> Config {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(cases);
     Config {
         cases,
         failure_persistence: Some(Box::new(FileFailurePersistence::Off)),

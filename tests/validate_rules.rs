@@ -1048,3 +1048,22 @@ fn related_observed_rules() {
         "/0/competition",
     );
 }
+
+#[test]
+fn huge_years_do_not_overflow_the_order_rule() {
+    let month =
+        |y: &str| format!(r#"{{"month":"May","year":{y},"value":1,"count":1,"date":"{y}-May"}}"#);
+    let months: Vec<String> = ["9223372036854775807", "-9223372036854775808"]
+        .iter()
+        .cycle()
+        .take(12)
+        .map(|y| month(y))
+        .collect();
+    let body = format!(
+        r#"[{{"ccode":"us","keyword":"k","AVERAGE_CPC":1.0,"COMPETITION":0.5,"SEARCH_VOLUME":1,"TARGETED_MONTHLY_SEARCHES":[{}]}}]"#,
+        months.join(",")
+    );
+    let r = serpkit::validate::validate(serpkit::Operation::SearchVolumeBulk, &body, None);
+    assert!(!r.ok());
+    assert!(r.errors().any(|i| i.code == "order"), "{r}");
+}

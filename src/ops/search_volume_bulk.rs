@@ -185,7 +185,8 @@ fn month_key(r: &Record<'_, '_>) -> Option<i64> {
     let y = r.int("year")?;
     let m = r.str("month")?;
     let idx = MONTH_NAMES.iter().position(|n| *n == m)?;
-    Some(y * 12 + idx as i64)
+    // Saturating: a hostile `year` must not overflow (the order rule still compares).
+    Some(y.saturating_mul(12).saturating_add(idx as i64))
 }
 
 /// Shape and rules of a search volume record (bulk element and single response):
