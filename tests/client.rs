@@ -298,13 +298,29 @@ fn broken_bodies_are_typed_errors() {
         "decode"
     );
     let (c, _) = client(
-        script(vec![Err(TransportError::BodyTooLarge { limit: 10 })]),
+        script(vec![Err(TransportError::BodyTooLarge {
+            limit: 10,
+            status: 200,
+        })]),
+        |_| {},
+    );
+    let err = block_on(c.related(related_req())).unwrap_err();
+    assert_eq!(err.code(), "body_too_large");
+    // The service answered 200: charged, and counted as spent.
+    assert_eq!(err.charge(), Usd::from_micros(150_000));
+    assert_eq!(c.spent(), Usd::from_micros(150_000));
+    let (c, _) = client(
+        script(vec![Err(TransportError::BodyTooLarge {
+            limit: 10,
+            status: 500,
+        })]),
         |_| {},
     );
     assert_eq!(
-        block_on(c.related(related_req())).unwrap_err().code(),
-        "body_too_large"
+        block_on(c.related(related_req())).unwrap_err().charge(),
+        Usd::ZERO
     );
+    assert_eq!(c.spent(), Usd::ZERO);
 }
 
 #[test]

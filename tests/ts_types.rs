@@ -689,7 +689,10 @@ fn string_unions_match() {
         Error::Timeout(std::time::Duration::from_secs(1)),
         Error::Aborted,
         Error::Network("x".into()),
-        Error::BodyTooLarge { limit: 1 },
+        Error::BodyTooLarge {
+            limit: 1,
+            charge: serpkit::Usd::ZERO,
+        },
         Error::NotJson {
             error: decode_err.clone(),
             charge: serpkit::Usd::ZERO,

@@ -63,6 +63,7 @@ impl InProcess {
         if r.body.len() > request.max_body_bytes {
             return Err(TransportError::BodyTooLarge {
                 limit: request.max_body_bytes,
+                status: r.status,
             });
         }
         Ok(HttpResponse {

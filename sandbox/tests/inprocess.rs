@@ -86,7 +86,10 @@ fn errors_faults_and_simulated_time() {
     req.max_body_bytes = 1 << 20;
     assert_eq!(
         block_on(t.post(req)),
-        Err(TransportError::BodyTooLarge { limit: 1 << 20 })
+        Err(TransportError::BodyTooLarge {
+            limit: 1 << 20,
+            status: 200
+        })
     );
     let l = t.ledger();
     let statuses: Vec<u16> = l.entries.iter().map(|e| e.status).collect();

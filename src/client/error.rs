@@ -46,6 +46,8 @@ pub enum Error {
     BodyTooLarge {
         /// The limit in bytes.
         limit: usize,
+        /// What the call was charged (the service answered with success: charged).
+        charge: Usd,
     },
     /// A success status with a body that is not JSON (charged: the service answered 200).
     NotJson {
@@ -94,6 +96,7 @@ impl Error {
     pub fn charge(&self) -> Usd {
         match self {
             Error::NotJson { charge, .. }
+            | Error::BodyTooLarge { charge, .. }
             | Error::Decode { charge, .. }
             | Error::ContractViolation { charge, .. } => *charge,
             _ => Usd::ZERO,
@@ -159,7 +162,7 @@ impl fmt::Display for Error {
             Error::Timeout(d) => write!(f, "timed out after {} ms", d.as_millis()),
             Error::Aborted => f.write_str("aborted"),
             Error::Network(m) => write!(f, "network error: {m}"),
-            Error::BodyTooLarge { limit } => {
+            Error::BodyTooLarge { limit, .. } => {
                 write!(f, "response body larger than {limit} bytes")
             }
             Error::NotJson { error, .. } => write!(f, "response is not JSON: {error}"),

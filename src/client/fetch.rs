@@ -80,6 +80,7 @@ impl Transport for FetchTransport {
             if declared.is_some_and(|n| n > request.max_body_bytes) {
                 return Err(TransportError::BodyTooLarge {
                     limit: request.max_body_bytes,
+                    status,
                 });
             }
             // The body as bytes, copied into wasm once: `text()` would decode it to a JS
@@ -95,6 +96,7 @@ impl Transport for FetchTransport {
             if bytes.length() as usize > request.max_body_bytes {
                 return Err(TransportError::BodyTooLarge {
                     limit: request.max_body_bytes,
+                    status,
                 });
             }
             // As `text()` does: UTF-8, invalid sequences replaced.

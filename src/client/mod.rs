@@ -241,12 +241,17 @@ impl Client {
         };
 
         self.ledger.borrow_mut().reserved += estimate;
-        let result = self.send_with_retries(http, cancel).await;
+        let result = self.send_with_retries(http, estimate, cancel).await;
         {
             let mut l = self.ledger.borrow_mut();
             l.reserved = l.reserved.saturating_sub(estimate);
-            if result.is_ok() {
-                l.spent += estimate;
+            // Charged: every success answer, also one whose body was refused as too large.
+            let charge = match &result {
+                Ok(_) => estimate,
+                Err(e) => e.charge(),
+            };
+            if charge > Usd::ZERO {
+                l.spent += charge;
                 l.calls += 1;
             }
         }
@@ -317,6 +322,7 @@ impl Client {
     async fn send_with_retries(
         &self,
         http: HttpRequest,
+        estimate: Usd,
         cancel: Option<&Cancel>,
     ) -> Result<(HttpResponse, u32), Error> {
         let policy = &self.config.retry;
@@ -341,8 +347,13 @@ impl Client {
                     return Err(Error::Timeout(http.timeout.unwrap_or_default()))
                 }
                 Race::Done(Err(TransportError::Aborted)) => return Err(Error::Aborted),
-                Race::Done(Err(TransportError::BodyTooLarge { limit })) => {
-                    return Err(Error::BodyTooLarge { limit })
+                Race::Done(Err(TransportError::BodyTooLarge { limit, status })) => {
+                    let charge = if (200..300).contains(&status) {
+                        estimate
+                    } else {
+                        Usd::ZERO
+                    };
+                    return Err(Error::BodyTooLarge { limit, charge });
                 }
                 Race::Done(Ok(resp)) if (200..300).contains(&resp.status) => {
                     return Ok((resp, attempt))

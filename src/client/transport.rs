@@ -72,6 +72,8 @@ pub enum TransportError {
     BodyTooLarge {
         /// The limit in bytes.
         limit: usize,
+        /// The status of the response whose body was refused (a 2xx was charged).
+        status: u16,
     },
 }
 
@@ -81,7 +83,7 @@ impl fmt::Display for TransportError {
             TransportError::Timeout => f.write_str("the request timed out"),
             TransportError::Aborted => f.write_str("the request was cancelled"),
             TransportError::Network(m) => write!(f, "network error: {m}"),
-            TransportError::BodyTooLarge { limit } => {
+            TransportError::BodyTooLarge { limit, .. } => {
                 write!(f, "the response body is larger than {limit} bytes")
             }
         }

@@ -198,7 +198,7 @@ fn client_error(e: &Error) -> JsValue {
                 set(o, "report", report_value(report));
             }
             Error::Timeout(d) => set(o, "timeoutMs", d.as_millis() as f64),
-            Error::BodyTooLarge { limit } => set(o, "limit", *limit as f64),
+            Error::BodyTooLarge { limit, .. } => set(o, "limit", *limit as f64),
             Error::MissingKey | Error::Aborted | Error::Network(_) => {}
         }
     })

@@ -396,20 +396,17 @@ test('every fault mode: the documented error, and the ledger agrees with the cli
   const spent = clients.reduce((s, c) => s + c.spent.micros, 0);
   await new Promise((r) => setTimeout(r, 1600)); // the timed-out request lands
   const final = await sandbox.ledger();
-  // Two answers the client never read were charged by the sandbox: the timed-out one
-  // (documented: "it may have been charged") and the 200 refused as body_too_large (see the
-  // todo test below).
-  assert.equal(micros(final) - spent, 2 * REL_MICROS, 'ledger = client spend + the two unread answers');
+  // One answer the client never read was charged by the sandbox: the timed-out one
+  // (documented: "it may have been charged"). The 200 refused as body_too_large is counted
+  // as spent by the client (see the test below).
+  assert.equal(micros(final) - spent, REL_MICROS, 'ledger = client spend + the timed-out answer');
   const retried = final.entries.filter((x) => /_once$/.test(x.fault ?? ''));
   assert.equal(retried.filter((x) => x.status === 200).length, 2, 'each *_once call charged once');
 });
 
-// Known gap (reported to the lead): a 200 whose body is over maxBodyBytes was charged by the
-// service, but the transport error carries no status (src/client/transport.rs
-// `TransportError::BodyTooLarge { limit }`; src/client/fetch.rs returns it before reading a
-// 2xx body), so `Error::BodyTooLarge` has no charge and `client.spent` (and so `budgetUsd`)
-// misses it. Runs and reports as TODO until the transport error carries the status.
-test('a 200 refused as body_too_large counts as spent (it was charged)', { todo: 'BodyTooLarge carries no status/charge yet' }, async () => {
+// A 200 whose body is over maxBodyBytes was charged by the service: the transport error
+// carries the status, so the error has the charge and `client.spent` (and `budgetUsd`) count it.
+test('a 200 refused as body_too_large counts as spent (it was charged)', async () => {
   await sandbox.reset();
   const c = client({ key: `${sandbox.key}+huge=2`, maxBodyBytes: 1 << 20 });
   const e = await bounded(c.related(REQ.related), 'body_too_large');
