@@ -248,13 +248,20 @@ impl Ws {
 
     /// Adds a storage notice.
     pub fn notice(self, m: String) {
-        self.notices.update(|n| n.push(m));
+        // Once: a failing save repeats (the key is saved on every keystroke).
+        self.notices.update(|n| {
+            if !n.contains(&m) {
+                n.push(m)
+            }
+        });
     }
 
     /// Saves settings (localStorage) and applies the key policy.
     pub fn set_settings(self, s: Settings) {
         if let Ok(t) = serde_json::to_string(&s) {
-            store::local_set(store::SETTINGS_KEY, &t);
+            if let Err(e) = store::local_try_set(store::SETTINGS_KEY, &t) {
+                self.notice(format!("Could not save the settings in this browser: {e}"));
+            }
         }
         self.settings.set(s);
         self.persist_key();
@@ -270,7 +277,12 @@ impl Ws {
         let remember = self.settings.with_untracked(|s| s.remember_key);
         let key = self.key.get_untracked();
         if remember && !key.is_empty() {
-            store::local_set(store::API_KEY_KEY, &key);
+            if let Err(e) = store::local_try_set(store::API_KEY_KEY, &key) {
+                // The reason never holds the key (the browser names the item, not its value).
+                self.notice(format!(
+                    "Could not remember the API key on this device: {e}"
+                ));
+            }
         } else {
             store::local_remove(store::API_KEY_KEY);
         }

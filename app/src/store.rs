@@ -123,13 +123,40 @@ pub async fn put<T: Serialize>(store_name: &str, key: &str, value: &T) -> Result
     put_text(store_name, key, &text).await
 }
 
-/// Writes raw text under `key` (also used by tests of corrupt entries).
+/// Resolves when the transaction commits; rejects with the reason when it aborts. A quota
+/// error shows only here: the request itself succeeds before the commit fails.
+fn committed(tx: &web_sys::IdbTransaction) -> JsFuture {
+    let promise = js_sys::Promise::new(&mut |resolve, reject| {
+        let ok = Closure::once_into_js(move |_: web_sys::Event| {
+            let _ = resolve.call0(&JsValue::NULL);
+        });
+        let t = tx.clone();
+        let abort = Closure::once_into_js(move |_: web_sys::Event| {
+            let msg = match t.error().map(|e| (e.name(), e.message())) {
+                Some((n, _)) if n == "QuotaExceededError" => {
+                    "the browser's storage for this site is full (QuotaExceededError)".into()
+                }
+                Some((n, m)) if m.is_empty() => n,
+                Some((n, m)) => format!("{n}: {m}"),
+                None => "the write was not committed".into(),
+            };
+            let _ = reject.call1(&JsValue::NULL, &JsValue::from_str(&msg));
+        });
+        tx.set_oncomplete(Some(ok.unchecked_ref()));
+        tx.set_onabort(Some(abort.unchecked_ref()));
+    });
+    JsFuture::from(promise)
+}
+
+/// Writes raw text under `key` (also used by tests of corrupt entries); Ok once committed.
 pub async fn put_text(store_name: &str, key: &str, text: &str) -> Result<(), String> {
     let s = store(store_name, IdbTransactionMode::Readwrite)?;
+    let commit = committed(&s.transaction());
     let req = s
         .put_with_key(&JsValue::from_str(text), &JsValue::from_str(key))
         .map_err(|e| err_text(&e))?;
-    done(&req).await.map(|_| ())
+    done(&req).await?;
+    commit.await.map(|_| ()).map_err(|e| err_text(&e))
 }
 
 /// Deletes one entry.
@@ -214,9 +241,16 @@ pub fn local_get(key: &str) -> Option<String> {
 
 /// Writes a localStorage item (ignored when storage is unavailable or full).
 pub fn local_set(key: &str, value: &str) {
-    if let Some(s) = local() {
-        let _ = s.set_item(key, value);
-    }
+    let _ = local_try_set(key, value);
+}
+
+/// Writes a localStorage item; Err with the reason (e.g. the quota is exceeded), which never
+/// holds the value.
+pub fn local_try_set(key: &str, value: &str) -> Result<(), String> {
+    local()
+        .ok_or("browser storage is unavailable")?
+        .set_item(key, value)
+        .map_err(|e| err_text(&e))
 }
 
 /// Removes a localStorage item.
