@@ -221,7 +221,7 @@ lines.push(`- Results come out as JSON text handed to \`JSON.parse\` (the \`Clie
 lines.push('');
 lines.push(`Whole call in Node against the sandbox on loopback, which generates the 50,000 rows on every call (the same cost on both sides): \`client.rankedKeywordsDomain()\` (body fetched as bytes, every rule validated, data through \`JSON.parse\`) ${f1(calls.ours)} ms against \`fetch\` + \`text()\` + \`JSON.parse\` + Ajv ${f1(calls.plain)} ms, best of 5: the client adds ${f1(calls.ours - calls.plain)} ms.`);
 lines.push('');
-lines.push('| wasm (`pkg/serpkit_bg.wasm`, after wasm-opt -Oz) | raw KB | gzip -9 KB |');
+lines.push('| wasm (`pkg/serpkit_bg.wasm`, after wasm-opt -O3) | raw KB | gzip -9 KB |');
 lines.push('|---|---:|---:|');
 lines.push(`| serpkit (no sandbox) | ${f1(wasm.length / 1024)} | ${f1(gz / 1024)} |`);
 lines.push(`| JS glue \`pkg/serpkit.js\` | ${f1(glue.length / 1024)} | ${f1(glueGz / 1024)} |`);
