@@ -6,20 +6,8 @@ use serde_json::{json, Value};
 use serpkit::ops::{Operation, Request};
 use serpkit::validate::{validate, Issue, Report, Severity};
 
-pub const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
+/// The core's month names (one place: `ops::search_volume_bulk::MONTH_NAMES`).
+pub use serpkit::ops::search_volume_bulk::MONTH_NAMES as MONTHS;
 
 /// 12 monthly entries from 2023-April to 2024-March.
 pub fn monthly() -> Value {
