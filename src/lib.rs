@@ -25,7 +25,7 @@ pub mod money;
 pub mod ops;
 pub mod validate;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
 
 pub use decode::{decode, DecodeError};

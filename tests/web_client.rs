@@ -5,7 +5,7 @@
 //! call before it is sent.
 //!
 //! The sandbox URL is baked in at compile time: `SANDBOX_URL=http://127.0.0.1:PORT cargo test
-//! --target wasm32-unknown-unknown -p serpkit --test web_client` (`cargo xtask test` does
+//! --target wasm32-unknown-unknown -p serpkit --features js --test web_client` (`cargo xtask test` does
 //! this). Without it every test fails, naming the variable.
 #![cfg(target_arch = "wasm32")]
 

@@ -140,6 +140,8 @@ fn test() -> Res {
         "serpkit",
         "-p",
         "app",
+        "--features",
+        "serpkit/js",
         "--all-targets",
         "--",
         "-D",
@@ -155,7 +157,7 @@ fn test() -> Res {
     run(tools
         .with_env(&mut cargo())
         .env("SANDBOX_URL", &sandbox.url)
-        .args(["test", "--target", wasm, "-p", "serpkit"]))?;
+        .args(["test", "--target", wasm, "-p", "serpkit", "--features", "js"]))?;
 
     js_stage(&tools, &sandbox)?;
     e2e_stage(&tools, &sandbox)?;
@@ -346,6 +348,8 @@ fn pkg(tools: &Tools) -> Res {
         wasm,
         "-p",
         "serpkit",
+        "--features",
+        "js",
     ]))?;
     let target_dir = env::var("CARGO_TARGET_DIR")
         .map(PathBuf::from)
