@@ -47,13 +47,10 @@ impl std::error::Error for DecodeError {}
 
 /// Decodes a response body of type `T` (e.g. `ops::related::Response`).
 pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = crate::ops::pointer_of(e.path());
-        from_serde(e.into_inner(), path)
-    })?;
-    de.end().map_err(|e| from_serde(e, String::new()))?;
-    Ok(value)
+    serde_json::from_str(text).map_err(|e| {
+        let path = crate::ops::pointer_of(text, &e);
+        from_serde(e, path)
+    })
 }
 
 fn from_serde(e: serde_json::Error, path: String) -> DecodeError {

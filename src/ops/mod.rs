@@ -278,32 +278,18 @@ pub fn estimate_cost(request: &Request) -> Usd {
 }
 
 fn decode_request<T: DeserializeOwned>(text: &str) -> Result<T, RequestError> {
-    let de = &mut serde_json::Deserializer::from_str(text);
-    let value = serde_path_to_error::deserialize(de).map_err(|e| {
-        let field = pointer_of(e.path());
-        RequestError::new(field, RequestErrorKind::Malformed(e.inner().to_string()))
-    })?;
-    Ok(value)
+    serde_json::from_str(text).map_err(|e| {
+        RequestError::new(
+            pointer_of(text, &e),
+            RequestErrorKind::Malformed(e.to_string()),
+        )
+    })
 }
 
-/// Converts a serde path (`keywords[3]`) to a JSON Pointer (`/keywords/3`).
-pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut out = String::new();
-    for seg in path.iter() {
-        match seg {
-            Segment::Seq { index } => {
-                out.push('/');
-                out.push_str(&index.to_string());
-            }
-            Segment::Map { key } | Segment::Enum { variant: key } => {
-                out.push('/');
-                out.push_str(&key.replace('~', "~0").replace('/', "~1"));
-            }
-            Segment::Unknown => {}
-        }
-    }
-    out
+/// The JSON Pointer of the value a `serde_json` error points at (from its position).
+pub(crate) fn pointer_of(text: &str, e: &serde_json::Error) -> String {
+    use crate::validate::scan;
+    scan::pointer_at(text, scan::offset_of(text, e.line(), e.column()))
 }
 
 /// Implements the key accessors of [`OperationRequest`] for a request struct with `key`.
@@ -381,6 +367,12 @@ mod tests {
         .unwrap_err();
         assert_eq!(e.field, "/keywords/0");
         assert_eq!(e.code(), "malformed");
+        // An object where a string belongs is rejected at its bracket, before it is read.
+        let e = Request::from_json(Operation::DomainStats, r#"{"domains":[{}]}"#).unwrap_err();
+        assert_eq!(e.field, "/domains/0");
+        let e = Request::from_json(Operation::Related, r#"{"keyword":"x","ccode":"US","z":1}"#)
+            .unwrap_err();
+        assert_eq!(e.field, "/z");
         let e = Request::from_json(Operation::Related, "[").unwrap_err();
         assert_eq!(e.code(), "malformed");
     }

@@ -912,6 +912,161 @@ pub(crate) fn line_col(src: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// Byte offset of the value a `serde_json` error at 1-based `line` and byte `column` is
+/// about. Its column counts the bytes read on that line, so the last byte it read is at
+/// `column - 1`. A value it rejects without reading (an array or object where something
+/// else belongs: it only peeks at the bracket) comes after that byte, which is then a
+/// delimiter (`[`, `{`, `,`, `:`) or white space: the offset moves past it and any white
+/// space to the value. Clamped to the text; never panics.
+pub(crate) fn offset_of(src: &str, line: usize, column: usize) -> usize {
+    let b = src.as_bytes();
+    let mut off = last_read(src, line, column);
+    if matches!(
+        b.get(off),
+        Some(b'[' | b'{' | b',' | b':' | b' ' | b'\t' | b'\n' | b'\r')
+    ) {
+        off += 1;
+        while matches!(b.get(off), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            off += 1;
+        }
+    }
+    off.min(b.len())
+}
+
+/// Byte offset of a 1-based `line` and byte `column` (clamped to the text).
+fn last_read(src: &str, line: usize, column: usize) -> usize {
+    let b = src.as_bytes();
+    let mut start = 0;
+    let mut newlines = 1;
+    while newlines < line {
+        match b[start..].iter().position(|&c| c == b'\n') {
+            Some(i) => {
+                start += i + 1;
+                newlines += 1;
+            }
+            None => return b.len(),
+        }
+    }
+    (start + column.saturating_sub(1)).min(b.len())
+}
+
+/// The JSON Pointer of the innermost value at byte `offset` of `src`: the value whose text
+/// covers the offset (for a container, its brackets), or the member whose key covers it
+/// (`/keywords/3`, `/name~1x`; empty for the whole text). `serde_json` reports where a
+/// typed decode failed only as a position; this turns it back into a path without tracking
+/// one during every decode (which `serde_path_to_error` did, at the cost of a second copy of
+/// every `Deserialize` impl).
+///
+/// Any text is accepted: the walk is a tolerant tokenizer that stops at the offset, so
+/// invalid JSON yields the path of what was read so far. The path stack lives on the heap
+/// and grows with the nesting actually read, so hostile nesting cannot overflow anything.
+pub(crate) fn pointer_at(src: &str, offset: usize) -> String {
+    /// One open container: an array with the index of its current element, or an object
+    /// with its current key (`None` before the first key) and whether the value of that
+    /// key has begun (after the `:`).
+    enum Frame<'a> {
+        Arr(usize),
+        Obj(Option<RawStr<'a>>, bool),
+    }
+    fn render(frames: &[Frame<'_>]) -> String {
+        let mut out = String::new();
+        for f in frames {
+            match f {
+                Frame::Arr(i) => {
+                    out.push('/');
+                    out.push_str(&i.to_string());
+                }
+                Frame::Obj(Some(k), _) => {
+                    out.push('/');
+                    for c in k.text().chars() {
+                        match c {
+                            '~' => out.push_str("~0"),
+                            '/' => out.push_str("~1"),
+                            c => out.push(c),
+                        }
+                    }
+                }
+                Frame::Obj(None, _) => {}
+            }
+        }
+        out
+    }
+    let b = src.as_bytes();
+    let offset = offset.min(b.len());
+    let mut frames: Vec<Frame<'_>> = Vec::new();
+    let mut i = 0;
+    while i < b.len() && i <= offset {
+        match b[i] {
+            b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' => {
+                let top = frames.last_mut();
+                match (b[i], top) {
+                    (b',', Some(Frame::Arr(n))) => *n += 1,
+                    (b',', Some(Frame::Obj(k, v))) => {
+                        *k = None;
+                        *v = false;
+                    }
+                    (b':', Some(Frame::Obj(_, v))) => *v = true,
+                    _ => {}
+                }
+                i += 1;
+            }
+            b'{' | b'[' => {
+                if i == offset {
+                    break;
+                }
+                frames.push(if b[i] == b'{' {
+                    Frame::Obj(None, false)
+                } else {
+                    Frame::Arr(0)
+                });
+                i += 1;
+            }
+            b'}' | b']' => {
+                // The closing bracket belongs to the container itself.
+                frames.pop();
+                if i == offset {
+                    break;
+                }
+                i += 1;
+            }
+            b'"' => {
+                let start = i + 1;
+                let mut j = start;
+                let mut escaped = false;
+                while j < b.len() && b[j] != b'"' {
+                    if b[j] == b'\\' {
+                        escaped = true;
+                        j += 1;
+                    }
+                    j += 1;
+                }
+                let end = j.min(b.len());
+                // Quotes and backslashes are ASCII, so both ends are char boundaries.
+                let raw = src.get(start..end).unwrap_or("");
+                if let Some(Frame::Obj(k, false)) = frames.last_mut() {
+                    *k = Some(RawStr { raw, escaped });
+                }
+                if offset <= j {
+                    break;
+                }
+                i = j + 1;
+            }
+            _ => {
+                // A number, literal or stray byte: up to the next delimiter.
+                let mut j = i;
+                while j < b.len() && !b" \t\n\r,:{}[]\"".contains(&b[j]) {
+                    j += 1;
+                }
+                if offset < j {
+                    break;
+                }
+                i = j;
+            }
+        }
+    }
+    render(&frames)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -920,6 +1075,90 @@ mod tests {
         let mut sc = Scanner::new(s);
         sc.skip()?;
         sc.end()
+    }
+
+    #[test]
+    fn pointer_at_names_the_value_at_an_offset() {
+        let s = r#"{"a":{"b":[1,{"c":"d"}]},"x~/y":true, "e":[ ]}"#;
+        let at = |needle: &str| pointer_at(s, s.find(needle).unwrap());
+        assert_eq!(pointer_at(s, 0), "");
+        assert_eq!(at(r#"{"b""#), "/a");
+        assert_eq!(at(r#""b""#), "/a/b");
+        assert_eq!(at("[1"), "/a/b");
+        assert_eq!(at("1,"), "/a/b/0");
+        assert_eq!(at(r#"{"c""#), "/a/b/1");
+        assert_eq!(at(r#""d""#), "/a/b/1/c");
+        assert_eq!(at("}]"), "/a/b/1");
+        assert_eq!(at("]}"), "/a/b");
+        assert_eq!(at("true"), "/x~0~1y");
+        assert_eq!(at("[ ]"), "/e");
+        assert_eq!(at(" ]"), "/e/0");
+        assert_eq!(pointer_at(s, s.len() - 1), "");
+        assert_eq!(pointer_at(s, usize::MAX), "");
+        // Escaped keys are decoded.
+        assert_eq!(pointer_at(r#"{"\u0041\"":[0,1]}"#, 14), "/A\"/1");
+    }
+
+    #[test]
+    fn pointer_at_agrees_with_serde_positions() {
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct T {
+            a: Vec<u8>,
+            b: Option<Box<T>>,
+        }
+        for (text, path) in [
+            (r#"{"a":[1,2,"x"]}"#, "/a/2"),
+            ("{\n \"a\": [1,\n 300]}", "/a/1"),
+            (r#"{"a":[],"b":{"a":[1,{}]}}"#, "/b/a/1"),
+            (r#"{"a":[],"b":{}}"#, "/b"),
+            (r#"{"a":[],"zz":1}"#, "/zz"),
+            (r#"{"a":{"q":1}}"#, "/a"),
+            (r#"{"a":[[1]]}"#, "/a/0"),
+            (r#"{"a":[1, {}]}"#, "/a/1"),
+            ("{\"a\":\n  [1,\n  [ ]]}", "/a/1"),
+            (r#"{"a":[],"b":[]}"#, "/b"),
+            (r#"{"a": {}}"#, "/a"),
+        ] {
+            let e = serde_json::from_str::<T>(text).unwrap_err();
+            let off = offset_of(text, e.line(), e.column());
+            assert_eq!(pointer_at(text, off), path, "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn pointer_at_survives_hostile_text() {
+        let deep = "[".repeat(100_000);
+        assert_eq!(pointer_at(&deep, deep.len()).len(), 2 * 100_000);
+        let cases = [
+            "",
+            "\"",
+            "\"\\",
+            "{\"",
+            "{\"a",
+            "{\"a\":",
+            "}}}]]]",
+            "{]",
+            "[}",
+            "\"é\\é\"",
+            "{\"é\":\"\\\"",
+            ",,,::",
+            "{\"a\"\"b\":1}",
+            "\u{feff}[1]",
+            "[1 2 3]",
+        ];
+        for c in cases {
+            for off in 0..=c.len() + 1 {
+                let _ = pointer_at(c, off);
+            }
+        }
+        for (line, col) in [(0, 0), (1, 0), (1, 1), (2, 5), (usize::MAX, usize::MAX)] {
+            assert!(offset_of("a\nbc", line, col) <= 4);
+        }
+        assert_eq!(offset_of("a\nbc", 2, 2), 3);
+        assert_eq!(offset_of("[ \n 1]", 1, 1), 4);
+        assert_eq!(offset_of("[", 1, 1), 1);
     }
 
     #[test]
