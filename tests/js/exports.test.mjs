@@ -209,6 +209,33 @@ test('new Client() checks its options', async () => {
   }
 });
 
+test('validateResponse() takes UTF-8 bytes: Uint8Array, Buffer, ArrayBuffer; anything else is invalid_argument', async () => {
+  const rec = (i) => ({ keyword: `größe ✓ 🏃 ${i}`, competition: 0.4, cpc: 1.2, search_volume: 1_000_000 - i, kd: 7 });
+  const rows = Array.from({ length: 3000 }, (_, i) => rec(i));
+  rows[2999].kd = 'x';
+  const text = JSON.stringify(rows);
+  const bytes = new TextEncoder().encode(text);
+  const fromText = validateResponse('related', text);
+  assert.equal(fromText.error_count, 1);
+  for (const body of [bytes, Buffer.from(text), bytes.buffer, bytes.subarray(0)]) {
+    assert.deepEqual(validateResponse('related', body), fromText);
+  }
+  // A view of part of a buffer reads only that part.
+  const padded = new Uint8Array(bytes.length + 4);
+  padded.set(bytes, 2);
+  assert.deepEqual(validateResponse('related', padded.subarray(2, 2 + bytes.length)), fromText);
+  // Small and empty bodies.
+  assert.equal(validateResponse('related', new TextEncoder().encode('[]')).ok, true);
+  assert.equal(validateResponse('related', new Uint8Array(0)).errors[0].code, 'json');
+  // Not UTF-8: a lone continuation byte, a truncated sequence, an overlong encoding.
+  for (const bad of [[0x5b, 0x80, 0x5d], [0x22, 0xe2, 0x9c, 0x22], [0x22, 0xc0, 0xaf, 0x22]]) {
+    const e = await expectError(() => validateResponse('related', new Uint8Array(bad)), 'invalid_argument');
+    assert.match(e.message, /UTF-8/);
+  }
+  // Requests may be bytes too.
+  assert.equal(estimateCost('related', new TextEncoder().encode('{"keyword":"a","ccode":"US"}')).micros, 150_000);
+});
+
 test('validateResponse() reads large non-ASCII text exactly (the TextEncoder path)', () => {
   const rec = (i) => ({ keyword: `größe ✓ 🏃 ${i}`, competition: 0.4, cpc: 1.2, search_volume: 1_000_000 - i, kd: 7 });
   const rows = Array.from({ length: 3000 }, (_, i) => rec(i));

@@ -91,7 +91,9 @@ export function reports(body: string): void {
   const r: ValidationReport = validateResponse('related', body);
   const r2: ValidationReport = validateResponse('search_volume/bulk', JSON.parse(body), { keywords: ['a'], ccode: 'US' });
   const r3: ValidationReport = validateResponse('related', body, null);
-  const ok: boolean = r.ok && r2.ok && r3.ok;
+  const r4: ValidationReport = validateResponse('related', new TextEncoder().encode(body));
+  const r5: ValidationReport = validateResponse('related', new TextEncoder().encode(body).buffer);
+  const ok: boolean = r.ok && r2.ok && r3.ok && r4.ok && r5.ok;
   const counts: number = r.error_count + r.warning_count + r.omitted;
   const issues: ValidationIssue[] = [...r.errors, ...r.warnings];
   for (const i of issues) {
