@@ -27,6 +27,7 @@ use serpkit::{ApiKey, Operation, Request, Usd};
 use crate::model::{
     hash_hex, plural, CallResult, HistoryEntry, KeywordList, Mode, Settings, Validation,
 };
+use crate::sort;
 use crate::store;
 
 /// Keywords per `search_volume/bulk` request of a bulk job.
@@ -154,7 +155,7 @@ pub fn canonical(request: &Request) -> (String, String) {
     let basis = match &r {
         Request::SearchVolumeBulk(q) => {
             let mut k: Vec<String> = q.keywords.iter().map(|k| k.to_lowercase()).collect();
-            k.sort();
+            sort::sort_by(&mut k, |a, b| a.cmp(b));
             format!("{}|{}", q.ccode.to_uppercase(), k.join("\n"))
         }
         _ => json.clone(),
@@ -219,10 +220,10 @@ impl Ws {
             match store::load_all::<HistoryEntry>(store::HISTORY, "history entry").await {
                 Ok(l) => {
                     let mut items = l.items;
-                    items.sort_by(|a, b| b.at.total_cmp(&a.at));
+                    sort::sort_by(&mut items, |a, b| b.at.total_cmp(&a.at));
                     self.history.update(|h| {
                         h.extend(items);
-                        h.sort_by(|a, b| b.at.total_cmp(&a.at));
+                        sort::sort_by(h, |a, b| b.at.total_cmp(&a.at));
                     });
                     l.skipped.into_iter().for_each(|m| self.notice(m));
                 }
@@ -236,7 +237,7 @@ impl Ws {
                                 v.push(item);
                             }
                         }
-                        v.sort_by_key(|a| a.name.to_lowercase());
+                        sort::sort_by_key(v, |a| a.name.to_lowercase());
                     });
                     l.skipped.into_iter().for_each(|m| self.notice(m));
                 }
@@ -457,7 +458,7 @@ impl Ws {
             }
             list.updated = now();
             saved = Some(list.clone());
-            lists.sort_by_key(|a| a.name.to_lowercase());
+            sort::sort_by_key(lists, |a| a.name.to_lowercase());
         });
         if let Some(l) = saved {
             self.persist(store::LISTS, l.name.clone(), &l);
@@ -499,7 +500,7 @@ impl Ws {
         let mut results: Vec<CallResult> = self
             .results
             .with_untracked(|m| m.values().cloned().collect());
-        results.sort_by(|a, b| a.at.total_cmp(&b.at));
+        sort::sort_by(&mut results, |a, b| a.at.total_cmp(&b.at));
         let doc = serde_json::json!({
             "format": "serpkit-workspace",
             "version": 1,
@@ -567,7 +568,7 @@ impl Ws {
         }
         self.history.update(|h| {
             h.extend(new_entries);
-            h.sort_by(|a, b| b.at.total_cmp(&a.at));
+            sort::sort_by(h, |a, b| b.at.total_cmp(&a.at));
         });
         if let Some(s) = doc
             .get("settings")
@@ -884,7 +885,7 @@ async fn run_bulk(
         .enumerate()
         .map(|(i, k)| (k.to_lowercase(), i))
         .collect();
-    have.sort_by_key(|r| {
+    sort::sort_by_key(&mut have, |r| {
         order
             .get(&r.keyword.to_lowercase())
             .copied()

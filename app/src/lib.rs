@@ -5,6 +5,7 @@
 //! - [`model`]: the stored data types.
 //! - [`routes`]: one module per page; [`routes::NAV`] lists the navigation.
 //! - [`components`]: pieces shared by the pages.
+//! - [`sort`]: the one stable sort (keeps the wasm small).
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes, A};
@@ -14,6 +15,7 @@ pub mod api;
 pub mod components;
 pub mod model;
 pub mod routes;
+pub mod sort;
 pub mod store;
 
 use api::Ws;

@@ -151,7 +151,7 @@ pub fn NewLostChart(
     on_day: Callback<String>,
 ) -> impl IntoView {
     let mut days = stats;
-    days.sort_by(|a, b| a.date.cmp(&b.date));
+    crate::sort::sort_by(&mut days, |a, b| a.date.cmp(&b.date));
     let max = days
         .iter()
         .map(|d| d.new.max(d.lost).max(0))

@@ -91,7 +91,7 @@ impl<R: TableRow> TableModel<R> {
             let mut v = rows.get();
             if let Some((id, desc)) = sort.get() {
                 if let Some(col) = R::columns().into_iter().find(|c| c.id == id) {
-                    v.sort_by(|a, b| {
+                    crate::sort::sort_by(&mut v, |a, b| {
                         let o = (col.key)(a).cmp(&(col.key)(b));
                         if desc {
                             o.reverse()

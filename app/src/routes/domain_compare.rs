@@ -115,7 +115,9 @@ impl Overlap {
             }
         }
         let mut entries: Vec<(String, Seen)> = map.into_iter().collect();
-        entries.sort_by(|a, b| b.1 .1.cmp(&a.1 .1).then_with(|| a.0.cmp(&b.0)));
+        crate::sort::sort_by(&mut entries, |a, b| {
+            b.1 .1.cmp(&a.1 .1).then_with(|| a.0.cmp(&b.0))
+        });
         for (lower, (kw, vol, ranks)) in entries {
             let present: Vec<usize> = (0..MAX_COMPARE).filter(|&s| ranks[s] != i64::MAX).collect();
             for &a in &present {
