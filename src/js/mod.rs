@@ -7,7 +7,6 @@
 use std::time::Duration;
 
 use js_sys::{Function, Promise, Reflect, JSON};
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -362,8 +361,8 @@ pub fn json_schema(
     Ok(json_value(&crate::validate::json_schema(op).to_string()))
 }
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+/// `new Client(options)`, read by [`Options::read`].
+#[derive(Default)]
 struct Options {
     key: Option<String>,
     base_url: Option<String>,
@@ -372,25 +371,175 @@ struct Options {
     validation: Option<String>,
     budget_usd: Option<Usd>,
     max_body_bytes: Option<f64>,
-    #[serde(default)]
-    headers: std::collections::BTreeMap<String, String>,
+    headers: Vec<(String, String)>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
 enum RetryOptions {
     Count(u32),
     Policy(RetryPolicyOptions),
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Default)]
 struct RetryPolicyOptions {
     max_retries: Option<u32>,
     base_delay_ms: Option<f64>,
     max_delay_ms: Option<f64>,
     max_retry_after_ms: Option<f64>,
     jitter: Option<bool>,
+}
+
+/// A plain JS object whose options are read one by one.
+struct OptionBag(JsValue);
+
+impl OptionBag {
+    /// `value` if it is a plain object whose own string keys are all in `known`.
+    fn new(value: JsValue, what: &str, known: &[&str]) -> Result<OptionBag, String> {
+        if !value.is_object() || value.is_function() || js_sys::Array::is_array(&value) {
+            return Err(format!("{what} must be an object"));
+        }
+        let keys = Reflect::own_keys(&value).map_err(|_| format!("{what}: keys unreadable"))?;
+        for key in keys.iter() {
+            if let Some(k) = key.as_string() {
+                if !known.contains(&k.as_str()) {
+                    let k: String = k.chars().take(40).collect();
+                    return Err(format!("unknown option `{k}` in {what} (known: {known:?})"));
+                }
+            }
+        }
+        Ok(OptionBag(value))
+    }
+
+    /// The option `k`; `None` when absent, `undefined` or `null` (as in JSON).
+    fn get(&self, k: &str) -> Result<Option<JsValue>, String> {
+        let v =
+            Reflect::get(&self.0, &JsValue::from_str(k)).map_err(|_| format!("{k}: unreadable"))?;
+        Ok((!v.is_undefined() && !v.is_null()).then_some(v))
+    }
+
+    fn string(&self, k: &str) -> Result<Option<String>, String> {
+        self.get(k)?
+            .map(|v| v.as_string().ok_or_else(|| format!("{k} must be a string")))
+            .transpose()
+    }
+
+    /// A number; NaN and the infinities count as absent (JSON has no such numbers).
+    fn number(&self, k: &str) -> Result<Option<f64>, String> {
+        match self.get(k)? {
+            None => Ok(None),
+            Some(v) => match v.as_f64() {
+                Some(n) => Ok(n.is_finite().then_some(n)),
+                None => Err(format!("{k} must be a number")),
+            },
+        }
+    }
+
+    fn count(&self, k: &str) -> Result<Option<u32>, String> {
+        self.get(k)?.map(|v| count_of(&v, k)).transpose()
+    }
+}
+
+/// A whole number in `u32`.
+fn count_of(v: &JsValue, k: &str) -> Result<u32, String> {
+    v.as_f64()
+        .filter(|n| n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(n))
+        .map(|n| n as u32)
+        .ok_or_else(|| format!("{k} must be a whole number from 0"))
+}
+
+impl Options {
+    /// Reads the options object (or its JSON text). Decision: read field by field through
+    /// `Reflect` rather than `JSON.stringify` + a serde derive, which (with the untagged
+    /// `retries`) cost over 10 KB of the package's wasm; the rules stay those of the JSON
+    /// form: unknown options are errors, `null` and `undefined` mean absent.
+    fn read(options: &JsValue) -> Result<Options, String> {
+        let value = match options.as_string() {
+            Some(text) => JSON::parse(&text).map_err(|_| "options text is not JSON".to_string())?,
+            None => options.clone(),
+        };
+        let o = OptionBag::new(
+            value,
+            "options",
+            &[
+                "key",
+                "baseUrl",
+                "timeoutMs",
+                "retries",
+                "validation",
+                "budgetUsd",
+                "maxBodyBytes",
+                "headers",
+            ],
+        )?;
+        let retries = match o.get("retries")? {
+            None => None,
+            Some(v) if v.as_f64().is_some() => Some(RetryOptions::Count(count_of(&v, "retries")?)),
+            Some(v) => {
+                let p = OptionBag::new(
+                    v,
+                    "retries",
+                    &[
+                        "maxRetries",
+                        "baseDelayMs",
+                        "maxDelayMs",
+                        "maxRetryAfterMs",
+                        "jitter",
+                    ],
+                )
+                .map_err(|e| format!("{e} (or a number of retries)"))?;
+                Some(RetryOptions::Policy(RetryPolicyOptions {
+                    max_retries: p.count("maxRetries")?,
+                    base_delay_ms: p.number("baseDelayMs")?,
+                    max_delay_ms: p.number("maxDelayMs")?,
+                    max_retry_after_ms: p.number("maxRetryAfterMs")?,
+                    jitter: p
+                        .get("jitter")?
+                        .map(|v| v.as_bool().ok_or("jitter must be a boolean"))
+                        .transpose()?,
+                }))
+            }
+        };
+        let budget_usd = match o.get("budgetUsd")? {
+            None => None,
+            Some(v) => Some(match (v.as_f64(), v.as_string()) {
+                (Some(n), _) if (0.0..9.0e12).contains(&n) => {
+                    Usd::from_micros((n * 1_000_000.0).round() as i64)
+                }
+                (_, Some(text)) => text.parse::<Usd>().map_err(|e| e.to_string())?,
+                _ => return Err("budgetUsd must be a dollar amount from 0".into()),
+            }),
+        };
+        let headers = match o.get("headers")? {
+            None => Vec::new(),
+            Some(v) => {
+                if !v.is_object() || v.is_function() || js_sys::Array::is_array(&v) {
+                    return Err("headers must be an object of strings".into());
+                }
+                let keys = Reflect::own_keys(&v).map_err(|_| "headers: keys unreadable")?;
+                let mut out = Vec::new();
+                for key in keys.iter() {
+                    let Some(name) = key.as_string() else {
+                        continue;
+                    };
+                    let value = Reflect::get(&v, &key)
+                        .ok()
+                        .and_then(|x| x.as_string())
+                        .ok_or("headers must be an object of strings")?;
+                    out.push((name, value));
+                }
+                out
+            }
+        };
+        Ok(Options {
+            key: o.string("key")?,
+            base_url: o.string("baseUrl")?,
+            timeout_ms: o.number("timeoutMs")?,
+            retries,
+            validation: o.string("validation")?,
+            budget_usd,
+            max_body_bytes: o.number("maxBodyBytes")?,
+            headers,
+        })
+    }
 }
 
 fn ms(v: f64) -> Duration {
@@ -439,7 +588,7 @@ impl Options {
                 0
             };
         }
-        c.headers = self.headers.into_iter().collect();
+        c.headers = self.headers;
         Ok(c)
     }
 }
@@ -559,8 +708,7 @@ impl JsClient {
                 |_| {},
             ));
         }
-        let text = text_of(&options, "options")?;
-        let opts: Options = serde_json::from_str(&text).map_err(|e| {
+        let opts = Options::read(&options).map_err(|e| {
             error_value(
                 "invalid_argument",
                 &format!("invalid client options: {e}"),

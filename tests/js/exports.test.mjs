@@ -190,6 +190,10 @@ test('new Client() checks its options', async () => {
   assert.deepEqual(b.remaining, { usd: 1.25, micros: 1_250_000, display: '$1.2500' });
   assert.equal(new Client({ key: 'k', budgetUsd: 0.5 }).remaining.micros, 500_000);
   assert.equal(new Client(JSON.stringify({ key: 'k', retries: 0 })).spent.micros, 0);
+  // null and undefined mean absent, as in JSON; NaN and infinite durations too.
+  assert.equal(new Client({ key: 'k', baseUrl: null, headers: undefined, timeoutMs: Infinity, maxBodyBytes: NaN }).remaining, null);
+  assert.equal(new Client({ key: 'k', budgetUsd: '$2' }).remaining.micros, 2_000_000);
+  assert.equal(new Client({ key: 'k', budgetUsd: 3 }).remaining.micros, 3_000_000);
   c.free();
 
   for (const bad of [
@@ -203,6 +207,18 @@ test('new Client() checks its options', async () => {
     { key: 'k', retries: 'many' },
     { key: 'k', retries: { tries: 2 } },
     { key: 'k', headers: { a: 1 } },
+    { key: 'k', headers: ['a'] },
+    { key: 'k', retries: 1.5 },
+    { key: 'k', retries: -1 },
+    { key: 'k', retries: { jitter: 'yes' } },
+    { key: 'k', retries: { maxRetries: 2.5 } },
+    { key: 'k', retries: [1] },
+    { key: 'k', budgetUsd: '-1' },
+    { key: 'k', budgetUsd: true },
+    { key: 'k', validation: 1 },
+    '{"key":"k","nope":1}',
+    'not json',
+    { get key() { throw new Error('getter'); } },
   ]) {
     const e = await expectError(() => new Client(bad), 'invalid_argument');
     assert.doesNotMatch(e.message, /\bk\b.*secret/);
