@@ -190,6 +190,43 @@ proptest! {
     }
 }
 
+/// A decode or request error's path is a JSON Pointer: empty, or `/`-separated segments.
+fn is_pointer(p: &str) -> bool {
+    p.is_empty() || p.starts_with('/')
+}
+
+proptest! {
+    #![proptest_config(config(500))]
+
+    // Typed decoding and request parsing name the JSON path of an error from serde_json's
+    // position (`validate::scan::pointer_at`): any text, no panic, a pointer.
+    #[test]
+    fn decode_error_paths(op in op_strategy(), other in op_strategy(), muts in proptest::collection::vec(mutation(), 0..6)) {
+        let body = apply(&validate_common::valid(other).to_string(), &muts);
+        if let Err(e) = serpkit::decode::<serpkit::ops::search_volume_bulk::Response>(&body) {
+            prop_assert!(is_pointer(&e.path), "{}", e.path);
+        }
+        if let Err(e) = serpkit::decode::<serpkit::ops::related::Response>(&body) {
+            prop_assert!(is_pointer(&e.path), "{}", e.path);
+        }
+        let request = apply(&validate_common::request(op).to_json(), &muts);
+        if let Err(e) = serpkit::ops::Request::from_json(op, &request) {
+            prop_assert!(is_pointer(&e.field), "{}", e.field);
+        }
+    }
+
+    #[test]
+    fn decode_error_paths_of_noise(parts in proptest::collection::vec(0..SNIPPETS.len(), 0..60)) {
+        let text: String = parts.iter().map(|&i| SNIPPETS[i]).collect();
+        if let Err(e) = serpkit::decode::<serpkit::ops::related::Response>(&text) {
+            prop_assert!(is_pointer(&e.path), "{}", e.path);
+        }
+        if let Err(e) = serpkit::ops::Request::from_json(Operation::Related, &text) {
+            prop_assert!(is_pointer(&e.field), "{}", e.field);
+        }
+    }
+}
+
 #[test]
 fn hostile_shapes() {
     for op in Operation::ALL {
