@@ -77,12 +77,9 @@ impl<'de> Visitor<'de> for IntV {
             return Ok(0);
         }
         t.parse::<i64>()
-            .or_else(|_| {
-                t.parse::<f64>()
-                    .map_err(|_| ())
-                    .and_then(|f| self.visit_f64::<E>(f).map_err(|_| ()))
-            })
-            .map_err(|_| E::custom("a string that is not an integer"))
+            .ok()
+            .or_else(|| number_in(t).and_then(|f| self.visit_f64::<E>(f).ok()))
+            .ok_or_else(|| E::custom("a string that is not an integer"))
     }
     fn visit_unit<E: de::Error>(self) -> Result<i64, E> {
         Ok(0)
@@ -95,6 +92,67 @@ impl<'de> Visitor<'de> for IntV {
 /// An integer; also an integral float or a string holding an integer; `null` as 0.
 pub fn int<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
     d.deserialize_any(IntV)
+}
+
+/// A number written in a string (`"1.5"`, `"-2"`, `"+.5"`, `"1e3"`) as `f64`, through the
+/// parser of JSON numbers ([`crate::validate::scan::json_f64`]), so a number in a string
+/// decodes to the same value as the number itself. Accepts the finite numbers
+/// `str::parse::<f64>` accepts (a `+` sign, no digit on one side of the point, leading
+/// zeros) by rewriting them in JSON's grammar; `None` for anything else.
+fn number_in(t: &str) -> Option<f64> {
+    let b = t.as_bytes();
+    let digits = |mut i: usize| {
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+    let mut json = String::with_capacity(t.len() + 2);
+    let mut i = match b.first() {
+        Some(b'-') => {
+            json.push('-');
+            1
+        }
+        Some(b'+') => 1,
+        _ => 0,
+    };
+    // Every index below is just past an ASCII byte, so every slice is on char boundaries.
+    let int_end = digits(i);
+    let int = t.get(i..int_end)?;
+    i = int_end;
+    let mut frac = "";
+    if b.get(i) == Some(&b'.') {
+        let end = digits(i + 1);
+        frac = t.get(i + 1..end)?;
+        i = end;
+    }
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let int = int.trim_start_matches('0');
+    json.push_str(if int.is_empty() { "0" } else { int });
+    if !frac.is_empty() {
+        json.push('.');
+        json.push_str(frac);
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        json.push('e');
+        if let Some(&sign @ (b'+' | b'-')) = b.get(i) {
+            json.push(char::from(sign));
+            i += 1;
+        }
+        let end = digits(i);
+        if end == i {
+            return None;
+        }
+        json.push_str(t.get(i..end)?);
+        i = end;
+    }
+    if i != b.len() {
+        return None;
+    }
+    crate::validate::scan::json_f64(&json)
 }
 
 struct FloatV;
@@ -117,8 +175,8 @@ impl<'de> Visitor<'de> for FloatV {
         if t.is_empty() {
             return Ok(0.0);
         }
-        match t.parse::<f64>() {
-            Ok(f) if f.is_finite() => Ok(f),
+        match number_in(t) {
+            Some(f) if f.is_finite() => Ok(f),
             _ => Err(E::custom("a string that is not a number")),
         }
     }
@@ -199,4 +257,53 @@ pub fn opt_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::
         }
     }
     d.deserialize_option(OptV)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::number_in;
+
+    #[test]
+    fn numbers_in_strings_read_as_str_parse_did() {
+        for s in [
+            "1.5",
+            "-2",
+            "+.5",
+            "1.",
+            "007.25",
+            "1e3",
+            "1E-2",
+            "-0",
+            "0",
+            "+0.0",
+            ".",
+            "+",
+            "-",
+            "e5",
+            "1e",
+            "1e+",
+            "1.5x",
+            "inf",
+            "NaN",
+            "infinity",
+            "-inf",
+            "1_0",
+            " 1",
+            "١",
+            "1e400",
+            "-.5e-3",
+            "0.1",
+            "123456789012345",
+            "--1",
+            "+-1",
+            "1..2",
+            "1e5.5",
+            "é",
+            "9007199254740993",
+            "",
+        ] {
+            let core = s.parse::<f64>().ok().filter(|f| f.is_finite());
+            assert_eq!(number_in(s), core, "{s:?}");
+        }
+    }
 }

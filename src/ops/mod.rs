@@ -289,7 +289,10 @@ fn decode_request<T: DeserializeOwned>(text: &str) -> Result<T, RequestError> {
 /// The JSON Pointer of the value a `serde_json` error points at (from its position).
 pub(crate) fn pointer_of(text: &str, e: &serde_json::Error) -> String {
     use crate::validate::scan;
-    scan::pointer_at(text, scan::offset_of(text, e.line(), e.column()))
+    scan::pointer_at(
+        text,
+        scan::offset_of(text, e.line(), e.column(), &e.to_string()),
+    )
 }
 
 /// Implements the key accessors of [`OperationRequest`] for a request struct with `key`.
