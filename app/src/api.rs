@@ -1,6 +1,7 @@
 //! The workspace state and the one place that builds the [`Client`] and runs calls.
 //!
-//! - Demo mode: `Client::new(config with DEMO_KEY, InProcess::demo(today))`; live mode:
+//! - Demo mode: `Client::new(config with DEMO_KEY, DemoTransport)` (the sandbox in a Web
+//!   Worker, [`crate::demo`]); live mode:
 //!   `Client::with_fetch(config)` with the user's base URL and key.
 //! - Every result is stored under a cache key (operation + hash of the canonical request,
 //!   without the key) and shown again from there without a call; only an explicit refresh
@@ -12,18 +13,14 @@
 
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use sandbox::InProcess;
-use serpkit::client::{
-    BulkOptions, Cancel, Client, ClientConfig, Error, HttpRequest, HttpResponse, LocalBoxFuture,
-    Transport, TransportError, ValidationMode,
-};
+use serpkit::client::{BulkOptions, Cancel, Client, ClientConfig, Error, ValidationMode};
 use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
 use serpkit::{ApiKey, Operation, Request, Usd};
 
+use crate::demo::DemoTransport;
 use crate::model::{
     hash_hex, plural, CallResult, HistoryEntry, KeywordList, Mode, Settings, Validation,
 };
@@ -35,25 +32,9 @@ pub const CHUNK_SIZE: usize = 200;
 /// History entries kept (oldest dropped first).
 pub const MAX_HISTORY: usize = 500;
 
-/// The demo transport: the in-process sandbox, answering on the next turn of the event loop
-/// so progress is painted and a job can be cancelled between chunks.
-struct DemoTransport(Rc<InProcess>);
-
-impl Transport for DemoTransport {
-    fn post(
-        &self,
-        request: HttpRequest,
-    ) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>> {
-        Box::pin(async move {
-            serpkit::client::sleep(Duration::ZERO).await;
-            self.0.post_now(&request)
-        })
-    }
-}
-
 /// Non-`Send` parts of the workspace.
 struct Inner {
-    demo: Rc<InProcess>,
+    demo: DemoTransport,
     client: Option<(String, Client)>,
     spent_before: Usd,
 }
@@ -192,7 +173,7 @@ impl Ws {
             pending: RwSignal::new(0),
             loaded: RwSignal::new(false),
             inner: StoredValue::new_local(Inner {
-                demo: Rc::new(InProcess::demo(today())),
+                demo: DemoTransport::new(),
                 client: None,
                 spent_before: Usd::ZERO,
             }),
@@ -335,7 +316,7 @@ impl Ws {
                 let client = match s.mode {
                     Mode::Demo => {
                         config.base_url = "sandbox://demo".into();
-                        Client::new(config, Rc::new(DemoTransport(inner.demo.clone())))
+                        Client::new(config, Rc::new(inner.demo.clone()))
                     }
                     Mode::Live => {
                         config.base_url = s.base_url.trim().trim_end_matches('/').to_string();
@@ -348,7 +329,7 @@ impl Ws {
             .unwrap_or_else(|| {
                 Client::new(
                     ClientConfig::new(sandbox::DEMO_KEY),
-                    Rc::new(DemoTransport(Rc::new(InProcess::demo(today())))),
+                    Rc::new(DemoTransport::new()),
                 )
             })
     }
@@ -357,7 +338,7 @@ impl Ws {
     fn refresh_spend(self, client: &Client) {
         let (before, ledger) = self.inner.with_value(|i| (i.spent_before, i.demo.ledger()));
         self.spent.set(before + client.spent());
-        self.ledger.set((ledger.total, ledger.charged().count()));
+        self.ledger.set(ledger);
     }
 
     /// Stores a result (memory and IndexedDB).
@@ -610,6 +591,7 @@ fn live_client(config: ClientConfig) -> Client {
 #[cfg(not(target_arch = "wasm32"))]
 fn live_client(config: ClientConfig) -> Client {
     // Native builds (tests, clippy) have no fetch: a transport that always fails.
+    use serpkit::client::{HttpRequest, HttpResponse, LocalBoxFuture, Transport, TransportError};
     struct NoNetwork;
     impl Transport for NoNetwork {
         fn post(&self, _: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>> {

@@ -1,6 +1,7 @@
 //! The serpkit app: a keyword-research workspace (Leptos CSR).
 //!
 //! - [`api`]: the workspace state and the only place that builds the client and runs calls.
+//! - [`demo`]: demo mode's transport (the sandbox in a Web Worker).
 //! - [`store`]: IndexedDB and localStorage.
 //! - [`model`]: the stored data types.
 //! - [`routes`]: one module per page; [`routes::NAV`] lists the navigation.
@@ -13,6 +14,7 @@ use leptos_router::path;
 
 pub mod api;
 pub mod components;
+pub mod demo;
 pub mod model;
 pub mod routes;
 pub mod sort;

@@ -9,6 +9,8 @@
 //!   naming the field), keys (401), budgets (402), body limit (413), faults ([`faults`]),
 //!   and the [`Ledger`] of calls and charges.
 //! - [`InProcess`]: a [`serpkit::client::Transport`] over a [`Sandbox`].
+//! - [`worker`]: the same in a Web Worker (the app's demo mode; binary `sandbox-worker`,
+//!   feature `worker`).
 //!
 //! Without the `server` feature the library compiles to `wasm32-unknown-unknown`: no tokio,
 //! no clock (pass the date in as a [`Date`]).
@@ -40,6 +42,7 @@ mod json;
 pub mod rng;
 pub mod service;
 mod words;
+pub mod worker;
 
 #[cfg(feature = "server")]
 pub mod server;

@@ -147,6 +147,22 @@ fn test() -> Res {
         "-D",
         "warnings",
     ]))?;
+    // The demo sandbox's Web Worker (its tests need tokio, which has no wasm32 build).
+    run(cargo().args([
+        "clippy",
+        "--target",
+        wasm,
+        "-p",
+        "sandbox",
+        "--no-default-features",
+        "--features",
+        "worker",
+        "--lib",
+        "--bins",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
     run(cargo().args(["test", "--workspace", "--all-features"]))?;
 
     // Everything below talks to a real sandbox server on loopback.
@@ -157,7 +173,15 @@ fn test() -> Res {
     run(tools
         .with_env(&mut cargo())
         .env("SANDBOX_URL", &sandbox.url)
-        .args(["test", "--target", wasm, "-p", "serpkit", "--features", "js"]))?;
+        .args([
+            "test",
+            "--target",
+            wasm,
+            "-p",
+            "serpkit",
+            "--features",
+            "js",
+        ]))?;
 
     js_stage(&tools, &sandbox)?;
     e2e_stage(&tools, &sandbox)?;
