@@ -10,7 +10,7 @@ use serpkit::Usd;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
-    /// The in-process sandbox: synthetic data, no key, no network.
+    /// The sandbox in a Web Worker: synthetic data, no key, no calls to any service.
     #[default]
     Demo,
     /// The live service (or any server speaking its interface).
