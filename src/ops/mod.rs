@@ -279,10 +279,18 @@ pub fn estimate_cost(request: &Request) -> Usd {
 
 fn decode_request<T: DeserializeOwned>(text: &str) -> Result<T, RequestError> {
     serde_json::from_str(text).map_err(|e| {
-        RequestError::new(
-            pointer_of(text, &e),
-            RequestErrorKind::Malformed(e.to_string()),
-        )
+        let message = e.to_string();
+        let mut field = pointer_of(text, &e);
+        // serde names a missing field only in its message (its position is the end of the
+        // object): the error points at the field itself, `/keywords`, not at the object.
+        if let Some(name) = message
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.split('`').next())
+        {
+            field.push('/');
+            field.push_str(&name.replace('~', "~0").replace('/', "~1"));
+        }
+        RequestError::new(field, RequestErrorKind::Malformed(message))
     })
 }
 
@@ -311,6 +319,15 @@ pub(crate) use key_accessors;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn missing_field_is_named() {
+        let e = Request::from_json(Operation::SearchVolumeBulk, r#"{"ccode":"US"}"#).unwrap_err();
+        assert_eq!(e.field, "/keywords");
+        assert!(e.to_string().contains("missing field `keywords`"), "{e}");
+        let e = Request::from_json(Operation::Related, r#"{"keyword":"x"}"#).unwrap_err();
+        assert_eq!(e.field, "/ccode");
+    }
 
     #[test]
     fn paths_round_trip() {
