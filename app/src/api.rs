@@ -107,6 +107,9 @@ pub struct Ws {
     pub notices: RwSignal<Vec<String>>,
     /// Writes in flight.
     pub pending: RwSignal<u32>,
+    /// Stored entries whose last write or delete failed (store, key); a later success of the
+    /// same entry clears it. The footer says changes are not all saved while it is not empty.
+    pub unsaved: RwSignal<std::collections::HashSet<(&'static str, String)>>,
     /// True once the stored workspace is loaded.
     pub loaded: RwSignal<bool>,
     inner: StoredValue<Inner, LocalStorage>,
@@ -171,6 +174,7 @@ impl Ws {
             ledger: RwSignal::new((Usd::ZERO, 0)),
             notices: RwSignal::new(Vec::new()),
             pending: RwSignal::new(0),
+            unsaved: RwSignal::new(Default::default()),
             loaded: RwSignal::new(false),
             inner: StoredValue::new_local(Inner {
                 demo: DemoTransport::new(),
@@ -390,10 +394,11 @@ impl Ws {
         };
         self.pending.update(|p| *p += 1);
         spawn_local(async move {
-            if let Err(e) = store::put_text(store_name, &key, &text).await {
+            let result = store::put_text(store_name, &key, &text).await;
+            if let Err(e) = &result {
                 self.notice(format!("Could not save to browser storage: {e}"));
             }
-            self.pending.update(|p| *p = p.saturating_sub(1));
+            self.settle(store_name, key, result.is_ok());
         });
     }
 
@@ -403,11 +408,24 @@ impl Ws {
         }
         self.pending.update(|p| *p += 1);
         spawn_local(async move {
-            if let Err(e) = store::delete(store_name, &key).await {
+            let result = store::delete(store_name, &key).await;
+            if let Err(e) = &result {
                 self.notice(format!("Could not delete from browser storage: {e}"));
             }
-            self.pending.update(|p| *p = p.saturating_sub(1));
+            self.settle(store_name, key, result.is_ok());
         });
+    }
+
+    /// A write or delete finished: one fewer in flight, and the entry's saved state.
+    fn settle(self, store_name: &'static str, key: String, ok: bool) {
+        self.unsaved.update(|u| {
+            if ok {
+                u.remove(&(store_name, key));
+            } else {
+                u.insert((store_name, key));
+            }
+        });
+        self.pending.update(|p| *p = p.saturating_sub(1));
     }
 
     /// Adds keywords to the list `name` (created if new); returns how many were new.

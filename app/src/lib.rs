@@ -75,8 +75,22 @@ pub fn App() -> impl IntoView {
                 </Routes>
             </main>
             <footer class="foot">
-                <span data-testid="save-state" data-saved=move || (ws.pending.get() == 0 && ws.loaded.get()).to_string()>
-                    {move || if !ws.loaded.get() { "Loading your workspace…" } else if ws.pending.get() > 0 { "Saving…" } else if store::available() { "All changes saved in this browser" } else { "Not saved: browser storage unavailable" }}
+                <span data-testid="save-state" data-saved=move || (ws.pending.get() == 0 && ws.loaded.get()).to_string()
+                    data-unsaved=move || ws.unsaved.with(|u| u.len()).to_string()>
+                    {move || {
+                        let unsaved = ws.unsaved.with(|u| u.len());
+                        if !ws.loaded.get() {
+                            "Loading your workspace…".to_string()
+                        } else if ws.pending.get() > 0 {
+                            "Saving…".to_string()
+                        } else if !store::available() {
+                            "Not saved: browser storage unavailable".to_string()
+                        } else if unsaved > 0 {
+                            format!("{unsaved} change{} not saved in this browser (see the notices)", model::plural(unsaved))
+                        } else {
+                            "All changes saved in this browser".to_string()
+                        }
+                    }}
                 </span>
                 " · "<A href="/prices">"Prices"</A>
             </footer>

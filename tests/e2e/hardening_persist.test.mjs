@@ -119,6 +119,11 @@ test('an IndexedDB quota error on save is reported, not swallowed', async () => 
   assert.match(await notice.innerText(), /Could not save/i);
   assert.match(await notice.innerText(), /quota/i, 'the reason is given');
   await shot(page, 'persist-quota', false);
+  // The footer does not claim everything was saved.
+  const state = page.getByTestId('save-state');
+  await page.locator('[data-testid="save-state"][data-saved="true"]').waitFor();
+  assert.notEqual(await state.getAttribute('data-unsaved'), '0');
+  assert.match(await state.innerText(), /not saved in this browser/);
   // The result is still shown (kept in memory).
   assert.equal(await page.locator('[data-testid="kw-table"]').getAttribute('data-rows'), '1500');
   await cdp.send('Storage.overrideQuotaForOrigin', { origin: app.url });
