@@ -712,6 +712,27 @@ pub fn price_now(ws: Ws, request: &Request, refresh: bool) -> (Usd, u64) {
 /// Runs a job: shows a stored result without a call unless `refresh`; otherwise calls the
 /// service (bulk keyword lists in chunks with progress), stores the result and records the
 /// call in the history. `on_done` gets the cache key when a result is available.
+/// [`run`], then shows the job's route (whose URL holds the inputs) through `navigate`,
+/// without scrolling: what every page's Run button does.
+pub fn run_then_show(
+    ws: Ws,
+    call: Call,
+    job: Job,
+    refresh: bool,
+    navigate: impl Fn(&str, leptos_router::NavigateOptions) + 'static,
+) {
+    let route = job.route.clone();
+    run(ws, call, job, refresh, move |_| {
+        navigate(
+            &route,
+            leptos_router::NavigateOptions {
+                scroll: false,
+                ..Default::default()
+            },
+        )
+    });
+}
+
 pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(String) + 'static) {
     if call.loading.get_untracked() {
         return;

@@ -180,40 +180,11 @@ pub fn DataTable<R: TableRow>(
     let headers = cols
         .iter()
         .map(|c| {
-            let id = c.id;
-            let label = c.label;
-            let numeric = c.numeric;
-            let state = move || {
-                model.sort.with(|s| match s {
-                    Some((sid, desc)) if sid == id => Some(*desc),
-                    _ => None,
-                })
-            };
-            let aria = move || match state() {
-                Some(true) => "descending",
-                Some(false) => "ascending",
-                None => "none",
-            };
-            let toggle = move |_| {
-                // Numbers sort high-to-low first, text A-Z first; a second click reverses.
-                let desc = match state() {
-                    None => numeric,
-                    Some(d) => !d,
-                };
-                model.sort.set(Some((id.to_string(), desc)));
-                model.page.set(0);
-            };
+            let (id, numeric) = (c.id, c.numeric);
             view! {
-                <th scope="col" class:num=numeric aria-sort=aria>
-                    <button type="button" class="sort" data-testid=format!("sort-{id}") on:click=toggle
-                        title=format!("Sort by {label}")>
-                        {label}
-                        <span aria-hidden="true" class="arrow">{move || match state() {
-                            Some(true) => " ▼",
-                            Some(false) => " ▲",
-                            None => " ↕",
-                        }}</span>
-                    </button>
+                <th scope="col" class:num=numeric aria-sort=move || aria_sort(sort_state(model.sort, id))>
+                    <SortButton sort=model.sort id=id label=c.label numeric=numeric
+                        testid=format!("sort-{id}") on_sort=move || model.page.set(0) />
                 </th>
             }
         })
@@ -304,5 +275,55 @@ mod tests {
             SortKey::Text("b".into()).cmp(&SortKey::Text("A".into())),
             Ordering::Greater
         );
+    }
+}
+
+/// The sort state of column `id`: `Some(descending)` when `sort` is by it (reactive).
+pub fn sort_state(sort: RwSignal<Option<(String, bool)>>, id: &str) -> Option<bool> {
+    sort.with(|s| match s {
+        Some((sid, desc)) if sid == id => Some(*desc),
+        _ => None,
+    })
+}
+
+/// The `aria-sort` value of a column header.
+pub fn aria_sort(state: Option<bool>) -> &'static str {
+    match state {
+        Some(true) => "descending",
+        Some(false) => "ascending",
+        None => "none",
+    }
+}
+
+/// A column header's sort button (both tables): numbers sort high-to-low first, text A-Z
+/// first; a second click reverses. `on_sort` runs after the sort changed.
+#[component]
+pub fn SortButton(
+    sort: RwSignal<Option<(String, bool)>>,
+    id: &'static str,
+    label: &'static str,
+    numeric: bool,
+    testid: String,
+    #[prop(optional, into)] on_sort: Option<Callback<()>>,
+) -> impl IntoView {
+    let toggle = move |_| {
+        let desc = match sort_state(sort, id) {
+            None => numeric,
+            Some(d) => !d,
+        };
+        sort.set(Some((id.to_string(), desc)));
+        if let Some(f) = on_sort {
+            f.run(());
+        }
+    };
+    view! {
+        <button type="button" class="sort" data-testid=testid on:click=toggle title=format!("Sort by {label}")>
+            {label}
+            <span aria-hidden="true" class="arrow">{move || match sort_state(sort, id) {
+                Some(true) => " ▼",
+                Some(false) => " ▲",
+                None => " ↕",
+            }}</span>
+        </button>
     }
 }

@@ -9,6 +9,7 @@
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::sync::Arc;
 
+use super::table::{aria_sort, sort_state, SortButton};
 use leptos::prelude::*;
 
 /// Shared data whose equality is identity: memos over big data never compare contents.
@@ -245,38 +246,10 @@ pub fn VirtualTable(
                 sortable,
                 ..
             } = *c;
-            let state = move || {
-                sort.with(|s| match s {
-                    Some((sid, desc)) if sid == id => Some(*desc),
-                    _ => None,
-                })
-            };
-            let aria = move || match state() {
-                Some(true) => "descending",
-                Some(false) => "ascending",
-                None => "none",
-            };
-            let toggle = move |_| {
-                let desc = match state() {
-                    None => numeric,
-                    Some(d) => !d,
-                };
-                sort.set(Some((id.to_string(), desc)));
-            };
             view! {
-                <div role="columnheader" class="vt-h" class:num=numeric aria-sort=aria>
+                <div role="columnheader" class="vt-h" class:num=numeric aria-sort=move || aria_sort(sort_state(sort, id))>
                     {if sortable {
-                        view! {
-                            <button type="button" class="sort" data-testid=format!("vsort-{id}") on:click=toggle
-                                title=format!("Sort by {label}")>
-                                {label}
-                                <span aria-hidden="true" class="arrow">{move || match state() {
-                                    Some(true) => " ▼",
-                                    Some(false) => " ▲",
-                                    None => " ↕",
-                                }}</span>
-                            </button>
-                        }.into_any()
+                        view! { <SortButton sort=sort id=id label=label numeric=numeric testid=format!("vsort-{id}") /> }.into_any()
                     } else {
                         view! { <span>{label}</span> }.into_any()
                     }}

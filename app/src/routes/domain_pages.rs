@@ -3,7 +3,6 @@
 
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
-use leptos_router::NavigateOptions;
 use serpkit::ops::backlink_metrics::{self, PageBacklinkMetrics};
 use serpkit::{Request, Usd};
 
@@ -194,8 +193,7 @@ pub fn PageMetrics() -> impl IntoView {
             plural(urls.len()),
             preview(&urls)
         );
-        let r2 = route.clone();
-        api::run(
+        api::run_then_show(
             ws,
             call,
             Job {
@@ -204,17 +202,7 @@ pub fn PageMetrics() -> impl IntoView {
                 input,
             },
             refresh,
-            move |_| {
-                nav.with_value(|n| {
-                    n(
-                        &r2,
-                        NavigateOptions {
-                            scroll: false,
-                            ..Default::default()
-                        },
-                    )
-                });
-            },
+            move |r, o| nav.with_value(|n| n(r, o)),
         );
     };
     let typed_stored = move || {

@@ -11,7 +11,6 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
-use leptos_router::NavigateOptions;
 use serde::de::DeserializeOwned;
 use serpkit::ops::domainstats::{self, DomainStatsRecord};
 use serpkit::{Request, Usd};
@@ -328,8 +327,7 @@ pub fn DomainStatsPage() -> impl IntoView {
         let route = domains_route(&d);
         let n = d.len();
         let input = format!("{n} domain{}: {}", plural(n), preview(&d));
-        let r2 = route.clone();
-        api::run(
+        api::run_then_show(
             ws,
             call,
             Job {
@@ -338,17 +336,7 @@ pub fn DomainStatsPage() -> impl IntoView {
                 input,
             },
             refresh,
-            move |_| {
-                nav.with_value(|n| {
-                    n(
-                        &r2,
-                        NavigateOptions {
-                            scroll: false,
-                            ..Default::default()
-                        },
-                    )
-                });
-            },
+            move |r, o| nav.with_value(|n| n(r, o)),
         );
     };
     let typed_stored = move || {

@@ -384,8 +384,7 @@ pub fn Keywords() -> impl IntoView {
         let n = kws.len();
         let input = format!("{n} keyword{}, {c}: {}", plural(n), preview(&kws));
         elapsed.set(None);
-        let r2 = route.clone();
-        api::run(
+        api::run_then_show(
             ws,
             call,
             Job {
@@ -394,17 +393,9 @@ pub fn Keywords() -> impl IntoView {
                 input,
             },
             refresh,
-            move |_| {
-                store::local_set(LAST_VIEW_KEY, &r2);
-                nav_sv.with_value(|nav| {
-                    nav(
-                        &r2,
-                        NavigateOptions {
-                            scroll: false,
-                            ..Default::default()
-                        },
-                    )
-                });
+            move |r, o| {
+                store::local_set(LAST_VIEW_KEY, r);
+                nav_sv.with_value(|n| n(r, o))
             },
         );
     };
