@@ -2,43 +2,13 @@
 // dist/ like helpers.mjs does (HARDENING_DIST may point at another build), live mode with a
 // key, page checks (XSS canary, links, handlers) and a dump of everything the app stored.
 
-import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
-import { extname, join, normalize } from 'node:path';
-import { DIST as DEFAULT_DIST, SANDBOX_URL } from './helpers.mjs';
+import { DIST as DEFAULT_DIST, SANDBOX_URL, serveApp as serveDist } from './helpers.mjs';
 
 export const DIST = process.env.HARDENING_DIST || DEFAULT_DIST;
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript',
-  '.wasm': 'application/wasm',
-  '.css': 'text/css',
-  '.json': 'application/json',
-};
-
-/** Serves DIST on a free loopback port; unknown paths get index.html. Records what was served. */
-export async function serveApp() {
-  const served = [];
-  const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const file = normalize(join(DIST, path));
-    let body;
-    let type = TYPES[extname(file)];
-    if (file.startsWith(DIST) && type) {
-      body = await readFile(file).catch(() => null);
-    }
-    if (!body) {
-      body = await readFile(join(DIST, 'index.html'));
-      type = TYPES['.html'];
-    }
-    served.push({ path, type });
-    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
-    res.end(body);
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${server.address().port}`;
-  return { url, served, close: () => new Promise((r) => server.close(r)) };
+/** Serves DIST (helpers.mjs's server); `served` records what was answered. */
+export function serveApp() {
+  return serveDist(DIST);
 }
 
 /** Switches the app to the live service at the sandbox with `key` (Settings page). */

@@ -25,26 +25,31 @@ const TYPES = {
   '.json': 'application/json',
 };
 
-/** Serves dist/ on a free loopback port; unknown paths get index.html. */
-export async function serveApp() {
+/**
+ * Serves `dist` (default dist/) on a free loopback port; unknown paths get index.html.
+ * `served` records every path answered and its content type.
+ */
+export async function serveApp(dist = DIST) {
+  const served = [];
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const file = normalize(join(DIST, path));
+    const file = normalize(join(dist, path));
     let body;
     let type = TYPES[extname(file)];
-    if (file.startsWith(DIST) && type) {
+    if (file.startsWith(dist) && type) {
       body = await readFile(file).catch(() => null);
     }
     if (!body) {
-      body = await readFile(join(DIST, 'index.html'));
+      body = await readFile(join(dist, 'index.html'));
       type = TYPES['.html'];
     }
+    served.push({ path, type });
     res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
     res.end(body);
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${server.address().port}`;
-  return { url, close: () => new Promise((r) => server.close(r)) };
+  return { url, served, close: () => new Promise((r) => server.close(r)) };
 }
 
 export const CHROMIUM_ARGS = [
