@@ -52,6 +52,8 @@ pub struct ErrorInfo {
     pub status: Option<u16>,
     /// What the failed call was charged.
     pub charge: Usd,
+    /// Demo mode's sandbox (the Web Worker) could not run: not the service's fault.
+    pub demo_failure: bool,
 }
 
 impl ErrorInfo {
@@ -66,8 +68,13 @@ impl ErrorInfo {
                 _ => None,
             },
             charge: e.charge(),
+            demo_failure: is_demo_failure(e),
         }
     }
+}
+
+fn is_demo_failure(e: &Error) -> bool {
+    matches!(e, Error::Network(m) if m.starts_with(crate::demo::FAILURE))
 }
 
 /// The core's hint, pointed at where this app fixes it (Settings).
@@ -79,6 +86,10 @@ fn app_hint(e: &Error) -> String {
         }
         Error::Http { status: 401, .. } => {
             "The API key was refused: check the key in Settings.".into()
+        }
+        e if is_demo_failure(e) => {
+            "Reload the page: demo mode's sandbox is loaded from this site and could not run."
+                .into()
         }
         Error::Network(_) => "Check the network connection and the base URL in Settings.".into(),
         _ => e.hint().to_string(),

@@ -18,6 +18,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{MessageEvent, Worker};
 
+/// How every demo-sandbox failure message starts (the error box's hint keys on it).
+pub const FAILURE: &str = "the demo sandbox";
+
 /// Where Trunk puts the worker's loader (`data-loader-shim`; Trunk does not hash worker names).
 const WORKER_URL: &str = "/sandbox-worker_loader.js";
 
@@ -112,18 +115,27 @@ impl DemoTransport {
     /// The worker failed (could not load, or crashed): every call in flight gets a network
     /// error, and the next call starts a new worker.
     fn fail_all(&self, e: &web_sys::Event) {
-        let message = Reflect::get(e, &"message".into())
+        let reason = Reflect::get(e, &"message".into())
             .ok()
-            .and_then(|v| v.as_string())
-            .unwrap_or_else(|| "it could not be loaded".into());
-        let waiting: Vec<Function> = {
+            .and_then(|v| v.as_string());
+        let (message, waiting): (String, Vec<Function>) = {
             let mut s = self.0.borrow_mut();
+            let message = match (s.ready, reason) {
+                (false, r) => format!(
+                    "{FAILURE} could not start: {}",
+                    r.unwrap_or_else(|| format!("{WORKER_URL} could not be loaded"))
+                ),
+                (true, r) => format!(
+                    "{FAILURE} stopped: {}",
+                    r.unwrap_or_else(|| "it crashed".into())
+                ),
+            };
             if let Some(w) = s.worker.take() {
                 w.terminate();
             }
             s.ready = false;
             s.queue.clear();
-            s.waiting.drain().map(|(_, f)| f).collect()
+            (message, s.waiting.drain().map(|(_, f)| f).collect())
         };
         let failure = js_sys::Object::new();
         let _ = Reflect::set(&failure, &"failed".into(), &message.into());
@@ -162,24 +174,21 @@ impl DemoTransport {
             .ok()
             .and_then(|v| v.as_string())
         {
-            return Err(TransportError::Network(format!(
-                "the demo sandbox stopped: {m}"
-            )));
+            return Err(TransportError::Network(m));
         }
         let meta = Reflect::get(&data, &"meta".into())
             .ok()
             .and_then(|v| v.as_string())
             .unwrap_or_default();
-        let reply: Reply = serde_json::from_str(&meta).map_err(|e| {
-            TransportError::Network(format!("the demo sandbox answered oddly: {e}"))
-        })?;
+        let reply: Reply = serde_json::from_str(&meta)
+            .map_err(|e| TransportError::Network(format!("{FAILURE} answered oddly: {e}")))?;
         let bytes = Reflect::get(&data, &"body".into())
             .ok()
             .and_then(|v| v.dyn_into::<Uint8Array>().ok())
             .map(|a| a.to_vec())
             .unwrap_or_default();
         let body = String::from_utf8(bytes).map_err(|_| {
-            TransportError::Network("the demo sandbox answered with invalid UTF-8".into())
+            TransportError::Network(format!("{FAILURE} answered with invalid UTF-8"))
         })?;
         reply.result(body)
     }
@@ -190,7 +199,7 @@ fn start_failed(e: &JsValue) -> TransportError {
         .ok()
         .and_then(|v| v.as_string())
         .unwrap_or_else(|| "unknown error".into());
-    TransportError::Network(format!("the demo sandbox could not start: {what}"))
+    TransportError::Network(format!("{FAILURE} could not start: {what}"))
 }
 
 impl Transport for DemoTransport {

@@ -129,3 +129,27 @@ test('a fault during an explorer run keeps the stored rows and buys nothing twic
   assert.equal(charged({ entries: after.entries.slice(before.entries.length) }).length, 0, 'nothing charged');
   assert.equal(await spend(), spentBefore);
 });
+
+test('demo mode: a sandbox worker that cannot load ends the run with a clear error, and the next run works', async () => {
+  const p = await newPage(browser);
+  let blocked = true;
+  await p.route('**/sandbox-worker_loader.js', (r) => (blocked ? r.abort() : r.continue()));
+  await open(p, app.url, '/keywords');
+  await p.getByTestId('kw-input').fill('worker probe');
+  await p.getByTestId('run').click();
+  const error = p.getByTestId('error');
+  await error.waitFor({ timeout: 30_000 });
+  assert.equal(await error.getAttribute('data-code'), 'network');
+  const text = await error.innerText();
+  assert.match(text, /The demo sandbox could not run/);
+  assert.match(text, /network error: the demo sandbox could not start: \/sandbox-worker_loader\.js could not be loaded/);
+  assert.match(text, /Reload the page/);
+  assert.ok(!text.includes('Open Settings'), 'nothing to fix in Settings');
+  await shot(p, 'demo-worker-failed', false);
+  // Nothing was charged; once the worker can load, the same run works (a new worker starts).
+  assert.equal(micros(await p.getByTestId('spend').textContent()), 0);
+  blocked = false;
+  await p.getByTestId('run').click();
+  await p.locator('[data-testid="kw-table"][data-rows="1"]').waitFor({ timeout: 30_000 });
+  await p.context().close();
+});

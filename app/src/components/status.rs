@@ -14,6 +14,7 @@ pub fn ErrorBox(call: Call) -> impl IntoView {
     move || {
         call.error.get().map(|e| {
             let title = match (e.status, e.code.as_str()) {
+                _ if e.demo_failure => "The demo sandbox could not run".to_string(),
                 (Some(401), _) => "The API key was refused (HTTP 401)".to_string(),
                 (Some(402), _) => "No credit left (HTTP 402)".to_string(),
                 (Some(s), _) => format!("The service answered HTTP {s}"),
@@ -25,10 +26,9 @@ pub fn ErrorBox(call: Call) -> impl IntoView {
                 (None, "timeout") => "The service did not answer in time".into(),
                 _ => "The call failed".into(),
             };
-            let settings = matches!(
-                e.code.as_str(),
-                "missing_key" | "budget_exceeded" | "network"
-            ) || matches!(e.status, Some(401 | 402));
+            let settings = !e.demo_failure
+                && (matches!(e.code.as_str(), "missing_key" | "budget_exceeded" | "network")
+                    || matches!(e.status, Some(401 | 402)));
             let charged = e.charge > Usd::ZERO;
             view! {
                 <div class="error" role="alert" data-testid="error" data-code=e.code.clone()
