@@ -569,16 +569,7 @@ impl<'a> Scanner<'a> {
     pub fn small_uint(&mut self) -> Option<i64> {
         let b = self.b;
         let start = self.pos;
-        let mut i = start;
-        let mut v: u64 = 0;
-        while let Some(&c) = b.get(i) {
-            let d = c.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
-            i += 1;
-        }
+        let (i, v) = digit_run(b, start);
         let n = i - start;
         let leading_zero = n > 1 && b.get(start) == Some(&b'0');
         if n == 0 || n > 18 || leading_zero || matches!(b.get(i), Some(b'.' | b'e' | b'E')) {
@@ -598,16 +589,7 @@ impl<'a> Scanner<'a> {
         let start = self.pos;
         let neg = b.get(start) == Some(&b'-');
         let int_start = start + usize::from(neg);
-        let mut i = int_start;
-        let mut int: u64 = 0;
-        while let Some(&c) = b.get(i) {
-            let d = c.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            int = int.wrapping_mul(10).wrapping_add(u64::from(d));
-            i += 1;
-        }
+        let (mut i, int) = digit_run(b, int_start);
         let n = i - int_start;
         if n == 0 || n > 15 || (n > 1 && b.get(int_start) == Some(&b'0')) {
             return None;
@@ -658,18 +640,7 @@ impl<'a> Scanner<'a> {
         let mut v: u64 = 0;
         match self.peek() {
             Some(b'0') => self.pos += 1,
-            Some(b'1'..=b'9') => {
-                let mut i = self.pos;
-                while let Some(&c) = b.get(i) {
-                    let d = c.wrapping_sub(b'0');
-                    if d > 9 {
-                        break;
-                    }
-                    v = v.wrapping_mul(10).wrapping_add(u64::from(d));
-                    i += 1;
-                }
-                self.pos = i;
-            }
+            Some(b'1'..=b'9') => (self.pos, v) = digit_run(b, self.pos),
             _ => return self.err("invalid number"),
         }
         let int_end = self.pos;
@@ -1087,6 +1058,23 @@ pub(crate) fn pointer_at(src: &str, offset: usize) -> String {
         }
     }
     render(&frames)
+}
+
+/// The ASCII digits of `b` from `i`: the index after them and their value, accumulated with
+/// wrapping arithmetic (exact up to 19 digits; callers bound the count they trust). The one
+/// digit loop of the scanner's number fast paths.
+#[inline(always)]
+fn digit_run(b: &[u8], mut i: usize) -> (usize, u64) {
+    let mut v: u64 = 0;
+    while let Some(&c) = b.get(i) {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+        i += 1;
+    }
+    (i, v)
 }
 
 #[cfg(test)]
