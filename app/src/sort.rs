@@ -21,13 +21,34 @@ pub fn sort_by<T>(v: &mut Vec<T>, cmp: impl Fn(&T, &T) -> Ordering) {
         return;
     }
     let p = order(v.len(), &|a, b| cmp(&v[a], &v[b]));
-    let mut slots: Vec<Option<T>> = v.drain(..).map(Some).collect();
-    v.extend(p.iter().filter_map(|&i| slots[i as usize].take()));
+    permute(v, &p);
 }
 
-/// Sorts `v` stably by a key (what `v.sort_by_key(key)` does).
+/// Sorts `v` stably by a key computed once per element, compared by `cmp` (what
+/// `v.sort_by_cached_key(key)` does, with a comparison of its own).
+pub fn sort_by_cached<T, K>(
+    v: &mut Vec<T>,
+    key: impl Fn(&T) -> K,
+    cmp: impl Fn(&K, &K) -> Ordering,
+) {
+    if v.len() < 2 {
+        return;
+    }
+    let keys: Vec<K> = v.iter().map(key).collect();
+    let p = order(keys.len(), &|a, b| cmp(&keys[a], &keys[b]));
+    permute(v, &p);
+}
+
+/// Sorts `v` stably by a key computed once per element (what `v.sort_by_cached_key(key)`
+/// does).
 pub fn sort_by_key<T, K: Ord>(v: &mut Vec<T>, key: impl Fn(&T) -> K) {
-    sort_by(v, |a, b| key(a).cmp(&key(b)))
+    sort_by_cached(v, key, K::cmp)
+}
+
+/// Reorders `v` so that position `k` holds the element that was at `p[k]` (`p` a permutation).
+fn permute<T>(v: &mut Vec<T>, p: &[u32]) {
+    let mut slots: Vec<Option<T>> = v.drain(..).map(Some).collect();
+    v.extend(p.iter().filter_map(|&i| slots[i as usize].take()));
 }
 
 #[cfg(test)]
@@ -41,6 +62,11 @@ mod tests {
         assert_eq!(v, vec![(1, 'b'), (1, 'e'), (2, 'd'), (3, 'a'), (3, 'c')]);
         sort_by(&mut v, |a, b| b.0.cmp(&a.0));
         assert_eq!(v, vec![(3, 'a'), (3, 'c'), (2, 'd'), (1, 'b'), (1, 'e')]);
+        sort_by_cached(&mut v, |x| x.1, |a, b| b.cmp(a));
+        assert_eq!(v, vec![(1, 'e'), (2, 'd'), (3, 'c'), (1, 'b'), (3, 'a')]);
+        // Stable: equal keys keep the order the previous sort left.
+        sort_by_key(&mut v, |x| std::cmp::Reverse(x.0));
+        assert_eq!(v, vec![(3, 'c'), (3, 'a'), (2, 'd'), (1, 'e'), (1, 'b')]);
         let mut e: Vec<String> = Vec::new();
         sort_by(&mut e, |a, b| a.cmp(b));
         assert!(e.is_empty());

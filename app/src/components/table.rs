@@ -17,13 +17,22 @@ pub enum SortKey {
 }
 
 impl SortKey {
-    fn cmp(&self, other: &SortKey) -> Ordering {
+    /// Text lower-cased (once per row before a sort): the table orders text case-insensitively.
+    fn folded(self) -> SortKey {
+        match self {
+            SortKey::Text(t) => SortKey::Text(t.to_lowercase()),
+            n => n,
+        }
+    }
+
+    /// The table's order of [`Self::folded`] keys: numbers by value (NaN last), then text.
+    fn cmp_folded(&self, other: &SortKey) -> Ordering {
         match (self, other) {
             (SortKey::Num(a), SortKey::Num(b)) => match (a.is_nan(), b.is_nan()) {
                 (false, false) => a.total_cmp(b),
                 (a, b) => a.cmp(&b),
             },
-            (SortKey::Text(a), SortKey::Text(b)) => a.to_lowercase().cmp(&b.to_lowercase()),
+            (SortKey::Text(a), SortKey::Text(b)) => a.cmp(b),
             (SortKey::Num(_), SortKey::Text(_)) => Ordering::Less,
             (SortKey::Text(_), SortKey::Num(_)) => Ordering::Greater,
         }
@@ -91,14 +100,19 @@ impl<R: TableRow> TableModel<R> {
             let mut v = rows.get();
             if let Some((id, desc)) = sort.get() {
                 if let Some(col) = R::columns().into_iter().find(|c| c.id == id) {
-                    crate::sort::sort_by(&mut v, |a, b| {
-                        let o = (col.key)(a).cmp(&(col.key)(b));
-                        if desc {
-                            o.reverse()
-                        } else {
-                            o
-                        }
-                    });
+                    // Keys once per row (lower-cased once), not twice per comparison.
+                    crate::sort::sort_by_cached(
+                        &mut v,
+                        |r| (col.key)(r).folded(),
+                        |a, b| {
+                            let o = a.cmp_folded(b);
+                            if desc {
+                                o.reverse()
+                            } else {
+                                o
+                            }
+                        },
+                    );
                 }
             }
             v
@@ -260,24 +274,6 @@ pub fn DataTable<R: TableRow>(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sort_keys() {
-        assert_eq!(SortKey::Num(1.0).cmp(&SortKey::Num(2.0)), Ordering::Less);
-        assert_eq!(
-            SortKey::Num(f64::NAN).cmp(&SortKey::Num(2.0)),
-            Ordering::Greater
-        );
-        assert_eq!(
-            SortKey::Text("b".into()).cmp(&SortKey::Text("A".into())),
-            Ordering::Greater
-        );
-    }
-}
-
 /// The sort state of column `id`: `Some(descending)` when `sort` is by it (reactive).
 pub fn sort_state(sort: RwSignal<Option<(String, bool)>>, id: &str) -> Option<bool> {
     sort.with(|s| match s {
@@ -325,5 +321,31 @@ pub fn SortButton(
                 None => " ↕",
             }}</span>
         </button>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ord(a: SortKey, b: SortKey) -> Ordering {
+        a.folded().cmp_folded(&b.folded())
+    }
+
+    #[test]
+    fn sort_keys() {
+        assert_eq!(ord(SortKey::Num(1.0), SortKey::Num(2.0)), Ordering::Less);
+        assert_eq!(
+            ord(SortKey::Num(f64::NAN), SortKey::Num(2.0)),
+            Ordering::Greater
+        );
+        assert_eq!(
+            ord(SortKey::Text("b".into()), SortKey::Text("A".into())),
+            Ordering::Greater
+        );
+        assert_eq!(
+            ord(SortKey::Text("a".into()), SortKey::Text("B".into())),
+            Ordering::Less
+        );
     }
 }
