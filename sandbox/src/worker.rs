@@ -64,28 +64,6 @@ impl Call {
     }
 }
 
-/// Why a call got no response (mirrors [`TransportError`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum ReplyError {
-    /// See [`TransportError::Timeout`].
-    Timeout,
-    /// See [`TransportError::Aborted`].
-    Aborted,
-    /// See [`TransportError::Network`].
-    Network {
-        /// What failed.
-        message: String,
-    },
-    /// See [`TransportError::BodyTooLarge`].
-    BodyTooLarge {
-        /// The limit in bytes.
-        limit: usize,
-        /// The status of the refused response.
-        status: u16,
-    },
-}
-
 /// One answer, worker → app (the body travels beside it).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reply {
@@ -98,7 +76,7 @@ pub struct Reply {
     /// Response headers.
     pub headers: Vec<(String, String)>,
     /// Set when there is no response.
-    pub error: Option<ReplyError>,
+    pub error: Option<TransportError>,
     /// The demo ledger's total after this call, in micro-dollars.
     pub ledger_micros: i64,
     /// Charged calls in the demo ledger after this call.
@@ -127,12 +105,7 @@ impl Reply {
                 headers: self.headers,
                 body,
             }),
-            Some(ReplyError::Timeout) => Err(TransportError::Timeout),
-            Some(ReplyError::Aborted) => Err(TransportError::Aborted),
-            Some(ReplyError::Network { message }) => Err(TransportError::Network(message)),
-            Some(ReplyError::BodyTooLarge { limit, status }) => {
-                Err(TransportError::BodyTooLarge { limit, status })
-            }
+            Some(e) => Err(e),
         }
     }
 }
@@ -150,9 +123,9 @@ impl WorkerState {
         let (reply, body) = match serde_json::from_str::<Call>(meta) {
             Err(e) => (
                 Reply {
-                    error: Some(ReplyError::Network {
-                        message: format!("the demo sandbox got a malformed message: {e}"),
-                    }),
+                    error: Some(TransportError::Network(format!(
+                        "the demo sandbox got a malformed message: {e}"
+                    ))),
                     ..Reply::default()
                 },
                 String::new(),
@@ -176,14 +149,7 @@ impl WorkerState {
                         r.body
                     }
                     Err(e) => {
-                        reply.error = Some(match e {
-                            TransportError::Timeout => ReplyError::Timeout,
-                            TransportError::Aborted => ReplyError::Aborted,
-                            TransportError::Network(message) => ReplyError::Network { message },
-                            TransportError::BodyTooLarge { limit, status } => {
-                                ReplyError::BodyTooLarge { limit, status }
-                            }
-                        });
+                        reply.error = Some(e);
                         String::new()
                     }
                 };
@@ -254,7 +220,7 @@ mod tests {
         for meta in ["", "{", "[]", r#"{"id":-1}"#] {
             let (meta, body) = state.answer(meta, String::new());
             let reply: Reply = serde_json::from_str(&meta).unwrap();
-            assert!(matches!(reply.error, Some(ReplyError::Network { .. })));
+            assert!(matches!(reply.error, Some(TransportError::Network(_))));
             assert!(body.is_empty());
         }
         assert_eq!(

@@ -59,8 +59,10 @@ impl HttpResponse {
     }
 }
 
-/// Why no response arrived.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why no response arrived. Serializable, so a transport in another thread (the app's demo
+/// worker) can pass it back as it is.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TransportError {
     /// The timeout passed before the response was complete.
     Timeout,
