@@ -57,24 +57,27 @@ pub struct ErrorInfo {
 }
 
 impl ErrorInfo {
-    /// From a client error.
-    pub fn from_error(e: &Error) -> ErrorInfo {
+    /// From a client error of a call made in `mode`.
+    pub fn from_error(e: &Error, mode: Mode) -> ErrorInfo {
+        // Demo calls never use the network: a network error there is the sandbox worker's.
+        let demo_failure = mode == Mode::Demo && matches!(e, Error::Network(_));
         ErrorInfo {
             code: e.code().to_string(),
             message: e.to_string(),
-            hint: app_hint(e),
+            hint: if demo_failure {
+                "Reload the page: demo mode's sandbox is loaded from this site and could not run."
+                    .into()
+            } else {
+                app_hint(e)
+            },
             status: match e {
                 Error::Http { status, .. } => Some(*status),
                 _ => None,
             },
             charge: e.charge(),
-            demo_failure: is_demo_failure(e),
+            demo_failure,
         }
     }
-}
-
-fn is_demo_failure(e: &Error) -> bool {
-    matches!(e, Error::Network(m) if m.starts_with(crate::demo::FAILURE))
 }
 
 /// The core's hint, pointed at where this app fixes it (Settings).
@@ -86,10 +89,6 @@ fn app_hint(e: &Error) -> String {
         }
         Error::Http { status: 401, .. } => {
             "The API key was refused: check the key in Settings.".into()
-        }
-        e if is_demo_failure(e) => {
-            "Reload the page: demo mode's sandbox is loaded from this site and could not run."
-                .into()
         }
         Error::Network(_) => "Check the network connection and the base URL in Settings.".into(),
         _ => e.hint().to_string(),
@@ -750,8 +749,10 @@ pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(Str
     }
     let (canon, key) = canonical(&job.request);
     if let Err(e) = job.request.check() {
-        call.error
-            .set(Some(ErrorInfo::from_error(&Error::InvalidRequest(e))));
+        call.error.set(Some(ErrorInfo::from_error(
+            &Error::InvalidRequest(e),
+            ws.mode(),
+        )));
         return;
     }
     let stored = ws.results.with_untracked(|m| m.get(&key).cloned());
@@ -834,7 +835,7 @@ pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(Str
                 on_done(key);
             }
             Err((e, charge)) => {
-                let info = ErrorInfo::from_error(&e);
+                let info = ErrorInfo::from_error(&e, mode);
                 entry.outcome = if e.code() == "aborted" {
                     "cancelled"
                 } else {
@@ -924,7 +925,7 @@ async fn run_bulk(
             .unwrap_or(usize::MAX)
     });
     if let Some(e) = &outcome.stopped {
-        call.error.set(Some(ErrorInfo::from_error(e)));
+        call.error.set(Some(ErrorInfo::from_error(e, mode)));
     }
     let this_call = outcome.charge;
     Ok((

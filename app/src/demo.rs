@@ -18,8 +18,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{MessageEvent, Worker};
 
-/// How every demo-sandbox failure message starts (the error box's hint keys on it).
-pub const FAILURE: &str = "the demo sandbox";
+/// How every demo-sandbox failure message starts.
+const FAILURE: &str = "the demo sandbox";
 
 /// Where Trunk puts the worker's loader (`data-loader-shim`; Trunk does not hash worker names).
 const WORKER_URL: &str = "/sandbox-worker_loader.js";
