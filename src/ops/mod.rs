@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod lenient;
+mod parse;
 
 pub mod backlink_metrics;
 pub mod backlink_overview;
@@ -200,9 +201,7 @@ macro_rules! operations {
 
             /// Parses a request body of `operation` from JSON text. `key` may be absent.
             pub fn from_json(operation: Operation, text: &str) -> Result<Request, RequestError> {
-                match operation {
-                    $(Operation::$variant => decode_request(text).map(Request::$variant),)*
-                }
+                parse::request(operation, text).map_err(|e| malformed(text, &e))
             }
         }
 
@@ -277,21 +276,20 @@ pub fn estimate_cost(request: &Request) -> Usd {
         .times(request.billable_units())
 }
 
-fn decode_request<T: DeserializeOwned>(text: &str) -> Result<T, RequestError> {
-    serde_json::from_str(text).map_err(|e| {
-        let message = e.to_string();
-        let mut field = pointer_of(text, &e);
-        // serde names a missing field only in its message (its position is the end of the
-        // object): the error points at the field itself, `/keywords`, not at the object.
-        if let Some(name) = message
-            .strip_prefix("missing field `")
-            .and_then(|rest| rest.split('`').next())
-        {
-            field.push('/');
-            field.push_str(&name.replace('~', "~0").replace('/', "~1"));
-        }
-        RequestError::new(field, RequestErrorKind::Malformed(message))
-    })
+/// The request error of a body that `serde_json` could not read as the request.
+fn malformed(text: &str, e: &serde_json::Error) -> RequestError {
+    let message = e.to_string();
+    let mut field = pointer_of(text, e);
+    // serde names a missing field only in its message (its position is the end of the
+    // object): the error points at the field itself, `/keywords`, not at the object.
+    if let Some(name) = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split('`').next())
+    {
+        field.push('/');
+        field.push_str(&name.replace('~', "~0").replace('/', "~1"));
+    }
+    RequestError::new(field, RequestErrorKind::Malformed(message))
 }
 
 /// The JSON Pointer of the value a `serde_json` error points at (from its position).
