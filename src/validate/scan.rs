@@ -245,15 +245,25 @@ fn same_bytes(text: &[u8], name: &[u8]) -> bool {
         return false;
     };
     if n >= 8 {
-        let whole = t
-            .chunks_exact(8)
-            .zip(name.chunks_exact(8))
-            .all(|(a, b)| word_at(a, 0) == word_at(b, 0));
-        whole && word_at(t, n - 8) == word_at(name, n - 8)
+        let mut i = 0;
+        while i + 8 <= n {
+            if word_at(t, i) != word_at(name, i) {
+                return false;
+            }
+            i += 8;
+        }
+        word_at(t, n - 8) == word_at(name, n - 8)
     } else if n >= 4 {
         half_at(t, 0) == half_at(name, 0) && half_at(t, n - 4) == half_at(name, n - 4)
     } else {
-        t.iter().zip(name).all(|(a, b)| a == b)
+        let mut i = 0;
+        while i < n {
+            if t.get(i) != name.get(i) {
+                return false;
+            }
+            i += 1;
+        }
+        true
     }
 }
 
@@ -469,9 +479,10 @@ impl<'a> Scanner<'a> {
         let Some(t) = self.b.get(self.pos..).and_then(|t| t.get(..len)) else {
             return false;
         };
-        let open: &[u8] = if first { b"\"" } else { b",\"" };
-        let ok = t.starts_with(open)
-            && t.ends_with(b"\":")
+        let ok = (first || t.first() == Some(&b','))
+            && t.get(comma) == Some(&b'"')
+            && t.get(len - 2) == Some(&b'"')
+            && t.get(len - 1) == Some(&b':')
             && same_bytes(t.get(comma + 1..).unwrap_or(&[]), name.as_bytes());
         if ok {
             self.pos += len;
