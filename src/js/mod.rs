@@ -139,16 +139,26 @@ fn utf8_of(value: &js_sys::JsString) -> Option<String> {
 /// these bodies) in 8-byte words, several times faster than `from_utf8` in wasm (measured:
 /// about 1.4 ms for 10 MB in Node), anything else by `from_utf8`.
 fn utf8(buf: Vec<u8>) -> Option<String> {
-    let words = buf.chunks_exact(8);
-    let rest = words.remainder();
-    let high = words.fold(0u64, |acc, w| {
-        acc | u64::from_le_bytes(w.try_into().unwrap_or([0x80; 8]))
-    });
+    // 32 bytes a step, as 4 words: as fast without LLVM's unrolling as with it.
+    let blocks = buf.chunks_exact(32);
+    let rest = blocks.remainder();
+    let mut high = 0u64;
+    for b in blocks {
+        high |= word(b, 0) | word(b, 8) | word(b, 16) | word(b, 24);
+    }
     if high & 0x8080_8080_8080_8080 == 0 && rest.is_ascii() {
         // SAFETY: every byte is ASCII, which is valid UTF-8.
         return Some(unsafe { String::from_utf8_unchecked(buf) });
     }
     String::from_utf8(buf).ok()
+}
+
+/// The 8 bytes of `b` at `i` as a word (all high bits set, so "not ASCII", past the end).
+#[inline(always)]
+fn word(b: &[u8], i: usize) -> u64 {
+    b.get(i..)
+        .and_then(|t| t.first_chunk::<8>())
+        .map_or(u64::MAX, |c| u64::from_le_bytes(*c))
 }
 
 /// The UTF-8 bytes of a `Uint8Array` (or a view of an `ArrayBuffer`) as text, copied into

@@ -15,7 +15,7 @@
 use std::fmt::Write as _;
 
 use super::formats;
-use super::scan::{Key, RawStr, SResult, Scalar, Scanner, Start};
+use super::scan::{Decimal, Key, RawStr, SResult, Scalar, Scanner, Start};
 use super::shape::{ArrRule, At, Cx, Kind, Node, NumRule, Object, Order, Record, StrRule};
 use super::{Issue, Severity, MAX_ISSUES};
 use crate::ops::search_volume_bulk::MONTH_NAMES;
@@ -202,7 +202,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             (Kind::Int(rules), Some(b'0'..=b'9')) => {
                 if let Some(i) = self.sc.small_uint() {
                     let f = i as f64;
-                    if !rules.iter().all(|r| (r.min..=r.max).contains(&f)) {
+                    if !all_within(rules, f) {
                         self.num_rules(rules, f, Scalar::Int(i), here);
                     }
                     return Ok(Scalar::Int(i));
@@ -211,7 +211,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             (Kind::Num(rules), Some(b'-' | b'0'..=b'9')) => {
                 if let Some(d) = self.sc.decimal() {
-                    if !rules.iter().all(|r| d.surely_within(r.min, r.max)) {
+                    if !all_surely_within(rules, &d) {
                         self.scalar(node, d.value, here);
                     }
                     return Ok(d.value);
@@ -589,6 +589,28 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
         }
     }
+}
+
+/// True when `f` is within the range of every rule (a plain loop, inlined at any opt-level).
+#[inline(always)]
+fn all_within(rules: &[NumRule], f: f64) -> bool {
+    for r in rules {
+        if !(r.min <= f && f <= r.max) {
+            return false;
+        }
+    }
+    true
+}
+
+/// True when `d` surely is within the range of every rule ([`Decimal::surely_within`]).
+#[inline(always)]
+fn all_surely_within(rules: &[NumRule], d: &Decimal<'_>) -> bool {
+    for r in rules {
+        if !d.surely_within(r.min, r.max) {
+            return false;
+        }
+    }
+    true
 }
 
 fn find_field(o: &Object, key: RawStr<'_>, next: usize) -> Option<usize> {

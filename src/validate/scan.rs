@@ -179,7 +179,7 @@ impl Decimal<'_> {
     pub fn surely_within(&self, min: f64, max: f64) -> bool {
         let int = self.int as f64;
         match self.value {
-            Scalar::Int(i) => (min..=max).contains(&(i as f64)),
+            Scalar::Int(i) => min <= i as f64 && i as f64 <= max,
             _ if self.neg => min <= -(int + 1.0) && -int <= max,
             _ => min <= int && int + 1.0 <= max,
         }
