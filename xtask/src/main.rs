@@ -364,24 +364,23 @@ pub fn free_port() -> Res<u16> {
 /// Builds the JS package into `pkg/` (wasm-bindgen `--target web`, then wasm-opt).
 fn pkg(tools: &Tools) -> Res {
     let wasm = "wasm32-unknown-unknown";
-    // The `pkg` profile (Cargo.toml): release settings, size ("z") for the dependencies and
-    // opt-level 3 for serpkit, whose validator is the package's hot path. Measured on the
-    // 10.4 MB ranked-keywords body (Node 20 / Chromium, best of 9; gzip -9 of the wasm):
-    //   serpkit 3,   wasm-opt -O3: 13.1 / 20.4 ms, 156.8 KB
-    //   serpkit 3,   wasm-opt -O3, +simd128: 13.7 / 18.9 ms, 156.5 KB (noise: the scanner
-    //                has no SIMD code of its own, and LLVM finds little to vectorize)
-    //   serpkit "s", wasm-opt -O3: 23.8 / 22.9 ms, 149.2 KB
-    //   serpkit "z", wasm-opt -Oz: 22.5 / 24.4 ms, 143.5 KB (fails "3x faster than zod")
-    // Size-optimizing the crate does not buy the size goal and loses the speed goals.
-    // LLVM's inline threshold, lowered from its default (250 at opt-level 3) for this build
-    // only, trims what opt-level 3 inlines into the package's cold code (request parsing,
-    // the client's futures) without slowing validation (Node, later code, best of 2 runs):
-    //   default 150.4 KB, 13.1 ms; 200: 147.5 KB, 13.3 ms; 120: 146.6 KB, 13.2 ms;
-    //   80: 145.6 KB, 12.8 ms; 50: 146.0 KB, 14.3 ms.
+    // The `pkg` profile (Cargo.toml): release settings, size ("z") for every crate, serpkit
+    // too, with LLVM's inline threshold lowered to 25 for this build only. Measured after the
+    // validator's hot path was written to need neither unrolling nor inlining of library
+    // helpers (Node 20, `validateResponse(bytes)` on the 10.4 MB ranked-keywords body, best
+    // of 30 runs, 3 to 4 runs of the script; gzip -9 of the wasm by Node's zlib):
+    //   serpkit 3,   threshold 80:  129.9 KB, 11.5 to 12.6 ms (the settings before)
+    //   serpkit "s", threshold 80:  128.5 KB
+    //   serpkit "z", threshold 80:  124.7 KB, 12.0 to 12.9 ms
+    //   serpkit "z", threshold 25:  122.5 KB, 12.5 to 13.2 ms (chosen)
+    //   serpkit "z", threshold 5:   122.4 KB, 19.6 ms
+    //   serpkit "z", threshold 250 (LLVM's default at opt-level 3): 131.0 KB
+    // Text in, against JSON.parse + Ajv 8 / zod 4 (bench/js): about 0.5x Ajv's time and
+    // 4.5x faster than zod either way, so the speed goals hold with room.
     run(cargo().args([
         "build",
         "--config",
-        r#"target.wasm32-unknown-unknown.rustflags=["-C", "llvm-args=-inline-threshold=80"]"#,
+        r#"target.wasm32-unknown-unknown.rustflags=["-C", "llvm-args=-inline-threshold=25"]"#,
         "--profile",
         "pkg",
         "--lib",
@@ -402,8 +401,8 @@ fn pkg(tools: &Tools) -> Res {
         .args(["--target", "web", "--out-dir"])
         .arg(&out))?;
     let wasm_file = out.join("serpkit_bg.wasm");
-    // -O3, not -Oz: validation speed is the package's point (-Oz after opt-level 3 saves
-    // under 1 KB gzipped, see above).
+    // -O3: -Oz and -Os save under 1 KB gzipped here (0.4 and 0.6 KB) and inline less in
+    // the validator, whose speed is the package's point.
     run(Command::new(&tools.wasm_opt)
         .args(["-O3", "--strip-debug", "--strip-producers"])
         .arg(&wasm_file)
