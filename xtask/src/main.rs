@@ -402,9 +402,15 @@ fn pkg(tools: &Tools) -> Res {
         .arg(&out))?;
     let wasm_file = out.join("serpkit_bg.wasm");
     // -O3: -Oz and -Os save under 1 KB gzipped here (0.4 and 0.6 KB) and inline less in
-    // the validator, whose speed is the package's point.
+    // the validator, whose speed is the package's point. The `target_features` section is
+    // for linkers only (no runtime reads it).
     run(Command::new(&tools.wasm_opt)
-        .args(["-O3", "--strip-debug", "--strip-producers"])
+        .args([
+            "-O3",
+            "--strip-debug",
+            "--strip-producers",
+            "--strip-target-features",
+        ])
         .arg(&wasm_file)
         .arg("-o")
         .arg(&wasm_file))?;
