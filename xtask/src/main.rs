@@ -368,15 +368,18 @@ fn pkg(tools: &Tools) -> Res {
     // too, with LLVM's inline threshold lowered to 25 for this build only. Measured after the
     // validator's hot path was written to need neither unrolling nor inlining of library
     // helpers (Node 20, `validateResponse(bytes)` on the 10.4 MB ranked-keywords body, best
-    // of 30 runs, 3 to 4 runs of the script; gzip -9 of the wasm by Node's zlib):
-    //   serpkit 3,   threshold 80:  129.9 KB, 11.5 to 12.6 ms (the settings before)
-    //   serpkit "s", threshold 80:  128.5 KB
+    // of 30 runs, 3 to 4 runs of the script; gzip -9 of the wasm by Node's zlib, rounded):
+    //   serpkit 3,   threshold 80:  130.0 KB, 11.5 to 12.6 ms (the settings before)
+    //   serpkit "s", threshold 80:  128.6 KB
     //   serpkit "z", threshold 80:  124.7 KB, 12.0 to 12.9 ms
-    //   serpkit "z", threshold 25:  122.5 KB, 12.5 to 13.2 ms (chosen)
+    //   serpkit "z", threshold 25:  122.6 KB, 12.5 to 13.2 ms (chosen)
     //   serpkit "z", threshold 5:   122.4 KB, 19.6 ms
     //   serpkit "z", threshold 250 (LLVM's default at opt-level 3): 131.0 KB
-    // Text in, against JSON.parse + Ajv 8 / zod 4 (bench/js): about 0.5x Ajv's time and
-    // 4.5x faster than zod either way, so the speed goals hold with room.
+    // Text in, against JSON.parse + Ajv 8 / zod 4 (bench/js, Node), 4 runs of the script:
+    // 0.44x to 0.71x Ajv's time and 3.7x to 4.3x faster than zod in 3, and 0.82x / 2.5x in
+    // one run caught in the machine's slow mode (about 20 ms a validation, which the old
+    // settings hit as well: they gave 0.45x to 0.62x and 3.0x to 4.2x in the same session).
+    // Best over 8 processes each, text: 13.3 ms here against 12.6 ms with the old settings.
     run(cargo().args([
         "build",
         "--config",
