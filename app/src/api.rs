@@ -16,7 +16,10 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use serpkit::client::{BulkOptions, Cancel, Client, ClientConfig, Error, ValidationMode};
+use leptos::wasm_split::SplitLoaderError;
+use serpkit::client::{
+    BulkOptions, Cancel, Client, ClientConfig, Error, LocalBoxFuture, ValidationMode,
+};
 use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
 use serpkit::{ApiKey, Operation, Request, Usd};
 
@@ -76,6 +79,21 @@ impl ErrorInfo {
             },
             charge: e.charge(),
             demo_failure,
+        }
+    }
+}
+
+impl ErrorInfo {
+    /// The app's code for calls ([`call_service`]'s wasm chunk) could not be fetched from the
+    /// app's server: nothing was sent or charged.
+    pub fn code_unavailable() -> ErrorInfo {
+        ErrorInfo {
+            code: "app_unavailable".into(),
+            message: "The part of the app that makes calls could not be fetched from the app's server. Nothing was sent or charged.".into(),
+            hint: "Check the connection and run again, or reload the page.".into(),
+            status: None,
+            charge: Usd::ZERO,
+            demo_failure: false,
         }
     }
 }
@@ -761,43 +779,28 @@ pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(Str
         on_done(key);
         return;
     }
-    let client = ws.client();
     let (estimate, _) = price_now(ws, &job.request, refresh);
     let cancel = call.begin();
     let mode = ws.mode();
     spawn_local(async move {
         let at = now();
-        let outcome: Result<(CallResult, Usd), (Error, Usd)> = match &job.request {
-            Request::SearchVolumeBulk(q) => {
-                let prior = stored.filter(|r| !refresh && !r.missing.is_empty());
-                run_bulk(&client, call, q, prior, &cancel, &key, &canon, at, mode).await
-            }
-            request => match client.call_raw(request, Some(&cancel)).await {
-                Ok(reply) => Ok((
-                    CallResult {
-                        key: key.clone(),
-                        operation: request.operation().path().to_string(),
-                        request: canon.clone(),
-                        body: reply.body,
-                        validation: reply
-                            .report
-                            .as_ref()
-                            .map(|r| Validation::from_report(r, 0))
-                            .unwrap_or_default(),
-                        charge: reply.charge,
-                        at,
-                        mode,
-                        missing: Vec::new(),
-                    },
-                    reply.charge,
-                )),
-                Err(e) => {
-                    let c = e.charge();
-                    Err((e, c))
-                }
-            },
+        let prior = stored.filter(|r| !refresh && !r.missing.is_empty());
+        let exec = Exec {
+            ws,
+            call,
+            request: job.request.clone(),
+            prior,
+            cancel,
+            key: key.clone(),
+            canon,
+            at,
+            mode,
         };
-        ws.refresh_spend(&client);
+        let Ok(outcome) = call_service(exec).await else {
+            call.error.set(Some(ErrorInfo::code_unavailable()));
+            call.end();
+            return;
+        };
         let mut entry = HistoryEntry {
             id: format!("{at:.0}-{}", hash_hex(&key)),
             operation: job.request.operation().path().to_string(),
@@ -859,6 +862,75 @@ pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(Str
             }
         }
     });
+}
+
+/// What one call bought (the result and this call's charge), or why it failed and what it
+/// was charged.
+type Outcome = Result<(CallResult, Usd), (Error, Usd)>;
+
+/// The inputs of [`call_service`].
+struct Exec {
+    ws: Ws,
+    call: Call,
+    request: Request,
+    /// A stored bulk result with keywords still missing (only those are bought).
+    prior: Option<CallResult>,
+    cancel: Cancel,
+    key: String,
+    canon: String,
+    at: f64,
+    mode: Mode,
+}
+
+/// The part of a run that talks to the service: the client, its transports, validation and
+/// bulk merging. It is the app's largest piece of code after the pages, and no page needs it
+/// before its first call, so it is split into its own wasm chunk (like the pages,
+/// `routes::page!`), fetched on the first call. `Err`: that chunk could not be fetched;
+/// nothing was sent.
+#[::leptos::wasm_split::wasm_split(
+    call_service,
+    wasm_split_path = ::leptos::wasm_split,
+    fallible,
+    return_wrapper(let future = _; { future.await } -> Result<Outcome, SplitLoaderError>)
+)]
+fn call_service(x: Exec) -> LocalBoxFuture<'static, Result<Outcome, SplitLoaderError>> {
+    Box::pin(async move {
+        let client = x.ws.client();
+        let outcome = match &x.request {
+            Request::SearchVolumeBulk(q) => {
+                run_bulk(
+                    &client, x.call, q, x.prior, &x.cancel, &x.key, &x.canon, x.at, x.mode,
+                )
+                .await
+            }
+            request => match client.call_raw(request, Some(&x.cancel)).await {
+                Ok(reply) => Ok((
+                    CallResult {
+                        key: x.key.clone(),
+                        operation: request.operation().path().to_string(),
+                        request: x.canon.clone(),
+                        body: reply.body,
+                        validation: reply
+                            .report
+                            .as_ref()
+                            .map(|r| Validation::from_report(r, 0))
+                            .unwrap_or_default(),
+                        charge: reply.charge,
+                        at: x.at,
+                        mode: x.mode,
+                        missing: Vec::new(),
+                    },
+                    reply.charge,
+                )),
+                Err(e) => {
+                    let c = e.charge();
+                    Err((e, c))
+                }
+            },
+        };
+        x.ws.refresh_spend(&client);
+        Ok(outcome)
+    })
 }
 
 #[allow(clippy::too_many_arguments)]

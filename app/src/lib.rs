@@ -10,7 +10,7 @@
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes, A};
-use leptos_router::path;
+use leptos_router::{path, Lazy};
 
 pub mod api;
 pub mod components;
@@ -61,17 +61,17 @@ pub fn App() -> impl IntoView {
             <main id="main" tabindex="-1" data-app-mounted="true" data-loaded=move || ws.loaded.get().to_string()>
                 <Notices />
                 <Routes fallback=|| view! { <section class="empty"><h1>"Page not found"</h1><p><A href="/">"Go to the keyword explorer"</A></p></section> }>
-                    <Route path=path!("/") view=routes::keywords::Keywords />
-                    <Route path=path!("/keywords") view=routes::keywords::Keywords />
-                    <Route path=path!("/keyword") view=routes::keyword::KeywordDetail />
-                    <Route path=path!("/domains") view=routes::domains::DomainStatsPage />
-                    <Route path=path!("/domain") view=routes::domain::DomainDetail />
-                    <Route path=path!("/domain/pages") view=routes::domain_pages::PageMetrics />
-                    <Route path=path!("/domain/compare") view=routes::domain_compare::Compare />
-                    <Route path=path!("/lists") view=routes::lists::Lists />
-                    <Route path=path!("/history") view=routes::history::History />
-                    <Route path=path!("/settings") view=routes::settings::SettingsPage />
-                    <Route path=path!("/prices") view=routes::home::Home />
+                    <Route path=path!("/") view={Lazy::<routes::KeywordsPage>::new()} />
+                    <Route path=path!("/keywords") view={Lazy::<routes::KeywordsPage>::new()} />
+                    <Route path=path!("/keyword") view={Lazy::<routes::KeywordPage>::new()} />
+                    <Route path=path!("/domains") view={Lazy::<routes::DomainsPage>::new()} />
+                    <Route path=path!("/domain") view={Lazy::<routes::DomainPage>::new()} />
+                    <Route path=path!("/domain/pages") view={Lazy::<routes::DomainPagesPage>::new()} />
+                    <Route path=path!("/domain/compare") view={Lazy::<routes::ComparePage>::new()} />
+                    <Route path=path!("/lists") view={Lazy::<routes::ListsPage>::new()} />
+                    <Route path=path!("/history") view={Lazy::<routes::HistoryPage>::new()} />
+                    <Route path=path!("/settings") view={Lazy::<routes::SettingsRoute>::new()} />
+                    <Route path=path!("/prices") view={Lazy::<routes::PricesPage>::new()} />
                 </Routes>
             </main>
             <footer class="foot">

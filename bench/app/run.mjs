@@ -32,13 +32,15 @@ const ms = (v) => (Number.isFinite(v) ? v.toFixed(1) : 'n/a');
 
 /**
  * Sizes of the shipped files. "First load" is what the browser fetches to open the app (the
- * requests seen while `/` loads until the network is idle); the rest of dist/ (the demo
- * sandbox's worker, fetched on the first demo call) is listed apart.
+ * requests seen while `/` loads until the network is idle): the main module, the landing
+ * page's wasm modules, JS and CSS. The rest of dist/ comes later: the other pages' modules
+ * (the first time each page opens), the code that makes calls (the first call) and the demo
+ * sandbox's worker (the first demo call).
  */
 async function sizes(browser) {
   let files = [];
   try {
-    files = (await readdir(DIST)).filter((f) => /\.(wasm|js|css)$/.test(f));
+    files = (await readdir(DIST, { recursive: true })).filter((f) => /\.(wasm|js|css)$/.test(f));
   } catch (e) {
     log(`cannot read ${DIST}: ${e.message}`);
   }
@@ -49,28 +51,41 @@ async function sizes(browser) {
   await page.goto(APP_URL, { waitUntil: 'networkidle' });
   await page.locator('main').first().waitFor();
   await context.close();
-  const groups = { first: [], later: [] };
-  for (const ext of ['.wasm', '.js', '.css']) {
-    for (const f of files.filter((x) => x.endsWith(ext))) {
-      const buf = await readFile(join(DIST, f));
-      const gz = gzipSync(buf, { level: 9 }).length;
-      groups[fetched.has(f) ? 'first' : 'later'].push({ f, ext, raw: buf.length, gz });
-    }
+  const kind = (f) => {
+    if (f === 'app/app_bg.wasm') return 'wasm: the main module (`app/app_bg.wasm`)';
+    if (f.startsWith('sandbox-worker')) return 'the demo sandbox worker (`sandbox-worker*`)';
+    if (f.startsWith('app/') && f.endsWith('.wasm')) return 'wasm: page, call and shared modules (`app/*.wasm`)';
+    return f.endsWith('.css') ? 'css' : 'js';
+  };
+  const groups = { first: new Map(), later: new Map() };
+  for (const f of files.sort()) {
+    const buf = await readFile(join(DIST, f));
+    const gz = gzipSync(buf, { level: 9 }).length;
+    const group = groups[fetched.has(f) ? 'first' : 'later'];
+    const k = kind(f);
+    const row = group.get(k) || { files: 0, raw: 0, gz: 0 };
+    row.files += 1;
+    row.raw += buf.length;
+    row.gz += gz;
+    group.set(k, row);
   }
   const kib = (n) => (n / 1024).toFixed(1);
   const rows = [];
-  const firstLoadGz = groups.first.reduce((sum, x) => sum + x.gz, 0);
-  for (const [name, label] of [['first', 'first load'], ['later', 'on the first demo call (sandbox worker)']]) {
+  let firstLoadGz = 0;
+  for (const [name, label] of [['first', 'first load'], ['later', 'later (a page\'s first opening, the first call, the first demo call)']]) {
     let raw = 0;
     let gz = 0;
-    for (const x of groups[name]) {
+    let n = 0;
+    for (const [k, x] of groups[name]) {
       raw += x.raw;
       gz += x.gz;
-      rows.push(`| ${label} | ${x.ext.slice(1)} (\`${x.f.replace(/-[0-9a-f]{16}/, '-…')}\`) | ${kib(x.raw)} | ${kib(x.gz)} |`);
+      n += x.files;
+      rows.push(`| ${label} | ${k} | ${x.files} | ${kib(x.raw)} | ${kib(x.gz)} |`);
     }
-    rows.push(`| **${label}, total** | | ${kib(raw)} | **${kib(gz)}** |`);
+    rows.push(`| **${label}, total** | | ${n} | ${kib(raw)} | **${kib(gz)}** |`);
+    if (name === 'first') firstLoadGz = gz;
   }
-  const table = ['| when | file | size KiB | gzip -9 KiB |', '|---|---|---:|---:|', ...rows].join('\n');
+  const table = ['| when | files | count | size KiB | gzip -9 KiB |', '|---|---|---:|---:|---:|', ...rows].join('\n');
   return { table, firstLoadGz };
 }
 

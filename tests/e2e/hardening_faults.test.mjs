@@ -153,3 +153,46 @@ test('demo mode: a sandbox worker that cannot load ends the run with a clear err
   await p.locator('[data-testid="kw-table"][data-rows="1"]').waitFor({ timeout: 30_000 });
   await p.context().close();
 });
+
+test('a page whose code cannot be fetched shows a clear error, the app keeps working, and the page opens on the next try', async () => {
+  const p = await newPage(browser);
+  let blocked = true;
+  await p.route('**/app/split_pages_domains.wasm', (r) => (blocked ? r.abort() : r.continue()));
+  await open(p, app.url, '/keywords');
+  await p.getByTestId('kw-input').waitFor();
+  await p.getByTestId('nav-domains').click();
+  const error = p.getByTestId('page-load-error');
+  await error.waitFor({ timeout: 30_000 });
+  const text = await error.innerText();
+  assert.match(text, /This page could not be loaded/);
+  assert.match(text, /Open the page again to retry, or reload the app/);
+  await shot(p, 'page-chunk-failed', false);
+  // The rest of the app still runs, and opening the page again fetches its code anew.
+  await p.getByTestId('nav-keywords').click();
+  await p.getByTestId('kw-input').waitFor();
+  blocked = false;
+  await p.getByTestId('nav-domains').click();
+  await p.getByTestId('subnav-stats').waitFor({ timeout: 30_000 });
+  assert.equal(await p.getByTestId('page-load-error').count(), 0);
+  await p.context().close();
+});
+
+test('demo mode: when the code that makes calls cannot be fetched, the run fails clearly, nothing is charged, and the next run works', async () => {
+  const p = await newPage(browser);
+  let blocked = true;
+  await p.route('**/app/split_call_service.wasm', (r) => (blocked ? r.abort() : r.continue()));
+  await open(p, app.url, '/keywords');
+  await p.getByTestId('kw-input').fill('call code probe');
+  await p.getByTestId('run').click();
+  const error = p.getByTestId('error');
+  await error.waitFor({ timeout: 30_000 });
+  assert.equal(await error.getAttribute('data-code'), 'app_unavailable');
+  const text = await error.innerText();
+  assert.match(text, /Part of the app could not be loaded/);
+  assert.match(text, /Nothing was sent or charged/);
+  assert.equal(micros(await p.getByTestId('spend').textContent()), 0);
+  blocked = false;
+  await p.getByTestId('run').click();
+  await p.locator('[data-testid="kw-table"][data-rows="1"]').waitFor({ timeout: 30_000 });
+  await p.context().close();
+});

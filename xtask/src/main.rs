@@ -7,6 +7,7 @@
 //! ChromeDriver (Debian). Trunk is pointed at the installed tools and run `--offline`, so it
 //! never downloads anything.
 
+mod app_wasm;
 mod tools;
 
 use std::env;
@@ -24,6 +25,7 @@ tasks:
   pkg                build the JS package into pkg/
   bench              run the benchmarks and write BENCHMARKS.md
   setup              only install the tools
+  app-wasm           build the app's wasm split per page (Trunk's pre_build hook runs it)
   js                 only the JS package tests (pkg, node:test, tsc) against the sandbox
   e2e                only the app end-to-end tests against demo mode and the sandbox
 ";
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Some("e2e") => e2e(),
         Some("js") => js(),
         Some("setup") => Tools::ensure(true).map(|_| ()),
+        Some("app-wasm") => Tools::ensure(false).and_then(|t| app_wasm::app_wasm(&t)),
         _ => {
             eprint!("{USAGE}");
             return ExitCode::from(2);
@@ -61,6 +64,13 @@ pub fn root() -> PathBuf {
         .parent()
         .expect("xtask lives in the workspace")
         .to_path_buf()
+}
+
+/// Cargo's target directory (`CARGO_TARGET_DIR` or `target/`).
+pub fn target_dir() -> PathBuf {
+    env::var("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| root().join("target"))
 }
 
 /// Runs a command to completion in the workspace root; fails on a non-zero exit.

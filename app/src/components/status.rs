@@ -22,6 +22,7 @@ pub fn ErrorBox(call: Call) -> impl IntoView {
                 (None, "budget_exceeded") => "Over the budget cap".into(),
                 (None, "invalid_request") => "Check the input".into(),
                 (None, "aborted") => "Cancelled".into(),
+                (None, "app_unavailable") => "Part of the app could not be loaded".into(),
                 (None, "network") => "Could not reach the service".into(),
                 (None, "timeout") => "The service did not answer in time".into(),
                 _ => "The call failed".into(),
@@ -42,6 +43,20 @@ pub fn ErrorBox(call: Call) -> impl IntoView {
                 </div>
             }
         })
+    }
+}
+
+/// A page whose code (its wasm chunk) could not be fetched from the app's own server.
+#[component]
+pub fn PageLoadFailed() -> impl IntoView {
+    view! {
+        <section class="empty">
+            <div class="error" role="alert" data-testid="page-load-error">
+                <strong>"This page could not be loaded"</strong>
+                <p class="msg">"Its code could not be fetched from the app's server: the connection may have dropped, or the app was updated."</p>
+                <p class="hint">"Open the page again to retry, or reload the app. Nothing was charged."</p>
+            </div>
+        </section>
     }
 }
 

@@ -1,0 +1,94 @@
+//! `cargo xtask app-wasm`: the app's wasm, split into one chunk per page.
+//!
+//! Trunk runs this as its `pre_build` hook (Trunk.toml) and copies the output directory into
+//! `dist/app/` (index.html). Trunk 0.21 cannot split a wasm (trunk-rs/trunk#1022), so the
+//! app's build runs here instead of in Trunk's `rel="rust"` pipeline:
+//!
+//! 1. `cargo build` of the `app` binary for wasm32 (app/build.rs keeps the relocations);
+//! 2. wasm-split cuts it at the pages declared with `routes::page!` (the mechanism of Leptos's
+//!    `#[lazy_route]`): a main module, one module per page, shared chunks, and the loader
+//!    `__wasm_split.js` that fetches a page's modules the first time the page opens;
+//! 3. wasm-bindgen on the main module (keeping the exports the page modules link against);
+//! 4. wasm-opt on every module (release builds);
+//! 5. `boot.js`, the module script index.html loads.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::{env, fs};
+
+use crate::tools::Tools;
+use crate::{cargo, root, run, Res};
+
+/// Where the split app is written; index.html's `copy-dir` reads it from here.
+pub fn out_dir() -> PathBuf {
+    root().join("target").join("web").join("app")
+}
+
+/// Builds the split app into [`out_dir`]. `release` as Trunk's profile (its hooks get
+/// `TRUNK_PROFILE`); without Trunk, release.
+pub fn app_wasm(tools: &Tools) -> Res {
+    let release = env::var("TRUNK_PROFILE").map_or(true, |p| p == "release");
+    let wasm = "wasm32-unknown-unknown";
+    let mut build = cargo();
+    build.args(["build", "-p", "app", "--bin", "app", "--target", wasm]);
+    if release {
+        build.arg("--release");
+    }
+    run(&mut build)?;
+    let input = crate::target_dir()
+        .join(wasm)
+        .join(if release { "release" } else { "debug" })
+        .join("app.wasm");
+    let bytes = fs::read(&input).map_err(|e| format!("{}: {e}", input.display()))?;
+
+    let out = out_dir();
+    if out.exists() {
+        fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    // The main module goes to wasm-bindgen, whose output (app.js, app_bg.wasm) is what ships.
+    let split_main = input.with_file_name("app_split.wasm");
+    let split = wasm_split_cli_support::transform({
+        let mut opts = wasm_split_cli_support::Options::new(&bytes);
+        opts.output_dir = &out;
+        opts.main_out_path = &split_main;
+        opts.main_module = "./app.js";
+        opts.target.web();
+        opts
+    })
+    .map_err(|e| format!("wasm-split of {}: {e:#}", input.display()))?;
+
+    run(Command::new(&tools.wasm_bindgen)
+        .arg(&split_main)
+        .args(["--target", "web", "--keep-lld-exports", "--no-typescript"])
+        .args(["--out-name", "app", "--out-dir"])
+        .arg(&out))?;
+
+    let mut modules = split.split_modules;
+    modules.push(out.join("app_bg.wasm"));
+    if release {
+        for module in &modules {
+            optimize(tools, module)?;
+        }
+    }
+    fs::write(
+        out.join("boot.js"),
+        "import init from './app.js';\nawait init();\n",
+    )
+    .map_err(|e| format!("boot.js: {e}"))?;
+    eprintln!(
+        "app-wasm: {} wasm modules in {}",
+        modules.len(),
+        out.display()
+    );
+    Ok(())
+}
+
+/// `wasm-opt -Oz` in place (what Trunk's `data-wasm-opt="z"` ran before the split).
+fn optimize(tools: &Tools, module: &Path) -> Res {
+    run(Command::new(&tools.wasm_opt)
+        .args(["-Oz", "--strip-debug", "--strip-producers"])
+        .arg(module)
+        .arg("-o")
+        .arg(module))
+}
