@@ -171,6 +171,8 @@ impl Tools {
 
     /// `trunk` with the environment that keeps it offline and on our tools.
     pub fn trunk(&self) -> Command {
+        // Trunk.toml's watch ignore list names the app's output directory; it must exist.
+        let _ = std::fs::create_dir_all(crate::app_wasm::out_dir());
         let mut cmd = Command::new(&self.trunk);
         self.with_env(&mut cmd);
         cmd
