@@ -404,9 +404,7 @@ fn pkg(tools: &Tools) -> Res {
         "--features",
         "js",
     ]))?;
-    let target_dir = env::var("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| root().join("target"));
+    let target_dir = target_dir();
     let input = target_dir.join(wasm).join("pkg").join("serpkit.wasm");
     let out = root().join("pkg");
     run(Command::new(&tools.wasm_bindgen)
