@@ -295,10 +295,7 @@ impl SandboxServer {
 
     fn start() -> Res<SandboxServer> {
         run(cargo().args(["build", "--quiet", "-p", "sandbox", "--bin", "sandbox"]))?;
-        let target_dir = env::var("CARGO_TARGET_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|_| root().join("target"));
-        let mut child = Command::new(target_dir.join("debug").join("sandbox"))
+        let mut child = Command::new(target_dir().join("debug").join("sandbox"))
             .args(["--port", "0", "--key", Self::KEY, "--key"])
             .arg(format!("{}:0.50", Self::POOR_KEY))
             .stdout(Stdio::piped())
