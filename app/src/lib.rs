@@ -38,8 +38,10 @@ pub fn App() -> impl IntoView {
             let _ = root.set_attribute("data-theme", &theme);
         }
     });
+    // True while a navigation waits for its page (its wasm chunk the first time it opens).
+    let (routing, set_routing) = signal(false);
     view! {
-        <Router>
+        <Router set_is_routing=set_routing>
             <a class="skip" href="#main">"Skip to content"</a>
             <header class="top">
                 <A href="/" attr:class="brand">"serpkit"</A>
@@ -60,6 +62,12 @@ pub fn App() -> impl IntoView {
             </Show>
             <main id="main" tabindex="-1" data-app-mounted="true" data-loaded=move || ws.loaded.get().to_string()>
                 <Notices />
+                <Show when=move || routing.get()>
+                    // Shown only after a short delay (style.css), so instant navigations do not flicker.
+                    <p class="meta loading page-loading" role="status" data-testid="page-loading">
+                        <span class="spinner" aria-hidden="true"></span>"Loading the page…"
+                    </p>
+                </Show>
                 <Routes fallback=|| view! { <section class="empty"><h1>"Page not found"</h1><p><A href="/">"Go to the keyword explorer"</A></p></section> }>
                     <Route path=path!("/") view={Lazy::<routes::KeywordsPage>::new()} />
                     <Route path=path!("/keywords") view={Lazy::<routes::KeywordsPage>::new()} />

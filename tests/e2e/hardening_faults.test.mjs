@@ -196,3 +196,20 @@ test('demo mode: when the code that makes calls cannot be fetched, the run fails
   await p.locator('[data-testid="kw-table"][data-rows="1"]').waitFor({ timeout: 30_000 });
   await p.context().close();
 });
+
+test('a page whose code is slow to arrive shows a loading line until it renders', async () => {
+  const p = await newPage(browser);
+  await p.route('**/app/split_pages_workspace.wasm', async (r) => {
+    await new Promise((done) => setTimeout(done, 1500));
+    await r.continue();
+  });
+  await open(p, app.url, '/keywords');
+  await p.getByTestId('kw-input').waitFor();
+  await p.getByTestId('nav-history').click();
+  const loading = p.getByTestId('page-loading');
+  await loading.waitFor({ state: 'visible', timeout: 10_000 });
+  assert.match(await loading.innerText(), /Loading the page/);
+  await p.getByTestId('history-summary').waitFor({ timeout: 30_000 });
+  await loading.waitFor({ state: 'detached', timeout: 10_000 });
+  await p.context().close();
+});
