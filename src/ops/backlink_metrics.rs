@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{check, lenient, ApiKey, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, lenient, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 /// $0.05 per URL in the request.
@@ -18,15 +18,12 @@ pub const PRICE: Price = Price {
     unit: PriceUnit::PerUrl,
 };
 
-/// Request body: `{"key", "urls"}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Request {
-    /// The API key.
-    #[serde(default)]
-    pub key: ApiKey,
-    /// Full URLs (`https://example.com/page`).
-    pub urls: Vec<String>,
+super::request! {
+    /// Request body: `{"key", "urls"}`.
+    Request {
+        /// Full URLs (`https://example.com/page`).
+        urls: Vec<String>,
+    }
 }
 
 /// Response: one record per URL.

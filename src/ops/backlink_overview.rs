@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::backlink_metrics::PageBacklinkMetrics;
-use super::{check, lenient, ApiKey, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, lenient, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 /// $0.25 per request.
@@ -13,15 +13,12 @@ pub const PRICE: Price = Price {
     unit: PriceUnit::PerRequest,
 };
 
-/// Request body: `{"key", "domain"}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Request {
-    /// The API key.
-    #[serde(default)]
-    pub key: ApiKey,
-    /// A domain name.
-    pub domain: String,
+super::request! {
+    /// Request body: `{"key", "domain"}`.
+    Request {
+        /// A domain name.
+        domain: String,
+    }
 }
 
 /// Response: one overview object.

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{check, lenient, ApiKey, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, lenient, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 /// $0.05 per domain in the request.
@@ -15,15 +15,12 @@ pub const PRICE: Price = Price {
     unit: PriceUnit::PerDomain,
 };
 
-/// Request body: `{"key", "domains"}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Request {
-    /// The API key.
-    #[serde(default)]
-    pub key: ApiKey,
-    /// Domain names (`example.com`, not URLs).
-    pub domains: Vec<String>,
+super::request! {
+    /// Request body: `{"key", "domains"}`.
+    Request {
+        /// Domain names (`example.com`, not URLs).
+        domains: Vec<String>,
+    }
 }
 
 /// Response: an array of domain stats records.

@@ -201,7 +201,10 @@ macro_rules! operations {
 
             /// Parses a request body of `operation` from JSON text. `key` may be absent.
             pub fn from_json(operation: Operation, text: &str) -> Result<Request, RequestError> {
-                parse::request(operation, text).map_err(|e| malformed(text, &e))
+                match operation {
+                    $(Operation::$variant => parse::request::<$module::Request>(text).map(Request::$variant),)*
+                }
+                .map_err(|e| malformed(text, &e))
             }
         }
 
@@ -300,6 +303,39 @@ pub(crate) fn pointer_of(text: &str, e: &serde_json::Error) -> String {
         scan::offset_of(text, e.line(), e.column(), &e.to_string()),
     )
 }
+
+/// Declares an operation's request struct: `key` (may be absent from a body), then the listed
+/// fields, all required, each a `String` or a `Vec<String>`. The serde derive (Rust users) and
+/// the table the JSON parser of [`Request::from_json`] reads (`parse`, no per-struct
+/// deserializer code) both come from this one list.
+macro_rules! request {
+    ($(#[$doc:meta])* Request { $($(#[$fdoc:meta])* $field:ident: $ty:ty),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Request {
+            /// The API key.
+            #[serde(default)]
+            pub key: crate::ops::ApiKey,
+            $($(#[$fdoc])* pub $field: $ty,)+
+        }
+
+        impl crate::ops::parse::FromFields for Request {
+            const NAMES: &'static [&'static str] = &["key", $(stringify!($field)),+];
+            const KINDS: &'static [crate::ops::parse::Kind] = &[
+                crate::ops::parse::Kind::Str,
+                $(<$ty as crate::ops::parse::Field>::KIND),+
+            ];
+            fn from_values(v: &mut crate::ops::parse::Values) -> Self {
+                Request {
+                    key: v.take(),
+                    $($field: v.take(),)+
+                }
+            }
+        }
+    };
+}
+pub(crate) use request;
 
 /// Implements the key accessors of [`OperationRequest`] for a request struct with `key`.
 macro_rules! key_accessors {

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{check, lenient, ApiKey, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, lenient, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 /// $0.50 per request.
@@ -15,15 +15,12 @@ pub const PRICE: Price = Price {
 /// At most this many pages (records) come back.
 pub const MAX_PAGES: usize = 10;
 
-/// Request body: `{"key", "keyword"}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Request {
-    /// The API key.
-    #[serde(default)]
-    pub key: ApiKey,
-    /// The keyword.
-    pub keyword: String,
+super::request! {
+    /// Request body: `{"key", "keyword"}`.
+    Request {
+        /// The keyword.
+        keyword: String,
+    }
 }
 
 /// Response: one record per ranking page, ordered by rank ascending.

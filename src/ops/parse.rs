@@ -1,143 +1,124 @@
 //! Request bodies from JSON text ([`Request::from_json`](super::Request::from_json)): one
 //! table-driven visitor for all 11 request structs instead of 11 monomorphized `Deserialize`
-//! derives (26 KB of the JS package's wasm, 2.3 KB gzipped). It makes the calls the derives
-//! make, in the same order, so results, errors, messages and positions are the derives' own;
-//! the derives stay for Rust users (`OperationRequest: DeserializeOwned`), and a test
-//! compares the two on many bodies (`tests` below).
+//! derives (26 KB of the JS package's wasm, 2.3 KB gzipped). Each struct's table
+//! ([`FromFields`]) comes from its declaration (`ops::request!`). The visitor makes the calls
+//! the derives make, in the same order, so results, errors, messages and positions are the
+//! derives' own; the derives stay for Rust users (`OperationRequest: DeserializeOwned`), and a
+//! test compares the two on many bodies (`tests` below).
 
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, Expected, MapAccess, SeqAccess, Visitor};
 
-use super::{Operation, Request};
+use super::ApiKey;
 
-/// A request field's type: `String` (the key too: `ApiKey` is a transparent `String`) or
-/// `Vec<String>`.
+/// A request field's type.
 #[derive(Clone, Copy)]
-enum Kind {
+pub(crate) enum Kind {
+    /// `String` (the key too: `ApiKey` is a transparent `String`).
     Str,
+    /// `Vec<String>`.
     List,
 }
 
-enum Value {
+/// A parsed field value.
+pub(crate) enum Value {
     Str(String),
     List(Vec<String>),
 }
 
-/// One request struct: its field names in declaration order (the first is always `key`,
-/// `#[serde(default)]`; every other field is required) and their types.
+/// A type a request field may have.
+pub(crate) trait Field: Sized {
+    const KIND: Kind;
+    fn from_value(v: Option<Value>) -> Self;
+}
+
+impl Field for String {
+    const KIND: Kind = Kind::Str;
+    fn from_value(v: Option<Value>) -> Self {
+        match v {
+            Some(Value::Str(s)) => s,
+            _ => String::new(),
+        }
+    }
+}
+
+impl Field for ApiKey {
+    const KIND: Kind = Kind::Str;
+    fn from_value(v: Option<Value>) -> Self {
+        ApiKey(String::from_value(v))
+    }
+}
+
+impl Field for Vec<String> {
+    const KIND: Kind = Kind::List;
+    fn from_value(v: Option<Value>) -> Self {
+        match v {
+            Some(Value::List(l)) => l,
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The values of a parsed request, taken in field order.
+pub(crate) struct Values(std::vec::IntoIter<Value>);
+
+impl Values {
+    /// The next field's value.
+    pub(crate) fn take<T: Field>(&mut self) -> T {
+        T::from_value(self.0.next())
+    }
+}
+
+/// A request struct the visitor builds: its field names and types in declaration order (the
+/// first is `key`, `#[serde(default)]`; every other field is required).
+pub(crate) trait FromFields: Sized {
+    const NAMES: &'static [&'static str];
+    const KINDS: &'static [Kind];
+    fn from_values(values: &mut Values) -> Self;
+}
+
+/// Parses a request `T` (errors as `serde_json::from_str::<T>` gives them).
+pub(super) fn request<T: FromFields>(text: &str) -> Result<T, serde_json::Error> {
+    let shape = Shape {
+        fields: T::NAMES,
+        kinds: T::KINDS,
+    };
+    let values = shape.parse(text)?;
+    Ok(T::from_values(&mut Values(values.into_iter())))
+}
+
+/// One request struct's fields (names and types, in the same order).
 struct Shape {
     fields: &'static [&'static str],
     kinds: &'static [Kind],
 }
 
-use Kind::{List, Str};
-
 impl Shape {
-    fn of(operation: Operation) -> Shape {
-        use Operation::*;
-        let (fields, kinds): (&'static [&'static str], &'static [Kind]) = match operation {
-            SearchVolumeBulk => (&["key", "keywords", "ccode"], &[Str, List, Str]),
-            SearchVolumeSingle | Related => (&["key", "keyword", "ccode"], &[Str, Str, Str]),
-            DomainStats => (&["key", "domains"], &[Str, List]),
-            BacklinkMetrics => (&["key", "urls"], &[Str, List]),
-            RankedKeywordsMetrics | RankedKeywordsDomain | BacklinkOverview => {
-                (&["key", "domain"], &[Str, Str])
-            }
-            OutlineSeo | MicroblogPost | VideoVideo => (&["key", "keyword"], &[Str, Str]),
-        };
-        Shape { fields, kinds }
-    }
-
-    /// What the derive's `visit_seq` names in `invalid_length`.
-    fn with_elements(&self) -> &'static str {
-        if self.fields.len() == 2 {
-            "struct Request with 2 elements"
-        } else {
-            "struct Request with 3 elements"
-        }
+    /// The field values of `text` (the part not specific to one struct).
+    fn parse(self, text: &str) -> Result<Vec<Value>, serde_json::Error> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let values = self.deserialize(&mut de)?;
+        de.end()?;
+        Ok(values)
     }
 }
 
-/// Parses a request of `operation` (errors as `serde_json::from_str` of its struct gives them).
-pub(super) fn request(operation: Operation, text: &str) -> Result<Request, serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let values = Shape::of(operation).deserialize(&mut de)?;
-    de.end()?;
-    let mut values = values.into_iter();
-    let key = ApiKey(str_of(values.next()));
-    use super::*;
-    Ok(match operation {
-        Operation::SearchVolumeBulk => {
-            let keywords = list(values.next());
-            Request::SearchVolumeBulk(search_volume_bulk::Request {
-                key,
-                keywords,
-                ccode: str_of(values.next()),
-            })
-        }
-        Operation::SearchVolumeSingle => {
-            Request::SearchVolumeSingle(search_volume_single::Request {
-                key,
-                keyword: str_of(values.next()),
-                ccode: str_of(values.next()),
-            })
-        }
-        Operation::Related => Request::Related(related::Request {
-            key,
-            keyword: str_of(values.next()),
-            ccode: str_of(values.next()),
-        }),
-        Operation::DomainStats => Request::DomainStats(domainstats::Request {
-            key,
-            domains: list(values.next()),
-        }),
-        Operation::BacklinkMetrics => Request::BacklinkMetrics(backlink_metrics::Request {
-            key,
-            urls: list(values.next()),
-        }),
-        Operation::RankedKeywordsMetrics => {
-            Request::RankedKeywordsMetrics(ranked_keywords_metrics::Request {
-                key,
-                domain: str_of(values.next()),
-            })
-        }
-        Operation::RankedKeywordsDomain => {
-            Request::RankedKeywordsDomain(ranked_keywords_domain::Request {
-                key,
-                domain: str_of(values.next()),
-            })
-        }
-        Operation::BacklinkOverview => Request::BacklinkOverview(backlink_overview::Request {
-            key,
-            domain: str_of(values.next()),
-        }),
-        Operation::OutlineSeo => Request::OutlineSeo(outline_seo::Request {
-            key,
-            keyword: str_of(values.next()),
-        }),
-        Operation::MicroblogPost => Request::MicroblogPost(microblog_post::Request {
-            key,
-            keyword: str_of(values.next()),
-        }),
-        Operation::VideoVideo => Request::VideoVideo(video_video::Request {
-            key,
-            keyword: str_of(values.next()),
-        }),
-    })
-}
+/// What the derive's `visit_seq` names in `invalid_length`: `struct Request with N elements`.
+struct Elements(usize);
 
-fn str_of(v: Option<Value>) -> String {
-    match v {
-        Some(Value::Str(s)) => s,
-        _ => String::new(),
+impl Expected for Elements {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "struct Request with {} elements", self.0)
     }
 }
 
-fn list(v: Option<Value>) -> Vec<String> {
-    match v {
-        Some(Value::List(l)) => l,
-        _ => Vec::new(),
+/// What the derive's field visitor names for an out-of-range index: `field index 0 <= i < N`.
+struct FieldIndex(usize);
+
+impl Expected for FieldIndex {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "field index 0 <= i < {}", self.0)
     }
 }
 
@@ -183,11 +164,7 @@ impl<'de> Visitor<'de> for FieldName {
             Ok(i) if i < self.0.len() => Ok(i),
             _ => Err(E::invalid_value(
                 de::Unexpected::Unsigned(v),
-                &if self.0.len() == 2 {
-                    "field index 0 <= i < 2"
-                } else {
-                    "field index 0 <= i < 3"
-                },
+                &FieldIndex(self.0.len()),
             )),
         }
     }
@@ -219,16 +196,16 @@ impl<'de> Visitor<'de> for Shape {
                 Some(v) => out.push(v),
                 // `key` has a default.
                 None if i == 0 => out.push(Value::Str(String::new())),
-                None => return Err(de::Error::invalid_length(i, &self.with_elements())),
+                None => return Err(de::Error::invalid_length(i, &Elements(self.fields.len()))),
             }
         }
         Ok(out)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<Value>, A::Error> {
-        let mut slots: [Option<Value>; 3] = [None, None, None];
+        let mut slots: Vec<Option<Value>> = self.fields.iter().map(|_| None).collect();
         while let Some(i) = map.next_key_seed(FieldName(self.fields))? {
-            // `FieldName` gives an index of `fields`, which has at most 3.
+            // `FieldName` gives an index of `fields`, which `slots` and `kinds` match.
             let (Some(slot), Some(kind)) = (slots.get_mut(i), self.kinds.get(i)) else {
                 continue;
             };
@@ -238,7 +215,7 @@ impl<'de> Visitor<'de> for Shape {
             *slot = Some(map.next_value_seed(FieldValue(*kind))?);
         }
         let mut out = Vec::with_capacity(self.fields.len());
-        for (i, slot) in slots.into_iter().take(self.fields.len()).enumerate() {
+        for (i, slot) in slots.into_iter().enumerate() {
             match slot {
                 Some(v) => out.push(v),
                 None if i == 0 => out.push(Value::Str(String::new())),
@@ -254,27 +231,35 @@ mod tests {
     use super::super::*;
     use serde::de::DeserializeOwned;
 
-    /// The derive's answer for `text`, in the shape `from_json` gives.
-    fn derived<T: DeserializeOwned + Into<Request>>(text: &str) -> Result<Request, String> {
-        serde_json::from_str::<T>(text)
-            .map(Into::into)
-            .map_err(|e| format!("{e} / {:?}", e.classify()))
+    /// The table-driven parser's answer for `text` and the derive's, as results or
+    /// "message / category".
+    fn both<T>(text: &str) -> [Result<Request, String>; 2]
+    where
+        T: DeserializeOwned + super::FromFields + Into<Request>,
+    {
+        let show = |e: serde_json::Error| format!("{e} / {:?}", e.classify());
+        [
+            super::request::<T>(text).map(Into::into).map_err(show),
+            serde_json::from_str::<T>(text)
+                .map(Into::into)
+                .map_err(show),
+        ]
     }
 
-    fn by_derive(op: Operation, text: &str) -> Result<Request, String> {
+    fn answers(op: Operation, text: &str) -> [Result<Request, String>; 2] {
         use Operation::*;
         match op {
-            SearchVolumeBulk => derived::<search_volume_bulk::Request>(text),
-            SearchVolumeSingle => derived::<search_volume_single::Request>(text),
-            DomainStats => derived::<domainstats::Request>(text),
-            BacklinkMetrics => derived::<backlink_metrics::Request>(text),
-            RankedKeywordsMetrics => derived::<ranked_keywords_metrics::Request>(text),
-            RankedKeywordsDomain => derived::<ranked_keywords_domain::Request>(text),
-            BacklinkOverview => derived::<backlink_overview::Request>(text),
-            OutlineSeo => derived::<outline_seo::Request>(text),
-            MicroblogPost => derived::<microblog_post::Request>(text),
-            VideoVideo => derived::<video_video::Request>(text),
-            Related => derived::<related::Request>(text),
+            SearchVolumeBulk => both::<search_volume_bulk::Request>(text),
+            SearchVolumeSingle => both::<search_volume_single::Request>(text),
+            DomainStats => both::<domainstats::Request>(text),
+            BacklinkMetrics => both::<backlink_metrics::Request>(text),
+            RankedKeywordsMetrics => both::<ranked_keywords_metrics::Request>(text),
+            RankedKeywordsDomain => both::<ranked_keywords_domain::Request>(text),
+            BacklinkOverview => both::<backlink_overview::Request>(text),
+            OutlineSeo => both::<outline_seo::Request>(text),
+            MicroblogPost => both::<microblog_post::Request>(text),
+            VideoVideo => both::<video_video::Request>(text),
+            Related => both::<related::Request>(text),
         }
     }
 
@@ -383,9 +368,8 @@ mod tests {
         let mut ok = 0;
         for op in Operation::ALL {
             for text in &bodies {
-                let ours =
-                    super::request(op, text).map_err(|e| format!("{e} / {:?}", e.classify()));
-                assert_eq!(ours, by_derive(op, text), "{op} {text:?}");
+                let [ours, derived] = answers(op, text);
+                assert_eq!(ours, derived, "{op} {text:?}");
                 ok += usize::from(ours.is_ok());
             }
         }

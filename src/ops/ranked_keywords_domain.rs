@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{check, lenient, ApiKey, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, lenient, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 /// $0.10 per request.
@@ -12,15 +12,12 @@ pub const PRICE: Price = Price {
     unit: PriceUnit::PerRequest,
 };
 
-/// Request body: `{"key", "domain"}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Request {
-    /// The API key.
-    #[serde(default)]
-    pub key: ApiKey,
-    /// A domain name.
-    pub domain: String,
+super::request! {
+    /// Request body: `{"key", "domain"}`.
+    Request {
+        /// A domain name.
+        domain: String,
+    }
 }
 
 /// Response: an array of ranked keyword records.

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{check, lenient, ApiKey, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, lenient, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 /// $0.15 per request.
@@ -11,17 +11,14 @@ pub const PRICE: Price = Price {
     unit: PriceUnit::PerRequest,
 };
 
-/// Request body: `{"key", "keyword", "ccode"}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Request {
-    /// The API key.
-    #[serde(default)]
-    pub key: ApiKey,
-    /// The seed keyword.
-    pub keyword: String,
-    /// Two-letter country code, upper case in requests (`US`).
-    pub ccode: String,
+super::request! {
+    /// Request body: `{"key", "keyword", "ccode"}`.
+    Request {
+        /// The seed keyword.
+        keyword: String,
+        /// Two-letter country code, upper case in requests (`US`).
+        ccode: String,
+    }
 }
 
 /// Response: related keyword records, by search volume descending in observed output.

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{check, lenient, ApiKey, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, lenient, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 /// $0.0003 per keyword in the request.
@@ -12,17 +12,14 @@ pub const PRICE: Price = Price {
     unit: PriceUnit::PerKeyword,
 };
 
-/// Request body: `{"key", "keywords", "ccode"}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Request {
-    /// The API key.
-    #[serde(default)]
-    pub key: ApiKey,
-    /// Keywords to look up; one record comes back per keyword, in this order.
-    pub keywords: Vec<String>,
-    /// Two-letter country code, upper case in requests (`US`).
-    pub ccode: String,
+super::request! {
+    /// Request body: `{"key", "keywords", "ccode"}`.
+    Request {
+        /// Keywords to look up; one record comes back per keyword, in this order.
+        keywords: Vec<String>,
+        /// Two-letter country code, upper case in requests (`US`).
+        ccode: String,
+    }
 }
 
 /// Response: one record per requested keyword, in request order.

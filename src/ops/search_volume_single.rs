@@ -1,8 +1,6 @@
 //! `POST /v1/search_volume/single`: the search volume record of one keyword.
 
-use serde::{Deserialize, Serialize};
-
-use super::{check, ApiKey, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 pub use super::search_volume_bulk::{MonthlySearch, SearchVolumeRecord};
@@ -13,17 +11,14 @@ pub const PRICE: Price = Price {
     unit: PriceUnit::PerRequest,
 };
 
-/// Request body: `{"key", "keyword", "ccode"}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Request {
-    /// The API key.
-    #[serde(default)]
-    pub key: ApiKey,
-    /// The keyword.
-    pub keyword: String,
-    /// Two-letter country code, upper case in requests (`US`).
-    pub ccode: String,
+super::request! {
+    /// Request body: `{"key", "keyword", "ccode"}`.
+    Request {
+        /// The keyword.
+        keyword: String,
+        /// Two-letter country code, upper case in requests (`US`).
+        ccode: String,
+    }
 }
 
 /// Response: one record object.
