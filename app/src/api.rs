@@ -897,12 +897,7 @@ fn call_service(x: Exec) -> LocalBoxFuture<'static, Result<Outcome, SplitLoaderE
     Box::pin(async move {
         let client = x.ws.client();
         let outcome = match &x.request {
-            Request::SearchVolumeBulk(q) => {
-                run_bulk(
-                    &client, x.call, q, x.prior, &x.cancel, &x.key, &x.canon, x.at, x.mode,
-                )
-                .await
-            }
+            Request::SearchVolumeBulk(q) => run_bulk(&client, &x, q).await,
             request => match client.call_raw(request, Some(&x.cancel)).await {
                 Ok(reply) => Ok((
                     CallResult {
@@ -933,20 +928,22 @@ fn call_service(x: Exec) -> LocalBoxFuture<'static, Result<Outcome, SplitLoaderE
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn run_bulk(
-    client: &Client,
-    call: Call,
-    q: &search_volume_bulk::Request,
-    prior: Option<CallResult>,
-    cancel: &Cancel,
-    key: &str,
-    canon: &str,
-    at: f64,
-    mode: Mode,
-) -> Result<(CallResult, Usd), (Error, Usd)> {
+/// A `search_volume/bulk` job of `x`: in chunks with progress, buying only what `x.prior`
+/// still misses.
+async fn run_bulk(client: &Client, x: &Exec, q: &search_volume_bulk::Request) -> Outcome {
+    let Exec {
+        call,
+        prior,
+        cancel,
+        key,
+        canon,
+        at,
+        mode,
+        ..
+    } = x;
+    let (call, at, mode) = (*call, *at, *mode);
     let (mut have, mut validation, prior_charge): (Vec<SearchVolumeRecord>, Validation, Usd) =
-        match &prior {
+        match prior {
             Some(p) => (
                 serpkit::decode(&p.body).unwrap_or_default(),
                 p.validation.clone(),
@@ -954,7 +951,7 @@ async fn run_bulk(
             ),
             None => (Vec::new(), Validation::default(), Usd::ZERO),
         };
-    let to_buy: Vec<String> = match &prior {
+    let to_buy: Vec<String> = match prior {
         Some(p) => p.missing.clone(),
         None => q.keywords.clone(),
     };
