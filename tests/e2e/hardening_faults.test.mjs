@@ -23,6 +23,15 @@ after(async () => {
   await app?.close();
 });
 
+/** Fails the requests of page `p` that match `glob` until the returned function is called. */
+async function block(p, glob) {
+  let blocked = true;
+  await p.route(glob, (r) => (blocked ? r.abort() : r.continue()));
+  return () => {
+    blocked = false;
+  };
+}
+
 const spend = async () => micros(await page.getByTestId('spend').textContent());
 const charged = (l) => l.entries.filter((e) => Number(e.charge) > 0);
 
@@ -132,8 +141,7 @@ test('a fault during an explorer run keeps the stored rows and buys nothing twic
 
 test('demo mode: a sandbox worker that cannot load ends the run with a clear error, and the next run works', async () => {
   const p = await newPage(browser);
-  let blocked = true;
-  await p.route('**/sandbox-worker_loader.js', (r) => (blocked ? r.abort() : r.continue()));
+  const unblock = await block(p, '**/sandbox-worker_loader.js');
   await open(p, app.url, '/keywords');
   await p.getByTestId('kw-input').fill('worker probe');
   await p.getByTestId('run').click();
@@ -148,7 +156,7 @@ test('demo mode: a sandbox worker that cannot load ends the run with a clear err
   await shot(p, 'demo-worker-failed', false);
   // Nothing was charged; once the worker can load, the same run works (a new worker starts).
   assert.equal(micros(await p.getByTestId('spend').textContent()), 0);
-  blocked = false;
+  unblock();
   await p.getByTestId('run').click();
   await p.locator('[data-testid="kw-table"][data-rows="1"]').waitFor({ timeout: 30_000 });
   await p.context().close();
@@ -156,8 +164,7 @@ test('demo mode: a sandbox worker that cannot load ends the run with a clear err
 
 test('a page whose code cannot be fetched shows a clear error, the app keeps working, and the page opens on the next try', async () => {
   const p = await newPage(browser);
-  let blocked = true;
-  await p.route('**/app/split_pages_domains.wasm', (r) => (blocked ? r.abort() : r.continue()));
+  const unblock = await block(p, '**/app/split_pages_domains.wasm');
   await open(p, app.url, '/keywords');
   await p.getByTestId('kw-input').waitFor();
   await p.getByTestId('nav-domains').click();
@@ -170,7 +177,7 @@ test('a page whose code cannot be fetched shows a clear error, the app keeps wor
   // The rest of the app still runs, and opening the page again fetches its code anew.
   await p.getByTestId('nav-keywords').click();
   await p.getByTestId('kw-input').waitFor();
-  blocked = false;
+  unblock();
   await p.getByTestId('nav-domains').click();
   await p.getByTestId('subnav-stats').waitFor({ timeout: 30_000 });
   assert.equal(await p.getByTestId('page-load-error').count(), 0);
@@ -179,8 +186,7 @@ test('a page whose code cannot be fetched shows a clear error, the app keeps wor
 
 test('demo mode: when the code that makes calls cannot be fetched, the run fails clearly, nothing is charged, and the next run works', async () => {
   const p = await newPage(browser);
-  let blocked = true;
-  await p.route('**/app/split_call_service.wasm', (r) => (blocked ? r.abort() : r.continue()));
+  const unblock = await block(p, '**/app/split_call_service.wasm');
   await open(p, app.url, '/keywords');
   await p.getByTestId('kw-input').fill('call code probe');
   await p.getByTestId('run').click();
@@ -191,7 +197,7 @@ test('demo mode: when the code that makes calls cannot be fetched, the run fails
   assert.match(text, /Part of the app could not be loaded/);
   assert.match(text, /Nothing was sent or charged/);
   assert.equal(micros(await p.getByTestId('spend').textContent()), 0);
-  blocked = false;
+  unblock();
   await p.getByTestId('run').click();
   await p.locator('[data-testid="kw-table"][data-rows="1"]').waitFor({ timeout: 30_000 });
   await p.context().close();
