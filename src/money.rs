@@ -33,6 +33,12 @@ impl Usd {
         self.0 as f64 / 1_000_000.0
     }
 
+    /// The amount as a plain decimal: the [`Display`](fmt::Display) form without the `$`
+    /// (`0.0300`, `-1.234567`). Exact, and a valid JSON number.
+    pub fn decimal(self) -> String {
+        self.to_string().replacen('$', "", 1)
+    }
+
     /// `self - other`, or zero when `other` is larger.
     pub fn saturating_sub(self, other: Usd) -> Usd {
         Usd(self.0.saturating_sub(other.0).max(0))
@@ -139,7 +145,7 @@ impl FromStr for Usd {
 /// Serialized as a decimal string (`"0.0300"`), so no reader turns it into a float by accident.
 impl Serialize for Usd {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(&format_args!("{}", self).to_string().trim_start_matches('$'))
+        s.serialize_str(&self.decimal())
     }
 }
 
@@ -187,6 +193,8 @@ mod tests {
     fn display_and_parse() {
         assert_eq!(Usd::from_micros(30_000).to_string(), "$0.0300");
         assert_eq!(Usd::from_micros(1_234_567).to_string(), "$1.234567");
+        assert_eq!(Usd::from_micros(1_234_567).decimal(), "1.234567");
+        assert_eq!(Usd::from_micros(-30_000).decimal(), "-0.0300");
         assert_eq!("0.0003".parse::<Usd>().unwrap(), Usd::from_micros(300));
         assert_eq!("$2".parse::<Usd>().unwrap(), Usd::from_micros(2_000_000));
         assert_eq!(".5".parse::<Usd>().unwrap(), Usd::from_micros(500_000));

@@ -47,17 +47,34 @@ fn set(o: &js_sys::Object, k: &str, v: impl Into<JsValue>) {
     let _ = Reflect::set(o, &JsValue::from_str(k), &v.into());
 }
 
+/// A string as JSON text.
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "null".into())
+}
+
 fn json_value(text: &str) -> JsValue {
     JSON::parse(text).unwrap_or(JsValue::NULL)
 }
 
-fn money(usd: Usd) -> JsValue {
-    json_value(&format!(
+/// `{ usd, micros, display }` as JSON text. `usd` is written from the exact decimal
+/// ([`Usd::decimal`]), so no float is formatted in wasm (core's float printing costs about
+/// 20 KB of the package).
+fn money_json(usd: Usd) -> String {
+    format!(
         r#"{{"usd":{},"micros":{},"display":"{}"}}"#,
-        usd.as_f64(),
+        usd.decimal(),
         usd.micros(),
         usd
-    ))
+    )
+}
+
+fn money(usd: Usd) -> JsValue {
+    json_value(&money_json(usd))
+}
+
+/// A price unit as JSON text (`"per_keyword"`).
+fn unit_json(unit: crate::ops::PriceUnit) -> String {
+    serde_json::to_string(&unit).unwrap_or_else(|_| "null".into())
 }
 
 /// Strings at least this long are copied into wasm with `TextEncoder.encodeInto` (see
@@ -330,36 +347,33 @@ pub fn estimate_cost(
     let req = parse_request(op, &request)?;
     req.check().map_err(|e| request_error(&e))?;
     let usd = crate::estimate_cost(&req);
+    let money = money_json(usd);
     Ok(json_value(&format!(
-        r#"{{"usd":{},"micros":{},"display":"{}","units":{},"unit":"{}"}}"#,
-        usd.as_f64(),
-        usd.micros(),
-        usd,
+        r#"{},"units":{},"unit":{}}}"#,
+        money.trim_end_matches('}'),
         req.billable_units(),
-        serde_json::to_value(op.price().unit)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default()
+        unit_json(op.price().unit)
     )))
 }
 
 /// All operations: `[{ path, title, price: { usd, micros, display }, unit, unitLabel }]`.
 #[wasm_bindgen(unchecked_return_type = "OperationInfo[]")]
 pub fn operations() -> JsValue {
-    let items: Vec<serde_json::Value> = Operation::ALL
+    let items: Vec<String> = Operation::ALL
         .iter()
         .map(|op| {
             let p = op.price();
-            serde_json::json!({
-                "path": op.path(),
-                "title": op.title(),
-                "price": { "usd": p.usd.as_f64(), "micros": p.usd.micros(), "display": p.usd.to_string() },
-                "unit": p.unit,
-                "unitLabel": p.unit.label(),
-            })
+            format!(
+                r#"{{"path":{},"title":{},"price":{},"unit":{},"unitLabel":{}}}"#,
+                json_str(op.path()),
+                json_str(op.title()),
+                money_json(p.usd),
+                unit_json(p.unit),
+                json_str(p.unit.label()),
+            )
         })
         .collect();
-    json_value(&serde_json::Value::Array(items).to_string())
+    json_value(&format!("[{}]", items.join(",")))
 }
 
 /// The JSON Schema (2020-12) of the operation's response.
@@ -368,7 +382,7 @@ pub fn json_schema(
     #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,
 ) -> Result<JsValue, JsValue> {
     let op = parse_op(&operation)?;
-    Ok(json_value(&crate::validate::json_schema(op).to_string()))
+    Ok(json_value(&crate::validate::json_schema_text(op)))
 }
 
 /// `new Client(options)`, read by [`Options::read`].

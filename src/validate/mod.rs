@@ -254,5 +254,10 @@ pub fn validate(operation: Operation, body: &str, request: Option<&Request>) -> 
 /// express (types, presence, formats as patterns, enums, error-level ranges and counts),
 /// generated from the same declarations the validator runs.
 pub fn json_schema(operation: Operation) -> serde_json::Value {
+    serde_json::from_str(&json_schema_text(operation)).unwrap_or_default()
+}
+
+/// [`json_schema`] as JSON text (what the JS package's `jsonSchema` parses).
+pub fn json_schema_text(operation: Operation) -> String {
     schema::document(operation, response_shape(operation))
 }

@@ -5,8 +5,6 @@
 //! request, cross-field equalities, real calendar dates) stays in the validator. Note that a
 //! schema `integer` also matches `1.0`, which the validator reports as a `type` error.
 
-use serde_json::{json, Map, Value};
-
 use super::shape::{ArrRule, Kind, Node, StrRule};
 use super::Severity;
 use crate::ops::search_volume_bulk::MONTH_NAMES;
@@ -18,22 +16,59 @@ const TIMESTAMP: &str =
 const TIMESTAMP_MS: &str =
     "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}(Z|\\+00:00)$";
 
-pub(crate) fn document(op: Operation, root: &Node) -> Value {
-    let mut v = node(root);
-    if let Value::Object(m) = &mut v {
-        let mut top = Map::new();
-        top.insert(
-            "$schema".into(),
-            json!("https://json-schema.org/draft/2020-12/schema"),
-        );
-        top.insert(
-            "title".into(),
-            json!(format!("{} response ({})", op.title(), op.url_path())),
-        );
-        top.extend(std::mem::take(m));
-        return Value::Object(top);
+/// The schema document as JSON text. Decision: written as text, member by member, rather
+/// than built as a `serde_json::Value`: the JS package hands the text to `JSON.parse`, and
+/// without `Value` (and the `BTreeMap` behind its objects) its wasm is about 6 KB smaller.
+/// Members come in a fixed order (`$schema`, `title`, then each node's `description`,
+/// `type`, its rules, `properties`, `required`, `additionalProperties`).
+pub(crate) fn document(op: Operation, root: &Node) -> String {
+    let mut top = Obj::new();
+    top.str("$schema", "https://json-schema.org/draft/2020-12/schema");
+    top.str(
+        "title",
+        &format!("{} response ({})", op.title(), op.url_path()),
+    );
+    node(root, top)
+}
+
+/// A JSON object being written: `{` and the members so far.
+struct Obj(String);
+
+impl Obj {
+    fn new() -> Obj {
+        Obj(String::from("{"))
     }
-    v
+
+    /// A member whose value is JSON text.
+    fn raw(&mut self, key: &str, json: &str) {
+        if self.0.len() > 1 {
+            self.0.push(',');
+        }
+        self.0.push_str(&quote(key));
+        self.0.push(':');
+        self.0.push_str(json);
+    }
+
+    /// A member whose value is a string.
+    fn str(&mut self, key: &str, value: &str) {
+        self.raw(key, &quote(value));
+    }
+
+    fn end(mut self) -> String {
+        self.0.push('}');
+        self.0
+    }
+}
+
+/// A string as JSON text.
+fn quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+/// A JSON array of the items' JSON texts.
+fn array(items: impl IntoIterator<Item = String>) -> String {
+    let items: Vec<String> = items.into_iter().collect();
+    format!("[{}]", items.join(","))
 }
 
 fn regex_escape(s: &str) -> String {
@@ -49,44 +84,45 @@ fn regex_escape(s: &str) -> String {
     out
 }
 
-fn str_rule(r: &StrRule) -> Option<Value> {
+/// The one keyword (name, JSON text) of an error-level string rule.
+fn str_rule(r: &StrRule) -> Option<(&'static str, String)> {
     if r.severity() != Severity::Error {
         return None;
     }
+    let strings = |vals: &[&str]| array(vals.iter().map(|v| quote(v)));
     Some(match r {
-        StrRule::Prefix(p, _) => json!({ "pattern": format!("^{}", regex_escape(p)) }),
-        StrRule::OneOf(vals, _) => json!({ "enum": vals }),
-        StrRule::Date => json!({ "pattern": DATE }),
-        StrRule::Timestamp { millis: true } => json!({ "pattern": TIMESTAMP_MS }),
-        StrRule::Timestamp { millis: false } => json!({ "pattern": TIMESTAMP }),
-        StrRule::Lowercase => json!({ "pattern": "^[^A-Z]*$" }),
-        StrRule::MonthName => json!({ "enum": MONTH_NAMES }),
+        StrRule::Prefix(p, _) => ("pattern", quote(&format!("^{}", regex_escape(p)))),
+        StrRule::OneOf(vals, _) => ("enum", strings(vals)),
+        StrRule::Date => ("pattern", quote(DATE)),
+        StrRule::Timestamp { millis: true } => ("pattern", quote(TIMESTAMP_MS)),
+        StrRule::Timestamp { millis: false } => ("pattern", quote(TIMESTAMP)),
+        StrRule::Lowercase => ("pattern", quote("^[^A-Z]*$")),
+        StrRule::MonthName => ("enum", strings(&MONTH_NAMES)),
     })
 }
 
-fn node(n: &Node) -> Value {
-    let mut m = Map::new();
+/// The schema of `n`, written after the members already in `m`.
+fn node(n: &Node, mut m: Obj) -> String {
     if !n.doc.is_empty() {
-        m.insert("description".into(), json!(n.doc));
+        m.str("description", n.doc);
     }
     match n.kind {
         Kind::Any => {}
-        Kind::Bool => {
-            m.insert("type".into(), json!("boolean"));
-        }
+        Kind::Bool => m.str("type", "boolean"),
         Kind::Str(rules) => {
-            m.insert("type".into(), json!("string"));
-            let parts: Vec<Value> = rules.iter().filter_map(str_rule).collect();
-            match parts.len() {
-                0 => {}
-                1 => {
-                    if let Some(Value::Object(p)) = parts.into_iter().next() {
-                        m.extend(p);
-                    }
-                }
-                _ => {
-                    m.insert("allOf".into(), Value::Array(parts));
-                }
+            m.str("type", "string");
+            let parts: Vec<(&str, String)> = rules.iter().filter_map(str_rule).collect();
+            match parts.as_slice() {
+                [] => {}
+                [(k, v)] => m.raw(k, v),
+                _ => m.raw(
+                    "allOf",
+                    &array(parts.iter().map(|(k, v)| {
+                        let mut o = Obj::new();
+                        o.raw(k, v);
+                        o.end()
+                    })),
+                ),
             }
         }
         Kind::Int(rules) | Kind::Num(rules) => {
@@ -95,15 +131,19 @@ fn node(n: &Node) -> Value {
             } else {
                 "number"
             };
-            m.insert("type".into(), json!(ty));
-            for r in rules.iter().filter(|r| r.severity == Severity::Error) {
-                m.insert("minimum".into(), number(r.min));
-                m.insert("maximum".into(), number(r.max));
+            m.str("type", ty);
+            // Every error-level range must hold: the schema's range is their intersection.
+            let ranges = rules.iter().filter(|r| r.severity == Severity::Error);
+            if let Some((min, max)) = ranges.fold(None, |acc: Option<(f64, f64)>, r| {
+                Some(acc.map_or((r.min, r.max), |(lo, hi)| (lo.max(r.min), hi.min(r.max))))
+            }) {
+                m.raw("minimum", &number(min));
+                m.raw("maximum", &number(max));
             }
         }
         Kind::Array(a) => {
-            m.insert("type".into(), json!("array"));
-            m.insert("items".into(), node(&a.items));
+            m.str("type", "array");
+            m.raw("items", &node(&a.items, Obj::new()));
             for r in a.rules {
                 if let ArrRule::Len {
                     min,
@@ -113,40 +153,43 @@ fn node(n: &Node) -> Value {
                 } = *r
                 {
                     if min > 0 {
-                        m.insert("minItems".into(), json!(min));
+                        m.raw("minItems", &min.to_string());
                     }
                     if max < usize::MAX {
-                        m.insert("maxItems".into(), json!(max));
+                        m.raw("maxItems", &max.to_string());
                     }
                 }
             }
         }
         Kind::Object(o) => {
-            m.insert("type".into(), json!("object"));
-            let mut props = Map::new();
-            let mut required = Vec::new();
+            m.str("type", "object");
+            let mut props = Obj::new();
             for f in o.fields {
-                props.insert(f.name.into(), node(&f.node));
-                if f.required {
-                    required.push(json!(f.name));
-                }
+                props.raw(f.name, &node(&f.node, Obj::new()));
             }
-            m.insert("properties".into(), Value::Object(props));
+            m.raw("properties", &props.end());
+            let required: Vec<String> = o
+                .fields
+                .iter()
+                .filter(|f| f.required)
+                .map(|f| quote(f.name))
+                .collect();
             if !required.is_empty() {
-                m.insert("required".into(), Value::Array(required));
+                m.raw("required", &array(required));
             }
             if let Some(extra) = o.extra {
-                m.insert("additionalProperties".into(), node(extra));
+                m.raw("additionalProperties", &node(extra, Obj::new()));
             }
         }
     }
-    Value::Object(m)
+    m.end()
 }
 
-fn number(f: f64) -> Value {
+/// A bound as JSON text: whole numbers without a fraction (`100`, not `100.0`).
+fn number(f: f64) -> String {
     if f.fract() == 0.0 && f.abs() < 9e15 {
-        json!(f as i64)
+        (f as i64).to_string()
     } else {
-        json!(f)
+        serde_json::to_string(&f).unwrap_or_else(|_| "null".into())
     }
 }
