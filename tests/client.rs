@@ -437,3 +437,52 @@ fn bulk_cancelled_before_start_sends_nothing() {
     assert_eq!(out.missing.len(), 10);
     assert!(s.seen.borrow().is_empty());
 }
+
+#[test]
+fn bulk_raw_joins_the_chunks_arrays_as_written() {
+    let (c, s) = client(
+        Script {
+            echo_bulk: true,
+            ..Script::default()
+        },
+        |_| {},
+    );
+    let kws = keywords(2_500);
+    let opts = BulkOptions {
+        chunk_size: 1_000,
+        concurrency: 2,
+    };
+    let raw = block_on(c.search_volume_bulk_chunked_raw(&kws, "US", opts, |_| {}, None));
+    assert!(raw.stopped.is_none());
+    assert_eq!(raw.reports.len(), 3);
+    let typed = block_on(c.search_volume_bulk_chunked(&kws, "US", opts, |_| {}, None));
+    let parsed: Vec<search_volume_bulk::SearchVolumeRecord> =
+        serde_json::from_str(&raw.records).unwrap();
+    assert_eq!(parsed, typed.records);
+    assert_eq!(raw.charge, typed.charge);
+    assert_eq!(s.seen.borrow().len(), 6);
+}
+
+#[test]
+fn bulk_raw_takes_empty_arrays_and_refuses_a_body_that_is_not_an_array() {
+    let (c, _) = client(script(vec![ok(" [ ] "), ok("[]")]), |cfg| {
+        cfg.validation = ValidationMode::Off
+    });
+    let opts = BulkOptions {
+        chunk_size: 1,
+        concurrency: 1,
+    };
+    let out = block_on(c.search_volume_bulk_chunked_raw(&keywords(2), "US", opts, |_| {}, None));
+    assert!(out.stopped.is_none());
+    assert_eq!(out.records, "[]");
+
+    let (c, _) = client(script(vec![ok(r#"{"a":1}"#)]), |cfg| {
+        cfg.validation = ValidationMode::Off
+    });
+    let out = block_on(c.search_volume_bulk_chunked_raw(&keywords(1), "US", opts, |_| {}, None));
+    let e = out.stopped.unwrap();
+    assert_eq!(e.code(), "decode");
+    assert_eq!(out.missing, keywords(1));
+    assert_eq!(out.records, "[]");
+    assert_eq!(out.charge, search_volume_bulk::PRICE.usd);
+}

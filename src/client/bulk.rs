@@ -46,11 +46,13 @@ pub struct BulkProgress {
 }
 
 /// The result of a bulk job: everything that was bought, in request order, and why it
-/// stopped early, if it did.
+/// stopped early, if it did. `D` holds the records: typed (`Vec<SearchVolumeRecord>`, from
+/// [`Client::search_volume_bulk_chunked`]) or one JSON array text (`String`, from
+/// [`Client::search_volume_bulk_chunked_raw`]).
 #[derive(Clone, Debug, Default)]
-pub struct BulkOutcome {
+pub struct BulkOutcome<D = Vec<SearchVolumeRecord>> {
     /// Records of the successful chunks, in request order.
-    pub records: Vec<SearchVolumeRecord>,
+    pub records: D,
     /// Keywords whose chunk did not complete (not charged), in request order.
     pub missing: Vec<String>,
     /// Validation report of each successful chunk (chunk index, report; paths are relative to
@@ -62,6 +64,13 @@ pub struct BulkOutcome {
     pub stopped: Option<Error>,
 }
 
+/// One successful chunk, as the driver sees it.
+struct Chunk<T> {
+    data: T,
+    report: Option<Report>,
+    charge: Usd,
+}
+
 impl Client {
     /// Runs `search_volume/bulk` over any number of keywords. Chunks not yet started when an
     /// error, a cancel or the budget stops the job are not sent; chunks in flight finish.
@@ -70,22 +79,100 @@ impl Client {
         keywords: &[String],
         ccode: &str,
         options: BulkOptions,
-        mut on_progress: impl FnMut(BulkProgress),
+        on_progress: impl FnMut(BulkProgress),
         cancel: Option<&Cancel>,
     ) -> BulkOutcome {
+        let call = |request: search_volume_bulk::Request| async move {
+            let r = self.call(request, cancel).await?;
+            Ok(Chunk {
+                data: r.data,
+                report: r.report,
+                charge: r.charge,
+            })
+        };
+        self.run_chunks(keywords, ccode, options, on_progress, cancel, call)
+            .await
+            .merge(Vec::new(), |all, records| all.extend(records), |all| all)
+    }
+
+    /// [`Self::search_volume_bulk_chunked`] without decoding: the records are one JSON array
+    /// text, the chunks' arrays joined as the service wrote them (what the JS package hands
+    /// to `JSON.parse`). A chunk whose body is JSON but not an array is a `Decode` error.
+    pub async fn search_volume_bulk_chunked_raw(
+        &self,
+        keywords: &[String],
+        ccode: &str,
+        options: BulkOptions,
+        on_progress: impl FnMut(BulkProgress),
+        cancel: Option<&Cancel>,
+    ) -> BulkOutcome<String> {
+        let call = |request: search_volume_bulk::Request| async move {
+            let r = self.call_raw(&request.into(), cancel).await?;
+            let Some(items) = array_items(&r.body) else {
+                return Err(Error::Decode {
+                    error: crate::decode::DecodeError {
+                        path: String::new(),
+                        message: "expected an array of search volume records".into(),
+                        line: 1,
+                        column: 1,
+                        syntax: false,
+                    },
+                    charge: r.charge,
+                });
+            };
+            let data = items.to_owned();
+            Ok(Chunk {
+                data,
+                report: r.report,
+                charge: r.charge,
+            })
+        };
+        self.run_chunks(keywords, ccode, options, on_progress, cancel, call)
+            .await
+            .merge(
+                String::from("["),
+                |all, items| {
+                    if !items.is_empty() {
+                        if all.len() > 1 {
+                            all.push(',');
+                        }
+                        all.push_str(&items);
+                    }
+                },
+                |mut all| {
+                    all.push(']');
+                    all
+                },
+            )
+    }
+
+    /// The bulk driver: checks every chunk, then runs them with bounded concurrency through
+    /// `call`, reporting progress after each.
+    async fn run_chunks<'k, T, Fut>(
+        &self,
+        keywords: &'k [String],
+        ccode: &str,
+        options: BulkOptions,
+        mut on_progress: impl FnMut(BulkProgress),
+        cancel: Option<&Cancel>,
+        call: impl Fn(search_volume_bulk::Request) -> Fut,
+    ) -> Chunked<'k, T>
+    where
+        Fut: std::future::Future<Output = Result<Chunk<T>, Error>>,
+    {
         let chunk_size = options.chunk_size.clamp(1, crate::ops::check::MAX_KEYWORDS);
         let chunks: Vec<&[String]> = keywords.chunks(chunk_size).collect();
         let total_chunks = chunks.len();
+        let request = |chunk: &[String]| search_volume_bulk::Request {
+            key: ApiKey::default(),
+            keywords: chunk.to_vec(),
+            ccode: ccode.to_owned(),
+        };
 
         // Every chunk is checked before the first is sent: a bad keyword near the end must
         // not stop a job half bought. The field names the keyword's index in the whole list.
         for (i, chunk) in chunks.iter().enumerate() {
-            let request = search_volume_bulk::Request {
-                key: ApiKey::default(),
-                keywords: chunk.to_vec(),
-                ccode: ccode.to_owned(),
-            };
-            if let Err(mut e) = request.check() {
+            if let Err(mut e) = request(chunk).check() {
                 if let Some(n) = e
                     .field
                     .strip_prefix("/keywords/")
@@ -93,15 +180,17 @@ impl Client {
                 {
                     e.field = format!("/keywords/{}", i * chunk_size + n);
                 }
-                return BulkOutcome {
-                    missing: keywords.to_vec(),
-                    stopped: Some(Error::InvalidRequest(e)),
-                    ..BulkOutcome::default()
+                return Chunked {
+                    keywords,
+                    chunks: Vec::new(),
+                    results: Vec::new(),
+                    refused: Some(Error::InvalidRequest(e)),
                 };
             }
         }
         let stop = Cell::new(false);
-        let mut results: Vec<Option<Result<_, Error>>> = vec![None; total_chunks];
+        let mut results: Vec<Option<Result<Chunk<T>, Error>>> =
+            std::iter::repeat_with(|| None).take(total_chunks).collect();
         let mut progress = BulkProgress {
             done_chunks: 0,
             total_chunks,
@@ -113,16 +202,13 @@ impl Client {
         let mut running = stream::iter(chunks.iter().copied().enumerate())
             .map(|(i, chunk)| {
                 let stop = &stop;
+                let call = &call;
+                let request = &request;
                 async move {
                     if stop.get() || cancel.is_some_and(Cancel::is_cancelled) {
                         return (i, None);
                     }
-                    let request = search_volume_bulk::Request {
-                        key: ApiKey::default(),
-                        keywords: chunk.to_vec(),
-                        ccode: ccode.to_owned(),
-                    };
-                    let r = self.call(request, cancel).await;
+                    let r = call(request(chunk)).await;
                     if r.is_err() {
                         stop.set(true);
                     }
@@ -141,30 +227,72 @@ impl Client {
             on_progress(progress);
         }
         drop(running);
+        Chunked {
+            keywords,
+            chunks,
+            results,
+            refused: None,
+        }
+    }
+}
 
-        let mut out = BulkOutcome {
-            charge: progress.charge,
-            ..BulkOutcome::default()
-        };
-        for (i, r) in results.into_iter().enumerate() {
+/// What the driver gathered: each chunk's result (`None`: not sent).
+struct Chunked<'k, T> {
+    keywords: &'k [String],
+    chunks: Vec<&'k [String]>,
+    results: Vec<Option<Result<Chunk<T>, Error>>>,
+    /// The request check that stopped the job before anything was sent.
+    refused: Option<Error>,
+}
+
+impl<T> Chunked<'_, T> {
+    /// The outcome: successful chunks' data merged in request order by `add` into `start`
+    /// (then `end`), the keywords of the others as missing.
+    fn merge<D: Default, A>(
+        self,
+        start: A,
+        mut add: impl FnMut(&mut A, T),
+        end: impl FnOnce(A) -> D,
+    ) -> BulkOutcome<D> {
+        if let Some(e) = self.refused {
+            return BulkOutcome {
+                missing: self.keywords.to_vec(),
+                stopped: Some(e),
+                ..BulkOutcome::default()
+            };
+        }
+        let mut all = start;
+        let mut out = BulkOutcome::<D>::default();
+        for (i, r) in self.results.into_iter().enumerate() {
             match r {
-                Some(Ok(reply)) => {
-                    out.records.extend(reply.data);
-                    if let Some(report) = reply.report {
+                Some(Ok(chunk)) => {
+                    out.charge += chunk.charge;
+                    add(&mut all, chunk.data);
+                    if let Some(report) = chunk.report {
                         out.reports.push((i, report));
                     }
                 }
                 Some(Err(e)) => {
                     out.charge += e.charge();
-                    out.missing.extend(chunks[i].iter().cloned());
+                    out.missing.extend(self.chunks[i].iter().cloned());
                     out.stopped.get_or_insert(e);
                 }
-                None => out.missing.extend(chunks[i].iter().cloned()),
+                None => out.missing.extend(self.chunks[i].iter().cloned()),
             }
         }
+        out.records = end(all);
         if out.stopped.is_none() && !out.missing.is_empty() {
             out.stopped = Some(Error::Aborted);
         }
         out
     }
+}
+
+/// The text between the brackets of a JSON array body (trimmed), or `None` when the body
+/// is not an array. The body is already known to be JSON (`call_raw` checks).
+fn array_items(body: &str) -> Option<&str> {
+    body.trim()
+        .strip_prefix('[')?
+        .strip_suffix(']')
+        .map(str::trim)
 }

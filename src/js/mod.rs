@@ -834,7 +834,7 @@ impl JsClient {
                 }
             };
             let out = client
-                .search_volume_bulk_chunked(
+                .search_volume_bulk_chunked_raw(
                     &req.keywords,
                     &req.ccode,
                     bulk,
@@ -843,11 +843,8 @@ impl JsClient {
                 )
                 .await;
             let result = js_sys::Object::new();
-            set(
-                &result,
-                "data",
-                json_value(&serde_json::to_string(&out.records).unwrap_or_else(|_| "[]".into())),
-            );
+            // The chunks' arrays as the service wrote them, like `data` of a single call.
+            set(&result, "data", json_value(&out.records));
             set(
                 &result,
                 "missing",
