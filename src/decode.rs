@@ -53,6 +53,23 @@ pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
     })
 }
 
+/// Checks that `text` is one JSON value (the full grammar, as `serde_json` reads it), by the
+/// validator's scanner: what [`decode`] would say of its syntax, without building anything.
+pub fn check_syntax(text: &str) -> Result<(), DecodeError> {
+    use crate::validate::scan::{line_col, Scanner};
+    let mut sc = Scanner::new(text);
+    sc.skip().and_then(|()| sc.end()).map_err(|e| {
+        let (line, column) = line_col(text, e.offset);
+        DecodeError {
+            path: String::new(),
+            message: e.msg.to_owned(),
+            line,
+            column,
+            syntax: true,
+        }
+    })
+}
+
 fn from_serde(e: serde_json::Error, path: String) -> DecodeError {
     let syntax = matches!(
         e.classify(),

@@ -280,7 +280,7 @@ impl Client {
                 column: p.column,
                 syntax: true,
             }),
-            None => crate::decode::decode::<serde::de::IgnoredAny>(&body).err(),
+            None => crate::decode::check_syntax(&body).err(),
         };
         if let Some(error) = syntax {
             return Err(Error::NotJson { error, charge });

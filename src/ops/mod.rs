@@ -204,7 +204,7 @@ macro_rules! operations {
                 match operation {
                     $(Operation::$variant => parse::request::<$module::Request>(text).map(Request::$variant),)*
                 }
-                .map_err(|e| malformed(text, &e))
+                .map_err(malformed)
             }
         }
 
@@ -279,20 +279,9 @@ pub fn estimate_cost(request: &Request) -> Usd {
         .times(request.billable_units())
 }
 
-/// The request error of a body that `serde_json` could not read as the request.
-fn malformed(text: &str, e: &serde_json::Error) -> RequestError {
-    let message = e.to_string();
-    let mut field = pointer_of(text, e);
-    // serde names a missing field only in its message (its position is the end of the
-    // object): the error points at the field itself, `/keywords`, not at the object.
-    if let Some(name) = message
-        .strip_prefix("missing field `")
-        .and_then(|rest| rest.split('`').next())
-    {
-        field.push('/');
-        field.push_str(&name.replace('~', "~0").replace('/', "~1"));
-    }
-    RequestError::new(field, RequestErrorKind::Malformed(message))
+/// The request error of a body that is not the request.
+fn malformed(e: parse::Malformed) -> RequestError {
+    RequestError::new(e.field, RequestErrorKind::Malformed(e.message))
 }
 
 /// The JSON Pointer of the value a `serde_json` error points at (from its position).

@@ -1,16 +1,22 @@
 //! Request bodies from JSON text ([`Request::from_json`](super::Request::from_json)): one
-//! table-driven visitor for all 11 request structs instead of 11 monomorphized `Deserialize`
-//! derives (26 KB of the JS package's wasm, 2.3 KB gzipped). Each struct's table
-//! ([`FromFields`]) comes from its declaration (`ops::request!`). The visitor makes the calls
-//! the derives make, in the same order, so results, errors, messages and positions are the
-//! derives' own; the derives stay for Rust users (`OperationRequest: DeserializeOwned`), and a
-//! test compares the two on many bodies (`tests` below).
-
-use std::fmt;
-
-use serde::de::{self, DeserializeSeed, Deserializer, Expected, MapAccess, SeqAccess, Visitor};
+//! table-driven parser for all 11 request structs, on the validator's JSON scanner. Each
+//! struct's table ([`FromFields`]) comes from its declaration (`ops::request!`).
+//!
+//! It accepts exactly what the structs' serde derives accept (a test compares the two on
+//! many bodies): an object with each required field once, `key` optional, no other field; or
+//! an array of all fields in declaration order; strings where a `String` is declared, arrays
+//! of strings where a `Vec<String>` is. The derives stay for Rust users
+//! (`OperationRequest: DeserializeOwned`).
+//!
+//! Decision: not `serde_json` with the derives or a serde visitor. Either brings serde's
+//! `invalid type` messages, whose float printing (core's Grisu and Dragon with their tables)
+//! and the deserializer cost about 15 KB of the JS package's gzipped wasm. The messages are
+//! serde's in form (`missing field \`keywords\``, `unknown field \`z\`, expected one of ...`,
+//! `invalid type: integer, expected a string`, then `at line L column C`), and every error
+//! carries the JSON Pointer of the value it is about.
 
 use super::ApiKey;
+use crate::validate::scan::{line_col, Scalar, Scanner, Start, SyntaxErr};
 
 /// A request field's type.
 #[derive(Clone, Copy)]
@@ -78,151 +84,204 @@ pub(crate) trait FromFields: Sized {
     fn from_values(values: &mut Values) -> Self;
 }
 
-/// Parses a request `T` (errors as `serde_json::from_str::<T>` gives them).
-pub(super) fn request<T: FromFields>(text: &str) -> Result<T, serde_json::Error> {
-    let shape = Shape {
-        fields: T::NAMES,
-        kinds: T::KINDS,
-    };
-    let values = shape.parse(text)?;
+/// Why a body is not a request: the message and the JSON Pointer of the value it is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Malformed {
+    /// JSON Pointer (`""`: the whole body; `/keywords` also for a missing field).
+    pub field: String,
+    /// What is wrong, and where (`at line L column C`).
+    pub message: String,
+}
+
+/// Parses a request `T`.
+pub(super) fn request<T: FromFields>(text: &str) -> Result<T, Malformed> {
+    let values = Parser::new(text).request(T::NAMES, T::KINDS)?;
     Ok(T::from_values(&mut Values(values.into_iter())))
 }
 
-/// One request struct's fields (names and types, in the same order).
-struct Shape {
-    fields: &'static [&'static str],
-    kinds: &'static [Kind],
+/// A JSON Pointer token for a field name (`~` and `/` escaped).
+fn token(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
 }
 
-impl Shape {
-    /// The field values of `text` (the part not specific to one struct).
-    fn parse(self, text: &str) -> Result<Vec<Value>, serde_json::Error> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        let values = self.deserialize(&mut de)?;
-        de.end()?;
+struct Parser<'a> {
+    text: &'a str,
+    sc: Scanner<'a>,
+}
+
+impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Self {
+        Parser {
+            text,
+            sc: Scanner::new(text),
+        }
+    }
+
+    /// An error about the value at `offset`, whose pointer is `field`.
+    fn error(&self, field: String, offset: usize, message: &str) -> Malformed {
+        let (line, column) = line_col(self.text, offset);
+        Malformed {
+            field,
+            message: format!("{message} at line {line} column {column}"),
+        }
+    }
+
+    fn syntax(&self, field: &str, e: SyntaxErr) -> Malformed {
+        self.error(field.to_owned(), e.offset, e.msg)
+    }
+
+    /// The next value's start; a syntax error is about `field`.
+    fn start(&mut self, field: &str) -> Result<Start, Malformed> {
+        self.sc.start().map_err(|e| self.syntax(field, e))
+    }
+
+    /// A value of another type than `expected`, at the scanner's position (not consumed).
+    fn wrong_type(&mut self, field: &str, start: Start, expected: &str) -> Malformed {
+        let at = self.sc.pos;
+        let found = match start {
+            Start::Object => "map",
+            Start::Array => "sequence",
+            Start::Scalar => match self.sc.scalar() {
+                Ok(v) => type_of(&v),
+                Err(e) => return self.syntax(field, e),
+            },
+        };
+        self.error(
+            field.to_owned(),
+            at,
+            &format!("invalid type: {found}, expected {expected}"),
+        )
+    }
+
+    fn request(
+        mut self,
+        names: &'static [&'static str],
+        kinds: &'static [Kind],
+    ) -> Result<Vec<Value>, Malformed> {
+        let values = match self.start("")? {
+            Start::Object => self.object(names, kinds)?,
+            Start::Array => self.array(kinds)?,
+            start @ Start::Scalar => return Err(self.wrong_type("", start, "struct Request")),
+        };
+        self.sc.end().map_err(|e| self.syntax("", e))?;
         Ok(values)
     }
-}
 
-/// What the derive's `visit_seq` names in `invalid_length`: `struct Request with N elements`.
-struct Elements(usize);
-
-impl Expected for Elements {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "struct Request with {} elements", self.0)
-    }
-}
-
-/// What the derive's field visitor names for an out-of-range index: `field index 0 <= i < N`.
-struct FieldIndex(usize);
-
-impl Expected for FieldIndex {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "field index 0 <= i < {}", self.0)
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for Shape {
-    type Value = Vec<Value>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<Value>, D::Error> {
-        let fields = self.fields;
-        d.deserialize_struct("Request", fields, self)
-    }
-}
-
-/// The value of one field, by its type.
-struct FieldValue(Kind);
-
-impl<'de> DeserializeSeed<'de> for FieldValue {
-    type Value = Value;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        use serde::Deserialize;
-        Ok(match self.0 {
-            Kind::Str => Value::Str(String::deserialize(d)?),
-            Kind::List => Value::List(Vec::<String>::deserialize(d)?),
-        })
-    }
-}
-
-/// A field name: its index in the shape.
-struct FieldName(&'static [&'static str]);
-
-impl<'de> DeserializeSeed<'de> for FieldName {
-    type Value = usize;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
-        d.deserialize_identifier(self)
-    }
-}
-
-impl<'de> Visitor<'de> for FieldName {
-    type Value = usize;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("field identifier")
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<usize, E> {
-        match usize::try_from(v) {
-            Ok(i) if i < self.0.len() => Ok(i),
-            _ => Err(E::invalid_value(
-                de::Unexpected::Unsigned(v),
-                &FieldIndex(self.0.len()),
-            )),
-        }
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<usize, E> {
-        match self.0.iter().position(|f| *f == v) {
-            Some(i) => Ok(i),
-            None => Err(E::unknown_field(v, self.0)),
-        }
-    }
-    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<usize, E> {
-        match self.0.iter().position(|f| f.as_bytes() == v) {
-            Some(i) => Ok(i),
-            None => Err(E::unknown_field(&String::from_utf8_lossy(v), self.0)),
-        }
-    }
-}
-
-impl<'de> Visitor<'de> for Shape {
-    type Value = Vec<Value>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("struct Request")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Value>, A::Error> {
-        let mut out = Vec::with_capacity(self.fields.len());
-        for (i, kind) in self.kinds.iter().enumerate() {
-            match seq.next_element_seed(FieldValue(*kind))? {
-                Some(v) => out.push(v),
-                // `key` has a default.
-                None if i == 0 => out.push(Value::Str(String::new())),
-                None => return Err(de::Error::invalid_length(i, &Elements(self.fields.len()))),
-            }
-        }
-        Ok(out)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<Value>, A::Error> {
-        let mut slots: Vec<Option<Value>> = self.fields.iter().map(|_| None).collect();
-        while let Some(i) = map.next_key_seed(FieldName(self.fields))? {
-            // `FieldName` gives an index of `fields`, which `slots` and `kinds` match.
-            let (Some(slot), Some(kind)) = (slots.get_mut(i), self.kinds.get(i)) else {
-                continue;
+    /// `{ "name": value, ... }`: each field at most once, every one but `key` required.
+    fn object(
+        &mut self,
+        names: &'static [&'static str],
+        kinds: &'static [Kind],
+    ) -> Result<Vec<Value>, Malformed> {
+        self.sc.obj_begin().map_err(|e| self.syntax("", e))?;
+        let mut slots: Vec<Option<Value>> = names.iter().map(|_| None).collect();
+        let mut first = true;
+        loop {
+            let at = self.sc.pos;
+            let key = self.sc.obj_key(first).map_err(|e| self.syntax("", e))?;
+            first = false;
+            let Some(key) = key else { break };
+            let name = key.text();
+            let field = format!("/{}", token(&name));
+            let Some(i) = names.iter().position(|n| *n == name) else {
+                let known: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+                let message = format!(
+                    "unknown field `{}`, expected one of {}",
+                    name.chars().take(60).collect::<String>(),
+                    known.join(", ")
+                );
+                return Err(self.error(field, at, &message));
             };
-            if slot.is_some() {
-                return Err(de::Error::duplicate_field(self.fields[i]));
+            if slots[i].is_some() {
+                let message = format!("duplicate field `{}`", names[i]);
+                return Err(self.error(field, at, &message));
             }
-            *slot = Some(map.next_value_seed(FieldValue(*kind))?);
+            slots[i] = Some(self.value(&field, kinds[i])?);
         }
-        let mut out = Vec::with_capacity(self.fields.len());
-        for (i, slot) in slots.into_iter().enumerate() {
-            match slot {
-                Some(v) => out.push(v),
-                None if i == 0 => out.push(Value::Str(String::new())),
-                None => return Err(de::Error::missing_field(self.fields[i])),
+        let end = self.sc.pos.saturating_sub(1);
+        slots
+            .into_iter()
+            .enumerate()
+            .map(|(i, slot)| match slot {
+                Some(v) => Ok(v),
+                None if i == 0 => Ok(Value::Str(String::new())),
+                None => Err(self.error(
+                    format!("/{}", token(names[i])),
+                    end,
+                    &format!("missing field `{}`", names[i]),
+                )),
+            })
+            .collect()
+    }
+
+    /// `[key, field, ...]`: every field, in declaration order.
+    fn array(&mut self, kinds: &'static [Kind]) -> Result<Vec<Value>, Malformed> {
+        self.sc.arr_begin().map_err(|e| self.syntax("", e))?;
+        let mut out = Vec::with_capacity(kinds.len());
+        for (i, kind) in kinds.iter().enumerate() {
+            let at = self.sc.pos;
+            if !self.sc.arr_next(i == 0).map_err(|e| self.syntax("", e))? {
+                let message = format!(
+                    "invalid length {i}, expected struct Request with {} elements",
+                    kinds.len()
+                );
+                return Err(self.error(String::new(), at, &message));
             }
+            out.push(self.value(&format!("/{i}"), *kind)?);
+        }
+        let at = self.sc.pos;
+        if self.sc.arr_next(false).map_err(|e| self.syntax("", e))? {
+            return Err(self.error(String::new(), at, "trailing characters"));
         }
         Ok(out)
+    }
+
+    /// A field's value: a string, or an array of strings.
+    fn value(&mut self, field: &str, kind: Kind) -> Result<Value, Malformed> {
+        match (kind, self.start(field)?) {
+            (Kind::Str, Start::Scalar) => self.string(field).map(Value::Str),
+            (Kind::List, Start::Array) => {
+                self.sc.arr_begin().map_err(|e| self.syntax(field, e))?;
+                let mut items = Vec::new();
+                let mut first = true;
+                while self.sc.arr_next(first).map_err(|e| self.syntax(field, e))? {
+                    first = false;
+                    let item = format!("{field}/{}", items.len());
+                    self.start(&item)?;
+                    items.push(self.string(&item)?);
+                }
+                Ok(Value::List(items))
+            }
+            (Kind::Str, start) => Err(self.wrong_type(field, start, "a string")),
+            (Kind::List, start) => Err(self.wrong_type(field, start, "a sequence")),
+        }
+    }
+
+    /// A string (after [`Self::start`]).
+    fn string(&mut self, field: &str) -> Result<String, Malformed> {
+        let at = self.sc.pos;
+        match self.sc.scalar() {
+            Ok(Scalar::Str(s)) => Ok(s.text().into_owned()),
+            Ok(v) => Err(self.error(
+                field.to_owned(),
+                at,
+                &format!("invalid type: {}, expected a string", type_of(&v)),
+            )),
+            Err(e) => Err(self.syntax(field, e)),
+        }
+    }
+}
+
+/// A scalar's type as serde names it in `invalid type` messages.
+fn type_of(v: &Scalar<'_>) -> &'static str {
+    match v {
+        Scalar::Null | Scalar::Absent => "null",
+        Scalar::Bool(_) => "boolean",
+        Scalar::Int(_) | Scalar::BigInt(_) => "integer",
+        Scalar::Float(_) => "floating point",
+        Scalar::Str(_) => "string",
+        Scalar::Array => "sequence",
+        Scalar::Object => "map",
     }
 }
 
@@ -231,19 +290,21 @@ mod tests {
     use super::super::*;
     use serde::de::DeserializeOwned;
 
-    /// The table-driven parser's answer for `text` and the derive's, as results or
-    /// "message / category".
+    /// The table-driven parser's answer for `text` and the derive's: the request, or (for
+    /// the derive) just that it failed, and (for ours) that the error is well formed.
     fn both<T>(text: &str) -> [Result<Request, String>; 2]
     where
         T: DeserializeOwned + super::FromFields + Into<Request>,
     {
-        let show = |e: serde_json::Error| format!("{e} / {:?}", e.classify());
-        [
-            super::request::<T>(text).map(Into::into).map_err(show),
-            serde_json::from_str::<T>(text)
-                .map(Into::into)
-                .map_err(show),
-        ]
+        let ours = super::request::<T>(text).map(Into::into).map_err(|e| {
+            assert!(e.message.contains(" at line "), "{text:?}: {e:?}");
+            assert!(e.field.is_empty() || e.field.starts_with('/'), "{e:?}");
+            "error".to_string()
+        });
+        let derived = serde_json::from_str::<T>(text)
+            .map(Into::into)
+            .map_err(|_| "error".to_string());
+        [ours, derived]
     }
 
     fn answers(op: Operation, text: &str) -> [Result<Request, String>; 2] {
@@ -360,6 +421,68 @@ mod tests {
         out.push(r#"{"domain":"a.com"}"#.into());
         out.push(r#"{"keyword":"a"}"#.into());
         out
+    }
+
+    #[test]
+    fn messages_name_the_problem_and_the_place() {
+        use Operation::*;
+        let e = |op, text| Request::from_json(op, text).unwrap_err();
+        let m = e(Related, r#"{"keyword":1,"ccode":"US"}"#);
+        assert_eq!(
+            (m.field.as_str(), m.to_string().as_str()),
+            (
+                "/keyword",
+                "/keyword: invalid type: integer, expected a string at line 1 column 12"
+            )
+        );
+        let m = e(Related, r#"{"keyword":"a","ccode":"US","z~/":1}"#);
+        assert_eq!(m.field, "/z~0~1");
+        assert!(
+            m.to_string()
+                .contains("unknown field `z~/`, expected one of `key`, `keyword`, `ccode`"),
+            "{m}"
+        );
+        let m = e(Related, r#"{"keyword":"a","keyword":"b","ccode":"US"}"#);
+        assert!(m.to_string().contains("duplicate field `keyword`"), "{m}");
+        let m = e(
+            SearchVolumeBulk,
+            "{\"keywords\":[\"a\",\n null],\"ccode\":\"US\"}",
+        );
+        assert_eq!(m.field, "/keywords/1");
+        assert!(
+            m.to_string()
+                .ends_with("invalid type: null, expected a string at line 2 column 2"),
+            "{m}"
+        );
+        let m = e(SearchVolumeBulk, r#"{"keywords":"a","ccode":"US"}"#);
+        assert!(
+            m.to_string()
+                .contains("invalid type: string, expected a sequence"),
+            "{m}"
+        );
+        let m = e(Related, r#"["k","a"]"#);
+        assert_eq!(m.field, "");
+        assert!(
+            m.to_string()
+                .contains("invalid length 2, expected struct Request with 3 elements"),
+            "{m}"
+        );
+        let m = e(Related, r#"["k","a","US","x"]"#);
+        assert!(m.to_string().contains("trailing characters"), "{m}");
+        let m = e(Related, "1.5");
+        assert!(
+            m.to_string()
+                .contains("invalid type: floating point, expected struct Request"),
+            "{m}"
+        );
+        let m = e(Related, r#"{"keyword":"a","ccode":"US"} x"#);
+        assert!(
+            m.to_string()
+                .contains("trailing characters after the JSON value"),
+            "{m}"
+        );
+        let m = e(Related, r#"{"keyword":"a\u00"}"#);
+        assert_eq!(m.field, "/keyword");
     }
 
     #[test]

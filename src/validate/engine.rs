@@ -16,7 +16,9 @@ use std::fmt::Write as _;
 
 use super::formats;
 use super::scan::{Decimal, Key, RawStr, SResult, Scalar, Scanner, Start};
-use super::shape::{ArrRule, At, Cx, Kind, Node, NumRule, Object, Order, Record, StrRule};
+use super::shape::{
+    bound_text, ArrRule, At, Cx, Kind, Node, NumRule, Object, Order, Record, StrRule,
+};
 use super::{Issue, Severity, MAX_ISSUES};
 use crate::ops::search_volume_bulk::MONTH_NAMES;
 use crate::ops::Request;
@@ -289,9 +291,9 @@ impl<'a, 'r> Engine<'a, 'r> {
                 let shown = match v {
                     Scalar::Int(i) => i.to_string(),
                     Scalar::Float(t) | Scalar::BigInt(t) => t.to_owned(),
-                    _ => f.to_string(),
+                    _ => v.type_name().to_owned(),
                 };
-                let (min, max) = (r.min, r.max);
+                let (min, max) = (bound_text(r.min), bound_text(r.max));
                 let what = match r.severity {
                     Severity::Error => "must be",
                     Severity::Warning => "observed values are",

@@ -5,7 +5,7 @@
 //! request, cross-field equalities, real calendar dates) stays in the validator. Note that a
 //! schema `integer` also matches `1.0`, which the validator reports as a `type` error.
 
-use super::shape::{ArrRule, Kind, Node, StrRule};
+use super::shape::{bound_text, ArrRule, Kind, Node, StrRule};
 use super::Severity;
 use crate::ops::search_volume_bulk::MONTH_NAMES;
 use crate::ops::Operation;
@@ -137,8 +137,8 @@ fn node(n: &Node, mut m: Obj) -> String {
             if let Some((min, max)) = ranges.fold(None, |acc: Option<(f64, f64)>, r| {
                 Some(acc.map_or((r.min, r.max), |(lo, hi)| (lo.max(r.min), hi.min(r.max))))
             }) {
-                m.raw("minimum", &number(min));
-                m.raw("maximum", &number(max));
+                m.raw("minimum", &bound_text(min));
+                m.raw("maximum", &bound_text(max));
             }
         }
         Kind::Array(a) => {
@@ -183,13 +183,4 @@ fn node(n: &Node, mut m: Obj) -> String {
         }
     }
     m.end()
-}
-
-/// A bound as JSON text: whole numbers without a fraction (`100`, not `100.0`).
-fn number(f: f64) -> String {
-    if f.fract() == 0.0 && f.abs() < 9e15 {
-        (f as i64).to_string()
-    } else {
-        serde_json::to_string(&f).unwrap_or_else(|_| "null".into())
-    }
 }

@@ -128,6 +128,30 @@ pub struct NumRule {
     pub severity: Severity,
 }
 
+/// A range bound as text, for messages and the JSON Schema: `100`, `-3`, `0.25`, `inf`.
+///
+/// Decision: written without float formatting (core's or zmij's, about 8 KB of the JS
+/// package's gzipped wasm together), as every bound of the spec's ranges is a whole number
+/// (a test checks); another bound is written with up to 6 decimals.
+pub(crate) fn bound_text(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 {
+        return (f as i64).to_string();
+    }
+    let micros = (f.abs() * 1e6).round() as u64;
+    let sign = if f < 0.0 { "-" } else { "" };
+    let (whole, frac) = (micros / 1_000_000, micros % 1_000_000);
+    let frac = format!("{frac:06}");
+    format!("{sign}{whole}.{}", frac.trim_end_matches('0'))
+        .trim_end_matches('.')
+        .to_owned()
+}
+
 /// The order a [`ArrRule::Seq`] requires of consecutive keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
@@ -419,5 +443,46 @@ pub mod dsl {
     pub const fn doc(mut node: Node, doc: &'static str) -> Node {
         node.doc = doc;
         node
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bounds(n: &Node, out: &mut Vec<f64>) {
+        match n.kind {
+            Kind::Int(rules) | Kind::Num(rules) => {
+                out.extend(rules.iter().flat_map(|r| [r.min, r.max]));
+            }
+            Kind::Array(a) => bounds(&a.items, out),
+            Kind::Object(o) => {
+                for f in o.fields {
+                    bounds(&f.node, out);
+                }
+                if let Some(extra) = o.extra {
+                    bounds(extra, out);
+                }
+            }
+            Kind::Any | Kind::Bool | Kind::Str(_) => {}
+        }
+    }
+
+    #[test]
+    fn every_range_bound_is_whole_and_written_as_display_writes_it() {
+        let mut all = Vec::new();
+        for op in crate::Operation::ALL {
+            bounds(crate::validate::response_shape(op), &mut all);
+        }
+        assert!(!all.is_empty());
+        for f in all {
+            assert!(f.fract() == 0.0 || f.is_infinite(), "{f}");
+            assert_eq!(bound_text(f), f.to_string());
+        }
+        for f in [0.25, -1.5, 0.000001, 12.3] {
+            assert_eq!(bound_text(f), f.to_string());
+        }
+        assert_eq!(bound_text(f64::INFINITY), "inf");
+        assert_eq!(bound_text(f64::NEG_INFINITY), "-inf");
     }
 }
