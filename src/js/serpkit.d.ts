@@ -358,7 +358,8 @@ export interface BulkProgress {
 }
 
 export interface BulkResult {
-  /** Records of the completed chunks, in request order. */
+  /** Records of the completed chunks, in request order, as the service wrote them (as `data`
+   * of `searchVolumeBulk`: the chunks' arrays joined, not decoded and re-encoded). */
   data: SearchVolumeRecord[];
   /** Keywords whose chunk did not complete (not charged). */
   missing: string[];

@@ -177,10 +177,11 @@ impl<'a> Parser<'a> {
         let mut slots: Vec<Option<Value>> = names.iter().map(|_| None).collect();
         let mut first = true;
         loop {
-            let at = self.sc.pos;
             let key = self.sc.obj_key(first).map_err(|e| self.syntax("", e))?;
             first = false;
             let Some(key) = key else { break };
+            // The key's opening quote (its raw text is a slice of `text`).
+            let at = (key.raw().as_ptr() as usize - self.text.as_ptr() as usize).saturating_sub(1);
             let name = key.text();
             let field = format!("/{}", token(&name));
             let Some(i) = names.iter().position(|n| *n == name) else {
@@ -426,63 +427,32 @@ mod tests {
     #[test]
     fn messages_name_the_problem_and_the_place() {
         use Operation::*;
-        let e = |op, text| Request::from_json(op, text).unwrap_err();
-        let m = e(Related, r#"{"keyword":1,"ccode":"US"}"#);
-        assert_eq!(
-            (m.field.as_str(), m.to_string().as_str()),
-            (
-                "/keyword",
-                "/keyword: invalid type: integer, expected a string at line 1 column 12"
-            )
-        );
-        let m = e(Related, r#"{"keyword":"a","ccode":"US","z~/":1}"#);
-        assert_eq!(m.field, "/z~0~1");
-        assert!(
-            m.to_string()
-                .contains("unknown field `z~/`, expected one of `key`, `keyword`, `ccode`"),
-            "{m}"
-        );
-        let m = e(Related, r#"{"keyword":"a","keyword":"b","ccode":"US"}"#);
-        assert!(m.to_string().contains("duplicate field `keyword`"), "{m}");
-        let m = e(
-            SearchVolumeBulk,
-            "{\"keywords\":[\"a\",\n null],\"ccode\":\"US\"}",
-        );
-        assert_eq!(m.field, "/keywords/1");
-        assert!(
-            m.to_string()
-                .ends_with("invalid type: null, expected a string at line 2 column 2"),
-            "{m}"
-        );
-        let m = e(SearchVolumeBulk, r#"{"keywords":"a","ccode":"US"}"#);
-        assert!(
-            m.to_string()
-                .contains("invalid type: string, expected a sequence"),
-            "{m}"
-        );
-        let m = e(Related, r#"["k","a"]"#);
-        assert_eq!(m.field, "");
-        assert!(
-            m.to_string()
-                .contains("invalid length 2, expected struct Request with 3 elements"),
-            "{m}"
-        );
-        let m = e(Related, r#"["k","a","US","x"]"#);
-        assert!(m.to_string().contains("trailing characters"), "{m}");
-        let m = e(Related, "1.5");
-        assert!(
-            m.to_string()
-                .contains("invalid type: floating point, expected struct Request"),
-            "{m}"
-        );
-        let m = e(Related, r#"{"keyword":"a","ccode":"US"} x"#);
-        assert!(
-            m.to_string()
-                .contains("trailing characters after the JSON value"),
-            "{m}"
-        );
-        let m = e(Related, r#"{"keyword":"a\u00"}"#);
-        assert_eq!(m.field, "/keyword");
+        // (operation, body, field, the message's end)
+        let cases = [
+            (Related, r#"{"keyword":1,"ccode":"US"}"#, "/keyword",
+             "/keyword: invalid type: integer, expected a string at line 1 column 12"),
+            (Related, r#"{"keyword":"a","ccode":"US","z~/":1}"#, "/z~0~1",
+             "unknown field `z~/`, expected one of `key`, `keyword`, `ccode` at line 1 column 29"),
+            (Related, r#"{"keyword":"a","keyword":"b","ccode":"US"}"#, "/keyword",
+             "duplicate field `keyword` at line 1 column 16"),
+            (Related, r#"{"keyword":"a"}"#, "/ccode", "missing field `ccode` at line 1 column 15"),
+            (SearchVolumeBulk, "{\"keywords\":[\"a\",\n null],\"ccode\":\"US\"}", "/keywords/1",
+             "invalid type: null, expected a string at line 2 column 2"),
+            (SearchVolumeBulk, r#"{"keywords":"a","ccode":"US"}"#, "/keywords",
+             "invalid type: string, expected a sequence at line 1 column 13"),
+            (Related, r#"["k","a"]"#, "",
+             "invalid length 2, expected struct Request with 3 elements at line 1 column 9"),
+            (Related, r#"["k","a","US","x"]"#, "", "trailing characters at line 1 column 14"),
+            (Related, "1.5", "", "invalid type: floating point, expected struct Request at line 1 column 1"),
+            (Related, r#"{"keyword":"a","ccode":"US"} x"#, "",
+             "trailing characters after the JSON value at line 1 column 30"),
+            (Related, r#"{"keyword":"a\u00"}"#, "/keyword", "invalid \\u escape at line 1 column 18"),
+        ];
+        for (op, text, field, end) in cases {
+            let e = Request::from_json(op, text).unwrap_err();
+            assert_eq!(e.field, field, "{text}");
+            assert!(e.to_string().ends_with(end), "{text}: {e}");
+        }
     }
 
     #[test]

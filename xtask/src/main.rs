@@ -387,6 +387,8 @@ fn pkg(tools: &Tools) -> Res {
     // one run caught in the machine's slow mode (about 20 ms a validation, which the old
     // settings hit as well: they gave 0.45x to 0.62x and 3.0x to 4.2x in the same session).
     // Best over 8 processes each, text: 13.3 ms here against 12.6 ms with the old settings.
+    // (Sizes above are of that time; the package has since lost serde's deserializer, core's
+    // float printing and `serde_json::Value`: BENCHMARKS.md has the current size.)
     run(cargo().args([
         "build",
         "--config",
