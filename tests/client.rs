@@ -485,4 +485,10 @@ fn bulk_raw_takes_empty_arrays_and_refuses_a_body_that_is_not_an_array() {
     assert_eq!(out.missing, keywords(1));
     assert_eq!(out.records, "[]");
     assert_eq!(out.charge, search_volume_bulk::PRICE.usd);
+
+    // Refused before sending (an empty keyword): still an empty array, nothing charged.
+    let kws = vec!["a".to_string(), String::new()];
+    let out = block_on(c.search_volume_bulk_chunked_raw(&kws, "US", opts, |_| {}, None));
+    assert_eq!(out.stopped.unwrap().code(), "invalid_request");
+    assert_eq!((out.records.as_str(), out.missing), ("[]", kws));
 }

@@ -254,14 +254,15 @@ impl<T> Chunked<'_, T> {
         mut add: impl FnMut(&mut A, T),
         end: impl FnOnce(A) -> D,
     ) -> BulkOutcome<D> {
+        let mut all = start;
         if let Some(e) = self.refused {
             return BulkOutcome {
+                records: end(all),
                 missing: self.keywords.to_vec(),
                 stopped: Some(e),
                 ..BulkOutcome::default()
             };
         }
-        let mut all = start;
         let mut out = BulkOutcome::<D>::default();
         for (i, r) in self.results.into_iter().enumerate() {
             match r {
