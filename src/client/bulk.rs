@@ -5,7 +5,7 @@ use std::cell::Cell;
 
 use futures_util::stream::{self, StreamExt};
 
-use super::{Cancel, Client, Error};
+use super::{Cancel, Client, Error, Reply};
 use crate::money::Usd;
 use crate::ops::search_volume_bulk::{self, SearchVolumeRecord};
 use crate::ops::{ApiKey, OperationRequest};
@@ -64,13 +64,6 @@ pub struct BulkOutcome<D = Vec<SearchVolumeRecord>> {
     pub stopped: Option<Error>,
 }
 
-/// One successful chunk, as the driver sees it.
-struct Chunk<T> {
-    data: T,
-    report: Option<Report>,
-    charge: Usd,
-}
-
 impl Client {
     /// Runs `search_volume/bulk` over any number of keywords. Chunks not yet started when an
     /// error, a cancel or the budget stops the job are not sent; chunks in flight finish.
@@ -82,17 +75,10 @@ impl Client {
         on_progress: impl FnMut(BulkProgress),
         cancel: Option<&Cancel>,
     ) -> BulkOutcome {
-        let call = |request: search_volume_bulk::Request| async move {
-            let r = self.call(request, cancel).await?;
-            Ok(Chunk {
-                data: r.data,
-                report: r.report,
-                charge: r.charge,
-            })
-        };
+        let call = |request: search_volume_bulk::Request| self.call(request, cancel);
         self.run_chunks(keywords, ccode, options, on_progress, cancel, call)
             .await
-            .merge(Vec::new(), |all, records| all.extend(records), |all| all)
+            .merge(|all: &mut Vec<_>, records| all.extend(records))
     }
 
     /// [`Self::search_volume_bulk_chunked`] without decoding: the records are one JSON array
@@ -120,30 +106,25 @@ impl Client {
                     charge: r.charge,
                 });
             };
-            let data = items.to_owned();
-            Ok(Chunk {
-                data,
+            Ok(Reply {
+                data: items.to_owned(),
                 report: r.report,
                 charge: r.charge,
             })
         };
-        self.run_chunks(keywords, ccode, options, on_progress, cancel, call)
+        let mut out = self
+            .run_chunks(keywords, ccode, options, on_progress, cancel, call)
             .await
-            .merge(
-                String::from("["),
-                |all, items| {
-                    if !items.is_empty() {
-                        if all.len() > 1 {
-                            all.push(',');
-                        }
-                        all.push_str(&items);
+            .merge(|all: &mut String, items| {
+                if !items.is_empty() {
+                    if !all.is_empty() {
+                        all.push(',');
                     }
-                },
-                |mut all| {
-                    all.push(']');
-                    all
-                },
-            )
+                    all.push_str(&items);
+                }
+            });
+        out.records = format!("[{}]", out.records);
+        out
     }
 
     /// The bulk driver: checks every chunk, then runs them with bounded concurrency through
@@ -158,7 +139,7 @@ impl Client {
         call: impl Fn(search_volume_bulk::Request) -> Fut,
     ) -> Chunked<'k, T>
     where
-        Fut: std::future::Future<Output = Result<Chunk<T>, Error>>,
+        Fut: std::future::Future<Output = Result<Reply<T>, Error>>,
     {
         let chunk_size = options.chunk_size.clamp(1, crate::ops::check::MAX_KEYWORDS);
         let chunks: Vec<&[String]> = keywords.chunks(chunk_size).collect();
@@ -189,7 +170,7 @@ impl Client {
             }
         }
         let stop = Cell::new(false);
-        let mut results: Vec<Option<Result<Chunk<T>, Error>>> =
+        let mut results: Vec<Option<Result<Reply<T>, Error>>> =
             std::iter::repeat_with(|| None).take(total_chunks).collect();
         let mut progress = BulkProgress {
             done_chunks: 0,
@@ -240,24 +221,17 @@ impl Client {
 struct Chunked<'k, T> {
     keywords: &'k [String],
     chunks: Vec<&'k [String]>,
-    results: Vec<Option<Result<Chunk<T>, Error>>>,
+    results: Vec<Option<Result<Reply<T>, Error>>>,
     /// The request check that stopped the job before anything was sent.
     refused: Option<Error>,
 }
 
 impl<T> Chunked<'_, T> {
-    /// The outcome: successful chunks' data merged in request order by `add` into `start`
-    /// (then `end`), the keywords of the others as missing.
-    fn merge<D: Default, A>(
-        self,
-        start: A,
-        mut add: impl FnMut(&mut A, T),
-        end: impl FnOnce(A) -> D,
-    ) -> BulkOutcome<D> {
-        let mut all = start;
+    /// The outcome: successful chunks' data added in request order by `add` to the (default)
+    /// records, the keywords of the others as missing.
+    fn merge<D: Default>(self, mut add: impl FnMut(&mut D, T)) -> BulkOutcome<D> {
         if let Some(e) = self.refused {
             return BulkOutcome {
-                records: end(all),
                 missing: self.keywords.to_vec(),
                 stopped: Some(e),
                 ..BulkOutcome::default()
@@ -268,7 +242,7 @@ impl<T> Chunked<'_, T> {
             match r {
                 Some(Ok(chunk)) => {
                     out.charge += chunk.charge;
-                    add(&mut all, chunk.data);
+                    add(&mut out.records, chunk.data);
                     if let Some(report) = chunk.report {
                         out.reports.push((i, report));
                     }
@@ -281,7 +255,6 @@ impl<T> Chunked<'_, T> {
                 None => out.missing.extend(self.chunks[i].iter().cloned()),
             }
         }
-        out.records = end(all);
         if out.stopped.is_none() && !out.missing.is_empty() {
             out.stopped = Some(Error::Aborted);
         }
