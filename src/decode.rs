@@ -48,7 +48,7 @@ impl std::error::Error for DecodeError {}
 /// Decodes a response body of type `T` (e.g. `ops::related::Response`).
 pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
     serde_json::from_str(text).map_err(|e| {
-        let path = crate::ops::pointer_of(text, &e);
+        let path = pointer_of(text, &e);
         from_serde(e, path)
     })
 }
@@ -68,6 +68,15 @@ pub fn check_syntax(text: &str) -> Result<(), DecodeError> {
             syntax: true,
         }
     })
+}
+
+/// The JSON Pointer of the value a `serde_json` error points at (from its position).
+fn pointer_of(text: &str, e: &serde_json::Error) -> String {
+    use crate::validate::scan;
+    scan::pointer_at(
+        text,
+        scan::offset_of(text, e.line(), e.column(), &e.to_string()),
+    )
 }
 
 fn from_serde(e: serde_json::Error, path: String) -> DecodeError {

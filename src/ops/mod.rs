@@ -284,15 +284,6 @@ fn malformed(e: parse::Malformed) -> RequestError {
     RequestError::new(e.field, RequestErrorKind::Malformed(e.message))
 }
 
-/// The JSON Pointer of the value a `serde_json` error points at (from its position).
-pub(crate) fn pointer_of(text: &str, e: &serde_json::Error) -> String {
-    use crate::validate::scan;
-    scan::pointer_at(
-        text,
-        scan::offset_of(text, e.line(), e.column(), &e.to_string()),
-    )
-}
-
 /// Declares an operation's request struct: `key` (may be absent from a body), then the listed
 /// fields, all required, each a `String` or a `Vec<String>`. The serde derive (Rust users) and
 /// the table the JSON parser of [`Request::from_json`] reads (`parse`, no per-struct

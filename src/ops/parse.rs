@@ -16,7 +16,7 @@
 //! carries the JSON Pointer of the value it is about.
 
 use super::ApiKey;
-use crate::validate::scan::{line_col, Scalar, Scanner, Start, SyntaxErr};
+use crate::validate::scan::{line_col, push_token, Scalar, Scanner, Start, SyntaxErr};
 
 /// A request field's type.
 #[derive(Clone, Copy)]
@@ -76,7 +76,7 @@ impl Values {
     }
 }
 
-/// A request struct the visitor builds: its field names and types in declaration order (the
+/// A request struct the parser builds: its field names and types in declaration order (the
 /// first is `key`, `#[serde(default)]`; every other field is required).
 pub(crate) trait FromFields: Sized {
     const NAMES: &'static [&'static str];
@@ -99,9 +99,11 @@ pub(super) fn request<T: FromFields>(text: &str) -> Result<T, Malformed> {
     Ok(T::from_values(&mut Values(values.into_iter())))
 }
 
-/// A JSON Pointer token for a field name (`~` and `/` escaped).
-fn token(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
+/// The JSON Pointer of a top-level field.
+fn pointer(name: &str) -> String {
+    let mut out = String::new();
+    push_token(&mut out, name);
+    out
 }
 
 struct Parser<'a> {
@@ -183,7 +185,7 @@ impl<'a> Parser<'a> {
             // The key's opening quote (its raw text is a slice of `text`).
             let at = (key.raw().as_ptr() as usize - self.text.as_ptr() as usize).saturating_sub(1);
             let name = key.text();
-            let field = format!("/{}", token(&name));
+            let field = pointer(&name);
             let Some(i) = names.iter().position(|n| *n == name) else {
                 let known: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
                 let message = format!(
@@ -207,7 +209,7 @@ impl<'a> Parser<'a> {
                 Some(v) => Ok(v),
                 None if i == 0 => Ok(Value::Str(String::new())),
                 None => Err(self.error(
-                    format!("/{}", token(names[i])),
+                    pointer(names[i]),
                     end,
                     &format!("missing field `{}`", names[i]),
                 )),

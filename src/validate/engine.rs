@@ -15,7 +15,7 @@
 use std::fmt::Write as _;
 
 use super::formats;
-use super::scan::{Decimal, Key, RawStr, SResult, Scalar, Scanner, Start};
+use super::scan::{push_token, Decimal, Key, RawStr, SResult, Scalar, Scanner, Start};
 use super::shape::{
     bound_text, ArrRule, At, Cx, Kind, Node, NumRule, Object, Order, Record, StrRule,
 };
@@ -69,17 +69,6 @@ impl Sink {
                 severity,
                 message: message(),
             });
-        }
-    }
-}
-
-fn push_token(out: &mut String, s: &str) {
-    out.push('/');
-    for c in s.chars() {
-        match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
         }
     }
 }

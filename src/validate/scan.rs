@@ -958,6 +958,19 @@ fn last_read(src: &str, line: usize, column: usize) -> usize {
     (start + column.saturating_sub(1)).min(b.len())
 }
 
+/// Appends `name` to a JSON Pointer as one reference token: `/`, then the name with `~`
+/// written `~0` and `/` written `~1` (RFC 6901).
+pub(crate) fn push_token(out: &mut String, name: &str) {
+    out.push('/');
+    for c in name.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+}
+
 /// The JSON Pointer of the innermost value at byte `offset` of `src`: the value whose text
 /// covers the offset (for a container, its brackets), or the member whose key covers it
 /// (`/keywords/3`, `/name~1x`; empty for the whole text). `serde_json` reports where a
@@ -984,16 +997,7 @@ pub(crate) fn pointer_at(src: &str, offset: usize) -> String {
                     out.push('/');
                     out.push_str(&i.to_string());
                 }
-                Frame::Obj(Some(k), _) => {
-                    out.push('/');
-                    for c in k.text().chars() {
-                        match c {
-                            '~' => out.push_str("~0"),
-                            '/' => out.push_str("~1"),
-                            c => out.push(c),
-                        }
-                    }
-                }
+                Frame::Obj(Some(k), _) => push_token(&mut out, &k.text()),
                 Frame::Obj(None, _) => {}
             }
         }
