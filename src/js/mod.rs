@@ -47,21 +47,21 @@ fn set(o: &js_sys::Object, k: &str, v: impl Into<JsValue>) {
     let _ = Reflect::set(o, &JsValue::from_str(k), &v.into());
 }
 
-/// A string as JSON text.
-fn json_str(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "null".into())
+/// A value as JSON text (a string quoted and escaped, a unit as its name, a report).
+fn to_json<T: serde::Serialize + ?Sized>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "null".into())
 }
 
 fn json_value(text: &str) -> JsValue {
     JSON::parse(text).unwrap_or(JsValue::NULL)
 }
 
-/// `{ usd, micros, display }` as JSON text. `usd` is written from the exact decimal
-/// ([`Usd::decimal`]), so no float is formatted in wasm (core's float printing costs about
-/// 20 KB of the package).
-fn money_json(usd: Usd) -> String {
+/// The members `"usd":…,"micros":…,"display":"…"` of a money object, as JSON text. `usd` is
+/// written from the exact decimal ([`Usd::decimal`]), so no float is formatted in wasm
+/// (core's float printing costs about 20 KB of the package).
+fn money_members(usd: Usd) -> String {
     format!(
-        r#"{{"usd":{},"micros":{},"display":"{}"}}"#,
+        r#""usd":{},"micros":{},"display":"{}""#,
         usd.decimal(),
         usd.micros(),
         usd
@@ -69,12 +69,7 @@ fn money_json(usd: Usd) -> String {
 }
 
 fn money(usd: Usd) -> JsValue {
-    json_value(&money_json(usd))
-}
-
-/// A price unit as JSON text (`"per_keyword"`).
-fn unit_json(unit: crate::ops::PriceUnit) -> String {
-    serde_json::to_string(&unit).unwrap_or_else(|_| "null".into())
+    json_value(&format!("{{{}}}", money_members(usd)))
 }
 
 /// Strings at least this long are copied into wasm with `TextEncoder.encodeInto` (see
@@ -307,7 +302,7 @@ fn client_error(e: &Error) -> JsValue {
 }
 
 fn report_value(report: &crate::validate::Report) -> JsValue {
-    json_value(&serde_json::to_string(report).unwrap_or_else(|_| "null".into()))
+    json_value(&to_json(report))
 }
 
 /// Validates a response body of `operation`: JSON text, its UTF-8 bytes (`Uint8Array` or
@@ -347,12 +342,11 @@ pub fn estimate_cost(
     let req = parse_request(op, &request)?;
     req.check().map_err(|e| request_error(&e))?;
     let usd = crate::estimate_cost(&req);
-    let money = money_json(usd);
     Ok(json_value(&format!(
-        r#"{},"units":{},"unit":{}}}"#,
-        money.trim_end_matches('}'),
+        r#"{{{},"units":{},"unit":{}}}"#,
+        money_members(usd),
         req.billable_units(),
-        unit_json(op.price().unit)
+        to_json(&op.price().unit)
     )))
 }
 
@@ -364,12 +358,12 @@ pub fn operations() -> JsValue {
         .map(|op| {
             let p = op.price();
             format!(
-                r#"{{"path":{},"title":{},"price":{},"unit":{},"unitLabel":{}}}"#,
-                json_str(op.path()),
-                json_str(op.title()),
-                money_json(p.usd),
-                unit_json(p.unit),
-                json_str(p.unit.label()),
+                r#"{{"path":{},"title":{},"price":{{{}}},"unit":{},"unitLabel":{}}}"#,
+                to_json(op.path()),
+                to_json(op.title()),
+                money_members(p.usd),
+                to_json(&p.unit),
+                to_json(p.unit.label()),
             )
         })
         .collect();
@@ -845,11 +839,7 @@ impl JsClient {
             let result = js_sys::Object::new();
             // The chunks' arrays as the service wrote them, like `data` of a single call.
             set(&result, "data", json_value(&out.records));
-            set(
-                &result,
-                "missing",
-                json_value(&serde_json::to_string(&out.missing).unwrap_or_else(|_| "[]".into())),
-            );
+            set(&result, "missing", json_value(&to_json(&out.missing)));
             set(&result, "charge", money(out.charge));
             set(
                 &result,
