@@ -133,11 +133,17 @@ fn node(n: &Node, mut m: Obj) -> String {
             };
             m.str("type", ty);
             // Every error-level range must hold: the schema's range is their intersection.
-            let ranges = rules.iter().filter(|r| r.severity == Severity::Error);
-            if let Some((min, max)) = ranges.fold(None, |acc: Option<(f64, f64)>, r| {
-                Some(acc.map_or((r.min, r.max), |(lo, hi)| (lo.max(r.min), hi.min(r.max))))
-            }) {
+            // An unbounded side (infinite) has no keyword: JSON has no infinity.
+            let (min, max) = rules
+                .iter()
+                .filter(|r| r.severity == Severity::Error)
+                .fold((f64::NEG_INFINITY, f64::INFINITY), |(lo, hi), r| {
+                    (lo.max(r.min), hi.min(r.max))
+                });
+            if min.is_finite() {
                 m.raw("minimum", &bound_text(min));
+            }
+            if max.is_finite() {
                 m.raw("maximum", &bound_text(max));
             }
         }
@@ -183,4 +189,40 @@ fn node(n: &Node, mut m: Obj) -> String {
         }
     }
     m.end()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::shape::dsl::{int, range};
+    use crate::validate::shape::NumRule;
+    use Severity::{Error, Warning};
+
+    fn schema_of(n: Node) -> serde_json::Value {
+        serde_json::from_str(&node(&n, Obj::new())).expect("valid JSON")
+    }
+
+    #[test]
+    fn ranges_are_the_intersection_of_error_rules_and_skip_unbounded_sides() {
+        const BOTH: &[NumRule] = &[
+            range(0.0, 100.0, Error),
+            range(10.0, f64::INFINITY, Error),
+            range(50.0, 60.0, Warning),
+        ];
+        const UNBOUNDED: &[NumRule] = &[range(f64::NEG_INFINITY, f64::INFINITY, Error)];
+        const WARNING: &[NumRule] = &[range(0.0, 1.0, Warning)];
+
+        let v = schema_of(int(BOTH));
+        assert_eq!(
+            (v["minimum"].as_i64(), v["maximum"].as_i64()),
+            (Some(10), Some(100))
+        );
+        for rules in [UNBOUNDED, WARNING] {
+            let v = schema_of(int(rules));
+            assert!(
+                v.get("minimum").is_none() && v.get("maximum").is_none(),
+                "{v}"
+            );
+        }
+    }
 }
