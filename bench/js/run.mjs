@@ -230,12 +230,13 @@ lines.push(`- Results come out as JSON text handed to \`JSON.parse\` (the \`Clie
 lines.push('');
 lines.push(`Whole call in Node against the sandbox on loopback, which generates the 50,000 rows on every call (the same cost on both sides): \`client.rankedKeywordsDomain()\` (body fetched as bytes, every rule validated, data through \`JSON.parse\`) ${f1(calls.ours)} ms against \`fetch\` + \`text()\` + \`JSON.parse\` + Ajv ${f1(calls.plain)} ms, best of 5: the client adds ${f1(calls.ours - calls.plain)} ms.`);
 lines.push('');
-lines.push('| wasm (`pkg/serpkit_bg.wasm`, after wasm-opt -O3) | raw KB | gzip -9 KB |');
+lines.push('| wasm (`pkg/serpkit_bg.wasm`, after wasm-opt -O3) | raw KiB | gzip -9 KiB |');
 lines.push('|---|---:|---:|');
 lines.push(`| serpkit (no sandbox) | ${f1(wasm.length / 1024)} | ${f1(gz / 1024)} |`);
 lines.push(`| JS glue \`pkg/serpkit.js\` | ${f1(glue.length / 1024)} | ${f1(glueGz / 1024)} |`);
 lines.push('');
-lines.push(`Size goal ≤ 100 KB gzip: ${gz / 1024 <= 100 ? 'met' : 'NOT met'} (${f1(gz / 1024)} KB).`);
+// Judged in the stricter unit (1 kB = 1,000 bytes), so the goal holds in either reading.
+lines.push(`Size goal ≤ 100 KB gzip: ${gz / 1000 <= 100 ? 'met' : 'NOT met'} (${f1(gz / 1024)} KiB = ${f1(gz / 1000)} kB, gzip -9 by Node's zlib).`);
 lines.push('');
 lines.push(`Machine: ${os.cpus()[0]?.model?.trim() ?? 'unknown CPU'}, ${os.cpus().length} logical CPUs, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.arch()}.`);
 console.log(lines.join('\n'));
