@@ -23,6 +23,7 @@ pub mod client;
 pub mod decode;
 pub mod money;
 pub mod ops;
+pub mod records;
 pub mod validate;
 
 #[cfg(all(target_arch = "wasm32", feature = "js"))]

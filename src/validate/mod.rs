@@ -30,7 +30,8 @@
 //! request `record_count`, `request_keyword`, `request_ccode`; warnings `unknown_field`,
 //! `range` (observed ranges), `order` (observed orders), `count_value`, `consecutive_days`,
 //! `stats_count`, `enum` (heading types), `hashtag_shape` (undescribed text-only entry),
-//! `record_error`, `request_operation`. Each rule's declaration and decision sits in its
+//! `record_error`, `request_operation`, and `record_unmatched` (a merged answer's record that
+//! answers no requested item: [`crate::records`]). Each rule's declaration and decision sits in its
 //! operation's module (`RESPONSE` and the items it names).
 
 mod engine;
@@ -132,6 +133,56 @@ impl Report {
     pub fn omitted(&self) -> usize {
         (self.error_count + self.warning_count).saturating_sub(self.issues.len())
     }
+
+    /// A report of these issues, plus errors and warnings counted but not listed (a report
+    /// merged from stored records and a new answer: [`crate::records`]).
+    pub fn from_parts(issues: Vec<Issue>, unlisted_errors: usize, unlisted_warnings: usize) -> Report {
+        let errors = issues
+            .iter()
+            .filter(|i| i.severity == Severity::Error)
+            .count();
+        Report {
+            error_count: errors + unlisted_errors,
+            warning_count: issues.len() - errors + unlisted_warnings,
+            issues,
+            position: None,
+        }
+    }
+}
+
+/// Every rule code a report can hold (stable strings; see the module doc), for reading
+/// stored issues back: `rule_code("type") == Some("type")`.
+pub fn rule_code(code: &str) -> Option<&'static str> {
+    const CODES: &[&str] = &[
+        "json",
+        "type",
+        "missing_field",
+        "duplicate_field",
+        "monthly_count",
+        "order",
+        "date",
+        "month_name",
+        "range",
+        "lowercase",
+        "date_format",
+        "timestamp",
+        "enum",
+        "prefix",
+        "max_items",
+        "min_items",
+        "hashtag_shape",
+        "record_count",
+        "request_keyword",
+        "request_ccode",
+        "unknown_field",
+        "count_value",
+        "consecutive_days",
+        "stats_count",
+        "record_error",
+        "request_operation",
+        "record_unmatched",
+    ];
+    CODES.iter().copied().find(|c| *c == code)
 }
 
 impl Serialize for Report {

@@ -275,32 +275,10 @@ impl<'e> Cx<'e> {
     }
 }
 
-/// Whether a response keyword is the requested one.
-///
-/// Decision (the spec does not say how keywords are compared): the comparison ignores
-/// leading and trailing white space, treats runs of inner white space as one space, and is
-/// case-insensitive (Unicode lower case); services commonly normalise keywords that way, and
-/// anything beyond that (plurals, accents) is a different keyword. Allocates nothing.
-pub fn same_keyword(a: &str, b: &str) -> bool {
-    let mut wa = a.split_whitespace();
-    let mut wb = b.split_whitespace();
-    loop {
-        match (wa.next(), wb.next()) {
-            (None, None) => return true,
-            (Some(x), Some(y)) => {
-                if x != y
-                    && !x
-                        .chars()
-                        .flat_map(char::to_lowercase)
-                        .eq(y.chars().flat_map(char::to_lowercase))
-                {
-                    return false;
-                }
-            }
-            _ => return false,
-        }
-    }
-}
+/// Whether a response keyword is the requested one: one function for the validator's
+/// cross-checks, the record planner and the app's lists (the decision is documented at
+/// [`crate::records::key`]).
+pub use crate::records::same_keyword;
 
 /// Declaration helpers, so the per-operation tables read like the spec's tables.
 pub mod dsl {
