@@ -22,6 +22,7 @@ mod bulk;
 mod error;
 #[cfg(target_arch = "wasm32")]
 pub mod fetch;
+mod records;
 mod retry;
 pub mod time;
 pub mod transport;
@@ -32,6 +33,7 @@ use std::time::Duration;
 
 pub use bulk::{BulkOptions, BulkOutcome, BulkProgress};
 pub use error::{redact, Error, BODY_EXCERPT_CHARS};
+pub use records::RecordReply;
 pub use retry::{parse_retry_after, RetryPolicy};
 pub use time::{race, sleep, Cancel, Race};
 pub use transport::{HttpRequest, HttpResponse, LocalBoxFuture, Transport, TransportError};

@@ -103,7 +103,12 @@ fn keys_normalise_keywords_and_countries_and_keep_sources_apart() {
     );
     assert_eq!(p.reused(), 1);
     // Another country, another source: bought again.
-    let gb = plan(&bulk(&["running shoes"], "GB"), LIVE, &store, PlanOptions::default());
+    let gb = plan(
+        &bulk(&["running shoes"], "GB"),
+        LIVE,
+        &store,
+        PlanOptions::default(),
+    );
     assert_eq!(gb.new_records(), 1);
     let demo = plan(
         &bulk(&["running shoes"], "US"),
@@ -154,7 +159,12 @@ fn stale_imported_and_refreshed_records_are_bought_again() {
     for r in store.values_mut() {
         r.imported = true;
     }
-    let imported = plan(&bulk(&["a", "b"], "US"), LIVE, &store, PlanOptions::default());
+    let imported = plan(
+        &bulk(&["a", "b"], "US"),
+        LIVE,
+        &store,
+        PlanOptions::default(),
+    );
     assert_eq!(imported.new_records(), 2);
 }
 
@@ -169,7 +179,12 @@ fn single_and_bulk_share_records() {
 
     // A bought single record answers a later bulk call.
     let empty = HashMap::new();
-    let p = plan(&single("hiking boots"), LIVE, &empty, PlanOptions::default());
+    let p = plan(
+        &single("hiking boots"),
+        LIVE,
+        &empty,
+        PlanOptions::default(),
+    );
     assert!(matches!(p.to_buy, Some(Request::SearchVolumeSingle(_))));
     assert_eq!(p.estimate, Usd::from_micros(300));
     let body = sv("hiking boots", 70);
@@ -206,7 +221,12 @@ fn merge_puts_records_in_request_order_and_maps_issue_paths() {
             severity: Severity::Warning,
             message: "stored".into(),
         });
-    let p = plan(&bulk(&["a", "b", "c"], "US"), LIVE, &store, PlanOptions::default());
+    let p = plan(
+        &bulk(&["a", "b", "c"], "US"),
+        LIVE,
+        &store,
+        PlanOptions::default(),
+    );
     assert_eq!(keywords_of(&p.to_buy), vec!["a", "c"]);
     // The service answers the sub-request [a, c] (in its order) with an issue on `c`.
     let body = format!("[{},{}]", sv("a", 1), sv("c", 3));
@@ -236,7 +256,10 @@ fn merge_puts_records_in_request_order_and_maps_issue_paths() {
         }),
         true,
     );
-    assert_eq!(m.body, format!("[{},{},{}]", sv("a", 1), sv("b", 10), sv("c", 3)));
+    assert_eq!(
+        m.body,
+        format!("[{},{},{}]", sv("a", 1), sv("b", 10), sv("c", 3))
+    );
     let report = m.report.expect("validated");
     let paths: Vec<(&str, &str)> = report
         .issues
@@ -245,7 +268,11 @@ fn merge_puts_records_in_request_order_and_maps_issue_paths() {
         .collect();
     assert_eq!(
         paths,
-        vec![("/1/SEARCH_VOLUME", "range"), ("/2/keyword", "type"), ("", "record_count")]
+        vec![
+            ("/1/SEARCH_VOLUME", "range"),
+            ("/2/keyword", "type"),
+            ("", "record_count")
+        ]
     );
     assert_eq!((report.error_count(), report.warning_count()), (2, 1));
     // New records keep their own issues, relative to the record.
@@ -262,7 +289,12 @@ fn merge_puts_records_in_request_order_and_maps_issue_paths() {
 #[test]
 fn duplicates_are_bought_once_and_answered_everywhere() {
     let empty = HashMap::new();
-    let p = plan(&bulk(&["a", "A ", "b"], "US"), LIVE, &empty, PlanOptions::default());
+    let p = plan(
+        &bulk(&["a", "A ", "b"], "US"),
+        LIVE,
+        &empty,
+        PlanOptions::default(),
+    );
     assert_eq!(keywords_of(&p.to_buy), vec!["a", "b"]);
     assert_eq!(p.estimate, Usd::from_micros(600));
     let body = format!("[{},{}]", sv("a", 1), sv("b", 2));
@@ -274,14 +306,22 @@ fn duplicates_are_bought_once_and_answered_everywhere() {
         }),
         false,
     );
-    assert_eq!(m.body, format!("[{},{},{}]", sv("a", 1), sv("a", 1), sv("b", 2)));
+    assert_eq!(
+        m.body,
+        format!("[{},{},{}]", sv("a", 1), sv("a", 1), sv("b", 2))
+    );
     assert!(m.report.is_none());
 }
 
 #[test]
 fn unmatched_and_claimed_twice_records_stay_but_are_not_stored() {
     let empty = HashMap::new();
-    let p = plan(&bulk(&["a", "b"], "US"), LIVE, &empty, PlanOptions::default());
+    let p = plan(
+        &bulk(&["a", "b"], "US"),
+        LIVE,
+        &empty,
+        PlanOptions::default(),
+    );
     // `a` comes twice, `b` not at all, and a stranger `z`.
     let body = format!("[{},{},{}]", sv("a", 1), sv("z", 9), sv("A", 2));
     let sub = Report::from_parts(Vec::new(), 0, 0);
@@ -321,7 +361,8 @@ fn domains_and_urls() {
     let p = plan(&d, LIVE, &empty, PlanOptions::default());
     assert_eq!(p.estimate, Usd::from_micros(100_000));
     // `domainAsEntered` names the requested domain where the service sends it.
-    let body = r#"[{"domain":"example.com","domainAsEntered":"Example.com"},{"domain":"other.org"}]"#;
+    let body =
+        r#"[{"domain":"example.com","domainAsEntered":"Example.com"},{"domain":"other.org"}]"#;
     let m = p.merge(
         Some(Bought {
             body,
@@ -336,7 +377,9 @@ fn domains_and_urls() {
         key: Default::default(),
         domains: vec!["example.com.".into()],
     });
-    assert!(plan(&one, LIVE, &store, PlanOptions::default()).to_buy.is_none());
+    assert!(plan(&one, LIVE, &store, PlanOptions::default())
+        .to_buy
+        .is_none());
 
     let u = Request::BacklinkMetrics(backlink_metrics::Request {
         key: Default::default(),

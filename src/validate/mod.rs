@@ -136,7 +136,11 @@ impl Report {
 
     /// A report of these issues, plus errors and warnings counted but not listed (a report
     /// merged from stored records and a new answer: [`crate::records`]).
-    pub fn from_parts(issues: Vec<Issue>, unlisted_errors: usize, unlisted_warnings: usize) -> Report {
+    pub fn from_parts(
+        issues: Vec<Issue>,
+        unlisted_errors: usize,
+        unlisted_warnings: usize,
+    ) -> Report {
         let errors = issues
             .iter()
             .filter(|i| i.severity == Severity::Error)

@@ -1,0 +1,151 @@
+//! Calls that pay once per record: planned against a [`RecordStore`], only the missing
+//! records sent and priced, the answer merged in request order ([`crate::records`]).
+
+use std::rc::Rc;
+
+use super::{Cancel, Client, Error, ValidationMode};
+use crate::money::Usd;
+use crate::ops::Request;
+use crate::records::{source_of, Bought, Plan, PlanOptions, RecordStore, StoredRecord};
+use crate::validate::Report;
+
+/// A call answered from stored records and what this call bought.
+#[derive(Clone, Debug)]
+pub struct RecordReply {
+    /// The answer's JSON: records in request order (an object for `search_volume/single`).
+    pub body: String,
+    /// The merged report (`None` when validation is off).
+    pub report: Option<Report>,
+    /// What this call was charged (zero when every record was stored).
+    pub charge: Usd,
+    /// Requested positions answered from stored records.
+    pub from_store: usize,
+    /// Records this call bought and stored.
+    pub bought: usize,
+    /// Bought records kept in the answer but not stored (they match no requested item).
+    pub unmatched: usize,
+    /// Requested positions no record answers.
+    pub missing: usize,
+    /// The record store could not be read or written; the answer is complete all the same.
+    pub store_error: Option<String>,
+}
+
+impl Client {
+    /// Where this client's records come from (its base URL, normalised): part of every
+    /// record key, so records of one service are never reused for another.
+    pub fn record_source(&self) -> String {
+        source_of(&self.config.base_url)
+    }
+
+    /// The plan of `request` now: which records are stored, what would be bought and its
+    /// price. `Ok(None)` for operations priced per request; `Err` when the store cannot be
+    /// read (the caller then prices the whole request).
+    pub async fn plan(
+        &self,
+        request: &Request,
+        store: &dyn RecordStore,
+        options: &PlanOptions,
+    ) -> Result<Option<Plan>, String> {
+        let source = self.record_source();
+        let Some((kind, keys)) = crate::records::request_keys(request, &source) else {
+            return Ok(None);
+        };
+        let mut distinct = keys.clone();
+        distinct.sort();
+        distinct.dedup();
+        let found = store.get(kind, &distinct).await?;
+        let lookup = |k: &crate::records::RecordKey| -> Option<StoredRecord> {
+            let i = distinct.binary_search(k).ok()?;
+            found.get(i).cloned().flatten()
+        };
+        Ok(Plan::new(request, &source, lookup, options))
+    }
+
+    /// Sends `request` buying only the records `store` does not hold (fresh enough per
+    /// `options`), stores what was bought, and answers in request order. Operations priced
+    /// per request are sent as they are. A store that cannot be read counts as empty (the
+    /// whole request is bought, as its plan priced it); a failed write keeps the answer.
+    /// Strict validation judges the merged report, after new records are stored.
+    pub async fn call_with_records(
+        &self,
+        request: &Request,
+        store: &dyn RecordStore,
+        options: &PlanOptions,
+        cancel: Option<&Cancel>,
+    ) -> Result<RecordReply, Error> {
+        request.check().map_err(Error::InvalidRequest)?;
+        let mut store_error = None;
+        let plan = match self.plan(request, store, options).await {
+            Ok(p) => p,
+            Err(e) => {
+                store_error = Some(e);
+                Plan::new(request, &self.record_source(), |_| None, options)
+            }
+        };
+        let Some(plan) = plan else {
+            let r = self.call_raw(request, cancel).await?;
+            return Ok(RecordReply {
+                body: r.body,
+                report: r.report,
+                charge: r.charge,
+                from_store: 0,
+                bought: 0,
+                unmatched: 0,
+                missing: 0,
+                store_error,
+            });
+        };
+        let mode = self.config.validation;
+        let (merged, charge) = match &plan.to_buy {
+            None => (plan.merge(None, mode != ValidationMode::Off), Usd::ZERO),
+            Some(sub) => {
+                // The sub-call is judged after the merge, so a strict mode does not throw
+                // away records that were paid for.
+                let warn = if mode == ValidationMode::Strict {
+                    let mut c = (*self.config).clone();
+                    c.validation = ValidationMode::Warn;
+                    Client {
+                        config: Rc::new(c),
+                        ..self.clone()
+                    }
+                } else {
+                    self.clone()
+                };
+                let r = warn.call_raw(sub, cancel).await?;
+                let bought = Bought {
+                    body: &r.body,
+                    report: r.report.as_ref(),
+                    at_ms: options.now_ms,
+                };
+                (
+                    plan.merge(Some(bought), mode != ValidationMode::Off),
+                    r.charge,
+                )
+            }
+        };
+        let bought = merged.fresh.len();
+        if !merged.fresh.is_empty() {
+            if let Err(e) = store.put(plan.kind, merged.fresh).await {
+                store_error = Some(e);
+            }
+        }
+        if mode == ValidationMode::Strict {
+            if let Some(r) = merged.report.as_ref().filter(|r| !r.ok()) {
+                return Err(Error::ContractViolation {
+                    report: Box::new(r.clone()),
+                    charge,
+                });
+            }
+        }
+        Ok(RecordReply {
+            body: merged.body,
+            report: merged.report,
+            charge,
+            from_store: merged.from_store,
+            bought,
+            unmatched: merged.unmatched,
+            missing: merged.missing.len(),
+            store_error,
+        })
+    }
+}

@@ -1,0 +1,252 @@
+//! Pay once per record, against the sandbox's ledger: only missing records are sent and
+//! charged, answers come back in request order with reports at the merged positions.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::rc::Rc;
+
+use futures_executor::block_on;
+use sandbox::{Date, InProcess};
+use serpkit::client::{Client, ClientConfig, LocalBoxFuture, ValidationMode};
+use serpkit::ops::{domainstats, search_volume_bulk, search_volume_single};
+use serpkit::records::{
+    MemoryStore, PlanOptions, RecordKey, RecordKind, RecordStore, StoredRecord,
+};
+use serpkit::{Request, Usd};
+
+fn setup(base_url: &str, transport: &InProcess) -> Client {
+    let mut config = ClientConfig::new(sandbox::DEFAULT_KEY);
+    config.base_url = base_url.into();
+    Client::new(config, Rc::new(transport.clone()))
+}
+
+fn sandbox() -> InProcess {
+    InProcess::demo(Date::new(2024, 3, 5).unwrap())
+}
+
+const LIVE: &str = "https://api.example.com";
+
+fn bulk(keywords: &[String]) -> Request {
+    Request::SearchVolumeBulk(search_volume_bulk::Request {
+        key: Default::default(),
+        keywords: keywords.to_vec(),
+        ccode: "US".into(),
+    })
+}
+
+fn words(n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("running shoes {i}")).collect()
+}
+
+fn at(now_ms: f64) -> PlanOptions {
+    PlanOptions {
+        now_ms,
+        ..PlanOptions::default()
+    }
+}
+
+fn keywords_in(body: &str) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_str(body).unwrap();
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["keyword"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_same_list_plus_one_keyword_costs_one_keyword() {
+    let sb = sandbox();
+    let client = setup(LIVE, &sb);
+    let store = MemoryStore::new();
+    let ten = words(10);
+    let first = block_on(client.call_with_records(&bulk(&ten), &store, &at(1.0), None)).unwrap();
+    assert_eq!(first.charge, Usd::from_micros(3_000));
+    assert_eq!((first.from_store, first.bought), (0, 10));
+    assert_eq!(store.len(), 10);
+
+    let mut eleven = ten.clone();
+    eleven.insert(4, "trail shoes".into());
+    // The price first: one new keyword.
+    let plan = block_on(client.plan(&bulk(&eleven), &store, &at(2.0)))
+        .unwrap()
+        .unwrap();
+    assert_eq!(plan.estimate, Usd::from_micros(300));
+    assert_eq!(plan.summary(), "1 new keyword · 10 already bought");
+
+    let second =
+        block_on(client.call_with_records(&bulk(&eleven), &store, &at(2.0), None)).unwrap();
+    assert_eq!(second.charge, Usd::from_micros(300));
+    assert_eq!((second.from_store, second.bought), (10, 1));
+    assert_eq!(keywords_in(&second.body), eleven, "request order");
+    let report = second.report.unwrap();
+    assert!(report.ok() && report.warning_count() == 0, "{report}");
+
+    let ledger = sb.ledger();
+    assert_eq!(ledger.total, Usd::from_micros(3_300));
+    assert_eq!(
+        ledger.charged().map(|e| e.units).collect::<Vec<_>>(),
+        vec![10, 1]
+    );
+    assert_eq!(client.spent(), ledger.total);
+
+    // Everything stored: nothing sent, nothing charged, and it says so.
+    let third = block_on(client.call_with_records(&bulk(&eleven), &store, &at(3.0), None)).unwrap();
+    assert_eq!(third.charge, Usd::ZERO);
+    assert_eq!(third.from_store, 11);
+    assert_eq!(sb.ledger().entries.len(), 2);
+    assert_eq!(third.body, second.body);
+}
+
+#[test]
+fn single_is_served_from_bulk_records_and_the_other_way_round() {
+    let sb = sandbox();
+    let client = setup(LIVE, &sb);
+    let store = MemoryStore::new();
+    block_on(client.call_with_records(&bulk(&words(3)), &store, &at(1.0), None)).unwrap();
+    let single = |k: &str| {
+        Request::SearchVolumeSingle(search_volume_single::Request {
+            key: Default::default(),
+            keyword: k.into(),
+            ccode: "us".into(),
+        })
+    };
+    let r =
+        block_on(client.call_with_records(&single("  Running SHOES 1 "), &store, &at(2.0), None))
+            .unwrap();
+    assert_eq!(r.charge, Usd::ZERO);
+    let v: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!(v["keyword"], "running shoes 1");
+    assert_eq!(sb.ledger().entries.len(), 1);
+
+    let r = block_on(client.call_with_records(&single("hiking boots"), &store, &at(3.0), None))
+        .unwrap();
+    assert_eq!(r.charge, Usd::from_micros(300));
+    let r = block_on(client.call_with_records(
+        &bulk(&["hiking boots".to_string(), "running shoes 0".to_string()]),
+        &store,
+        &at(4.0),
+        None,
+    ))
+    .unwrap();
+    assert_eq!(r.charge, Usd::ZERO);
+    assert_eq!(sb.ledger().total, Usd::from_micros(1_200));
+}
+
+#[test]
+fn domains_bought_together_are_not_sold_again_one_by_one() {
+    let sb = sandbox();
+    let client = setup(LIVE, &sb);
+    let store = MemoryStore::new();
+    let ask = |domains: &[&str]| {
+        Request::DomainStats(domainstats::Request {
+            key: Default::default(),
+            domains: domains.iter().map(|d| d.to_string()).collect(),
+        })
+    };
+    let two = block_on(client.call_with_records(
+        &ask(&["example.com", "shop.example.org"]),
+        &store,
+        &at(1.0),
+        None,
+    ))
+    .unwrap();
+    assert_eq!(two.charge, Usd::from_micros(100_000));
+    let one =
+        block_on(client.call_with_records(&ask(&["Example.COM"]), &store, &at(2.0), None)).unwrap();
+    assert_eq!(one.charge, Usd::ZERO);
+    assert_eq!(sb.ledger().total, Usd::from_micros(100_000));
+}
+
+#[test]
+fn refresh_max_age_and_sources() {
+    let sb = sandbox();
+    let client = setup(LIVE, &sb);
+    let store = MemoryStore::new();
+    let req = bulk(&words(4));
+    block_on(client.call_with_records(&req, &store, &at(1_000.0), None)).unwrap();
+    // Refresh re-buys everything asked, at its price.
+    let refresh = PlanOptions {
+        now_ms: 2_000.0,
+        refresh: true,
+        max_age_ms: None,
+    };
+    let r = block_on(client.call_with_records(&req, &store, &refresh, None)).unwrap();
+    assert_eq!(r.charge, Usd::from_micros(1_200));
+    // Too old for a max age of 500 ms.
+    let aged = PlanOptions {
+        now_ms: 3_000.0,
+        max_age_ms: Some(500.0),
+        refresh: false,
+    };
+    let plan = block_on(client.plan(&req, &store, &aged)).unwrap().unwrap();
+    assert_eq!((plan.new_records(), plan.stale), (4, 4));
+    // Records of another base URL (or of demo mode) are never reused.
+    let other = setup("sandbox://demo", &sb);
+    let plan = block_on(other.plan(&req, &store, &at(3_000.0)))
+        .unwrap()
+        .unwrap();
+    assert_eq!(plan.new_records(), 4);
+}
+
+/// A store whose writes fail (and reads count).
+struct Failing(MemoryStore);
+
+impl RecordStore for Failing {
+    fn get<'a>(
+        &'a self,
+        kind: RecordKind,
+        keys: &'a [RecordKey],
+    ) -> LocalBoxFuture<'a, Result<Vec<Option<StoredRecord>>, String>> {
+        self.0.get(kind, keys)
+    }
+    fn put(
+        &self,
+        _: RecordKind,
+        _: Vec<(RecordKey, StoredRecord)>,
+    ) -> LocalBoxFuture<'_, Result<(), String>> {
+        Box::pin(async { Err("quota exceeded".to_string()) })
+    }
+}
+
+#[test]
+fn a_failed_store_write_keeps_the_paid_answer() {
+    let sb = sandbox();
+    let client = setup(LIVE, &sb);
+    let store = Failing(MemoryStore::new());
+    let r = block_on(client.call_with_records(&bulk(&words(3)), &store, &at(1.0), None)).unwrap();
+    assert_eq!(keywords_in(&r.body), words(3));
+    assert_eq!(r.store_error.as_deref(), Some("quota exceeded"));
+    assert_eq!(r.charge, Usd::from_micros(900));
+}
+
+#[test]
+fn strict_mode_judges_the_merged_report_after_storing() {
+    let sb = sandbox();
+    let mut config = ClientConfig::new(format!("{}+break=order", sandbox::DEFAULT_KEY));
+    config.base_url = LIVE.into();
+    config.validation = ValidationMode::Strict;
+    let client = Client::new(config, Rc::new(sb.clone()));
+    let store = MemoryStore::new();
+    let err =
+        block_on(client.call_with_records(&bulk(&words(5)), &store, &at(1.0), None)).unwrap_err();
+    assert_eq!(err.code(), "contract_violation");
+    assert_eq!(err.charge(), Usd::from_micros(1_500));
+    assert_eq!(sb.ledger().total, Usd::from_micros(1_500));
+    // What was paid for is stored all the same: asking again costs nothing.
+    assert_eq!(store.len(), 5);
+}
+
+#[test]
+fn per_request_operations_go_through_unchanged() {
+    let sb = sandbox();
+    let client = setup(LIVE, &sb);
+    let store = MemoryStore::new();
+    let req = Request::Related(serpkit::ops::related::Request {
+        key: Default::default(),
+        keyword: "trail shoes".into(),
+        ccode: "US".into(),
+    });
+    let r = block_on(client.call_with_records(&req, &store, &at(1.0), None)).unwrap();
+    assert_eq!(r.charge, Usd::from_micros(150_000));
+    assert!(store.is_empty());
+}
