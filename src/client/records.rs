@@ -28,6 +28,8 @@ pub struct RecordReply {
     pub missing: usize,
     /// The record store could not be read or written; the answer is complete all the same.
     pub store_error: Option<String>,
+    /// Attempts made (0 when nothing was sent).
+    pub attempts: u32,
 }
 
 impl Client {
@@ -93,11 +95,12 @@ impl Client {
                 unmatched: 0,
                 missing: 0,
                 store_error,
+                attempts: r.attempts,
             });
         };
         let mode = self.config.validation;
-        let (merged, charge) = match &plan.to_buy {
-            None => (plan.merge(None, mode != ValidationMode::Off), Usd::ZERO),
+        let (merged, charge, attempts) = match &plan.to_buy {
+            None => (plan.merge(None, mode != ValidationMode::Off), Usd::ZERO, 0),
             Some(sub) => {
                 // The sub-call is judged after the merge, so a strict mode does not throw
                 // away records that were paid for.
@@ -117,10 +120,8 @@ impl Client {
                     report: r.report.as_ref(),
                     at_ms: options.now_ms,
                 };
-                (
-                    plan.merge(Some(bought), mode != ValidationMode::Off),
-                    r.charge,
-                )
+                let merged = plan.merge(Some(bought), mode != ValidationMode::Off);
+                (merged, r.charge, r.attempts)
             }
         };
         let bought = merged.fresh.len();
@@ -146,6 +147,7 @@ impl Client {
             unmatched: merged.unmatched,
             missing: merged.missing.len(),
             store_error,
+            attempts,
         })
     }
 }

@@ -4,6 +4,8 @@
 //! The TypeScript types are written by hand in `serpkit.d.ts` (tested against the Rust
 //! model by `tests/ts_types.rs`).
 
+mod record_cache;
+
 use std::time::Duration;
 
 use js_sys::{Function, Promise, Reflect, JSON};
@@ -390,6 +392,8 @@ struct Options {
     budget_usd: Option<Usd>,
     max_body_bytes: Option<f64>,
     headers: Vec<(String, String)>,
+    cache: Option<record_cache::JsRecordCache>,
+    max_age_ms: Option<f64>,
 }
 
 enum RetryOptions {
@@ -486,6 +490,8 @@ impl Options {
                 "budgetUsd",
                 "maxBodyBytes",
                 "headers",
+                "cache",
+                "maxAgeMs",
             ],
         )?;
         let retries = match o.get("retries")? {
@@ -556,6 +562,11 @@ impl Options {
             budget_usd,
             max_body_bytes: o.number("maxBodyBytes")?,
             headers,
+            cache: o
+                .get("cache")?
+                .map(record_cache::JsRecordCache::new)
+                .transpose()?,
+            max_age_ms: o.number("maxAgeMs")?,
         })
     }
 }
@@ -674,6 +685,10 @@ fn cancel_from(options: &JsValue) -> Result<Option<AbortLink>, JsValue> {
 #[wasm_bindgen(js_name = Client)]
 pub struct JsClient {
     inner: CoreClient,
+    /// The record cache (`cache` option): records are then paid for once.
+    cache: Option<record_cache::JsRecordCache>,
+    /// Stored records older than this are bought again (`maxAgeMs`; default no expiry).
+    max_age_ms: Option<f64>,
 }
 
 macro_rules! js_methods {
@@ -726,16 +741,20 @@ impl JsClient {
                 |_| {},
             ));
         }
-        let opts = Options::read(&options).map_err(|e| {
+        let mut opts = Options::read(&options).map_err(|e| {
             error_value(
                 "invalid_argument",
                 &format!("invalid client options: {e}"),
                 |_| {},
             )
         })?;
+        let cache = opts.cache.take();
+        let max_age_ms = opts.max_age_ms.filter(|m| *m >= 0.0);
         let config = opts.into_config()?;
         Ok(JsClient {
             inner: CoreClient::with_fetch(config),
+            cache,
+            max_age_ms,
         })
     }
 
@@ -755,26 +774,92 @@ impl JsClient {
 
     fn call_op(&self, op: Operation, request: JsValue, options: JsValue) -> Promise {
         let client = self.inner.clone();
+        let cache = self.cache.clone();
+        let plan = self.plan_options(&options);
         let prepared = parse_request(op, &request).and_then(|r| Ok((r, cancel_from(&options)?)));
         wasm_bindgen_futures::future_to_promise(async move {
             let (req, cancel) = prepared?;
-            let raw = client
-                .call_raw(&req, cancel.as_ref().map(|l| &l.cancel))
-                .await
-                .map_err(|e| client_error(&e))?;
+            let cancel = cancel.as_ref().map(|l| &l.cancel);
             let reply = js_sys::Object::new();
-            set(&reply, "data", json_value(&raw.body));
+            let (body, report, charge, attempts) = match &cache {
+                Some(cache) => {
+                    let r = client
+                        .call_with_records(&req, cache, &plan, cancel)
+                        .await
+                        .map_err(|e| client_error(&e))?;
+                    set(&reply, "fromCache", r.from_store as f64);
+                    set(&reply, "bought", r.bought as f64);
+                    if let Some(e) = &r.store_error {
+                        set(&reply, "cacheError", e.as_str());
+                    }
+                    (r.body, r.report, r.charge, r.attempts)
+                }
+                None => {
+                    let r = client
+                        .call_raw(&req, cancel)
+                        .await
+                        .map_err(|e| client_error(&e))?;
+                    (r.body, r.report, r.charge, r.attempts)
+                }
+            };
+            set(&reply, "data", json_value(&body));
             set(
                 &reply,
                 "report",
-                raw.report
-                    .as_ref()
-                    .map(report_value)
-                    .unwrap_or(JsValue::NULL),
+                report.as_ref().map(report_value).unwrap_or(JsValue::NULL),
             );
-            set(&reply, "charge", money(raw.charge));
-            set(&reply, "attempts", raw.attempts);
+            set(&reply, "charge", money(charge));
+            set(&reply, "attempts", attempts);
             Ok(reply.into())
+        })
+    }
+
+    /// The plan options of a call: now, the client's max age, and `options.refresh`.
+    fn plan_options(&self, options: &JsValue) -> crate::records::PlanOptions {
+        crate::records::PlanOptions {
+            now_ms: js_sys::Date::now(),
+            max_age_ms: self.max_age_ms,
+            refresh: options.is_object()
+                && Reflect::get(options, &"refresh".into()).is_ok_and(|v| v.is_truthy()),
+        }
+    }
+
+    /// The price of a call now, before making it: `{ usd, micros, display, newRecords,
+    /// fromCache, summary }`. With a record cache, records already bought are not priced
+    /// (`summary`: "1 new keyword · 10 already bought"); without one, the whole request is.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Quote>")]
+    pub fn quote(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "object | string")] request: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let client = self.inner.clone();
+        let cache = self.cache.clone();
+        let plan = self.plan_options(&options.unwrap_or(JsValue::UNDEFINED));
+        let prepared = parse_op(&operation).and_then(|op| {
+            let r = parse_request(op, &request)?;
+            r.check().map_err(|e| request_error(&e))?;
+            Ok(r)
+        });
+        wasm_bindgen_futures::future_to_promise(async move {
+            let req = prepared?;
+            let planned = match &cache {
+                Some(c) => client.plan(&req, c, &plan).await.ok().flatten(),
+                None => None,
+            };
+            let (usd, new, stored, summary) = match &planned {
+                Some(p) => (p.estimate, p.new_records(), p.reused(), p.summary()),
+                None => {
+                    let units = req.billable_units() as usize;
+                    (crate::estimate_cost(&req), units, 0, String::new())
+                }
+            };
+            Ok(json_value(&format!(
+                r#"{{{},"newRecords":{new},"fromCache":{stored},"summary":{}}}"#,
+                money_members(usd),
+                to_json(&summary)
+            )))
         })
     }
 

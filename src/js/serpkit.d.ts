@@ -329,10 +329,73 @@ export interface ClientOptions {
   maxBodyBytes?: number;
   /** Extra request headers. */
   headers?: Record<string, string>;
+  /**
+   * Where bought records are kept, so each record is paid for once: `search_volume/bulk` and
+   * `/single` per keyword and country, `domainstats` per domain, `backlink/metrics` per URL.
+   * Only records the cache lacks are sent and priced. `MemoryRecordCache`,
+   * `IndexedDbRecordCache`, or any object with the same `get`/`put`.
+   */
+  cache?: RecordCache;
+  /** With a cache: records bought longer ago than this are bought again. Default: no expiry. */
+  maxAgeMs?: number;
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** With a record cache: buy every requested record again (stored or not). */
+  refresh?: boolean;
+}
+
+/** The kinds of record a cache holds (the operations priced per record). */
+export type RecordKind = "search_volume" | "domainstats" | "backlink/metrics";
+
+/** One bought record as a cache keeps it. */
+export interface StoredRecord {
+  /** The record's JSON exactly as the service wrote it. */
+  json: string;
+  /** When it was bought (ms since the epoch). */
+  boughtAt: number;
+  /** Its validation issues, paths relative to the record. */
+  issues: ValidationIssue[];
+  /** It came from an import: never reused as bought. */
+  imported?: boolean;
+}
+
+/**
+ * A record cache: one `get` before a call, one `put` after it. Keys hold the base URL, the
+ * kind and the normalised item (keyword trimmed, white space folded, lower case; domain lower
+ * case; URL as given). A `put` that fails never loses the answer (`Reply.cacheError`).
+ */
+export interface RecordCache {
+  get(kind: RecordKind, keys: string[]): Promise<(StoredRecord | null | undefined)[]> | (StoredRecord | null | undefined)[];
+  put(kind: RecordKind, entries: { key: string; record: StoredRecord }[]): Promise<void> | void;
+}
+
+/** Records in memory. */
+export declare class MemoryRecordCache implements RecordCache {
+  get(kind: RecordKind, keys: string[]): Promise<(StoredRecord | null)[]>;
+  put(kind: RecordKind, entries: { key: string; record: StoredRecord }[]): Promise<void>;
+  readonly size: number;
+  clear(): void;
+}
+
+/** Records in the browser's IndexedDB (database `name`, default "serpkit-records"). */
+export declare class IndexedDbRecordCache implements RecordCache {
+  constructor(name?: string);
+  get(kind: RecordKind, keys: string[]): Promise<(StoredRecord | null)[]>;
+  put(kind: RecordKind, entries: { key: string; record: StoredRecord }[]): Promise<void>;
+  clear(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The price of a call before it is made (`Client.quote`). */
+export interface Quote extends Money {
+  /** Records (or requests) this call would buy. */
+  newRecords: number;
+  /** Requested records the cache already holds (not priced). */
+  fromCache: number;
+  /** "1 new keyword · 10 already bought"; empty without a cache or for per-request operations. */
+  summary: string;
 }
 
 export interface Reply<T> {
@@ -341,6 +404,12 @@ export interface Reply<T> {
   report: ValidationReport | null;
   charge: Money;
   attempts: number;
+  /** With a record cache: requested records answered from it (not charged). */
+  fromCache?: number;
+  /** With a record cache: records this call bought and stored. */
+  bought?: number;
+  /** With a record cache: it could not be read or written (the answer is complete). */
+  cacheError?: string;
 }
 
 export interface BulkOptions extends CallOptions {

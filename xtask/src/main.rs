@@ -424,6 +424,16 @@ fn pkg(tools: &Tools) -> Res {
         .arg(&wasm_file)
         .arg("-o")
         .arg(&wasm_file))?;
+    // The record caches are plain JS (they cost the wasm nothing), exported from the entry.
+    std::fs::copy(
+        root().join("src/js/record_cache.js"),
+        out.join("record_cache.js"),
+    )
+    .map_err(|e| format!("pkg/record_cache.js: {e}"))?;
+    let entry = out.join("serpkit.js");
+    let mut js = std::fs::read_to_string(&entry).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
+    js.push_str("\nexport { MemoryRecordCache, IndexedDbRecordCache } from './record_cache.js';\n");
+    std::fs::write(&entry, js).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
     let manifest = format!(
         r#"{{
   "name": "serpkit",
@@ -434,7 +444,7 @@ fn pkg(tools: &Tools) -> Res {
   "module": "serpkit.js",
   "types": "serpkit.d.ts",
   "exports": {{ ".": {{ "types": "./serpkit.d.ts", "default": "./serpkit.js" }}, "./serpkit_bg.wasm": "./serpkit_bg.wasm" }},
-  "files": ["serpkit.js", "serpkit.d.ts", "serpkit_bg.wasm", "serpkit_bg.wasm.d.ts"],
+  "files": ["serpkit.js", "record_cache.js", "serpkit.d.ts", "serpkit_bg.wasm", "serpkit_bg.wasm.d.ts"],
   "sideEffects": false,
   "license": "MIT OR Apache-2.0"
 }}

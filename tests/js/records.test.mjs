@@ -1,0 +1,166 @@
+// Pay once per record with the package's record caches, against the sandbox server's ledger:
+// only records the cache lacks are sent and charged, answers come back in request order.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { serpkit, sandbox } from './support.mjs';
+
+const { Client, MemoryRecordCache } = serpkit;
+const words = (n, from = 0) => Array.from({ length: n }, (_, i) => `running shoes ${i + from}`);
+
+function client(cache, extra = {}) {
+  return new Client({ key: sandbox.key, baseUrl: sandbox.url, retries: 0, cache, ...extra });
+}
+
+test('the same list plus one new keyword prices and buys one keyword', async () => {
+  await sandbox.reset();
+  const cache = new MemoryRecordCache();
+  const c = client(cache);
+  const ten = words(10);
+  const first = await c.searchVolumeBulk({ keywords: ten, ccode: 'US' });
+  assert.equal(first.charge.display, '$0.0030');
+  assert.equal(first.bought, 10);
+  assert.equal(first.fromCache, 0);
+  assert.equal(cache.size, 10);
+
+  const eleven = [...ten.slice(0, 4), 'trail shoes', ...ten.slice(4)];
+  const quote = await c.quote('search_volume/bulk', { keywords: eleven, ccode: 'US' });
+  assert.equal(quote.display, '$0.0003');
+  assert.equal(quote.newRecords, 1);
+  assert.equal(quote.fromCache, 10);
+  assert.equal(quote.summary, '1 new keyword · 10 already bought');
+
+  const second = await c.searchVolumeBulk({ keywords: eleven, ccode: 'US' });
+  assert.equal(second.charge.display, '$0.0003');
+  assert.equal(second.fromCache, 10);
+  assert.deepEqual(second.data.map((r) => r.keyword), eleven);
+  assert.equal(second.report.ok, true);
+
+  const ledger = await sandbox.ledger();
+  assert.equal(ledger.total, '0.0033');
+  assert.deepEqual(ledger.entries.map((e) => e.units), [10, 1]);
+  assert.equal(c.spent.display, '$0.0033');
+
+  // All bought: nothing sent, nothing charged, and it says so.
+  const none = await c.quote('search_volume/bulk', { keywords: eleven, ccode: 'us' });
+  assert.equal(none.micros, 0);
+  assert.equal(none.summary, 'all 11 keywords already bought');
+  const third = await c.searchVolumeBulk({ keywords: eleven, ccode: 'US' });
+  assert.equal(third.charge.micros, 0);
+  assert.equal(third.attempts, 0);
+  assert.equal((await sandbox.ledger()).entries.length, 2);
+});
+
+test('single answers from bulk records; domains bought together are not sold again', async () => {
+  await sandbox.reset();
+  const c = client(new MemoryRecordCache());
+  await c.searchVolumeBulk({ keywords: words(3), ccode: 'US' });
+  const single = await c.searchVolumeSingle({ keyword: '  Running   SHOES 2 ', ccode: 'US' });
+  assert.equal(single.charge.micros, 0);
+  assert.equal(single.data.keyword, 'running shoes 2');
+
+  await c.domainStats({ domains: ['example.com', 'shop.example.org'] });
+  const one = await c.domainStats({ domains: ['Example.com'] });
+  assert.equal(one.charge.micros, 0);
+  assert.equal(one.data.length, 1);
+  const ledger = await sandbox.ledger();
+  assert.deepEqual(ledger.entries.map((e) => e.operation), ['search_volume/bulk', 'domainstats']);
+  assert.equal(ledger.total, '0.1009');
+});
+
+test('refresh and maxAgeMs buy again, with their price', async () => {
+  await sandbox.reset();
+  const cache = new MemoryRecordCache();
+  const c = client(cache);
+  const req = { keywords: words(4), ccode: 'US' };
+  await c.searchVolumeBulk(req);
+  const q = await c.quote('search_volume/bulk', req, { refresh: true });
+  assert.equal(q.display, '$0.0012');
+  const again = await c.searchVolumeBulk(req, { refresh: true });
+  assert.equal(again.charge.display, '$0.0012');
+
+  const aged = client(cache, { maxAgeMs: 1 });
+  await new Promise((r) => setTimeout(r, 5));
+  assert.equal((await aged.quote('search_volume/bulk', req)).newRecords, 4);
+  // Another base URL never reuses these records.
+  const other = new Client({ key: sandbox.key, baseUrl: `${sandbox.url}/`.replace('127.0.0.1', 'localhost'), cache });
+  assert.equal((await other.quote('search_volume/bulk', req)).newRecords, 4);
+  assert.equal((await sandbox.ledger()).total, '0.0024');
+});
+
+test('a cache that fails to store never loses the paid answer', async () => {
+  await sandbox.reset();
+  const broken = {
+    get: (_kind, keys) => keys.map(() => null),
+    put: async () => {
+      throw new Error('quota exceeded');
+    },
+  };
+  const c = client(broken);
+  const r = await c.searchVolumeBulk({ keywords: words(3), ccode: 'US' });
+  assert.equal(r.cacheError, 'quota exceeded');
+  assert.deepEqual(r.data.map((x) => x.keyword), words(3));
+  assert.equal(r.charge.display, '$0.0009');
+  assert.throws(() => new Client({ key: 'k', cache: {} }), /cache must be an object with get/);
+});
+
+function serveRoot(root) {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+  const server = http.createServer((req, res) => {
+    const p = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/+/, '');
+    const file = path.join(root, p || 'index.html');
+    if (p === '') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      return res.end('<!doctype html><title>records</title>');
+    }
+    if (!p.startsWith('pkg/') || !file.startsWith(root) || !fs.existsSync(file)) {
+      res.writeHead(404);
+      return res.end();
+    }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+test('IndexedDbRecordCache keeps records across page loads (headless Chromium)', async () => {
+  await sandbox.reset();
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const { chromium } = createRequire(import.meta.url)('playwright-core');
+  const server = await serveRoot(root);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+  });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    const run = (keywords) =>
+      page.evaluate(
+        async ({ url, key, keywords }) => {
+          const m = await import('/pkg/serpkit.js');
+          await m.default();
+          const c = new m.Client({ key, baseUrl: url, cache: new m.IndexedDbRecordCache('test-records') });
+          const r = await c.searchVolumeBulk({ keywords, ccode: 'US' });
+          return { charge: r.charge.display, fromCache: r.fromCache, keywords: r.data.map((x) => x.keyword) };
+        },
+        { url: sandbox.url, key: sandbox.key, keywords },
+      );
+    const first = await run(words(3));
+    assert.deepEqual(first, { charge: '$0.0009', fromCache: 0, keywords: words(3) });
+    await page.reload();
+    const second = await run([...words(3), 'trail shoes']);
+    assert.deepEqual(second, { charge: '$0.0003', fromCache: 3, keywords: [...words(3), 'trail shoes'] });
+    assert.equal((await sandbox.ledger()).total, '0.0012');
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});
