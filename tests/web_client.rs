@@ -232,7 +232,10 @@ async fn fault_modes_map_to_errors() {
     let mut slow = with("delay=3000");
     slow.timeout = Some(Duration::from_millis(200));
     let t0 = now_ms();
-    assert!(matches!(call(slow).await, Err(Error::Timeout(_))));
+    assert!(matches!(
+        call(slow).await,
+        Err(Error::Timeout { possible_charge, .. }) if possible_charge == RELATED
+    ));
     assert!(now_ms() - t0 < 2000.0);
 
     let mut small = with("huge=2");
@@ -280,9 +283,12 @@ async fn cancel_aborts_a_call_in_flight() {
     });
     let t0 = now_ms();
     let r = client.call_raw(&related_req().into(), Some(&cancel)).await;
-    assert!(matches!(r, Err(Error::Aborted)), "{r:?}");
+    assert!(matches!(r, Err(Error::Aborted { .. })), "{r:?}");
     assert!(now_ms() - t0 < 2000.0, "aborted promptly");
+    // Sent, then aborted: not confirmed, possibly charged.
     assert_eq!(client.spent(), Usd::ZERO);
+    assert_eq!(client.possibly_charged(), r.unwrap_err().possible_charge());
+    assert!(client.possibly_charged() > Usd::ZERO);
 }
 
 #[wasm_bindgen_test]
