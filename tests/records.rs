@@ -250,3 +250,51 @@ fn per_request_operations_go_through_unchanged() {
     assert_eq!(r.charge, Usd::from_micros(150_000));
     assert!(store.is_empty());
 }
+
+#[test]
+fn a_chunked_job_buys_only_missing_keywords_and_maps_each_chunks_report() {
+    use serpkit::client::BulkOptions;
+    let sb = sandbox();
+    let store = MemoryStore::new();
+    let all = words(8);
+    // Positions 1 and 4 are bought first.
+    let clean = setup(LIVE, &sb);
+    let first = vec![all[1].clone(), all[4].clone()];
+    block_on(clean.call_with_records(&bulk(&first), &store, &at(1.0), None)).unwrap();
+
+    // Every chunk's first record breaks `type`: the merged report names where each landed.
+    let mut config = ClientConfig::new(format!("{}+break=type", sandbox::DEFAULT_KEY));
+    config.base_url = LIVE.into();
+    let client = Client::new(config, Rc::new(sb.clone()));
+    let mut progress = Vec::new();
+    let job = block_on(client.search_volume_bulk_with_records(
+        &all,
+        "US",
+        BulkOptions {
+            chunk_size: 2,
+            concurrency: 2,
+        },
+        |p| progress.push(p.done_keywords),
+        None,
+        &store,
+        &at(2.0),
+    ));
+    assert!(job.stopped.is_none(), "{:?}", job.stopped);
+    assert_eq!(keywords_in(&job.records), all);
+    assert_eq!((job.from_store, job.bought), (2, 6));
+    assert_eq!(job.charge, Usd::from_micros(1_800));
+    assert_eq!(progress.last(), Some(&6));
+    let report = job.report.unwrap();
+    let paths: Vec<&str> = report.errors().map(|i| i.path.as_str()).collect();
+    // Chunks [0,2] [3,5] [6,7]: their first records are at 0, 3 and 6.
+    assert_eq!(
+        paths,
+        vec!["/0/SEARCH_VOLUME", "/3/SEARCH_VOLUME", "/6/SEARCH_VOLUME"]
+    );
+    assert_eq!(
+        sb.ledger().charged().map(|e| e.units).collect::<Vec<_>>(),
+        vec![2, 2, 2, 2]
+    );
+    assert_eq!(sb.ledger().total, Usd::from_micros(2_400));
+    assert_eq!(store.len(), 8);
+}

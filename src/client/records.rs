@@ -3,11 +3,11 @@
 
 use std::rc::Rc;
 
-use super::{Cancel, Client, Error, ValidationMode};
+use super::{BulkOptions, BulkProgress, Cancel, Client, Error, ValidationMode};
 use crate::money::Usd;
-use crate::ops::Request;
-use crate::records::{source_of, Bought, Plan, PlanOptions, RecordStore, StoredRecord};
-use crate::validate::Report;
+use crate::ops::{search_volume_bulk, Request};
+use crate::records::{shift_path, source_of, Bought, Plan, PlanOptions, RecordStore, StoredRecord};
+use crate::validate::{Issue, Report};
 
 /// A call answered from stored records and what this call bought.
 #[derive(Clone, Debug)]
@@ -33,6 +33,20 @@ pub struct RecordReply {
 }
 
 impl Client {
+    /// This client, but reporting instead of rejecting contract errors: a planned call is
+    /// judged after the merge, so a strict mode never throws away records paid for.
+    fn judged_later(&self) -> Client {
+        if self.config.validation != ValidationMode::Strict {
+            return self.clone();
+        }
+        let mut c = (*self.config).clone();
+        c.validation = ValidationMode::Warn;
+        Client {
+            config: Rc::new(c),
+            ..self.clone()
+        }
+    }
+
     /// Where this client's records come from (its base URL, normalised): part of every
     /// record key, so records of one service are never reused for another.
     pub fn record_source(&self) -> String {
@@ -102,19 +116,7 @@ impl Client {
         let (merged, charge, attempts) = match &plan.to_buy {
             None => (plan.merge(None, mode != ValidationMode::Off), Usd::ZERO, 0),
             Some(sub) => {
-                // The sub-call is judged after the merge, so a strict mode does not throw
-                // away records that were paid for.
-                let warn = if mode == ValidationMode::Strict {
-                    let mut c = (*self.config).clone();
-                    c.validation = ValidationMode::Warn;
-                    Client {
-                        config: Rc::new(c),
-                        ..self.clone()
-                    }
-                } else {
-                    self.clone()
-                };
-                let r = warn.call_raw(sub, cancel).await?;
+                let r = self.judged_later().call_raw(sub, cancel).await?;
                 let bought = Bought {
                     body: &r.body,
                     report: r.report.as_ref(),
@@ -149,5 +151,126 @@ impl Client {
             store_error,
             attempts,
         })
+    }
+}
+
+/// A bulk job that pays once per record ([`Client::search_volume_bulk_with_records`]).
+#[derive(Clone, Debug, Default)]
+pub struct RecordBulk {
+    /// The answer: one JSON array, records in request order (stored and new).
+    pub records: String,
+    /// The merged report (`None` when validation is off).
+    pub report: Option<Report>,
+    /// Requested keywords no record answers (their chunk did not complete, or the service
+    /// left them out), in request order.
+    pub missing: Vec<String>,
+    /// What this job was charged.
+    pub charge: Usd,
+    /// Estimates of chunks whose outcome is unknown.
+    pub possibly_charged: Usd,
+    /// Why the job stopped early, if it did (or the strict verdict on the merged report).
+    pub stopped: Option<Error>,
+    /// Requested keywords answered from stored records.
+    pub from_store: usize,
+    /// Records bought and stored.
+    pub bought: usize,
+    /// Bought records kept in the answer but not stored.
+    pub unmatched: usize,
+    /// The store could not be read or written; the answer is complete all the same.
+    pub store_error: Option<String>,
+}
+
+impl Client {
+    /// `search_volume/bulk` over any number of keywords, buying only the records `store`
+    /// lacks: planned, the missing keywords run in chunks
+    /// ([`Client::search_volume_bulk_chunked_raw`]: cancel stops new chunks, chunks in
+    /// flight finish), merged in request order, new records stored.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn search_volume_bulk_with_records(
+        &self,
+        keywords: &[String],
+        ccode: &str,
+        options: BulkOptions,
+        on_progress: impl FnMut(BulkProgress),
+        cancel: Option<&Cancel>,
+        store: &dyn RecordStore,
+        plan: &PlanOptions,
+    ) -> RecordBulk {
+        let request = Request::SearchVolumeBulk(search_volume_bulk::Request {
+            key: Default::default(),
+            keywords: keywords.to_vec(),
+            ccode: ccode.to_owned(),
+        });
+        let mut out = RecordBulk::default();
+        let planned = match self.plan(&request, store, plan).await {
+            Ok(p) => p,
+            Err(e) => {
+                out.store_error = Some(e);
+                Plan::new(&request, &self.record_source(), |_| None, plan)
+            }
+        };
+        let Some(planned) = planned else {
+            return out;
+        };
+        let to_buy = match &planned.to_buy {
+            Some(Request::SearchVolumeBulk(q)) => q.keywords.clone(),
+            _ => Vec::new(),
+        };
+        let validated = self.config.validation != ValidationMode::Off;
+        let merged = if to_buy.is_empty() {
+            planned.merge(None, validated)
+        } else {
+            let job = self
+                .judged_later()
+                .search_volume_bulk_chunked_raw(&to_buy, ccode, options, on_progress, cancel)
+                .await;
+            out.charge = job.charge;
+            out.possibly_charged = job.possibly_charged;
+            out.stopped = job.stopped;
+            // One report over the joined chunks: each chunk's paths moved to its records.
+            let report = validated.then(|| {
+                let mut issues: Vec<Issue> = Vec::new();
+                let (mut errors, mut warnings) = (0, 0);
+                for c in &job.reports {
+                    errors += c.report.error_count() - c.report.errors().count();
+                    warnings += c.report.warning_count() - c.report.warnings().count();
+                    issues.extend(c.report.issues.iter().map(|i| Issue {
+                        path: shift_path(&i.path, c.first_record),
+                        ..i.clone()
+                    }));
+                }
+                Report::from_parts(issues, errors, warnings)
+            });
+            let bought = Bought {
+                body: &job.records,
+                report: report.as_ref(),
+                at_ms: plan.now_ms,
+            };
+            planned.merge(Some(bought), validated)
+        };
+        out.missing = merged
+            .missing
+            .iter()
+            .filter_map(|&p| keywords.get(p).cloned())
+            .collect();
+        out.from_store = merged.from_store;
+        out.unmatched = merged.unmatched;
+        out.bought = merged.fresh.len();
+        if !merged.fresh.is_empty() {
+            if let Err(e) = store.put(planned.kind, merged.fresh).await {
+                out.store_error = Some(e);
+            }
+        }
+        if self.config.validation == ValidationMode::Strict && out.stopped.is_none() {
+            if let Some(r) = merged.report.as_ref().filter(|r| !r.ok()) {
+                out.stopped = Some(Error::ContractViolation {
+                    report: Box::new(r.clone()),
+                    charge: out.charge,
+                });
+            }
+        }
+        out.records = merged.body;
+        out.report = merged.report;
+        out
     }
 }

@@ -405,6 +405,8 @@ impl JsClient {
     ) -> Promise {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let client = self.inner.clone();
+        let cache = self.cache.clone();
+        let plan = self.plan_options(&options);
         let prepared = (|| {
             let req = match parse_request(Operation::SearchVolumeBulk, &request)? {
                 Request::SearchVolumeBulk(r) => r,
@@ -443,28 +445,68 @@ impl JsClient {
                     let _ = f.call1(&JsValue::NULL, &o);
                 }
             };
-            let out = client
-                .search_volume_bulk_chunked_raw(
-                    &req.keywords,
-                    &req.ccode,
-                    bulk,
-                    progress,
-                    cancel.as_ref().map(|l| &l.cancel),
-                )
-                .await;
             let result = js_sys::Object::new();
-            // The chunks' arrays as the service wrote them, like `data` of a single call.
-            set(&result, "data", json_value(&out.records));
-            set(&result, "missing", json_value(&to_json(&out.missing)));
-            set(&result, "charge", money(out.charge));
-            set(&result, "possiblyCharged", money(out.possibly_charged));
+            let cancel = cancel.as_ref().map(|l| &l.cancel);
+            let out = match &cache {
+                Some(cache) => {
+                    let r = client
+                        .search_volume_bulk_with_records(
+                            &req.keywords,
+                            &req.ccode,
+                            bulk,
+                            progress,
+                            cancel,
+                            cache,
+                            &plan,
+                        )
+                        .await;
+                    set(&result, "fromCache", r.from_store as f64);
+                    set(&result, "bought", r.bought as f64);
+                    set(
+                        &result,
+                        "report",
+                        r.report.as_ref().map(report_value).unwrap_or(JsValue::NULL),
+                    );
+                    if let Some(e) = &r.store_error {
+                        set(&result, "cacheError", e.as_str());
+                    }
+                    (
+                        r.records,
+                        r.missing,
+                        r.charge,
+                        r.possibly_charged,
+                        r.stopped,
+                    )
+                }
+                None => {
+                    let r = client
+                        .search_volume_bulk_chunked_raw(
+                            &req.keywords,
+                            &req.ccode,
+                            bulk,
+                            progress,
+                            cancel,
+                        )
+                        .await;
+                    (
+                        r.records,
+                        r.missing,
+                        r.charge,
+                        r.possibly_charged,
+                        r.stopped,
+                    )
+                }
+            };
+            let (records, missing, charge, possibly_charged, stopped) = out;
+            // The records as the service wrote them, like `data` of a single call.
+            set(&result, "data", json_value(&records));
+            set(&result, "missing", json_value(&to_json(&missing)));
+            set(&result, "charge", money(charge));
+            set(&result, "possiblyCharged", money(possibly_charged));
             set(
                 &result,
                 "error",
-                out.stopped
-                    .as_ref()
-                    .map(client_error)
-                    .unwrap_or(JsValue::NULL),
+                stopped.as_ref().map(client_error).unwrap_or(JsValue::NULL),
             );
             Ok(result.into())
         })

@@ -438,6 +438,14 @@ export interface BulkResult {
   possiblyCharged: Money;
   /** Why the job stopped early, or null. */
   error: SerpkitError | null;
+  /** With a record cache: requested keywords answered from it (not charged). */
+  fromCache?: number;
+  /** With a record cache: records bought and stored. */
+  bought?: number;
+  /** With a record cache: the merged report over stored and new records (null when off). */
+  report?: ValidationReport | null;
+  /** With a record cache: it could not be read or written (the answer is complete). */
+  cacheError?: string;
 }
 
 export type ErrorCode =

@@ -29,7 +29,7 @@ pub use key::{
     normalize_ccode, normalize_domain, normalize_keyword, request_keys, same_keyword, source_of,
     RecordKey, RecordKind,
 };
-pub use plan::{Bought, Merged, Plan, PlanOptions, StoredRecord};
+pub use plan::{shift_path, Bought, Merged, Plan, PlanOptions, StoredRecord};
 pub use store::{MemoryStore, RecordStore};
 
 #[cfg(test)]

@@ -429,8 +429,24 @@ fn split_index(path: &str) -> (Option<usize>, &str) {
         return (None, path);
     };
     let end = rest.find('/').unwrap_or(rest.len());
-    match rest[..end].parse::<usize>() {
-        Ok(j) if !rest[..end].starts_with('+') => (Some(j), &rest[end..]),
+    let index = &rest[..end];
+    match index.parse::<usize>() {
+        // JSON Pointer array indexes are plain digits (no sign, no leading zero).
+        Ok(j)
+            if index.bytes().all(|b| b.is_ascii_digit())
+                && (index == "0" || !index.starts_with('0')) =>
+        {
+            (Some(j), &rest[end..])
+        }
         _ => (None, path),
+    }
+}
+
+/// An issue path moved by `by` records: `/3/keyword` → `/203/keyword` for `by` = 200 (a
+/// chunk's report in the joined records); a path not under a record stays as it is.
+pub fn shift_path(path: &str, by: usize) -> String {
+    match split_index(path) {
+        (Some(i), rest) => format!("/{}{rest}", i.saturating_add(by)),
+        (None, _) => path.to_string(),
     }
 }

@@ -408,3 +408,13 @@ fn per_request_operations_are_not_planned() {
     });
     assert!(Plan::new(&r, LIVE, |_| None, &PlanOptions::default()).is_none());
 }
+
+#[test]
+fn paths_shift_only_under_a_record() {
+    assert_eq!(shift_path("/3/keyword", 200), "/203/keyword");
+    assert_eq!(shift_path("/3", 2), "/5");
+    assert_eq!(shift_path("", 2), "");
+    assert_eq!(shift_path("/x/3", 2), "/x/3");
+    assert_eq!(shift_path("/03/a", 2), "/03/a");
+    assert_eq!(shift_path("/+3/a", 2), "/+3/a");
+}

@@ -55,6 +55,30 @@ test('the same list plus one new keyword prices and buys one keyword', async () 
   assert.equal((await sandbox.ledger()).entries.length, 2);
 });
 
+test('a chunked bulk job buys only the keywords the cache lacks', async () => {
+  await sandbox.reset();
+  const cache = new MemoryRecordCache();
+  const c = client(cache);
+  const all = words(7);
+  await c.searchVolumeBulk({ keywords: [all[2], all[5]], ccode: 'US' });
+  const seen = [];
+  const r = await c.searchVolumeBulkChunked(
+    { keywords: all, ccode: 'US' },
+    { chunkSize: 2, concurrency: 2, onProgress: (p) => seen.push(p.doneKeywords) },
+  );
+  assert.equal(r.error, null);
+  assert.deepEqual(r.data.map((x) => x.keyword), all);
+  assert.equal(r.fromCache, 2);
+  assert.equal(r.bought, 5);
+  assert.equal(r.charge.display, '$0.0015');
+  assert.equal(r.report.ok, true);
+  assert.deepEqual(r.missing, []);
+  assert.equal(seen.at(-1), 5);
+  const ledger = await sandbox.ledger();
+  assert.deepEqual(ledger.entries.map((e) => e.units), [2, 2, 2, 1]);
+  assert.equal(ledger.total, '0.0021');
+});
+
 test('single answers from bulk records; domains bought together are not sold again', async () => {
   await sandbox.reset();
   const c = client(new MemoryRecordCache());
