@@ -16,6 +16,7 @@ pub mod api;
 pub mod components;
 pub mod demo;
 pub mod model;
+pub mod records;
 pub mod routes;
 pub mod sort;
 pub mod store;

@@ -1,8 +1,8 @@
 //! Persistence in the browser.
 //!
-//! - **IndexedDB** (database `serpkit`, version 1) holds the workspace: object stores
-//!   `results` (call results by cache key), `history` (calls by id) and `lists` (keyword
-//!   lists by name). Every value is stored as JSON text and read back one entry at a time,
+//! - **IndexedDB** (database `serpkit`, version [`DB_VERSION`]) holds the workspace: object stores
+//!   `results` (call results by cache key), `history` (calls by id), `lists` (keyword
+//!   lists by name) and `records` (bought records, by kind and record key). Every value is stored as JSON text and read back one entry at a time,
 //!   so an entry that no longer parses is skipped with a message and never costs the rest.
 //! - **localStorage** holds only small things: the settings, and the API key when the user
 //!   ticked "remember on this device" (removed again when unticked).
@@ -20,12 +20,16 @@ use web_sys::{IdbDatabase, IdbRequest, IdbTransactionMode};
 
 /// Database name.
 pub const DB_NAME: &str = "serpkit";
+/// Database version: 2 added the `records` store (an upgrade from 1 keeps the others).
+pub const DB_VERSION: u32 = 2;
 /// Store of call results.
 pub const RESULTS: &str = "results";
 /// Store of history entries.
 pub const HISTORY: &str = "history";
 /// Store of keyword lists.
 pub const LISTS: &str = "lists";
+/// Store of bought records (pay once per record: [`crate::records`]).
+pub const RECORDS: &str = "records";
 /// localStorage key of the settings.
 pub const SETTINGS_KEY: &str = "serpkit.settings";
 /// localStorage key of the remembered API key.
@@ -82,12 +86,12 @@ pub async fn open() -> Result<(), String> {
         .map_err(|e| err_text(&e))?
         .ok_or("IndexedDB is not available in this browser")?;
     let req = factory
-        .open_with_u32(DB_NAME, 1)
+        .open_with_u32(DB_NAME, DB_VERSION)
         .map_err(|e| err_text(&e))?;
     let r = req.clone();
     let upgrade = Closure::once_into_js(move |_: web_sys::Event| {
         if let Ok(db) = r.result().and_then(|d| d.dyn_into::<IdbDatabase>()) {
-            for name in [RESULTS, HISTORY, LISTS] {
+            for name in [RESULTS, HISTORY, LISTS, RECORDS] {
                 if !db.object_store_names().contains(name) {
                     let _ = db.create_object_store(name);
                 }
@@ -156,6 +160,20 @@ pub async fn put_text(store_name: &str, key: &str, text: &str) -> Result<(), Str
         .put_with_key(&JsValue::from_str(text), &JsValue::from_str(key))
         .map_err(|e| err_text(&e))?;
     done(&req).await?;
+    commit.await.map(|_| ()).map_err(|e| err_text(&e))
+}
+
+/// Writes many entries (key, JSON text) in one transaction; Ok once committed.
+pub async fn put_many_text(store_name: &str, entries: &[(String, String)]) -> Result<(), String> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let s = store(store_name, IdbTransactionMode::Readwrite)?;
+    let commit = committed(&s.transaction());
+    for (key, text) in entries {
+        s.put_with_key(&JsValue::from_str(text), &JsValue::from_str(key))
+            .map_err(|e| err_text(&e))?;
+    }
     commit.await.map(|_| ()).map_err(|e| err_text(&e))
 }
 
