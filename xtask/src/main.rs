@@ -202,6 +202,8 @@ fn test() -> Res {
 /// The JS package: built, then tested with node:test and type-checked with tsc.
 fn js_stage(tools: &Tools, sandbox: &SandboxServer) -> Res {
     pkg(tools)?;
+    // The size goals (wasm ≤ 100 kB gzip), before anything else uses the package.
+    run(Command::new("node").arg("tests/size/check.mjs"))?;
     node_tests(tools, "tests/js", sandbox, None)?;
     let tsc = tools.node_modules.join(".bin").join("tsc");
     run(Command::new(tsc).args(["--noEmit", "--strict", "-p", "tests/ts"]))

@@ -1,0 +1,25 @@
+// The JS package's size goals, checked by `cargo xtask test` after `cargo xtask pkg`:
+// the wasm at most 100 kB gzip (level 9, Node's zlib, as BENCHMARKS.md measures), and the
+// JS glue, the record caches and the types reported beside it.
+import fs from 'node:fs';
+import zlib from 'node:zlib';
+
+const LIMIT_WASM_GZ = 100_000;
+const pkg = new URL('../../pkg/', import.meta.url);
+const files = ['serpkit_bg.wasm', 'serpkit.js', 'record_cache.js', 'serpkit.d.ts'];
+let failed = false;
+for (const name of files) {
+  const bytes = fs.readFileSync(new URL(name, pkg));
+  const gz = zlib.gzipSync(bytes, { level: 9 }).length;
+  let note = '';
+  if (name.endsWith('.wasm')) {
+    const ok = gz <= LIMIT_WASM_GZ;
+    failed ||= !ok;
+    note = ok ? ` (goal ≤ ${LIMIT_WASM_GZ / 1000} kB: met)` : ` — OVER the ${LIMIT_WASM_GZ / 1000} kB goal`;
+  }
+  console.log(`pkg/${name}: ${(bytes.length / 1000).toFixed(1)} kB raw, ${(gz / 1000).toFixed(1)} kB gzip${note}`);
+}
+if (failed) {
+  console.error('package size check failed');
+  process.exit(1);
+}
