@@ -5,14 +5,21 @@ use serpkit::Usd;
 
 /// `Run — $0.0300 for 100 keywords`; `Show saved result — no charge` when nothing is bought.
 pub fn price_text(label: &str, price: Usd, units: u64, unit: &str) -> String {
-    if units == 0 {
-        return "Show saved result — no charge".into();
-    }
-    if unit.is_empty() {
-        format!("{label} — {price}")
-    } else {
-        let s = if units == 1 { "" } else { "s" };
-        format!("{label} — {price} for {units} {unit}{s}")
+    price_text_with(label, price, units, unit, 0)
+}
+
+/// [`price_text`] for a call priced per record, `reused` of whose records are already
+/// bought (not priced): `Run — $0.0003 for 1 new keyword · 10 already bought`, and
+/// `Run — no charge · all 10 keywords already bought` when every record is.
+pub fn price_text_with(label: &str, price: Usd, units: u64, unit: &str, reused: usize) -> String {
+    let s = |n: u64| if n == 1 { "" } else { "s" };
+    match (units, reused) {
+        (0, 0) => "Show saved result — no charge".into(),
+        (0, 1) => format!("{label} — no charge · 1 {unit} already bought"),
+        (0, r) => format!("{label} — no charge · all {r} {unit}s already bought"),
+        (_, 0) if unit.is_empty() => format!("{label} — {price}"),
+        (n, 0) => format!("{label} — {price} for {n} {unit}{}", s(n)),
+        (n, r) => format!("{label} — {price} for {n} new {unit}{} · {r} already bought", s(n)),
     }
 }
 
@@ -63,5 +70,17 @@ mod tests {
         );
         assert_eq!(price_text("Run", p, 1, ""), "Run — $0.0300");
         assert_eq!(price_text("Run", p, 0, ""), "Show saved result — no charge");
+        assert_eq!(
+            price_text_with("Run", Usd::from_micros(300), 1, "keyword", 10),
+            "Run — $0.0003 for 1 new keyword · 10 already bought"
+        );
+        assert_eq!(
+            price_text_with("Run", Usd::ZERO, 0, "keyword", 10),
+            "Run — no charge · all 10 keywords already bought"
+        );
+        assert_eq!(
+            price_text_with("Get stats", Usd::ZERO, 0, "domain", 1),
+            "Get stats — no charge · 1 domain already bought"
+        );
     }
 }
