@@ -406,14 +406,8 @@ impl Sandbox {
         };
         let request = match Request::from_json(op, text).and_then(|r| r.check().map(|()| r)) {
             Ok(r) => r,
-            Err(e) => {
-                let field = if e.field.is_empty() {
-                    missing_field(&e.to_string())
-                } else {
-                    Some(e.field.clone())
-                };
-                return bad(&e.to_string(), field.as_deref().or(Some("")));
-            }
+            // The field's JSON Pointer (`/ccode` also when it is missing; `""` for the body).
+            Err(e) => return bad(&e.to_string(), Some(&e.field)),
         };
         call.units = request.billable_units();
         let header_fault = headers
@@ -529,12 +523,6 @@ impl Sandbox {
 
 /// Where the `redirect` fault points (same origin). Any request arriving here is recorded.
 pub const REDIRECT_TARGET: &str = "/redirected";
-
-/// `/name` from serde's "missing field `name`" message.
-fn missing_field(message: &str) -> Option<String> {
-    let rest = &message[message.find("missing field `")? + 15..];
-    Some(format!("/{}", &rest[..rest.find('`')?]))
-}
 
 fn huge_body(request: &Request, mb: u64, today: Date) -> String {
     let target = (mb as usize) << 20;

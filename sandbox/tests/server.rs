@@ -93,6 +93,18 @@ async fn bad_requests_get_400_naming_the_field() {
             "ccode",
         ),
         (
+            "search_volume/bulk",
+            &format!(r#"{{"key":"{KEY}","ccode":"US"}}"#),
+            Some("/keywords"),
+            "missing field `keywords`",
+        ),
+        (
+            "backlink/metrics",
+            &format!(r#"{{"key":"{KEY}"}}"#),
+            Some("/urls"),
+            "missing field `urls`",
+        ),
+        (
             "related",
             &format!(r#"{{"key":"{KEY}","keyword":5,"ccode":"US"}}"#),
             Some("/keyword"),
