@@ -89,7 +89,9 @@ async fn handle(
     let origin = headers.get("origin").and_then(|v| v.to_str().ok());
     let allowed = origin.and_then(|o| app.cors.allow(o));
     let preflight = method == Method::OPTIONS;
-    let mut resp = if method == Method::POST && origin.is_some() && allowed.is_none() {
+    // `/redirected` records whoever arrives, from any origin.
+    let foreign = origin.is_some() && allowed.is_none() && uri.path() != REDIRECT_TARGET;
+    let mut resp = if method == Method::POST && foreign {
         to_response(
             SandboxResponse::error(
                 403,

@@ -381,14 +381,23 @@ async fn redirect_is_not_charged_and_whoever_follows_it_is_recorded() {
     assert_eq!(f.status, 410, "any content type");
     let f = raw(addr, "GET", "/redirected", &[], b"").await;
     assert_eq!(f.status, 410);
+    let f = raw(
+        addr,
+        "POST",
+        "/redirected",
+        &[("origin", "https://evil.example")],
+        b"{}",
+    )
+    .await;
+    assert_eq!(f.status, 410, "any origin");
     let l = ledger(addr).await;
     let e = l["entries"].as_array().unwrap();
-    assert_eq!(e.len(), 5);
+    assert_eq!(e.len(), 6);
     assert!(e[..2]
         .iter()
         .all(|x| x["status"] == 307 && x["fault"] == "redirect"));
     assert!(e[..2].iter().all(|x| x.get("key_seen").is_none()));
-    for (x, seen) in e[2..].iter().zip([true, false, false]) {
+    for (x, seen) in e[2..].iter().zip([true, false, false, false]) {
         assert_eq!(x["operation"], "redirected");
         assert_eq!(x["fault"], "redirect_followed");
         assert_eq!(x["charge"], "0.0000");
