@@ -28,11 +28,20 @@ impl Drop for AbortOnDrop {
     }
 }
 
+/// The message of a thrown value, with its `cause`'s (Node's `fetch failed` says why only
+/// there, e.g. `unexpected redirect`).
 fn js_message(v: &JsValue) -> String {
-    v.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| v.as_string())
-        .unwrap_or_else(|| "fetch failed".into())
+    let message = |v: &JsValue| {
+        v.dyn_ref::<js_sys::Error>()
+            .map(|e| String::from(e.message()))
+            .or_else(|| v.as_string())
+    };
+    let mut text = message(v).unwrap_or_else(|| "fetch failed".into());
+    let cause = Reflect::get(v, &"cause".into()).ok();
+    if let Some(cause) = cause.as_ref().and_then(message) {
+        text = format!("{text} ({cause})");
+    }
+    text
 }
 
 impl Transport for FetchTransport {

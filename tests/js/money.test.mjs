@@ -94,6 +94,7 @@ test('redirect: never followed, so the key never reaches the redirect target', a
   await sandbox.reset();
   const c = faulty('redirect');
   const e = await expectError(c.related(REL), 'network');
+  assert.match(e.message, /redirect/, 'the message says why');
   assert.ok(!e.message.includes(sandbox.key));
   await sleep(100);
   const ledger = await agrees([c]);
