@@ -39,7 +39,8 @@ const REQUESTS = {
 test('exports exactly the documented names', () => {
   const names = Object.keys(serpkit).filter((k) => k !== 'default').sort();
   assert.deepEqual(names, [
-    'Client', 'estimateCost', 'initSync', 'jsonSchema', 'operations', 'validateResponse',
+    'Client', 'IndexedDbRecordCache', 'MemoryRecordCache', 'estimateCost', 'initSync',
+    'jsonSchema', 'operations', 'validateResponse',
   ]);
 });
 
