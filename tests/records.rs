@@ -59,7 +59,8 @@ fn the_same_list_plus_one_keyword_costs_one_keyword() {
     let client = setup(LIVE, &sb);
     let store = MemoryStore::new();
     let ten = words(10);
-    let first = block_on(client.call_with_records(&bulk(&ten), &store, &at(1.0), None)).unwrap();
+    let first =
+        block_on(client.call_with_records(&bulk(&ten), Some(&store), &at(1.0), None)).unwrap();
     assert_eq!(first.charge, Usd::from_micros(3_000));
     assert_eq!((first.from_store, first.bought), (0, 10));
     assert_eq!(store.len(), 10);
@@ -74,7 +75,7 @@ fn the_same_list_plus_one_keyword_costs_one_keyword() {
     assert_eq!(plan.summary(), "1 new keyword · 10 already bought");
 
     let second =
-        block_on(client.call_with_records(&bulk(&eleven), &store, &at(2.0), None)).unwrap();
+        block_on(client.call_with_records(&bulk(&eleven), Some(&store), &at(2.0), None)).unwrap();
     assert_eq!(second.charge, Usd::from_micros(300));
     assert_eq!((second.from_store, second.bought), (10, 1));
     assert_eq!(keywords_in(&second.body), eleven, "request order");
@@ -90,7 +91,8 @@ fn the_same_list_plus_one_keyword_costs_one_keyword() {
     assert_eq!(client.spent(), ledger.total);
 
     // Everything stored: nothing sent, nothing charged, and it says so.
-    let third = block_on(client.call_with_records(&bulk(&eleven), &store, &at(3.0), None)).unwrap();
+    let third =
+        block_on(client.call_with_records(&bulk(&eleven), Some(&store), &at(3.0), None)).unwrap();
     assert_eq!(third.charge, Usd::ZERO);
     assert_eq!(third.from_store, 11);
     assert_eq!(sb.ledger().entries.len(), 2);
@@ -102,7 +104,7 @@ fn single_is_served_from_bulk_records_and_the_other_way_round() {
     let sb = sandbox();
     let client = setup(LIVE, &sb);
     let store = MemoryStore::new();
-    block_on(client.call_with_records(&bulk(&words(3)), &store, &at(1.0), None)).unwrap();
+    block_on(client.call_with_records(&bulk(&words(3)), Some(&store), &at(1.0), None)).unwrap();
     let single = |k: &str| {
         Request::SearchVolumeSingle(search_volume_single::Request {
             key: Default::default(),
@@ -110,20 +112,25 @@ fn single_is_served_from_bulk_records_and_the_other_way_round() {
             ccode: "us".into(),
         })
     };
-    let r =
-        block_on(client.call_with_records(&single("  Running SHOES 1 "), &store, &at(2.0), None))
-            .unwrap();
+    let r = block_on(client.call_with_records(
+        &single("  Running SHOES 1 "),
+        Some(&store),
+        &at(2.0),
+        None,
+    ))
+    .unwrap();
     assert_eq!(r.charge, Usd::ZERO);
     let v: serde_json::Value = serde_json::from_str(&r.body).unwrap();
     assert_eq!(v["keyword"], "running shoes 1");
     assert_eq!(sb.ledger().entries.len(), 1);
 
-    let r = block_on(client.call_with_records(&single("hiking boots"), &store, &at(3.0), None))
-        .unwrap();
+    let r =
+        block_on(client.call_with_records(&single("hiking boots"), Some(&store), &at(3.0), None))
+            .unwrap();
     assert_eq!(r.charge, Usd::from_micros(300));
     let r = block_on(client.call_with_records(
         &bulk(&["hiking boots".to_string(), "running shoes 0".to_string()]),
-        &store,
+        Some(&store),
         &at(4.0),
         None,
     ))
@@ -145,14 +152,15 @@ fn domains_bought_together_are_not_sold_again_one_by_one() {
     };
     let two = block_on(client.call_with_records(
         &ask(&["example.com", "shop.example.org"]),
-        &store,
+        Some(&store),
         &at(1.0),
         None,
     ))
     .unwrap();
     assert_eq!(two.charge, Usd::from_micros(100_000));
     let one =
-        block_on(client.call_with_records(&ask(&["Example.COM"]), &store, &at(2.0), None)).unwrap();
+        block_on(client.call_with_records(&ask(&["Example.COM"]), Some(&store), &at(2.0), None))
+            .unwrap();
     assert_eq!(one.charge, Usd::ZERO);
     assert_eq!(sb.ledger().total, Usd::from_micros(100_000));
 }
@@ -163,14 +171,14 @@ fn refresh_max_age_and_sources() {
     let client = setup(LIVE, &sb);
     let store = MemoryStore::new();
     let req = bulk(&words(4));
-    block_on(client.call_with_records(&req, &store, &at(1_000.0), None)).unwrap();
+    block_on(client.call_with_records(&req, Some(&store), &at(1_000.0), None)).unwrap();
     // Refresh re-buys everything asked, at its price.
     let refresh = PlanOptions {
         now_ms: 2_000.0,
         refresh: true,
         max_age_ms: None,
     };
-    let r = block_on(client.call_with_records(&req, &store, &refresh, None)).unwrap();
+    let r = block_on(client.call_with_records(&req, Some(&store), &refresh, None)).unwrap();
     assert_eq!(r.charge, Usd::from_micros(1_200));
     // Too old for a max age of 500 ms.
     let aged = PlanOptions {
@@ -213,7 +221,8 @@ fn a_failed_store_write_keeps_the_paid_answer() {
     let sb = sandbox();
     let client = setup(LIVE, &sb);
     let store = Failing(MemoryStore::new());
-    let r = block_on(client.call_with_records(&bulk(&words(3)), &store, &at(1.0), None)).unwrap();
+    let r =
+        block_on(client.call_with_records(&bulk(&words(3)), Some(&store), &at(1.0), None)).unwrap();
     assert_eq!(keywords_in(&r.body), words(3));
     assert_eq!(r.store_error.as_deref(), Some("quota exceeded"));
     assert_eq!(r.charge, Usd::from_micros(900));
@@ -227,8 +236,8 @@ fn strict_mode_judges_the_merged_report_after_storing() {
     config.validation = ValidationMode::Strict;
     let client = Client::new(config, Rc::new(sb.clone()));
     let store = MemoryStore::new();
-    let err =
-        block_on(client.call_with_records(&bulk(&words(5)), &store, &at(1.0), None)).unwrap_err();
+    let err = block_on(client.call_with_records(&bulk(&words(5)), Some(&store), &at(1.0), None))
+        .unwrap_err();
     assert_eq!(err.code(), "contract_violation");
     assert_eq!(err.charge(), Usd::from_micros(1_500));
     assert_eq!(sb.ledger().total, Usd::from_micros(1_500));
@@ -246,7 +255,7 @@ fn per_request_operations_go_through_unchanged() {
         keyword: "trail shoes".into(),
         ccode: "US".into(),
     });
-    let r = block_on(client.call_with_records(&req, &store, &at(1.0), None)).unwrap();
+    let r = block_on(client.call_with_records(&req, Some(&store), &at(1.0), None)).unwrap();
     assert_eq!(r.charge, Usd::from_micros(150_000));
     assert!(store.is_empty());
 }
@@ -260,7 +269,7 @@ fn a_chunked_job_buys_only_missing_keywords_and_maps_each_chunks_report() {
     // Positions 1 and 4 are bought first.
     let clean = setup(LIVE, &sb);
     let first = vec![all[1].clone(), all[4].clone()];
-    block_on(clean.call_with_records(&bulk(&first), &store, &at(1.0), None)).unwrap();
+    block_on(clean.call_with_records(&bulk(&first), Some(&store), &at(1.0), None)).unwrap();
 
     // Every chunk's first record breaks `type`: the merged report names where each landed.
     let mut config = ClientConfig::new(format!("{}+break=type", sandbox::DEFAULT_KEY));
@@ -276,7 +285,7 @@ fn a_chunked_job_buys_only_missing_keywords_and_maps_each_chunks_report() {
         },
         |p| progress.push(p.done_keywords),
         None,
-        &store,
+        Some(&store),
         &at(2.0),
     ));
     assert!(job.stopped.is_none(), "{:?}", job.stopped);

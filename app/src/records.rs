@@ -138,19 +138,16 @@ impl Records {
     /// The plan of `request` for records from `source` now (reactive: it follows the
     /// records as they arrive). `None` for operations priced per request.
     pub fn plan(self, request: &Request, source: &str, options: &PlanOptions) -> Option<Plan> {
-        self.map.with(|m| {
-            Plan::new(
-                request,
-                source,
-                |k| {
-                    RecordKind::ALL.iter().find_map(|kind| {
-                        m.get(&id(kind.name(), k.as_str()))
-                            .map(RecordEntry::to_stored)
-                    })
-                },
-                options,
-            )
-        })
+        let (kind, keys) = serpkit::records::request_keys(request, source)?;
+        let found = self.map.with(|m| {
+            keys.iter()
+                .map(|k| {
+                    m.get(&id(kind.name(), k.as_str()))
+                        .map(RecordEntry::to_stored)
+                })
+                .collect()
+        });
+        Plan::new(request, source, found, options)
     }
 }
 

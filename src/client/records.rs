@@ -6,11 +6,11 @@ use std::rc::Rc;
 use super::{BulkOptions, BulkProgress, Cancel, Client, Error, ValidationMode};
 use crate::money::Usd;
 use crate::ops::{search_volume_bulk, Request};
-use crate::records::{shift_path, source_of, Bought, Plan, PlanOptions, RecordStore, StoredRecord};
+use crate::records::{shift_path, source_of, Bought, Plan, PlanOptions, RecordStore};
 use crate::validate::{Issue, Report};
 
 /// A call answered from stored records and what this call bought.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct RecordReply {
     /// The answer's JSON: records in request order (an object for `search_volume/single`).
     pub body: String,
@@ -66,66 +66,67 @@ impl Client {
         let Some((kind, keys)) = crate::records::request_keys(request, &source) else {
             return Ok(None);
         };
-        let mut distinct = keys.clone();
-        distinct.sort();
-        distinct.dedup();
-        let found = store.get(kind, &distinct).await?;
-        let lookup = |k: &crate::records::RecordKey| -> Option<StoredRecord> {
-            let i = distinct.binary_search(k).ok()?;
-            found.get(i).cloned().flatten()
-        };
-        Ok(Plan::new(request, &source, lookup, options))
+        let found = store.get(kind, &keys).await?;
+        Ok(Plan::new(request, &source, found, options))
     }
 
     /// Sends `request` buying only the records `store` does not hold (fresh enough per
     /// `options`), stores what was bought, and answers in request order. Operations priced
     /// per request are sent as they are. A store that cannot be read counts as empty (the
     /// whole request is bought, as its plan priced it); a failed write keeps the answer.
-    /// Strict validation judges the merged report, after new records are stored.
+    /// Strict validation judges the merged report, after new records are stored. Without a
+    /// store (`None`) it is [`Client::call_raw`].
     pub async fn call_with_records(
         &self,
         request: &Request,
-        store: &dyn RecordStore,
+        store: Option<&dyn RecordStore>,
         options: &PlanOptions,
         cancel: Option<&Cancel>,
     ) -> Result<RecordReply, Error> {
         request.check().map_err(Error::InvalidRequest)?;
         let mut store_error = None;
-        let plan = match self.plan(request, store, options).await {
-            Ok(p) => p,
-            Err(e) => {
-                store_error = Some(e);
-                Plan::new(request, &self.record_source(), |_| None, options)
-            }
+        let plan = match store {
+            None => None,
+            Some(store) => match self.plan(request, store, options).await {
+                Ok(p) => p,
+                Err(e) => {
+                    store_error = Some(e);
+                    Plan::new(request, &self.record_source(), Vec::new(), options)
+                }
+            },
         };
-        let Some(plan) = plan else {
-            let r = self.call_raw(request, cancel).await?;
-            return Ok(RecordReply {
-                body: r.body,
-                report: r.report,
-                charge: r.charge,
-                from_store: 0,
-                bought: 0,
-                unmatched: 0,
-                missing: 0,
-                store_error,
-                attempts: r.attempts,
-            });
+        let planned = plan.zip(store);
+        // One send (one copy of the call's code): the whole request without a plan, the
+        // missing records with one, nothing when every record is stored.
+        let (client, send) = match &planned {
+            None => (self.clone(), Some(request)),
+            Some((plan, _)) => (self.judged_later(), plan.to_buy.as_ref()),
+        };
+        let sent = match send {
+            Some(r) => Some(client.call_raw(r, cancel).await?),
+            None => None,
+        };
+        let Some((plan, store)) = planned else {
+            // Without a plan the whole request was sent (`send` above), so `sent` is there.
+            return Ok(sent
+                .map(|r| RecordReply {
+                    body: r.body,
+                    report: r.report,
+                    charge: r.charge,
+                    store_error,
+                    attempts: r.attempts,
+                    ..RecordReply::default()
+                })
+                .unwrap_or_default());
         };
         let mode = self.config.validation;
-        let (merged, charge, attempts) = match &plan.to_buy {
-            None => (plan.merge(None, mode != ValidationMode::Off), Usd::ZERO, 0),
-            Some(sub) => {
-                let r = self.judged_later().call_raw(sub, cancel).await?;
-                let bought = Bought {
-                    body: &r.body,
-                    report: r.report.as_ref(),
-                    at_ms: options.now_ms,
-                };
-                let merged = plan.merge(Some(bought), mode != ValidationMode::Off);
-                (merged, r.charge, r.attempts)
-            }
-        };
+        let bought = sent.as_ref().map(|r| Bought {
+            body: &r.body,
+            report: r.report.as_ref(),
+            at_ms: options.now_ms,
+        });
+        let merged = plan.merge(bought, mode != ValidationMode::Off);
+        let (charge, attempts) = sent.map_or((Usd::ZERO, 0), |r| (r.charge, r.attempts));
         let bought = merged.fresh.len();
         if !merged.fresh.is_empty() {
             if let Err(e) = store.put(plan.kind, merged.fresh).await {
@@ -184,7 +185,8 @@ impl Client {
     /// `search_volume/bulk` over any number of keywords, buying only the records `store`
     /// lacks: planned, the missing keywords run in chunks
     /// ([`Client::search_volume_bulk_chunked_raw`]: cancel stops new chunks, chunks in
-    /// flight finish), merged in request order, new records stored.
+    /// flight finish), merged in request order, new records stored. Without a store (`None`)
+    /// it is [`Client::search_volume_bulk_chunked_raw`].
     #[allow(clippy::too_many_arguments)]
     pub async fn search_volume_bulk_with_records(
         &self,
@@ -193,7 +195,7 @@ impl Client {
         options: BulkOptions,
         on_progress: impl FnMut(BulkProgress),
         cancel: Option<&Cancel>,
-        store: &dyn RecordStore,
+        store: Option<&dyn RecordStore>,
         plan: &PlanOptions,
     ) -> RecordBulk {
         let request = Request::SearchVolumeBulk(search_volume_bulk::Request {
@@ -202,52 +204,67 @@ impl Client {
             ccode: ccode.to_owned(),
         });
         let mut out = RecordBulk::default();
-        let planned = match self.plan(&request, store, plan).await {
-            Ok(p) => p,
-            Err(e) => {
-                out.store_error = Some(e);
-                Plan::new(&request, &self.record_source(), |_| None, plan)
+        let planned = match store {
+            None => None,
+            Some(store) => match self.plan(&request, store, plan).await {
+                Ok(p) => p,
+                Err(e) => {
+                    out.store_error = Some(e);
+                    Plan::new(&request, &self.record_source(), Vec::new(), plan)
+                }
             }
+            .zip(Some(store)),
         };
-        let Some(planned) = planned else {
-            return out;
+        // One job (one copy of its code): every keyword without a plan, the missing ones
+        // with one, none when every record is stored.
+        let (client, send) = match &planned {
+            None => (self.clone(), Some(keywords)),
+            Some((p, _)) => match &p.to_buy {
+                Some(Request::SearchVolumeBulk(q)) => (self.judged_later(), Some(&q.keywords[..])),
+                _ => (self.clone(), None),
+            },
         };
-        let to_buy = match &planned.to_buy {
-            Some(Request::SearchVolumeBulk(q)) => q.keywords.clone(),
-            _ => Vec::new(),
+        let job = match send {
+            Some(k) => Some(
+                client
+                    .search_volume_bulk_chunked_raw(k, ccode, options, on_progress, cancel)
+                    .await,
+            ),
+            None => None,
         };
         let validated = self.config.validation != ValidationMode::Off;
-        let merged = if to_buy.is_empty() {
-            planned.merge(None, validated)
-        } else {
-            let job = self
-                .judged_later()
-                .search_volume_bulk_chunked_raw(&to_buy, ccode, options, on_progress, cancel)
-                .await;
+        if let Some(job) = &job {
             out.charge = job.charge;
             out.possibly_charged = job.possibly_charged;
-            out.stopped = job.stopped;
-            // One report over the joined chunks: each chunk's paths moved to its records.
-            let report = validated.then(|| {
-                let mut issues: Vec<Issue> = Vec::new();
-                let (mut errors, mut warnings) = (0, 0);
-                for c in &job.reports {
-                    errors += c.report.error_count() - c.report.errors().count();
-                    warnings += c.report.warning_count() - c.report.warnings().count();
-                    issues.extend(c.report.issues.iter().map(|i| Issue {
-                        path: shift_path(&i.path, c.first_record),
-                        ..i.clone()
-                    }));
-                }
-                Report::from_parts(issues, errors, warnings)
-            });
-            let bought = Bought {
-                body: &job.records,
-                report: report.as_ref(),
-                at_ms: plan.now_ms,
-            };
-            planned.merge(Some(bought), validated)
+            out.stopped = job.stopped.clone();
+        }
+        let Some((planned, store)) = planned else {
+            if let Some(job) = job {
+                out.records = job.records;
+                out.missing = job.missing;
+            }
+            return out;
         };
+        // One report over the joined chunks: each chunk's paths moved to its records.
+        let report = job.as_ref().filter(|_| validated).map(|job| {
+            let mut issues: Vec<Issue> = Vec::new();
+            let (mut errors, mut warnings) = (0, 0);
+            for c in &job.reports {
+                errors += c.report.error_count() - c.report.errors().count();
+                warnings += c.report.warning_count() - c.report.warnings().count();
+                issues.extend(c.report.issues.iter().map(|i| Issue {
+                    path: shift_path(&i.path, c.first_record),
+                    ..i.clone()
+                }));
+            }
+            Report::from_parts(issues, errors, warnings)
+        });
+        let bought = job.as_ref().map(|job| Bought {
+            body: &job.records,
+            report: report.as_ref(),
+            at_ms: plan.now_ms,
+        });
+        let merged = planned.merge(bought, validated);
         out.missing = merged
             .missing
             .iter()

@@ -311,27 +311,21 @@ impl JsClient {
             let (req, cancel) = prepared?;
             let cancel = cancel.as_ref().map(|l| &l.cancel);
             let reply = js_sys::Object::new();
-            let (body, report, charge, attempts) = match &cache {
-                Some(cache) => {
-                    let r = client
-                        .call_with_records(&req, cache, &plan, cancel)
-                        .await
-                        .map_err(|e| client_error(&e))?;
-                    set(&reply, "fromCache", r.from_store as f64);
-                    set(&reply, "bought", r.bought as f64);
-                    if let Some(e) = &r.store_error {
-                        set(&reply, "cacheError", e.as_str());
-                    }
-                    (r.body, r.report, r.charge, r.attempts)
+            let store = cache
+                .as_ref()
+                .map(|c| c as &dyn crate::records::RecordStore);
+            let r = client
+                .call_with_records(&req, store, &plan, cancel)
+                .await
+                .map_err(|e| client_error(&e))?;
+            if cache.is_some() {
+                set(&reply, "fromCache", r.from_store as f64);
+                set(&reply, "bought", r.bought as f64);
+                if let Some(e) = &r.store_error {
+                    set(&reply, "cacheError", e.as_str());
                 }
-                None => {
-                    let r = client
-                        .call_raw(&req, cancel)
-                        .await
-                        .map_err(|e| client_error(&e))?;
-                    (r.body, r.report, r.charge, r.attempts)
-                }
-            };
+            }
+            let (body, report, charge, attempts) = (r.body, r.report, r.charge, r.attempts);
             set(&reply, "data", json_value(&body));
             set(
                 &reply,
@@ -447,57 +441,39 @@ impl JsClient {
             };
             let result = js_sys::Object::new();
             let cancel = cancel.as_ref().map(|l| &l.cancel);
-            let out = match &cache {
-                Some(cache) => {
-                    let r = client
-                        .search_volume_bulk_with_records(
-                            &req.keywords,
-                            &req.ccode,
-                            bulk,
-                            progress,
-                            cancel,
-                            cache,
-                            &plan,
-                        )
-                        .await;
-                    set(&result, "fromCache", r.from_store as f64);
-                    set(&result, "bought", r.bought as f64);
-                    set(
-                        &result,
-                        "report",
-                        r.report.as_ref().map(report_value).unwrap_or(JsValue::NULL),
-                    );
-                    if let Some(e) = &r.store_error {
-                        set(&result, "cacheError", e.as_str());
-                    }
-                    (
-                        r.records,
-                        r.missing,
-                        r.charge,
-                        r.possibly_charged,
-                        r.stopped,
-                    )
+            let store = cache
+                .as_ref()
+                .map(|c| c as &dyn crate::records::RecordStore);
+            let r = client
+                .search_volume_bulk_with_records(
+                    &req.keywords,
+                    &req.ccode,
+                    bulk,
+                    progress,
+                    cancel,
+                    store,
+                    &plan,
+                )
+                .await;
+            if cache.is_some() {
+                set(&result, "fromCache", r.from_store as f64);
+                set(&result, "bought", r.bought as f64);
+                set(
+                    &result,
+                    "report",
+                    r.report.as_ref().map(report_value).unwrap_or(JsValue::NULL),
+                );
+                if let Some(e) = &r.store_error {
+                    set(&result, "cacheError", e.as_str());
                 }
-                None => {
-                    let r = client
-                        .search_volume_bulk_chunked_raw(
-                            &req.keywords,
-                            &req.ccode,
-                            bulk,
-                            progress,
-                            cancel,
-                        )
-                        .await;
-                    (
-                        r.records,
-                        r.missing,
-                        r.charge,
-                        r.possibly_charged,
-                        r.stopped,
-                    )
-                }
-            };
-            let (records, missing, charge, possibly_charged, stopped) = out;
+            }
+            let (records, missing, charge, possibly_charged, stopped) = (
+                r.records,
+                r.missing,
+                r.charge,
+                r.possibly_charged,
+                r.stopped,
+            );
             // The records as the service wrote them, like `data` of a single call.
             set(&result, "data", json_value(&records));
             set(&result, "missing", json_value(&to_json(&missing)));

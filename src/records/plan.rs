@@ -1,8 +1,6 @@
 //! The planner and the merge: which requested records are already bought, what is left to
 //! buy and at what price, and the answer that puts stored and new records in request order.
 
-use std::collections::HashMap;
-
 use super::key::{request_keys, RecordKey, RecordKind};
 use crate::money::Usd;
 use crate::ops::Request;
@@ -72,37 +70,33 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Plans `request` for records bought from `source`; `lookup` finds a stored record by
-    /// key. `None` for an operation priced per request.
+    /// Plans `request` for records bought from `source`. `stored` holds, for each key of
+    /// [`super::request_keys`] (in request order), the record a store found for it.
+    /// `None` for an operation priced per request.
     pub fn new(
         request: &Request,
         source: &str,
-        lookup: impl Fn(&RecordKey) -> Option<StoredRecord>,
+        mut stored: Vec<Option<StoredRecord>>,
         options: &PlanOptions,
     ) -> Option<Plan> {
         let (kind, keys) = request_keys(request, source)?;
         let items = items_of(request);
-        let mut stored = Vec::with_capacity(keys.len());
+        stored.resize(keys.len(), None);
         let mut stale = 0;
-        let mut buy: Vec<usize> = Vec::new();
+        let mut seen = Interner::with_capacity(keys.len());
+        let mut chosen: Vec<String> = Vec::new();
         let mut buy_keys: Vec<RecordKey> = Vec::new();
-        for (i, key) in keys.iter().enumerate() {
-            let found = lookup(key);
-            let usable = found.filter(|r| {
-                let ok = r.usable(options);
-                stale += usize::from(!ok);
-                ok
-            });
-            if usable.is_none() && !buy_keys.contains(key) {
-                buy.push(i);
+        for (i, (key, slot)) in keys.iter().zip(stored.iter_mut()).enumerate() {
+            if slot.as_ref().is_some_and(|r| !r.usable(options)) {
+                stale += 1;
+                *slot = None;
+            }
+            if slot.is_none() && seen.insert(key.as_str()) {
+                chosen.push(items[i].to_string());
                 buy_keys.push(key.clone());
             }
-            stored.push(usable);
         }
-        let to_buy = (!buy.is_empty()).then(|| {
-            let chosen: Vec<String> = buy.iter().map(|&i| items[i].to_string()).collect();
-            with_items(request, chosen)
-        });
+        let to_buy = (!chosen.is_empty()).then(|| with_items(request, chosen));
         let estimate = to_buy.as_ref().map_or(Usd::ZERO, crate::estimate_cost);
         Some(Plan {
             kind,
@@ -165,21 +159,26 @@ impl Plan {
         let ccode = self.to_buy.as_ref().map(ccode_of).unwrap_or_default();
 
         // Which bought record answers which wanted key: exactly one record per key.
-        let mut count: HashMap<RecordKey, usize> = HashMap::new();
-        let item_keys: Vec<Option<RecordKey>> = items
+        let mut wanted = Interner::with_capacity(self.buy_keys.len());
+        for k in &self.buy_keys {
+            wanted.insert(k.as_str());
+        }
+        let item_ids: Vec<Option<usize>> = items
             .iter()
             .map(|item| {
                 let k = item_key(self.kind, &self.source, &ccode, item)?;
-                self.buy_keys.contains(&k).then_some(k)
+                wanted.find(k.as_str())
             })
             .collect();
-        for k in item_keys.iter().flatten() {
-            *count.entry(k.clone()).or_default() += 1;
+        let mut count = vec![0u32; self.buy_keys.len()];
+        for id in item_ids.iter().flatten() {
+            count[*id] += 1;
         }
-        let mut fresh_index: HashMap<&RecordKey, usize> = HashMap::new();
-        for (j, k) in item_keys.iter().enumerate() {
-            if let Some(k) = k.as_ref().filter(|k| count[*k] == 1) {
-                fresh_index.insert(k, j);
+        // The bought record answering each wanted key, by the key's id.
+        let mut answer: Vec<Option<usize>> = vec![None; self.buy_keys.len()];
+        for (j, id) in item_ids.iter().enumerate() {
+            if let Some(id) = id.filter(|id| count[*id] == 1) {
+                answer[id] = Some(j);
             }
         }
 
@@ -204,7 +203,7 @@ impl Plan {
                 }));
                 parts.push(&s.json);
                 from_store += 1;
-            } else if let Some(&j) = fresh_index.get(key) {
+            } else if let Some(j) = wanted.find(key.as_str()).and_then(|id| answer[id]) {
                 placed[j].push(parts.len());
                 parts.push(items[j]);
             } else {
@@ -262,21 +261,22 @@ impl Plan {
                 }
             }
         }
-        let mut fresh: Vec<(RecordKey, StoredRecord)> = fresh_index
+        let fresh: Vec<(RecordKey, StoredRecord)> = answer
             .iter()
-            .map(|(k, &j)| {
-                (
-                    (*k).clone(),
+            .zip(&self.buy_keys)
+            .filter_map(|(j, key)| {
+                let j = (*j)?;
+                Some((
+                    key.clone(),
                     StoredRecord {
                         json: items[j].to_string(),
                         bought_at_ms: at,
                         issues: std::mem::take(&mut per_item[j]),
                         imported: false,
                     },
-                )
+                ))
             })
             .collect();
-        fresh.sort_by(|a, b| a.0.cmp(&b.0));
 
         let body = if single {
             parts.first().map_or_else(String::new, |p| p.to_string())
@@ -448,5 +448,67 @@ pub fn shift_path(path: &str, by: usize) -> String {
     match split_index(path) {
         (Some(i), rest) => format!("/{}{rest}", i.saturating_add(by)),
         (None, _) => path.to_string(),
+    }
+}
+
+/// Distinct strings, each with an id (0, 1, ... in insertion order): a small open-addressing
+/// hash table, so planning stays linear for tens of thousands of keywords without the code
+/// of a general map or a sort in the JS package.
+struct Interner<'a> {
+    strings: Vec<&'a str>,
+    /// Ids + 1 (0: empty), a power of two at least twice the capacity.
+    table: Vec<u32>,
+}
+
+impl<'a> Interner<'a> {
+    fn with_capacity(n: usize) -> Interner<'a> {
+        Interner {
+            strings: Vec::with_capacity(n),
+            table: vec![0; (n.max(4) * 2).next_power_of_two()],
+        }
+    }
+
+    /// The slot of `s`: where it is, or the empty slot where it would go.
+    fn slot(&self, s: &str) -> usize {
+        // FNV-1a.
+        let mut h: u32 = 0x811c_9dc5;
+        for b in s.bytes() {
+            h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+        }
+        let mask = self.table.len() - 1;
+        let mut i = h as usize & mask;
+        loop {
+            match self.table[i] {
+                0 => return i,
+                id if self.strings[id as usize - 1] == s => return i,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// Adds `s`; false when it was there already.
+    fn insert(&mut self, s: &'a str) -> bool {
+        if self.strings.len() * 2 >= self.table.len() {
+            let mut bigger = Interner::with_capacity(self.table.len());
+            for &k in &self.strings {
+                bigger.insert(k);
+            }
+            *self = bigger;
+        }
+        let i = self.slot(s);
+        if self.table[i] != 0 {
+            return false;
+        }
+        self.strings.push(s);
+        self.table[i] = self.strings.len() as u32;
+        true
+    }
+
+    /// The id of `s`, if added.
+    fn find(&self, s: &str) -> Option<usize> {
+        match self.table[self.slot(s)] {
+            0 => None,
+            id => Some(id as usize - 1),
+        }
     }
 }

@@ -19,7 +19,10 @@ pub fn price_text_with(label: &str, price: Usd, units: u64, unit: &str, reused: 
         (0, r) => format!("{label} — no charge · all {r} {unit}s already bought"),
         (_, 0) if unit.is_empty() => format!("{label} — {price}"),
         (n, 0) => format!("{label} — {price} for {n} {unit}{}", s(n)),
-        (n, r) => format!("{label} — {price} for {n} new {unit}{} · {r} already bought", s(n)),
+        (n, r) => format!(
+            "{label} — {price} for {n} new {unit}{} · {r} already bought",
+            s(n)
+        ),
     }
 }
 
