@@ -283,28 +283,26 @@ pub fn redact(text: &str, key: &str, max: usize) -> String {
     out
 }
 
-/// The forms of `key` that [`redact`] removes, longest first (so a form that contains a
-/// shorter one is removed whole).
+/// The forms of `key` that [`redact`] removes: the URL-encoded ones first, then the
+/// JSON-escaped one, then the key as it is (longer forms first, so a form that holds a
+/// shorter one is removed whole; forms equal to the key are removed by the first).
 fn key_forms(key: &str) -> Vec<String> {
-    let mut forms = vec![key.to_owned()];
-    if let Ok(json) = serde_json::to_string(key) {
-        forms.push(json[1..json.len() - 1].to_owned());
-    }
-    // (hex digits, space as `+`, keep `!'()*` as encodeURIComponent does)
-    for (hex, plus, keep) in [
-        (b"0123456789ABCDEF", false, false),
-        (b"0123456789ABCDEF", true, false),
-        (b"0123456789ABCDEF", false, true),
-        (b"0123456789ABCDEF", true, true),
-        (b"0123456789abcdef", false, false),
-        (b"0123456789abcdef", true, false),
-    ] {
+    let mut forms = Vec::new();
+    // (lower-case hex, space as `+`, keep `!'()*` as encodeURIComponent does)
+    for flags in [0u8, 0b010, 0b001, 0b011, 0b100, 0b110] {
+        let hex: &[u8; 16] = if flags & 0b100 == 0 {
+            b"0123456789ABCDEF"
+        } else {
+            b"0123456789abcdef"
+        };
         let mut out = String::new();
         for &b in key.as_bytes() {
-            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) || (keep && b"!'()*".contains(&b))
+            if b.is_ascii_alphanumeric()
+                || b"-._~".contains(&b)
+                || (flags & 1 != 0 && b"!'()*".contains(&b))
             {
                 out.push(char::from(b));
-            } else if b == b' ' && plus {
+            } else if b == b' ' && flags & 0b010 != 0 {
                 out.push('+');
             } else {
                 out.push('%');
@@ -314,8 +312,10 @@ fn key_forms(key: &str) -> Vec<String> {
         }
         forms.push(out);
     }
-    forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
-    forms.dedup();
+    if let Ok(json) = serde_json::to_string(key) {
+        forms.push(json[1..json.len() - 1].to_owned());
+    }
+    forms.push(key.to_owned());
     forms
 }
 
