@@ -84,6 +84,7 @@ pub fn App() -> impl IntoView {
             </main>
             <footer class="foot">
                 <span data-testid="save-state" data-saved=move || (ws.pending.get() == 0 && ws.loaded.get()).to_string()
+                    data-failed=move || ws.save_failures.get().to_string()
                     data-unsaved=move || ws.unsaved.with(|u| u.len()).to_string()>
                     {move || {
                         let unsaved = ws.unsaved.with(|u| u.len());
@@ -95,6 +96,10 @@ pub fn App() -> impl IntoView {
                             "Not saved: browser storage unavailable".to_string()
                         } else if unsaved > 0 {
                             format!("{unsaved} change{} not saved in this browser (see the notices)", model::plural(unsaved))
+                        } else if ws.save_failures.get() > 0 {
+                            // A failed save is on screen: even if it was saved again since,
+                            // "All changes saved" beside it would read as a contradiction.
+                            "A save failed (see the notices)".to_string()
                         } else {
                             "All changes saved in this browser".to_string()
                         }
@@ -151,7 +156,7 @@ fn Notices() -> impl IntoView {
         <Show when=move || ws.notices.with(|n| !n.is_empty())>
             <div class="notice" role="status" data-testid="notice">
                 <ul>{move || ws.notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
-                <button type="button" class="secondary" on:click=move |_| ws.notices.set(Vec::new())>"Dismiss"</button>
+                <button type="button" class="secondary" on:click=move |_| ws.dismiss_notices()>"Dismiss"</button>
             </div>
         </Show>
     }

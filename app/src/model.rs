@@ -45,6 +45,24 @@ pub struct Settings {
     pub theme: String,
     /// Default country code.
     pub ccode: String,
+    /// Largest answer accepted from the service, in MB (the client stops reading there).
+    pub max_body_mb: u32,
+}
+
+/// The default of [`Settings::max_body_mb`]: what a browser tab holds comfortably, and above
+/// the largest body the app's own performance tests load (100,000 ranked keywords, ~21 MB).
+pub const DEFAULT_MAX_BODY_MB: u32 = 64;
+
+impl Settings {
+    /// [`Settings::max_body_mb`] in bytes (0 is read as the default).
+    pub fn max_body_bytes(&self) -> usize {
+        let mb = if self.max_body_mb == 0 {
+            DEFAULT_MAX_BODY_MB
+        } else {
+            self.max_body_mb
+        };
+        (mb as usize).saturating_mul(1024 * 1024)
+    }
 }
 
 impl Default for Settings {
@@ -57,6 +75,7 @@ impl Default for Settings {
             remember_key: false,
             theme: "auto".into(),
             ccode: "US".into(),
+            max_body_mb: DEFAULT_MAX_BODY_MB,
         }
     }
 }
@@ -187,6 +206,10 @@ pub struct CallResult {
     /// Bulk keywords not bought (a cancelled or failed job); empty when complete.
     #[serde(default)]
     pub missing: Vec<String>,
+    /// Came from an imported workspace file: shown labelled "imported" and not treated as
+    /// bought here (running its request again prices and buys it). False for older data.
+    #[serde(default)]
+    pub imported: bool,
 }
 
 /// One call in the history.
@@ -209,7 +232,11 @@ pub struct HistoryEntry {
     pub estimate: Usd,
     /// What was charged.
     pub charge: Usd,
-    /// `ok`, `partial` or `error`.
+    /// What the call may have been charged on top (its outcome is unknown: a timeout or an
+    /// abort after sending, an answer lost while reading it). Zero for older data.
+    #[serde(default)]
+    pub possible_charge: Usd,
+    /// `ok`, `partial`, `cancelled` or `error`.
     pub outcome: String,
     /// Error message, or a note.
     #[serde(default)]

@@ -66,6 +66,18 @@ pub fn ResultMeta(#[prop(into)] result: Signal<Option<CallResult>>) -> impl Into
     move || {
         result.get().map(|r| {
             let demo = r.mode == Mode::Demo;
+            if r.imported {
+                // Not bought here: its request costs its price when run again.
+                return view! {
+                    <p class="meta" data-testid="result-meta" data-imported="true">
+                        <span class="badge imported" data-testid="imported">"imported"</span>
+                        {format!(" from a workspace file (bought {} elsewhere, not here)", super::fmt_time(r.at))}
+                        {demo.then(|| view! { " · " <span class="synthetic">"synthetic demo data"</span> })}
+                        " · running it again buys it at its price"
+                    </p>
+                }
+                .into_any();
+            }
             view! {
                 <p class="meta" data-testid="result-meta">
                     {format!("Bought {} for {}", super::fmt_time(r.at), r.charge)}
@@ -76,6 +88,7 @@ pub fn ResultMeta(#[prop(into)] result: Signal<Option<CallResult>>) -> impl Into
                     })}
                 </p>
             }
+            .into_any()
         })
     }
 }
