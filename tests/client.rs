@@ -1,5 +1,6 @@
 //! The client against a scripted transport: retries, budget, validation modes, errors,
-//! timeouts, cancellation and bulk chunking. (Against the sandbox: tests/client_sandbox.rs;
+//! timeouts, cancellation, possibly charged calls, the shared account, key redaction and
+//! bulk chunking. (Against the sandbox: tests/client_sandbox.rs;
 //! in the browser: tests/web_client.rs.)
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -10,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use futures_executor::block_on;
 use serpkit::client::{
-    BulkOptions, Cancel, Client, ClientConfig, Error, HttpRequest, HttpResponse, LocalBoxFuture,
-    RetryPolicy, Transport, TransportError, ValidationMode,
+    Account, BulkOptions, Cancel, Client, ClientConfig, Error, HttpRequest, HttpResponse,
+    LocalBoxFuture, RetryPolicy, Transport, TransportError, ValidationMode,
 };
 use serpkit::ops::{related, search_volume_bulk};
 use serpkit::{ApiKey, Usd};
@@ -24,8 +25,11 @@ struct Script {
     steps: RefCell<VecDeque<Step>>,
     seen: RefCell<Vec<HttpRequest>>,
     delay: Option<Duration>,
-    /// When set, answers bulk requests by echoing one record per keyword.
+    /// When set, answers bulk requests by echoing one record per keyword (except the keyword
+    /// "skip me", which gets no record).
     echo_bulk: bool,
+    /// Requests handed to the transport (counted before any delay).
+    started: std::cell::Cell<usize>,
 }
 
 fn ok(body: &str) -> Step {
@@ -56,6 +60,7 @@ impl Transport for Script {
         &self,
         request: HttpRequest,
     ) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>> {
+        self.started.set(self.started.get() + 1);
         Box::pin(async move {
             if let Some(d) = self.delay {
                 serpkit::client::sleep(d).await;
@@ -68,6 +73,7 @@ impl Transport for Script {
                     .as_array()
                     .unwrap()
                     .iter()
+                    .filter(|k| *k != "skip me")
                     .map(|k| serde_json::json!({"keyword": k, "ccode": "us"}))
                     .collect();
                 return ok(&serde_json::to_string(&recs).unwrap());
@@ -205,7 +211,26 @@ fn network_errors_are_retried_timeouts_are_not() {
         0,
         "the slow attempt was dropped, not retried"
     );
+    assert_eq!(s.started.get(), 1, "sent once");
+    // Sent, outcome unknown: not spent, possibly charged with its estimate.
     assert_eq!(c.spent(), Usd::ZERO);
+    assert_eq!(err.charge(), Usd::ZERO);
+    assert_eq!(err.possible_charge(), Usd::from_micros(150_000));
+    assert_eq!(c.possibly_charged(), Usd::from_micros(150_000));
+    assert!(
+        err.to_string().contains("may have been charged $0.1500"),
+        "{err}"
+    );
+    assert!(err.hint().contains("may have been charged"));
+    // A transport that reports the timeout itself: the same.
+    let (c, s) = client(
+        script(vec![Err(TransportError::Timeout), ok(RELATED_OK)]),
+        |_| {},
+    );
+    let err = block_on(c.related(related_req())).unwrap_err();
+    assert_eq!(err.possible_charge(), Usd::from_micros(150_000));
+    assert_eq!(s.seen.borrow().len(), 1, "not retried");
+    assert_eq!(c.possibly_charged(), Usd::from_micros(150_000));
 }
 
 #[test]
@@ -349,7 +374,10 @@ fn cancel_aborts_a_call_in_flight() {
     use std::future::Future;
     let err = block_on(both).unwrap_err();
     assert_eq!(err.code(), "aborted");
+    // Cancelled after it was handed to the transport: possibly charged.
     assert_eq!(c.spent(), Usd::ZERO);
+    assert_eq!(err.possible_charge(), Usd::from_micros(150_000));
+    assert_eq!(c.possibly_charged(), Usd::from_micros(150_000));
 }
 
 fn keywords(n: usize) -> Vec<String> {
@@ -491,4 +519,266 @@ fn bulk_raw_takes_empty_arrays_and_refuses_a_body_that_is_not_an_array() {
     let out = block_on(c.search_volume_bulk_chunked_raw(&kws, "US", opts, |_| {}, None));
     assert_eq!(out.stopped.unwrap().code(), "invalid_request");
     assert_eq!((out.records.as_str(), out.missing), ("[]", kws));
+}
+
+/// Polls `fut`, cancelling `cancel` once `after` has passed.
+fn cancel_after<F: std::future::Future>(fut: F, cancel: &Cancel, after: Duration) -> F::Output {
+    let mut fut = std::pin::pin!(fut);
+    let mut timer = serpkit::client::sleep(after);
+    block_on(std::future::poll_fn(|cx| {
+        if timer.as_mut().poll(cx).is_ready() {
+            cancel.cancel();
+        }
+        fut.as_mut().poll(cx)
+    }))
+}
+
+const REL: Usd = Usd::from_micros(150_000);
+
+#[test]
+fn an_abort_before_sending_or_during_a_retry_wait_is_not_possibly_charged() {
+    // Cancelled before the call: nothing handed to the transport.
+    let (c, s) = client(script(vec![ok(RELATED_OK)]), |_| {});
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let err = block_on(c.call_raw(&related_req().into(), Some(&cancel))).unwrap_err();
+    assert_eq!(err.code(), "aborted");
+    assert_eq!(err.possible_charge(), Usd::ZERO);
+    assert_eq!(err.to_string(), "aborted");
+    assert_eq!(s.started.get(), 0);
+    assert_eq!((c.spent(), c.possibly_charged()), (Usd::ZERO, Usd::ZERO));
+
+    // Cancelled while waiting out a 429's Retry-After: the 429 was not charged.
+    let (c, s) = client(script(vec![status(429, Some("5")), ok(RELATED_OK)]), |_| {});
+    let cancel = Cancel::new();
+    let req = related_req().into();
+    let t = Instant::now();
+    let err = cancel_after(
+        c.call_raw(&req, Some(&cancel)),
+        &cancel,
+        Duration::from_millis(50),
+    )
+    .unwrap_err();
+    assert!(t.elapsed() < Duration::from_secs(2), "aborted the wait");
+    assert_eq!(err.code(), "aborted");
+    assert_eq!(err.possible_charge(), Usd::ZERO);
+    assert_eq!(s.started.get(), 1);
+    assert_eq!(c.possibly_charged(), Usd::ZERO);
+
+    // The same after a network error before any response.
+    let (c, _) = client(
+        script(vec![Err(TransportError::Network("refused".into()))]),
+        |cfg| cfg.retry.base_delay = Duration::from_secs(5),
+    );
+    let cancel = Cancel::new();
+    let err = cancel_after(
+        c.call_raw(&req, Some(&cancel)),
+        &cancel,
+        Duration::from_millis(50),
+    )
+    .unwrap_err();
+    assert_eq!((err.code(), err.possible_charge()), ("aborted", Usd::ZERO));
+}
+
+#[test]
+fn a_lost_success_body_is_charged_and_never_retried() {
+    let lost = |status| {
+        Err(TransportError::BodyLost {
+            status,
+            message: "connection reset while reading SECRET-KEY-1's answer".into(),
+        })
+    };
+    let (c, s) = client(script(vec![lost(200), ok(RELATED_OK)]), |_| {});
+    let err = block_on(c.related(related_req())).unwrap_err();
+    match &err {
+        Error::BodyLost {
+            status,
+            message,
+            charge,
+        } => {
+            assert_eq!((*status, *charge), (200, REL));
+            assert!(!message.contains("SECRET-KEY-1") && message.contains("***"));
+        }
+        e => panic!("{e:?}"),
+    }
+    assert_eq!(err.code(), "body_lost");
+    assert_eq!(err.charge(), REL);
+    assert_eq!(err.possible_charge(), Usd::ZERO);
+    assert_eq!(s.seen.borrow().len(), 1, "never retried");
+    assert_eq!(c.spent(), REL);
+    assert_eq!(c.charged_calls(), 1);
+    assert!(!err.to_string().contains("SECRET-KEY-1"));
+
+    // A 503 whose body was lost: an HTTP 503 with an empty body, retried as a 503 is.
+    let (c, s) = client(script(vec![lost(503), ok(RELATED_OK)]), |_| {});
+    let reply = block_on(c.call_raw(&related_req().into(), None)).unwrap();
+    assert_eq!((reply.attempts, s.seen.borrow().len()), (2, 2));
+    assert_eq!(c.spent(), REL, "charged once");
+    // A 500 whose body was lost: not charged, not retried.
+    let (c, s) = client(script(vec![lost(500), ok(RELATED_OK)]), |_| {});
+    match block_on(c.related(related_req())).unwrap_err() {
+        Error::Http { status, body, .. } => assert_eq!((status, body.as_str()), (500, "")),
+        e => panic!("{e:?}"),
+    }
+    assert_eq!(s.seen.borrow().len(), 1);
+    assert_eq!((c.spent(), c.possibly_charged()), (Usd::ZERO, Usd::ZERO));
+}
+
+#[test]
+fn possibly_charged_calls_count_against_the_budget() {
+    let slow = Script {
+        delay: Some(Duration::from_millis(300)),
+        ..script(vec![ok(RELATED_OK)])
+    };
+    // $0.40: a timed-out related ($0.15, possibly charged) and a done one leave $0.10.
+    let (c, s) = client(slow, |cfg| {
+        cfg.budget = Some("0.40".parse().unwrap());
+        cfg.timeout = Some(Duration::from_millis(50));
+    });
+    assert_eq!(
+        block_on(c.related(related_req())).unwrap_err().code(),
+        "timeout"
+    );
+    assert_eq!(c.remaining(), Some(Usd::from_micros(250_000)));
+    let fast = Client::with_account(
+        ClientConfig {
+            timeout: None,
+            ..c.config().clone()
+        },
+        Rc::new(script(vec![ok(RELATED_OK)])),
+        c.account().clone(),
+    );
+    block_on(fast.related(related_req())).unwrap();
+    assert_eq!(c.remaining(), Some(Usd::from_micros(100_000)));
+    match block_on(fast.related(related_req())).unwrap_err() {
+        Error::BudgetExceeded { spent, .. } => {
+            assert_eq!(spent, Usd::from_micros(300_000), "spent + possibly charged")
+        }
+        e => panic!("{e:?}"),
+    }
+    assert_eq!(s.started.get(), 1);
+    assert_eq!(fast.spent(), REL);
+    assert_eq!(fast.possibly_charged(), REL);
+}
+
+#[test]
+fn clients_on_one_account_share_the_spend_and_the_budget() {
+    let account = Account::new();
+    let config = |budget: &str| {
+        let mut cfg = ClientConfig::new("SECRET-KEY-1");
+        cfg.budget = Some(budget.parse().unwrap());
+        cfg
+    };
+    let a = Client::with_account(
+        config("0.20"),
+        Rc::new(script(vec![ok(RELATED_OK)])),
+        account.clone(),
+    );
+    block_on(a.related(related_req())).unwrap();
+    // A client rebuilt with new settings on the same account: the same spend.
+    let b = Client::with_account(
+        config("0.25"),
+        Rc::new(script(vec![ok(RELATED_OK)])),
+        account.clone(),
+    );
+    assert_eq!(b.spent(), REL);
+    assert_eq!(b.remaining(), Some(Usd::from_micros(100_000)));
+    assert_eq!(
+        block_on(b.related(related_req())).unwrap_err().code(),
+        "budget_exceeded"
+    );
+    assert_eq!((account.spent(), account.charged_calls()), (REL, 1));
+    assert_eq!(account.possibly_charged(), Usd::ZERO);
+    // A fresh client has a fresh account.
+    let c = Client::new(config("0.20"), Rc::new(script(vec![ok(RELATED_OK)])));
+    assert_eq!(c.spent(), Usd::ZERO);
+}
+
+#[test]
+fn bulk_cancel_lets_chunks_in_flight_finish_and_starts_no_new_one() {
+    let (c, s) = client(
+        Script {
+            echo_bulk: true,
+            delay: Some(Duration::from_millis(200)),
+            ..Script::default()
+        },
+        |_| {},
+    );
+    let kws = keywords(50);
+    let cancel = Cancel::new();
+    let out = cancel_after(
+        c.search_volume_bulk_chunked(
+            &kws,
+            "US",
+            BulkOptions {
+                chunk_size: 10,
+                concurrency: 2,
+            },
+            |_| {},
+            Some(&cancel),
+        ),
+        &cancel,
+        Duration::from_millis(50),
+    );
+    assert_eq!(s.started.get(), 2, "no chunk started after the cancel");
+    assert_eq!(s.seen.borrow().len(), 2, "both chunks in flight finished");
+    let got: Vec<_> = out.records.iter().map(|r| r.keyword.clone()).collect();
+    assert_eq!(got, kws[..20].to_vec(), "and their records are kept");
+    assert_eq!(out.missing, kws[20..].to_vec());
+    assert_eq!(out.stopped.unwrap().code(), "aborted");
+    let bought = search_volume_bulk::PRICE.usd.times(20);
+    assert_eq!((out.charge, c.spent()), (bought, bought));
+    assert_eq!(out.possibly_charged, Usd::ZERO);
+}
+
+#[test]
+fn a_timed_out_bulk_chunk_is_possibly_charged() {
+    let (c, _) = client(
+        Script {
+            echo_bulk: true,
+            delay: Some(Duration::from_millis(300)),
+            ..Script::default()
+        },
+        |cfg| cfg.timeout = Some(Duration::from_millis(50)),
+    );
+    let kws = keywords(15);
+    let opts = BulkOptions {
+        chunk_size: 10,
+        concurrency: 2,
+    };
+    let out = block_on(c.search_volume_bulk_chunked_raw(&kws, "US", opts, |_| {}, None));
+    assert_eq!(out.stopped.as_ref().unwrap().code(), "timeout");
+    assert_eq!(out.charge, Usd::ZERO);
+    assert_eq!(
+        out.possibly_charged,
+        search_volume_bulk::PRICE.usd.times(15)
+    );
+    assert_eq!(c.possibly_charged(), out.possibly_charged);
+    assert_eq!(out.missing, kws);
+}
+
+#[test]
+fn bulk_reports_say_where_each_chunks_records_start() {
+    let (c, _) = client(
+        Script {
+            echo_bulk: true,
+            ..Script::default()
+        },
+        |_| {},
+    );
+    // The first chunk's answer is one record short: the second chunk's records start at 9.
+    let mut kws = keywords(25);
+    kws[3] = "skip me".into();
+    let opts = BulkOptions {
+        chunk_size: 10,
+        concurrency: 2,
+    };
+    let typed = block_on(c.search_volume_bulk_chunked(&kws, "US", opts, |_| {}, None));
+    let raw = block_on(c.search_volume_bulk_chunked_raw(&kws, "US", opts, |_| {}, None));
+    assert_eq!(typed.records.len(), 24);
+    for reports in [&typed.reports, &raw.reports] {
+        let at: Vec<_> = reports.iter().map(|r| (r.chunk, r.first_record)).collect();
+        assert_eq!(at, [(0, 0), (1, 9), (2, 19)]);
+    }
+    assert_eq!(typed.records[9].keyword, "keyword 10");
 }

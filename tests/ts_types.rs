@@ -18,6 +18,12 @@ use serpkit::ops::{self, Operation, PriceUnit, Request};
 
 const DTS: &str = include_str!("../src/js/serpkit.d.ts");
 const JS_MOD: &str = include_str!("../src/js/mod.rs");
+/// Every file of the JS layer (for the error codes it uses).
+const JS_FILES: [&str; 3] = [
+    JS_MOD,
+    include_str!("../src/js/options.rs"),
+    include_str!("../src/js/text.rs"),
+];
 
 // ---- A tiny reader of the .d.ts ---------------------------------------------------------
 
@@ -686,9 +692,19 @@ fn string_unions_match() {
             body: String::new(),
             retry_after: None,
         },
-        Error::Timeout(std::time::Duration::from_secs(1)),
-        Error::Aborted,
+        Error::Timeout {
+            after: std::time::Duration::from_secs(1),
+            possible_charge: serpkit::Usd::ZERO,
+        },
+        Error::Aborted {
+            possible_charge: serpkit::Usd::ZERO,
+        },
         Error::Network("x".into()),
+        Error::BodyLost {
+            status: 200,
+            message: "x".into(),
+            charge: serpkit::Usd::ZERO,
+        },
         Error::BodyTooLarge {
             limit: 1,
             charge: serpkit::Usd::ZERO,
@@ -713,11 +729,13 @@ fn string_unions_match() {
     }
     assert_eq!(dts.literals("ErrorCode"), codes);
     // Every code used by the JS layer is in the union.
-    for lit in JS_MOD.split("error_value(\"").skip(1) {
-        let code = &lit[..lit.find('"').unwrap()];
-        assert!(
-            codes.contains(code),
-            "{code} is used in src/js/mod.rs but not in ErrorCode"
-        );
+    for file in JS_FILES {
+        for lit in file.split("error_value(\"").skip(1) {
+            let code = &lit[..lit.find('"').unwrap()];
+            assert!(
+                codes.contains(code),
+                "{code} is used in src/js/ but not in ErrorCode"
+            );
+        }
     }
 }

@@ -53,6 +53,13 @@ fn now_ms() -> f64 {
 async fn sandbox_http(method: &str, path: &str) -> (u16, String) {
     let init = Object::new();
     Reflect::set(&init, &"method".into(), &method.into()).unwrap();
+    if method == "POST" {
+        // The sandbox takes only JSON POSTs.
+        let headers = Object::new();
+        Reflect::set(&headers, &"content-type".into(), &"application/json".into()).unwrap();
+        Reflect::set(&init, &"headers".into(), &headers).unwrap();
+        Reflect::set(&init, &"body".into(), &"{}".into()).unwrap();
+    }
     let global = js_sys::global();
     let fetch: js_sys::Function = Reflect::get(&global, &"fetch".into())
         .unwrap()
@@ -232,7 +239,10 @@ async fn fault_modes_map_to_errors() {
     let mut slow = with("delay=3000");
     slow.timeout = Some(Duration::from_millis(200));
     let t0 = now_ms();
-    assert!(matches!(call(slow).await, Err(Error::Timeout(_))));
+    assert!(matches!(
+        call(slow).await,
+        Err(Error::Timeout { possible_charge, .. }) if possible_charge == RELATED
+    ));
     assert!(now_ms() - t0 < 2000.0);
 
     let mut small = with("huge=2");
@@ -280,9 +290,12 @@ async fn cancel_aborts_a_call_in_flight() {
     });
     let t0 = now_ms();
     let r = client.call_raw(&related_req().into(), Some(&cancel)).await;
-    assert!(matches!(r, Err(Error::Aborted)), "{r:?}");
+    assert!(matches!(r, Err(Error::Aborted { .. })), "{r:?}");
     assert!(now_ms() - t0 < 2000.0, "aborted promptly");
+    // Sent, then aborted: not confirmed, possibly charged.
     assert_eq!(client.spent(), Usd::ZERO);
+    assert_eq!(client.possibly_charged(), r.unwrap_err().possible_charge());
+    assert!(client.possibly_charged() > Usd::ZERO);
 }
 
 #[wasm_bindgen_test]
@@ -310,6 +323,12 @@ async fn abort_signal_through_the_js_client() {
     assert_eq!(code.as_string().as_deref(), Some("aborted"));
     let name = Reflect::get(&err, &"name".into()).unwrap();
     assert_eq!(name.as_string().as_deref(), Some("SerpkitError"));
+    // Sent, then aborted: possibly charged with the estimate, on the error and the client.
+    let micros = |v: &JsValue| Reflect::get(v, &"micros".into()).unwrap().as_f64();
+    let possibly = Reflect::get(&err, &"possiblyCharged".into()).unwrap();
+    assert_eq!(micros(&possibly), Some(150_000.0));
+    assert_eq!(micros(&client.possibly_charged()), Some(150_000.0));
+    assert_eq!(micros(&client.spent()), Some(0.0));
 
     // Already aborted: rejected without sending anything.
     let fast = serpkit::js::JsClient::new(
@@ -332,8 +351,8 @@ async fn abort_signal_through_the_js_client() {
     );
     sleep(Duration::from_millis(50)).await;
     // Only the delayed call reached the sandbox. (The sandbox charges it on arrival, as a
-    // service may charge a request whose answer the caller gave up on; the client counts
-    // only answered calls.)
+    // service may charge a request whose answer the caller gave up on; the client counts it
+    // as possibly charged.)
     let (entries, _) = ledger().await;
     let faults: Vec<Option<&str>> = entries.iter().map(|e| e.3.as_deref()).collect();
     assert_eq!(faults, [Some("delay=5000")]);
@@ -386,4 +405,33 @@ async fn budget_stops_a_call_before_it_is_sent() {
     let (entries, _) = ledger().await;
     let ops: Vec<&str> = entries.iter().map(|e| e.0.as_str()).collect();
     assert_eq!(ops, ["outline/seo"], "the related call was never sent");
+}
+
+/// `drop_body` and `redirect` through the real `fetch`: a 200 whose body is cut off is
+/// `body_lost`, charged and not retried; a redirect is never followed (the key stays put).
+#[wasm_bindgen_test]
+async fn lost_bodies_and_redirects_through_fetch() {
+    reset_ledger().await;
+    let mut c = config(&format!("{KEY}+drop_body"));
+    c.retry = RetryPolicy::default();
+    let client = Client::with_fetch(c);
+    match client.related(related_req()).await {
+        Err(e @ Error::BodyLost { status: 200, .. }) => assert_eq!(e.charge(), RELATED),
+        other => panic!("drop_body: {other:?}"),
+    }
+    assert_eq!(client.spent(), RELATED);
+    let (entries, total) = ledger().await;
+    assert_eq!(entries.len(), 1, "not retried");
+    assert_eq!(total, client.spent() + client.possibly_charged());
+
+    reset_ledger().await;
+    let client = Client::with_fetch(config(&format!("{KEY}+redirect")));
+    let r = client.related(related_req()).await;
+    assert!(matches!(r, Err(Error::Network(_))), "{r:?}");
+    let (entries, total) = ledger().await;
+    assert!(
+        entries.iter().all(|e| e.0 != "redirected"),
+        "the redirect was not followed: {entries:?}"
+    );
+    assert_eq!((total, client.spent()), (Usd::ZERO, Usd::ZERO));
 }

@@ -1,5 +1,9 @@
 //! Bulk search volume: a long keyword list split into chunks, run with bounded concurrency,
 //! with progress per chunk, merged in request order, stopping cleanly on cancel or budget.
+//!
+//! Cancel stops starting new chunks only: a chunk already sent is not cancelled (it finishes
+//! and keeps what it bought; cancelling it would turn a purchase into a possible charge with
+//! no data).
 
 use std::cell::Cell;
 
@@ -45,6 +49,19 @@ pub struct BulkProgress {
     pub charge: Usd,
 }
 
+/// The validation report of one successful chunk.
+#[derive(Clone, Debug)]
+pub struct BulkReport {
+    /// The chunk's index in the job (chunk `i` holds keywords `i * chunk_size ..`).
+    pub chunk: usize,
+    /// Index in [`BulkOutcome::records`] of the chunk's first record: the report's paths are
+    /// relative to the chunk's response, so `/3/kd` is record `first_record + 3` of the
+    /// merged records (as returned: map before re-ordering them).
+    pub first_record: usize,
+    /// The chunk's report.
+    pub report: Report,
+}
+
 /// The result of a bulk job: everything that was bought, in request order, and why it
 /// stopped early, if it did. `D` holds the records: typed (`Vec<SearchVolumeRecord>`, from
 /// [`Client::search_volume_bulk_chunked`]) or one JSON array text (`String`, from
@@ -55,18 +72,21 @@ pub struct BulkOutcome<D = Vec<SearchVolumeRecord>> {
     pub records: D,
     /// Keywords whose chunk did not complete (not charged), in request order.
     pub missing: Vec<String>,
-    /// Validation report of each successful chunk (chunk index, report; paths are relative to
-    /// the chunk's response).
-    pub reports: Vec<(usize, Report)>,
-    /// Total charged.
+    /// Validation report of each successful chunk, in chunk order, with where its records
+    /// start in `records`.
+    pub reports: Vec<BulkReport>,
+    /// Total charged (confirmed).
     pub charge: Usd,
+    /// Estimates of chunks sent whose outcome is unknown (timed out): possibly charged.
+    pub possibly_charged: Usd,
     /// The first error that stopped the job (cancel, budget, HTTP, ...).
     pub stopped: Option<Error>,
 }
 
 impl Client {
     /// Runs `search_volume/bulk` over any number of keywords. Chunks not yet started when an
-    /// error, a cancel or the budget stops the job are not sent; chunks in flight finish.
+    /// error, a cancel or the budget stops the job are not sent; chunks in flight finish
+    /// (`cancel` is not passed on to them).
     pub async fn search_volume_bulk_chunked(
         &self,
         keywords: &[String],
@@ -75,10 +95,14 @@ impl Client {
         on_progress: impl FnMut(BulkProgress),
         cancel: Option<&Cancel>,
     ) -> BulkOutcome {
-        let call = |request: search_volume_bulk::Request| self.call(request, cancel);
+        let call = |request: search_volume_bulk::Request| self.call(request, None);
         self.run_chunks(keywords, ccode, options, on_progress, cancel, call)
             .await
-            .merge(|all: &mut Vec<_>, records| all.extend(records))
+            .merge(|all: &mut Vec<_>, records| {
+                let n = records.len();
+                all.extend(records);
+                n
+            })
     }
 
     /// [`Self::search_volume_bulk_chunked`] without decoding: the records are one JSON array
@@ -93,7 +117,7 @@ impl Client {
         cancel: Option<&Cancel>,
     ) -> BulkOutcome<String> {
         let call = |request: search_volume_bulk::Request| async move {
-            let r = self.call_raw(&request.into(), cancel).await?;
+            let r = self.call_raw(&request.into(), None).await?;
             let Some(items) = array_items(&r.body) else {
                 return Err(Error::Decode {
                     error: crate::decode::DecodeError {
@@ -116,12 +140,14 @@ impl Client {
             .run_chunks(keywords, ccode, options, on_progress, cancel, call)
             .await
             .merge(|all: &mut String, items| {
-                if !items.is_empty() {
-                    if !all.is_empty() {
-                        all.push(',');
-                    }
-                    all.push_str(&items);
+                if items.is_empty() {
+                    return 0;
                 }
+                if !all.is_empty() {
+                    all.push(',');
+                }
+                all.push_str(&items);
+                count_items(&items)
             });
         out.records = format!("[{}]", out.records);
         out
@@ -227,9 +253,10 @@ struct Chunked<'k, T> {
 }
 
 impl<T> Chunked<'_, T> {
-    /// The outcome: successful chunks' data added in request order by `add` to the (default)
-    /// records, the keywords of the others as missing.
-    fn merge<D: Default>(self, mut add: impl FnMut(&mut D, T)) -> BulkOutcome<D> {
+    /// The outcome: successful chunks' data added in request order by `add` (which returns
+    /// how many records it added) to the (default) records, the keywords of the others as
+    /// missing.
+    fn merge<D: Default>(self, mut add: impl FnMut(&mut D, T) -> usize) -> BulkOutcome<D> {
         if let Some(e) = self.refused {
             return BulkOutcome {
                 missing: self.keywords.to_vec(),
@@ -238,17 +265,24 @@ impl<T> Chunked<'_, T> {
             };
         }
         let mut out = BulkOutcome::<D>::default();
+        let mut records = 0;
         for (i, r) in self.results.into_iter().enumerate() {
             match r {
                 Some(Ok(chunk)) => {
                     out.charge += chunk.charge;
-                    add(&mut out.records, chunk.data);
+                    let first_record = records;
+                    records += add(&mut out.records, chunk.data);
                     if let Some(report) = chunk.report {
-                        out.reports.push((i, report));
+                        out.reports.push(BulkReport {
+                            chunk: i,
+                            first_record,
+                            report,
+                        });
                     }
                 }
                 Some(Err(e)) => {
                     out.charge += e.charge();
+                    out.possibly_charged += e.possible_charge();
                     out.missing.extend(self.chunks[i].iter().cloned());
                     out.stopped.get_or_insert(e);
                 }
@@ -256,7 +290,9 @@ impl<T> Chunked<'_, T> {
             }
         }
         if out.stopped.is_none() && !out.missing.is_empty() {
-            out.stopped = Some(Error::Aborted);
+            out.stopped = Some(Error::Aborted {
+                possible_charge: Usd::ZERO,
+            });
         }
         out
     }
@@ -269,4 +305,47 @@ fn array_items(body: &str) -> Option<&str> {
         .strip_prefix('[')?
         .strip_suffix(']')
         .map(str::trim)
+}
+
+/// How many values the text between an array's brackets holds (it is JSON: commas at depth
+/// 0 outside strings separate them).
+fn count_items(items: &str) -> usize {
+    if items.is_empty() {
+        return 0;
+    }
+    let (mut depth, mut in_string, mut escaped, mut n) = (0usize, false, false, 1);
+    for b in items.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => n += 1,
+            _ => {}
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn count_items_counts_top_level_values() {
+        for (text, n) in [
+            ("", 0),
+            ("1", 1),
+            (r#"{"a":[1,2]},{"b":"x,]\\\",y"}"#, 2),
+            (r#""\\",[[],{}],3"#, 3),
+        ] {
+            assert_eq!(super::count_items(text), n, "{text}");
+        }
+    }
 }

@@ -22,7 +22,7 @@ pub enum Error {
     BudgetExceeded {
         /// Estimated charge of this call.
         estimate: Usd,
-        /// Already spent (and reserved by calls in flight).
+        /// Already committed: spent, possibly charged and reserved by calls in flight.
         spent: Usd,
         /// The budget.
         budget: Usd,
@@ -36,10 +36,30 @@ pub enum Error {
         /// The `Retry-After` the service sent, if any.
         retry_after: Option<Duration>,
     },
-    /// No complete response within the timeout.
-    Timeout(Duration),
+    /// No complete response within the timeout. Not retried: the request was sent, so the
+    /// service may have charged it.
+    Timeout {
+        /// The timeout.
+        after: Duration,
+        /// The estimate counted as possibly charged (the request was sent).
+        possible_charge: Usd,
+    },
     /// The caller cancelled.
-    Aborted,
+    Aborted {
+        /// The estimate counted as possibly charged: zero when the cancel came before the
+        /// request was sent (or during a wait between retries).
+        possible_charge: Usd,
+    },
+    /// A success status arrived, then reading its body failed. Charged (the service
+    /// answered) and never retried (that would buy the same data again).
+    BodyLost {
+        /// The response's status.
+        status: u16,
+        /// Why the body could not be read, key removed.
+        message: String,
+        /// What the call was charged.
+        charge: Usd,
+    },
     /// The connection failed before a response.
     Network(String),
     /// The response body exceeded the size limit.
@@ -74,31 +94,46 @@ pub enum Error {
 
 impl Error {
     /// A stable machine-readable code: `invalid_request`, `missing_key`, `budget_exceeded`,
-    /// `http`, `timeout`, `aborted`, `network`, `body_too_large`, `not_json`, `decode`,
-    /// `contract_violation`.
+    /// `http`, `timeout`, `aborted`, `network`, `body_too_large`, `body_lost`, `not_json`,
+    /// `decode`, `contract_violation`.
     pub fn code(&self) -> &'static str {
         match self {
             Error::InvalidRequest(_) => "invalid_request",
             Error::MissingKey => "missing_key",
             Error::BudgetExceeded { .. } => "budget_exceeded",
             Error::Http { .. } => "http",
-            Error::Timeout(_) => "timeout",
-            Error::Aborted => "aborted",
+            Error::Timeout { .. } => "timeout",
+            Error::Aborted { .. } => "aborted",
             Error::Network(_) => "network",
             Error::BodyTooLarge { .. } => "body_too_large",
+            Error::BodyLost { .. } => "body_lost",
             Error::NotJson { .. } => "not_json",
             Error::Decode { .. } => "decode",
             Error::ContractViolation { .. } => "contract_violation",
         }
     }
 
-    /// What the failed call was charged (only calls the service answered with 200).
+    /// What the failed call was charged, confirmed (only calls the service answered with a
+    /// success status).
     pub fn charge(&self) -> Usd {
         match self {
             Error::NotJson { charge, .. }
             | Error::BodyTooLarge { charge, .. }
+            | Error::BodyLost { charge, .. }
             | Error::Decode { charge, .. }
             | Error::ContractViolation { charge, .. } => *charge,
+            _ => Usd::ZERO,
+        }
+    }
+
+    /// What the failed call may have been charged: its estimate when it was sent and then
+    /// timed out or was aborted (the outcome is unknown); zero otherwise.
+    pub fn possible_charge(&self) -> Usd {
+        match self {
+            Error::Timeout {
+                possible_charge, ..
+            }
+            | Error::Aborted { possible_charge } => *possible_charge,
             _ => Usd::ZERO,
         }
     }
@@ -123,12 +158,22 @@ impl Error {
                 status: 500..=599, ..
             } => "The service had a problem: try again later.",
             Error::Http { .. } => "The service refused the request.",
-            Error::Timeout(_) => {
-                "The service did not answer in time: try again, or raise the timeout."
+            Error::Timeout {
+                possible_charge, ..
+            } if *possible_charge > Usd::ZERO => {
+                "The service did not answer in time; the request may have been charged, so it \
+                 was not repeated. Raise the timeout before running it again."
             }
-            Error::Aborted => "The call was cancelled.",
+            Error::Timeout { .. } => "The service did not answer in time: raise the timeout.",
+            Error::Aborted { possible_charge } if *possible_charge > Usd::ZERO => {
+                "The call was cancelled after it was sent: it may have been charged."
+            }
+            Error::Aborted { .. } => "The call was cancelled.",
             Error::Network(_) => "Check the network connection and the base URL.",
             Error::BodyTooLarge { .. } => "The answer was larger than the size limit.",
+            Error::BodyLost { .. } => {
+                "The answer was charged but lost in transit; it was not repeated automatically."
+            }
             Error::NotJson { .. } | Error::Decode { .. } => {
                 "The service sent a broken answer; it was charged. Report it to the service."
             }
@@ -159,17 +204,30 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::Timeout(d) => {
-                // `d.as_millis()` written as its seconds then 3 digits of milliseconds: the
-                // same text without `u128` formatting (1.3 KB of the JS package's wasm).
-                let (secs, ms) = (d.as_secs(), d.subsec_millis());
+            Error::Timeout {
+                after,
+                possible_charge,
+            } => {
+                // `after.as_millis()` written as its seconds then 3 digits of milliseconds:
+                // the same text without `u128` formatting (1.3 KB of the JS package's wasm).
+                let (secs, ms) = (after.as_secs(), after.subsec_millis());
                 if secs == 0 {
-                    write!(f, "timed out after {ms} ms")
+                    write!(f, "timed out after {ms} ms")?;
                 } else {
-                    write!(f, "timed out after {secs}{ms:03} ms")
+                    write!(f, "timed out after {secs}{ms:03} ms")?;
                 }
+                may_have_been_charged(f, *possible_charge)
             }
-            Error::Aborted => f.write_str("aborted"),
+            Error::Aborted { possible_charge } => {
+                f.write_str("aborted")?;
+                may_have_been_charged(f, *possible_charge)
+            }
+            Error::BodyLost {
+                status, message, ..
+            } => write!(
+                f,
+                "HTTP {status} answered (charged), then its body was lost: {message}"
+            ),
             Error::Network(m) => write!(f, "network error: {m}"),
             Error::BodyTooLarge { limit, .. } => {
                 write!(f, "response body larger than {limit} bytes")
@@ -192,13 +250,32 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// `text` with every occurrence of `key` replaced by `***`, cut to `max` characters.
+/// The tail of a message of a call that was sent and whose outcome is unknown.
+fn may_have_been_charged(f: &mut fmt::Formatter<'_>, possible: Usd) -> fmt::Result {
+    if possible > Usd::ZERO {
+        write!(
+            f,
+            " after the request was sent: it may have been charged {possible}"
+        )?;
+    }
+    Ok(())
+}
+
+/// `text` with every occurrence of `key` replaced by `***`, cut to `max` characters. Also
+/// replaced: the key's JSON-escaped form (as `serde_json` and `JSON.stringify` write it inside
+/// a string) and its URL-encoded forms (percent-encoding with upper- or lower-case hex, space
+/// as `%20` or `+`, with or without `!'()*` escaped), so a service that echoes the request
+/// body or a query string in an error cannot leak it. Keys under 4 bytes are not searched
+/// for (they would match ordinary text).
 pub fn redact(text: &str, key: &str, max: usize) -> String {
-    let cleaned = if key.len() >= 4 {
-        text.replace(key, "***")
-    } else {
-        text.to_owned()
-    };
+    let mut cleaned = text.to_owned();
+    if key.len() >= 4 {
+        for form in key_forms(key) {
+            if cleaned.contains(form.as_str()) {
+                cleaned = cleaned.replace(form.as_str(), "***");
+            }
+        }
+    }
     let mut out: String = cleaned.chars().take(max).collect();
     if cleaned.chars().nth(max).is_some() {
         out.push('…');
@@ -206,10 +283,72 @@ pub fn redact(text: &str, key: &str, max: usize) -> String {
     out
 }
 
+/// The forms of `key` that [`redact`] removes, longest first (so a form that contains a
+/// shorter one is removed whole).
+fn key_forms(key: &str) -> Vec<String> {
+    let mut forms = vec![key.to_owned()];
+    if let Ok(json) = serde_json::to_string(key) {
+        forms.push(json[1..json.len() - 1].to_owned());
+    }
+    // (hex digits, space as `+`, keep `!'()*` as encodeURIComponent does)
+    for (hex, plus, keep) in [
+        (b"0123456789ABCDEF", false, false),
+        (b"0123456789ABCDEF", true, false),
+        (b"0123456789ABCDEF", false, true),
+        (b"0123456789ABCDEF", true, true),
+        (b"0123456789abcdef", false, false),
+        (b"0123456789abcdef", true, false),
+    ] {
+        let mut out = String::new();
+        for &b in key.as_bytes() {
+            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) || (keep && b"!'()*".contains(&b))
+            {
+                out.push(char::from(b));
+            } else if b == b' ' && plus {
+                out.push('+');
+            } else {
+                out.push('%');
+                out.push(char::from(hex[usize::from(b >> 4)]));
+                out.push(char::from(hex[usize::from(b & 15)]));
+            }
+        }
+        forms.push(out);
+    }
+    forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
+    forms.dedup();
+    forms
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Error;
+    use super::{redact, Error};
     use std::time::Duration;
+
+    #[test]
+    fn redact_removes_the_raw_json_escaped_and_url_encoded_key() {
+        let key = r#"my "secret" key/ü+!"#;
+        let texts = [
+            format!("raw {key} end"),
+            format!("json {} end", serde_json::to_string(key).unwrap()),
+            "pct my%20%22secret%22%20key%2F%C3%BC%2B%21 end".to_string(),
+            "lower my%20%22secret%22%20key%2f%c3%bc%2b%21 end".to_string(),
+            "form my+%22secret%22+key%2F%C3%BC%2B%21 end".to_string(),
+            "uri my%20%22secret%22%20key%2F%C3%BC%2B! end".to_string(),
+        ];
+        for t in &texts {
+            let r = redact(t, key, 500);
+            assert!(!r.contains("secret"), "{t} -> {r}");
+            assert!(r.ends_with(" end") && r.contains("***"), "{t} -> {r}");
+        }
+        // A key with a backslash and a tab: serde_json writes `\\` and `\t`.
+        let key = "a\\b\tc-key";
+        let json = serde_json::to_string(key).unwrap();
+        assert!(json.contains(r"\\") && json.contains(r"\t"));
+        assert_eq!(redact(&format!("x{json}y"), key, 500), "x\"***\"y");
+        // Short keys are left alone; text is cut to `max` characters.
+        assert_eq!(redact("abc abc", "abc", 500), "abc abc");
+        assert_eq!(redact("0123456789", "zzzz", 4), "0123…");
+    }
 
     #[test]
     fn timeout_message_shows_as_millis() {
@@ -223,7 +362,11 @@ mod tests {
             ]);
         for d in durations {
             let want = format!("timed out after {} ms", d.as_millis());
-            assert_eq!(Error::Timeout(d).to_string(), want);
+            let e = Error::Timeout {
+                after: d,
+                possible_charge: crate::money::Usd::ZERO,
+            };
+            assert_eq!(e.to_string(), want);
         }
     }
 }

@@ -1,5 +1,11 @@
 //! The `fetch` transport (wasm32): browsers, workers and Node 20 (it calls
 //! `globalThis.fetch`, so no `window` is needed).
+//!
+//! The key is in the body, so the request never follows a redirect (`redirect: "error"`: a
+//! 307/308 would resend the body to another place), sends no referrer, no cookies or other
+//! credentials, and skips the HTTP cache. The body is read from the stream into wasm chunk by
+//! chunk, stopping at `max_body_bytes`; a failure while reading it after the head arrived is
+//! [`TransportError::BodyLost`] (a 2xx was charged).
 
 use js_sys::{Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -52,6 +58,10 @@ impl Transport for FetchTransport {
             set(&init, "headers", &headers);
             set(&init, "body", &JsValue::from_str(&request.body));
             set(&init, "signal", &controller.signal());
+            set(&init, "redirect", &"error".into());
+            set(&init, "referrerPolicy", &"no-referrer".into());
+            set(&init, "credentials", &"omit".into());
+            set(&init, "cache", &"no-store".into());
 
             let global = js_sys::global();
             let fetch = Reflect::get(&global, &"fetch".into())
@@ -83,24 +93,58 @@ impl Transport for FetchTransport {
                     status,
                 });
             }
-            // The body as bytes, copied into wasm once: `text()` would decode it to a JS
-            // string that wasm-bindgen then re-encodes into wasm, slowly for large bodies.
-            let buffer = resp
-                .array_buffer()
-                .map_err(|e| TransportError::Network(js_message(&e)))?;
-            let buffer = JsFuture::from(buffer)
-                .await
-                .map_err(|e| TransportError::Network(js_message(&e)))?;
-            guard.0 = None;
-            let bytes = js_sys::Uint8Array::new(&buffer);
-            if bytes.length() as usize > request.max_body_bytes {
-                return Err(TransportError::BodyTooLarge {
-                    limit: request.max_body_bytes,
-                    status,
-                });
+            let lost = |e: JsValue| TransportError::BodyLost {
+                status,
+                message: js_message(&e),
+            };
+            let too_large = TransportError::BodyTooLarge {
+                limit: request.max_body_bytes,
+                status,
+            };
+            // The stream's chunks appended to one Vec by `Uint8Array.set` into wasm memory (a
+            // memcpy per chunk), stopping at the limit instead of buffering first.
+            let mut body: Vec<u8> = Vec::new();
+            if let Some(n) = declared {
+                let _ = body.try_reserve_exact(n);
             }
+            if let Some(stream) = resp.body() {
+                let reader: web_sys::ReadableStreamDefaultReader =
+                    stream.get_reader().unchecked_into();
+                loop {
+                    let step = JsFuture::from(reader.read()).await.map_err(lost)?;
+                    let done = Reflect::get(&step, &"done".into()).map_err(lost)?;
+                    if done.as_bool() != Some(false) {
+                        break;
+                    }
+                    let value = Reflect::get(&step, &"value".into()).map_err(lost)?;
+                    let Some(chunk) = value.dyn_ref::<js_sys::Uint8Array>() else {
+                        return Err(lost(
+                            "the body stream gave something other than bytes".into(),
+                        ));
+                    };
+                    let len = chunk.length() as usize;
+                    let have = body.len();
+                    if len > request.max_body_bytes.saturating_sub(have) {
+                        let _ = reader.cancel();
+                        return Err(too_large);
+                    }
+                    if body.try_reserve(len).is_err() {
+                        let _ = reader.cancel();
+                        return Err(lost("out of memory for the body".into()));
+                    }
+                    // SAFETY: the view covers `len` bytes of the vector's spare capacity and
+                    // is used by the one `set` call before anything can allocate (and so move
+                    // or grow wasm memory); `set` fills all `len` bytes.
+                    unsafe {
+                        js_sys::Uint8Array::view_mut_raw(body.as_mut_ptr().add(have), len)
+                            .set(chunk, 0);
+                        body.set_len(have + len);
+                    }
+                }
+            }
+            guard.0 = None;
             // As `text()` does: UTF-8, invalid sequences replaced.
-            let body = match String::from_utf8(bytes.to_vec()) {
+            let body = match String::from_utf8(body) {
                 Ok(s) => s,
                 Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
             };

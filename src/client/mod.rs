@@ -16,8 +16,12 @@
 //!
 //! Charges: the service does not report what a call cost. A call the service answers with a
 //! success status is counted as charged with the estimate from the pricing table (also when
-//! its body turns out broken: the service answered); any other outcome is counted as free.
+//! its body turns out broken, too large or lost in transit: the service answered). A call
+//! whose outcome is unknown (sent, then timed out or aborted) is counted as *possibly
+//! charged* with its estimate, and is never repeated automatically. Any other outcome is
+//! free. Both counts live in the client's [`Account`] and count against the budget.
 
+mod account;
 mod bulk;
 mod error;
 #[cfg(target_arch = "wasm32")]
@@ -26,11 +30,11 @@ mod retry;
 pub mod time;
 pub mod transport;
 
-use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
-pub use bulk::{BulkOptions, BulkOutcome, BulkProgress};
+pub use account::Account;
+pub use bulk::{BulkOptions, BulkOutcome, BulkProgress, BulkReport};
 pub use error::{redact, Error, BODY_EXCERPT_CHARS};
 pub use retry::{parse_retry_after, RetryPolicy};
 pub use time::{race, sleep, Cancel, Race};
@@ -134,37 +138,40 @@ pub struct Reply<T> {
     pub charge: Usd,
 }
 
-#[derive(Default)]
-struct Ledger {
-    spent: Usd,
-    reserved: Usd,
-    calls: u64,
-}
-
-/// The client. Cheap to clone: clones share the transport and the spend.
+/// The client. Cheap to clone: clones share the transport and the [`Account`].
 #[derive(Clone)]
 pub struct Client {
     config: Rc<ClientConfig>,
     transport: Rc<dyn Transport>,
-    ledger: Rc<RefCell<Ledger>>,
+    account: Account,
 }
 
 impl std::fmt::Debug for Client {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Client")
             .field("config", &self.config)
-            .field("spent", &self.spent())
+            .field("account", &self.account)
             .finish()
     }
 }
 
 impl Client {
-    /// A client over a transport.
+    /// A client over a transport, with a fresh [`Account`].
     pub fn new(config: ClientConfig, transport: Rc<dyn Transport>) -> Client {
+        Client::with_account(config, transport, Account::new())
+    }
+
+    /// A client that counts its calls in `account` (shared with every other client on it:
+    /// rebuild a client with new settings on the same account to keep one budget).
+    pub fn with_account(
+        config: ClientConfig,
+        transport: Rc<dyn Transport>,
+        account: Account,
+    ) -> Client {
         Client {
             config: Rc::new(config),
             transport,
-            ledger: Rc::default(),
+            account,
         }
     }
 
@@ -179,22 +186,33 @@ impl Client {
         &self.config
     }
 
-    /// Total charged by successful calls of this client (and its clones).
+    /// The account this client counts its calls in.
+    pub fn account(&self) -> &Account {
+        &self.account
+    }
+
+    /// Confirmed charges of the account (see [`Account::spent`]).
     pub fn spent(&self) -> Usd {
-        self.ledger.borrow().spent
+        self.account.spent()
     }
 
-    /// Number of calls the service answered with success.
+    /// Possible charges of the account: calls sent whose outcome is unknown (see
+    /// [`Account::possibly_charged`]).
+    pub fn possibly_charged(&self) -> Usd {
+        self.account.possibly_charged()
+    }
+
+    /// Number of calls of the account the service answered with success.
     pub fn charged_calls(&self) -> u64 {
-        self.ledger.borrow().calls
+        self.account.charged_calls()
     }
 
-    /// What is left of the budget (`None` without a budget).
+    /// What is left of the budget after what was spent, possibly charged and reserved by
+    /// calls in flight (`None` without a budget).
     pub fn remaining(&self) -> Option<Usd> {
-        let l = self.ledger.borrow();
         self.config
             .budget
-            .map(|b| b.saturating_sub(l.spent + l.reserved))
+            .map(|b| b.saturating_sub(self.account.committed()))
     }
 
     /// Checks, prices and budget-checks a request without sending it: the estimate.
@@ -205,8 +223,7 @@ impl Client {
         }
         let estimate = crate::estimate_cost(request);
         if let Some(budget) = self.config.budget {
-            let l = self.ledger.borrow();
-            let committed = l.spent + l.reserved;
+            let committed = self.account.committed();
             if committed + estimate > budget {
                 return Err(Error::BudgetExceeded {
                     estimate,
@@ -240,21 +257,15 @@ impl Client {
             max_body_bytes: self.config.max_body_bytes,
         };
 
-        self.ledger.borrow_mut().reserved += estimate;
+        self.account.reserve(estimate);
         let result = self.send_with_retries(http, estimate, cancel).await;
-        {
-            let mut l = self.ledger.borrow_mut();
-            l.reserved = l.reserved.saturating_sub(estimate);
-            // Charged: every success answer, also one whose body was refused as too large.
-            let charge = match &result {
-                Ok(_) => estimate,
-                Err(e) => e.charge(),
-            };
-            if charge > Usd::ZERO {
-                l.spent += charge;
-                l.calls += 1;
-            }
-        }
+        // Charged: every success answer, also one whose body was too large or lost. Possibly
+        // charged: sent, then timed out or aborted.
+        let (charge, possible) = match &result {
+            Ok(_) => (estimate, Usd::ZERO),
+            Err(e) => (e.charge(), e.possible_charge()),
+        };
+        self.account.settle(estimate, charge, possible);
         let (response, attempts) = result?;
         let charge = estimate;
         let body = response.body;
@@ -319,6 +330,10 @@ impl Client {
         })
     }
 
+    /// The attempts of one call. Nothing whose outcome is unknown is repeated: a timeout or
+    /// an abort once the transport has the request is possibly charged (`estimate`); a 2xx
+    /// whose body was lost is charged. Retried: network errors before any response, and
+    /// 429 / 503 (also when their body was lost).
     async fn send_with_retries(
         &self,
         http: HttpRequest,
@@ -327,55 +342,83 @@ impl Client {
     ) -> Result<(HttpResponse, u32), Error> {
         let policy = &self.config.retry;
         let key = self.config.key.expose();
+        let after = http.timeout.unwrap_or_default();
+        // Sent: the service may have charged what it never answered.
+        let timeout = Error::Timeout {
+            after,
+            possible_charge: estimate,
+        };
+        let aborted = Error::Aborted {
+            possible_charge: estimate,
+        };
+        let success = |status: u16| (200..300).contains(&status);
         let mut attempt: u32 = 0;
         loop {
             attempt += 1;
+            // Cancelled before this attempt was handed to the transport: nothing was sent.
+            if cancel.is_some_and(Cancel::is_cancelled) {
+                return Err(Error::Aborted {
+                    possible_charge: Usd::ZERO,
+                });
+            }
             let outcome = race(self.transport.post(http.clone()), http.timeout, cancel).await;
-            let wait = match outcome {
-                Race::Cancelled => return Err(Error::Aborted),
-                Race::TimedOut => {
-                    return Err(Error::Timeout(http.timeout.unwrap_or_default()));
-                }
+            let (status, body, retry_after) = match outcome {
+                Race::Cancelled | Race::Done(Err(TransportError::Aborted)) => return Err(aborted),
+                Race::TimedOut | Race::Done(Err(TransportError::Timeout)) => return Err(timeout),
                 Race::Done(Err(TransportError::Network(m))) => {
                     let m = redact(&m, key, BODY_EXCERPT_CHARS);
                     if attempt > policy.max_retries {
                         return Err(Error::Network(m));
                     }
-                    policy.backoff(attempt, retry::random_unit())
+                    let wait = policy.backoff(attempt, retry::random_unit());
+                    if let Race::Cancelled = race(sleep(wait), None, cancel).await {
+                        return Err(Error::Aborted {
+                            possible_charge: Usd::ZERO,
+                        });
+                    }
+                    continue;
                 }
-                Race::Done(Err(TransportError::Timeout)) => {
-                    return Err(Error::Timeout(http.timeout.unwrap_or_default()))
-                }
-                Race::Done(Err(TransportError::Aborted)) => return Err(Error::Aborted),
                 Race::Done(Err(TransportError::BodyTooLarge { limit, status })) => {
-                    let charge = if (200..300).contains(&status) {
-                        estimate
-                    } else {
-                        Usd::ZERO
-                    };
+                    let charge = if success(status) { estimate } else { Usd::ZERO };
                     return Err(Error::BodyTooLarge { limit, charge });
                 }
-                Race::Done(Ok(resp)) if (200..300).contains(&resp.status) => {
-                    return Ok((resp, attempt))
+                // The service answered a success and charged: the data is lost, but buying
+                // it again automatically would pay twice.
+                Race::Done(Err(TransportError::BodyLost { status, message }))
+                    if success(status) =>
+                {
+                    return Err(Error::BodyLost {
+                        status,
+                        message: redact(&message, key, BODY_EXCERPT_CHARS),
+                        charge: estimate,
+                    });
                 }
+                // A failure answer whose body was lost: the status says enough.
+                Race::Done(Err(TransportError::BodyLost { status, .. })) => {
+                    (status, String::new(), None)
+                }
+                Race::Done(Ok(resp)) if success(resp.status) => return Ok((resp, attempt)),
                 Race::Done(Ok(resp)) => {
                     let retry_after = resp.header("retry-after").and_then(parse_retry_after);
-                    let err = Error::Http {
-                        status: resp.status,
-                        body: redact(&resp.body, key, BODY_EXCERPT_CHARS),
-                        retry_after,
-                    };
-                    let retryable = RetryPolicy::retryable_status(resp.status)
-                        && attempt <= policy.max_retries
-                        && retry_after.is_none_or(|d| d <= policy.max_retry_after);
-                    if !retryable {
-                        return Err(err);
-                    }
-                    retry_after.unwrap_or_else(|| policy.backoff(attempt, retry::random_unit()))
+                    (resp.status, resp.body, retry_after)
                 }
             };
+            let err = Error::Http {
+                status,
+                body: redact(&body, key, BODY_EXCERPT_CHARS),
+                retry_after,
+            };
+            let retryable = RetryPolicy::retryable_status(status)
+                && attempt <= policy.max_retries
+                && retry_after.is_none_or(|d| d <= policy.max_retry_after);
+            if !retryable {
+                return Err(err);
+            }
+            let wait = retry_after.unwrap_or_else(|| policy.backoff(attempt, retry::random_unit()));
             if let Race::Cancelled = race(sleep(wait), None, cancel).await {
-                return Err(Error::Aborted);
+                return Err(Error::Aborted {
+                    possible_charge: Usd::ZERO,
+                });
             }
         }
     }

@@ -77,6 +77,14 @@ pub enum TransportError {
         /// The status of the response whose body was refused (a 2xx was charged).
         status: u16,
     },
+    /// The response head arrived, then reading its body failed (a 2xx was charged: never
+    /// retried).
+    BodyLost {
+        /// The status of the response.
+        status: u16,
+        /// Why the body could not be read.
+        message: String,
+    },
 }
 
 impl fmt::Display for TransportError {
@@ -87,6 +95,12 @@ impl fmt::Display for TransportError {
             TransportError::Network(m) => write!(f, "network error: {m}"),
             TransportError::BodyTooLarge { limit, .. } => {
                 write!(f, "the response body is larger than {limit} bytes")
+            }
+            TransportError::BodyLost { status, message } => {
+                write!(
+                    f,
+                    "the body of the HTTP {status} response was lost: {message}"
+                )
             }
         }
     }

@@ -363,7 +363,10 @@ export interface BulkResult {
   data: SearchVolumeRecord[];
   /** Keywords whose chunk did not complete (not charged). */
   missing: string[];
+  /** Confirmed charges of the job. */
   charge: Money;
+  /** Estimates of chunks sent whose outcome is unknown (timed out): may have been charged. */
+  possiblyCharged: Money;
   /** Why the job stopped early, or null. */
   error: SerpkitError | null;
 }
@@ -379,6 +382,7 @@ export type ErrorCode =
   | "aborted"
   | "network"
   | "body_too_large"
+  | "body_lost"
   | "not_json"
   | "decode"
   | "contract_violation";
@@ -389,12 +393,15 @@ export interface SerpkitError extends Error {
   code: ErrorCode;
   /** What to do about it. */
   hint?: string;
-  /** What the failed call was charged (a 200 with a broken body is charged). */
+  /** What the failed call was charged (a 200 with a broken, too large or lost body is charged). */
   charge?: Money;
+  /** What the failed call may have been charged: its estimate when it was sent and then timed
+   * out or was aborted (never retried); zero otherwise. Counted in `client.possiblyCharged`. */
+  possiblyCharged?: Money;
   /** invalid_request: JSON Pointer of the bad field, and the reason code. */
   field?: string;
   reason?: string;
-  /** http */
+  /** http, body_lost */
   status?: number;
   body?: string;
   retryAfterMs?: number;

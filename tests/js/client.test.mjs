@@ -170,6 +170,7 @@ test('fault modes map to error codes (and what they were charged)', async () => 
 
   e = await expectError(withFault('delay=3000', { timeoutMs: 200 }).related(REL), 'timeout');
   assert.equal(e.timeoutMs, 200);
+  assert.equal(e.possiblyCharged.micros, REL_MICROS, 'sent, then timed out: possibly charged');
 
   e = await expectError(withFault('huge=2', { maxBodyBytes: 1 << 20 }).related(REL), 'body_too_large');
   assert.equal(e.limit, 1 << 20);
@@ -256,7 +257,8 @@ test('searchVolumeBulkChunked: chunks in order, progress, and a clean stop at th
     { keywords, ccode: 'US' },
     { chunkSize: 10, concurrency: 2, onProgress: (p) => progress.push(p) },
   );
-  assert.deepEqual(Object.keys(all).sort(), ['charge', 'data', 'error', 'missing']);
+  assert.deepEqual(Object.keys(all).sort(), ['charge', 'data', 'error', 'missing', 'possiblyCharged']);
+  assert.equal(all.possiblyCharged.micros, 0);
   assert.equal(all.error, null);
   assert.deepEqual(all.missing, []);
   assert.deepEqual(all.data.map((r) => r.keyword), keywords);

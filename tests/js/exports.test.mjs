@@ -185,6 +185,7 @@ test('validateResponse() checks the rules tied to the request', async () => {
 test('new Client() checks its options', async () => {
   const c = new Client({ key: 'k' });
   assert.deepEqual(c.spent, { usd: 0, micros: 0, display: '$0.0000' });
+  assert.deepEqual(c.possiblyCharged, { usd: 0, micros: 0, display: '$0.0000' });
   assert.equal(c.remaining, null);
   const b = new Client({ key: 'k', budgetUsd: '1.25', retries: { maxRetries: 1, jitter: false }, timeoutMs: 0, validation: 'strict', headers: { 'x-a': 'b' }, maxBodyBytes: 1000 });
   assert.deepEqual(b.remaining, { usd: 1.25, micros: 1_250_000, display: '$1.2500' });

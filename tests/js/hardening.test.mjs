@@ -17,9 +17,8 @@
 //   and the parse. The figures of each run are written to $TEST_OUTPUT/hardening-js.json.
 // - Faults: for every sandbox fault mode (and every `break=<rule>` on every operation it
 //   applies to), the documented error code or report, and the sandbox ledger agrees with the
-//   client's `spent`: nothing charged twice, nothing charged that the client does not count
-//   (the one documented exception: a `timeout`, which may have been charged; the ledger says
-//   so and the client cannot know).
+//   client's `spent` + `possiblyCharged`: nothing charged twice, nothing charged that the
+//   client does not count (a `timeout` after sending is counted as possibly charged).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -319,12 +318,24 @@ test('every fault mode: the documented error, and the ledger agrees with the cli
   assert.equal(e.retryAfterMs, 1000);
   seen.add('server_error').add('unavailable');
 
-  // delay: a normal answer, or a timeout (which may have been charged).
+  // delay: a normal answer, or a timeout (possibly charged, not retried).
   const slow = await withFault('delay=50').related(REL);
   assert.equal(slow.charge.micros, REL_MICROS);
-  e = await bounded(withFault('delay=1500', { timeoutMs: 100 }).related({ ...REL, keyword: 'timeout' }), 'timeout');
+  e = await bounded(withFault('delay=1500', { timeoutMs: 100, retries: 2 }).related({ ...REL, keyword: 'timeout' }), 'timeout');
   assert.equal(e.timeoutMs, 100);
+  assert.equal(e.possiblyCharged.micros, REL_MICROS);
   seen.add('delay');
+
+  // drop_body: a 200 whose body is cut off: body_lost, charged, not retried.
+  e = await bounded(withFault('drop_body', { retries: 2 }).related(REL), 'body_lost');
+  assert.equal(e.status, 200);
+  assert.equal(e.charge.micros, REL_MICROS);
+  seen.add('drop_body');
+
+  // redirect: never followed (the body holds the key): a network error, nothing charged.
+  e = await bounded(withFault('redirect').related(REL), 'network');
+  assert.equal(e.charge.micros + e.possiblyCharged.micros, 0);
+  seen.add('redirect');
 
   // truncate / not_json: not_json, charged, with a position.
   for (const mode of ['truncate', 'not_json']) {
@@ -381,25 +392,29 @@ test('every fault mode: the documented error, and the ledger agrees with the cli
   // Every documented mode was exercised.
   const modes = (await (await fetch(`${sandbox.url}/v1/related`, {
     method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ key: `${sandbox.key}+what`, ...REL }),
   })).json()).error.message;
   for (const m of modes.replace(/.*modes: /, '').split(', ')) {
     assert.ok(seen.has(m.replace(/=.*/, '')), `fault mode ${m} is covered`);
   }
 
-  // The ledger: every charge is a 200, the client counts every charge except the timed-out
-  // one, and no request was charged twice.
-  const ledger = await sandbox.ledger();
-  for (const x of ledger.entries) {
-    if (Number(x.charge) > 0) assert.equal(x.status, 200, `only 200s are charged: ${JSON.stringify(x)}`);
-  }
-  const spent = clients.reduce((s, c) => s + c.spent.micros, 0);
+  // The ledger: every charge is a 200 (or a delayed call, charged on arrival), the client
+  // counts every charge, and no request was charged twice.
   await new Promise((r) => setTimeout(r, 1600)); // the timed-out request lands
   const final = await sandbox.ledger();
-  // One answer the client never read was charged by the sandbox: the timed-out one
-  // (documented: "it may have been charged"). The 200 refused as body_too_large is counted
-  // as spent by the client (see the test below).
-  assert.equal(micros(final) - spent, REL_MICROS, 'ledger = client spend + the timed-out answer');
+  for (const x of final.entries) {
+    if (Number(x.charge) > 0) {
+      assert.ok(x.status === 200 || /^delay/.test(x.fault ?? ''), `only 200s are charged: ${JSON.stringify(x)}`);
+    }
+  }
+  assert.ok(final.entries.every((x) => x.operation !== 'redirected'), 'no redirect followed');
+  const spent = clients.reduce((s, c) => s + c.spent.micros, 0);
+  const possibly = clients.reduce((s, c) => s + c.possiblyCharged.micros, 0);
+  // The timed-out answer is possibly charged; the 200 refused as body_too_large and the lost
+  // body are spent (see the test below).
+  assert.equal(possibly, REL_MICROS, 'the timed-out call');
+  assert.equal(micros(final), spent + possibly, 'ledger = client spend + possibly charged');
   const retried = final.entries.filter((x) => /_once$/.test(x.fault ?? ''));
   assert.equal(retried.filter((x) => x.status === 200).length, 2, 'each *_once call charged once');
 });

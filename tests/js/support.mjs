@@ -42,7 +42,11 @@ export const sandbox = {
     return r.json();
   },
   async reset() {
-    const r = await fetch(`${this.url}/ledger/reset`, { method: 'POST' });
+    const r = await fetch(`${this.url}/ledger/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(r.status, 200, 'POST /ledger/reset');
   },
 };

@@ -144,13 +144,16 @@ function describe(e: unknown): string {
     case 'contract_violation':
       return String(err.report?.error_count);
     case 'timeout':
-      return String(err.timeoutMs);
+      return `${err.timeoutMs} ${err.possiblyCharged?.display}`;
+    case 'body_lost':
+      return `${err.status} ${charge?.display}`;
     case 'body_too_large':
       return String(err.limit);
     case 'invalid_argument':
     case 'unknown_operation':
     case 'missing_key':
     case 'aborted':
+      return `${err.message} ${err.possiblyCharged?.micros}`;
     case 'network':
       return `${err.name} ${err.message} ${err.hint ?? ''}`;
   }
@@ -236,6 +239,8 @@ export async function everyOperation(): Promise<void> {
     const job: BulkResult = await c.searchVolumeBulkChunked(svb, bulk);
     const last: BulkProgress | undefined = progress.at(-1);
     show(job.data.length, job.missing, job.charge.display, job.error?.code, last?.doneChunks, last?.totalChunks);
+    const maybe: Money = job.possiblyCharged;
+    show(maybe.micros, job.error?.possiblyCharged?.display);
     show(last?.doneKeywords, last?.totalKeywords, last?.charge.micros);
     show(await c.searchVolumeBulkChunked(svb));
 
@@ -251,7 +256,10 @@ export async function everyOperation(): Promise<void> {
   } finally {
     const spent: Money = c.spent;
     const left: Money | null = c.remaining;
-    show(spent.display, left?.display);
+    const possibly: Money = c.possiblyCharged;
+    show(spent.display, left?.display, possibly.display);
+    // @ts-expect-error possiblyCharged is read-only
+    c.possiblyCharged = spent;
     c.free();
   }
 }
