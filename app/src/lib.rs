@@ -121,10 +121,16 @@ fn Meters() -> impl IntoView {
             <span class="badge" class:live=move || !demo() data-testid="mode">
                 {move || if demo() { "Demo · synthetic data" } else { "Live service" }}
             </span>
-            <span class="spend" title="Charged by the service this session (the client's meter)">
+            <span class="spend" title="Charged by the service in this tab (confirmed charges)">
                 "Spent: " <strong data-testid="spend">{move || ws.spent.get().to_string()}</strong>
                 {move || ws.budget_cap().map(|b| format!(" of {b}"))}
             </span>
+            <Show when=move || ws.possibly_charged.get() > serpkit::Usd::ZERO>
+                <span class="spend warn" data-testid="possibly-charged-meter"
+                    title="Calls sent whose outcome is unknown (timed out, cancelled after sending, answer lost): the service may have charged them. They count against the budget cap.">
+                    "Possibly charged: " <strong data-testid="possibly-charged">{move || ws.possibly_charged.get().to_string()}</strong>
+                </span>
+            </Show>
             <Show when=demo>
                 <span class="spend" title="The demo sandbox's own ledger of charges">
                     "Ledger: " <strong data-testid="ledger">{move || ws.ledger.get().0.to_string()}</strong>

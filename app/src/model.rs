@@ -135,6 +135,14 @@ impl Validation {
             }));
     }
 
+    /// Moves every listed issue whose path starts with a record index: record `i` becomes
+    /// record `f(i)` (bulk records re-ordered after merging).
+    pub fn remap(&mut self, f: impl Fn(usize) -> usize) {
+        for i in &mut self.issues {
+            i.path = map_index(&i.path, &f);
+        }
+    }
+
     /// "valid", "2 errors, 1 warning", or "not checked".
     pub fn summary(&self) -> String {
         if !self.checked {
@@ -159,6 +167,23 @@ pub fn plural(n: usize) -> &'static str {
         ""
     } else {
         "s"
+    }
+}
+
+/// `/3/x` with `f(3) = 7` is `/7/x`; a path not starting with an index is unchanged.
+pub fn map_index(path: &str, f: impl Fn(usize) -> usize) -> String {
+    let Some(rest) = path.strip_prefix('/') else {
+        return path.to_string();
+    };
+    let (first, tail) = rest
+        .split_once('/')
+        .map_or((rest, None), |(a, b)| (a, Some(b)));
+    match first.parse::<usize>() {
+        Ok(i) => match tail {
+            Some(t) => format!("/{}/{t}", f(i)),
+            None => format!("/{}", f(i)),
+        },
+        Err(_) => path.to_string(),
     }
 }
 
@@ -300,5 +325,9 @@ mod tests {
         assert_eq!(shift_path("", 100), "");
         assert_eq!(shift_path("/x/1", 100), "/x/1");
         assert_eq!(shift_path("/3/a", 0), "/3/a");
+        assert_eq!(map_index("/3/kd", |i| i * 2), "/6/kd");
+        assert_eq!(map_index("/3", |i| i + 1), "/4");
+        assert_eq!(map_index("/x/3", |i| i + 1), "/x/3");
+        assert_eq!(map_index("", |i| i + 1), "");
     }
 }

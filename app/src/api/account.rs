@@ -1,8 +1,10 @@
-//! The client of the tab: built from the settings, rebuilt when they change.
+//! The client of the tab: built from the settings, rebuilt when they change, always on the
+//! tab's one [`Account`](serpkit::client::Account): however often it is rebuilt and however many calls run at once,
+//! the spend meter and the budget cap count every call of the tab once.
 
 use std::rc::Rc;
 
-use serpkit::client::{Client, ClientConfig, ValidationMode};
+use serpkit::client::{Client, ClientConfig, Transport, ValidationMode};
 
 use leptos::prelude::*;
 
@@ -11,8 +13,8 @@ use crate::demo::DemoTransport;
 use crate::model::{hash_hex, Mode};
 
 impl Ws {
-    /// The client for the current settings (rebuilt when they change; the spend carries
-    /// over, and the budget left is what the cap leaves after this session's spend).
+    /// The client for the current settings (rebuilt when they change, on the tab's account:
+    /// the cap applies to everything the tab spent or possibly spent).
     pub(super) fn client(self) -> Client {
         let s = self.settings.get_untracked();
         let key = self.key.get_untracked();
@@ -31,7 +33,6 @@ impl Ws {
                     if *old == sig {
                         return c.clone();
                     }
-                    inner.spent_before += c.spent();
                 }
                 let validation = s.validation.parse().unwrap_or(ValidationMode::Warn);
                 let key = match s.mode {
@@ -41,19 +42,18 @@ impl Ws {
                 let mut config = ClientConfig::new(key);
                 config.validation = validation;
                 config.max_body_bytes = s.max_body_bytes();
-                config.budget = self
-                    .budget_cap()
-                    .map(|b| b.saturating_sub(inner.spent_before));
-                let client = match s.mode {
+                config.budget = self.budget_cap();
+                let transport: Rc<dyn Transport> = match s.mode {
                     Mode::Demo => {
                         config.base_url = "sandbox://demo".into();
-                        Client::new(config, Rc::new(inner.demo.clone()))
+                        Rc::new(inner.demo.clone())
                     }
                     Mode::Live => {
                         config.base_url = s.base_url.trim().trim_end_matches('/').to_string();
-                        live_client(config)
+                        live_transport()
                     }
                 };
+                let client = Client::with_account(config, transport, inner.account.clone());
                 inner.client = Some((sig, client.clone()));
                 client
             })
@@ -65,23 +65,32 @@ impl Ws {
             })
     }
 
-    /// Updates the spend meter and the demo ledger from the client.
-    pub(super) fn refresh_spend(self, client: &Client) {
-        let (before, ledger) = self.inner.with_value(|i| (i.spent_before, i.demo.ledger()));
-        self.spent.set(before + client.spent());
+    /// Updates the spend meter (the tab's account) and the demo ledger.
+    pub(super) fn refresh_spend(self) {
+        let Some((spent, possibly, ledger)) = self.inner.try_with_value(|i| {
+            (
+                i.account.spent(),
+                i.account.possibly_charged(),
+                i.demo.ledger(),
+            )
+        }) else {
+            return;
+        };
+        self.spent.set(spent);
+        self.possibly_charged.set(possibly);
         self.ledger.set(ledger);
     }
 }
 
 #[cfg(target_arch = "wasm32")]
-fn live_client(config: ClientConfig) -> Client {
-    Client::with_fetch(config)
+fn live_transport() -> Rc<dyn Transport> {
+    Rc::new(serpkit::client::fetch::FetchTransport)
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn live_client(config: ClientConfig) -> Client {
+fn live_transport() -> Rc<dyn Transport> {
     // Native builds (tests, clippy) have no fetch: a transport that always fails.
-    use serpkit::client::{HttpRequest, HttpResponse, LocalBoxFuture, Transport, TransportError};
+    use serpkit::client::{HttpRequest, HttpResponse, LocalBoxFuture, TransportError};
     struct NoNetwork;
     impl Transport for NoNetwork {
         fn post(&self, _: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>> {
@@ -92,5 +101,5 @@ fn live_client(config: ClientConfig) -> Client {
             })
         }
     }
-    Client::new(config, Rc::new(NoNetwork))
+    Rc::new(NoNetwork)
 }

@@ -364,7 +364,7 @@ fn record(
                 );
             }
             if let Some(e) = &bought.stopped {
-                entry.possible_charge = possible_charge(e);
+                entry.possible_charge = bought.possible;
                 entry.message = format!(
                     "{} ({})",
                     entry.message,
@@ -379,7 +379,7 @@ fn record(
             }
             true
         }
-        Err((e, charge)) => {
+        Err((e, charge, possible)) => {
             let info = ErrorInfo::from_error(&e, mode);
             entry.outcome = if e.code() == "aborted" {
                 "cancelled"
@@ -389,7 +389,7 @@ fn record(
             .into();
             entry.message = history_message(e.code(), status(&e));
             entry.charge = charge;
-            entry.possible_charge = possible_charge(&e);
+            entry.possible_charge = possible;
             note_possible(&mut entry);
             if let Error::ContractViolation { report, .. } = &e {
                 entry.validation = Validation::from_report(report, 0).summary();
@@ -415,11 +415,6 @@ fn status(e: &Error) -> Option<u16> {
     }
 }
 
-/// What a failed or stopped call may have been charged (its outcome unknown).
-fn possible_charge(_e: &Error) -> Usd {
-    Usd::ZERO
-}
-
 /// Adds "may have been charged $x" to a history row whose outcome is unknown.
 fn note_possible(entry: &mut HistoryEntry) {
     if entry.possible_charge > Usd::ZERO {
@@ -434,11 +429,13 @@ fn note_possible(entry: &mut HistoryEntry) {
 struct Bought {
     result: CallResult,
     charge: Usd,
+    /// What the job's calls whose outcome is unknown may have been charged.
+    possible: Usd,
     stopped: Option<Error>,
 }
 
-/// What one call bought, or why it failed and what it was charged.
-type Outcome = Result<Bought, (Error, Usd)>;
+/// What one call bought, or why it failed, what it was charged and what it may have been.
+type Outcome = Result<Bought, (Error, Usd, Usd)>;
 
 /// The inputs of [`call_service`].
 struct Exec {
@@ -488,15 +485,16 @@ fn call_service(x: Exec) -> LocalBoxFuture<'static, Result<Outcome, SplitLoaderE
                         imported: false,
                     },
                     charge: reply.charge,
+                    possible: Usd::ZERO,
                     stopped: None,
                 }),
                 Err(e) => {
-                    let c = e.charge();
-                    Err((e, c))
+                    let (c, p) = (e.charge(), e.possible_charge());
+                    Err((e, c, p))
                 }
             },
         };
-        x.ws.refresh_spend(&client);
+        x.ws.refresh_spend();
         Ok(outcome)
     })
 }
@@ -549,28 +547,38 @@ async fn run_bulk(client: &Client, x: &Exec, q: &search_volume_bulk::Request) ->
         )
         .await;
     if outcome.records.is_empty() && prior.is_none() {
-        let e = outcome.stopped.unwrap_or(Error::Aborted);
-        return Err((e, outcome.charge));
+        let e = outcome.stopped.unwrap_or(Error::Aborted {
+            possible_charge: outcome.possibly_charged,
+        });
+        return Err((e, outcome.charge, outcome.possibly_charged));
     }
-    // Chunk reports: paths are relative to the chunk; shift them to the merged array (the
-    // records of successful chunks follow each other; every chunk but the last is full).
-    for (n, (_, report)) in outcome.reports.iter().enumerate() {
-        validation.add(report, base + n * CHUNK_SIZE);
+    // Chunk reports: paths are relative to the chunk; shift them to the merged array as
+    // returned (prior records first, then the new ones)...
+    for r in &outcome.reports {
+        validation.add(&r.report, base + r.first_record);
     }
     have.extend(outcome.records);
-    // Keep the request's order.
+    // ...then keep the request's order, and move every issue with its record.
     let order: HashMap<String, usize> = q
         .keywords
         .iter()
         .enumerate()
         .map(|(i, k)| (k.to_lowercase(), i))
         .collect();
-    sort::sort_by_key(&mut have, |r| {
+    let mut idx: Vec<usize> = (0..have.len()).collect();
+    sort::sort_by_key(&mut idx, |&i| {
         order
-            .get(&r.keyword.to_lowercase())
+            .get(&have[i].keyword.to_lowercase())
             .copied()
             .unwrap_or(usize::MAX)
     });
+    let mut new_pos = vec![0; idx.len()];
+    for (pos, &old) in idx.iter().enumerate() {
+        new_pos[old] = pos;
+    }
+    validation.remap(|i| new_pos.get(i).copied().unwrap_or(i));
+    let mut slots: Vec<Option<SearchVolumeRecord>> = have.into_iter().map(Some).collect();
+    let have: Vec<SearchVolumeRecord> = idx.iter().filter_map(|&i| slots[i].take()).collect();
     Ok(Bought {
         result: CallResult {
             key: key.to_string(),
@@ -585,6 +593,7 @@ async fn run_bulk(client: &Client, x: &Exec, q: &search_volume_bulk::Request) ->
             imported: false,
         },
         charge: outcome.charge,
+        possible: outcome.possibly_charged,
         stopped: outcome.stopped,
     })
 }

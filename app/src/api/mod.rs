@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use serpkit::client::{Cancel, Client};
+use serpkit::client::{Account, Cancel, Client};
 use serpkit::{ApiKey, Request, Usd};
 
 use crate::demo::DemoTransport;
@@ -39,7 +39,8 @@ pub const MAX_HISTORY: usize = 500;
 struct Inner {
     demo: DemoTransport,
     client: Option<(String, Client)>,
-    spent_before: Usd,
+    /// The tab's one account: every client is built on it.
+    account: Account,
     /// Cancel handles of the running calls, by cache key.
     cancels: HashMap<String, Cancel>,
     /// What to do when a running call ends, by cache key: one entry per view that asked for
@@ -61,8 +62,11 @@ pub struct Ws {
     pub history: RwSignal<Vec<HistoryEntry>>,
     /// Keyword lists, by name order.
     pub lists: RwSignal<Vec<KeywordList>>,
-    /// Spent this session (client-side meter).
+    /// Spent by this tab: confirmed charges (the account's meter).
     pub spent: RwSignal<Usd>,
+    /// Possibly charged by this tab: calls sent whose outcome is unknown (counted against
+    /// the cap like spent money).
+    pub possibly_charged: RwSignal<Usd>,
     /// Demo ledger total and charged calls.
     pub ledger: RwSignal<(Usd, usize)>,
     /// Storage notices (damaged entries skipped, storage unavailable, save failures).
@@ -144,6 +148,7 @@ impl Ws {
             history: RwSignal::new(Vec::new()),
             lists: RwSignal::new(Vec::new()),
             spent: RwSignal::new(Usd::ZERO),
+            possibly_charged: RwSignal::new(Usd::ZERO),
             ledger: RwSignal::new((Usd::ZERO, 0)),
             notices: RwSignal::new(Vec::new()),
             pending: RwSignal::new(0),
@@ -156,7 +161,7 @@ impl Ws {
             inner: StoredValue::new_local(Inner {
                 demo: DemoTransport::new(),
                 client: None,
-                spent_before: Usd::ZERO,
+                account: Account::new(),
                 cancels: HashMap::new(),
                 waiters: HashMap::new(),
             }),
