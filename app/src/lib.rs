@@ -125,7 +125,7 @@ fn Meters() -> impl IntoView {
                 "Spent: " <strong data-testid="spend">{move || ws.spent.get().to_string()}</strong>
                 {move || ws.budget_cap().map(|b| format!(" of {b}"))}
             </span>
-            <Show when=move || ws.possibly_charged.get() > serpkit::Usd::ZERO>
+            <Show when=move || ws.possibly_charged.get() != serpkit::Usd::ZERO>
                 <span class="spend warn" data-testid="possibly-charged-meter"
                     title="Calls sent whose outcome is unknown (timed out, cancelled after sending, answer lost): the service may have charged them. They count against the budget cap.">
                     "Possibly charged: " <strong data-testid="possibly-charged">{move || ws.possibly_charged.get().to_string()}</strong>
