@@ -1,6 +1,7 @@
 //! The serpkit app: a keyword-research workspace (Leptos CSR).
 //!
 //! - [`api`]: the workspace state and the only place that builds the client and runs calls.
+//! - [`base_url`]: which base URLs the key may go to.
 //! - [`demo`]: demo mode's transport (the sandbox in a Web Worker).
 //! - [`store`]: IndexedDB and localStorage.
 //! - [`model`]: the stored data types.
@@ -13,6 +14,7 @@ use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::{path, Lazy};
 
 pub mod api;
+pub mod base_url;
 pub mod components;
 pub mod demo;
 pub mod model;

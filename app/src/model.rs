@@ -47,6 +47,9 @@ pub struct Settings {
     pub ccode: String,
     /// Largest answer accepted from the service, in MB (the client stops reading there).
     pub max_body_mb: u32,
+    /// The plain `http://` base URL (to a host other than this machine) the user confirmed
+    /// sending the key to; live calls to such a URL are refused unless it equals this.
+    pub insecure_ok: String,
 }
 
 /// The default of [`Settings::max_body_mb`]: what a browser tab holds comfortably, and above
@@ -76,6 +79,7 @@ impl Default for Settings {
             theme: "auto".into(),
             ccode: "US".into(),
             max_body_mb: DEFAULT_MAX_BODY_MB,
+            insecure_ok: String::new(),
         }
     }
 }

@@ -15,6 +15,7 @@ use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
 use serpkit::{Operation, Request, Usd};
 
 use super::{canonical, history_message, now, ws, ErrorInfo, Ws};
+use crate::base_url::{self, BaseUrl};
 use crate::model::{hash_hex, plural, CallResult, HistoryEntry, Mode, Validation};
 use crate::sort;
 
@@ -118,6 +119,35 @@ impl Default for Call {
 }
 
 impl Ws {
+    /// In live mode, whether the key may go to the base URL: an http(s) URL, and plain
+    /// http to another host only once the user confirmed that URL in Settings. (Chosen over
+    /// a per-call dialog: the warning and the confirmation live in one place, Settings, and
+    /// a call is refused with that warning, nothing sent, until then.)
+    pub fn live_target(self) -> Result<(), ErrorInfo> {
+        let (mode, url, ok) = self
+            .settings
+            .with_untracked(|s| (s.mode, s.base_url.trim().to_string(), s.insecure_ok.clone()));
+        if mode != Mode::Live {
+            return Ok(());
+        }
+        match base_url::check(&url) {
+            BaseUrl::Safe => Ok(()),
+            BaseUrl::Invalid(why) => Err(ErrorInfo::base_url(
+                "invalid_base_url",
+                format!("Not sent: {why}."),
+                "Enter the service's https:// base URL in Settings.",
+            )),
+            BaseUrl::Insecure { .. } if ok == url => Ok(()),
+            BaseUrl::Insecure { host } => Err(ErrorInfo::base_url(
+                "insecure_base_url",
+                format!(
+                    "Not sent: the base URL uses plain http:// to {host}, so your API key would cross the network unencrypted."
+                ),
+                "Use an https:// base URL, or confirm in Settings that you accept sending the key over plain http to this host.",
+            )),
+        }
+    }
+
     /// True while a call of the request with cache key `key` runs.
     pub fn is_running(self, key: &str) -> bool {
         self.running.with_untracked(|r| r.contains_key(key))
@@ -275,6 +305,10 @@ pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(Str
             &key,
             Some(ErrorInfo::from_error(&Error::InvalidRequest(e), ws.mode())),
         );
+        return;
+    }
+    if let Err(e) = ws.live_target() {
+        ws.set_error(&key, Some(e));
         return;
     }
     let k = key.clone();

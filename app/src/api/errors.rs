@@ -63,6 +63,22 @@ impl ErrorInfo {
     }
 }
 
+impl ErrorInfo {
+    /// A live call refused before anything was sent because of the base URL: not an
+    /// http(s) URL (`invalid_base_url`), or plain http to another host without the user's
+    /// confirmation (`insecure_base_url`).
+    pub fn base_url(code: &str, message: String, hint: &str) -> ErrorInfo {
+        ErrorInfo {
+            code: code.into(),
+            message,
+            hint: hint.into(),
+            status: None,
+            charge: Usd::ZERO,
+            demo_failure: false,
+        }
+    }
+}
+
 /// The core's hint, pointed at where this app fixes it (Settings).
 fn app_hint(e: &Error) -> String {
     match e {
@@ -95,6 +111,8 @@ pub fn history_message(code: &str, status: Option<u16>) -> String {
         "missing_key" => "no API key",
         "invalid_request" => "invalid input",
         "app_unavailable" => "the app's call code could not be loaded",
+        "invalid_base_url" => "the base URL is not an http(s) URL",
+        "insecure_base_url" => "plain http base URL not confirmed",
         _ => "failed",
     };
     match status {

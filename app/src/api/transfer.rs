@@ -132,6 +132,7 @@ impl Ws {
             self.settings.with_untracked(|s| {
                 let mut f = f.clone();
                 f.remember_key = s.remember_key;
+                f.insecure_ok = s.insecure_ok.clone();
                 f != *s
             })
         });
@@ -166,8 +167,11 @@ impl Ws {
     pub fn apply_imported_settings(self) {
         if let Some(s) = self.imported_settings.get_untracked() {
             let remember = self.settings.with_untracked(|x| x.remember_key);
+            // A confirmation to send the key over plain http is the user's own, never a file's.
+            let insecure_ok = self.settings.with_untracked(|x| x.insecure_ok.clone());
             self.set_settings(Settings {
                 remember_key: remember,
+                insecure_ok,
                 ..s
             });
             self.imported_settings.set(None);

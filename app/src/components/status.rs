@@ -23,12 +23,17 @@ pub fn ErrorBox(call: Call) -> impl IntoView {
                 (None, "invalid_request") => "Check the input".into(),
                 (None, "aborted") => "Cancelled".into(),
                 (None, "app_unavailable") => "Part of the app could not be loaded".into(),
+                (None, "insecure_base_url") => "The key would be sent unencrypted".into(),
+                (None, "invalid_base_url") => "The base URL is not valid".into(),
                 (None, "network") => "Could not reach the service".into(),
                 (None, "timeout") => "The service did not answer in time".into(),
                 _ => "The call failed".into(),
             };
             let settings = !e.demo_failure
-                && (matches!(e.code.as_str(), "missing_key" | "budget_exceeded" | "network")
+                && (matches!(
+                    e.code.as_str(),
+                    "missing_key" | "budget_exceeded" | "network" | "insecure_base_url" | "invalid_base_url"
+                )
                     || matches!(e.status, Some(401 | 402)));
             let charged = e.charge > Usd::ZERO;
             view! {
