@@ -14,13 +14,18 @@
 //! | `not_json` | 200, an HTML error page (`text/html`) | yes |
 //! | `break=<rule>` | 200, a body that breaks one rule ([`BreakRule`]) | yes |
 //! | `huge=<MB>` | 200, a valid-looking body of at least `<MB>` MiB (1..=512) | yes |
-//! | `xss` | 200, the normal body with every scraped text and URL replaced by attack strings ([`XSS_CORPUS`]) | yes |
+//! | `xss` | 200, the normal body with every scraped text and URL replaced by attack strings ([`XSS_CORPUS`], [`XSS_URLS`]); in `backlink/overview` also `new_lost_type`, `new_lost_date` and `first_seen` of every other `ref_newlost` entry by formula and markup payloads ([`CSV_CORPUS`]; the body then fails validation) | yes |
+//! | `drop_body` | 200 with a `Content-Length` of the whole body, then the first half of it, then the connection is closed (a client fails while reading the body, not at the headers). In-process: the half body, like `truncate` | yes |
+//! | `redirect` | 307 with `Location: /redirected` (same origin). Any request arriving at `/redirected` is recorded in the ledger (operation `redirected`, fault `redirect_followed`, `key_seen`) and answered 410 | no |
 //!
 //! A 200 is charged whatever its body: the real service would charge a request it answered,
 //! so the client must be able to see that a broken or unreadable answer still cost money.
 
 use std::fmt;
 use std::str::FromStr;
+
+mod xss;
+pub use xss::{xss, CSV_CORPUS, XSS_CORPUS, XSS_URLS};
 
 use serde_json::Value;
 use serpkit::ops::Operation;
@@ -59,6 +64,18 @@ pub enum Fault {
     Huge(u64),
     /// The normal body with scraped text and URLs replaced by attack strings.
     Xss,
+    /// Status 200 and the whole body's length, then half the body and a closed connection.
+    DropBody,
+    /// 307 to `/redirected`, which records whoever follows it.
+    Redirect,
+}
+
+impl Fault {
+    /// `huge` and `delay`: the answers that hold memory or a connection for long, limited by
+    /// the HTTP server ([`crate::Config::max_heavy`]).
+    pub fn is_heavy(self) -> bool {
+        matches!(self, Fault::Huge(_) | Fault::Delay(_))
+    }
 }
 
 /// The rules `break=<rule>` can break. Not every rule applies to every operation; asking for
@@ -163,13 +180,16 @@ impl fmt::Display for Fault {
             Fault::Break(r) => write!(f, "break={r}"),
             Fault::Huge(mb) => write!(f, "huge={mb}"),
             Fault::Xss => f.write_str("xss"),
+            Fault::DropBody => f.write_str("drop_body"),
+            Fault::Redirect => f.write_str("redirect"),
         }
     }
 }
 
 /// The list of modes, for error messages.
 pub const MODES: &str = "rate_limit, rate_limit_once, server_error, unavailable, \
-unavailable_once, delay=<ms>, truncate, not_json, break=<rule>, huge=<MB>, xss";
+unavailable_once, delay=<ms>, truncate, not_json, break=<rule>, huge=<MB>, xss, drop_body, \
+redirect";
 
 impl FromStr for Fault {
     type Err = String;
@@ -200,6 +220,8 @@ impl FromStr for Fault {
             "truncate" => plain(Fault::Truncate),
             "not_json" => plain(Fault::NotJson),
             "xss" => plain(Fault::Xss),
+            "drop_body" => plain(Fault::DropBody),
+            "redirect" => plain(Fault::Redirect),
             "delay" => number(MAX_DELAY_MS, "<ms>").map(Fault::Delay),
             "huge" => number(MAX_HUGE_MB, "<MB>").map(|mb| Fault::Huge(mb.max(1))),
             "break" => {
@@ -260,19 +282,25 @@ fn records(v: &mut Value) -> Vec<&mut Value> {
     }
 }
 
+/// Err naming the rules that apply to `op` when `rule` does not.
+pub fn check_break(op: Operation, rule: BreakRule) -> Result<(), String> {
+    if rule.applies_to(op) {
+        return Ok(());
+    }
+    let names: Vec<&str> = BreakRule::for_operation(op)
+        .iter()
+        .map(|r| r.name())
+        .collect();
+    Err(format!(
+        "break={rule} does not apply to {op}; rules for it: {}",
+        names.join(", ")
+    ))
+}
+
 /// A body of `op` that breaks `rule`, from a valid body. Err when the rule does not apply.
 pub fn break_body(op: Operation, rule: BreakRule, body: &str) -> Result<String, String> {
     use Operation::*;
-    if !rule.applies_to(op) {
-        let names: Vec<&str> = BreakRule::for_operation(op)
-            .iter()
-            .map(|r| r.name())
-            .collect();
-        return Err(format!(
-            "break={rule} does not apply to {op}; rules for it: {}",
-            names.join(", ")
-        ));
-    }
+    check_break(op, rule)?;
     let mut v: Value = serde_json::from_str(body).map_err(|e| e.to_string())?;
     let sv = matches!(op, SearchVolumeBulk | SearchVolumeSingle);
     let monthly = |v: &mut Value| -> Option<Vec<Value>> {
@@ -464,90 +492,6 @@ pub fn inflate(body: &str, mb: u64) -> String {
     }
 }
 
-/// Markup and script payloads for scraped text (each sets `window.__xss` if it ever runs).
-pub const XSS_CORPUS: &[&str] = &[
-    "<script>window.__xss=1</script>",
-    "<img src=x onerror=\"window.__xss=1\">",
-    "<svg onload=window.__xss=1>",
-    "\"><script>window.__xss=1</script>",
-    "<a href=\"javascript:window.__xss=1\">click</a>",
-    "<iframe srcdoc=\"<script>parent.__xss=1</script>\"></iframe>",
-    "</style><style>body{display:none}</style><b onmouseover=window.__xss=1>broken",
-    "<div style=\"background:url(javascript:window.__xss=1)\">&lt;b&gt;entity&amp;</div",
-];
-
-/// URL payloads: none of them may become a link.
-pub const XSS_URLS: &[&str] = &[
-    "javascript:window.__xss=1",
-    "JaVaScRiPt:window.__xss=1//https://example.com",
-    "data:text/html,<script>window.__xss=1</script>",
-    "vbscript:msgbox(1)",
-    " javascript:window.__xss=1",
-    "//evil.example/x",
-];
-
-/// Keys whose string values are URLs (replaced by [`XSS_URLS`]).
-const URL_KEYS: &[&str] = &["url", "image", "photo", "user_avatar", "apiUrl"];
-/// Keys whose string values are scraped or user-written text (replaced by [`XSS_CORPUS`]).
-const TEXT_KEYS: &[&str] = &[
-    "text",
-    "tweet",
-    "title",
-    "description",
-    "name",
-    "fullname",
-    "username",
-    "keyword",
-    "refdomain",
-    "domain",
-    "betaTTF0Name",
-    "betaTTF1Name",
-    "betaTTF2Name",
-];
-
-/// The body with scraped text and URLs replaced by attack strings, keeping its shape.
-/// Hashtags keep their `#` and tags their `@` so the payload reaches the display code.
-pub fn xss(body: &str) -> String {
-    let Ok(mut v) = serde_json::from_str::<Value>(body) else {
-        return body.to_owned();
-    };
-    let mut n = 0usize;
-    xss_walk(&mut v, None, &mut n);
-    v.to_string()
-}
-
-fn pick(list: &[&str], n: &mut usize) -> String {
-    *n += 1;
-    list[*n % list.len()].to_owned()
-}
-
-fn xss_walk(v: &mut Value, key: Option<&str>, n: &mut usize) {
-    match v {
-        Value::Object(m) => {
-            for (k, child) in m.iter_mut() {
-                xss_walk(child, Some(k.as_str()), n);
-            }
-        }
-        Value::Array(items) => {
-            for item in items.iter_mut() {
-                match (key, item) {
-                    (Some("hashtags"), Value::String(s)) => {
-                        *s = format!("#{}", pick(XSS_CORPUS, n))
-                    }
-                    (Some("tagged"), Value::String(s)) => *s = format!("@{}", pick(XSS_CORPUS, n)),
-                    (_, item) => xss_walk(item, key, n),
-                }
-            }
-        }
-        Value::String(s) => match key {
-            Some(k) if URL_KEYS.contains(&k) => *s = pick(XSS_URLS, n),
-            Some(k) if TEXT_KEYS.contains(&k) && !s.trim().is_empty() => *s = pick(XSS_CORPUS, n),
-            _ => {}
-        },
-        _ => {}
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -565,6 +509,9 @@ mod tests {
             "not_json",
             "break=order",
             "huge=3",
+            "xss",
+            "drop_body",
+            "redirect",
         ] {
             let f: Fault = m.parse().unwrap();
             assert_eq!(f.to_string(), m);

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use serpkit::client::{HttpRequest, HttpResponse, LocalBoxFuture, Transport, TransportError};
 
 use crate::date::Date;
-use crate::service::{Config, Ledger, Sandbox};
+use crate::ledger::Ledger;
+use crate::service::{Config, Sandbox};
 
 /// A transport backed by an in-process [`Sandbox`] (shares the HTTP server's request core).
 ///
@@ -52,9 +53,13 @@ impl InProcess {
     /// Answers one request synchronously (what [`Transport::post`] resolves to).
     pub fn post_now(&self, request: &HttpRequest) -> Result<HttpResponse, TransportError> {
         let path = url_path(&request.url);
-        let r = self
+        let mut r = self
             .sandbox
             .handle("POST", path, &request.headers, request.body.as_bytes());
+        if let Some(cut) = r.drop_after {
+            // `drop_body`: no connection to break here; the body ends where it would have.
+            r.body.truncate(cut);
+        }
         if let Some(timeout) = request.timeout {
             if u128::from(r.delay_ms) >= timeout.as_millis() {
                 return Err(TransportError::Timeout);

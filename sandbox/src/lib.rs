@@ -39,6 +39,8 @@ pub mod faults;
 pub mod generate;
 pub mod inprocess;
 mod json;
+pub mod ledger;
+pub mod response;
 pub mod rng;
 pub mod service;
 mod words;
@@ -50,7 +52,9 @@ pub mod server;
 pub use date::Date;
 pub use faults::{BreakRule, Fault, FAULT_HEADER};
 pub use inprocess::InProcess;
+pub use ledger::{Ledger, LedgerEntry, DEFAULT_MAX_LEDGER_ENTRIES};
+pub use response::SandboxResponse;
 pub use service::{
-    key_id, Config, KeyConfig, Ledger, LedgerEntry, Sandbox, SandboxResponse, DEFAULT_KEY,
-    DEFAULT_MAX_BODY_BYTES, DEMO_KEY,
+    key_id, Config, KeyConfig, Sandbox, DEFAULT_KEY, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_HEAVY,
+    DEFAULT_MAX_HUGE_BYTES, DEMO_KEY, REDIRECT_TARGET,
 };

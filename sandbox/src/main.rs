@@ -10,6 +10,7 @@ const HELP: &str = "\
 sandbox: offline stand-in for the keyword, backlink and SERP data service
 
 USAGE: sandbox [--port N] [--host ADDR] [--key KEY[:BUDGET]]... [--max-body-bytes N] [--today YYYY-MM-DD]
+               [--allow-origin ORIGIN]... [--max-heavy N] [--max-huge-mib N] [--max-ledger-entries N]
 
   --port N            port to listen on (default 8787; 0 picks a free one)
   --host ADDR         address to bind (default 127.0.0.1, loopback only)
@@ -17,6 +18,15 @@ USAGE: sandbox [--port N] [--host ADDR] [--key KEY[:BUDGET]]... [--max-body-byte
                       spent. Repeatable. Without any --key: sandbox-test-key, no limit.
   --max-body-bytes N  request bodies larger than N bytes get 413 (default 1048576)
   --today YYYY-MM-DD  date the data ends at (default: today, UTC)
+  --allow-origin ORIGIN
+                      also allow this browser origin (CORS and POSTs); repeatable; `*` allows
+                      any. Loopback origins (localhost, 127.x.x.x, [::1]) are always allowed.
+  --max-heavy N       at most N huge/delay answers in flight; more get 503 (default 4)
+  --max-huge-mib N    at most N MiB of huge bodies in flight; more get 503 (default 1024)
+  --max-ledger-entries N
+                      the ledger keeps the last N entries; its total counts all (default 100000)
+
+POSTs need content-type: application/json (else 415).
 
 The first line on stdout is `sandbox listening on http://ADDR:PORT`.
 ";
@@ -26,6 +36,10 @@ fn main() {
         eprintln!("sandbox: {e}");
         std::process::exit(2);
     }
+}
+
+fn number(flag: &str, v: String) -> Result<usize, String> {
+    v.parse().map_err(|_| format!("{flag}: not a number"))
 }
 
 fn run() -> Result<(), String> {
@@ -59,6 +73,12 @@ fn run() -> Result<(), String> {
                     .map_err(|_| "--max-body-bytes: not a number")?
             }
             "--today" => config.today = value()?.parse()?,
+            "--allow-origin" => config.allow_origins.push(value()?),
+            "--max-heavy" => config.max_heavy = number(&flag, value()?)?,
+            "--max-huge-mib" => {
+                config.max_huge_bytes = number(&flag, value()?)?.saturating_mul(1 << 20)
+            }
+            "--max-ledger-entries" => config.max_ledger_entries = number(&flag, value()?)?.max(1),
             other => return Err(format!("unknown argument {other:?}; see --help")),
         }
     }

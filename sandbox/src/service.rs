@@ -5,13 +5,13 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 use std::sync::{Mutex, MutexGuard};
 
-use serde::Serialize;
 use serpkit::{estimate_cost, Operation, Request, Usd};
 
 use crate::date::Date;
 use crate::faults::{self, Fault};
 use crate::generate;
-use crate::json::push_str;
+use crate::ledger::{Book, Ledger, LedgerEntry, DEFAULT_MAX_LEDGER_ENTRIES};
+use crate::response::{payload_too_large, rate_limited, unavailable, SandboxResponse};
 use crate::rng::hash_parts;
 
 /// The key accepted when no key is configured (the server with no `--key` flags).
@@ -89,7 +89,23 @@ pub struct Config {
     pub today: Date,
     /// Larger request bodies get 413.
     pub max_body_bytes: usize,
+    /// The ledger keeps this many entries (the oldest are dropped; its total still counts
+    /// every charge). Default [`DEFAULT_MAX_LEDGER_ENTRIES`].
+    pub max_ledger_entries: usize,
+    /// HTTP server only: browser origins allowed by CORS besides loopback ones
+    /// (`--allow-origin`; `*` allows any).
+    pub allow_origins: Vec<String>,
+    /// HTTP server only: most `huge`/`delay` answers in flight at once; more get 503.
+    pub max_heavy: usize,
+    /// HTTP server only: most bytes of `huge` bodies in flight at once; more get 503.
+    pub max_huge_bytes: usize,
 }
+
+/// Default [`Config::max_heavy`].
+pub const DEFAULT_MAX_HEAVY: usize = 4;
+
+/// Default [`Config::max_huge_bytes`]: 1 GiB.
+pub const DEFAULT_MAX_HUGE_BYTES: usize = 1 << 30;
 
 impl Config {
     /// [`DEFAULT_KEY`] with no budget limit, a 1 MiB body limit, data as of `today`.
@@ -98,6 +114,10 @@ impl Config {
             keys: vec![KeyConfig::unlimited(DEFAULT_KEY)],
             today,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            max_ledger_entries: DEFAULT_MAX_LEDGER_ENTRIES,
+            allow_origins: Vec::new(),
+            max_heavy: DEFAULT_MAX_HEAVY,
+            max_huge_bytes: DEFAULT_MAX_HUGE_BYTES,
         }
     }
 
@@ -125,114 +145,21 @@ pub fn key_id(key: &str) -> String {
     s
 }
 
-/// One recorded call.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LedgerEntry {
-    /// 1, 2, 3, ... in arrival order.
-    pub seq: u64,
-    /// Operation path (`search_volume/bulk`), or the unknown path asked for.
-    pub operation: String,
-    /// [`key_id`] of the key (fault suffix removed), `None` without a key.
-    pub key_id: Option<String>,
-    /// Billable units of the request (0 when it did not parse).
-    pub units: u64,
-    /// What was charged: the estimate for a 200, zero otherwise.
-    pub charge: Usd,
-    /// The status answered.
-    pub status: u16,
-    /// The fault asked for, if any (`rate_limit`, `break=order`, ...).
-    pub fault: Option<String>,
-}
-
-/// The ledger: every call and the total charged.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Ledger {
-    /// Calls in arrival order.
-    pub entries: Vec<LedgerEntry>,
-    /// Sum of the charges.
-    pub total: Usd,
-}
-
-impl Ledger {
-    /// Entries answered 200 (the charged ones).
-    pub fn charged(&self) -> impl Iterator<Item = &LedgerEntry> {
-        self.entries.iter().filter(|e| e.status == 200)
-    }
-}
-
-/// A response of the sandbox.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SandboxResponse {
-    /// HTTP status.
-    pub status: u16,
-    /// Headers, names lower case (CORS included).
-    pub headers: Vec<(String, String)>,
-    /// Body text.
-    pub body: String,
-    /// Answer only after this many milliseconds (the `delay=<ms>` fault); 0 otherwise.
-    pub delay_ms: u64,
-}
-
-impl SandboxResponse {
-    fn new(status: u16, content_type: &str, body: String) -> SandboxResponse {
-        let mut r = SandboxResponse {
-            status,
-            headers: vec![("content-type".into(), content_type.into())],
-            body,
-            delay_ms: 0,
-        };
-        r.headers.extend(cors_headers());
-        r
-    }
-
-    fn json(status: u16, body: String) -> SandboxResponse {
-        SandboxResponse::new(status, "application/json", body)
-    }
-
-    /// The sandbox's error body: `{"error":{"code":..,"message":..}}` (plus `field` for a
-    /// bad request field). The real service's error shape is not documented: clients must
-    /// not depend on this one.
-    pub fn error(status: u16, code: &str, message: &str, field: Option<&str>) -> SandboxResponse {
-        let mut b = String::from("{\"error\":{\"code\":");
-        push_str(&mut b, code);
-        b.push_str(",\"message\":");
-        push_str(&mut b, message);
-        if let Some(f) = field {
-            b.push_str(",\"field\":");
-            push_str(&mut b, f);
-        }
-        b.push_str("}}");
-        SandboxResponse::json(status, b)
-    }
-
-    fn with_header(mut self, name: &str, value: &str) -> SandboxResponse {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-
-    /// The first header of that name.
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// CORS headers on every response: any origin; `Retry-After` readable by browsers.
-fn cors_headers() -> Vec<(String, String)> {
-    vec![
-        ("access-control-allow-origin".into(), "*".into()),
-        ("access-control-expose-headers".into(), "retry-after".into()),
-    ]
-}
-
 #[derive(Default)]
 struct State {
-    entries: Vec<LedgerEntry>,
+    book: Book,
     spent: HashMap<String, Usd>,
     faulted_once: HashSet<u64>,
 }
+
+/// How many `*_once` requests are remembered before the memory is cleared (a bound, so a
+/// long-running server cannot grow without limit; after a clear a `*_once` fault may fail
+/// once more).
+const MAX_ONCE_MEMORY: usize = 100_000;
+
+/// Decides whether a `huge`/`delay` answer may start ([`Sandbox::handle_gated`]): `Err`
+/// carries the refusal (answered as is, not charged).
+pub type Gate<'a> = &'a mut dyn FnMut(Fault) -> Result<(), SandboxResponse>;
 
 /// The sandbox service. Shareable across threads; all state is behind one mutex.
 pub struct Sandbox {
@@ -253,6 +180,23 @@ struct Call {
     key_id: Option<String>,
     units: u64,
     fault: Option<String>,
+    /// The entry is in the ledger already (a charged call records itself when accepted).
+    recorded: bool,
+}
+
+impl Call {
+    fn entry(&self, charge: Usd, status: u16) -> LedgerEntry {
+        LedgerEntry {
+            seq: 0,
+            operation: self.operation.clone(),
+            key_id: self.key_id.clone(),
+            units: self.units,
+            charge,
+            status,
+            fault: self.fault.clone(),
+            key_seen: None,
+        }
+    }
 }
 
 impl Sandbox {
@@ -273,13 +217,9 @@ impl Sandbox {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A copy of the ledger.
+    /// A copy of the ledger (its last [`Config::max_ledger_entries`] entries and the total).
     pub fn ledger(&self) -> Ledger {
-        let st = self.state();
-        Ledger {
-            entries: st.entries.clone(),
-            total: st.entries.iter().map(|e| e.charge).sum(),
-        }
+        self.state().book.snapshot()
     }
 
     /// Clears the ledger, every key's spending and the memory of `*_once` faults.
@@ -288,7 +228,9 @@ impl Sandbox {
     }
 
     /// Handles one HTTP request: `POST /v1/<operation>`, `GET /health`, `GET /ledger`,
-    /// `POST /ledger/reset` and CORS preflight (`OPTIONS`). Never panics.
+    /// `POST /ledger/reset`, any request to `/redirected` (recorded, 410) and CORS
+    /// preflight (`OPTIONS`, answered 204; the HTTP server adds the CORS headers). Never
+    /// panics. `huge`/`delay` answers are not limited here: see [`Sandbox::handle_gated`].
     pub fn handle(
         &self,
         method: &str,
@@ -296,18 +238,30 @@ impl Sandbox {
         headers: &[(String, String)],
         body: &[u8],
     ) -> SandboxResponse {
+        self.handle_gated(method, path, headers, body, &mut |_| Ok(()))
+    }
+
+    /// [`Sandbox::handle`], asking `gate` before a `huge`/`delay` answer is accepted (after
+    /// the key and request checks, before the budget check and the charge). A refusal is
+    /// answered as is, recorded with no charge.
+    pub fn handle_gated(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(String, String)],
+        body: &[u8],
+        gate: Gate<'_>,
+    ) -> SandboxResponse {
         let path = path.split(['?', '#']).next().unwrap_or("");
         let method = method.to_ascii_uppercase();
+        if path == REDIRECT_TARGET {
+            return self.redirected(body);
+        }
         if method == "OPTIONS" {
-            let mut r = SandboxResponse::new(204, "text/plain", String::new());
-            r.headers.retain(|(n, _)| n != "content-type");
-            return r
-                .with_header("access-control-allow-methods", "GET, POST, OPTIONS")
-                .with_header(
-                    "access-control-allow-headers",
-                    &format!("content-type, {}", faults::FAULT_HEADER),
-                )
-                .with_header("access-control-max-age", "600");
+            return SandboxResponse {
+                headers: vec![],
+                ..SandboxResponse::new(204, "text/plain", String::new())
+            };
         }
         match (method.as_str(), path) {
             ("GET", "/health") => return SandboxResponse::json(200, "{\"ok\":true}".into()),
@@ -348,20 +302,47 @@ impl Sandbox {
             key_id: None,
             units: 0,
             fault: None,
+            recorded: false,
         };
-        let (resp, charge) = self.operation(&method, op_path, headers, body, &mut call);
-        let mut st = self.state();
-        let seq = st.entries.len() as u64 + 1;
-        st.entries.push(LedgerEntry {
-            seq,
-            operation: call.operation,
-            key_id: call.key_id,
-            units: call.units,
-            charge,
-            status: resp.status,
-            fault: call.fault,
-        });
+        let resp = self.operation(&method, op_path, headers, body, &mut call, gate);
+        if !call.recorded {
+            let entry = call.entry(Usd::ZERO, resp.status);
+            self.state()
+                .book
+                .push(entry, self.config.max_ledger_entries);
+        }
         resp
+    }
+
+    /// A request that arrived at [`REDIRECT_TARGET`]: a client followed the `redirect`
+    /// fault (which it must not: the redirected request carries the body, key included).
+    fn redirected(&self, body: &[u8]) -> SandboxResponse {
+        let text = String::from_utf8_lossy(body);
+        let json_key = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|v| v.get("key").and_then(|k| k.as_str()).map(str::to_owned));
+        let key_seen = json_key.is_some()
+            || text.contains("\"key\"")
+            || self.config.keys.iter().any(|k| text.contains(&k.key));
+        let entry = LedgerEntry {
+            seq: 0,
+            operation: "redirected".into(),
+            key_id: json_key.map(|k| key_id(faults::split_key(&k).0)),
+            units: 0,
+            charge: Usd::ZERO,
+            status: 410,
+            fault: Some("redirect_followed".into()),
+            key_seen: Some(key_seen),
+        };
+        self.state()
+            .book
+            .push(entry, self.config.max_ledger_entries);
+        SandboxResponse::error(
+            410,
+            "redirect_followed",
+            "this request followed the sandbox's redirect fault; clients must not follow redirects",
+            None,
+        )
     }
 
     fn operation(
@@ -371,34 +352,31 @@ impl Sandbox {
         headers: &[(String, String)],
         body: &[u8],
         call: &mut Call,
-    ) -> (SandboxResponse, Usd) {
-        let fail = |r: SandboxResponse| (r, Usd::ZERO);
+        gate: Gate<'_>,
+    ) -> SandboxResponse {
         let Ok(op) = op_path.parse::<Operation>() else {
             let known: Vec<&str> = Operation::ALL.iter().map(|o| o.path()).collect();
-            return fail(SandboxResponse::error(
+            return SandboxResponse::error(
                 404,
                 "not_found",
                 &format!("unknown operation; operations: {}", known.join(", ")),
                 None,
-            ));
+            );
         };
         if method != "POST" {
-            return fail(
-                SandboxResponse::error(
-                    405,
-                    "method_not_allowed",
-                    "operations take POST with a JSON body",
-                    None,
-                )
-                .with_header("allow", "POST, OPTIONS"),
-            );
+            return SandboxResponse::error(
+                405,
+                "method_not_allowed",
+                "operations take POST with a JSON body",
+                None,
+            )
+            .with_header("allow", "POST, OPTIONS");
         }
         if body.len() > self.config.max_body_bytes {
-            return fail(too_large(self.config.max_body_bytes));
+            return payload_too_large(self.config.max_body_bytes);
         }
-        let bad = |msg: &str, field: Option<&str>| {
-            fail(SandboxResponse::error(400, "bad_request", msg, field))
-        };
+        let bad =
+            |msg: &str, field: Option<&str>| SandboxResponse::error(400, "bad_request", msg, field);
         let Ok(text) = std::str::from_utf8(body) else {
             return bad("the body is not UTF-8 text", None);
         };
@@ -411,12 +389,12 @@ impl Sandbox {
         };
         let full_key = match obj.get("key") {
             None | Some(serde_json::Value::Null) => {
-                return fail(SandboxResponse::error(
+                return SandboxResponse::error(
                     401,
                     "unauthorized",
                     "missing API key: put it in the body's \"key\" field",
                     None,
-                ))
+                )
             }
             Some(serde_json::Value::String(k)) => k.as_str(),
             Some(_) => return bad("/key: the API key must be a string", Some("/key")),
@@ -424,23 +402,12 @@ impl Sandbox {
         let (key, key_fault) = faults::split_key(full_key);
         call.key_id = Some(key_id(key));
         let Some(key_config) = self.config.keys.iter().find(|k| k.key == key) else {
-            return fail(SandboxResponse::error(
-                401,
-                "unauthorized",
-                "unknown API key",
-                None,
-            ));
+            return SandboxResponse::error(401, "unauthorized", "unknown API key", None);
         };
         let request = match Request::from_json(op, text).and_then(|r| r.check().map(|()| r)) {
             Ok(r) => r,
-            Err(e) => {
-                let field = if e.field.is_empty() {
-                    missing_field(&e.to_string())
-                } else {
-                    Some(e.field.clone())
-                };
-                return bad(&e.to_string(), field.as_deref().or(Some("")));
-            }
+            // The field's JSON Pointer (`/ccode` also when it is missing; `""` for the body).
+            Err(e) => return bad(&e.to_string(), Some(&e.field)),
         };
         call.units = request.billable_units();
         let header_fault = headers
@@ -456,23 +423,13 @@ impl Sandbox {
                         call.fault = Some(f.to_string());
                         Some(f)
                     }
-                    Err(m) => return fail(SandboxResponse::error(400, "unknown_fault", &m, None)),
+                    Err(m) => return SandboxResponse::error(400, "unknown_fault", &m, None),
                 }
             }
         };
-        let cost = estimate_cost(&request);
-        if let Some(budget) = key_config.budget {
-            let spent = self.state().spent.get(key).copied().unwrap_or(Usd::ZERO);
-            if spent + cost > budget {
-                return fail(SandboxResponse::error(
-                    402,
-                    "payment_required",
-                    &format!(
-                        "budget spent: this call costs {cost}, {} of {budget} is left",
-                        budget.saturating_sub(spent)
-                    ),
-                    None,
-                ));
+        if let Some(Fault::Break(rule)) = fault {
+            if let Err(m) = faults::check_break(op, rule) {
+                return SandboxResponse::error(400, "unknown_fault", &m, None);
             }
         }
         let once = |status: u16, this: &Self| -> bool {
@@ -481,79 +438,91 @@ impl Sandbox {
                 &status.to_string(),
                 &generate::request_seed(&request).to_string(),
             ]);
-            this.state().faulted_once.insert(h)
+            let mut st = this.state();
+            if st.faulted_once.len() >= MAX_ONCE_MEMORY {
+                st.faulted_once.clear();
+            }
+            st.faulted_once.insert(h)
         };
-        let mut delay_ms = 0;
-        let mut out = match fault {
-            Some(Fault::RateLimit) => return fail(rate_limited()),
-            Some(Fault::RateLimitOnce) if once(429, self) => return fail(rate_limited()),
+        match fault {
+            Some(Fault::RateLimit) => return rate_limited(),
+            Some(Fault::RateLimitOnce) if once(429, self) => return rate_limited(),
             Some(Fault::ServerError) => {
-                return fail(SandboxResponse::error(
+                return SandboxResponse::error(
                     500,
                     "internal",
                     "simulated internal server error",
                     None,
-                ))
+                )
             }
-            Some(Fault::Unavailable) => return fail(unavailable()),
-            Some(Fault::UnavailableOnce) if once(503, self) => return fail(unavailable()),
+            Some(Fault::Unavailable) => return unavailable(),
+            Some(Fault::UnavailableOnce) if once(503, self) => return unavailable(),
+            Some(Fault::Redirect) => {
+                return SandboxResponse::error(
+                    307,
+                    "redirect",
+                    "simulated redirect; a client must not follow it",
+                    None,
+                )
+                .with_header("location", REDIRECT_TARGET)
+            }
+            Some(f) if f.is_heavy() => {
+                if let Err(refused) = gate(f) {
+                    return refused;
+                }
+            }
+            _ => {}
+        }
+        // The budget check and the charge are one step under one lock, so concurrent calls
+        // can never together pass a budget. The charge is recorded when the call is
+        // accepted, before any delay: a client that gives up waiting was still charged.
+        let cost = estimate_cost(&request);
+        {
+            let mut st = self.state();
+            let spent = st.spent.get(key).copied().unwrap_or(Usd::ZERO);
+            if let Some(budget) = key_config.budget {
+                if spent + cost > budget {
+                    return SandboxResponse::error(
+                        402,
+                        "payment_required",
+                        &format!(
+                            "budget spent: this call costs {cost}, {} of {budget} is left",
+                            budget.saturating_sub(spent)
+                        ),
+                        None,
+                    );
+                }
+            }
+            st.spent.insert(key.to_owned(), spent + cost);
+            st.book
+                .push(call.entry(cost, 200), self.config.max_ledger_entries);
+            call.recorded = true;
+        }
+        let today = self.config.today;
+        let mut out = match fault {
             Some(Fault::NotJson) => SandboxResponse::new(200, "text/html", faults::html_page()),
-            Some(Fault::Huge(mb)) => {
-                SandboxResponse::json(200, huge_body(&request, mb, self.config.today))
-            }
-            _ => SandboxResponse::json(200, generate::body(&request, self.config.today)),
+            Some(Fault::Huge(mb)) => SandboxResponse::json(200, huge_body(&request, mb, today)),
+            _ => SandboxResponse::json(200, generate::body(&request, today)),
         };
         match fault {
             Some(Fault::Truncate) => out.body = faults::truncate(&out.body),
-            Some(Fault::Break(rule)) => match faults::break_body(op, rule, &out.body) {
-                Ok(b) => out.body = b,
-                Err(m) => return fail(SandboxResponse::error(400, "unknown_fault", &m, None)),
-            },
-            Some(Fault::Delay(ms)) => delay_ms = ms,
+            Some(Fault::Break(rule)) => {
+                // Checked above; a failure here would still be a charged 200.
+                if let Ok(b) = faults::break_body(op, rule, &out.body) {
+                    out.body = b;
+                }
+            }
+            Some(Fault::Delay(ms)) => out.delay_ms = ms,
             Some(Fault::Xss) => out.body = faults::xss(&out.body),
+            Some(Fault::DropBody) => out.drop_after = Some(faults::truncate(&out.body).len()),
             _ => {}
         }
-        out.delay_ms = delay_ms;
-        let mut st = self.state();
-        *st.spent.entry(key.to_owned()).or_insert(Usd::ZERO) += cost;
-        (out, cost)
+        out
     }
 }
 
-fn too_large(max: usize) -> SandboxResponse {
-    SandboxResponse::error(
-        413,
-        "payload_too_large",
-        &format!("the request body is larger than {max} bytes"),
-        None,
-    )
-}
-
-/// The 413 response for a body over `max` bytes (the server uses it before reading all).
-pub fn payload_too_large(max: usize) -> SandboxResponse {
-    too_large(max)
-}
-
-fn rate_limited() -> SandboxResponse {
-    SandboxResponse::error(
-        429,
-        "rate_limited",
-        "simulated rate limit; retry later",
-        None,
-    )
-    .with_header("retry-after", "1")
-}
-
-fn unavailable() -> SandboxResponse {
-    SandboxResponse::error(503, "unavailable", "simulated outage; retry later", None)
-        .with_header("retry-after", "1")
-}
-
-/// `/name` from serde's "missing field `name`" message.
-fn missing_field(message: &str) -> Option<String> {
-    let rest = &message[message.find("missing field `")? + 15..];
-    Some(format!("/{}", &rest[..rest.find('`')?]))
-}
+/// Where the `redirect` fault points (same origin). Any request arriving here is recorded.
+pub const REDIRECT_TARGET: &str = "/redirected";
 
 fn huge_body(request: &Request, mb: u64, today: Date) -> String {
     let target = (mb as usize) << 20;

@@ -99,3 +99,27 @@ fn errors_faults_and_simulated_time() {
     assert_eq!(l.total, Usd::from_micros(4 * 150_000));
     assert_eq!(l.charged().count(), 4);
 }
+
+#[test]
+fn drop_body_in_process_is_the_cut_body_and_charged() {
+    let t = InProcess::demo(today());
+    let body = format!(r#"{{"key":"{DEMO_KEY}","keyword":"trail shoes","ccode":"US"}}"#);
+    let whole = block_on(t.post(request(Operation::Related, body.clone())))
+        .unwrap()
+        .body;
+    let cut = body.replace(DEMO_KEY, &format!("{DEMO_KEY}+drop_body"));
+    let r = block_on(t.post(request(Operation::Related, cut))).unwrap();
+    assert_eq!(r.status, 200);
+    assert!(!r.body.is_empty() && r.body.len() < whole.len());
+    assert!(whole.starts_with(&r.body));
+    assert_eq!(t.ledger().total, Operation::Related.price().usd.times(2));
+    // redirect: a 307 to /redirected, not charged.
+    let moved = body.replace(DEMO_KEY, &format!("{DEMO_KEY}+redirect"));
+    let r = block_on(t.post(request(Operation::Related, moved))).unwrap();
+    assert_eq!(r.status, 307);
+    assert_eq!(
+        r.headers.iter().find(|(n, _)| n == "location").unwrap().1,
+        "/redirected"
+    );
+    assert_eq!(t.ledger().total, Operation::Related.price().usd.times(2));
+}

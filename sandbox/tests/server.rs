@@ -1,134 +1,16 @@
 //! The HTTP server end to end: started in-process on port 0 and spoken to over TCP.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use sandbox::{Config, Date, KeyConfig, Sandbox};
 use serde_json::Value;
 use serpkit::validate::validate;
 use serpkit::{Operation, Usd};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-const KEY: &str = "test-key-123456";
-
-struct Resp {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: String,
-}
-
-impl Resp {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
-    }
-    fn error_code(&self) -> String {
-        self.json()["error"]["code"].as_str().unwrap().to_owned()
-    }
-}
-
-async fn start(config: Config) -> SocketAddr {
-    let sb = Arc::new(Sandbox::new(config));
-    sandbox::server::spawn("127.0.0.1:0".parse().unwrap(), sb)
-        .await
-        .unwrap()
-}
-
-fn config() -> Config {
-    let mut c = Config::new(Date::new(2024, 3, 5).unwrap()).with_keys(vec![
-        KeyConfig::unlimited(KEY),
-        KeyConfig::with_budget("poor-key-0001", "0.30".parse::<Usd>().unwrap()),
-    ]);
-    c.max_body_bytes = 4096;
-    c
-}
-
-async fn raw(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &[u8],
-) -> Resp {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let mut req = format!(
-        "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\ncontent-length: {}\r\n",
-        body.len()
-    );
-    for (n, v) in headers {
-        req.push_str(&format!("{n}: {v}\r\n"));
-    }
-    req.push_str("\r\n");
-    s.write_all(req.as_bytes()).await.unwrap();
-    // The server may answer 413 before reading everything; ignore a reset while writing.
-    let _ = s.write_all(body).await;
-    let mut buf = Vec::new();
-    let _ = s.read_to_end(&mut buf).await;
-    let split = buf
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("no header end");
-    let head = String::from_utf8_lossy(&buf[..split]).to_string();
-    let body = String::from_utf8_lossy(&buf[split + 4..]).to_string();
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .unwrap()
-        .split(' ')
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap();
-    let headers = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
-        .collect();
-    Resp {
-        status,
-        headers,
-        body,
-    }
-}
-
-async fn post(addr: SocketAddr, op: &str, body: &str) -> Resp {
-    raw(
-        addr,
-        "POST",
-        &format!("/v1/{op}"),
-        &[("content-type", "application/json")],
-        body.as_bytes(),
-    )
-    .await
-}
-
-async fn post_fault(addr: SocketAddr, op: &str, body: &str, fault: &str) -> Resp {
-    raw(
-        addr,
-        "POST",
-        &format!("/v1/{op}"),
-        &[
-            ("content-type", "application/json"),
-            ("x-sandbox-fault", fault),
-        ],
-        body.as_bytes(),
-    )
-    .await
-}
-
-async fn ledger(addr: SocketAddr) -> Value {
-    raw(addr, "GET", "/ledger", &[], b"").await.json()
-}
-
-fn related(key: &str) -> String {
-    format!(r#"{{"key":"{key}","keyword":"trail shoes","ccode":"US"}}"#)
-}
+mod common;
+use common::*;
 
 #[tokio::test]
 async fn health_cors_and_all_operations() {
@@ -152,7 +34,12 @@ async fn health_cors_and_all_operations() {
     )
     .await;
     assert_eq!(pre.status, 204);
-    assert_eq!(pre.header("access-control-allow-origin"), Some("*"));
+    // Issue #16: a loopback origin is echoed (was `*` for any origin).
+    assert_eq!(
+        pre.header("access-control-allow-origin"),
+        Some("http://localhost:5173")
+    );
+    assert_eq!(pre.header("vary"), Some("origin"));
     assert!(pre
         .header("access-control-allow-methods")
         .unwrap()
@@ -170,7 +57,8 @@ async fn health_cors_and_all_operations() {
         req.set_key(serpkit::ApiKey::new(KEY));
         let r = post(addr, op.path(), &req.to_json()).await;
         assert_eq!(r.status, 200, "{op}: {}", r.body);
-        assert_eq!(r.header("access-control-allow-origin"), Some("*"));
+        // Issue #16: no Origin (not a browser), no CORS headers (was `*` always).
+        assert_eq!(r.header("access-control-allow-origin"), None);
         assert_eq!(r.header("content-type"), Some("application/json"));
         let report = validate(op, &r.body, Some(&req));
         assert!(report.ok() && report.warning_count() == 0, "{op}: {report}");
@@ -203,6 +91,18 @@ async fn bad_requests_get_400_naming_the_field() {
             &format!(r#"{{"key":"{KEY}","keyword":"x"}}"#),
             Some("/ccode"),
             "ccode",
+        ),
+        (
+            "search_volume/bulk",
+            &format!(r#"{{"key":"{KEY}","ccode":"US"}}"#),
+            Some("/keywords"),
+            "missing field `keywords`",
+        ),
+        (
+            "backlink/metrics",
+            &format!(r#"{{"key":"{KEY}"}}"#),
+            Some("/urls"),
+            "missing field `urls`",
         ),
         (
             "related",
@@ -264,7 +164,8 @@ async fn bad_requests_get_400_naming_the_field() {
             assert_eq!(e["error"]["field"], *f, "{body}");
         }
     }
-    let r = raw(addr, "POST", "/v1/related", &[], &[0xff, 0xfe, b'{']).await;
+    let json = [("content-type", "application/json")];
+    let r = raw(addr, "POST", "/v1/related", &json, &[0xff, 0xfe, b'{']).await;
     assert_eq!(r.status, 400);
     // Garbage of many shapes: always a 4xx with a JSON error body, never a crash.
     let junk = [
@@ -333,7 +234,7 @@ async fn keys_budgets_and_body_limit() {
     );
     // Without a content-length the limit still holds (chunked upload).
     let mut s = TcpStream::connect(addr).await.unwrap();
-    let head = "POST /v1/related HTTP/1.1\r\nhost: x\r\nconnection: close\r\ntransfer-encoding: chunked\r\n\r\n";
+    let head = "POST /v1/related HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n";
     s.write_all(head.as_bytes()).await.unwrap();
     let chunk = "x".repeat(3000);
     for _ in 0..3 {
@@ -347,7 +248,14 @@ async fn keys_budgets_and_body_limit() {
     assert!(String::from_utf8_lossy(&buf).starts_with("HTTP/1.1 413"));
 
     // Reset clears the ledger and the budgets.
-    let r = raw(addr, "POST", "/ledger/reset", &[], b"").await;
+    let r = raw(
+        addr,
+        "POST",
+        "/ledger/reset",
+        &[("content-type", "application/json")],
+        b"{}",
+    )
+    .await;
     assert_eq!(r.status, 200);
     assert_eq!(ledger(addr).await["entries"], serde_json::json!([]));
     assert_eq!(post(addr, "backlink/overview", ov).await.status, 200);
@@ -358,7 +266,7 @@ async fn fault_modes_by_header_and_by_key_suffix() {
     let addr = start(config()).await;
     let body = related(KEY);
     let normal = post(addr, "related", &body).await.body;
-    raw(addr, "POST", "/ledger/reset", &[], b"").await;
+    reset(addr).await;
 
     for (status, fault) in [
         (429, "rate_limit"),

@@ -63,3 +63,28 @@ fn xss_mode_is_listed_and_charged_like_any_200() {
     assert_eq!(r.status, 400);
     assert!(r.body.contains("xss"), "{}", r.body);
 }
+
+#[test]
+fn backlink_export_columns_get_formula_and_markup_payloads() {
+    use sandbox::faults::CSV_CORPUS;
+    let (status, body) = call(
+        Operation::BacklinkOverview,
+        r#"{"key":"KEY","domain":"example.com"}"#,
+    );
+    assert_eq!(status, 200);
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let entries = v["ref_newlost"].as_array().unwrap();
+    assert!(entries.len() >= 2);
+    let csv = |e: &serde_json::Value, k: &str| e[k].as_str().unwrap().to_owned();
+    for (i, e) in entries.iter().enumerate() {
+        for k in ["new_lost_type", "new_lost_date", "first_seen"] {
+            let s = csv(e, k);
+            assert_eq!(CSV_CORPUS.contains(&s.as_str()), i % 2 == 0, "{i} {k}: {s}");
+        }
+    }
+    for p in ["=HYPERLINK(", "+1", "@SUM(", "<img src=x onerror="] {
+        assert!(body.contains(p), "{p}");
+    }
+    // The rest keep real values: a type and dates.
+    assert!(["new", "lost"].contains(&csv(&entries[1], "new_lost_type").as_str()));
+}

@@ -8,7 +8,11 @@
 //! - a number field accepts an integer and a string holding a number;
 //! - a boolean field accepts the strings `"true"` / `"false"`;
 //! - anything else (an object where a number belongs, `"abc"` for an integer) is a decode
-//!   error naming the JSON path: guessing there would not be safe.
+//!   error naming the JSON path: guessing there would not be safe;
+//! - a record (a struct) must be a JSON object. serde's derives also accept an array of the
+//!   fields in declaration order; that is refused ([`from_str`], and the records of
+//!   [`list`]): `["trail shoes", 0.5]` is not a record, and reading it by position would
+//!   put values in the wrong fields.
 
 use std::fmt;
 
@@ -222,13 +226,154 @@ pub fn boolean<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     d.deserialize_any(BoolV)
 }
 
-/// A list; `null` as an empty list.
+/// A list; `null` as an empty list. Records in it must be objects ([`Objects`]).
 pub fn list<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
 where
     D: Deserializer<'de>,
     T: serde::Deserialize<'de>,
 {
-    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
+    Ok(Option::<Vec<T>>::deserialize(Objects(d))?.unwrap_or_default())
+}
+
+/// Decodes `text` as `serde_json::from_str` does, except that every struct, however deep,
+/// must be a JSON object: an array in its place is an `invalid type: sequence, expected
+/// struct ...` error at the array's position (so the path names it).
+pub fn from_str<T: serde::de::DeserializeOwned>(text: &str) -> serde_json::Result<T> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = T::deserialize(Objects(&mut de))?;
+    de.end()?;
+    Ok(value)
+}
+
+/// A deserializer that reads structs (and maps) only from objects, and passes itself on to
+/// every nested value (map values, sequence elements, `Some` contents). Everything else is
+/// the inner deserializer's.
+pub struct Objects<D>(pub D);
+
+macro_rules! forward {
+    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* v: V) -> Result<V::Value, D::Error> {
+                self.0.$method($($arg,)* v)
+            }
+        )*
+    };
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Objects<D> {
+    type Error = D::Error;
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_map(Wrap(v))
+    }
+    fn deserialize_map<V: Visitor<'de>>(self, v: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_map(Wrap(v))
+    }
+    fn deserialize_seq<V: Visitor<'de>>(self, v: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_seq(Wrap(v))
+    }
+    fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_option(Wrap(v))
+    }
+
+    forward! {
+        deserialize_any();
+        deserialize_bool();
+        deserialize_i8();
+        deserialize_i16();
+        deserialize_i32();
+        deserialize_i64();
+        deserialize_u8();
+        deserialize_u16();
+        deserialize_u32();
+        deserialize_u64();
+        deserialize_f32();
+        deserialize_f64();
+        deserialize_char();
+        deserialize_str();
+        deserialize_string();
+        deserialize_bytes();
+        deserialize_byte_buf();
+        deserialize_unit();
+        deserialize_identifier();
+        deserialize_ignored_any();
+        deserialize_unit_struct(name: &'static str);
+        deserialize_newtype_struct(name: &'static str);
+        deserialize_tuple(len: usize);
+        deserialize_tuple_struct(name: &'static str, len: usize);
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+    }
+}
+
+/// A visitor, seed or access whose nested values are read through [`Objects`]. As a
+/// visitor it takes only maps, sequences and options (what it is asked for with); anything
+/// else is the usual `invalid type` error.
+struct Wrap<T>(T);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
+    type Value = V::Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        self.0.expecting(f)
+    }
+    fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.0.visit_map(Wrap(map))
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        self.0.visit_seq(Wrap(seq))
+    }
+    fn visit_some<E: Deserializer<'de>>(self, d: E) -> Result<V::Value, E::Error> {
+        self.0.visit_some(Objects(d))
+    }
+    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+        self.0.visit_none()
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        self.0.visit_unit()
+    }
+}
+
+impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Wrap<A> {
+    type Error = A::Error;
+    fn next_key_seed<K: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        self.0.next_key_seed(seed)
+    }
+    fn next_value_seed<S: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<S::Value, A::Error> {
+        self.0.next_value_seed(Wrap(seed))
+    }
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+impl<'de, A: de::SeqAccess<'de>> de::SeqAccess<'de> for Wrap<A> {
+    type Error = A::Error;
+    fn next_element_seed<S: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>, A::Error> {
+        self.0.next_element_seed(Wrap(seed))
+    }
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+impl<'de, S: de::DeserializeSeed<'de>> de::DeserializeSeed<'de> for Wrap<S> {
+    type Value = S::Value;
+    fn deserialize<E: Deserializer<'de>>(self, d: E) -> Result<S::Value, E::Error> {
+        self.0.deserialize(Objects(d))
+    }
 }
 
 /// A list of strings whose elements are decoded leniently ([`string`]); `null` as empty.
@@ -261,7 +406,58 @@ pub fn opt_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::
 
 #[cfg(test)]
 mod tests {
-    use super::number_in;
+    use super::{from_str, number_in};
+    use crate::ops::{outline_seo, related, search_volume_single, video_video};
+    use crate::validate::scan;
+
+    /// The path and message of a decode error, as `crate::decode` derives them.
+    fn refused<T: serde::de::DeserializeOwned + std::fmt::Debug>(text: &str) -> (String, String) {
+        let e = from_str::<T>(text).unwrap_err();
+        let msg = e.to_string();
+        let at = scan::offset_of(text, e.line(), e.column(), &msg);
+        (scan::pointer_at(text, at), msg)
+    }
+
+    #[test]
+    fn an_array_is_not_a_record() {
+        // Top level, a record in a list, a nested record, a record in a record's list.
+        let (path, msg) = refused::<related::Response>(r#"[["trail shoes",0.5,1.2,100,10]]"#);
+        assert_eq!(path, "/0");
+        assert!(
+            msg.contains("invalid type: sequence, expected struct RelatedKeyword"),
+            "{msg}"
+        );
+        let (path, _) = refused::<search_volume_single::Response>(r#"["kw","us"]"#);
+        assert_eq!(path, "");
+        let ok = r#"{"url":"u","title":"t","description":"d","image":"i","views":"1",
+            "posted_on":"p","channel":{"name":"n"},"hashtags":[]}"#;
+        from_str::<video_video::Response>(&format!("[{ok}]")).unwrap();
+        let (path, msg) = refused::<video_video::Response>(&format!(
+            "[{ok},{}]",
+            ok.replace(r#"{"name":"n"}"#, r#"["n"]"#)
+        ));
+        assert!(path.ends_with("/channel"), "{path}");
+        assert!(msg.contains("expected struct"), "{msg}");
+        let (path, _) = refused::<outline_seo::Response>(
+            r#"[{"url":"u","title":"t","rank":1,"headings":[{"tag":"h1","text":"x"},["h2","y"]]}]"#,
+        );
+        assert_eq!(path, "/0/headings/1");
+        // Records in a `list` field are refused by `crate::decode` too.
+        let e = crate::decode::<outline_seo::Response>(
+            r#"[{"url":"u","title":"t","rank":1,"headings":[["h2","y"]]}]"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.path, "/0/headings/0", "{e}");
+        // Objects, nulls for records and lists, and lists of strings still decode.
+        let v: related::Response = from_str(r#"[{"keyword":"a","kd":"5"}]"#).unwrap();
+        assert_eq!((v[0].keyword.as_str(), v[0].kd), ("a", 5));
+        let v: video_video::Response = from_str(&format!(
+            "[{}]",
+            ok.replace(r#""hashtags":[]"#, r#""hashtags":null"#)
+        ))
+        .unwrap();
+        assert!(v[0].hashtags.is_empty());
+    }
 
     #[test]
     fn numbers_in_strings_read_as_str_parse_did() {

@@ -87,7 +87,8 @@ pub(crate) trait FromFields: Sized {
 /// Why a body is not a request: the message and the JSON Pointer of the value it is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Malformed {
-    /// JSON Pointer (`""`: the whole body; `/keywords` also for a missing field).
+    /// JSON Pointer (`""`: the whole body; `/keywords` also for a missing field, in the
+    /// object and the array form).
     pub field: String,
     /// What is wrong, and where (`at line L column C`).
     pub message: String,
@@ -162,7 +163,7 @@ impl<'a> Parser<'a> {
     ) -> Result<Vec<Value>, Malformed> {
         let values = match self.start("")? {
             Start::Object => self.object(names, kinds)?,
-            Start::Array => self.array(kinds)?,
+            Start::Array => self.array(names, kinds)?,
             start @ Start::Scalar => return Err(self.wrong_type("", start, "struct Request")),
         };
         self.sc.end().map_err(|e| self.syntax("", e))?;
@@ -217,8 +218,14 @@ impl<'a> Parser<'a> {
             .collect()
     }
 
-    /// `[key, field, ...]`: every field, in declaration order.
-    fn array(&mut self, kinds: &'static [Kind]) -> Result<Vec<Value>, Malformed> {
+    /// `[key, field, ...]`: every field, in declaration order. A value's pointer is its index
+    /// (`/1`); a missing one's is its field's name (`/ccode`), as in the object form: that
+    /// names the field to fill in.
+    fn array(
+        &mut self,
+        names: &'static [&'static str],
+        kinds: &'static [Kind],
+    ) -> Result<Vec<Value>, Malformed> {
         self.sc.arr_begin().map_err(|e| self.syntax("", e))?;
         let mut out = Vec::with_capacity(kinds.len());
         for (i, kind) in kinds.iter().enumerate() {
@@ -228,7 +235,8 @@ impl<'a> Parser<'a> {
                     "invalid length {i}, expected struct Request with {} elements",
                     kinds.len()
                 );
-                return Err(self.error(String::new(), at, &message));
+                let missing = names.get(i).map_or_else(String::new, |n| pointer(n));
+                return Err(self.error(missing, at, &message));
             }
             out.push(self.value(&format!("/{i}"), *kind)?);
         }
@@ -442,8 +450,12 @@ mod tests {
              "invalid type: null, expected a string at line 2 column 2"),
             (SearchVolumeBulk, r#"{"keywords":"a","ccode":"US"}"#, "/keywords",
              "invalid type: string, expected a sequence at line 1 column 13"),
-            (Related, r#"["k","a"]"#, "",
+            (Related, r#"["k","a"]"#, "/ccode",
              "invalid length 2, expected struct Request with 3 elements at line 1 column 9"),
+            (SearchVolumeBulk, r#"["k"]"#, "/keywords",
+             "invalid length 1, expected struct Request with 3 elements at line 1 column 5"),
+            (Related, "[]", "/key",
+             "invalid length 0, expected struct Request with 3 elements at line 1 column 2"),
             (Related, r#"["k","a","US","x"]"#, "", "trailing characters at line 1 column 14"),
             (Related, "1.5", "", "invalid type: floating point, expected struct Request at line 1 column 1"),
             (Related, r#"{"keyword":"a","ccode":"US"} x"#, "",

@@ -144,7 +144,12 @@ export async function ledger() {
 
 /** Clears the sandbox server ledger. */
 export async function resetLedger() {
-  await fetch(`${SANDBOX_URL}/ledger/reset`, { method: 'POST' });
+  const r = await fetch(`${SANDBOX_URL}/ledger/reset`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  if (r.status !== 200) throw new Error(`POST /ledger/reset: ${r.status}`);
 }
 
 /** Parses CSV text (quotes, doubled quotes, CRLF). */
