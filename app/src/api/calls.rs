@@ -14,7 +14,7 @@ use serpkit::client::{BulkOptions, Cancel, Client, Error, LocalBoxFuture};
 use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
 use serpkit::{Operation, Request, Usd};
 
-use super::{canonical, history_message, now, ws, ErrorInfo, Ws};
+use super::{canonical, history_message, now, ws, ErrorInfo, Waiter, Ws};
 use crate::base_url::{self, BaseUrl};
 use crate::model::{hash_hex, plural, CallResult, HistoryEntry, Mode, Validation};
 use crate::sort;
@@ -182,7 +182,7 @@ impl Ws {
     }
 
     /// Marks `key` running: its cancel handle, no error, and `done` as its first waiter.
-    fn begin(self, key: &str, done: Box<dyn FnOnce(bool)>) -> Cancel {
+    fn begin(self, key: &str, done: Waiter) -> Cancel {
         let c = Cancel::new();
         self.inner.update_value(|i| {
             i.cancels.insert(key.to_string(), c.clone());
@@ -196,7 +196,7 @@ impl Ws {
     }
 
     /// Another view asks for the call running under `key`: `done` runs when it ends.
-    fn attach(self, key: &str, done: Box<dyn FnOnce(bool)>) {
+    fn attach(self, key: &str, done: Waiter) {
         self.inner.update_value(|i| {
             i.waiters.entry(key.to_string()).or_default().push(done);
         });
@@ -312,7 +312,7 @@ pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(Str
         return;
     }
     let k = key.clone();
-    let done: Box<dyn FnOnce(bool)> = Box::new(move |stored| {
+    let done: Waiter = Box::new(move |stored| {
         if stored && call.alive() {
             on_done(k);
         }

@@ -20,6 +20,8 @@ pub struct ErrorInfo {
     pub status: Option<u16>,
     /// What the failed call was charged.
     pub charge: Usd,
+    /// What it may have been charged (sent, outcome unknown).
+    pub possible_charge: Usd,
     /// Demo mode's sandbox (the Web Worker) could not run: not the service's fault.
     pub demo_failure: bool,
 }
@@ -43,6 +45,7 @@ impl ErrorInfo {
                 _ => None,
             },
             charge: e.charge(),
+            possible_charge: e.possible_charge(),
             demo_failure,
         }
     }
@@ -58,6 +61,7 @@ impl ErrorInfo {
             hint: "Check the connection and run again, or reload the page.".into(),
             status: None,
             charge: Usd::ZERO,
+            possible_charge: Usd::ZERO,
             demo_failure: false,
         }
     }
@@ -74,6 +78,7 @@ impl ErrorInfo {
             hint: hint.into(),
             status: None,
             charge: Usd::ZERO,
+            possible_charge: Usd::ZERO,
             demo_failure: false,
         }
     }

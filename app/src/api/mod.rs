@@ -1,15 +1,20 @@
 //! The workspace state and the one place that builds the [`Client`] and runs calls.
 //!
-//! - Demo mode: `Client::new(config with DEMO_KEY, DemoTransport)` (the sandbox in a Web
-//!   Worker, [`crate::demo`]); live mode:
-//!   `Client::with_fetch(config)` with the user's base URL and key.
+//! - Demo mode: the sandbox in a Web Worker ([`crate::demo`]) as the transport; live mode:
+//!   `fetch` to the user's base URL with their key (only http(s); plain http to another host
+//!   only once confirmed, [`crate::base_url`]). Every client is built on the tab's one
+//!   [`serpkit::client::Account`]: the spend meter and the budget cap count every call of
+//!   the tab once, however often the client is rebuilt and however many calls run at once.
 //! - Every result is stored under a cache key (operation + hash of the canonical request,
 //!   without the key) and shown again from there without a call; only an explicit refresh
 //!   buys it again. A cancelled bulk job keeps what it bought, and running it again buys
-//!   only the keywords still missing.
-//! - Every call lands in the history with its input, estimate, charge and validation.
-//! - The session spend meter is the client's own `spent()` (summed over the clients of this
-//!   session); in demo mode the sandbox's ledger total is shown beside it.
+//!   only the keywords still missing. Imported results are shown but not bought here.
+//! - Calls belong to the workspace ([`calls`]): their state lives here by cache key, their
+//!   result and history row are stored even when the page that started them is gone.
+//! - Every call lands in the history with its input, estimate, charge (and possible
+//!   charge) and validation; its note is built from the error's code and status only.
+//! - Spend: confirmed charges and possibly charged amounts, shown apart; in demo mode the
+//!   sandbox's ledger total is shown beside them.
 
 use std::collections::{HashMap, HashSet};
 
@@ -45,8 +50,11 @@ struct Inner {
     cancels: HashMap<String, Cancel>,
     /// What to do when a running call ends, by cache key: one entry per view that asked for
     /// it (the first and every one that attached); called with whether a result is stored.
-    waiters: HashMap<String, Vec<Box<dyn FnOnce(bool)>>>,
+    waiters: HashMap<String, Vec<Waiter>>,
 }
+
+/// What a view does when the call it asked for ends (told whether a result is stored).
+type Waiter = Box<dyn FnOnce(bool)>;
 
 /// The workspace: settings, key, stored results, history, lists and spend. `Copy`; provided
 /// as context by the app root.

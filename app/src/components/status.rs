@@ -45,6 +45,9 @@ pub fn ErrorBox(call: Call) -> impl IntoView {
                         {settings.then(|| view! { " " <A href="/settings">"Open Settings"</A> })}
                     </p>
                     {charged.then(|| view! { <p class="hint">{format!("This call was charged {}.", e.charge)}</p> })}
+                    {(e.possible_charge > Usd::ZERO).then(|| view! {
+                        <p class="hint" data-testid="possibly-charged-note">{format!("This call may have been charged {}: it was sent and its outcome is unknown. It counts against your budget cap and is not repeated automatically.", e.possible_charge)}</p>
+                    })}
                 </div>
             }
         })
