@@ -1,6 +1,7 @@
 //! The serpkit app: a keyword-research workspace (Leptos CSR).
 //!
 //! - [`api`]: the workspace state and the only place that builds the client and runs calls.
+//! - [`base_url`]: which base URLs the key may go to.
 //! - [`demo`]: demo mode's transport (the sandbox in a Web Worker).
 //! - [`store`]: IndexedDB and localStorage.
 //! - [`model`]: the stored data types.
@@ -13,6 +14,7 @@ use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::{path, Lazy};
 
 pub mod api;
+pub mod base_url;
 pub mod components;
 pub mod demo;
 pub mod model;
@@ -85,6 +87,7 @@ pub fn App() -> impl IntoView {
             </main>
             <footer class="foot">
                 <span data-testid="save-state" data-saved=move || (ws.pending.get() == 0 && ws.loaded.get()).to_string()
+                    data-failed=move || ws.save_failures.get().to_string()
                     data-unsaved=move || ws.unsaved.with(|u| u.len()).to_string()>
                     {move || {
                         let unsaved = ws.unsaved.with(|u| u.len());
@@ -96,6 +99,10 @@ pub fn App() -> impl IntoView {
                             "Not saved: browser storage unavailable".to_string()
                         } else if unsaved > 0 {
                             format!("{unsaved} change{} not saved in this browser (see the notices)", model::plural(unsaved))
+                        } else if ws.save_failures.get() > 0 {
+                            // A failed save is on screen: even if it was saved again since,
+                            // "All changes saved" beside it would read as a contradiction.
+                            "A save failed (see the notices)".to_string()
                         } else {
                             "All changes saved in this browser".to_string()
                         }
@@ -117,10 +124,16 @@ fn Meters() -> impl IntoView {
             <span class="badge" class:live=move || !demo() data-testid="mode">
                 {move || if demo() { "Demo · synthetic data" } else { "Live service" }}
             </span>
-            <span class="spend" title="Charged by the service this session (the client's meter)">
+            <span class="spend" title="Charged by the service in this tab (confirmed charges)">
                 "Spent: " <strong data-testid="spend">{move || ws.spent.get().to_string()}</strong>
                 {move || ws.budget_cap().map(|b| format!(" of {b}"))}
             </span>
+            <Show when=move || ws.possibly_charged.get() != serpkit::Usd::ZERO>
+                <span class="spend warn" data-testid="possibly-charged-meter"
+                    title="Calls sent whose outcome is unknown (timed out, cancelled after sending, answer lost): the service may have charged them. They count against the budget cap.">
+                    "Possibly charged: " <strong data-testid="possibly-charged">{move || ws.possibly_charged.get().to_string()}</strong>
+                </span>
+            </Show>
             <Show when=demo>
                 <span class="spend" title="The demo sandbox's own ledger of charges">
                     "Ledger: " <strong data-testid="ledger">{move || ws.ledger.get().0.to_string()}</strong>
@@ -152,7 +165,7 @@ fn Notices() -> impl IntoView {
         <Show when=move || ws.notices.with(|n| !n.is_empty())>
             <div class="notice" role="status" data-testid="notice">
                 <ul>{move || ws.notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
-                <button type="button" class="secondary" on:click=move |_| ws.notices.set(Vec::new())>"Dismiss"</button>
+                <button type="button" class="secondary" on:click=move |_| ws.dismiss_notices()>"Dismiss"</button>
             </div>
         </Show>
     }

@@ -45,6 +45,27 @@ pub struct Settings {
     pub theme: String,
     /// Default country code.
     pub ccode: String,
+    /// Largest answer accepted from the service, in MB (the client stops reading there).
+    pub max_body_mb: u32,
+    /// The plain `http://` base URL (to a host other than this machine) the user confirmed
+    /// sending the key to; live calls to such a URL are refused unless it equals this.
+    pub insecure_ok: String,
+}
+
+/// The default of [`Settings::max_body_mb`]: what a browser tab holds comfortably, and above
+/// the largest body the app's own performance tests load (100,000 ranked keywords, ~21 MB).
+pub const DEFAULT_MAX_BODY_MB: u32 = 64;
+
+impl Settings {
+    /// [`Settings::max_body_mb`] in bytes (0 is read as the default).
+    pub fn max_body_bytes(&self) -> usize {
+        let mb = if self.max_body_mb == 0 {
+            DEFAULT_MAX_BODY_MB
+        } else {
+            self.max_body_mb
+        };
+        (mb as usize).saturating_mul(1024 * 1024)
+    }
 }
 
 impl Default for Settings {
@@ -57,6 +78,8 @@ impl Default for Settings {
             remember_key: false,
             theme: "auto".into(),
             ccode: "US".into(),
+            max_body_mb: DEFAULT_MAX_BODY_MB,
+            insecure_ok: String::new(),
         }
     }
 }
@@ -116,6 +139,14 @@ impl Validation {
             }));
     }
 
+    /// Moves every listed issue whose path starts with a record index: record `i` becomes
+    /// record `f(i)` (bulk records re-ordered after merging).
+    pub fn remap(&mut self, f: impl Fn(usize) -> usize) {
+        for i in &mut self.issues {
+            i.path = map_index(&i.path, &f);
+        }
+    }
+
     /// "valid", "2 errors, 1 warning", or "not checked".
     pub fn summary(&self) -> String {
         if !self.checked {
@@ -140,6 +171,23 @@ pub fn plural(n: usize) -> &'static str {
         ""
     } else {
         "s"
+    }
+}
+
+/// `/3/x` with `f(3) = 7` is `/7/x`; a path not starting with an index is unchanged.
+pub fn map_index(path: &str, f: impl Fn(usize) -> usize) -> String {
+    let Some(rest) = path.strip_prefix('/') else {
+        return path.to_string();
+    };
+    let (first, tail) = rest
+        .split_once('/')
+        .map_or((rest, None), |(a, b)| (a, Some(b)));
+    match first.parse::<usize>() {
+        Ok(i) => match tail {
+            Some(t) => format!("/{}/{t}", f(i)),
+            None => format!("/{}", f(i)),
+        },
+        Err(_) => path.to_string(),
     }
 }
 
@@ -187,6 +235,10 @@ pub struct CallResult {
     /// Bulk keywords not bought (a cancelled or failed job); empty when complete.
     #[serde(default)]
     pub missing: Vec<String>,
+    /// Came from an imported workspace file: shown labelled "imported" and not treated as
+    /// bought here (running its request again prices and buys it). False for older data.
+    #[serde(default)]
+    pub imported: bool,
 }
 
 /// One call in the history.
@@ -209,7 +261,11 @@ pub struct HistoryEntry {
     pub estimate: Usd,
     /// What was charged.
     pub charge: Usd,
-    /// `ok`, `partial` or `error`.
+    /// What the call may have been charged on top (its outcome is unknown: a timeout or an
+    /// abort after sending, an answer lost while reading it). Zero for older data.
+    #[serde(default)]
+    pub possible_charge: Usd,
+    /// `ok`, `partial`, `cancelled` or `error`.
     pub outcome: String,
     /// Error message, or a note.
     #[serde(default)]
@@ -273,5 +329,9 @@ mod tests {
         assert_eq!(shift_path("", 100), "");
         assert_eq!(shift_path("/x/1", 100), "/x/1");
         assert_eq!(shift_path("/3/a", 0), "/3/a");
+        assert_eq!(map_index("/3/kd", |i| i * 2), "/6/kd");
+        assert_eq!(map_index("/3", |i| i + 1), "/4");
+        assert_eq!(map_index("/x/3", |i| i + 1), "/x/3");
+        assert_eq!(map_index("", |i| i + 1), "");
     }
 }

@@ -1,7 +1,66 @@
 //! CSV export: RFC 4180 quoting, a guard against spreadsheet formulas in text cells, and a
 //! browser download.
+//!
+//! Every export goes through [`to_csv`], whose cells are [`Cell`]s: text always passes the
+//! formula guard ([`text_cell`]) there, and only numbers formatted here skip it. No writer
+//! can hand a raw string to a spreadsheet.
+
+use std::fmt::Display;
 
 use wasm_bindgen::JsCast;
+
+/// A number type whose `Display` is a plain numeral (never text from a response).
+pub trait Number: Display {}
+impl Number for i64 {}
+impl Number for i32 {}
+impl Number for u64 {}
+impl Number for u32 {}
+impl Number for usize {}
+impl Number for f64 {}
+
+/// One CSV cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell(CellKind);
+
+#[derive(Clone, Debug, PartialEq)]
+enum CellKind {
+    Text(String),
+    Number(String),
+}
+
+impl Cell {
+    /// A text cell: guarded against formulas when written.
+    pub fn text(s: impl Into<String>) -> Cell {
+        Cell(CellKind::Text(s.into()))
+    }
+
+    /// A whole number.
+    pub fn num(n: impl Number) -> Cell {
+        Cell(CellKind::Number(n.to_string()))
+    }
+
+    /// A decimal with `digits` decimals (`NaN`/infinite: empty).
+    pub fn decimal(x: f64, digits: usize) -> Cell {
+        Cell(CellKind::Number(if x.is_finite() {
+            format!("{x:.digits$}")
+        } else {
+            String::new()
+        }))
+    }
+
+    /// An empty cell.
+    pub fn empty() -> Cell {
+        Cell(CellKind::Number(String::new()))
+    }
+
+    /// The cell as written (text guarded).
+    fn written(&self) -> String {
+        match &self.0 {
+            CellKind::Text(s) => text_cell(s),
+            CellKind::Number(s) => s.clone(),
+        }
+    }
+}
 
 /// A text cell made safe for spreadsheets: text starting with `=`, `+`, `-`, `@`, tab or
 /// carriage return gets a leading `'` so it is never run as a formula.
@@ -21,8 +80,9 @@ fn quote(s: &str) -> String {
     }
 }
 
-/// The CSV text: a header line, then one line per row (CRLF line ends).
-pub fn to_csv(header: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> String {
+/// The CSV text: a header line, then one line per row (CRLF line ends); text cells pass
+/// the formula guard.
+pub fn to_csv(header: &[&str], rows: impl IntoIterator<Item = Vec<Cell>>) -> String {
     let mut out = header
         .iter()
         .map(|h| quote(h))
@@ -30,7 +90,12 @@ pub fn to_csv(header: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> S
         .join(",");
     out.push_str("\r\n");
     for row in rows {
-        out.push_str(&row.iter().map(|c| quote(c)).collect::<Vec<_>>().join(","));
+        out.push_str(
+            &row.iter()
+                .map(|c| quote(&c.written()))
+                .collect::<Vec<_>>()
+                .join(","),
+        );
         out.push_str("\r\n");
     }
     out
@@ -69,9 +134,32 @@ mod tests {
 
     #[test]
     fn quoting_and_formulas() {
-        let csv = to_csv(&["a", "b"], vec![vec!["x,y".into(), "say \"hi\"".into()]]);
+        let csv = to_csv(
+            &["a", "b"],
+            vec![vec![Cell::text("x,y"), Cell::text("say \"hi\"")]],
+        );
         assert_eq!(csv, "a,b\r\n\"x,y\",\"say \"\"hi\"\"\"\r\n");
         assert_eq!(text_cell("=cmd()"), "'=cmd()");
         assert_eq!(text_cell("shoes"), "shoes");
+    }
+
+    #[test]
+    fn every_text_cell_is_guarded_numbers_are_not() {
+        let row = vec![
+            Cell::text("=HYPERLINK(\"http://x\")"),
+            Cell::text("+1"),
+            Cell::text("@SUM(1)"),
+            Cell::text("-2"),
+            Cell::text("\tx"),
+            Cell::text("\rx"),
+            Cell::num(-3i64),
+            Cell::decimal(-0.5, 2),
+            Cell::decimal(f64::NAN, 2),
+            Cell::empty(),
+        ];
+        assert_eq!(
+            to_csv(&["h"], vec![row]),
+            "h\r\n\"'=HYPERLINK(\"\"http://x\"\")\",'+1,'@SUM(1),'-2,'\tx,\"'\rx\",-3,-0.50,,\r\n"
+        );
     }
 }

@@ -11,6 +11,13 @@ pub fn ProgressBar(call: Call, #[prop(optional)] unit: &'static str) -> impl Int
     view! {
         <Show when=move || call.loading.get()>
             <div class="progress" data-testid="progress" role="status" aria-live="polite">
+                {move || call.state.with(|s| s.as_ref().and_then(|s| s.cancelling)).map(|n| view! {
+                    <span class="warn" data-testid="cancelling">{if n == 0 {
+                        "Cancelling — finishing up".to_string()
+                    } else {
+                        format!("Cancelling — waiting for {n} request{} already sent", crate::model::plural(n))
+                    }}</span>
+                })}
                 {move || match call.progress.get() {
                     Some((done, total)) => view! {
                         <progress max=total.max(1) value=done aria-label="Progress"></progress>
@@ -18,7 +25,8 @@ pub fn ProgressBar(call: Call, #[prop(optional)] unit: &'static str) -> impl Int
                     }.into_any(),
                     None => view! { <progress aria-label="Working"></progress><span>"Working…"</span> }.into_any(),
                 }}
-                <button type="button" class="secondary" data-testid="cancel" on:click=move |_| call.cancel()>"Cancel"</button>
+                <button type="button" class="secondary" data-testid="cancel" on:click=move |_| call.cancel()
+                    disabled=move || call.state.with(|s| s.as_ref().is_some_and(|s| s.cancelling.is_some()))>"Cancel"</button>
             </div>
         </Show>
     }

@@ -23,12 +23,17 @@ pub fn ErrorBox(call: Call) -> impl IntoView {
                 (None, "invalid_request") => "Check the input".into(),
                 (None, "aborted") => "Cancelled".into(),
                 (None, "app_unavailable") => "Part of the app could not be loaded".into(),
+                (None, "insecure_base_url") => "The key would be sent unencrypted".into(),
+                (None, "invalid_base_url") => "The base URL is not valid".into(),
                 (None, "network") => "Could not reach the service".into(),
                 (None, "timeout") => "The service did not answer in time".into(),
                 _ => "The call failed".into(),
             };
             let settings = !e.demo_failure
-                && (matches!(e.code.as_str(), "missing_key" | "budget_exceeded" | "network")
+                && (matches!(
+                    e.code.as_str(),
+                    "missing_key" | "budget_exceeded" | "network" | "insecure_base_url" | "invalid_base_url"
+                )
                     || matches!(e.status, Some(401 | 402)));
             let charged = e.charge > Usd::ZERO;
             view! {
@@ -40,6 +45,9 @@ pub fn ErrorBox(call: Call) -> impl IntoView {
                         {settings.then(|| view! { " " <A href="/settings">"Open Settings"</A> })}
                     </p>
                     {charged.then(|| view! { <p class="hint">{format!("This call was charged {}.", e.charge)}</p> })}
+                    {(e.possible_charge > Usd::ZERO).then(|| view! {
+                        <p class="hint" data-testid="possibly-charged-note">{format!("This call may have been charged {}: it was sent and its outcome is unknown. It counts against your budget cap and is not repeated automatically.", e.possible_charge)}</p>
+                    })}
                 </div>
             }
         })
@@ -66,6 +74,18 @@ pub fn ResultMeta(#[prop(into)] result: Signal<Option<CallResult>>) -> impl Into
     move || {
         result.get().map(|r| {
             let demo = r.mode == Mode::Demo;
+            if r.imported {
+                // Not bought here: its request costs its price when run again.
+                return view! {
+                    <p class="meta" data-testid="result-meta" data-imported="true">
+                        <span class="badge imported" data-testid="imported">"imported"</span>
+                        {format!(" from a workspace file (bought {} elsewhere, not here)", super::fmt_time(r.at))}
+                        {demo.then(|| view! { " · " <span class="synthetic">"synthetic demo data"</span> })}
+                        " · running it again buys it at its price"
+                    </p>
+                }
+                .into_any();
+            }
             view! {
                 <p class="meta" data-testid="result-meta">
                     {format!("Bought {} for {}", super::fmt_time(r.at), r.charge)}
@@ -76,6 +96,7 @@ pub fn ResultMeta(#[prop(into)] result: Signal<Option<CallResult>>) -> impl Into
                     })}
                 </p>
             }
+            .into_any()
         })
     }
 }

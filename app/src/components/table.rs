@@ -50,7 +50,7 @@ pub struct Column<R> {
     /// Sort key of a row.
     pub key: fn(&R) -> SortKey,
     /// CSV value of a row (`None`: not exported).
-    pub csv: Option<fn(&R) -> String>,
+    pub csv: Option<fn(&R) -> super::csv::Cell>,
 }
 
 impl<R> Clone for Column<R> {
@@ -146,7 +146,7 @@ impl<R: TableRow> TableModel<R> {
         let header: Vec<&str> = cols.iter().map(|c| c.label).collect();
         let rows = self.sorted.get_untracked().into_iter().map(|r| {
             cols.iter()
-                .map(|c| c.csv.map(|f| f(&r)).unwrap_or_default())
+                .map(|c| c.csv.map_or_else(super::csv::Cell::empty, |f| f(&r)))
                 .collect::<Vec<_>>()
         });
         super::csv::to_csv(&header, rows)

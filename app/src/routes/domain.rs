@@ -210,7 +210,7 @@ pub fn DomainDetail() -> impl IntoView {
             (overview, "backlinks"),
             (rk, "keywords"),
         ] {
-            if !op.stored() {
+            if !op.bought() {
                 op.run(
                     ws,
                     domain_route(&domain.get_untracked(), t),

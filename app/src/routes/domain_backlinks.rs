@@ -7,6 +7,7 @@ use std::sync::{Arc, OnceLock};
 use leptos::prelude::*;
 use serpkit::ops::backlink_overview::{DomainOverview, RefNewLost};
 
+use crate::components::csv::Cell;
 use crate::components::domain_charts::NewLostChart;
 use crate::components::virtual_table::{
     ordered, sort_perm, KeyColumn, RenderRow, Shared, VColumn, VirtualTable,
@@ -184,13 +185,13 @@ pub fn BacklinkOverviewView(
                 .filter_map(|&i| d4.rows.get(i as usize))
                 .map(|r| {
                     vec![
-                        r.new_lost_type.clone(),
-                        r.new_lost_date.clone(),
-                        csv::text_cell(&r.refdomain),
-                        r.backlinks.to_string(),
-                        r.dofollow_backlinks.to_string(),
-                        r.first_seen.clone(),
-                        r.domain_inlink_rank.to_string(),
+                        Cell::text(&r.new_lost_type),
+                        Cell::text(&r.new_lost_date),
+                        Cell::text(&r.refdomain),
+                        Cell::num(r.backlinks),
+                        Cell::num(r.dofollow_backlinks),
+                        Cell::text(&r.first_seen),
+                        Cell::num(r.domain_inlink_rank),
                     ]
                 })
                 .collect::<Vec<_>>()

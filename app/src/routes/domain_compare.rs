@@ -213,7 +213,7 @@ pub fn Compare() -> impl IntoView {
         let l = label.get_untracked();
         all.with_value(|a| {
             for op in a {
-                if !op.stored() && op.request.with_untracked(Option::is_some) {
+                if !op.bought() && op.request.with_untracked(Option::is_some) {
                     op.run(ws, r.clone(), l.clone(), false);
                 }
             }
@@ -358,12 +358,12 @@ fn multi_section(
         ops.into_iter().take(n).collect::<Vec<_>>()
     };
     let price = Memo::new(move |_| active().iter().map(|o| o.price.get().0).sum::<Usd>());
-    let missing = Memo::new(move |_| active().iter().filter(|o| !o.stored()).count());
+    let missing = Memo::new(move |_| active().iter().filter(|o| !o.bought()).count());
     let loading = Memo::new(move |_| active().iter().any(|o| o.call.loading.get()));
     let run = move |refresh: bool| {
         let ds = domains.get_untracked();
         for (i, op) in active().into_iter().enumerate() {
-            if refresh || !op.stored() {
+            if refresh || !op.bought() {
                 op.run(
                     ws,
                     route.get_untracked(),

@@ -11,6 +11,7 @@ use leptos_router::hooks::use_navigate;
 use serpkit::ops::ranked_keywords_domain::RankedKeyword;
 
 use crate::api::ws;
+use crate::components::csv::Cell;
 use crate::components::virtual_table::{
     ordered, sort_perm, KeyColumn, RenderRow, Shared, VColumn, VirtualTable,
 };
@@ -260,13 +261,13 @@ pub fn to_csv(d: &RkData, order: &[u32]) -> String {
     let rows = order.iter().map(|&i| {
         let i = i as usize;
         vec![
-            csv::text_cell(&d.keyword[i]),
-            d.volume[i].to_string(),
-            d.rank[i].to_string(),
-            d.competition[i].to_string(),
-            d.backlinks[i].to_string(),
-            d.refdomains[i].to_string(),
-            csv::text_cell(&d.url[i]),
+            Cell::text(&d.keyword[i]),
+            Cell::num(d.volume[i]),
+            Cell::num(d.rank[i]),
+            Cell::num(d.competition[i]),
+            Cell::num(d.backlinks[i]),
+            Cell::num(d.refdomains[i]),
+            Cell::text(&d.url[i]),
         ]
     });
     csv::to_csv(&header, rows)

@@ -8,6 +8,7 @@ use serpkit::{Request, Usd};
 
 use super::domains::{preview, unreadable, DomainNav, Op};
 use crate::api::{self, enc, ws, Job};
+use crate::components::csv::Cell;
 use crate::components::{
     csv, fmt_int, price_text, Column, DataTable, ErrorBox, ExtLink, PriceButton, ResultMeta,
     SortKey, TableModel, TableRow, ValidationPanel,
@@ -34,63 +35,63 @@ impl TableRow for PageRow {
                 label: "URL",
                 numeric: false,
                 key: |r| SortKey::Text(r.m.url.clone()),
-                csv: Some(|r| csv::text_cell(&r.m.url)),
+                csv: Some(|r| Cell::text(&r.m.url)),
             },
             Column {
                 id: "backlinks",
                 label: "Backlinks",
                 numeric: true,
                 key: |r| SortKey::Num(r.m.backlinks as f64),
-                csv: Some(|r| r.m.backlinks.to_string()),
+                csv: Some(|r| Cell::num(r.m.backlinks)),
             },
             Column {
                 id: "dofollow",
                 label: "Dofollow",
                 numeric: true,
                 key: |r| SortKey::Num(r.m.dofollow_backlinks as f64),
-                csv: Some(|r| r.m.dofollow_backlinks.to_string()),
+                csv: Some(|r| Cell::num(r.m.dofollow_backlinks)),
             },
             Column {
                 id: "nofollow",
                 label: "Nofollow",
                 numeric: true,
                 key: |r| SortKey::Num(r.m.nofollow_backlinks as f64),
-                csv: Some(|r| r.m.nofollow_backlinks.to_string()),
+                csv: Some(|r| Cell::num(r.m.nofollow_backlinks)),
             },
             Column {
                 id: "refdomains",
                 label: "Ref. domains",
                 numeric: true,
                 key: |r| SortKey::Num(r.m.refdomains as f64),
-                csv: Some(|r| r.m.refdomains.to_string()),
+                csv: Some(|r| Cell::num(r.m.refdomains)),
             },
             Column {
                 id: "ips",
                 label: "IPs",
                 numeric: true,
                 key: |r| SortKey::Num(r.m.ips as f64),
-                csv: Some(|r| r.m.ips.to_string()),
+                csv: Some(|r| Cell::num(r.m.ips)),
             },
             Column {
                 id: "subnets",
                 label: "Subnets",
                 numeric: true,
                 key: |r| SortKey::Num(r.m.subnets as f64),
-                csv: Some(|r| r.m.subnets.to_string()),
+                csv: Some(|r| Cell::num(r.m.subnets)),
             },
             Column {
                 id: "edu",
                 label: ".edu",
                 numeric: true,
                 key: |r| SortKey::Num(r.m.edu_backlinks as f64),
-                csv: Some(|r| r.m.edu_backlinks.to_string()),
+                csv: Some(|r| Cell::num(r.m.edu_backlinks)),
             },
             Column {
                 id: "gov",
                 label: ".gov",
                 numeric: true,
                 key: |r| SortKey::Num(r.m.gov_backlinks as f64),
-                csv: Some(|r| r.m.gov_backlinks.to_string()),
+                csv: Some(|r| Cell::num(r.m.gov_backlinks)),
             },
         ]
     }

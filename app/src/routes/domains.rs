@@ -88,6 +88,8 @@ pub struct Op {
     pub request: Memo<Option<Request>>,
     /// (cache key, time) of the stored result: changes only when another result is stored.
     pub ident: Memo<Option<(String, f64)>>,
+    /// A result bought here is stored (not only an imported one).
+    bought: Memo<bool>,
     /// The stored result without its body (meta line, validation panel).
     pub meta: Memo<Option<CallResult>>,
     /// Price now (zero when stored) and billable units.
@@ -98,6 +100,10 @@ impl Op {
     /// An operation whose request `make` derives from signals.
     pub fn new(ws: Ws, make: impl Fn() -> Option<Request> + Send + Sync + 'static) -> Op {
         let request = Memo::new(move |_| make());
+        let bought = Memo::new(move |_| {
+            let key = request.with(|r| r.as_ref().map(|r| api::canonical(r).1));
+            key.is_some_and(|k| ws.has_result(&k))
+        });
         let ident = Memo::new(move |_| {
             let key = request.with(|r| r.as_ref().map(|r| api::canonical(r).1))?;
             ws.results
@@ -117,6 +123,7 @@ impl Op {
                     at: r.at,
                     mode: r.mode,
                     missing: r.missing.clone(),
+                    imported: r.imported,
                 })
             })
         });
@@ -126,17 +133,26 @@ impl Op {
                 .unwrap_or((Usd::ZERO, 0))
         });
         Op {
-            call: Call::new(),
+            call: Call::following(move || {
+                request.with(|r| r.as_ref().map(|r| api::canonical(r).1))
+            }),
             request,
             ident,
+            bought,
             meta,
             price,
         }
     }
 
-    /// True when a result is stored for the current request.
+    /// True when a result is stored for the current request (bought here or imported).
     pub fn stored(self) -> bool {
         self.ident.with(Option::is_some)
+    }
+
+    /// True when a result bought here is stored: an imported one is shown, but its price
+    /// button stays (running it buys it).
+    pub fn bought(self) -> bool {
+        self.bought.get()
     }
 
     /// The price of buying it again (Refresh).
@@ -207,12 +223,12 @@ pub fn op_card(
             aria-busy=move || op.call.loading.get().to_string()>
             <div class="card-head">
                 <h2 id=format!("{id}-title")>{title}</h2>
-                <Show when=move || !op.stored()>
+                <Show when=move || !op.bought()>
                     <PriceButton testid=id text=text price=Signal::derive(move || op.price.get().0)
                         disabled=Signal::derive(move || op.call.loading.get() || op.request.with(Option::is_none))
                         on_run=Callback::new(move |_| run(false)) />
                 </Show>
-                <Show when=move || op.stored()>
+                <Show when=move || op.bought()>
                     <PriceButton testid="refresh" secondary=true
                         text=Signal::derive(move || price_text("Refresh", op.full_price(), 1, ""))
                         price=Signal::derive(move || op.full_price())

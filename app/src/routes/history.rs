@@ -45,7 +45,10 @@ pub fn History() -> impl IntoView {
                                             <td><code>{e.operation.clone()}</code>" "<span class="meta">{e.mode.as_str()}</span></td>
                                             <td class="input">{e.input.clone()}</td>
                                             <td class="num">{e.estimate.to_string()}</td>
-                                            <td class="num" data-testid="history-charge">{e.charge.to_string()}</td>
+                                            <td class="num" data-testid="history-charge">{e.charge.to_string()}
+                                                {(e.possible_charge > Usd::ZERO).then(|| view! {
+                                                    <span class="warn possible" data-testid="history-possible">{format!(" + may have been charged {}", e.possible_charge)}</span>
+                                                })}</td>
                                             <td>{e.validation.clone()}</td>
                                             <td><span class=format!("outcome {}", e.outcome)>{e.outcome.clone()}</span>
                                                 {(!e.message.is_empty()).then(|| view! { <span class="meta">" "{e.message.clone()}</span> })}</td>

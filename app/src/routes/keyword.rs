@@ -16,10 +16,10 @@ use serpkit::ops::{self, check::is_http_url};
 use serpkit::{Operation, Request, Usd};
 
 use crate::api::{self, ws, Call, Job, Ws};
+use crate::components::csv::Cell;
 use crate::components::{
-    csv, fmt_change, fmt_cpc, fmt_date, fmt_int, price_text, AddToList, Column, DataTable,
-    ErrorBox, ExtLink, MonthlyChart, PriceButton, ResultMeta, SortKey, TableModel, TableRow,
-    ValidationPanel,
+    fmt_change, fmt_cpc, fmt_date, fmt_int, price_text, AddToList, Column, DataTable, ErrorBox,
+    ExtLink, MonthlyChart, PriceButton, ResultMeta, SortKey, TableModel, TableRow, ValidationPanel,
 };
 use crate::model::CallResult;
 
@@ -41,35 +41,35 @@ impl TableRow for RelRow {
                 label: "Keyword",
                 numeric: false,
                 key: |x| SortKey::Text(x.r.keyword.clone()),
-                csv: Some(|x| csv::text_cell(&x.r.keyword)),
+                csv: Some(|x| Cell::text(&x.r.keyword)),
             },
             Column {
                 id: "volume",
                 label: "Volume",
                 numeric: true,
                 key: |x| SortKey::Num(x.r.search_volume as f64),
-                csv: Some(|x| x.r.search_volume.to_string()),
+                csv: Some(|x| Cell::num(x.r.search_volume)),
             },
             Column {
                 id: "kd",
                 label: "KD",
                 numeric: true,
                 key: |x| SortKey::Num(x.r.kd as f64),
-                csv: Some(|x| x.r.kd.to_string()),
+                csv: Some(|x| Cell::num(x.r.kd)),
             },
             Column {
                 id: "cpc",
                 label: "CPC",
                 numeric: true,
                 key: |x| SortKey::Num(x.r.cpc),
-                csv: Some(|x| format!("{:.2}", x.r.cpc)),
+                csv: Some(|x| Cell::decimal(x.r.cpc, 2)),
             },
             Column {
                 id: "competition",
                 label: "Competition",
                 numeric: true,
                 key: |x| SortKey::Num(x.r.competition),
-                csv: Some(|x| format!("{:.2}", x.r.competition)),
+                csv: Some(|x| Cell::decimal(x.r.competition, 2)),
             },
         ]
     }
@@ -116,7 +116,9 @@ impl Section {
                 .unwrap_or((Usd::ZERO, 0))
         });
         Section {
-            call: Call::new(),
+            call: Call::following(move || {
+                request.with(|r| r.as_ref().map(|r| api::canonical(r).1))
+            }),
             request,
             shown,
             price,
@@ -162,7 +164,8 @@ fn frame(
         let (p, u) = s.price.get();
         price_text(&format!("Get {what}"), p, u, "")
     });
-    let stored = move || s.shown.with(Option::is_some);
+    // Bought here: an imported result is shown, but its price button stays.
+    let stored = move || s.shown.with(|r| r.as_ref().is_some_and(|r| !r.imported));
     let body = StoredValue::new(body);
     view! {
         <section class="card" id=id data-testid=format!("section-{id}") aria-labelledby=format!("{id}-title")>
@@ -207,7 +210,10 @@ fn bought_record(ws: Ws, kw: &str, cc: &str) -> Option<(SearchVolumeRecord, Call
     ws.results.with(|m| {
         m.values()
             .filter(|r| {
-                r.operation == Operation::SearchVolumeBulk.path() && r.request.contains(&needle)
+                // Imported results are not bought here.
+                !r.imported
+                    && r.operation == Operation::SearchVolumeBulk.path()
+                    && r.request.contains(&needle)
             })
             .find_map(|r| {
                 serpkit::decode::<Vec<SearchVolumeRecord>>(&r.body)
@@ -317,7 +323,9 @@ pub fn KeywordDetail() -> impl IntoView {
             if i == 0 && bought.with_untracked(Option::is_some) {
                 continue;
             }
-            if s.shown.with_untracked(Option::is_none) {
+            if s.shown
+                .with_untracked(|r| r.as_ref().is_none_or(|r| r.imported))
+            {
                 s.run(ws, route.get_untracked(), false);
             }
         }
@@ -399,7 +407,7 @@ pub fn KeywordDetail() -> impl IntoView {
                 <section class="card" id="monthly" data-testid="section-monthly" aria-labelledby="monthly-title">
                     <div class="card-head">
                         <h2 id="monthly-title">"Monthly searches"</h2>
-                        <Show when=move || bought.with(Option::is_none) && single.shown.with(Option::is_none)>
+                        <Show when=move || bought.with(Option::is_none) && single.shown.with(|r| r.as_ref().is_none_or(|r| r.imported))>
                             <PriceButton testid="monthly" text=Signal::derive(move || { let (p, u) = single.price.get(); price_text("Get monthly searches", p, u, "") })
                                 price=Signal::derive(move || single.price.get().0)
                                 disabled=Signal::derive(move || single.call.loading.get())

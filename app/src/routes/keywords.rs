@@ -10,6 +10,7 @@ use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
 use serpkit::Request;
 
 use crate::api::{self, enc, ws, Call, Job};
+use crate::components::csv::Cell;
 use crate::components::{
     csv, fmt_change, fmt_cpc, fmt_int, price_text, AddToList, Column, DataTable, ErrorBox,
     PriceButton, ProgressBar, ResultMeta, SortKey, Sparkline, TableModel, TableRow,
@@ -70,28 +71,28 @@ impl TableRow for KwRow {
                 label: "Keyword",
                 numeric: false,
                 key: |r| SortKey::Text(r.keyword.clone()),
-                csv: Some(|r| csv::text_cell(&r.keyword)),
+                csv: Some(|r| Cell::text(&r.keyword)),
             },
             Column {
                 id: "volume",
                 label: "Volume",
                 numeric: true,
                 key: |r| SortKey::Num(r.volume as f64),
-                csv: Some(|r| r.volume.to_string()),
+                csv: Some(|r| Cell::num(r.volume)),
             },
             Column {
                 id: "cpc",
                 label: "CPC",
                 numeric: true,
                 key: |r| SortKey::Num(r.cpc),
-                csv: Some(|r| format!("{:.2}", r.cpc)),
+                csv: Some(|r| Cell::decimal(r.cpc, 2)),
             },
             Column {
                 id: "competition",
                 label: "Competition",
                 numeric: true,
                 key: |r| SortKey::Num(r.competition),
-                csv: Some(|r| format!("{:.2}", r.competition)),
+                csv: Some(|r| Cell::decimal(r.competition, 2)),
             },
             Column {
                 id: "trend",
@@ -99,11 +100,13 @@ impl TableRow for KwRow {
                 numeric: false,
                 key: |r| SortKey::Num(r.change.unwrap_or(f64::NAN)),
                 csv: Some(|r| {
-                    r.months
-                        .iter()
-                        .map(i64::to_string)
-                        .collect::<Vec<_>>()
-                        .join(" ")
+                    Cell::text(
+                        r.months
+                            .iter()
+                            .map(i64::to_string)
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    )
                 }),
             },
             Column {
@@ -111,7 +114,7 @@ impl TableRow for KwRow {
                 label: "Year change",
                 numeric: true,
                 key: |r| SortKey::Num(r.change.unwrap_or(f64::NAN)),
-                csv: Some(|r| r.change.map(|c| format!("{:.4}", c)).unwrap_or_default()),
+                csv: Some(|r| r.change.map_or_else(Cell::empty, |c| Cell::decimal(c, 4))),
             },
         ]
     }
@@ -217,7 +220,6 @@ pub fn Keywords() -> impl IntoView {
         let s = qget("sort");
         (!s.is_empty()).then(|| (s, qget("dir") != "asc"))
     });
-    let call = Call::new();
     let elapsed = RwSignal::new(None::<f64>);
 
     let keywords = Memo::new(move |_| parse_keywords(&text.get()));
@@ -228,6 +230,7 @@ pub fn Keywords() -> impl IntoView {
             ccode: cc.get().trim().to_uppercase(),
         })
     });
+    let call = Call::following(move || Some(api::canonical(&request.get()).1));
     let price = Memo::new(move |_| api::price_now(ws, &request.get(), false));
     let full_price = Memo::new(move |_| api::price_now(ws, &request.get(), true));
     let check = Memo::new(move |_| {

@@ -60,7 +60,10 @@ fn ListCard(list: KeywordList) -> impl IntoView {
     let name = list.name.clone();
     let export_list = list.clone();
     let export = move |_| {
-        let rows = export_list.keywords.iter().map(|k| vec![csv::text_cell(k)]);
+        let rows = export_list
+            .keywords
+            .iter()
+            .map(|k| vec![csv::Cell::text(k)]);
         let file = format!(
             "list-{}.csv",
             export_list

@@ -7,8 +7,9 @@ use serpkit::Usd;
 use wasm_bindgen::JsCast;
 
 use crate::api::ws;
+use crate::base_url::{self, BaseUrl};
 use crate::components::csv;
-use crate::model::{Mode, Settings};
+use crate::model::{Mode, Settings, DEFAULT_MAX_BODY_MB};
 
 /// The settings page.
 #[component]
@@ -34,6 +35,47 @@ pub fn SettingsPage() -> impl IntoView {
                 .then(|| "Enter an amount in dollars, e.g. 5 or 0.50.".to_string())
         })
     };
+    // Only http(s) URLs are saved; anything else stays in the field with the reason.
+    let url_error = RwSignal::new(None::<String>);
+    let set_url = move |ev: leptos::ev::Event| {
+        let v = event_target_value(&ev).trim().to_string();
+        match base_url::check(&v) {
+            BaseUrl::Invalid(why) => url_error.set(Some(format!("Not saved: {why}."))),
+            _ => {
+                url_error.set(None);
+                let mut s = ws.settings.get_untracked();
+                s.base_url = v;
+                ws.set_settings(s);
+            }
+        }
+    };
+    let insecure_host = move || {
+        ws.settings.with(|s| match base_url::check(&s.base_url) {
+            BaseUrl::Insecure { host } => Some((host, s.insecure_ok == s.base_url.trim())),
+            _ => None,
+        })
+    };
+    let confirm_insecure = move |ok: bool| {
+        let mut s = ws.settings.get_untracked();
+        s.insecure_ok = if ok {
+            s.base_url.trim().to_string()
+        } else {
+            String::new()
+        };
+        ws.set_settings(s);
+    };
+    let max_mb_error = RwSignal::new(None::<String>);
+    let set_max_mb =
+        move |ev: leptos::ev::Event| match event_target_value(&ev).trim().parse::<u32>() {
+            Ok(mb) if (1..=4096).contains(&mb) => {
+                max_mb_error.set(None);
+                let mut s = ws.settings.get_untracked();
+                s.max_body_mb = mb;
+                ws.set_settings(s);
+            }
+            _ => max_mb_error.set(Some("Enter a whole number of MB from 1 to 4096.".into())),
+        };
+    let imported = move || ws.imported_settings.get();
     let import_msg = RwSignal::new(String::new());
     let import = move |ev: leptos::ev::Event| {
         let Some(input) = ev
@@ -82,7 +124,26 @@ pub fn SettingsPage() -> impl IntoView {
                     <label for="base-url">"Base URL"</label>
                     <input id="base-url" data-testid="base-url" type="url" spellcheck="false"
                         prop:value=move || ws.settings.with(|s| s.base_url.clone())
-                        on:change=edit(|s, v| s.base_url = v.trim().to_string()) />
+                        on:change=set_url />
+                    {move || url_error.get().map(|e| view! { <span></span><p class="error inline" data-testid="base-url-error">{e}</p> })}
+                    {move || insecure_host().map(|(host, confirmed)| view! {
+                        <span></span>
+                        <div class="warning" role="alert" data-testid="insecure-url-warning" data-confirmed=confirmed.to_string()>
+                            <strong>"Plain http:// to another machine: "</strong>
+                            {format!("your API key would travel unencrypted to {host}, readable by anyone on the way. Use https:// if the service offers it.")}
+                            {if confirmed {
+                                view! {
+                                    <p>"You confirmed sending the key to this URL. "
+                                        <button type="button" class="secondary" data-testid="insecure-url-revoke" on:click=move |_| confirm_insecure(false)>"Withdraw the confirmation"</button></p>
+                                }.into_any()
+                            } else {
+                                view! {
+                                    <p>"Live calls to it are refused until you confirm. "
+                                        <button type="button" class="danger" data-testid="insecure-url-confirm" on:click=move |_| confirm_insecure(true)>"Send my key over plain http to this URL"</button></p>
+                                }.into_any()
+                            }}
+                        </div>
+                    })}
                     <label for="api-key">"API key"</label>
                     <div>
                         <input id="api-key" data-testid="api-key" type="password" autocomplete="off" spellcheck="false"
@@ -119,6 +180,14 @@ pub fn SettingsPage() -> impl IntoView {
                                 <option value=v selected=move || ws.settings.with(|s| s.validation == v)>{l}</option>
                             }).collect_view()}
                     </select>
+                    <label for="max-body">"Largest answer (MB)"</label>
+                    <div>
+                        <input id="max-body" data-testid="max-body-mb" type="number" min="1" max="4096" step="1"
+                            prop:value=move || ws.settings.with(|s| s.max_body_mb.to_string())
+                            on:change=set_max_mb />
+                        {move || max_mb_error.get().map(|e| view! { <p class="error inline" data-testid="max-body-error">{e}</p> })}
+                        <p class="meta">{format!("An answer larger than this is not read (it is still charged by the service). Default {DEFAULT_MAX_BODY_MB} MB: what a browser tab holds comfortably.")}</p>
+                    </div>
                     <label for="def-cc">"Default country"</label>
                     <input id="def-cc" maxlength="2" prop:value=move || ws.settings.with(|s| s.ccode.clone())
                         on:change=edit(|s, v| s.ccode = v.trim().to_uppercase()) />
@@ -134,6 +203,26 @@ pub fn SettingsPage() -> impl IntoView {
                     </label>
                     <span role="status" data-testid="import-status">{move || import_msg.get()}</span>
                 </div>
+                {move || imported().map(|f| {
+                    let budget = if f.budget.trim().is_empty() { "no cap".to_string() } else { format!("${}", f.budget.trim()) };
+                    view! {
+                        <div class="warning" data-testid="imported-settings">
+                            <p><strong>"The imported file's settings were not applied."</strong>" An import never changes where your key goes. The file had:"</p>
+                            <ul>
+                                <li data-testid="imported-mode">{format!("Data source: {}", if f.mode == Mode::Live { "live service" } else { "demo" })}</li>
+                                <li data-testid="imported-base-url">{format!("Base URL: {}", f.base_url)}</li>
+                                <li data-testid="imported-budget">{format!("Budget cap: {budget}")}</li>
+                                <li data-testid="imported-validation">{format!("Response validation: {}", f.validation)}</li>
+                            </ul>
+                            <div class="toolbar">
+                                <button type="button" class="danger" data-testid="apply-imported-settings"
+                                    on:click=move |_| ws.apply_imported_settings()>"Apply these settings"</button>
+                                <button type="button" class="secondary" data-testid="discard-imported-settings"
+                                    on:click=move |_| ws.imported_settings.set(None)>"Keep mine"</button>
+                            </div>
+                        </div>
+                    }
+                })}
             </fieldset>
         </section>
     }

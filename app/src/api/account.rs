@@ -1,0 +1,105 @@
+//! The client of the tab: built from the settings, rebuilt when they change, always on the
+//! tab's one [`Account`](serpkit::client::Account): however often it is rebuilt and however many calls run at once,
+//! the spend meter and the budget cap count every call of the tab once.
+
+use std::rc::Rc;
+
+use serpkit::client::{Client, ClientConfig, Transport, ValidationMode};
+
+use leptos::prelude::*;
+
+use super::Ws;
+use crate::demo::DemoTransport;
+use crate::model::{hash_hex, Mode};
+
+impl Ws {
+    /// The client for the current settings (rebuilt when they change, on the tab's account:
+    /// the cap applies to everything the tab spent or possibly spent).
+    pub(super) fn client(self) -> Client {
+        let s = self.settings.get_untracked();
+        let key = self.key.get_untracked();
+        let sig = format!(
+            "{}|{}|{}|{}|{}|{}",
+            s.mode.as_str(),
+            s.base_url,
+            s.validation,
+            s.budget,
+            s.max_body_mb,
+            hash_hex(&key)
+        );
+        self.inner
+            .try_update_value(|inner| {
+                if let Some((old, c)) = &inner.client {
+                    if *old == sig {
+                        return c.clone();
+                    }
+                }
+                let validation = s.validation.parse().unwrap_or(ValidationMode::Warn);
+                let key = match s.mode {
+                    Mode::Demo => sandbox::DEMO_KEY.to_string(),
+                    Mode::Live => key.trim().to_string(),
+                };
+                let mut config = ClientConfig::new(key);
+                config.validation = validation;
+                config.max_body_bytes = s.max_body_bytes();
+                config.budget = self.budget_cap();
+                let transport: Rc<dyn Transport> = match s.mode {
+                    Mode::Demo => {
+                        config.base_url = "sandbox://demo".into();
+                        Rc::new(inner.demo.clone())
+                    }
+                    Mode::Live => {
+                        config.base_url = s.base_url.trim().trim_end_matches('/').to_string();
+                        live_transport()
+                    }
+                };
+                let client = Client::with_account(config, transport, inner.account.clone());
+                inner.client = Some((sig, client.clone()));
+                client
+            })
+            .unwrap_or_else(|| {
+                Client::new(
+                    ClientConfig::new(sandbox::DEMO_KEY),
+                    Rc::new(DemoTransport::new()),
+                )
+            })
+    }
+
+    /// Updates the spend meter (the tab's account) and the demo ledger.
+    pub(super) fn refresh_spend(self) {
+        let Some((spent, possibly, ledger)) = self.inner.try_with_value(|i| {
+            (
+                i.account.spent(),
+                i.account.possibly_charged(),
+                i.demo.ledger(),
+            )
+        }) else {
+            return;
+        };
+        self.spent.set(spent);
+        self.possibly_charged.set(possibly);
+        self.ledger.set(ledger);
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn live_transport() -> Rc<dyn Transport> {
+    Rc::new(serpkit::client::fetch::FetchTransport)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn live_transport() -> Rc<dyn Transport> {
+    // Native builds (tests, clippy) have no fetch: a transport that always fails.
+    use serpkit::client::{HttpRequest, HttpResponse, LocalBoxFuture, TransportError};
+    struct NoNetwork;
+    impl Transport for NoNetwork {
+        fn post(&self, _: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>> {
+            Box::pin(async {
+                Err(TransportError::Network(
+                    "no network in native builds".into(),
+                ))
+            })
+        }
+    }
+    Rc::new(NoNetwork)
+}

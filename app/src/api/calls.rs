@@ -1,0 +1,633 @@
+//! Running calls. A call belongs to the workspace, not to the page that started it: its
+//! state (running, progress, cancel, last error) lives in [`Ws`] under the request's cache
+//! key, and its result and history row are stored when it ends whether or not the page is
+//! still there. A page's [`Call`] is only a view of that state. Two views asking for the
+//! same request while it runs share the one call: the second attaches to it, nothing is
+//! bought twice.
+
+use std::collections::HashMap;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos::wasm_split::SplitLoaderError;
+use serpkit::client::{BulkOptions, Cancel, Client, Error, LocalBoxFuture};
+use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
+use serpkit::{Operation, Request, Usd};
+
+use super::{canonical, history_message, now, ws, ErrorInfo, Waiter, Ws};
+use crate::base_url::{self, BaseUrl};
+use crate::model::{hash_hex, plural, CallResult, HistoryEntry, Mode, Validation};
+use crate::sort;
+
+/// Keywords per `search_volume/bulk` request of a bulk job.
+pub const CHUNK_SIZE: usize = 200;
+/// Chunks of a bulk job in flight at once.
+const CONCURRENCY: usize = 2;
+
+/// A running call's state, kept by the workspace under the request's cache key.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Running {
+    /// Bulk progress: (keywords done, total).
+    pub progress: Option<(usize, usize)>,
+    /// Bulk chunks: (done, total).
+    pub chunks: (usize, usize),
+    /// Cancelled: how many requests already sent are still awaited (they finish and keep
+    /// what they bought).
+    pub cancelling: Option<usize>,
+}
+
+/// A view's handle on the call of its request: whether it runs, its progress and its last
+/// error, all read from the workspace. `Copy`; its own signals belong to the page, and
+/// nothing that outlives the page (the running call) ever touches them.
+#[derive(Clone, Copy)]
+pub struct Call {
+    ws: Ws,
+    /// The cache key this view last ran or attached to. Also the view's liveness token:
+    /// once the page is gone it is disposed, and the call's `on_done` is skipped.
+    ran: RwSignal<Option<String>>,
+    /// The cache key the view shows the state of.
+    key: Signal<Option<String>>,
+    /// The running call's state (`None`: not running).
+    pub state: Signal<Option<Running>>,
+    /// A call of this view's request is running.
+    pub loading: Signal<bool>,
+    /// The request's last error (cleared when it runs again); results stay visible.
+    pub error: Signal<Option<ErrorInfo>>,
+    /// Bulk progress: (keywords done, total).
+    pub progress: Signal<Option<(usize, usize)>>,
+    /// When this view started its last call (ms; the caller clears it when it rendered).
+    pub started: RwSignal<Option<f64>>,
+}
+
+impl Call {
+    /// A view of the calls it runs itself.
+    pub fn new() -> Call {
+        Call::build(None)
+    }
+
+    /// A view of the calls it runs itself and, until it ran one, of the request whose cache
+    /// key `key` gives: coming back to a page while its request runs shows it running.
+    pub fn following(key: impl Fn() -> Option<String> + Send + Sync + 'static) -> Call {
+        Call::build(Some(Signal::derive(key)))
+    }
+
+    fn build(follow: Option<Signal<Option<String>>>) -> Call {
+        let ws = ws();
+        let ran = RwSignal::new(None::<String>);
+        let key = Signal::derive(move || ran.get().or_else(|| follow.and_then(|f| f.get())));
+        let state = Signal::derive(move || {
+            key.with(|k| {
+                k.as_ref()
+                    .and_then(|k| ws.running.with(|r| r.get(k).cloned()))
+            })
+        });
+        Call {
+            ws,
+            ran,
+            key,
+            state,
+            loading: Signal::derive(move || state.with(Option::is_some)),
+            error: Signal::derive(move || {
+                key.with(|k| {
+                    k.as_ref()
+                        .and_then(|k| ws.errors.with(|e| e.get(k).cloned()))
+                })
+            }),
+            progress: Signal::derive(move || state.with(|s| s.as_ref().and_then(|s| s.progress))),
+            started: RwSignal::new(None),
+        }
+    }
+
+    /// Cancels the running call of this view's request (a bulk job stops starting chunks;
+    /// those already sent finish and keep what they bought).
+    pub fn cancel(self) {
+        if let Some(k) = self.key.get_untracked() {
+            self.ws.cancel(&k);
+        }
+    }
+
+    /// True while the page that owns this view exists.
+    fn alive(self) -> bool {
+        self.ran.try_get_untracked().is_some()
+    }
+}
+
+impl Default for Call {
+    fn default() -> Self {
+        Call::new()
+    }
+}
+
+impl Ws {
+    /// In live mode, whether the key may go to the base URL: an http(s) URL, and plain
+    /// http to another host only once the user confirmed that URL in Settings. (Chosen over
+    /// a per-call dialog: the warning and the confirmation live in one place, Settings, and
+    /// a call is refused with that warning, nothing sent, until then.)
+    pub fn live_target(self) -> Result<(), ErrorInfo> {
+        let (mode, url, ok) = self
+            .settings
+            .with_untracked(|s| (s.mode, s.base_url.trim().to_string(), s.insecure_ok.clone()));
+        if mode != Mode::Live {
+            return Ok(());
+        }
+        match base_url::check(&url) {
+            BaseUrl::Safe => Ok(()),
+            BaseUrl::Invalid(why) => Err(ErrorInfo::base_url(
+                "invalid_base_url",
+                format!("Not sent: {why}."),
+                "Enter the service's https:// base URL in Settings.",
+            )),
+            BaseUrl::Insecure { .. } if ok == url => Ok(()),
+            BaseUrl::Insecure { host } => Err(ErrorInfo::base_url(
+                "insecure_base_url",
+                format!(
+                    "Not sent: the base URL uses plain http:// to {host}, so your API key would cross the network unencrypted."
+                ),
+                "Use an https:// base URL, or confirm in Settings that you accept sending the key over plain http to this host.",
+            )),
+        }
+    }
+
+    /// True while a call of the request with cache key `key` runs.
+    pub fn is_running(self, key: &str) -> bool {
+        self.running.with_untracked(|r| r.contains_key(key))
+    }
+
+    /// Cancels the call running under `key`, if any.
+    pub fn cancel(self, key: &str) {
+        let Some(c) = self.inner.with_value(|i| i.cancels.get(key).cloned()) else {
+            return;
+        };
+        c.cancel();
+        self.running.update(|r| {
+            if let Some(s) = r.get_mut(key) {
+                if s.cancelling.is_none() {
+                    // The chunks already sent: up to CONCURRENCY of those not finished.
+                    let left = s.chunks.1.saturating_sub(s.chunks.0);
+                    s.cancelling = Some(left.min(CONCURRENCY));
+                }
+            }
+        });
+    }
+
+    fn set_error(self, key: &str, e: Option<ErrorInfo>) {
+        self.errors.update(|m| match e {
+            Some(e) => {
+                m.insert(key.to_string(), e);
+            }
+            None => {
+                m.remove(key);
+            }
+        });
+    }
+
+    /// Marks `key` running: its cancel handle, no error, and `done` as its first waiter.
+    fn begin(self, key: &str, done: Waiter) -> Cancel {
+        let c = Cancel::new();
+        self.inner.update_value(|i| {
+            i.cancels.insert(key.to_string(), c.clone());
+            i.waiters.insert(key.to_string(), vec![done]);
+        });
+        self.set_error(key, None);
+        self.running.update(|r| {
+            r.insert(key.to_string(), Running::default());
+        });
+        c
+    }
+
+    /// Another view asks for the call running under `key`: `done` runs when it ends.
+    fn attach(self, key: &str, done: Waiter) {
+        self.inner.update_value(|i| {
+            i.waiters.entry(key.to_string()).or_default().push(done);
+        });
+    }
+
+    /// A bulk job's progress.
+    fn progress(self, key: &str, p: &serpkit::client::BulkProgress) {
+        self.running.update(|r| {
+            if let Some(s) = r.get_mut(key) {
+                if let Some(n) = &mut s.cancelling {
+                    *n = n.saturating_sub(p.done_chunks.saturating_sub(s.chunks.0));
+                }
+                s.progress = Some((p.done_keywords, p.total_keywords));
+                s.chunks = (p.done_chunks, p.total_chunks);
+            }
+        });
+    }
+
+    /// The call under `key` ended: not running any more, and every waiter told whether a
+    /// result is stored.
+    fn end(self, key: &str, stored: bool) {
+        let waiters = self
+            .inner
+            .try_update_value(|i| {
+                i.cancels.remove(key);
+                i.waiters.remove(key).unwrap_or_default()
+            })
+            .unwrap_or_default();
+        self.running.update(|r| {
+            r.remove(key);
+        });
+        for w in waiters {
+            w(stored);
+        }
+    }
+}
+
+/// What a run is about: the request, the route that shows it, and a label for the history.
+pub struct Job {
+    /// The request (without key).
+    pub request: Request,
+    /// Route that shows the result.
+    pub route: String,
+    /// Short description of the input.
+    pub input: String,
+}
+
+/// The price of running `request` now: the estimate of what is not stored yet (zero when a
+/// complete result bought here is stored and `refresh` is false), and how many units that
+/// is. An imported result is not bought here: its request costs its full price.
+pub fn price_now(ws: Ws, request: &Request, refresh: bool) -> (Usd, u64) {
+    let (_, key) = canonical(request);
+    if !refresh {
+        if let Some(r) = ws.results.with(|m| {
+            m.get(&key)
+                .filter(|r| !r.imported)
+                .map(|r| r.missing.clone())
+        }) {
+            if r.is_empty() {
+                return (Usd::ZERO, 0);
+            }
+            if let Request::SearchVolumeBulk(q) = request {
+                let part = Request::SearchVolumeBulk(search_volume_bulk::Request {
+                    keywords: r,
+                    ..q.clone()
+                });
+                return (serpkit::estimate_cost(&part), part.billable_units());
+            }
+        }
+    }
+    (serpkit::estimate_cost(request), request.billable_units())
+}
+
+/// [`run`], then shows the job's route (whose URL holds the inputs) through `navigate`,
+/// without scrolling: what every page's Run button does. Nothing is shown when the page
+/// was left meanwhile.
+pub fn run_then_show(
+    ws: Ws,
+    call: Call,
+    job: Job,
+    refresh: bool,
+    navigate: impl Fn(&str, leptos_router::NavigateOptions) + 'static,
+) {
+    let route = job.route.clone();
+    run(ws, call, job, refresh, move |_| {
+        navigate(
+            &route,
+            leptos_router::NavigateOptions {
+                scroll: false,
+                ..Default::default()
+            },
+        )
+    });
+}
+
+/// Runs a job: shows a stored result bought here without a call unless `refresh`;
+/// otherwise calls the service (bulk keyword lists in chunks with progress), stores the
+/// result and records the call in the history. When a call of the same request already
+/// runs, this view attaches to it instead. `on_done` gets the cache key when a result is
+/// available, and only while `call`'s page still exists.
+pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(String) + 'static) {
+    let (canon, key) = canonical(&job.request);
+    call.ran.set(Some(key.clone()));
+    if let Err(e) = job.request.check() {
+        ws.set_error(
+            &key,
+            Some(ErrorInfo::from_error(&Error::InvalidRequest(e), ws.mode())),
+        );
+        return;
+    }
+    if let Err(e) = ws.live_target() {
+        ws.set_error(&key, Some(e));
+        return;
+    }
+    let k = key.clone();
+    let done: Waiter = Box::new(move |stored| {
+        if stored && call.alive() {
+            on_done(k);
+        }
+    });
+    if ws.is_running(&key) {
+        ws.attach(&key, done);
+        return;
+    }
+    let stored = ws
+        .results
+        .with_untracked(|m| m.get(&key).cloned())
+        .filter(|r| !r.imported);
+    if !refresh && stored.as_ref().is_some_and(|r| r.missing.is_empty()) {
+        ws.set_error(&key, None);
+        done(true);
+        return;
+    }
+    let (estimate, _) = price_now(ws, &job.request, refresh);
+    call.started.set(Some(now()));
+    let cancel = ws.begin(&key, done);
+    let mode = ws.mode();
+    spawn_local(async move {
+        let at = now();
+        let prior = stored.filter(|r| !refresh && !r.missing.is_empty());
+        let exec = Exec {
+            ws,
+            request: job.request.clone(),
+            prior,
+            cancel,
+            key: key.clone(),
+            canon,
+            at,
+            mode,
+        };
+        let outcome = call_service(exec).await;
+        let stored = record(ws, &job, &key, at, estimate, mode, outcome);
+        ws.end(&key, stored);
+    });
+}
+
+/// Stores what a call bought and its history row, and the error under its key; true when
+/// a result is stored. Touches only the workspace (the page may be gone).
+fn record(
+    ws: Ws,
+    job: &Job,
+    key: &str,
+    at: f64,
+    estimate: Usd,
+    mode: Mode,
+    outcome: Result<Outcome, SplitLoaderError>,
+) -> bool {
+    let Ok(outcome) = outcome else {
+        ws.set_error(key, Some(ErrorInfo::code_unavailable()));
+        return false;
+    };
+    let mut entry = HistoryEntry {
+        id: format!("{at:.0}-{}", hash_hex(key)),
+        operation: job.request.operation().path().to_string(),
+        input: job.input.clone(),
+        route: job.route.clone(),
+        key: String::new(),
+        at,
+        estimate,
+        charge: Usd::ZERO,
+        possible_charge: Usd::ZERO,
+        outcome: "ok".into(),
+        message: String::new(),
+        validation: String::new(),
+        mode,
+    };
+    match outcome {
+        Ok(bought) => {
+            let result = bought.result;
+            entry.charge = bought.charge;
+            entry.key = result.key.clone();
+            entry.validation = result.validation.summary();
+            if !result.missing.is_empty() {
+                entry.outcome = "partial".into();
+                entry.message = format!(
+                    "{} keyword{} not bought",
+                    result.missing.len(),
+                    plural(result.missing.len())
+                );
+            }
+            if let Some(e) = &bought.stopped {
+                entry.possible_charge = bought.possible;
+                entry.message = format!(
+                    "{} ({})",
+                    entry.message,
+                    history_message(e.code(), status(e))
+                );
+                note_possible(&mut entry);
+            }
+            ws.put_result(result);
+            ws.add_history(entry);
+            if let Some(e) = &bought.stopped {
+                ws.set_error(key, Some(ErrorInfo::from_error(e, mode)));
+            }
+            true
+        }
+        Err((e, charge, possible)) => {
+            let info = ErrorInfo::from_error(&e, mode);
+            entry.outcome = if e.code() == "aborted" {
+                "cancelled"
+            } else {
+                "error"
+            }
+            .into();
+            entry.message = history_message(e.code(), status(&e));
+            entry.charge = charge;
+            entry.possible_charge = possible;
+            note_possible(&mut entry);
+            if let Error::ContractViolation { report, .. } = &e {
+                entry.validation = Validation::from_report(report, 0).summary();
+            }
+            let nothing_sent = matches!(
+                e,
+                Error::InvalidRequest(_) | Error::MissingKey | Error::BudgetExceeded { .. }
+            );
+            if !nothing_sent {
+                ws.add_history(entry);
+            }
+            ws.set_error(key, Some(info));
+            false
+        }
+    }
+}
+
+/// The HTTP status an error carries, if the service answered.
+fn status(e: &Error) -> Option<u16> {
+    match e {
+        Error::Http { status, .. } => Some(*status),
+        _ => None,
+    }
+}
+
+/// Adds "may have been charged $x" to a history row whose outcome is unknown.
+fn note_possible(entry: &mut HistoryEntry) {
+    if entry.possible_charge > Usd::ZERO {
+        entry.message = format!(
+            "{} · may have been charged {}",
+            entry.message, entry.possible_charge
+        );
+    }
+}
+
+/// What one call bought: the result, this call's charge, and why a bulk job stopped early.
+struct Bought {
+    result: CallResult,
+    charge: Usd,
+    /// What the job's calls whose outcome is unknown may have been charged.
+    possible: Usd,
+    stopped: Option<Error>,
+}
+
+/// What one call bought, or why it failed, what it was charged and what it may have been.
+type Outcome = Result<Bought, (Error, Usd, Usd)>;
+
+/// The inputs of [`call_service`].
+struct Exec {
+    ws: Ws,
+    request: Request,
+    /// A stored bulk result with keywords still missing (only those are bought).
+    prior: Option<CallResult>,
+    cancel: Cancel,
+    key: String,
+    canon: String,
+    at: f64,
+    mode: Mode,
+}
+
+/// The part of a run that talks to the service: the client, its transports, validation and
+/// bulk merging. It is the app's largest piece of code after the pages, and no page needs it
+/// before its first call, so it is split into its own wasm chunk (like the pages,
+/// `routes::page!`), fetched on the first call. `Err`: that chunk could not be fetched;
+/// nothing was sent.
+#[::leptos::wasm_split::wasm_split(
+    call_service,
+    wasm_split_path = ::leptos::wasm_split,
+    fallible,
+    return_wrapper(let future = _; { future.await } -> Result<Outcome, SplitLoaderError>)
+)]
+fn call_service(x: Exec) -> LocalBoxFuture<'static, Result<Outcome, SplitLoaderError>> {
+    Box::pin(async move {
+        let client = x.ws.client();
+        let outcome = match &x.request {
+            Request::SearchVolumeBulk(q) => run_bulk(&client, &x, q).await,
+            request => match client.call_raw(request, Some(&x.cancel)).await {
+                Ok(reply) => Ok(Bought {
+                    result: CallResult {
+                        key: x.key.clone(),
+                        operation: request.operation().path().to_string(),
+                        request: x.canon.clone(),
+                        body: reply.body,
+                        validation: reply
+                            .report
+                            .as_ref()
+                            .map(|r| Validation::from_report(r, 0))
+                            .unwrap_or_default(),
+                        charge: reply.charge,
+                        at: x.at,
+                        mode: x.mode,
+                        missing: Vec::new(),
+                        imported: false,
+                    },
+                    charge: reply.charge,
+                    possible: Usd::ZERO,
+                    stopped: None,
+                }),
+                Err(e) => {
+                    let (c, p) = (e.charge(), e.possible_charge());
+                    Err((e, c, p))
+                }
+            },
+        };
+        x.ws.refresh_spend();
+        Ok(outcome)
+    })
+}
+
+/// A `search_volume/bulk` job of `x`: in chunks with progress, buying only what `x.prior`
+/// still misses.
+async fn run_bulk(client: &Client, x: &Exec, q: &search_volume_bulk::Request) -> Outcome {
+    let Exec {
+        ws,
+        prior,
+        cancel,
+        key,
+        canon,
+        at,
+        mode,
+        ..
+    } = x;
+    let (ws, at, mode) = (*ws, *at, *mode);
+    let (mut have, mut validation, prior_charge): (Vec<SearchVolumeRecord>, Validation, Usd) =
+        match prior {
+            Some(p) => (
+                serpkit::decode(&p.body).unwrap_or_default(),
+                p.validation.clone(),
+                p.charge,
+            ),
+            None => (Vec::new(), Validation::default(), Usd::ZERO),
+        };
+    let to_buy: Vec<String> = match prior {
+        Some(p) => p.missing.clone(),
+        None => q.keywords.clone(),
+    };
+    let base = have.len();
+    let total = to_buy.len();
+    ws.running.update(|r| {
+        if let Some(s) = r.get_mut(key) {
+            s.progress = Some((0, total));
+            s.chunks = (0, total.div_ceil(CHUNK_SIZE));
+        }
+    });
+    let outcome = client
+        .search_volume_bulk_chunked(
+            &to_buy,
+            &q.ccode,
+            BulkOptions {
+                chunk_size: CHUNK_SIZE,
+                concurrency: CONCURRENCY,
+            },
+            |p| ws.progress(key, &p),
+            Some(cancel),
+        )
+        .await;
+    if outcome.records.is_empty() && prior.is_none() {
+        let e = outcome.stopped.unwrap_or(Error::Aborted {
+            possible_charge: outcome.possibly_charged,
+        });
+        return Err((e, outcome.charge, outcome.possibly_charged));
+    }
+    // Chunk reports: paths are relative to the chunk; shift them to the merged array as
+    // returned (prior records first, then the new ones)...
+    for r in &outcome.reports {
+        validation.add(&r.report, base + r.first_record);
+    }
+    have.extend(outcome.records);
+    // ...then keep the request's order, and move every issue with its record.
+    let order: HashMap<String, usize> = q
+        .keywords
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (k.to_lowercase(), i))
+        .collect();
+    let mut idx: Vec<usize> = (0..have.len()).collect();
+    sort::sort_by_key(&mut idx, |&i| {
+        order
+            .get(&have[i].keyword.to_lowercase())
+            .copied()
+            .unwrap_or(usize::MAX)
+    });
+    let mut new_pos = vec![0; idx.len()];
+    for (pos, &old) in idx.iter().enumerate() {
+        new_pos[old] = pos;
+    }
+    validation.remap(|i| new_pos.get(i).copied().unwrap_or(i));
+    let mut slots: Vec<Option<SearchVolumeRecord>> = have.into_iter().map(Some).collect();
+    let have: Vec<SearchVolumeRecord> = idx.iter().filter_map(|&i| slots[i].take()).collect();
+    Ok(Bought {
+        result: CallResult {
+            key: key.to_string(),
+            operation: Operation::SearchVolumeBulk.path().to_string(),
+            request: canon.to_string(),
+            body: serde_json::to_string(&have).unwrap_or_else(|_| "[]".into()),
+            validation,
+            charge: prior_charge + outcome.charge,
+            at,
+            mode,
+            missing: outcome.missing,
+            imported: false,
+        },
+        charge: outcome.charge,
+        possible: outcome.possibly_charged,
+        stopped: outcome.stopped,
+    })
+}

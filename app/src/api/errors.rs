@@ -1,0 +1,142 @@
+//! What went wrong with a call, for people ([`ErrorInfo`]), and the history's line about
+//! it ([`history_message`]): built from the error's code and status only, never from text
+//! the service sent (a body excerpt could hold anything, the key's echo included).
+
+use serpkit::client::Error;
+use serpkit::Usd;
+
+use crate::model::Mode;
+
+/// What went wrong with a call, for people: never holds the key.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorInfo {
+    /// The core's error code (`http`, `budget_exceeded`, ...).
+    pub code: String,
+    /// What happened.
+    pub message: String,
+    /// What to do.
+    pub hint: String,
+    /// HTTP status, if the service answered.
+    pub status: Option<u16>,
+    /// What the failed call was charged.
+    pub charge: Usd,
+    /// What it may have been charged (sent, outcome unknown).
+    pub possible_charge: Usd,
+    /// Demo mode's sandbox (the Web Worker) could not run: not the service's fault.
+    pub demo_failure: bool,
+}
+
+impl ErrorInfo {
+    /// From a client error of a call made in `mode`.
+    pub fn from_error(e: &Error, mode: Mode) -> ErrorInfo {
+        // Demo calls never use the network: a network error there is the sandbox worker's.
+        let demo_failure = mode == Mode::Demo && matches!(e, Error::Network(_));
+        ErrorInfo {
+            code: e.code().to_string(),
+            message: e.to_string(),
+            hint: if demo_failure {
+                "Reload the page: demo mode's sandbox is loaded from this site and could not run."
+                    .into()
+            } else {
+                app_hint(e)
+            },
+            status: match e {
+                Error::Http { status, .. } => Some(*status),
+                _ => None,
+            },
+            charge: e.charge(),
+            possible_charge: e.possible_charge(),
+            demo_failure,
+        }
+    }
+}
+
+impl ErrorInfo {
+    /// The app's code for calls ([`call_service`]'s wasm chunk) could not be fetched from the
+    /// app's server: nothing was sent or charged.
+    pub fn code_unavailable() -> ErrorInfo {
+        ErrorInfo {
+            code: "app_unavailable".into(),
+            message: "The part of the app that makes calls could not be fetched from the app's server. Nothing was sent or charged.".into(),
+            hint: "Check the connection and run again, or reload the page.".into(),
+            status: None,
+            charge: Usd::ZERO,
+            possible_charge: Usd::ZERO,
+            demo_failure: false,
+        }
+    }
+}
+
+impl ErrorInfo {
+    /// A live call refused before anything was sent because of the base URL: not an
+    /// http(s) URL (`invalid_base_url`), or plain http to another host without the user's
+    /// confirmation (`insecure_base_url`).
+    pub fn base_url(code: &str, message: String, hint: &str) -> ErrorInfo {
+        ErrorInfo {
+            code: code.into(),
+            message,
+            hint: hint.into(),
+            status: None,
+            charge: Usd::ZERO,
+            possible_charge: Usd::ZERO,
+            demo_failure: false,
+        }
+    }
+}
+
+/// The core's hint, pointed at where this app fixes it (Settings).
+fn app_hint(e: &Error) -> String {
+    match e {
+        Error::MissingKey => "Enter your API key in Settings.".into(),
+        Error::BudgetExceeded { .. } => {
+            "Raise the budget cap in Settings, or run a smaller request.".into()
+        }
+        Error::Http { status: 401, .. } => {
+            "The API key was refused: check the key in Settings.".into()
+        }
+        Error::Network(_) => "Check the network connection and the base URL in Settings.".into(),
+        _ => e.hint().to_string(),
+    }
+}
+
+/// The history's note about a failed or stopped call: its code and HTTP status, in words.
+/// Deliberately never the error's message (it may quote the service's body).
+pub fn history_message(code: &str, status: Option<u16>) -> String {
+    let what = match code {
+        "http" => "the service answered with an error",
+        "timeout" => "timed out",
+        "aborted" => "cancelled",
+        "network" => "network error",
+        "body_too_large" => "answer larger than the limit",
+        "body_lost" => "answer lost while reading it",
+        "not_json" => "the answer was not JSON",
+        "decode" => "the answer did not match the expected shape",
+        "contract_violation" => "the answer broke the contract (strict validation)",
+        "budget_exceeded" => "over the budget cap",
+        "missing_key" => "no API key",
+        "invalid_request" => "invalid input",
+        "app_unavailable" => "the app's call code could not be loaded",
+        "invalid_base_url" => "the base URL is not an http(s) URL",
+        "insecure_base_url" => "plain http base URL not confirmed",
+        _ => "failed",
+    };
+    match status {
+        Some(s) => format!("HTTP {s} ({code}): {what}"),
+        None => format!("{what} ({code})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_messages_hold_only_code_and_status() {
+        assert_eq!(
+            history_message("http", Some(500)),
+            "HTTP 500 (http): the service answered with an error"
+        );
+        assert_eq!(history_message("timeout", None), "timed out (timeout)");
+        assert_eq!(history_message("<b>x</b>", None), "failed (<b>x</b>)");
+    }
+}
