@@ -50,6 +50,9 @@ pub struct Settings {
     /// The plain `http://` base URL (to a host other than this machine) the user confirmed
     /// sending the key to; live calls to such a URL are refused unless it equals this.
     pub insecure_ok: String,
+    /// Bought records older than this many days are stale (bought again when asked for);
+    /// 0: no expiry (the default).
+    pub record_max_age_days: u32,
 }
 
 /// The default of [`Settings::max_body_mb`]: what a browser tab holds comfortably, and above
@@ -66,6 +69,11 @@ impl Settings {
         };
         (mb as usize).saturating_mul(1024 * 1024)
     }
+
+    /// [`Settings::record_max_age_days`] in milliseconds (`None`: no expiry).
+    pub fn record_max_age_ms(&self) -> Option<f64> {
+        (self.record_max_age_days > 0).then(|| f64::from(self.record_max_age_days) * 86_400_000.0)
+    }
 }
 
 impl Default for Settings {
@@ -80,6 +88,7 @@ impl Default for Settings {
             ccode: "US".into(),
             max_body_mb: DEFAULT_MAX_BODY_MB,
             insecure_ok: String::new(),
+            record_max_age_days: 0,
         }
     }
 }

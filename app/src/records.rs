@@ -121,7 +121,7 @@ impl Records {
     /// Every record, for an export.
     pub fn all(self) -> Vec<RecordEntry> {
         let mut v: Vec<RecordEntry> = self.map.with_untracked(|m| m.values().cloned().collect());
-        v.sort_by(|a, b| a.id().cmp(&b.id()));
+        v.sort_by_key(RecordEntry::id);
         v
     }
 

@@ -45,7 +45,7 @@ impl Ws {
                 config.budget = self.budget_cap();
                 let transport: Rc<dyn Transport> = match s.mode {
                     Mode::Demo => {
-                        config.base_url = "sandbox://demo".into();
+                        config.base_url = super::DEMO_BASE_URL.into();
                         Rc::new(inner.demo.clone())
                     }
                     Mode::Live => {

@@ -5,19 +5,17 @@
 //! same request while it runs share the one call: the second attaches to it, nothing is
 //! bought twice.
 
-use std::collections::HashMap;
-
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos::wasm_split::SplitLoaderError;
 use serpkit::client::{BulkOptions, Cancel, Client, Error, LocalBoxFuture};
-use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
+use serpkit::ops::search_volume_bulk;
+use serpkit::records::PlanOptions;
 use serpkit::{Operation, Request, Usd};
 
 use super::{canonical, history_message, now, ws, ErrorInfo, Waiter, Ws};
 use crate::base_url::{self, BaseUrl};
 use crate::model::{hash_hex, plural, CallResult, HistoryEntry, Mode, Validation};
-use crate::sort;
 
 /// Keywords per `search_volume/bulk` request of a bulk job.
 pub const CHUNK_SIZE: usize = 200;
@@ -244,30 +242,64 @@ pub struct Job {
     pub input: String,
 }
 
-/// The price of running `request` now: the estimate of what is not stored yet (zero when a
-/// complete result bought here is stored and `refresh` is false), and how many units that
-/// is. An imported result is not bought here: its request costs its full price.
-pub fn price_now(ws: Ws, request: &Request, refresh: bool) -> (Usd, u64) {
+/// The price of a run now ([`quote_now`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Quote {
+    /// What it costs.
+    pub usd: Usd,
+    /// Units it buys (keywords, domains, URLs, or 1 request); 0 with `reused` 0: a stored
+    /// result is shown.
+    pub units: u64,
+    /// Requested records already bought (not priced).
+    pub reused: usize,
+}
+
+/// The price of running `request` now. Zero units when a complete result bought here is
+/// stored and `refresh` is false (an imported result is not bought here). For operations
+/// priced per record, only the records not bought yet (fresh enough per Settings) are
+/// priced; `reused` says how many are. Otherwise the whole request.
+pub fn quote_now(ws: Ws, request: &Request, refresh: bool) -> Quote {
     let (_, key) = canonical(request);
-    if !refresh {
-        if let Some(r) = ws.results.with(|m| {
+    if !refresh
+        && ws.results.with(|m| {
             m.get(&key)
-                .filter(|r| !r.imported)
-                .map(|r| r.missing.clone())
-        }) {
-            if r.is_empty() {
-                return (Usd::ZERO, 0);
-            }
-            if let Request::SearchVolumeBulk(q) = request {
-                let part = Request::SearchVolumeBulk(search_volume_bulk::Request {
-                    keywords: r,
-                    ..q.clone()
-                });
-                return (serpkit::estimate_cost(&part), part.billable_units());
-            }
-        }
+                .is_some_and(|r| !r.imported && r.missing.is_empty())
+        })
+    {
+        return Quote::default();
     }
-    (serpkit::estimate_cost(request), request.billable_units())
+    let options = ws.plan_options(refresh);
+    match ws.records.plan(request, &ws.record_source(), &options) {
+        Some(plan) => Quote {
+            usd: plan.estimate,
+            units: plan.new_records() as u64,
+            reused: plan.reused(),
+        },
+        None => Quote {
+            usd: serpkit::estimate_cost(request),
+            units: request.billable_units(),
+            reused: 0,
+        },
+    }
+}
+
+/// The text of a price button for running `request` now: [`price_text_with`] of
+/// [`quote_now`] (`Run — $0.0003 for 1 new keyword · 10 already bought`). `unit` names what
+/// the operation is priced by ("" for per-request prices); where records are reused the
+/// record's own noun is used.
+pub fn run_text(ws: Ws, label: &str, request: &Request, refresh: bool, unit: &str) -> String {
+    let q = quote_now(ws, request, refresh);
+    let unit = match serpkit::records::RecordKind::of(request.operation()) {
+        Some(kind) if q.reused > 0 => kind.noun(),
+        _ => unit,
+    };
+    crate::components::price_text_with(label, q.usd, q.units, unit, q.reused)
+}
+
+/// [`quote_now`] as (price, units).
+pub fn price_now(ws: Ws, request: &Request, refresh: bool) -> (Usd, u64) {
+    let q = quote_now(ws, request, refresh);
+    (q.usd, q.units)
 }
 
 /// [`run`], then shows the job's route (whose URL holds the inputs) through `navigate`,
@@ -325,7 +357,7 @@ pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(Str
         .results
         .with_untracked(|m| m.get(&key).cloned())
         .filter(|r| !r.imported);
-    if !refresh && stored.as_ref().is_some_and(|r| r.missing.is_empty()) {
+    if !refresh && stored.is_some_and(|r| r.missing.is_empty()) {
         ws.set_error(&key, None);
         done(true);
         return;
@@ -334,13 +366,13 @@ pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(Str
     call.started.set(Some(now()));
     let cancel = ws.begin(&key, done);
     let mode = ws.mode();
+    let plan = ws.plan_options(refresh);
     spawn_local(async move {
-        let at = now();
-        let prior = stored.filter(|r| !refresh && !r.missing.is_empty());
+        let at = plan.now_ms;
         let exec = Exec {
             ws,
             request: job.request.clone(),
-            prior,
+            plan,
             cancel,
             key: key.clone(),
             canon,
@@ -387,6 +419,12 @@ fn record(
         Ok(bought) => {
             let result = bought.result;
             entry.charge = bought.charge;
+            if bought.reused > 0 {
+                entry.message = format!("{} already bought, not charged again", bought.reused);
+            }
+            if let Some(e) = &bought.store_error {
+                ws.save_failed(format!("Could not save the bought records: {e}"));
+            }
             entry.key = result.key.clone();
             entry.validation = result.validation.summary();
             if !result.missing.is_empty() {
@@ -466,6 +504,10 @@ struct Bought {
     /// What the job's calls whose outcome is unknown may have been charged.
     possible: Usd,
     stopped: Option<Error>,
+    /// Requested records answered from records bought before.
+    reused: usize,
+    /// The bought records could not be saved (the answer is kept all the same).
+    store_error: Option<String>,
 }
 
 /// What one call bought, or why it failed, what it was charged and what it may have been.
@@ -475,8 +517,8 @@ type Outcome = Result<Bought, (Error, Usd, Usd)>;
 struct Exec {
     ws: Ws,
     request: Request,
-    /// A stored bulk result with keywords still missing (only those are bought).
-    prior: Option<CallResult>,
+    /// How the call is planned against the bought records (now, max age, refresh).
+    plan: PlanOptions,
     cancel: Cancel,
     key: String,
     canon: String,
@@ -498,9 +540,13 @@ struct Exec {
 fn call_service(x: Exec) -> LocalBoxFuture<'static, Result<Outcome, SplitLoaderError>> {
     Box::pin(async move {
         let client = x.ws.client();
+        let records = x.ws.records;
         let outcome = match &x.request {
             Request::SearchVolumeBulk(q) => run_bulk(&client, &x, q).await,
-            request => match client.call_raw(request, Some(&x.cancel)).await {
+            request => match client
+                .call_with_records(request, Some(&records), &x.plan, Some(&x.cancel))
+                .await
+            {
                 Ok(reply) => Ok(Bought {
                     result: CallResult {
                         key: x.key.clone(),
@@ -521,6 +567,8 @@ fn call_service(x: Exec) -> LocalBoxFuture<'static, Result<Outcome, SplitLoaderE
                     charge: reply.charge,
                     possible: Usd::ZERO,
                     stopped: None,
+                    reused: reply.from_store,
+                    store_error: reply.store_error,
                 }),
                 Err(e) => {
                     let (c, p) = (e.charge(), e.possible_charge());
@@ -533,44 +581,36 @@ fn call_service(x: Exec) -> LocalBoxFuture<'static, Result<Outcome, SplitLoaderE
     })
 }
 
-/// A `search_volume/bulk` job of `x`: in chunks with progress, buying only what `x.prior`
-/// still misses.
+/// A `search_volume/bulk` job of `x`: the keywords not bought yet, in chunks with
+/// progress, merged with the bought records in request order (each chunk's issues moved to
+/// where its records land); a cancelled job keeps what it bought, and running it again buys
+/// only what is still missing.
 async fn run_bulk(client: &Client, x: &Exec, q: &search_volume_bulk::Request) -> Outcome {
     let Exec {
         ws,
-        prior,
         cancel,
         key,
         canon,
         at,
         mode,
+        plan,
         ..
     } = x;
     let (ws, at, mode) = (*ws, *at, *mode);
-    let (mut have, mut validation, prior_charge): (Vec<SearchVolumeRecord>, Validation, Usd) =
-        match prior {
-            Some(p) => (
-                serpkit::decode(&p.body).unwrap_or_default(),
-                p.validation.clone(),
-                p.charge,
-            ),
-            None => (Vec::new(), Validation::default(), Usd::ZERO),
-        };
-    let to_buy: Vec<String> = match prior {
-        Some(p) => p.missing.clone(),
-        None => q.keywords.clone(),
-    };
-    let base = have.len();
-    let total = to_buy.len();
+    let total = ws
+        .records
+        .plan(&x.request, &client.record_source(), plan)
+        .map_or(q.keywords.len(), |p| p.new_records());
     ws.running.update(|r| {
         if let Some(s) = r.get_mut(key) {
             s.progress = Some((0, total));
             s.chunks = (0, total.div_ceil(CHUNK_SIZE));
         }
     });
-    let outcome = client
-        .search_volume_bulk_chunked(
-            &to_buy,
+    let records = ws.records;
+    let job = client
+        .search_volume_bulk_with_records(
+            &q.keywords,
             &q.ccode,
             BulkOptions {
                 chunk_size: CHUNK_SIZE,
@@ -578,56 +618,38 @@ async fn run_bulk(client: &Client, x: &Exec, q: &search_volume_bulk::Request) ->
             },
             |p| ws.progress(key, &p),
             Some(cancel),
+            Some(&records),
+            plan,
         )
         .await;
-    if outcome.records.is_empty() && prior.is_none() {
-        let e = outcome.stopped.unwrap_or(Error::Aborted {
-            possible_charge: outcome.possibly_charged,
+    let answered = q.keywords.len() - job.missing.len();
+    if answered == 0 && !q.keywords.is_empty() {
+        let e = job.stopped.unwrap_or(Error::Aborted {
+            possible_charge: job.possibly_charged,
         });
-        return Err((e, outcome.charge, outcome.possibly_charged));
+        return Err((e, job.charge, job.possibly_charged));
     }
-    // Chunk reports: paths are relative to the chunk; shift them to the merged array as
-    // returned (prior records first, then the new ones)...
-    for r in &outcome.reports {
-        validation.add(&r.report, base + r.first_record);
-    }
-    have.extend(outcome.records);
-    // ...then keep the request's order, and move every issue with its record.
-    let order: HashMap<String, usize> = q
-        .keywords
-        .iter()
-        .enumerate()
-        .map(|(i, k)| (k.to_lowercase(), i))
-        .collect();
-    let mut idx: Vec<usize> = (0..have.len()).collect();
-    sort::sort_by_key(&mut idx, |&i| {
-        order
-            .get(&have[i].keyword.to_lowercase())
-            .copied()
-            .unwrap_or(usize::MAX)
-    });
-    let mut new_pos = vec![0; idx.len()];
-    for (pos, &old) in idx.iter().enumerate() {
-        new_pos[old] = pos;
-    }
-    validation.remap(|i| new_pos.get(i).copied().unwrap_or(i));
-    let mut slots: Vec<Option<SearchVolumeRecord>> = have.into_iter().map(Some).collect();
-    let have: Vec<SearchVolumeRecord> = idx.iter().filter_map(|&i| slots[i].take()).collect();
     Ok(Bought {
         result: CallResult {
             key: key.to_string(),
             operation: Operation::SearchVolumeBulk.path().to_string(),
             request: canon.to_string(),
-            body: serde_json::to_string(&have).unwrap_or_else(|_| "[]".into()),
-            validation,
-            charge: prior_charge + outcome.charge,
+            body: job.records,
+            validation: job
+                .report
+                .as_ref()
+                .map(|r| Validation::from_report(r, 0))
+                .unwrap_or_default(),
+            charge: job.charge,
             at,
             mode,
-            missing: outcome.missing,
+            missing: job.missing,
             imported: false,
         },
-        charge: outcome.charge,
-        possible: outcome.possibly_charged,
-        stopped: outcome.stopped,
+        charge: job.charge,
+        possible: job.possibly_charged,
+        stopped: job.stopped,
+        reused: job.from_store,
+        store_error: job.store_error,
     })
 }

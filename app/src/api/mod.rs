@@ -25,6 +25,7 @@ use serpkit::{ApiKey, Request, Usd};
 
 use crate::demo::DemoTransport;
 use crate::model::{hash_hex, CallResult, HistoryEntry, KeywordList, Mode, Settings};
+use crate::records::{RecordEntry, Records};
 use crate::sort;
 use crate::store;
 
@@ -33,7 +34,9 @@ mod calls;
 mod errors;
 mod transfer;
 
-pub use calls::{price_now, run, run_then_show, Call, Job, Running, CHUNK_SIZE};
+pub use calls::{
+    price_now, quote_now, run, run_text, run_then_show, Call, Job, Quote, Running, CHUNK_SIZE,
+};
 pub use errors::{history_message, ErrorInfo};
 pub use transfer::{app_route, APP_PATHS};
 
@@ -91,6 +94,8 @@ pub struct Ws {
     pub running: RwSignal<HashMap<String, Running>>,
     /// The last error of a request, by cache key (cleared when it runs again).
     pub errors: RwSignal<HashMap<String, ErrorInfo>>,
+    /// Bought records (pay once per record): what prices and planned calls reuse.
+    pub records: Records,
     /// The settings found in the last imported file: shown in Settings, applied only when
     /// the user asks (an import never changes where the key goes).
     pub imported_settings: RwSignal<Option<Settings>>,
@@ -164,6 +169,7 @@ impl Ws {
             loaded: RwSignal::new(false),
             running: RwSignal::new(HashMap::new()),
             errors: RwSignal::new(HashMap::new()),
+            records: Records::new(),
             imported_settings: RwSignal::new(None),
             save_failures: RwSignal::new(0),
             inner: StoredValue::new_local(Inner {
@@ -185,6 +191,17 @@ impl Ws {
                 ));
                 self.loaded.set(true);
                 return;
+            }
+            match store::load_all::<RecordEntry>(store::RECORDS, "bought record").await {
+                Ok(l) => {
+                    self.records.extend(l.items);
+                    l.skipped.into_iter().for_each(|m| {
+                        self.notice(m);
+                    });
+                }
+                Err(e) => {
+                    self.notice(format!("Could not read the bought records: {e}"));
+                }
             }
             match store::load_all::<CallResult>(store::RESULTS, "result").await {
                 Ok(l) => {
@@ -451,6 +468,7 @@ impl Ws {
     pub fn clear_history(self) {
         self.history.set(Vec::new());
         self.results.set(HashMap::new());
+        self.records.clear();
         if store::available() {
             spawn_local(async move {
                 for name in [store::HISTORY, store::RESULTS] {
@@ -462,6 +480,29 @@ impl Ws {
         }
     }
 }
+
+impl Ws {
+    /// Where records are bought now: the client's base URL as record keys see it (demo
+    /// mode's sandbox is a source of its own, so demo records never answer live calls).
+    pub fn record_source(self) -> String {
+        self.settings.with(|s| match s.mode {
+            Mode::Demo => serpkit::records::source_of(DEMO_BASE_URL),
+            Mode::Live => serpkit::records::source_of(&s.base_url),
+        })
+    }
+
+    /// How calls are planned now: the max age from Settings, and `refresh`.
+    pub fn plan_options(self, refresh: bool) -> serpkit::records::PlanOptions {
+        serpkit::records::PlanOptions {
+            now_ms: now(),
+            max_age_ms: self.settings.with(Settings::record_max_age_ms),
+            refresh,
+        }
+    }
+}
+
+/// The base URL of demo mode's clients (no request leaves the tab).
+pub const DEMO_BASE_URL: &str = "sandbox://demo";
 
 impl Default for Ws {
     fn default() -> Self {

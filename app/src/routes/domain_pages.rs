@@ -251,7 +251,7 @@ pub fn PageMetrics() -> impl IntoView {
                     <p class="meta" aria-live="polite">{move || { let n = typed.with(Vec::len); format!("{n} URL{}", plural(n)) }}</p>
                 </div>
                 <div class="field">
-                    <PriceButton testid="run" text=Signal::derive(move || { let (p, u) = price.get(); price_text("Get metrics", p, u, "URL") })
+                    <PriceButton testid="run" text=Signal::derive(move || { price.track(); typed_req.with(|r| r.as_ref().map(|r| api::run_text(ws, "Get metrics", r, false, "URL")).unwrap_or_else(|| price_text("Get metrics", Usd::ZERO, 0, "URL"))) })
                         price=Signal::derive(move || price.get().0)
                         disabled=Signal::derive(move || call.loading.get() || typed.with(Vec::is_empty) || check.with(Option::is_some))
                         on_run=Callback::new(move |_| go(false)) />

@@ -212,8 +212,13 @@ pub fn op_card(
     body: impl Fn() -> AnyView + Send + Sync + 'static,
 ) -> impl IntoView {
     let text = Signal::derive(move || {
-        let (p, u) = op.price.get();
-        price_text(&format!("Get {what}"), p, u, "")
+        op.price.track();
+        op.request
+            .with(|r| {
+                r.as_ref()
+                    .map(|r| api::run_text(ws, &format!("Get {what}"), r, false, ""))
+            })
+            .unwrap_or_else(|| price_text(&format!("Get {what}"), Usd::ZERO, 1, ""))
     });
     let body = StoredValue::new(body);
     let run =

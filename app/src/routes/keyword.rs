@@ -408,7 +408,7 @@ pub fn KeywordDetail() -> impl IntoView {
                     <div class="card-head">
                         <h2 id="monthly-title">"Monthly searches"</h2>
                         <Show when=move || bought.with(Option::is_none) && single.shown.with(|r| r.as_ref().is_none_or(|r| r.imported))>
-                            <PriceButton testid="monthly" text=Signal::derive(move || { let (p, u) = single.price.get(); price_text("Get monthly searches", p, u, "") })
+                            <PriceButton testid="monthly" text=Signal::derive(move || { single.price.track(); single.request.with(|r| r.as_ref().map(|r| api::run_text(ws, "Get monthly searches", r, false, "")).unwrap_or_default()) })
                                 price=Signal::derive(move || single.price.get().0)
                                 disabled=Signal::derive(move || single.call.loading.get())
                                 on_run=Callback::new(move |_| single.run(ws, route.get_untracked(), false)) />

@@ -413,8 +413,8 @@ pub fn Keywords() -> impl IntoView {
         if showing.get() {
             return "Saved result shown — no charge".to_string();
         }
-        let (p, units) = price.get();
-        price_text("Run", p, units, "keyword")
+        price.track();
+        request.with(|r| api::run_text(ws, "Run", r, false, "keyword"))
     });
     let can_run = Signal::derive(move || {
         !call.loading.get()

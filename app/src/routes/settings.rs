@@ -75,6 +75,17 @@ pub fn SettingsPage() -> impl IntoView {
             }
             _ => max_mb_error.set(Some("Enter a whole number of MB from 1 to 4096.".into())),
         };
+    let max_age_error = RwSignal::new(None::<String>);
+    let set_max_age =
+        move |ev: leptos::ev::Event| match event_target_value(&ev).trim().parse::<u32>() {
+            Ok(days) if days <= 3650 => {
+                max_age_error.set(None);
+                let mut s = ws.settings.get_untracked();
+                s.record_max_age_days = days;
+                ws.set_settings(s);
+            }
+            _ => max_age_error.set(Some("Enter a whole number of days from 0 to 3650.".into())),
+        };
     let imported = move || ws.imported_settings.get();
     let import_msg = RwSignal::new(String::new());
     let import = move |ev: leptos::ev::Event| {
@@ -187,6 +198,14 @@ pub fn SettingsPage() -> impl IntoView {
                             on:change=set_max_mb />
                         {move || max_mb_error.get().map(|e| view! { <p class="error inline" data-testid="max-body-error">{e}</p> })}
                         <p class="meta">{format!("An answer larger than this is not read (it is still charged by the service). Default {DEFAULT_MAX_BODY_MB} MB: what a browser tab holds comfortably.")}</p>
+                    </div>
+                    <label for="max-age">"Bought records expire after (days)"</label>
+                    <div>
+                        <input id="max-age" data-testid="record-max-age" type="number" min="0" max="3650" step="1"
+                            prop:value=move || ws.settings.with(|s| s.record_max_age_days.to_string())
+                            on:change=set_max_age />
+                        {move || max_age_error.get().map(|e| view! { <p class="error inline" data-testid="max-age-error">{e}</p> })}
+                        <p class="meta">"A keyword, domain or URL is paid for once: a later request that asks for it again is answered from what was bought. Older records than this are bought again (with their price shown first). 0: never expire. Refresh buys everything asked again."</p>
                     </div>
                     <label for="def-cc">"Default country"</label>
                     <input id="def-cc" maxlength="2" prop:value=move || ws.settings.with(|s| s.ccode.clone())
