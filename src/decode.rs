@@ -46,8 +46,11 @@ impl fmt::Display for DecodeError {
 impl std::error::Error for DecodeError {}
 
 /// Decodes a response body of type `T` (e.g. `ops::related::Response`).
+///
+/// A record must be a JSON object: an array in its place (which serde's derives would read
+/// field by field) is refused at its path ([`crate::ops::lenient::from_str`]).
 pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
-    serde_json::from_str(text).map_err(|e| {
+    crate::ops::lenient::from_str(text).map_err(|e| {
         let path = pointer_of(text, &e);
         from_serde(e, path)
     })

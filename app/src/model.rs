@@ -304,7 +304,8 @@ pub fn parse_keywords(text: &str) -> Vec<String> {
     text.lines()
         .map(str::trim)
         .filter(|k| !k.is_empty())
-        .filter(|k| seen.insert(k.to_lowercase()))
+        // Duplicates as records see them (case and white space folded): one core rule.
+        .filter(|k| seen.insert(serpkit::records::normalize_keyword(k)))
         .map(str::to_string)
         .collect()
 }

@@ -53,12 +53,16 @@ impl InProcess {
     /// Answers one request synchronously (what [`Transport::post`] resolves to).
     pub fn post_now(&self, request: &HttpRequest) -> Result<HttpResponse, TransportError> {
         let path = url_path(&request.url);
-        let mut r = self
+        let r = self
             .sandbox
             .handle("POST", path, &request.headers, request.body.as_bytes());
-        if let Some(cut) = r.drop_after {
-            // `drop_body`: no connection to break here; the body ends where it would have.
-            r.body.truncate(cut);
+        if r.drop_after.is_some() {
+            // `drop_body`: the head arrived, the body did not (as a connection closed
+            // mid-body is seen by `fetch`). Charged like any 200.
+            return Err(TransportError::BodyLost {
+                status: r.status,
+                message: "the connection closed while the body was read".into(),
+            });
         }
         if let Some(timeout) = request.timeout {
             if u128::from(r.delay_ms) >= timeout.as_millis() {

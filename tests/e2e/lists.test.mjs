@@ -43,7 +43,7 @@ test('selected rows go to a named list that survives a reload', async () => {
 
 test('a damaged stored entry is skipped with a message and the rest survives', async () => {
   await page.evaluate(() => new Promise((resolve, reject) => {
-    const req = indexedDB.open('serpkit', 1);
+    const req = indexedDB.open('serpkit', 2);
     req.onerror = () => reject(req.error);
     req.onsuccess = () => {
       const tx = req.result.transaction(['lists', 'history'], 'readwrite');

@@ -622,8 +622,8 @@ async fn run_bulk(client: &Client, x: &Exec, q: &search_volume_bulk::Request) ->
             plan,
         )
         .await;
-    let answered = q.keywords.len() - job.missing.len();
-    if answered == 0 && !q.keywords.is_empty() {
+    // Nothing to show: no record stored, bought or even unmatched (the job stopped first).
+    if job.from_store + job.bought + job.unmatched == 0 && !q.keywords.is_empty() {
         let e = job.stopped.unwrap_or(Error::Aborted {
             possible_charge: job.possibly_charged,
         });
@@ -643,7 +643,14 @@ async fn run_bulk(client: &Client, x: &Exec, q: &search_volume_bulk::Request) ->
             charge: job.charge,
             at,
             mode,
-            missing: job.missing,
+            // Not bought: the keywords of chunks that did not complete. (A keyword the
+            // service answered with an unmatched record is not missing: it was bought, and
+            // the report says which records match nothing.)
+            missing: if job.stopped.is_some() {
+                job.missing
+            } else {
+                Vec::new()
+            },
             imported: false,
         },
         charge: job.charge,

@@ -128,7 +128,11 @@ pub fn canonical(request: &Request) -> (String, String) {
     let json = r.to_json();
     let basis = match &r {
         Request::SearchVolumeBulk(q) => {
-            let mut k: Vec<String> = q.keywords.iter().map(|k| k.to_lowercase()).collect();
+            let mut k: Vec<String> = q
+                .keywords
+                .iter()
+                .map(|k| serpkit::records::normalize_keyword(k))
+                .collect();
             sort::sort_by(&mut k, |a, b| a.cmp(b));
             format!("{}|{}", q.ccode.to_uppercase(), k.join("\n"))
         }
@@ -432,7 +436,11 @@ impl Ws {
             };
             let list = &mut lists[idx];
             for k in keywords {
-                if !list.keywords.iter().any(|x| x.eq_ignore_ascii_case(k)) {
+                if !list
+                    .keywords
+                    .iter()
+                    .any(|x| serpkit::records::same_keyword(x, k))
+                {
                     list.keywords.push(k.clone());
                     added += 1;
                 }
