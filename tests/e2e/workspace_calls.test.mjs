@@ -79,14 +79,13 @@ test('coming back while the call runs shows it running; asking again attaches to
   await spaGo(page, '/keyword?kw=road%20shoes&cc=US');
   // The new page's view follows the running call: its button is disabled while it runs.
   const button = page.getByTestId('related');
-  if ((await button.count()) > 0 && (await button.isVisible())) {
-    assert.ok(await button.isDisabled(), 'the running call is shown as running');
-    // A forced click (as if the button were enabled) must attach, not buy again.
-    await button.evaluate((b) => {
-      b.disabled = false;
-      b.click();
-    });
-  }
+  await button.waitFor();
+  assert.ok(await button.isDisabled(), 'the running call is shown as running');
+  // A forced click (as if the button were enabled) must attach, not buy again.
+  await button.evaluate((b) => {
+    b.disabled = false;
+    b.click();
+  });
   await page.getByTestId('related-table').waitFor({ timeout: 10000 });
   await new Promise((r) => setTimeout(r, 500));
   const l = await ledger();
