@@ -426,15 +426,19 @@ fn pkg(tools: &Tools) -> Res {
         .arg(&wasm_file)
         .arg("-o")
         .arg(&wasm_file))?;
-    // The record caches are plain JS (they cost the wasm nothing), exported from the entry.
-    std::fs::copy(
-        root().join("src/js/record_cache.js"),
-        out.join("record_cache.js"),
-    )
-    .map_err(|e| format!("pkg/record_cache.js: {e}"))?;
+    // The record caches are plain JS (they cost the wasm nothing), exported from the entry;
+    // so is the orchestration of calls with a cache (`record_client.js`: the core's plan
+    // and merge are sync wasm steps, the cache and the send are awaited in JS).
+    for file in ["record_cache.js", "record_client.js"] {
+        std::fs::copy(root().join("src/js").join(file), out.join(file))
+            .map_err(|e| format!("pkg/{file}: {e}"))?;
+    }
     let entry = out.join("serpkit.js");
     let mut js = std::fs::read_to_string(&entry).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
     js.push_str("\nexport { MemoryRecordCache, IndexedDbRecordCache } from './record_cache.js';\n");
+    js.push_str(
+        "import { installRecordCalls } from './record_client.js';\ninstallRecordCalls(Client);\n",
+    );
     std::fs::write(&entry, js).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
     let manifest = format!(
         r#"{{
@@ -446,7 +450,7 @@ fn pkg(tools: &Tools) -> Res {
   "module": "serpkit.js",
   "types": "serpkit.d.ts",
   "exports": {{ ".": {{ "types": "./serpkit.d.ts", "default": "./serpkit.js" }}, "./serpkit_bg.wasm": "./serpkit_bg.wasm" }},
-  "files": ["serpkit.js", "record_cache.js", "serpkit.d.ts", "serpkit_bg.wasm", "serpkit_bg.wasm.d.ts"],
+  "files": ["serpkit.js", "record_cache.js", "record_client.js", "serpkit.d.ts", "serpkit_bg.wasm", "serpkit_bg.wasm.d.ts"],
   "sideEffects": false,
   "license": "MIT OR Apache-2.0"
 }}
