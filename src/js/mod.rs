@@ -18,6 +18,13 @@ use crate::ops::{Operation, Request};
 use options::{cancel_from, Options};
 use text::text_of;
 
+/// The package's allocator: talc, about 1.9 kB gzip smaller than the standard dlmalloc
+/// (measurements in xtask's `pkg`).
+#[global_allocator]
+// SAFETY: the package runs on one thread (wasm32 without atomics), which is what
+// `TalckWasm` (talc's unsynchronised wasm allocator) requires.
+static ALLOCATOR: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };
+
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = include_str!("serpkit.d.ts");
 
