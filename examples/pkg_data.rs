@@ -47,7 +47,7 @@ fn main() -> std::process::ExitCode {
         js.push_str(&format!(
             "  {}: {},\n",
             json(op.path()),
-            json(&json_schema_text(*op))
+            json(&json_schema_text(op))
         ));
     }
     js.push_str("};\n");

@@ -189,35 +189,6 @@ pub fn estimate_cost(
     )))
 }
 
-/// All operations: `[{ path, title, price: { usd, micros, display }, unit, unitLabel }]`.
-#[wasm_bindgen(unchecked_return_type = "OperationInfo[]")]
-pub fn operations() -> JsValue {
-    let items: Vec<String> = Operation::ALL
-        .iter()
-        .map(|op| {
-            let p = op.price();
-            format!(
-                r#"{{"path":{},"title":{},"price":{{{}}},"unit":{},"unitLabel":{}}}"#,
-                to_json(op.path()),
-                to_json(op.title()),
-                money_members(p.usd),
-                to_json(&p.unit),
-                to_json(p.unit.label()),
-            )
-        })
-        .collect();
-    json_value(&format!("[{}]", items.join(",")))
-}
-
-/// The JSON Schema (2020-12) of the operation's response.
-#[wasm_bindgen(js_name = jsonSchema, unchecked_return_type = "Record<string, unknown>")]
-pub fn json_schema(
-    #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,
-) -> Result<JsValue, JsValue> {
-    let op = parse_op(&operation)?;
-    Ok(json_value(&crate::validate::json_schema_text(op)))
-}
-
 /// A client of the service over `fetch`.
 #[wasm_bindgen(js_name = Client)]
 pub struct JsClient {

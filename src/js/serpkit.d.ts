@@ -22,6 +22,12 @@ export interface Money {
 
 export type PriceUnit = "per_keyword" | "per_domain" | "per_url" | "per_request";
 
+/** All operations: `[{ path, title, price: { usd, micros, display }, unit, unitLabel }]`. */
+export function operations(): OperationInfo[];
+
+/** The JSON Schema (2020-12) of the operation's response. */
+export function jsonSchema(operation: string): Record<string, unknown>;
+
 export interface OperationInfo {
   path: OperationName;
   title: string;

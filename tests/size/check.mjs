@@ -6,7 +6,7 @@ import zlib from 'node:zlib';
 
 const LIMIT_WASM_GZ = 100_000;
 const pkg = new URL('../../pkg/', import.meta.url);
-const files = ['serpkit_bg.wasm', 'serpkit.js', 'record_cache.js', 'record_client.js', 'serpkit.d.ts'];
+const files = ['serpkit_bg.wasm', 'serpkit.js', 'record_cache.js', 'record_client.js', 'static_api.js', 'static_data.js', 'serpkit.d.ts'];
 let failed = false;
 for (const name of files) {
   const bytes = fs.readFileSync(new URL(name, pkg));

@@ -399,6 +399,7 @@ fn pkg(tools: &Tools) -> Res {
     //   talc instead of dlmalloc:                                        111.3 kB
     //     (validateResponse, 10.4 MB ranked-keywords body, Node, best of 5 processes x 60
     //     runs, interleaved: text 10.66 ms vs 10.85 ms, bytes 10.58 ms vs 10.26 ms)
+    //   operations() and jsonSchema() as static data (static_data.js):  108.2 kB
     run(cargo().args([
         "build",
         "--config",
@@ -437,13 +438,27 @@ fn pkg(tools: &Tools) -> Res {
     // The record caches are plain JS (they cost the wasm nothing), exported from the entry;
     // so is the orchestration of calls with a cache (`record_client.js`: the core's plan
     // and merge are sync wasm steps, the cache and the send are awaited in JS).
-    for file in ["record_cache.js", "record_client.js"] {
+    // `operations()` and `jsonSchema(op)` are static data written by the core natively
+    // (examples/pkg_data.rs) into static_data.js, with static_api.js around them.
+    run(cargo()
+        .args([
+            "run",
+            "--quiet",
+            "--example",
+            "pkg_data",
+            "-p",
+            "serpkit",
+            "--",
+        ])
+        .arg(out.join("static_data.js")))?;
+    for file in ["record_cache.js", "record_client.js", "static_api.js"] {
         std::fs::copy(root().join("src/js").join(file), out.join(file))
             .map_err(|e| format!("pkg/{file}: {e}"))?;
     }
     let entry = out.join("serpkit.js");
     let mut js = std::fs::read_to_string(&entry).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
     js.push_str("\nexport { MemoryRecordCache, IndexedDbRecordCache } from './record_cache.js';\n");
+    js.push_str("export { operations, jsonSchema } from './static_api.js';\n");
     js.push_str(
         "import { installRecordCalls } from './record_client.js';\ninstallRecordCalls(Client);\n",
     );
@@ -458,7 +473,7 @@ fn pkg(tools: &Tools) -> Res {
   "module": "serpkit.js",
   "types": "serpkit.d.ts",
   "exports": {{ ".": {{ "types": "./serpkit.d.ts", "default": "./serpkit.js" }}, "./serpkit_bg.wasm": "./serpkit_bg.wasm" }},
-  "files": ["serpkit.js", "record_cache.js", "record_client.js", "serpkit.d.ts", "serpkit_bg.wasm", "serpkit_bg.wasm.d.ts"],
+  "files": ["serpkit.js", "record_cache.js", "record_client.js", "static_api.js", "static_data.js", "serpkit.d.ts", "serpkit_bg.wasm", "serpkit_bg.wasm.d.ts"],
   "sideEffects": false,
   "license": "MIT OR Apache-2.0"
 }}
