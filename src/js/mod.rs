@@ -202,39 +202,6 @@ pub struct JsClient {
     calls: records::Calls,
 }
 
-macro_rules! js_methods {
-    ($( $js:literal, $rust:ident, $op:ident, $req:literal, $resp:literal; )*) => {
-        #[wasm_bindgen(js_class = Client)]
-        impl JsClient {
-            $(
-                #[doc = concat!("Calls `", stringify!($op), "`; resolves to `{ data, report, charge, attempts }`.")]
-                #[wasm_bindgen(js_name = $js, unchecked_return_type = $resp)]
-                pub fn $rust(
-                    &self,
-                    #[wasm_bindgen(unchecked_param_type = $req)] request: JsValue,
-                    #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<JsValue>,
-                ) -> Promise {
-                    self.call_op(Operation::$op, request, options.unwrap_or(JsValue::UNDEFINED))
-                }
-            )*
-        }
-    };
-}
-
-js_methods! {
-    "searchVolumeBulk", search_volume_bulk, SearchVolumeBulk, "SearchVolumeBulkRequest", "Promise<Reply<SearchVolumeRecord[]>>";
-    "searchVolumeSingle", search_volume_single, SearchVolumeSingle, "SearchVolumeSingleRequest", "Promise<Reply<SearchVolumeRecord>>";
-    "domainStats", domain_stats, DomainStats, "DomainStatsRequest", "Promise<Reply<DomainStatsRecord[]>>";
-    "backlinkMetrics", backlink_metrics, BacklinkMetrics, "BacklinkMetricsRequest", "Promise<Reply<PageBacklinkMetrics[]>>";
-    "rankedKeywordsMetrics", ranked_keywords_metrics, RankedKeywordsMetrics, "DomainRequest", "Promise<Reply<RankedKeywordsMetrics[]>>";
-    "rankedKeywordsDomain", ranked_keywords_domain, RankedKeywordsDomain, "DomainRequest", "Promise<Reply<RankedKeyword[]>>";
-    "backlinkOverview", backlink_overview, BacklinkOverview, "DomainRequest", "Promise<Reply<DomainOverview>>";
-    "outlineSeo", outline_seo, OutlineSeo, "KeywordRequest", "Promise<Reply<OutlinePage[]>>";
-    "microblogPost", microblog_post, MicroblogPost, "KeywordRequest", "Promise<Reply<MicroblogPost[]>>";
-    "videoVideo", video_video, VideoVideo, "KeywordRequest", "Promise<Reply<Video[]>>";
-    "related", related, Related, "RelatedRequest", "Promise<Reply<RelatedKeyword[]>>";
-}
-
 #[wasm_bindgen(js_class = Client)]
 impl JsClient {
     /// `new Client({ key, baseUrl?, timeoutMs?, retries?, validation?, budgetUsd?,
@@ -345,27 +312,6 @@ impl JsClient {
             Ok((r, cancel_from(&options)?))
         });
         self.send(prepared, Some(id))
-    }
-
-    /// The price of a call now, before making it: `{ usd, micros, display, newRecords,
-    /// fromCache, summary }`. With a record cache, records already bought are not priced
-    /// (`summary`: "1 new keyword · 10 already bought"); without one, the whole request is.
-    /// (This is the price without a cache; `record_client.js` plans with one.)
-    #[wasm_bindgen(unchecked_return_type = "Promise<Quote>")]
-    pub fn quote(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "object | string")] request: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] _options: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        let op = parse_op(&operation)?;
-        let req = parse_request(op, &request)?;
-        req.check().map_err(|e| request_error(&e))?;
-        Ok(json_value(&format!(
-            r#"{{{},"newRecords":{},"fromCache":0,"summary":""}}"#,
-            money_members(crate::estimate_cost(&req)),
-            req.billable_units()
-        )))
     }
 
     /// `search_volume/bulk` over any number of keywords, in chunks with bounded concurrency:

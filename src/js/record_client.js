@@ -1,8 +1,10 @@
-// Pay once per record in the JS package: the calls of a `Client` made with a record `cache`.
-// The planner and the merge are the core's (Rust, `crate::records`, reached through the
-// client's internal `__` methods: src/js/records.rs lists the steps); this file only moves
-// records between them and the cache and sends what the plan says. Written in JS because the
-// same steps as async Rust cost the package's wasm about 14 kB gzip.
+// The calls of the JS package's `Client` that need no code of their own in the wasm: one
+// method per operation (each is `call(path, ...)`; a wasm export each cost ~0.2 kB gzip),
+// `quote`, and paying once per record for a client made with a record `cache`. The planner
+// and the merge are the core's (Rust, `crate::records`, reached through the client's
+// internal `__` methods: src/js/records.rs lists the steps); this file only moves records
+// between them and the cache and sends what the plan says. Written in JS because the same
+// steps as async Rust cost the package's wasm about 14 kB gzip.
 
 const OPERATIONS = {
   searchVolumeBulk: 'search_volume/bulk',
@@ -122,16 +124,26 @@ async function cachedQuote(client, cache, operation, request, options, raw) {
   }
 }
 
-/** Routes the calls of clients made with a `cache` through the record steps. */
-export function installRecordCalls(Client) {
+/** The price of a call without a record cache: the whole request's estimate. */
+function wholeQuote(estimateCost, operation, request) {
+  const e = estimateCost(operation, request);
+  return { usd: e.usd, micros: e.micros, display: e.display, newRecords: e.units, fromCache: 0, summary: '' };
+}
+
+/**
+ * Defines the per-operation methods and `quote` on `Client.prototype`, and routes the calls
+ * of clients made with a `cache` through the record steps.
+ */
+export function installRecordCalls(Client, estimateCost) {
   const proto = Client.prototype;
   for (const [name, operation] of Object.entries(OPERATIONS)) {
-    const raw = proto[name];
-    proto[name] = function (request, options) {
-      const cache = this.__cache();
-      if (cache === undefined) return raw.call(this, request, options);
-      return cachedCall(this, cache, operation, request, options, () => raw.call(this, request, options));
-    };
+    Object.defineProperty(proto, name, {
+      configurable: true,
+      writable: true,
+      value: function (request, options) {
+        return this.call(operation, request, options);
+      },
+    });
   }
   const call = proto.call;
   proto.call = function (operation, request, options) {
@@ -139,11 +151,11 @@ export function installRecordCalls(Client) {
     if (cache === undefined) return call.call(this, operation, request, options);
     return cachedCall(this, cache, operation, request, options, () => call.call(this, operation, request, options));
   };
-  const quote = proto.quote;
   proto.quote = async function (operation, request, options) {
+    const raw = () => wholeQuote(estimateCost, operation, request);
     const cache = this.__cache();
-    if (cache === undefined) return quote.call(this, operation, request, options);
-    return cachedQuote(this, cache, operation, request, options, () => quote.call(this, operation, request, options));
+    if (cache === undefined) return raw();
+    return cachedQuote(this, cache, operation, request, options, raw);
   };
   const chunked = proto.searchVolumeBulkChunked;
   proto.searchVolumeBulkChunked = function (request, options) {

@@ -402,6 +402,8 @@ fn pkg(tools: &Tools) -> Res {
     //   operations() and jsonSchema() as static data (static_data.js):  108.2 kB
     //   keyword lower case from a 2.2 kB table of runs (records/lower.rs)
     //   instead of std's char::to_lowercase tables:                      101.2 kB
+    //   (wasm-opt -Oz instead of -O3 here: 100.97 kB, not taken: the validator's speed)
+    //   the per-operation methods and quote() in JS (each is call(path)): 100.5 kB
     run(cargo().args([
         "build",
         "--config",
@@ -462,7 +464,7 @@ fn pkg(tools: &Tools) -> Res {
     js.push_str("\nexport { MemoryRecordCache, IndexedDbRecordCache } from './record_cache.js';\n");
     js.push_str("export { operations, jsonSchema } from './static_api.js';\n");
     js.push_str(
-        "import { installRecordCalls } from './record_client.js';\ninstallRecordCalls(Client);\n",
+        "import { installRecordCalls } from './record_client.js';\ninstallRecordCalls(Client, estimateCost);\n",
     );
     std::fs::write(&entry, js).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
     let manifest = format!(
