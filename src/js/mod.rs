@@ -304,13 +304,17 @@ impl JsClient {
         })
     }
 
-    /// Buys what a planned call lacks (see [`records`]).
+    /// Buys what a planned call lacks (see [`records`]): in chunks for
+    /// `searchVolumeBulkChunked` (`chunked`), else in one call.
     #[wasm_bindgen(js_name = __send, skip_typescript)]
-    pub fn send_planned(&self, id: u32, options: JsValue) -> Promise {
-        let prepared = self.to_buy(id).and_then(|r| {
-            let r = r.ok_or_else(|| error_value("invalid_argument", "nothing to buy", |_| {}))?;
-            Ok((r, cancel_from(&options)?))
+    pub fn send_planned(&self, id: u32, options: JsValue, chunked: bool) -> Promise {
+        let request = self.to_buy(id).and_then(|r| {
+            r.ok_or_else(|| error_value("invalid_argument", "nothing to buy", |_| {}))
         });
+        if chunked {
+            return self.bulk(request, options, Some(id));
+        }
+        let prepared = request.and_then(|r| Ok((r, cancel_from(&options)?)));
         self.send(prepared, Some(id))
     }
 
@@ -326,16 +330,6 @@ impl JsClient {
     ) -> Promise {
         let request = parse_request(Operation::SearchVolumeBulk, &request);
         self.bulk(request, options.unwrap_or(JsValue::UNDEFINED), None)
-    }
-
-    /// Buys the keywords a planned `search_volume/bulk` call lacks, in chunks (see
-    /// [`records`]).
-    #[wasm_bindgen(js_name = __sendBulk, skip_typescript)]
-    pub fn send_bulk_planned(&self, id: u32, options: JsValue) -> Promise {
-        let request = self.to_buy(id).and_then(|r| {
-            r.ok_or_else(|| error_value("invalid_argument", "nothing to buy", |_| {}))
-        });
-        self.bulk(request, options, Some(id))
     }
 
     /// A chunked bulk job: resolves to its `BulkResult`, or, for a planned call (`planned`:

@@ -42,13 +42,14 @@ async function begin(client, cache, operation, request, options) {
       if (r === null || typeof r !== 'object' || typeof r.json !== 'string' || typeof r.boughtAt !== 'number') {
         continue;
       }
-      client.__found(call.id, i, r.json, r.boughtAt, r.imported === true);
-      if (!Array.isArray(r.issues)) continue;
-      for (const x of r.issues) {
+      // The issues' fields in a row, four strings each (path, code, severity, message).
+      const issues = [];
+      for (const x of Array.isArray(r.issues) ? r.issues : []) {
         if (x && typeof x.path === 'string' && typeof x.code === 'string' && typeof x.severity === 'string') {
-          client.__issue(call.id, i, x.path, x.code, x.severity, typeof x.message === 'string' ? x.message : '');
+          issues.push(x.path, x.code, x.severity, typeof x.message === 'string' ? x.message : '');
         }
       }
+      client.__found(call.id, i, r.json, r.boughtAt, r.imported === true, issues);
     }
   } catch (e) {
     call.cacheError = message(e);
@@ -59,7 +60,7 @@ async function begin(client, cache, operation, request, options) {
 /** Sends what the plan lacks, merges, stores the new records: the merged answer. */
 async function finish(client, cache, call, options, bulk) {
   const plan = client.__plan(call.id, call.cacheError !== undefined);
-  if (plan.send) await (bulk ? client.__sendBulk(call.id, options) : client.__send(call.id, options));
+  if (plan.send) await client.__send(call.id, options, bulk);
   const m = client.__merge(call.id);
   let cacheError = call.cacheError;
   if (m.entries.length > 0) {

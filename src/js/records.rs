@@ -4,11 +4,10 @@
 //!
 //! 1. `__begin(op, request, options, now)`: checks the request; `null` when the operation is
 //!    priced per request, else `{ id, kind, keys }` (a pending call).
-//! 2. `__found(id, i, json, boughtAt, imported)` and `__issue(id, i, path, code, severity,
-//!    message)`: the records `cache.get` found.
+//! 2. `__found(id, i, json, boughtAt, imported, issues)`: the records `cache.get` found.
 //! 3. `__plan(id, cacheFailed)`: the plan's price and summary, and whether to send.
-//! 4. `__send(id, options)` / `__sendBulk(id, options)`: buy the missing records (strict
-//!    validation is judged after the merge).
+//! 4. `__send(id, options, chunked)`: buys the missing records, in chunks for
+//!    `searchVolumeBulkChunked` (strict validation is judged after the merge).
 //! 5. `__merge(id)`: the answer in request order, the records to `cache.put`, the verdict.
 //! 6. `__drop(id)`: forgets the pending call (always, in a `finally`).
 //!
@@ -128,7 +127,9 @@ impl JsClient {
         Ok(super::json_value(&text))
     }
 
-    /// The stored record the cache found for the call's key `i`.
+    /// The stored record the cache found for the call's key `i`; `issues` holds its issues'
+    /// fields in a row, four strings each (`path, code, severity, message`). An issue with
+    /// an unknown rule code is left out.
     #[wasm_bindgen(js_name = __found, skip_typescript)]
     pub fn found(
         &self,
@@ -137,42 +138,31 @@ impl JsClient {
         json: String,
         bought_at_ms: f64,
         imported: bool,
+        issues: js_sys::Array,
     ) -> Result<(), JsValue> {
+        let text = |k: u32| issues.get(k).as_string().unwrap_or_default();
+        let issues = (0..issues.length() / 4)
+            .filter_map(|n| {
+                let code = rule_code(&text(n * 4 + 1))?;
+                Some(Issue {
+                    path: text(n * 4),
+                    code,
+                    severity: if text(n * 4 + 2) == "error" {
+                        Severity::Error
+                    } else {
+                        Severity::Warning
+                    },
+                    message: text(n * 4 + 3),
+                })
+            })
+            .collect();
         self.with_call(id, |c| {
             if let Some(slot) = c.found.get_mut(i as usize) {
                 *slot = Some(StoredRecord {
                     json,
                     bought_at_ms,
-                    issues: Vec::new(),
+                    issues,
                     imported,
-                });
-            }
-        })
-    }
-
-    /// One issue of the stored record of key `i` (an unknown rule code is left out).
-    #[wasm_bindgen(js_name = __issue, skip_typescript)]
-    pub fn issue(
-        &self,
-        id: u32,
-        i: u32,
-        path: String,
-        code: String,
-        severity: String,
-        message: String,
-    ) -> Result<(), JsValue> {
-        self.with_call(id, |c| {
-            let record = c.found.get_mut(i as usize).and_then(Option::as_mut);
-            if let (Some(r), Some(code)) = (record, rule_code(&code)) {
-                r.issues.push(Issue {
-                    path,
-                    code,
-                    severity: if severity == "error" {
-                        Severity::Error
-                    } else {
-                        Severity::Warning
-                    },
-                    message,
                 });
             }
         })
