@@ -19,11 +19,14 @@ use serpkit::ops::{self, Operation, PriceUnit, Request};
 const DTS: &str = include_str!("../src/js/serpkit.d.ts");
 const JS_MOD: &str = include_str!("../src/js/mod.rs");
 /// Every file of the JS layer (for the error codes it uses).
-const JS_FILES: [&str; 3] = [
+const JS_FILES: [&str; 4] = [
     JS_MOD,
     include_str!("../src/js/options.rs"),
+    include_str!("../src/js/records.rs"),
     include_str!("../src/js/text.rs"),
 ];
+/// The JS half of the package's `Client`: its method per operation.
+const RECORD_CLIENT_JS: &str = include_str!("../src/js/record_client.js");
 
 // ---- A tiny reader of the .d.ts ---------------------------------------------------------
 
@@ -370,24 +373,27 @@ fn checker() -> Checker {
 // ---- The operation table of the JS exports ---------------------------------------------
 
 /// `(Operation variant, JS method, request TS type, response TS type)` from the
-/// `js_methods!` table in `src/js/mod.rs`.
+/// `interface Client` of `serpkit.d.ts` (the methods are defined in `record_client.js`; the
+/// variant is the method's name with a capital first letter).
 fn js_table() -> Vec<(String, String, String, String)> {
-    let start = JS_MOD.find("js_methods! {").expect("js_methods! table");
-    let body = &JS_MOD[start..];
+    let start = DTS
+        .find("export interface Client {")
+        .expect("interface Client");
+    let body = &DTS[start..];
     let body = &body[..body.find("\n}").unwrap()];
     body.lines()
-        .filter(|l| l.trim_start().starts_with('"'))
+        .map(str::trim)
+        .filter(|l| l.contains("(request: ") && l.contains("Promise<Reply<"))
         .map(|l| {
-            let parts: Vec<&str> = l.trim().trim_end_matches(';').split(',').collect();
-            assert_eq!(parts.len(), 5, "{l}");
-            let unq = |s: &str| s.trim().trim_matches('"').to_string();
-            let resp = unq(parts[4]);
-            let resp = resp
-                .strip_prefix("Promise<Reply<")
-                .and_then(|r| r.strip_suffix(">>"))
-                .unwrap_or_else(|| panic!("response type {resp}"))
-                .to_string();
-            (unq(parts[2]), unq(parts[0]), unq(parts[3]), resp)
+            let method = &l[..l.find('(').unwrap()];
+            let req = &l[l.find("(request: ").unwrap() + 10..l.find(", options").unwrap()];
+            let resp = l
+                .split("Promise<Reply<")
+                .nth(1)
+                .and_then(|r| r.strip_suffix(">>;"))
+                .unwrap_or_else(|| panic!("response type in {l}"));
+            let variant = method[..1].to_uppercase() + &method[1..];
+            (variant, method.into(), req.into(), resp.into())
         })
         .collect()
 }
@@ -470,8 +476,16 @@ fn every_operation_has_a_typed_method_request_and_response() {
     let all: Vec<String> = Operation::ALL.iter().map(|o| variant_name(*o)).collect();
     assert_eq!(
         variants, all,
-        "js_methods! must list every operation once, in order"
+        "interface Client must have a method per operation, in order"
     );
+    // Each method calls its operation (record_client.js's table).
+    for ((_, method, _, _), op) in table.iter().zip(Operation::ALL) {
+        let row = format!("  {method}: '{}',", op.path());
+        assert!(
+            RECORD_CLIENT_JS.contains(&row),
+            "record_client.js lacks {row}"
+        );
+    }
     let dts = parse_dts(DTS);
     for (_, method, req, resp) in &table {
         assert!(

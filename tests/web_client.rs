@@ -308,7 +308,7 @@ async fn abort_signal_through_the_js_client() {
     let call_options = Object::new();
     Reflect::set(&call_options, &"signal".into(), &controller.signal()).unwrap();
     let request = JsValue::from_str(r#"{"keyword":"trail shoes","ccode":"US"}"#);
-    let promise = client.related(request.clone(), Some(call_options.into()));
+    let promise = client.call("related".into(), request.clone(), Some(call_options.into()));
     // Abort once the request is at the sandbox (waiting out its delay).
     let t0 = now_ms();
     while ledger().await.0.is_empty() {
@@ -339,7 +339,7 @@ async fn abort_signal_through_the_js_client() {
     .unwrap();
     let done = Object::new();
     Reflect::set(&done, &"signal".into(), &controller.signal()).unwrap();
-    let err = JsFuture::from(fast.related(request, Some(done.into())))
+    let err = JsFuture::from(fast.call("related".into(), request, Some(done.into())))
         .await
         .unwrap_err();
     assert_eq!(

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use super::{BulkOptions, BulkProgress, Cancel, Client, Error, ValidationMode};
+use super::{BulkOptions, BulkProgress, BulkReport, Cancel, Client, Error, ValidationMode};
 use crate::money::Usd;
 use crate::ops::{search_volume_bulk, Request};
 use crate::records::{shift_path, source_of, Bought, Plan, PlanOptions, RecordStore};
@@ -35,7 +35,7 @@ pub struct RecordReply {
 impl Client {
     /// This client, but reporting instead of rejecting contract errors: a planned call is
     /// judged after the merge, so a strict mode never throws away records paid for.
-    fn judged_later(&self) -> Client {
+    pub(crate) fn judged_later(&self) -> Client {
         if self.config.validation != ValidationMode::Strict {
             return self.clone();
         }
@@ -245,20 +245,10 @@ impl Client {
             }
             return out;
         };
-        // One report over the joined chunks: each chunk's paths moved to its records.
-        let report = job.as_ref().filter(|_| validated).map(|job| {
-            let mut issues: Vec<Issue> = Vec::new();
-            let (mut errors, mut warnings) = (0, 0);
-            for c in &job.reports {
-                errors += c.report.error_count() - c.report.errors().count();
-                warnings += c.report.warning_count() - c.report.warnings().count();
-                issues.extend(c.report.issues.iter().map(|i| Issue {
-                    path: shift_path(&i.path, c.first_record),
-                    ..i.clone()
-                }));
-            }
-            Report::from_parts(issues, errors, warnings)
-        });
+        let report = job
+            .as_ref()
+            .filter(|_| validated)
+            .map(|job| BulkReport::join(&job.reports));
         let bought = job.as_ref().map(|job| Bought {
             body: &job.records,
             report: report.as_ref(),
@@ -289,5 +279,23 @@ impl Client {
         out.records = merged.body;
         out.report = merged.report;
         out
+    }
+}
+
+impl BulkReport {
+    /// One report over the joined chunks of a bulk job: each chunk's paths moved to its
+    /// records.
+    pub fn join(reports: &[BulkReport]) -> Report {
+        let mut issues: Vec<Issue> = Vec::new();
+        let (mut errors, mut warnings) = (0, 0);
+        for c in reports {
+            errors += c.report.error_count() - c.report.errors().count();
+            warnings += c.report.warning_count() - c.report.warnings().count();
+            issues.extend(c.report.issues.iter().map(|i| Issue {
+                path: shift_path(&i.path, c.first_record),
+                ..i.clone()
+            }));
+        }
+        Report::from_parts(issues, errors, warnings)
     }
 }

@@ -5,18 +5,25 @@
 //! model by `tests/ts_types.rs`).
 
 mod options;
-mod record_cache;
+mod records;
 mod text;
 
 use js_sys::{Function, Promise, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::client::{BulkOptions, BulkProgress, Client as CoreClient, Error};
+use crate::client::{BulkOptions, BulkProgress, BulkReport, Client as CoreClient, Error};
 use crate::money::Usd;
 use crate::ops::{Operation, Request};
 use options::{cancel_from, Options};
 use text::text_of;
+
+/// The package's allocator: talc, about 1.9 kB gzip smaller than the standard dlmalloc
+/// (measurements in xtask's `pkg`).
+#[global_allocator]
+// SAFETY: the package runs on one thread (wasm32 without atomics), which is what
+// `TalckWasm` (talc's unsynchronised wasm allocator) requires.
+static ALLOCATOR: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = include_str!("serpkit.d.ts");
@@ -182,76 +189,17 @@ pub fn estimate_cost(
     )))
 }
 
-/// All operations: `[{ path, title, price: { usd, micros, display }, unit, unitLabel }]`.
-#[wasm_bindgen(unchecked_return_type = "OperationInfo[]")]
-pub fn operations() -> JsValue {
-    let items: Vec<String> = Operation::ALL
-        .iter()
-        .map(|op| {
-            let p = op.price();
-            format!(
-                r#"{{"path":{},"title":{},"price":{{{}}},"unit":{},"unitLabel":{}}}"#,
-                to_json(op.path()),
-                to_json(op.title()),
-                money_members(p.usd),
-                to_json(&p.unit),
-                to_json(p.unit.label()),
-            )
-        })
-        .collect();
-    json_value(&format!("[{}]", items.join(",")))
-}
-
-/// The JSON Schema (2020-12) of the operation's response.
-#[wasm_bindgen(js_name = jsonSchema, unchecked_return_type = "Record<string, unknown>")]
-pub fn json_schema(
-    #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,
-) -> Result<JsValue, JsValue> {
-    let op = parse_op(&operation)?;
-    Ok(json_value(&crate::validate::json_schema_text(op)))
-}
-
 /// A client of the service over `fetch`.
 #[wasm_bindgen(js_name = Client)]
 pub struct JsClient {
     inner: CoreClient,
-    /// The record cache (`cache` option): records are then paid for once.
-    cache: Option<record_cache::JsRecordCache>,
+    /// The record cache (`cache` option): records are then paid for once (driven from JS,
+    /// `record_client.js`, through the steps in [`records`]).
+    cache: Option<JsValue>,
     /// Stored records older than this are bought again (`maxAgeMs`; default no expiry).
     max_age_ms: Option<f64>,
-}
-
-macro_rules! js_methods {
-    ($( $js:literal, $rust:ident, $op:ident, $req:literal, $resp:literal; )*) => {
-        #[wasm_bindgen(js_class = Client)]
-        impl JsClient {
-            $(
-                #[doc = concat!("Calls `", stringify!($op), "`; resolves to `{ data, report, charge, attempts }`.")]
-                #[wasm_bindgen(js_name = $js, unchecked_return_type = $resp)]
-                pub fn $rust(
-                    &self,
-                    #[wasm_bindgen(unchecked_param_type = $req)] request: JsValue,
-                    #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<JsValue>,
-                ) -> Promise {
-                    self.call_op(Operation::$op, request, options.unwrap_or(JsValue::UNDEFINED))
-                }
-            )*
-        }
-    };
-}
-
-js_methods! {
-    "searchVolumeBulk", search_volume_bulk, SearchVolumeBulk, "SearchVolumeBulkRequest", "Promise<Reply<SearchVolumeRecord[]>>";
-    "searchVolumeSingle", search_volume_single, SearchVolumeSingle, "SearchVolumeSingleRequest", "Promise<Reply<SearchVolumeRecord>>";
-    "domainStats", domain_stats, DomainStats, "DomainStatsRequest", "Promise<Reply<DomainStatsRecord[]>>";
-    "backlinkMetrics", backlink_metrics, BacklinkMetrics, "BacklinkMetricsRequest", "Promise<Reply<PageBacklinkMetrics[]>>";
-    "rankedKeywordsMetrics", ranked_keywords_metrics, RankedKeywordsMetrics, "DomainRequest", "Promise<Reply<RankedKeywordsMetrics[]>>";
-    "rankedKeywordsDomain", ranked_keywords_domain, RankedKeywordsDomain, "DomainRequest", "Promise<Reply<RankedKeyword[]>>";
-    "backlinkOverview", backlink_overview, BacklinkOverview, "DomainRequest", "Promise<Reply<DomainOverview>>";
-    "outlineSeo", outline_seo, OutlineSeo, "KeywordRequest", "Promise<Reply<OutlinePage[]>>";
-    "microblogPost", microblog_post, MicroblogPost, "KeywordRequest", "Promise<Reply<MicroblogPost[]>>";
-    "videoVideo", video_video, VideoVideo, "KeywordRequest", "Promise<Reply<Video[]>>";
-    "related", related, Related, "RelatedRequest", "Promise<Reply<RelatedKeyword[]>>";
+    /// Calls that pay once per record, between their plan and their merge.
+    calls: records::Calls,
 }
 
 #[wasm_bindgen(js_class = Client)]
@@ -285,6 +233,7 @@ impl JsClient {
             inner: CoreClient::with_fetch(config),
             cache,
             max_age_ms,
+            calls: Default::default(),
         })
     }
 
@@ -303,88 +252,70 @@ impl JsClient {
     }
 
     fn call_op(&self, op: Operation, request: JsValue, options: JsValue) -> Promise {
-        let client = self.inner.clone();
-        let cache = self.cache.clone();
-        let plan = self.plan_options(&options);
         let prepared = parse_request(op, &request).and_then(|r| Ok((r, cancel_from(&options)?)));
+        self.send(prepared, None)
+    }
+
+    /// Sends a request: resolves to `{ data, report, charge, attempts }`, or, for a planned
+    /// call (`planned`: its id), keeps what was bought for `__merge` (strict validation
+    /// judges the merged answer then) and resolves to nothing.
+    fn send(
+        &self,
+        prepared: Result<(Request, Option<options::AbortLink>), JsValue>,
+        planned: Option<u32>,
+    ) -> Promise {
+        let client = match planned {
+            Some(_) => self.inner.judged_later(),
+            None => self.inner.clone(),
+        };
+        let calls = self.calls.clone();
         wasm_bindgen_futures::future_to_promise(async move {
             let (req, cancel) = prepared?;
             let cancel = cancel.as_ref().map(|l| &l.cancel);
-            let reply = js_sys::Object::new();
-            let store = cache
-                .as_ref()
-                .map(|c| c as &dyn crate::records::RecordStore);
             let r = client
-                .call_with_records(&req, store, &plan, cancel)
+                .call_raw(&req, cancel)
                 .await
                 .map_err(|e| client_error(&e))?;
-            if cache.is_some() {
-                set(&reply, "fromCache", r.from_store as f64);
-                set(&reply, "bought", r.bought as f64);
-                if let Some(e) = &r.store_error {
-                    set(&reply, "cacheError", e.as_str());
-                }
+            if let Some(id) = planned {
+                keep(
+                    &calls,
+                    id,
+                    records::Sent {
+                        body: r.body,
+                        report: r.report,
+                        charge: r.charge,
+                        possibly_charged: Usd::ZERO,
+                        attempts: r.attempts,
+                        stopped: None,
+                    },
+                );
+                return Ok(JsValue::UNDEFINED);
             }
-            let (body, report, charge, attempts) = (r.body, r.report, r.charge, r.attempts);
-            set(&reply, "data", json_value(&body));
+            let reply = js_sys::Object::new();
+            set(&reply, "data", json_value(&r.body));
             set(
                 &reply,
                 "report",
-                report.as_ref().map(report_value).unwrap_or(JsValue::NULL),
+                r.report.as_ref().map(report_value).unwrap_or(JsValue::NULL),
             );
-            set(&reply, "charge", money(charge));
-            set(&reply, "attempts", attempts);
+            set(&reply, "charge", money(r.charge));
+            set(&reply, "attempts", r.attempts);
             Ok(reply.into())
         })
     }
 
-    /// The plan options of a call: now, the client's max age, and `options.refresh`.
-    fn plan_options(&self, options: &JsValue) -> crate::records::PlanOptions {
-        crate::records::PlanOptions {
-            now_ms: js_sys::Date::now(),
-            max_age_ms: self.max_age_ms,
-            refresh: options.is_object()
-                && Reflect::get(options, &"refresh".into()).is_ok_and(|v| v.is_truthy()),
-        }
-    }
-
-    /// The price of a call now, before making it: `{ usd, micros, display, newRecords,
-    /// fromCache, summary }`. With a record cache, records already bought are not priced
-    /// (`summary`: "1 new keyword · 10 already bought"); without one, the whole request is.
-    #[wasm_bindgen(unchecked_return_type = "Promise<Quote>")]
-    pub fn quote(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "object | string")] request: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        let client = self.inner.clone();
-        let cache = self.cache.clone();
-        let plan = self.plan_options(&options.unwrap_or(JsValue::UNDEFINED));
-        let prepared = parse_op(&operation).and_then(|op| {
-            let r = parse_request(op, &request)?;
-            r.check().map_err(|e| request_error(&e))?;
-            Ok(r)
+    /// Buys what a planned call lacks (see [`records`]): in chunks for
+    /// `searchVolumeBulkChunked` (`chunked`), else in one call.
+    #[wasm_bindgen(js_name = __send, skip_typescript)]
+    pub fn send_planned(&self, id: u32, options: JsValue, chunked: bool) -> Promise {
+        let request = self.to_buy(id).and_then(|r| {
+            r.ok_or_else(|| error_value("invalid_argument", "nothing to buy", |_| {}))
         });
-        wasm_bindgen_futures::future_to_promise(async move {
-            let req = prepared?;
-            let planned = match &cache {
-                Some(c) => client.plan(&req, c, &plan).await.ok().flatten(),
-                None => None,
-            };
-            let (usd, new, stored, summary) = match &planned {
-                Some(p) => (p.estimate, p.new_records(), p.reused(), p.summary()),
-                None => {
-                    let units = req.billable_units() as usize;
-                    (crate::estimate_cost(&req), units, 0, String::new())
-                }
-            };
-            Ok(json_value(&format!(
-                r#"{{{},"newRecords":{new},"fromCache":{stored},"summary":{}}}"#,
-                money_members(usd),
-                to_json(&summary)
-            )))
-        })
+        if chunked {
+            return self.bulk(request, options, Some(id));
+        }
+        let prepared = request.and_then(|r| Ok((r, cancel_from(&options)?)));
+        self.send(prepared, Some(id))
     }
 
     /// `search_volume/bulk` over any number of keywords, in chunks with bounded concurrency:
@@ -397,14 +328,30 @@ impl JsClient {
         #[wasm_bindgen(unchecked_param_type = "SearchVolumeBulkRequest")] request: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "BulkOptions")] options: Option<JsValue>,
     ) -> Promise {
-        let options = options.unwrap_or(JsValue::UNDEFINED);
-        let client = self.inner.clone();
-        let cache = self.cache.clone();
-        let plan = self.plan_options(&options);
-        let prepared = (|| {
-            let req = match parse_request(Operation::SearchVolumeBulk, &request)? {
-                Request::SearchVolumeBulk(r) => r,
-                _ => unreachable!("parsed as search_volume/bulk"),
+        let request = parse_request(Operation::SearchVolumeBulk, &request);
+        self.bulk(request, options.unwrap_or(JsValue::UNDEFINED), None)
+    }
+
+    /// A chunked bulk job: resolves to its `BulkResult`, or, for a planned call (`planned`:
+    /// its id), keeps what was bought for `__merge` and resolves to nothing.
+    fn bulk(
+        &self,
+        request: Result<Request, JsValue>,
+        options: JsValue,
+        planned: Option<u32>,
+    ) -> Promise {
+        let client = match planned {
+            Some(_) => self.inner.judged_later(),
+            None => self.inner.clone(),
+        };
+        let calls = self.calls.clone();
+        let prepared = request.and_then(|request| {
+            let Request::SearchVolumeBulk(req) = request else {
+                return Err(error_value(
+                    "invalid_argument",
+                    "not a bulk request",
+                    |_| {},
+                ));
             };
             let mut bulk = BulkOptions::default();
             let mut on_progress: Option<Function> = None;
@@ -425,7 +372,7 @@ impl JsClient {
                     .and_then(|f| f.dyn_into::<Function>().ok());
             }
             Ok::<_, JsValue>((req, bulk, on_progress, cancel_from(&options)?))
-        })();
+        });
         wasm_bindgen_futures::future_to_promise(async move {
             let (req, bulk, on_progress, cancel) = prepared?;
             let progress = |p: BulkProgress| {
@@ -439,50 +386,39 @@ impl JsClient {
                     let _ = f.call1(&JsValue::NULL, &o);
                 }
             };
-            let result = js_sys::Object::new();
             let cancel = cancel.as_ref().map(|l| &l.cancel);
-            let store = cache
-                .as_ref()
-                .map(|c| c as &dyn crate::records::RecordStore);
             let r = client
-                .search_volume_bulk_with_records(
-                    &req.keywords,
-                    &req.ccode,
-                    bulk,
-                    progress,
-                    cancel,
-                    store,
-                    &plan,
-                )
+                .search_volume_bulk_chunked_raw(&req.keywords, &req.ccode, bulk, progress, cancel)
                 .await;
-            if cache.is_some() {
-                set(&result, "fromCache", r.from_store as f64);
-                set(&result, "bought", r.bought as f64);
-                set(
-                    &result,
-                    "report",
-                    r.report.as_ref().map(report_value).unwrap_or(JsValue::NULL),
+            if let Some(id) = planned {
+                let validated = client.config().validation != crate::client::ValidationMode::Off;
+                keep(
+                    &calls,
+                    id,
+                    records::Sent {
+                        report: validated.then(|| BulkReport::join(&r.reports)),
+                        body: r.records,
+                        charge: r.charge,
+                        possibly_charged: r.possibly_charged,
+                        attempts: 0,
+                        stopped: r.stopped,
+                    },
                 );
-                if let Some(e) = &r.store_error {
-                    set(&result, "cacheError", e.as_str());
-                }
+                return Ok(JsValue::UNDEFINED);
             }
-            let (records, missing, charge, possibly_charged, stopped) = (
-                r.records,
-                r.missing,
-                r.charge,
-                r.possibly_charged,
-                r.stopped,
-            );
+            let result = js_sys::Object::new();
             // The records as the service wrote them, like `data` of a single call.
-            set(&result, "data", json_value(&records));
-            set(&result, "missing", json_value(&to_json(&missing)));
-            set(&result, "charge", money(charge));
-            set(&result, "possiblyCharged", money(possibly_charged));
+            set(&result, "data", json_value(&r.records));
+            set(&result, "missing", json_value(&to_json(&r.missing)));
+            set(&result, "charge", money(r.charge));
+            set(&result, "possiblyCharged", money(r.possibly_charged));
             set(
                 &result,
                 "error",
-                stopped.as_ref().map(client_error).unwrap_or(JsValue::NULL),
+                r.stopped
+                    .as_ref()
+                    .map(client_error)
+                    .unwrap_or(JsValue::NULL),
             );
             Ok(result.into())
         })
@@ -506,5 +442,12 @@ impl JsClient {
     #[wasm_bindgen(getter, unchecked_return_type = "Money | null")]
     pub fn remaining(&self) -> JsValue {
         self.inner.remaining().map(money).unwrap_or(JsValue::NULL)
+    }
+}
+
+/// Keeps what a planned call bought for its merge (nothing when the call was dropped).
+fn keep(calls: &records::Calls, id: u32, sent: records::Sent) {
+    if let Some(Some(call)) = calls.borrow_mut().get_mut(id as usize) {
+        call.sent = Some(sent);
     }
 }

@@ -22,7 +22,7 @@ pub(super) struct Options {
     max_body_bytes: Option<f64>,
     headers: Vec<(String, String)>,
     /// The record cache (`cache`).
-    pub(super) cache: Option<super::record_cache::JsRecordCache>,
+    pub(super) cache: Option<JsValue>,
     /// `maxAgeMs` of stored records.
     pub(super) max_age_ms: Option<f64>,
 }
@@ -193,12 +193,19 @@ impl Options {
             budget_usd,
             max_body_bytes: o.number("maxBodyBytes")?,
             headers,
-            cache: o
-                .get("cache")?
-                .map(super::record_cache::JsRecordCache::new)
-                .transpose()?,
+            cache: o.get("cache")?.map(record_cache).transpose()?,
             max_age_ms: o.number("maxAgeMs")?,
         })
+    }
+}
+
+/// The `cache` option: an object with `get` and `put` methods (`record_client.js` calls them).
+fn record_cache(value: JsValue) -> Result<JsValue, String> {
+    let method = |name: &str| Reflect::get(&value, &name.into()).is_ok_and(|f| f.is_function());
+    if method("get") && method("put") {
+        Ok(value)
+    } else {
+        Err("cache must be an object with get(kind, keys) and put(kind, entries) methods".into())
     }
 }
 

@@ -22,6 +22,12 @@ export interface Money {
 
 export type PriceUnit = "per_keyword" | "per_domain" | "per_url" | "per_request";
 
+/** All operations: `[{ path, title, price: { usd, micros, display }, unit, unitLabel }]`. */
+export function operations(): OperationInfo[];
+
+/** The JSON Schema (2020-12) of the operation's response. */
+export function jsonSchema(operation: string): Record<string, unknown>;
+
 export interface OperationInfo {
   path: OperationName;
   title: string;
@@ -494,4 +500,41 @@ export interface SerpkitError extends Error {
   report?: ValidationReport;
   timeoutMs?: number;
   limit?: number;
+}
+
+/**
+ * The calls of a `Client`, one method per operation (each is `call(path, request, options)`),
+ * and `quote`. Defined in the package's JS (`record_client.js`), so they are declared here and
+ * merge with the class's declaration. With a record `cache`, replies also say `fromCache`,
+ * `bought` and (when the cache failed) `cacheError`.
+ */
+export interface Client {
+  /** Calls `search_volume/bulk`; resolves to `{ data, report, charge, attempts }`. */
+  searchVolumeBulk(request: SearchVolumeBulkRequest, options?: CallOptions): Promise<Reply<SearchVolumeRecord[]>>;
+  /** Calls `search_volume/single`; resolves to `{ data, report, charge, attempts }`. */
+  searchVolumeSingle(request: SearchVolumeSingleRequest, options?: CallOptions): Promise<Reply<SearchVolumeRecord>>;
+  /** Calls `domainstats`; resolves to `{ data, report, charge, attempts }`. */
+  domainStats(request: DomainStatsRequest, options?: CallOptions): Promise<Reply<DomainStatsRecord[]>>;
+  /** Calls `backlink/metrics`; resolves to `{ data, report, charge, attempts }`. */
+  backlinkMetrics(request: BacklinkMetricsRequest, options?: CallOptions): Promise<Reply<PageBacklinkMetrics[]>>;
+  /** Calls `ranked-keywords/metrics`; resolves to `{ data, report, charge, attempts }`. */
+  rankedKeywordsMetrics(request: DomainRequest, options?: CallOptions): Promise<Reply<RankedKeywordsMetrics[]>>;
+  /** Calls `ranked-keywords/domain`; resolves to `{ data, report, charge, attempts }`. */
+  rankedKeywordsDomain(request: DomainRequest, options?: CallOptions): Promise<Reply<RankedKeyword[]>>;
+  /** Calls `backlink/overview`; resolves to `{ data, report, charge, attempts }`. */
+  backlinkOverview(request: DomainRequest, options?: CallOptions): Promise<Reply<DomainOverview>>;
+  /** Calls `outline/seo`; resolves to `{ data, report, charge, attempts }`. */
+  outlineSeo(request: KeywordRequest, options?: CallOptions): Promise<Reply<OutlinePage[]>>;
+  /** Calls `microblog/post`; resolves to `{ data, report, charge, attempts }`. */
+  microblogPost(request: KeywordRequest, options?: CallOptions): Promise<Reply<MicroblogPost[]>>;
+  /** Calls `video/video`; resolves to `{ data, report, charge, attempts }`. */
+  videoVideo(request: KeywordRequest, options?: CallOptions): Promise<Reply<Video[]>>;
+  /** Calls `related`; resolves to `{ data, report, charge, attempts }`. */
+  related(request: RelatedRequest, options?: CallOptions): Promise<Reply<RelatedKeyword[]>>;
+  /**
+   * The price of a call now, before making it: `{ usd, micros, display, newRecords,
+   * fromCache, summary }`. With a record cache, records already bought are not priced
+   * (`summary`: "1 new keyword · 10 already bought"); without one, the whole request is.
+   */
+  quote(operation: string, request: object | string, options?: CallOptions): Promise<Quote>;
 }

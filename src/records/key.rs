@@ -132,7 +132,7 @@ pub fn normalize_keyword(keyword: &str) -> String {
         if i > 0 {
             out.push(' ');
         }
-        out.extend(word.chars().flat_map(char::to_lowercase));
+        out.extend(super::lower::lower_chars(word));
     }
     out
 }
@@ -146,12 +146,7 @@ pub fn same_keyword(a: &str, b: &str) -> bool {
         match (wa.next(), wb.next()) {
             (None, None) => return true,
             (Some(x), Some(y)) => {
-                if x != y
-                    && !x
-                        .chars()
-                        .flat_map(char::to_lowercase)
-                        .eq(y.chars().flat_map(char::to_lowercase))
-                {
+                if x != y && !super::lower::lower_chars(x).eq(super::lower::lower_chars(y)) {
                     return false;
                 }
             }

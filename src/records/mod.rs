@@ -22,6 +22,7 @@
 //!   stored for reuse.
 
 pub mod key;
+mod lower;
 mod plan;
 mod store;
 

@@ -312,7 +312,8 @@ pub fn json_schema(operation: Operation) -> serde_json::Value {
     serde_json::from_str(&json_schema_text(operation)).unwrap_or_default()
 }
 
-/// [`json_schema`] as JSON text (what the JS package's `jsonSchema` parses).
+/// [`json_schema`] as JSON text (the JS package ships it as static data, written at build
+/// time by `examples/pkg_data.rs`).
 pub fn json_schema_text(operation: Operation) -> String {
     schema::document(operation, response_shape(operation))
 }

@@ -75,7 +75,8 @@ test('a chunked bulk job buys only the keywords the cache lacks', async () => {
   assert.deepEqual(r.missing, []);
   assert.equal(seen.at(-1), 5);
   const ledger = await sandbox.ledger();
-  assert.deepEqual(ledger.entries.map((e) => e.units), [2, 2, 2, 1]);
+  // Chunks run two at a time, so the last two may reach the ledger in either order.
+  assert.deepEqual(ledger.entries.map((e) => e.units).sort(), [1, 2, 2, 2]);
   assert.equal(ledger.total, '0.0021');
 });
 
