@@ -135,15 +135,23 @@ impl Records {
         }
     }
 
-    /// The plan of `request` for records from `source` now (reactive: it follows the
-    /// records as they arrive). `None` for operations priced per request.
+    /// The price side of the plan of `request` for records from `source` now: what is
+    /// bought, what is left and its price (reactive: it follows the records as they arrive).
+    /// `None` for operations priced per request. Price buttons recompute it on every edit of
+    /// their input, so the records' text and issues are not copied: the plan holds only when
+    /// each record was bought and whether it was imported (enough to price; the call itself
+    /// reads whole records through [`RecordStore::get`]).
     pub fn plan(self, request: &Request, source: &str, options: &PlanOptions) -> Option<Plan> {
         let (kind, keys) = serpkit::records::request_keys(request, source)?;
         let found = self.map.with(|m| {
             keys.iter()
                 .map(|k| {
-                    m.get(&id(kind.name(), k.as_str()))
-                        .map(RecordEntry::to_stored)
+                    m.get(&id(kind.name(), k.as_str())).map(|e| StoredRecord {
+                        json: String::new(),
+                        bought_at_ms: e.at,
+                        issues: Vec::new(),
+                        imported: e.imported,
+                    })
                 })
                 .collect()
         });
