@@ -2,12 +2,7 @@
 // only records the cache lacks are sent and charged, answers come back in request order.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import http from 'node:http';
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { serpkit, sandbox } from './support.mjs';
+import { serpkit, sandbox, serveRepo, launchChromium } from './support.mjs';
 
 const { Client, MemoryRecordCache } = serpkit;
 const words = (n, from = 0) => Array.from({ length: n }, (_, i) => `running shoes ${i + from}`);
@@ -133,39 +128,15 @@ test('a cache that fails to store never loses the paid answer', async () => {
   assert.throws(() => new Client({ key: 'k', cache: {} }), /cache must be an object with get/);
 });
 
-function serveRoot(root) {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
-  const server = http.createServer((req, res) => {
-    const p = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/+/, '');
-    const file = path.join(root, p || 'index.html');
-    if (p === '') {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      return res.end('<!doctype html><title>records</title>');
-    }
-    if (!p.startsWith('pkg/') || !file.startsWith(root) || !fs.existsSync(file)) {
-      res.writeHead(404);
-      return res.end();
-    }
-    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
 test('IndexedDbRecordCache keeps records across page loads (headless Chromium)', async () => {
   await sandbox.reset();
-  const root = fileURLToPath(new URL('../../', import.meta.url));
-  const { chromium } = createRequire(import.meta.url)('playwright-core');
-  const server = await serveRoot(root);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
-  });
+  const server = await serveRepo();
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.goto(`http://127.0.0.1:${server.address().port}/www/`);
     const run = (keywords) =>
       page.evaluate(
         async ({ url, key, keywords }) => {

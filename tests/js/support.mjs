@@ -1,6 +1,10 @@
 // Shared set-up of the Node tests: loads the built package (pkg/, from `cargo xtask pkg`)
 // synchronously, and talks to the sandbox server named by SANDBOX_URL.
 import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import * as serpkit from '../../pkg/serpkit.js';
 
@@ -95,3 +99,30 @@ export const isMoney = (m) =>
   Number.isInteger(m.micros) &&
   typeof m.usd === 'number' &&
   /^\$\d+\.\d{4,}$/.test(m.display);
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Serves the repository's `www/` and `pkg/` on a free loopback port (for pages in Chromium). */
+export function serveRepo() {
+  const types = { '.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+  const server = http.createServer((req, res) => {
+    const p = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/+/, '');
+    const file = path.join(ROOT, p.endsWith('/') ? `${p}index.html` : p);
+    if (!(p.startsWith('www/') || p.startsWith('pkg/')) || !file.startsWith(ROOT) || !fs.existsSync(file)) {
+      res.writeHead(404);
+      return res.end();
+    }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** Debian's Chromium, headless (from $CHROMIUM), through playwright-core. */
+export function launchChromium() {
+  const { chromium } = createRequire(import.meta.url)('playwright-core');
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+  });
+}

@@ -3,13 +3,10 @@
 // works in headless Chromium, showing scraped markup as text.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { sandbox } from './support.mjs';
+import { sandbox, serveRepo, launchChromium } from './support.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -32,28 +29,9 @@ test('www/node-example.mjs runs against the sandbox and exits promptly', async (
   assert.match(stdout, /second outline\/seo: budget_exceeded/);
 });
 
-function serveRoot() {
-  const types = { '.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm' };
-  const server = http.createServer((req, res) => {
-    const p = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/+/, '');
-    const file = path.join(root, p.endsWith('/') ? `${p}index.html` : p);
-    if (!(p.startsWith('www/') || p.startsWith('pkg/')) || !file.startsWith(root) || !fs.existsSync(file)) {
-      res.writeHead(404);
-      return res.end();
-    }
-    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
 test('www/index.html: pick, price, run, report and data as text (headless Chromium)', async () => {
-  const { chromium } = createRequire(import.meta.url)('playwright-core');
-  const server = await serveRoot();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
-  });
+  const server = await serveRepo();
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const errors = [];
