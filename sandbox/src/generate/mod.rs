@@ -1,0 +1,201 @@
+//! The data generator: spec-conformant, realistic-looking, deterministic response bodies for
+//! all 11 operations.
+//!
+//! Every function is pure: the same inputs give the same JSON text on every platform. Values
+//! about one entity (a keyword in a country, a domain, a URL) are seeded from that entity, so
+//! `search_volume/single` and `search_volume/bulk` agree about a keyword; "today" is a
+//! parameter (the library has no clock).
+//!
+//! Sizes: `ranked-keywords/domain` returns 200..=20,000 records and `backlink/overview`
+//! 40..=3,000 `ref_newlost` entries, derived from the domain. A domain whose first label is
+//! `size-<N>` (e.g. `size-50000.example.com`) asks for exactly N of them (at most
+//! [`MAX_ROWS`]); [`ranked_keywords_domain`] and [`backlink_overview`] take N directly.
+//!
+//! One file per kind of data: [`keywords`] (search volume, ranked keywords, related),
+//! [`domains`] (domain stats, backlinks), [`content`] (outline, microblog, video), and
+//! [`sample`] (sample requests); this file routes a request and holds the shared helpers.
+
+mod content;
+mod domains;
+mod keywords;
+mod sample;
+
+pub use content::{microblog_post, outline_seo, video_video};
+pub use domains::{backlink_metrics, backlink_overview, domain_stats};
+pub use keywords::{
+    ranked_keywords_domain, ranked_keywords_metrics, related, search_volume_bulk,
+    search_volume_single,
+};
+pub use sample::sample_request;
+
+use serpkit::ops::{self, Request};
+
+use crate::date::Date;
+use crate::rng::{fnv1a, hash_parts, Rng};
+use crate::words::*;
+
+/// Most records a `size-<N>` domain can ask for.
+pub const MAX_ROWS: usize = 1_000_000;
+
+/// The label prefix that asks for a given number of rows: `size-<N>.example.com`.
+pub const SIZE_PREFIX: &str = "size-";
+
+/// The seed of a request: FNV-1a of the operation path and the request body without its key.
+pub fn request_seed(request: &Request) -> u64 {
+    let mut r = request.clone();
+    r.set_key(ops::ApiKey::default());
+    hash_parts(&[request.operation().path(), &r.to_json()])
+}
+
+/// The response body (JSON text) of a request, as of `today`.
+pub fn body(request: &Request, today: Date) -> String {
+    match request {
+        Request::SearchVolumeBulk(r) => search_volume_bulk(&r.keywords, &r.ccode, today),
+        Request::SearchVolumeSingle(r) => search_volume_single(&r.keyword, &r.ccode, today),
+        Request::DomainStats(r) => domain_stats(&r.domains),
+        Request::BacklinkMetrics(r) => backlink_metrics(&r.urls),
+        Request::RankedKeywordsMetrics(r) => ranked_keywords_metrics(&r.domain),
+        Request::RankedKeywordsDomain(r) => ranked_keywords_domain(
+            &r.domain,
+            ranked_keywords_size(&r.domain),
+            fnv1a(r.domain.to_ascii_lowercase().as_bytes()),
+        ),
+        Request::BacklinkOverview(r) => backlink_overview(
+            &r.domain,
+            ref_newlost_size(&r.domain),
+            today,
+            fnv1a(r.domain.to_ascii_lowercase().as_bytes()),
+        ),
+        Request::OutlineSeo(r) => outline_seo(&r.keyword),
+        Request::MicroblogPost(r) => microblog_post(&r.keyword, today),
+        Request::VideoVideo(r) => video_video(&r.keyword, today),
+        Request::Related(r) => related(&r.keyword, &r.ccode),
+    }
+}
+
+/// N from a `size-<N>.` first label, capped at [`MAX_ROWS`].
+pub fn requested_size(domain: &str) -> Option<usize> {
+    let first = domain.split('.').next()?;
+    let n: usize = first.get(SIZE_PREFIX.len()..)?.parse().ok()?;
+    first
+        .to_ascii_lowercase()
+        .starts_with(SIZE_PREFIX)
+        .then_some(n.min(MAX_ROWS))
+}
+
+/// Records `ranked-keywords/domain` returns for a domain: a `size-<N>` label, else
+/// 200..=20,000 derived from the domain.
+pub fn ranked_keywords_size(domain: &str) -> usize {
+    requested_size(domain).unwrap_or_else(|| {
+        let mut rng = Rng::from_parts(&["rk-size", &domain.to_ascii_lowercase()]);
+        rng.log_range(200, 20_000) as usize
+    })
+}
+
+/// `ref_newlost` entries `backlink/overview` returns for a domain: a `size-<N>` label, else
+/// 40..=3,000 derived from the domain.
+pub fn ref_newlost_size(domain: &str) -> usize {
+    requested_size(domain).unwrap_or_else(|| {
+        let mut rng = Rng::from_parts(&["ref-size", &domain.to_ascii_lowercase()]);
+        rng.log_range(40, 3_000) as usize
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Shared helpers
+
+fn round_to(v: f64, decimals: i32) -> f64 {
+    let p = 10f64.powi(decimals);
+    (v * p).round() / p
+}
+
+/// Rounds a volume the way keyword tools do: two significant digits, tens below 100.
+fn bucket(v: f64) -> i64 {
+    if v < 5.0 {
+        return 0;
+    }
+    if v < 100.0 {
+        return ((v / 10.0).round() * 10.0).max(10.0) as i64;
+    }
+    let mag = 10f64.powi(v.log10().floor() as i32 - 1);
+    ((v / mag).round() * mag) as i64
+}
+
+fn theme_of(seed: u64) -> &'static (&'static str, &'static [&'static str]) {
+    &THEMES[(seed % THEMES.len() as u64) as usize]
+}
+
+/// The theme sharing the most words with `keyword`; a hash-chosen one when none does.
+fn theme_for(keyword: &str) -> &'static [&'static str] {
+    let kw = keyword.to_lowercase();
+    let words: Vec<&str> = kw.split_whitespace().filter(|w| w.len() > 2).collect();
+    let score = |heads: &[&str]| {
+        heads
+            .iter()
+            .flat_map(|h| h.split(' '))
+            .filter(|w| words.contains(w))
+            .count()
+    };
+    THEMES
+        .iter()
+        .map(|(_, heads)| (score(heads), *heads))
+        .filter(|(s, _)| *s > 0)
+        .max_by_key(|(s, _)| *s)
+        .map(|(_, h)| h)
+        .unwrap_or_else(|| theme_of(fnv1a(kw.as_bytes())).1)
+}
+
+fn made_up_domain(rng: &mut Rng) -> String {
+    let a = rng.pick(SYLLABLES);
+    let mut b = rng.pick(SYLLABLES);
+    while b == a {
+        b = rng.pick(SYLLABLES);
+    }
+    let sep = if rng.chance(0.25) { "-" } else { "" };
+    format!("{a}{sep}{b}.{}", rng.pick(TLDS))
+}
+
+fn slug(text: &str) -> String {
+    let mut s = String::new();
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            s.extend(c.to_lowercase());
+        } else if !s.ends_with('-') && !s.is_empty() {
+            s.push('-');
+        }
+    }
+    while s.ends_with('-') {
+        s.pop();
+    }
+    if s.is_empty() {
+        s.push_str("page");
+    }
+    s
+}
+
+/// A keyword from a theme: `[prefix] head [suffix]`.
+fn theme_keyword(rng: &mut Rng, heads: &[&str]) -> String {
+    let head = rng.pick(heads);
+    match rng.below(4) {
+        0 => format!("{} {head}", rng.pick(PREFIXES)),
+        1 => format!("{head} {}", rng.pick(SUFFIXES)),
+        2 => format!("{} {head} {}", rng.pick(PREFIXES), rng.pick(SUFFIXES)),
+        _ => (*head).to_owned(),
+    }
+}
+
+/// A timestamp on `date` at a random time with milliseconds.
+fn stamp(rng: &mut Rng, date: Date) -> String {
+    date.timestamp(rng.below(86_400) as u32, rng.below(1000) as u32)
+}
+
+fn person(rng: &mut Rng) -> (String, String) {
+    let first = rng.pick(FIRST_NAMES);
+    let last = rng.pick(LAST_NAMES);
+    let handle = match rng.below(3) {
+        0 => format!("{}{}", first.to_lowercase(), rng.range(1, 999)),
+        1 => format!("{}_{}", first.to_lowercase(), last.to_lowercase()),
+        _ => format!("{}{}", rng.pick(SYLLABLES), last.to_lowercase()),
+    };
+    (format!("{first} {last}"), handle)
+}
