@@ -1,11 +1,19 @@
 //! Finding, and when missing installing, the tools the tasks need. Every step checks first
 //! and installs only what is missing or at the wrong version, so running it again is cheap.
+//!
+//! Plain `trunk` works after [`Tools::ensure`] too: Trunk 0.21 uses a tool from PATH when its
+//! `--version` matches the version pinned in Trunk.toml's `[tools]`, and otherwise (offline)
+//! stops. So the pins are checked against the installed tools, and wasm-opt (npm `binaryen`,
+//! under `node_modules/`) is linked into `~/.cargo/bin`, where cargo already installs
+//! trunk and wasm-bindgen and which every Rust developer has on PATH.
 
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::{root, run, Res};
+use serde::Deserialize;
+
+use crate::{cargo, root, run, Res};
 
 /// The trunk series we use (0.22 needs a newer rustc than this machine's).
 const TRUNK_SERIES: &str = "0.21";
@@ -26,9 +34,7 @@ pub const CHROMIUM_FLAGS: &[&str] = &[
 pub struct Tools {
     pub trunk: PathBuf,
     pub wasm_bindgen: PathBuf,
-    pub wasm_bindgen_version: String,
     pub wasm_opt: PathBuf,
-    pub wasm_opt_version: String,
     pub node_modules: PathBuf,
     pub chromium: PathBuf,
     pub chromedriver: PathBuf,
@@ -50,19 +56,134 @@ fn output(program: &Path, args: &[&str]) -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-/// The version of `name` pinned in Cargo.lock.
-fn locked_version(name: &str) -> Res<String> {
-    let lock = std::fs::read_to_string(root().join("Cargo.lock"))
-        .map_err(|e| format!("cannot read Cargo.lock: {e}"))?;
-    let mut lines = lock.lines();
-    while let Some(line) = lines.next() {
-        if line == format!("name = \"{name}\"") {
-            if let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = \"")) {
-                return Ok(v.trim_end_matches('"').to_string());
-            }
+/// The version of the package `name` in the workspace's dependency graph, from `cargo
+/// metadata` (a workspace member's own version, or a dependency's locked one).
+pub fn package_version(name: &str) -> Res<String> {
+    /// The part of `cargo metadata`'s output read here.
+    #[derive(Deserialize)]
+    struct Metadata {
+        packages: Vec<Package>,
+    }
+    /// One package of the graph.
+    #[derive(Deserialize)]
+    struct Package {
+        name: String,
+        version: String,
+    }
+    let out = cargo()
+        .args(["metadata", "--format-version", "1"])
+        .current_dir(root())
+        .output()
+        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let metadata: Metadata = serde_json::from_slice(&out.stdout)
+        .map_err(|e| format!("cargo metadata: unexpected output: {e}"))?;
+    let mut versions = metadata
+        .packages
+        .into_iter()
+        .filter(|package| package.name == name)
+        .map(|package| package.version);
+    match (versions.next(), versions.next()) {
+        (Some(version), None) => Ok(version),
+        (None, _) => Err(format!("{name} is not in the workspace's dependency graph")),
+        (Some(a), Some(b)) => Err(format!("{name} is in the graph twice ({a}, {b})")),
+    }
+}
+
+/// The tool versions Trunk.toml pins (`[tools]`).
+#[derive(Deserialize)]
+struct TrunkConfig {
+    tools: TrunkTools,
+}
+
+/// Trunk.toml's `[tools]` table.
+#[derive(Deserialize)]
+struct TrunkTools {
+    wasm_bindgen: String,
+    wasm_opt: String,
+}
+
+/// Fails unless Trunk.toml pins exactly the installed wasm-bindgen and wasm-opt.
+fn check_trunk_pins(wasm_bindgen: &str, wasm_opt: &str) -> Res {
+    let path = root().join("Trunk.toml");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let config: TrunkConfig =
+        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let pins = [
+        (
+            "wasm_bindgen",
+            config.tools.wasm_bindgen,
+            wasm_bindgen,
+            "Cargo.lock's wasm-bindgen",
+        ),
+        (
+            "wasm_opt",
+            config.tools.wasm_opt,
+            wasm_opt,
+            "package.json's binaryen",
+        ),
+    ];
+    for (key, pinned, installed, source) in pins {
+        if pinned != installed {
+            return Err(format!(
+                "Trunk.toml pins [tools] {key} = \"{pinned}\" but {source} is {installed}: \
+                 set the pin to \"{installed}\""
+            ));
         }
     }
-    Err(format!("{name} not found in Cargo.lock"))
+    Ok(())
+}
+
+/// Makes `wasm-opt` from `node_modules/` findable on PATH as `~/.cargo/bin/wasm-opt` (a
+/// symbolic link). A regular file there at another version is left alone and reported.
+fn link_wasm_opt(wasm_opt: &Path, version: &str) -> Res {
+    let target = wasm_opt
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", wasm_opt.display()))?;
+    let link = cargo_bin().join("wasm-opt");
+    if let Ok(current) = std::fs::read_link(&link) {
+        if current == target {
+            return Ok(());
+        }
+    } else if link.exists() {
+        let found = output(&link, &["--version"]).and_then(|v| wasm_opt_version(&v));
+        if found.as_deref() == Some(version) {
+            return Ok(());
+        }
+        return Err(format!(
+            "{} is not wasm-opt {version} (Trunk.toml's pin): remove it and run `cargo xtask setup`",
+            link.display()
+        ));
+    }
+    if link.symlink_metadata().is_ok() {
+        std::fs::remove_file(&link).map_err(|e| format!("{}: {e}", link.display()))?;
+    }
+    symlink(&target, &link).map_err(|e| format!("{}: {e}", link.display()))?;
+    eprintln!("linked {} -> {}", link.display(), target.display());
+    Ok(())
+}
+
+#[cfg(unix)]
+fn symlink(target: &Path, link: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(target, link)
+}
+
+#[cfg(not(unix))]
+fn symlink(target: &Path, link: &Path) -> std::io::Result<()> {
+    std::fs::copy(target, link).map(|_| ())
+}
+
+/// Trunk's name for a wasm-opt version: `version_<N>` from `wasm-opt version N (...)`.
+fn wasm_opt_version(version_output: &str) -> Option<String> {
+    version_output
+        .split(' ')
+        .nth(2)
+        .map(|number| format!("version_{number}"))
 }
 
 fn which(name: &str) -> Option<PathBuf> {
@@ -79,10 +200,7 @@ impl Tools {
         ensure_wasm_target()?;
         // Cargo.lock must exist to read the wasm-bindgen version from it.
         if !root().join("Cargo.lock").exists() {
-            run(
-                Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                    .args(["generate-lockfile"]),
-            )?;
+            run(cargo().args(["generate-lockfile"]))?;
         }
         let bin = cargo_bin();
 
@@ -100,7 +218,7 @@ impl Tools {
             ]))?;
         }
 
-        let wb_version = locked_version("wasm-bindgen")?;
+        let wb_version = package_version("wasm-bindgen")?;
         let wasm_bindgen = bin.join("wasm-bindgen");
         let runner = bin.join("wasm-bindgen-test-runner");
         let wb_ok = output(&wasm_bindgen, &["--version"])
@@ -132,8 +250,16 @@ impl Tools {
         }
         let wasm_opt = node_modules.join(".bin").join("wasm-opt");
         let wasm_opt_version = output(&wasm_opt, &["--version"])
-            .and_then(|v| v.split(' ').nth(2).map(|n| format!("version_{n}")))
+            .and_then(|v| wasm_opt_version(&v))
             .ok_or("wasm-opt (npm binaryen) does not run")?;
+
+        // What plain `trunk serve` / `trunk build` need beyond the tools on PATH.
+        check_trunk_pins(&wb_version, &wasm_opt_version)?;
+        link_wasm_opt(&wasm_opt, &wasm_opt_version)?;
+        // Trunk.toml's watch ignore list names the app's output directory, and Trunk refuses
+        // an ignore path that does not exist.
+        let app_out = crate::app_wasm::out_dir();
+        std::fs::create_dir_all(&app_out).map_err(|e| format!("{}: {e}", app_out.display()))?;
 
         let (chromium, chromedriver) = if browser {
             ensure_browser()?
@@ -143,25 +269,20 @@ impl Tools {
         Ok(Tools {
             trunk,
             wasm_bindgen,
-            wasm_bindgen_version: wb_version,
             wasm_opt,
-            wasm_opt_version,
             node_modules,
             chromium,
             chromedriver,
         })
     }
 
-    /// Sets PATH and the variables Trunk and wasm-bindgen-test-runner read.
+    /// Sets PATH (the tools first) and the variables wasm-bindgen-test-runner reads.
     pub fn with_env<'a>(&self, cmd: &'a mut Command) -> &'a mut Command {
         let mut paths = vec![cargo_bin(), self.node_modules.join(".bin")];
         if let Some(p) = env::var_os("PATH") {
             paths.extend(env::split_paths(&p));
         }
-        cmd.env("PATH", env::join_paths(paths).unwrap_or_default())
-            .env("TRUNK_TOOLS_WASM_BINDGEN", &self.wasm_bindgen_version)
-            .env("TRUNK_TOOLS_WASM_OPT", &self.wasm_opt_version)
-            .env("TRUNK_SKIP_VERSION_CHECK", "true");
+        cmd.env("PATH", env::join_paths(paths).unwrap_or_default());
         if !self.chromedriver.as_os_str().is_empty() {
             cmd.env("CHROMEDRIVER", &self.chromedriver)
                 .env("WASM_BINDGEN_TEST_TIMEOUT", "120");
@@ -169,15 +290,42 @@ impl Tools {
         cmd
     }
 
-    /// `trunk` with the environment that keeps it offline and on our tools.
-    pub fn trunk(&self) -> Command {
-        // Trunk.toml's watch ignore list names the app's output directory; it must exist.
-        let _ = std::fs::create_dir_all(crate::app_wasm::out_dir());
+    /// `trunk` as a developer runs it: from a clean environment whose PATH is `~/.cargo/bin`
+    /// and the system directories only, no `TRUNK_*` variables, no `--offline` flag
+    /// (Trunk.toml sets offline). Only the user's home, the Rust installation's locations
+    /// and `CARGO_TARGET_DIR` carry over.
+    pub fn developer_trunk(&self) -> Command {
         let mut cmd = Command::new(&self.trunk);
-        self.with_env(&mut cmd);
+        cmd.env_clear();
+        for name in [
+            "HOME",
+            "USER",
+            "LANG",
+            "TERM",
+            "CARGO_HOME",
+            "RUSTUP_HOME",
+            "CARGO_TARGET_DIR",
+        ] {
+            if let Some(value) = env::var_os(name) {
+                cmd.env(name, value);
+            }
+        }
+        let mut paths = vec![cargo_bin()];
+        paths.extend(SYSTEM_PATH.iter().map(PathBuf::from));
+        cmd.env("PATH", env::join_paths(paths).unwrap_or_default());
         cmd
     }
 }
+
+/// The PATH of a login shell on Debian, without anything a user added.
+const SYSTEM_PATH: &[&str] = &[
+    "/usr/local/sbin",
+    "/usr/local/bin",
+    "/usr/sbin",
+    "/usr/bin",
+    "/sbin",
+    "/bin",
+];
 
 fn ensure_wasm_target() -> Res {
     let installed = Command::new("rustup")

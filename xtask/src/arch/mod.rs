@@ -1,0 +1,483 @@
+//! `cargo xtask arch` (a stage of `cargo xtask test`): the architecture rules.
+//!
+//! - **Layers.** ARCHITECTURE.md's "Layers" section holds, in its first fenced block, one
+//!   line per crate: the source directory, then its top-level modules from the bottom layer
+//!   up, `<-` between layers and `,` between modules of one layer:
+//!   `app/src/  paths, model <- store <- workspace`. A module may import modules of its own
+//!   layer and below, never above; every top-level module must be listed. That block is the
+//!   only copy of the table.
+//! - **No cycles** between top-level modules of a crate.
+//! - **Pages import no pages**: nothing under `app/src/routes/<page>` names another page.
+//! - **No source file over [`MAX_LINES`] lines** in `src/`, `app/src/`, `sandbox/src/`.
+//!   Test files (`tests.rs`, `tests/`) and generated data (`@generated` in the first five
+//!   lines) are left out; a test module inside a file counts, since the rule is about the
+//!   file a reader opens (move long tests to a `tests.rs` beside it).
+//!
+//! Imports are read from the source text ([`source`]): `use` trees and inline paths
+//! (`crate::api::enc(…)`) that start at `crate`, `$crate`, `super` or `self`; a name the
+//! crate root re-exports (`crate::Operation`) counts as its module. The crate roots
+//! (`lib.rs`, `main.rs`) and `bin/` (crates of their own) import freely. Test code is exempt:
+//! `#[cfg(test)]` items, `tests.rs` files and `tests/` directories.
+
+mod source;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::{root, Res};
+
+/// Longest source file allowed, not counting test code (see [`count_lines`]).
+pub const MAX_LINES: usize = 700;
+
+/// The directories the line limit covers.
+const LINE_LIMIT_DIRS: &[&str] = &["src", "app/src", "sandbox/src"];
+
+/// The top-level module whose submodules are the app's pages (one per file or folder).
+const PAGES: (&str, &str) = ("app/src", "routes");
+
+/// A file that says it is generated (in its first lines) is data, not code to split.
+const GENERATED_MARKER: &str = "@generated";
+
+/// One Rust source file of a crate, by its path under the crate's source directory.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// Path under the source directory, `/`-separated (`validate/engine.rs`).
+    pub path: String,
+    /// Its text.
+    pub text: String,
+}
+
+/// One broken rule, with where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// `file:line` (or the file alone).
+    pub at: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.at, self.message)
+    }
+}
+
+/// `cargo xtask arch`: every rule over the workspace; prints the violations and fails if
+/// there is one.
+pub fn check() -> Res {
+    let root = root();
+    let violations = workspace_violations(&root)?;
+    if violations.is_empty() {
+        eprintln!("arch: layers, cycles, pages and file sizes are as documented");
+        return Ok(());
+    }
+    for violation in &violations {
+        eprintln!("{violation}");
+    }
+    Err(format!(
+        "{} architecture violation(s) (rules: ARCHITECTURE.md, xtask/src/arch)",
+        violations.len()
+    ))
+}
+
+/// Every violation in the workspace at `root`.
+fn workspace_violations(root: &Path) -> Res<Vec<Violation>> {
+    let doc_path = root.join("ARCHITECTURE.md");
+    let doc =
+        std::fs::read_to_string(&doc_path).map_err(|e| format!("{}: {e}", doc_path.display()))?;
+    let table = layer_table(&doc)?;
+    let mut violations = Vec::new();
+    for (dir, layers) in &table {
+        let files = read_sources(&root.join(dir))?;
+        let pages = (PAGES.0 == dir.trim_end_matches('/')).then_some(PAGES.1);
+        violations.extend(
+            crate_violations(&files, layers, pages)
+                .into_iter()
+                .map(|v| Violation {
+                    at: format!("{}/{}", dir.trim_end_matches('/'), v.at),
+                    message: v.message,
+                }),
+        );
+    }
+    for dir in LINE_LIMIT_DIRS {
+        for file in read_sources(&root.join(dir))? {
+            if let Some(message) = too_long(&file) {
+                violations.push(Violation {
+                    at: format!("{dir}/{}", file.path),
+                    message,
+                });
+            }
+        }
+    }
+    Ok(violations)
+}
+
+/// The layer table of ARCHITECTURE.md: per source directory, its layers from the bottom up.
+fn layer_table(doc: &str) -> Res<Vec<(String, Vec<Vec<String>>)>> {
+    let section = doc
+        .split("\n## ")
+        .find(|s| s.starts_with("Layers"))
+        .ok_or("ARCHITECTURE.md has no \"## Layers\" section")?;
+    let mut fences = section.split("\n```").skip(1);
+    let block = fences
+        .next()
+        .ok_or("ARCHITECTURE.md's Layers section has no fenced block")?;
+    let mut table = Vec::new();
+    // The fence's info string (`text`) is on the first line.
+    for line in block.lines().skip(1) {
+        let mut words = line.split_whitespace();
+        let Some(dir) = words.next().filter(|d| d.ends_with('/')) else {
+            continue;
+        };
+        let rest: Vec<&str> = words.collect();
+        let layers: Vec<Vec<String>> = rest
+            .join(" ")
+            .split("<-")
+            .map(|layer| {
+                layer
+                    .split(',')
+                    .map(|m| m.trim().to_string())
+                    .filter(|m| !m.is_empty())
+                    .collect()
+            })
+            .collect();
+        if layers.iter().any(Vec::is_empty) {
+            return Err(format!("ARCHITECTURE.md: an empty layer in `{line}`"));
+        }
+        table.push((dir.trim_end_matches('/').to_string(), layers));
+    }
+    if table.is_empty() {
+        return Err("ARCHITECTURE.md's layer block lists no directory (`src/  a <- b`)".into());
+    }
+    Ok(table)
+}
+
+/// Every `.rs` file under `dir`, sorted by path.
+fn read_sources(dir: &Path) -> Res<Vec<SourceFile>> {
+    fn walk(dir: &Path, base: &Path, out: &mut Vec<SourceFile>) -> Res {
+        let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let mut paths: Vec<PathBuf> = entries.flatten().map(|entry| entry.path()).collect();
+        paths.sort();
+        for path in paths {
+            if path.is_dir() {
+                walk(&path, base, out)?;
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let relative = path.strip_prefix(base).unwrap_or(&path);
+                let parts: Vec<String> = relative
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                out.push(SourceFile {
+                    path: parts.join("/"),
+                    text,
+                });
+            }
+        }
+        Ok(())
+    }
+    let mut files = Vec::new();
+    walk(dir, dir, &mut files)?;
+    Ok(files)
+}
+
+/// Whether a file is test code: `tests.rs` or under a `tests/` directory.
+fn is_test_file(path: &str) -> bool {
+    let mut parts: Vec<&str> = path.split('/').collect();
+    let file = parts.pop().unwrap_or_default();
+    file == "tests.rs" || parts.contains(&"tests")
+}
+
+/// The module path of a file (`validate/scan.rs` → `[validate, scan]`, `api/mod.rs` →
+/// `[api]`); None for crate roots and `bin/` (crates of their own).
+fn module_path(path: &str) -> Option<Vec<String>> {
+    if matches!(path, "lib.rs" | "main.rs") || path.starts_with("bin/") {
+        return None;
+    }
+    let mut parts: Vec<String> = path.split('/').map(str::to_string).collect();
+    let file = parts.pop()?;
+    let stem = file.strip_suffix(".rs")?;
+    if stem != "mod" {
+        parts.push(stem.to_string());
+    }
+    Some(parts)
+}
+
+/// An import between two top-level modules, at its first place.
+#[derive(Debug, Clone)]
+struct Edge {
+    at: String,
+    count: usize,
+}
+
+/// The layer, cycle and page rules over one crate's files. `layers` from the bottom up;
+/// `pages` names the module whose submodules are pages, if the crate has pages.
+pub fn crate_violations(
+    files: &[SourceFile],
+    layers: &[Vec<String>],
+    pages: Option<&str>,
+) -> Vec<Violation> {
+    let modules: BTreeSet<String> = files
+        .iter()
+        .filter_map(|f| module_path(&f.path))
+        .filter_map(|m| m.first().cloned())
+        .collect();
+    let page_names: BTreeSet<String> = pages
+        .map(|pages_module| {
+            files
+                .iter()
+                .filter_map(|f| module_path(&f.path))
+                .filter(|m| m.len() >= 2 && m[0] == pages_module)
+                .map(|m| m[1].clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    // Names the crate root re-exports from a top-level module (`pub use ops::Operation`).
+    let mut reexports: BTreeMap<String, String> = BTreeMap::new();
+    for file in files.iter().filter(|f| matches!(f.path.as_str(), "lib.rs")) {
+        for import in source::scan(&file.text, &[]).imports {
+            if import.path.len() >= 2 && modules.contains(&import.path[0]) {
+                let name = import
+                    .alias
+                    .clone()
+                    .or_else(|| import.path.last().cloned())
+                    .unwrap_or_default();
+                reexports.insert(name, import.path[0].clone());
+            }
+        }
+    }
+
+    let mut violations = Vec::new();
+    let mut edges: BTreeMap<(String, String), Edge> = BTreeMap::new();
+    // Per (importing file, imported page): the first place and how many names.
+    let mut page_imports: BTreeMap<(String, String), Edge> = BTreeMap::new();
+    for file in files {
+        let Some(module) = module_path(&file.path) else {
+            continue;
+        };
+        if is_test_file(&file.path) {
+            continue;
+        }
+        let from = module[0].clone();
+        for import in source::scan(&file.text, &module).imports {
+            let at = format!("{}:{}", file.path, import.line);
+            let Some(first) = import.path.first() else {
+                continue;
+            };
+            let to = if modules.contains(first) {
+                first.clone()
+            } else if let Some(owner) = reexports.get(first) {
+                owner.clone()
+            } else {
+                continue; // an item of the crate root itself (a macro, a constant)
+            };
+            if pages == Some(from.as_str())
+                && to == from
+                && module.len() >= 2
+                && page_names.contains(&module[1])
+                && import.path.len() >= 2
+                && page_names.contains(&import.path[1])
+                && import.path[1] != module[1]
+            {
+                page_imports
+                    .entry((file.path.clone(), import.path[1].clone()))
+                    .and_modify(|edge: &mut Edge| edge.count += 1)
+                    .or_insert(Edge {
+                        at: at.clone(),
+                        count: 1,
+                    });
+            }
+            if to != from {
+                edges
+                    .entry((from.clone(), to))
+                    .and_modify(|edge| edge.count += 1)
+                    .or_insert(Edge { at, count: 1 });
+            }
+        }
+    }
+
+    for ((path, page), edge) in &page_imports {
+        let (pages_module, importer) = (
+            pages.unwrap_or_default(),
+            module_path(path)
+                .and_then(|m| m.get(1).cloned())
+                .unwrap_or_default(),
+        );
+        violations.push(Violation {
+            at: edge.at.clone(),
+            message: format!(
+                "page `{pages_module}::{importer}` imports page `{pages_module}::{page}` ({} name(s))",
+                edge.count
+            ),
+        });
+    }
+
+    // Layers: a module imports its own layer and below.
+    let level: BTreeMap<&str, usize> = layers
+        .iter()
+        .enumerate()
+        .flat_map(|(index, layer)| layer.iter().map(move |m| (m.as_str(), index)))
+        .collect();
+    for module in &modules {
+        if !level.contains_key(module.as_str()) {
+            violations.push(Violation {
+                at: files
+                    .iter()
+                    .find(|f| module_path(&f.path).is_some_and(|m| &m[0] == module))
+                    .map_or_else(String::new, |f| f.path.clone()),
+                message: format!("module `{module}` is not in ARCHITECTURE.md's layer table"),
+            });
+        }
+    }
+    for ((from, to), edge) in &edges {
+        if let (Some(&low), Some(&high)) = (level.get(to.as_str()), level.get(from.as_str())) {
+            if low > high {
+                violations.push(Violation {
+                    at: edge.at.clone(),
+                    message: format!(
+                        "`{from}` imports `{to}`, a higher layer ({} place(s); layers: {})",
+                        edge.count,
+                        picture(layers)
+                    ),
+                });
+            }
+        }
+    }
+
+    // Cycles: every strongly connected group of more than one module.
+    for group in cycles(&modules, &edges) {
+        let inside: Vec<String> = edges
+            .iter()
+            .filter(|((from, to), _)| group.contains(from) && group.contains(to))
+            .map(|((from, to), edge)| format!("{from} -> {to} ({})", edge.at))
+            .collect();
+        violations.push(Violation {
+            at: edges
+                .iter()
+                .find(|((from, to), _)| group.contains(from) && group.contains(to))
+                .map_or_else(String::new, |(_, edge)| edge.at.clone()),
+            message: format!(
+                "cycle between {}: {}",
+                group.iter().cloned().collect::<Vec<_>>().join(", "),
+                inside.join("; ")
+            ),
+        });
+    }
+    violations
+}
+
+/// The layers as ARCHITECTURE.md writes them.
+fn picture(layers: &[Vec<String>]) -> String {
+    layers
+        .iter()
+        .map(|layer| layer.join(", "))
+        .collect::<Vec<_>>()
+        .join(" <- ")
+}
+
+/// The groups of modules that import each other in a circle (Tarjan's strongly connected
+/// components with more than one module), each sorted.
+fn cycles(
+    modules: &BTreeSet<String>,
+    edges: &BTreeMap<(String, String), Edge>,
+) -> Vec<BTreeSet<String>> {
+    /// Tarjan's algorithm state.
+    struct Search<'a> {
+        next: BTreeMap<&'a str, Vec<&'a str>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on_stack: BTreeSet<&'a str>,
+        groups: Vec<BTreeSet<String>>,
+    }
+    impl<'a> Search<'a> {
+        fn visit(&mut self, node: &'a str) {
+            let number = self.index.len();
+            self.index.insert(node, number);
+            self.low.insert(node, number);
+            self.stack.push(node);
+            self.on_stack.insert(node);
+            for target in self.next.get(node).cloned().unwrap_or_default() {
+                if !self.index.contains_key(target) {
+                    self.visit(target);
+                    let low = self.low[node].min(self.low[target]);
+                    self.low.insert(node, low);
+                } else if self.on_stack.contains(target) {
+                    let low = self.low[node].min(self.index[target]);
+                    self.low.insert(node, low);
+                }
+            }
+            if self.low[node] == self.index[node] {
+                let mut group = BTreeSet::new();
+                while let Some(member) = self.stack.pop() {
+                    self.on_stack.remove(member);
+                    group.insert(member.to_string());
+                    if member == node {
+                        break;
+                    }
+                }
+                if group.len() > 1 {
+                    self.groups.push(group);
+                }
+            }
+        }
+    }
+    let mut next: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (from, to) in edges.keys() {
+        next.entry(from.as_str()).or_default().push(to.as_str());
+    }
+    let mut search = Search {
+        next,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        groups: Vec::new(),
+    };
+    let nodes: BTreeSet<&str> = modules
+        .iter()
+        .map(String::as_str)
+        .chain(edges.keys().flat_map(|(a, b)| [a.as_str(), b.as_str()]))
+        .collect();
+    for node in nodes {
+        if !search.index.contains_key(node) {
+            search.visit(node);
+        }
+    }
+    search.groups
+}
+
+/// The lines of a file that count against [`MAX_LINES`]: all of them, test modules inside
+/// it too (the rule names files). Test files and generated files (marked `@generated` in
+/// their first five lines) count 0.
+fn count_lines(file: &SourceFile) -> usize {
+    let generated = file
+        .text
+        .lines()
+        .take(5)
+        .any(|line| line.contains(GENERATED_MARKER));
+    if generated || is_test_file(&file.path) {
+        return 0;
+    }
+    file.text.lines().count()
+}
+
+/// Why a file is too long, if it is.
+fn too_long(file: &SourceFile) -> Option<String> {
+    let lines = count_lines(file);
+    (lines > MAX_LINES).then(|| {
+        let module = module_path(&file.path).unwrap_or_default();
+        let test_lines = source::scan(&file.text, &module).test_lines;
+        let hint = if test_lines > 0 {
+            format!(" ({test_lines} of them `#[cfg(test)]` code, which a `tests.rs` file would leave out)")
+        } else {
+            String::new()
+        };
+        format!("{lines} lines{hint}; the limit is {MAX_LINES}: split it by job")
+    })
+}
+
+#[cfg(test)]
+mod tests;

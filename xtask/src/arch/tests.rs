@@ -1,0 +1,200 @@
+//! The architecture rules on small synthetic crates.
+
+use super::{count_lines, crate_violations, layer_table, too_long, SourceFile, MAX_LINES};
+
+fn file(path: &str, text: &str) -> SourceFile {
+    SourceFile {
+        path: path.into(),
+        text: text.into(),
+    }
+}
+
+fn layers(picture: &str) -> Vec<Vec<String>> {
+    picture
+        .split("<-")
+        .map(|layer| layer.split(',').map(|m| m.trim().to_string()).collect())
+        .collect()
+}
+
+fn messages(files: &[SourceFile], picture: &str, pages: Option<&str>) -> Vec<String> {
+    crate_violations(files, &layers(picture), pages)
+        .into_iter()
+        .map(|v| v.to_string())
+        .collect()
+}
+
+#[test]
+fn a_crate_that_follows_its_layers_passes() {
+    let files = [
+        file(
+            "lib.rs",
+            "pub mod json;\npub mod rules;\npub use rules::Shape;\n",
+        ),
+        file(
+            "json/mod.rs",
+            "mod reader;\npub use self::reader::Reader;\n",
+        ),
+        file("json/reader.rs", "pub struct Reader;\n"),
+        file(
+            "rules.rs",
+            "use crate::json::Reader;\npub struct Shape(Reader);\n",
+        ),
+        file("money.rs", "pub struct Cents;\n"),
+    ];
+    assert_eq!(
+        messages(&files, "money <- json <- rules", None),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn an_upward_import_is_reported_with_its_place() {
+    let files = [
+        file("json.rs", "\n\nuse crate::{rules::Shape, money};\n"),
+        file("rules.rs", "use crate::json;\n"),
+        file("money.rs", ""),
+    ];
+    let found = messages(&files, "money <- json <- rules", None);
+    assert!(
+        found
+            .iter()
+            .any(|m| m.starts_with("json.rs:3: `json` imports `rules`, a higher layer")),
+        "{found:#?}"
+    );
+    assert!(found.iter().all(|m| !m.contains("`money`")), "{found:#?}");
+}
+
+#[test]
+fn an_inline_path_counts_as_an_import() {
+    let files = [
+        file("paths.rs", "pub fn enc() {}\n"),
+        file(
+            "store.rs",
+            "pub fn save() {\n    let _ = crate::routes::home::title();\n}\n",
+        ),
+        file("routes/mod.rs", "pub mod home;\n"),
+        file("routes/home.rs", "pub fn title() { crate::paths::enc() }\n"),
+    ];
+    let found = messages(&files, "paths <- store <- routes", Some("routes"));
+    assert_eq!(
+        found.len(),
+        1,
+        "one upward import (store -> routes): {found:#?}"
+    );
+    assert!(found[0].starts_with("store.rs:2: `store` imports `routes`"));
+}
+
+#[test]
+fn a_cycle_is_reported_with_its_edges() {
+    let files = [
+        file("api.rs", "use crate::demo::Worker;\n"),
+        file("demo.rs", "fn f() { super::api::call() }\n"),
+    ];
+    let found = messages(&files, "api, demo", None);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0]
+            .contains("cycle between api, demo: api -> demo (api.rs:1); demo -> api (demo.rs:1)"),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn a_page_importing_another_page_is_reported() {
+    let files = [
+        file(
+            "routes/mod.rs",
+            "mod domain;\nmod domains;\npub fn shared() {}\n",
+        ),
+        file(
+            "routes/domains.rs",
+            "use super::domain::DomainCard;\nuse super::shared;\nuse crate::routes::shared as s;\n",
+        ),
+        file(
+            "routes/domain/mod.rs",
+            "pub struct DomainCard;\nmod chart;\n",
+        ),
+        file("routes/domain/chart.rs", "use super::super::domains;\n"),
+    ];
+    let found = messages(&files, "routes", Some("routes"));
+    assert_eq!(
+        found,
+        vec![
+            "routes/domain/chart.rs:1: page `routes::domain` imports page `routes::domains` \
+             (1 name(s))"
+                .to_string(),
+            "routes/domains.rs:1: page `routes::domains` imports page `routes::domain` (1 name(s))"
+                .to_string(),
+        ]
+    );
+}
+
+#[test]
+fn reexports_of_the_root_and_unlisted_modules_are_resolved() {
+    let files = [
+        file(
+            "lib.rs",
+            "mod ops;\nmod validate;\npub use ops::Operation as Op;\n",
+        ),
+        file("ops.rs", "pub enum Operation {}\n"),
+        file("validate.rs", "use crate::Op;\n"),
+        file("extra.rs", ""),
+    ];
+    let found = messages(&files, "validate <- ops", None);
+    assert_eq!(
+        found,
+        vec![
+            "extra.rs: module `extra` is not in ARCHITECTURE.md's layer table".to_string(),
+            "validate.rs:1: `validate` imports `ops`, a higher layer (1 place(s); layers: \
+             validate <- ops)"
+                .to_string(),
+        ]
+    );
+}
+
+#[test]
+fn test_code_is_exempt() {
+    let files = [
+        file(
+            "json.rs",
+            "pub fn f() {}\n#[cfg(test)]\nmod tests {\n    use crate::client::Client;\n}\n",
+        ),
+        file("json/tests.rs", "use crate::client::Client;\n"),
+        file("client.rs", "use crate::json;\n"),
+    ];
+    assert_eq!(
+        messages(&files, "json <- client", None),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn the_line_limit_leaves_out_tests_and_generated_data() {
+    let body = "fn f() {}\n".repeat(MAX_LINES);
+    assert_eq!(count_lines(&file("a.rs", &body)), MAX_LINES);
+    assert!(too_long(&file("a.rs", &body)).is_none());
+    let long = format!("{body}fn g() {{}}\n");
+    assert!(too_long(&file("a.rs", &long)).is_some_and(|m| m.starts_with("701 lines")));
+    let with_tests = format!("{body}#[cfg(test)]\nmod tests {{\n    fn t() {{}}\n}}\n");
+    assert!(too_long(&file("a.rs", &with_tests))
+        .is_some_and(|m| m.starts_with("704 lines (4 of them `#[cfg(test)]` code")));
+    let generated = format!("// @generated by examples/tables.rs\n{long}");
+    assert_eq!(count_lines(&file("tables.rs", &generated)), 0);
+    assert_eq!(count_lines(&file("x/tests.rs", &long)), 0);
+}
+
+#[test]
+fn the_layer_table_is_read_from_the_layers_section() {
+    let doc = "# Architecture\n\n## Layers\n\nLower never imports higher.\n\n```text\n\
+               src/      money  <-  json  <-  rules\n           (a leaf)\n\
+               app/src/  paths, model  <-  store\n```\n\n```text\nother/ x <- y\n```\n";
+    let table = layer_table(doc).unwrap();
+    assert_eq!(
+        table,
+        vec![
+            ("src".to_string(), layers("money <- json <- rules")),
+            ("app/src".to_string(), layers("paths, model <- store")),
+        ]
+    );
+    assert!(layer_table("# Architecture\n").is_err());
+}

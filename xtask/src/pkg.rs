@@ -1,0 +1,204 @@
+//! `cargo xtask pkg`: the JS package in `pkg/` (wasm-bindgen `--target web`, wasm-opt, the
+//! plain-JS parts and `package.json`).
+
+use std::process::Command;
+
+use serde::Serialize;
+
+use crate::tools::{self, Tools};
+use crate::{cargo, root, run, target_dir, Res};
+
+/// Builds the JS package into `pkg/` (wasm-bindgen `--target web`, then wasm-opt).
+pub fn pkg(tools: &Tools) -> Res {
+    let wasm = "wasm32-unknown-unknown";
+    // The `pkg` profile (Cargo.toml): release settings, size ("z") for every crate, serpkit
+    // too, with LLVM's inline threshold lowered to 25 for this build only. Measured after the
+    // validator's hot path was written to need neither unrolling nor inlining of library
+    // helpers (Node 20, `validateResponse(bytes)` on the 10.4 MB ranked-keywords body, best
+    // of 30 runs, 3 to 4 runs of the script; gzip -9 of the wasm by Node's zlib, rounded):
+    //   serpkit 3,   threshold 80:  130.0 KB, 11.5 to 12.6 ms (the settings before)
+    //   serpkit "s", threshold 80:  128.6 KB
+    //   serpkit "z", threshold 80:  124.7 KB, 12.0 to 12.9 ms
+    //   serpkit "z", threshold 25:  122.6 KB, 12.5 to 13.2 ms (chosen)
+    //   serpkit "z", threshold 5:   122.4 KB, 19.6 ms
+    //   serpkit "z", threshold 250 (LLVM's default at opt-level 3): 131.0 KB
+    // Text in, against JSON.parse + Ajv 8 / zod 4 (bench/js, Node), 4 runs of the script:
+    // 0.44x to 0.71x Ajv's time and 3.7x to 4.3x faster than zod in 3, and 0.82x / 2.5x in
+    // one run caught in the machine's slow mode (about 20 ms a validation, which the old
+    // settings hit as well: they gave 0.45x to 0.62x and 3.0x to 4.2x in the same session).
+    // Best over 8 processes each, text: 13.3 ms here against 12.6 ms with the old settings.
+    // (Sizes above are of that time; the package has since lost serde's deserializer, core's
+    // float printing and `serde_json::Value`: BENCHMARKS.md has the current size.)
+    //
+    // Under the 100 kB goal again (issue 16; `node tests/size/check.mjs`, gzip -9 by Node):
+    //   before record reuse (wt-core 98bb4db):                          102.2 kB
+    //   record reuse as async Rust over a JS cache (main b1f9338):      116.2 kB
+    //   its steps as sync wasm calls, orchestrated by record_client.js: 113.5 kB
+    //   talc instead of dlmalloc:                                        111.3 kB
+    //     (validateResponse, 10.4 MB ranked-keywords body, Node, best of 5 processes x 60
+    //     runs, interleaved: text 10.66 ms vs 10.85 ms, bytes 10.58 ms vs 10.26 ms)
+    //   operations() and jsonSchema() as static data (static_data.js):  108.2 kB
+    //   keyword lower case from a 2.2 kB table of runs (records/lower.rs)
+    //   instead of std's char::to_lowercase tables:                      101.2 kB
+    //   (wasm-opt -Oz instead of -O3 here: 100.97 kB, not taken: the validator's speed)
+    //   the per-operation methods and quote() in JS (each is call(path)): 100.5 kB
+    //   one record step for a found record and its issues, one for sends: 100.3 kB
+    //   wasm-opt --low-memory-unused --converge (below):                   99.7 kB
+    //     (validateResponse best of 4 processes: text 10.93 vs 11.12 ms, bytes 10.50 vs
+    //     10.71 ms: not slower)
+    run(cargo().args([
+        "build",
+        "--config",
+        r#"target.wasm32-unknown-unknown.rustflags=["-C", "llvm-args=-inline-threshold=25"]"#,
+        "--profile",
+        "pkg",
+        "--lib",
+        "--target",
+        wasm,
+        "-p",
+        "serpkit",
+        "--features",
+        "js",
+    ]))?;
+    let target_dir = target_dir();
+    let input = target_dir.join(wasm).join("pkg").join("serpkit.wasm");
+    let out = root().join("pkg");
+    run(Command::new(&tools.wasm_bindgen)
+        .arg(&input)
+        .args(["--target", "web", "--out-dir"])
+        .arg(&out))?;
+    let wasm_file = out.join("serpkit_bg.wasm");
+    // -O3: -Oz and -Os save under 1 KB gzipped here (0.4 and 0.6 KB) and inline less in
+    // the validator, whose speed is the package's point. The `target_features` section is
+    // for linkers only (no runtime reads it). `--low-memory-unused` (0.49 kB gzip) lets
+    // Binaryen fold small constant offsets into loads and stores, assuming no access below
+    // address 1024: Rust lays the wasm out stack first, so that is the far end of the 1 MB
+    // stack, reached only by an overflow. `--converge` repeats the passes (0.12 kB gzip).
+    run(Command::new(&tools.wasm_opt)
+        .args([
+            "-O3",
+            "--converge",
+            "--low-memory-unused",
+            "--strip-debug",
+            "--strip-producers",
+            "--strip-target-features",
+        ])
+        .arg(&wasm_file)
+        .arg("-o")
+        .arg(&wasm_file))?;
+    // The record caches are plain JS (they cost the wasm nothing), exported from the entry;
+    // so is the orchestration of calls with a cache (`record_client.js`: the core's plan
+    // and merge are sync wasm steps, the cache and the send are awaited in JS).
+    // `operations()` and `jsonSchema(op)` are static data written by the core natively
+    // (examples/pkg_data.rs) into static_data.js, with static_api.js around them.
+    run(cargo()
+        .args([
+            "run",
+            "--quiet",
+            "--example",
+            "pkg_data",
+            "-p",
+            "serpkit",
+            "--",
+        ])
+        .arg(out.join("static_data.js")))?;
+    for file in ["record_cache.js", "record_client.js", "static_api.js"] {
+        std::fs::copy(root().join("src/js").join(file), out.join(file))
+            .map_err(|e| format!("pkg/{file}: {e}"))?;
+    }
+    let entry = out.join("serpkit.js");
+    let mut js = std::fs::read_to_string(&entry).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
+    js.push_str("\nexport { MemoryRecordCache, IndexedDbRecordCache } from './record_cache.js';\n");
+    js.push_str("export { operations, jsonSchema } from './static_api.js';\n");
+    js.push_str(
+        "import { installRecordCalls } from './record_client.js';\ninstallRecordCalls(Client, estimateCost);\n",
+    );
+    std::fs::write(&entry, js).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
+    let manifest = PackageManifest::new(tools::package_version("serpkit")?);
+    let mut text =
+        serde_json::to_string_pretty(&manifest).map_err(|e| format!("pkg/package.json: {e}"))?;
+    text.push('\n');
+    std::fs::write(out.join("package.json"), text).map_err(|e| format!("pkg/package.json: {e}"))
+}
+
+/// `pkg/package.json` (fields in this order, as npm writes them).
+#[derive(Serialize)]
+struct PackageManifest {
+    name: &'static str,
+    /// The `serpkit` crate's version (`cargo metadata`).
+    version: String,
+    description: &'static str,
+    #[serde(rename = "type")]
+    module_type: &'static str,
+    main: &'static str,
+    module: &'static str,
+    types: &'static str,
+    exports: Exports,
+    files: [&'static str; 8],
+    #[serde(rename = "sideEffects")]
+    side_effects: bool,
+    license: &'static str,
+}
+
+/// The package's `exports` map.
+#[derive(Serialize)]
+struct Exports {
+    #[serde(rename = ".")]
+    entry: EntryExport,
+    #[serde(rename = "./serpkit_bg.wasm")]
+    wasm: &'static str,
+}
+
+/// The entry point's conditional exports.
+#[derive(Serialize)]
+struct EntryExport {
+    types: &'static str,
+    default: &'static str,
+}
+
+impl PackageManifest {
+    fn new(version: String) -> PackageManifest {
+        PackageManifest {
+            name: "serpkit",
+            version,
+            description: "Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)",
+            module_type: "module",
+            main: "serpkit.js",
+            module: "serpkit.js",
+            types: "serpkit.d.ts",
+            exports: Exports {
+                entry: EntryExport {
+                    types: "./serpkit.d.ts",
+                    default: "./serpkit.js",
+                },
+                wasm: "./serpkit_bg.wasm",
+            },
+            files: [
+                "serpkit.js",
+                "record_cache.js",
+                "record_client.js",
+                "static_api.js",
+                "static_data.js",
+                "serpkit.d.ts",
+                "serpkit_bg.wasm",
+                "serpkit_bg.wasm.d.ts",
+            ],
+            side_effects: false,
+            license: "MIT OR Apache-2.0",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PackageManifest;
+
+    #[test]
+    fn package_json_is_the_documented_manifest() {
+        let text = serde_json::to_string(&PackageManifest::new("1.2.3".into())).unwrap();
+        assert_eq!(
+            text,
+            r#"{"name":"serpkit","version":"1.2.3","description":"Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)","type":"module","main":"serpkit.js","module":"serpkit.js","types":"serpkit.d.ts","exports":{".":{"types":"./serpkit.d.ts","default":"./serpkit.js"},"./serpkit_bg.wasm":"./serpkit_bg.wasm"},"files":["serpkit.js","record_cache.js","record_client.js","static_api.js","static_data.js","serpkit.d.ts","serpkit_bg.wasm","serpkit_bg.wasm.d.ts"],"sideEffects":false,"license":"MIT OR Apache-2.0"}"#
+        );
+    }
+}

@@ -1,0 +1,149 @@
+//! `cargo xtask test` and its parts (`js`, `e2e`): every check and test.
+
+use std::process::Command;
+
+use crate::servers::{SandboxServer, StaticServer};
+use crate::tools::Tools;
+use crate::{app, arch, cargo, pkg, root, run, Res};
+
+/// The wasm target of the package, the app and the demo worker.
+const WASM: &str = "wasm32-unknown-unknown";
+
+/// `cargo xtask test`: formatting, the architecture rules, clippy (native and wasm32), the
+/// native tests, the wasm tests in headless Chromium, the JS package and the app end-to-end.
+pub fn all() -> Res {
+    let tools = Tools::ensure(true)?;
+
+    run(cargo().args(["fmt", "--all", "--", "--check"]))?;
+    arch::check()?;
+    // Lint levels are in the root Cargo.toml's [workspace.lints]; `-D warnings` makes every
+    // warning fail the run here while editors and local builds only warn.
+    run(cargo().args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--all-features",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    run(cargo().args([
+        "clippy",
+        "--target",
+        WASM,
+        "-p",
+        "serpkit",
+        "-p",
+        "app",
+        "--features",
+        "serpkit/js",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    // The demo sandbox's Web Worker (its tests need tokio, which has no wasm32 build).
+    run(cargo().args([
+        "clippy",
+        "--target",
+        WASM,
+        "-p",
+        "sandbox",
+        "--no-default-features",
+        "--features",
+        "worker",
+        "--lib",
+        "--bins",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    run(cargo().args(["test", "--workspace", "--all-features"]))?;
+
+    // Everything below talks to a real sandbox server on loopback.
+    let sandbox = SandboxServer::start()?;
+
+    // wasm-bindgen-test in headless Chromium (webdriver.json holds the browser flags); the
+    // browser tests reach the sandbox server at SANDBOX_URL (baked in at compile time).
+    run(tools
+        .with_env(&mut cargo())
+        .env("SANDBOX_URL", &sandbox.url)
+        .args([
+            "test",
+            "--target",
+            WASM,
+            "-p",
+            "serpkit",
+            "--features",
+            "js",
+        ]))?;
+
+    js_stage(&tools, &sandbox)?;
+    e2e_stage(&tools, &sandbox)?;
+    eprintln!("\nxtask test: all checks passed");
+    Ok(())
+}
+
+/// `cargo xtask js`: only the JS package tests.
+pub fn js() -> Res {
+    let tools = Tools::ensure(true)?;
+    js_stage(&tools, &SandboxServer::start()?)
+}
+
+/// `cargo xtask e2e`: only the app end-to-end tests.
+pub fn e2e() -> Res {
+    let tools = Tools::ensure(true)?;
+    e2e_stage(&tools, &SandboxServer::start()?)
+}
+
+/// The JS package: built, then tested with node:test and type-checked with tsc.
+fn js_stage(tools: &Tools, sandbox: &SandboxServer) -> Res {
+    pkg::pkg(tools)?;
+    // The size goals (wasm ≤ 100 kB gzip), before anything else uses the package.
+    run(Command::new("node").arg("tests/size/check.mjs"))?;
+    node_tests(tools, "tests/js", sandbox, None)?;
+    let tsc = tools.node_modules.join(".bin").join("tsc");
+    run(Command::new(tsc).args(["--noEmit", "--strict", "-p", "tests/ts"]))
+}
+
+/// The app: built by plain `trunk build --release` (so this stage also proves a developer's
+/// own Trunk run works after setup), served, driven in headless Chromium.
+fn e2e_stage(tools: &Tools, sandbox: &SandboxServer) -> Res {
+    app::build(tools)?;
+    let app = StaticServer::start(&root().join("dist"))?;
+    app::smoke(tools, app.port)?;
+    node_tests(tools, "tests/e2e", sandbox, Some(&app))
+}
+
+/// Runs the node:test files in `dir` (one at a time: they share the sandbox ledger).
+fn node_tests(
+    tools: &Tools,
+    dir: &str,
+    sandbox: &SandboxServer,
+    app: Option<&StaticServer>,
+) -> Res {
+    let has_tests = std::fs::read_dir(root().join(dir))
+        .map(|entries| {
+            entries
+                .flatten()
+                .any(|entry| entry.path().extension().is_some_and(|ext| ext == "mjs"))
+        })
+        .unwrap_or(false);
+    if !has_tests {
+        return Err(format!("no tests in {dir}"));
+    }
+    let out = root().join("test-output");
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut cmd = Command::new("node");
+    cmd.args(["--test", "--test-concurrency=1"])
+        .arg(format!("{dir}/"))
+        .env("SANDBOX_URL", &sandbox.url)
+        .env("SANDBOX_KEY", SandboxServer::KEY)
+        .env("SANDBOX_POOR_KEY", SandboxServer::POOR_KEY)
+        .env("CHROMIUM", &tools.chromium)
+        .env("TEST_OUTPUT", &out);
+    if let Some(app) = app {
+        cmd.env("APP_URL", app.url());
+    }
+    run(&mut cmd)
+}
