@@ -32,6 +32,8 @@
 //! assert!(records.windows(2).all(|w| w[0].search_volume >= w[1].search_volume));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod date;
 pub mod faults;
 pub mod generate;

@@ -364,3 +364,34 @@ fn ensure_browser() -> Res<(PathBuf, PathBuf)> {
         _ => Err("chromium / chromedriver not found after installing".into()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{package_version, wasm_opt_version, TrunkConfig};
+    use crate::root;
+
+    #[test]
+    fn trunk_toml_pins_the_locked_wasm_bindgen_and_the_npm_binaryen() {
+        let text = std::fs::read_to_string(root().join("Trunk.toml")).unwrap();
+        let config: TrunkConfig = toml::from_str(&text).unwrap();
+        assert_eq!(
+            config.tools.wasm_bindgen,
+            package_version("wasm-bindgen").unwrap()
+        );
+        let package: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(root().join("package.json")).unwrap())
+                .unwrap();
+        let binaryen = package["devDependencies"]["binaryen"].as_str().unwrap();
+        let major = binaryen.split('.').next().unwrap();
+        assert_eq!(config.tools.wasm_opt, format!("version_{major}"));
+    }
+
+    #[test]
+    fn wasm_opt_versions_are_named_as_trunk_names_them() {
+        assert_eq!(
+            wasm_opt_version("wasm-opt version 132 (version_132)").as_deref(),
+            Some("version_132")
+        );
+        assert_eq!(wasm_opt_version("wasm-opt"), None);
+    }
+}

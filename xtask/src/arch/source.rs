@@ -361,9 +361,9 @@ fn tree(tokens: &[Token], mut i: usize, prefix: Vec<String>, out: &mut Vec<Impor
             while i < tokens.len() && tokens[i].kind != Kind::Punct('}') {
                 let before = i;
                 i = tree(tokens, i, prefix.clone(), out);
-                if tokens.get(i).map(|t| &t.kind) == Some(&Kind::Punct(',')) {
-                    i += 1;
-                } else if i == before {
+                // Past a separating comma, or past a token the tree could not read.
+                let comma = tokens.get(i).map(|t| &t.kind) == Some(&Kind::Punct(','));
+                if comma || i == before {
                     i += 1;
                 }
             }

@@ -198,3 +198,11 @@ fn the_layer_table_is_read_from_the_layers_section() {
     );
     assert!(layer_table("# Architecture\n").is_err());
 }
+
+#[test]
+fn architecture_md_holds_a_table_for_the_core_and_the_app() {
+    let doc = std::fs::read_to_string(crate::root().join("ARCHITECTURE.md")).unwrap();
+    let table = layer_table(&doc).unwrap();
+    let dirs: Vec<&str> = table.iter().map(|(dir, _)| dir.as_str()).collect();
+    assert_eq!(dirs, ["src", "app/src"]);
+}
