@@ -109,6 +109,7 @@ pub fn ab(rev: &str) -> Res {
     result.and(removed)
 }
 
+/// The A/B run with `rev` checked out at `tree`.
 fn ab_in(rev: &str, tree: &Path) -> Res {
     let base = bench_binary(tree)?;
     let workspace = root();

@@ -32,14 +32,21 @@ pub const CHROMIUM_FLAGS: &[&str] = &[
 
 /// Paths of the installed tools.
 pub struct Tools {
+    /// `~/.cargo/bin/trunk` (0.21).
     pub trunk: PathBuf,
+    /// `~/.cargo/bin/wasm-bindgen`, at Cargo.lock's wasm-bindgen version.
     pub wasm_bindgen: PathBuf,
+    /// npm binaryen's `wasm-opt` in `node_modules/.bin`.
     pub wasm_opt: PathBuf,
+    /// The workspace's `node_modules/` (from `package-lock.json`).
     pub node_modules: PathBuf,
+    /// Chromium (empty unless the browser was asked for).
     pub chromium: PathBuf,
+    /// ChromeDriver (empty unless the browser was asked for).
     pub chromedriver: PathBuf,
 }
 
+/// Where cargo installs binaries: `$CARGO_HOME/bin`, else `~/.cargo/bin`.
 fn cargo_bin() -> PathBuf {
     env::var_os("CARGO_HOME")
         .map(PathBuf::from)
@@ -168,11 +175,13 @@ fn link_wasm_opt(wasm_opt: &Path, version: &str) -> Res {
     Ok(())
 }
 
+/// A symbolic link at `link` to `target`.
 #[cfg(unix)]
 fn symlink(target: &Path, link: &Path) -> std::io::Result<()> {
     std::os::unix::fs::symlink(target, link)
 }
 
+/// A copy where symbolic links are not at hand.
 #[cfg(not(unix))]
 fn symlink(target: &Path, link: &Path) -> std::io::Result<()> {
     std::fs::copy(target, link).map(|_| ())
@@ -186,6 +195,7 @@ fn wasm_opt_version(version_output: &str) -> Option<String> {
         .map(|number| format!("version_{number}"))
 }
 
+/// The first `name` on PATH.
 fn which(name: &str) -> Option<PathBuf> {
     env::var_os("PATH").and_then(|paths| {
         env::split_paths(&paths)
@@ -327,6 +337,7 @@ const SYSTEM_PATH: &[&str] = &[
     "/bin",
 ];
 
+/// Adds the wasm32 target with rustup unless it is installed.
 fn ensure_wasm_target() -> Res {
     let installed = Command::new("rustup")
         .args(["target", "list", "--installed"])
@@ -340,6 +351,7 @@ fn ensure_wasm_target() -> Res {
     }
 }
 
+/// Chromium and ChromeDriver from PATH, installed from Debian when missing.
 fn ensure_browser() -> Res<(PathBuf, PathBuf)> {
     if let (Some(c), Some(d)) = (which("chromium"), which("chromedriver")) {
         return Ok((c, d));
