@@ -96,10 +96,12 @@ pub fn ab(rev: &str) -> Res {
     let short = &sha[..sha.len().min(12)];
     let tree = target_dir().join("ab").join(short);
     if !tree.join(".git").exists() {
+        // git's report goes to stderr: stdout is the A/B table.
         run(Command::new("git")
             .args(["worktree", "add", "--detach", "--force"])
             .arg(&tree)
-            .arg(&sha))?;
+            .arg(&sha)
+            .stdout(std::io::stderr()))?;
     }
     let result = ab_in(rev, &tree);
     // The build artifacts stay in the target directory; the checkout goes.
