@@ -1,30 +1,35 @@
 //! The serpkit app: a keyword-research workspace (Leptos CSR).
 //!
-//! - [`api`]: the workspace state and the only place that builds the client and runs calls.
-//! - [`base_url`]: which base URLs the key may go to.
-//! - [`demo`]: demo mode's transport (the sandbox in a Web Worker).
+//! Layers, lower never importing higher (no cycles between these modules):
+//!
+//! ```text
+//! paths, model, sort  <-  store  <-  workspace  <-  components  <-  routes
+//! ```
+//!
+//! - [`paths`]: the app's URLs (page routes, query encoding); imports nothing of the app.
+//! - [`model`]: the stored data types. [`sort`]: the one stable sort (keeps the wasm small).
 //! - [`store`]: IndexedDB and localStorage.
-//! - [`model`]: the stored data types.
-//! - [`routes`]: one module per page; [`routes::NAV`] lists the navigation.
+//! - [`workspace`]: the workspace state and the only place that builds the client and runs
+//!   calls (settings and key, persistence, lists, import/export, calls, the service chunk,
+//!   demo mode's transport, bought records, error explanations).
 //! - [`components`]: pieces shared by the pages.
-//! - [`sort`]: the one stable sort (keeps the wasm small).
+//! - [`routes`]: one module per page; [`routes::NAV`] lists the navigation. Pages never
+//!   import other pages.
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::{path, Lazy};
 
-pub mod api;
-pub mod base_url;
 pub mod components;
-pub mod demo;
 pub mod model;
-pub mod records;
+pub mod paths;
 pub mod routes;
 pub mod sort;
 pub mod store;
+pub mod workspace;
 
-use api::Ws;
 use model::Mode;
+use workspace::Ws;
 
 /// The app root: workspace context, header (navigation, mode, spend, theme), pages.
 #[component]
@@ -117,7 +122,7 @@ pub fn App() -> impl IntoView {
 /// Mode, session spend (the client's meter), the demo ledger, and the theme switch.
 #[component]
 fn Meters() -> impl IntoView {
-    let ws = api::ws();
+    let ws = workspace::ws();
     let demo = move || ws.settings.with(|s| s.mode == Mode::Demo);
     view! {
         <div class="meters">
@@ -160,7 +165,7 @@ fn Meters() -> impl IntoView {
 /// Storage notices (damaged entries skipped, storage unavailable), dismissible.
 #[component]
 fn Notices() -> impl IntoView {
-    let ws = api::ws();
+    let ws = workspace::ws();
     view! {
         <Show when=move || ws.notices.with(|n| !n.is_empty())>
             <div class="notice" role="status" data-testid="notice">

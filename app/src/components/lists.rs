@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::api::ws;
+use crate::workspace::ws;
 
 /// A list name field (with the existing names offered) and an "Add to list" button for the
 /// keywords in `keywords` (usually the selected rows).

@@ -16,14 +16,13 @@ use serpkit::{Request, Usd};
 
 use super::domain_backlinks::BacklinkOverviewView;
 use super::domain_keywords::{RankedKeywordsTable, RkData, RkFilter, RkState};
-use super::domains::{
-    compare_route, domain_route, normalize_domain, op_card, unreadable, DomainNav, Op,
-};
-use crate::api::{enc, ws, Ws};
+use super::domains::{normalize_domain, op_card, unreadable, DomainNav, Op};
 use crate::components::domain_card::DomainCard;
 use crate::components::domain_charts::RankChart;
 use crate::components::fmt_int;
 use crate::components::virtual_table::Shared;
+use crate::paths::{compare_route, domain_route, enc};
+use crate::workspace::{ws, Ws};
 
 /// The tabs: (id, label).
 pub const TABS: [(&str, &str); 3] = [

@@ -16,10 +16,7 @@ use serpkit::{Request, Usd};
 
 use super::domain::rk_data;
 use super::domain_keywords::RkData;
-use super::domains::{
-    compare_route, domain_route, parse_domains, unreadable, DomainNav, Op, MAX_COMPARE,
-};
-use crate::api::{ws, Ws};
+use super::domains::{parse_domains, unreadable, DomainNav, Op, MAX_COMPARE};
 use crate::components::domain_card::{fmt_stat, NO_VALUE};
 use crate::components::domain_charts::{rank_slots, RankChart};
 use crate::components::virtual_table::{
@@ -27,6 +24,8 @@ use crate::components::virtual_table::{
 };
 use crate::components::{fmt_int, ErrorBox, PriceButton, ResultMeta, ValidationPanel};
 use crate::model::plural;
+use crate::paths::{compare_route, domain_route, keywords_route};
+use crate::workspace::{ws, Ws};
 
 /// Letters naming the compared domains in tables.
 pub const LETTERS: [&str; MAX_COMPARE] = ["A", "B", "C", "D"];
@@ -614,7 +613,7 @@ fn overlap_body(
         let ranks = o.ranks[i];
         let best = ranks.iter().take(n).copied().min().unwrap_or(i64::MAX);
         view! {
-            <div role="cell" class="vt-c"><A href=super::keywords_route(std::slice::from_ref(&kw), &cc) attr:class="kw">{kw.clone()}</A></div>
+            <div role="cell" class="vt-c"><A href=keywords_route(std::slice::from_ref(&kw), &cc) attr:class="kw">{kw.clone()}</A></div>
             <div role="cell" class="vt-c num">{fmt_int(o.volume[i])}</div>
             <div role="cell" class="vt-c num">{format!("{} of {n}", o.count[i])}</div>
             {(0..MAX_COMPARE).map(|s| {

@@ -10,12 +10,13 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use serpkit::ops::ranked_keywords_domain::RankedKeyword;
 
-use crate::api::ws;
 use crate::components::csv::Cell;
 use crate::components::virtual_table::{
     ordered, sort_perm, KeyColumn, RenderRow, Shared, VColumn, VirtualTable,
 };
 use crate::components::{csv, fmt_int, ExtLink};
+use crate::paths::keywords_route;
+use crate::workspace::ws;
 
 /// The table's columns.
 pub const COLUMNS: [VColumn; 7] = [
@@ -326,7 +327,7 @@ pub fn RankedKeywordsTable(
         let kw =
             data.with_untracked(|d| d.as_ref().and_then(|d| d.keyword.get(i as usize).cloned()));
         if let Some(kw) = kw {
-            let route = super::keywords_route(&[kw], &cc());
+            let route = keywords_route(&[kw], &cc());
             nav.with_value(|n| n(&route, Default::default()));
         }
     };
@@ -338,7 +339,7 @@ pub fn RankedKeywordsTable(
         let (Some(kw), Some(url)) = (d.keyword.get(i).cloned(), d.url.get(i).cloned()) else {
             return ().into_any();
         };
-        let href = super::keywords_route(std::slice::from_ref(&kw), &cc());
+        let href = keywords_route(std::slice::from_ref(&kw), &cc());
         let rank = d.rank[i];
         let comp = d.competition[i];
         let url_text = short_url(&url);

@@ -7,13 +7,14 @@ use serpkit::ops::backlink_metrics::{self, PageBacklinkMetrics};
 use serpkit::{Request, Usd};
 
 use super::domains::{preview, unreadable, DomainNav, Op};
-use crate::api::{self, enc, ws, Job};
 use crate::components::csv::Cell;
 use crate::components::{
-    csv, fmt_int, price_text, Column, DataTable, ErrorBox, ExtLink, PriceButton, ResultMeta,
-    SortKey, TableModel, TableRow, ValidationPanel,
+    csv, fmt_int, price_text, run_text, Column, DataTable, ErrorBox, ExtLink, PriceButton,
+    ResultMeta, SortKey, TableModel, TableRow, ValidationPanel,
 };
 use crate::model::plural;
+use crate::paths::enc;
+use crate::workspace::{self, ws, Job};
 
 /// A row: the record and its position in the response (URLs may repeat).
 #[derive(Clone, Debug, PartialEq)]
@@ -173,7 +174,7 @@ pub fn PageMetrics() -> impl IntoView {
     });
     let price = Memo::new(move |_| {
         typed_req
-            .with(|r| r.as_ref().map(|r| api::price_now(ws, r, false)))
+            .with(|r| r.as_ref().map(|r| workspace::price_now(ws, r, false)))
             .unwrap_or((Usd::ZERO, 0))
     });
     let full = move || {
@@ -194,7 +195,7 @@ pub fn PageMetrics() -> impl IntoView {
             plural(urls.len()),
             preview(&urls)
         );
-        api::run_then_show(
+        workspace::run_then_show(
             ws,
             call,
             Job {
@@ -209,7 +210,7 @@ pub fn PageMetrics() -> impl IntoView {
     let typed_stored = move || {
         typed_req.with(|r| {
             r.as_ref()
-                .is_some_and(|r| ws.has_result(&api::canonical(r).1))
+                .is_some_and(|r| ws.has_result(&workspace::canonical(r).1))
         })
     };
     let records = shown.decoded::<Vec<PageBacklinkMetrics>>(ws);
@@ -251,7 +252,7 @@ pub fn PageMetrics() -> impl IntoView {
                     <p class="meta" aria-live="polite">{move || { let n = typed.with(Vec::len); format!("{n} URL{}", plural(n)) }}</p>
                 </div>
                 <div class="field">
-                    <PriceButton testid="run" text=Signal::derive(move || { price.track(); typed_req.with(|r| r.as_ref().map(|r| api::run_text(ws, "Get metrics", r, false, "URL")).unwrap_or_else(|| price_text("Get metrics", Usd::ZERO, 0, "URL"))) })
+                    <PriceButton testid="run" text=Signal::derive(move || { price.track(); typed_req.with(|r| r.as_ref().map(|r| run_text(ws, "Get metrics", r, false, "URL")).unwrap_or_else(|| price_text("Get metrics", Usd::ZERO, 0, "URL"))) })
                         price=Signal::derive(move || price.get().0)
                         disabled=Signal::derive(move || call.loading.get() || typed.with(Vec::is_empty) || check.with(Option::is_some))
                         on_run=Callback::new(move |_| go(false)) />

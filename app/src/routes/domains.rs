@@ -4,7 +4,7 @@
 //! Pages: `/domains` (stats of many domains), `/domain?d=&tab=` (one domain: overview,
 //! backlinks, ranked keywords; [`super::domain`]), `/domain/pages?u=` (page backlink metrics;
 //! [`super::domain_pages`]) and `/domain/compare?d=` (up to 4 domains;
-//! [`super::domain_compare`]). Every call goes through [`crate::api::run`]: its price is on
+//! [`super::domain_compare`]). Every call goes through [`crate::workspace::run`]: its price is on
 //! the button before it runs, a stored result opens without a call, and it is recorded in
 //! the history.
 
@@ -15,29 +15,15 @@ use serde::de::DeserializeOwned;
 use serpkit::ops::domainstats::{self, DomainStatsRecord};
 use serpkit::{Request, Usd};
 
-use crate::api::{self, enc, ws, Call, Job, Ws};
 use crate::components::domain_card::DomainCard;
 use crate::components::virtual_table::Shared;
-use crate::components::{price_text, ErrorBox, PriceButton, ResultMeta, ValidationPanel};
+use crate::components::{price_text, run_text, ErrorBox, PriceButton, ResultMeta, ValidationPanel};
 use crate::model::{plural, CallResult};
+use crate::paths::{compare_route, domains_route};
+use crate::workspace::{self, ws, Call, Job, Ws};
 
 /// Most domains the compare view takes.
 pub const MAX_COMPARE: usize = 4;
-
-/// The route of one domain's page on a tab (`overview`, `backlinks`, `keywords`).
-pub fn domain_route(domain: &str, tab: &str) -> String {
-    format!("/domain?d={}&tab={}", enc(domain), enc(tab))
-}
-
-/// The route of the stats page for these domains.
-pub fn domains_route(domains: &[String]) -> String {
-    format!("/domains?d={}", enc(&domains.join("\n")))
-}
-
-/// The route of the compare view for these domains.
-pub fn compare_route(domains: &[String]) -> String {
-    format!("/domain/compare?d={}", enc(&domains.join(",")))
-}
 
 /// A domain as typed or pasted, normalized: trimmed, lower case, without scheme, path, port
 /// or trailing dot (`https://Example.com/x` → `example.com`). The request check still
@@ -101,11 +87,11 @@ impl Op {
     pub fn new(ws: Ws, make: impl Fn() -> Option<Request> + Send + Sync + 'static) -> Op {
         let request = Memo::new(move |_| make());
         let bought = Memo::new(move |_| {
-            let key = request.with(|r| r.as_ref().map(|r| api::canonical(r).1));
+            let key = request.with(|r| r.as_ref().map(|r| workspace::canonical(r).1));
             key.is_some_and(|k| ws.has_result(&k))
         });
         let ident = Memo::new(move |_| {
-            let key = request.with(|r| r.as_ref().map(|r| api::canonical(r).1))?;
+            let key = request.with(|r| r.as_ref().map(|r| workspace::canonical(r).1))?;
             ws.results
                 .with(|m| m.get(&key).filter(|r| r.missing.is_empty()).map(|r| r.at))
                 .map(|at| (key, at))
@@ -129,12 +115,12 @@ impl Op {
         });
         let price = Memo::new(move |_| {
             request
-                .with(|r| r.as_ref().map(|r| api::price_now(ws, r, false)))
+                .with(|r| r.as_ref().map(|r| workspace::price_now(ws, r, false)))
                 .unwrap_or((Usd::ZERO, 0))
         });
         Op {
             call: Call::following(move || {
-                request.with(|r| r.as_ref().map(|r| api::canonical(r).1))
+                request.with(|r| r.as_ref().map(|r| workspace::canonical(r).1))
             }),
             request,
             ident,
@@ -165,7 +151,7 @@ impl Op {
     /// Runs it (or opens the stored result when `refresh` is false).
     pub fn run(self, ws: Ws, route: String, input: String, refresh: bool) {
         if let Some(request) = self.request.get_untracked() {
-            api::run(
+            workspace::run(
                 ws,
                 self.call,
                 Job {
@@ -216,7 +202,7 @@ pub fn op_card(
         op.request
             .with(|r| {
                 r.as_ref()
-                    .map(|r| api::run_text(ws, &format!("Get {what}"), r, false, ""))
+                    .map(|r| run_text(ws, &format!("Get {what}"), r, false, ""))
             })
             .unwrap_or_else(|| price_text(&format!("Get {what}"), Usd::ZERO, 1, ""))
     });
@@ -335,7 +321,7 @@ pub fn DomainStatsPage() -> impl IntoView {
     let records = shown.decoded::<Vec<DomainStatsRecord>>(ws);
     let price = Memo::new(move |_| {
         typed_req
-            .with(|r| r.as_ref().map(|r| api::price_now(ws, r, false)))
+            .with(|r| r.as_ref().map(|r| workspace::price_now(ws, r, false)))
             .unwrap_or((Usd::ZERO, 0))
     });
     let call = shown.call;
@@ -348,7 +334,7 @@ pub fn DomainStatsPage() -> impl IntoView {
         let route = domains_route(&d);
         let n = d.len();
         let input = format!("{n} domain{}: {}", plural(n), preview(&d));
-        api::run_then_show(
+        workspace::run_then_show(
             ws,
             call,
             Job {
@@ -363,7 +349,7 @@ pub fn DomainStatsPage() -> impl IntoView {
     let typed_stored = move || {
         typed_req.with(|r| {
             r.as_ref()
-                .is_some_and(|r| ws.has_result(&api::canonical(r).1))
+                .is_some_and(|r| ws.has_result(&workspace::canonical(r).1))
         })
     };
     let can_run = Signal::derive(move || {

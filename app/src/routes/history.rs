@@ -5,9 +5,9 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use serpkit::Usd;
 
-use crate::api::ws;
 use crate::components::fmt_time;
 use crate::model::plural;
+use crate::workspace::ws;
 
 /// The history page.
 #[component]

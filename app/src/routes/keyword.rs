@@ -15,13 +15,15 @@ use serpkit::ops::video_video::{HashtagKind, Video};
 use serpkit::ops::{self, check::is_http_url};
 use serpkit::{Operation, Request, Usd};
 
-use crate::api::{self, ws, Call, Job, Ws};
 use crate::components::csv::Cell;
 use crate::components::{
-    fmt_change, fmt_cpc, fmt_date, fmt_int, price_text, AddToList, Column, DataTable, ErrorBox,
-    ExtLink, MonthlyChart, PriceButton, ResultMeta, SortKey, TableModel, TableRow, ValidationPanel,
+    fmt_change, fmt_cpc, fmt_date, fmt_int, price_text, run_text, AddToList, Column, DataTable,
+    ErrorBox, ExtLink, MonthlyChart, PriceButton, ResultMeta, SortKey, TableModel, TableRow,
+    ValidationPanel,
 };
 use crate::model::CallResult;
+use crate::paths::{keyword_route, keywords_route};
+use crate::workspace::{self, ws, Call, Job, Ws};
 
 /// A related keyword row.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,7 +76,7 @@ impl TableRow for RelRow {
         ]
     }
     fn cells(&self) -> AnyView {
-        let href = super::keyword_route(&self.r.keyword, &self.ccode);
+        let href = keyword_route(&self.r.keyword, &self.ccode);
         let kw = self.r.keyword.clone();
         view! {
             <td><A href=href attr:class="kw" attr:title="Research this keyword">{kw}</A></td>
@@ -107,17 +109,20 @@ impl Section {
             let k = kw.get();
             (!k.trim().is_empty()).then(|| make(k, cc.get()))
         });
-        let shown =
-            Memo::new(move |_| request.get().and_then(|r| ws.result(&api::canonical(&r).1)));
+        let shown = Memo::new(move |_| {
+            request
+                .get()
+                .and_then(|r| ws.result(&workspace::canonical(&r).1))
+        });
         let price = Memo::new(move |_| {
             request
                 .get()
-                .map(|r| api::price_now(ws, &r, false))
+                .map(|r| workspace::price_now(ws, &r, false))
                 .unwrap_or((Usd::ZERO, 0))
         });
         Section {
             call: Call::following(move || {
-                request.with(|r| r.as_ref().map(|r| api::canonical(r).1))
+                request.with(|r| r.as_ref().map(|r| workspace::canonical(r).1))
             }),
             request,
             shown,
@@ -135,7 +140,7 @@ impl Section {
                 Request::MicroblogPost(q) => q.keyword.clone(),
                 _ => String::new(),
             };
-            api::run(
+            workspace::run(
                 ws,
                 self.call,
                 Job {
@@ -249,7 +254,7 @@ pub fn KeywordDetail() -> impl IntoView {
             c
         }
     });
-    let route = Memo::new(move |_| super::keyword_route(&kw.get(), &cc.get()));
+    let route = Memo::new(move |_| keyword_route(&kw.get(), &cc.get()));
     let single = Section::new(
         ws,
         |k, c| {
@@ -357,7 +362,7 @@ pub fn KeywordDetail() -> impl IntoView {
         if !ks.is_empty() {
             nav.with_value(|n| {
                 n(
-                    &super::keywords_route(&ks, &cc.get_untracked()),
+                    &keywords_route(&ks, &cc.get_untracked()),
                     Default::default(),
                 )
             });
@@ -408,7 +413,7 @@ pub fn KeywordDetail() -> impl IntoView {
                     <div class="card-head">
                         <h2 id="monthly-title">"Monthly searches"</h2>
                         <Show when=move || bought.with(Option::is_none) && single.shown.with(|r| r.as_ref().is_none_or(|r| r.imported))>
-                            <PriceButton testid="monthly" text=Signal::derive(move || { single.price.track(); single.request.with(|r| r.as_ref().map(|r| api::run_text(ws, "Get monthly searches", r, false, "")).unwrap_or_default()) })
+                            <PriceButton testid="monthly" text=Signal::derive(move || { single.price.track(); single.request.with(|r| r.as_ref().map(|r| run_text(ws, "Get monthly searches", r, false, "")).unwrap_or_default()) })
                                 price=Signal::derive(move || single.price.get().0)
                                 disabled=Signal::derive(move || single.call.loading.get())
                                 on_run=Callback::new(move |_| single.run(ws, route.get_untracked(), false)) />

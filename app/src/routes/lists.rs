@@ -3,9 +3,9 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 
-use crate::api::ws;
 use crate::components::{csv, fmt_time};
 use crate::model::{parse_keywords, plural, KeywordList};
+use crate::workspace::ws;
 
 /// The keyword lists page.
 #[component]
@@ -53,7 +53,7 @@ pub fn Lists() -> impl IntoView {
 fn ListCard(list: KeywordList) -> impl IntoView {
     let ws = ws();
     let n = list.keywords.len();
-    let research = crate::routes::keywords_route(
+    let research = crate::paths::keywords_route(
         &list.keywords,
         &ws.settings.with_untracked(|s| s.ccode.clone()),
     );
@@ -93,7 +93,7 @@ fn ListCard(list: KeywordList) -> impl IntoView {
                                 on:click=move |_| {
                                     let mut l = l2.clone();
                                     l.keywords.retain(|x| *x != k2);
-                                    l.updated = crate::api::now();
+                                    l.updated = crate::workspace::now();
                                     ws.set_list(l);
                                 }>"×"</button>
                         </li>

@@ -6,10 +6,10 @@ use leptos::task::spawn_local;
 use serpkit::Usd;
 use wasm_bindgen::JsCast;
 
-use crate::api::ws;
-use crate::base_url::{self, BaseUrl};
 use crate::components::csv;
 use crate::model::{Mode, Settings, DEFAULT_MAX_BODY_MB};
+use crate::workspace::base_url::{self, BaseUrl};
+use crate::workspace::ws;
 
 /// The settings page.
 #[component]

@@ -8,8 +8,8 @@ use serpkit::client::{Client, ClientConfig, Transport, ValidationMode};
 
 use leptos::prelude::*;
 
+use super::demo::DemoTransport;
 use super::Ws;
-use crate::demo::DemoTransport;
 use crate::model::{hash_hex, Mode};
 
 impl Ws {
