@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 use serpkit::{Request, Usd};
 
-use crate::workspace::{quote_now, Ws};
+use crate::workspace::{quote_now, Workspace};
 
 /// `Run — $0.0300 for 100 keywords`; `Show saved result — no charge` when nothing is bought.
 pub fn price_text(label: &str, price: Usd, units: u64, unit: &str) -> String {
@@ -32,8 +32,14 @@ pub fn price_text_with(label: &str, price: Usd, units: u64, unit: &str, reused: 
 /// [`quote_now`] (`Run — $0.0003 for 1 new keyword · 10 already bought`). `unit` names what
 /// the operation is priced by ("" for per-request prices); where records are reused the
 /// record's own noun is used.
-pub fn run_text(ws: Ws, label: &str, request: &Request, refresh: bool, unit: &str) -> String {
-    let q = quote_now(ws, request, refresh);
+pub fn run_text(
+    workspace: Workspace,
+    label: &str,
+    request: &Request,
+    refresh: bool,
+    unit: &str,
+) -> String {
+    let q = quote_now(workspace, request, refresh);
     let unit = match serpkit::records::RecordKind::of(request.operation()) {
         Some(kind) if q.reused > 0 => kind.noun(),
         _ => unit,

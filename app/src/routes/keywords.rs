@@ -18,7 +18,7 @@ use crate::components::{
 use crate::model::{parse_keywords, plural, CallResult};
 use crate::paths::{enc, keyword_route, keywords_route};
 use crate::store;
-use crate::workspace::{self, ws, Call, Job};
+use crate::workspace::{self, use_workspace, Call, Job};
 
 /// localStorage key of the explorer's last URL (keywords, country, sort, filters; no key).
 pub const LAST_VIEW_KEY: &str = "serpkit.explorer";
@@ -168,7 +168,7 @@ pub fn CountrySelect(value: RwSignal<String>, id: &'static str) -> impl IntoView
 /// The keyword explorer page.
 #[component]
 pub fn Keywords() -> impl IntoView {
-    let ws = ws();
+    let workspace = use_workspace();
     let q = use_query_map();
     let navigate = use_navigate();
     // Coming back without inputs in the URL (the "Keywords" link): reopen the last view.
@@ -204,7 +204,7 @@ pub fn Keywords() -> impl IntoView {
     let cc = RwSignal::new({
         let c = qget("cc");
         if c.is_empty() {
-            ws.settings.with_untracked(|s| s.ccode.clone())
+            workspace.settings.with_untracked(|s| s.ccode.clone())
         } else {
             c
         }
@@ -232,8 +232,8 @@ pub fn Keywords() -> impl IntoView {
         })
     });
     let call = Call::following(move || Some(workspace::canonical(&request.get()).1));
-    let price = Memo::new(move |_| workspace::price_now(ws, &request.get(), false));
-    let full_price = Memo::new(move |_| workspace::price_now(ws, &request.get(), true));
+    let price = Memo::new(move |_| workspace::price_now(workspace, &request.get(), false));
+    let full_price = Memo::new(move |_| workspace::price_now(workspace, &request.get(), true));
     let check = Memo::new(move |_| {
         if keywords.with(Vec::is_empty) {
             return None;
@@ -269,7 +269,7 @@ pub fn Keywords() -> impl IntoView {
         })
     });
     let shown: Memo<Option<CallResult>> =
-        Memo::new(move |_| committed.get().and_then(|k| ws.result(&k)));
+        Memo::new(move |_| committed.get().and_then(|k| workspace.result(&k)));
     let shown_sig = Signal::derive(move || shown.get());
     let rows = Memo::new(move |_| {
         shown.with(|r| {
@@ -389,7 +389,7 @@ pub fn Keywords() -> impl IntoView {
         let input = format!("{n} keyword{}, {c}: {}", plural(n), preview(&kws));
         elapsed.set(None);
         workspace::run_then_show(
-            ws,
+            workspace,
             call,
             Job {
                 request: req,
@@ -415,7 +415,7 @@ pub fn Keywords() -> impl IntoView {
             return "Saved result shown — no charge".to_string();
         }
         price.track();
-        request.with(|r| run_text(ws, "Run", r, false, "keyword"))
+        request.with(|r| run_text(workspace, "Run", r, false, "keyword"))
     });
     let can_run = Signal::derive(move || {
         !call.loading.get()
@@ -425,12 +425,12 @@ pub fn Keywords() -> impl IntoView {
     });
     let stored_now = move || {
         let key = workspace::canonical(&request.get()).1;
-        ws.has_result(&key)
+        workspace.has_result(&key)
     };
     let export = move |_| {
         let c = cc.get_untracked().to_uppercase();
         if let Err(e) = csv::download(&format!("keywords-{c}.csv"), "text/csv", &model.csv()) {
-            ws.notice(format!("CSV export failed: {e}"));
+            workspace.notice(format!("CSV export failed: {e}"));
         }
     };
     let clear_filters = move |_| {

@@ -1,5 +1,5 @@
 //! Running calls. A call belongs to the workspace, not to the page that started it: its
-//! state (running, progress, cancel, last error) lives in [`Ws`] under the request's cache
+//! state (running, progress, cancel, last error) lives in [`Workspace`] under the request's cache
 //! key, and its result and history row are stored when it ends whether or not the page is
 //! still there. A page's [`Call`] is only a view of that state. Two views asking for the
 //! same request while it runs share the one call: the second attaches to it, nothing is
@@ -12,9 +12,9 @@ use serpkit::client::{Cancel, Error};
 use serpkit::{ApiKey, Request, Usd};
 
 use super::prices::price_now;
-use super::service::{call_service, Exec, Outcome};
+use super::service::{call_service, Outcome, ServiceCall};
 use super::state::Waiter;
-use super::{history_message, now, ws, ErrorInfo, Ws};
+use super::{history_message, now, use_workspace, ErrorInfo, Workspace};
 use crate::model::{hash_hex, plural, HistoryEntry, Mode, Validation};
 use crate::sort;
 
@@ -40,7 +40,7 @@ pub struct Running {
 /// nothing that outlives the page (the running call) ever touches them.
 #[derive(Clone, Copy)]
 pub struct Call {
-    ws: Ws,
+    workspace: Workspace,
     /// The cache key this view last ran or attached to. Also the view's liveness token:
     /// once the page is gone it is disposed, and the call's `on_done` is skipped.
     ran: RwSignal<Option<String>>,
@@ -71,17 +71,17 @@ impl Call {
     }
 
     fn build(follow: Option<Signal<Option<String>>>) -> Call {
-        let ws = ws();
+        let workspace = use_workspace();
         let ran = RwSignal::new(None::<String>);
         let key = Signal::derive(move || ran.get().or_else(|| follow.and_then(|f| f.get())));
         let state = Signal::derive(move || {
             key.with(|k| {
                 k.as_ref()
-                    .and_then(|k| ws.running.with(|r| r.get(k).cloned()))
+                    .and_then(|k| workspace.running.with(|r| r.get(k).cloned()))
             })
         });
         Call {
-            ws,
+            workspace,
             ran,
             key,
             state,
@@ -89,7 +89,7 @@ impl Call {
             error: Signal::derive(move || {
                 key.with(|k| {
                     k.as_ref()
-                        .and_then(|k| ws.errors.with(|e| e.get(k).cloned()))
+                        .and_then(|k| workspace.errors.with(|e| e.get(k).cloned()))
                 })
             }),
             progress: Signal::derive(move || state.with(|s| s.as_ref().and_then(|s| s.progress))),
@@ -101,7 +101,7 @@ impl Call {
     /// those already sent finish and keep what they bought).
     pub fn cancel(self) {
         if let Some(k) = self.key.get_untracked() {
-            self.ws.cancel(&k);
+            self.workspace.cancel(&k);
         }
     }
 
@@ -117,7 +117,7 @@ impl Default for Call {
     }
 }
 
-impl Ws {
+impl Workspace {
     /// True while a call of the request with cache key `key` runs.
     pub fn is_running(self, key: &str) -> bool {
         self.running.with_untracked(|r| r.contains_key(key))
@@ -240,14 +240,14 @@ pub fn canonical(request: &Request) -> (String, String) {
 /// without scrolling: what every page's Run button does. Nothing is shown when the page
 /// was left meanwhile.
 pub fn run_then_show(
-    ws: Ws,
+    workspace: Workspace,
     call: Call,
     job: Job,
     refresh: bool,
     navigate: impl Fn(&str, leptos_router::NavigateOptions) + 'static,
 ) {
     let route = job.route.clone();
-    run(ws, call, job, refresh, move |_| {
+    run(workspace, call, job, refresh, move |_| {
         navigate(
             &route,
             leptos_router::NavigateOptions {
@@ -263,18 +263,27 @@ pub fn run_then_show(
 /// result and records the call in the history. When a call of the same request already
 /// runs, this view attaches to it instead. `on_done` gets the cache key when a result is
 /// available, and only while `call`'s page still exists.
-pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(String) + 'static) {
+pub fn run(
+    workspace: Workspace,
+    call: Call,
+    job: Job,
+    refresh: bool,
+    on_done: impl FnOnce(String) + 'static,
+) {
     let (canon, key) = canonical(&job.request);
     call.ran.set(Some(key.clone()));
     if let Err(e) = job.request.check() {
-        ws.set_error(
+        workspace.set_error(
             &key,
-            Some(ErrorInfo::from_error(&Error::InvalidRequest(e), ws.mode())),
+            Some(ErrorInfo::from_error(
+                &Error::InvalidRequest(e),
+                workspace.mode(),
+            )),
         );
         return;
     }
-    if let Err(e) = ws.live_target() {
-        ws.set_error(&key, Some(e));
+    if let Err(e) = workspace.live_target() {
+        workspace.set_error(&key, Some(e));
         return;
     }
     let k = key.clone();
@@ -283,28 +292,28 @@ pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(Str
             on_done(k);
         }
     });
-    if ws.is_running(&key) {
-        ws.attach(&key, done);
+    if workspace.is_running(&key) {
+        workspace.attach(&key, done);
         return;
     }
-    let stored = ws
+    let stored = workspace
         .results
         .with_untracked(|m| m.get(&key).cloned())
         .filter(|r| !r.imported);
     if !refresh && stored.is_some_and(|r| r.missing.is_empty()) {
-        ws.set_error(&key, None);
+        workspace.set_error(&key, None);
         done(true);
         return;
     }
-    let (estimate, _) = price_now(ws, &job.request, refresh);
+    let (estimate, _) = price_now(workspace, &job.request, refresh);
     call.started.set(Some(now()));
-    let cancel = ws.begin(&key, done);
-    let mode = ws.mode();
-    let plan = ws.plan_options(refresh);
+    let cancel = workspace.begin(&key, done);
+    let mode = workspace.mode();
+    let plan = workspace.plan_options(refresh);
     spawn_local(async move {
         let at = plan.now_ms;
-        let exec = Exec {
-            ws,
+        let exec = ServiceCall {
+            workspace,
             request: job.request.clone(),
             plan,
             cancel,
@@ -314,15 +323,15 @@ pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(Str
             mode,
         };
         let outcome = call_service(exec).await;
-        let stored = record(ws, &job, &key, at, estimate, mode, outcome);
-        ws.end(&key, stored);
+        let stored = record(workspace, &job, &key, at, estimate, mode, outcome);
+        workspace.end(&key, stored);
     });
 }
 
 /// Stores what a call bought and its history row, and the error under its key; true when
 /// a result is stored. Touches only the workspace (the page may be gone).
 fn record(
-    ws: Ws,
+    workspace: Workspace,
     job: &Job,
     key: &str,
     at: f64,
@@ -331,7 +340,7 @@ fn record(
     outcome: Result<Outcome, SplitLoaderError>,
 ) -> bool {
     let Ok(outcome) = outcome else {
-        ws.set_error(key, Some(ErrorInfo::code_unavailable()));
+        workspace.set_error(key, Some(ErrorInfo::code_unavailable()));
         return false;
     };
     let mut entry = HistoryEntry {
@@ -357,7 +366,7 @@ fn record(
                 entry.message = format!("{} already bought, not charged again", bought.reused);
             }
             if let Some(e) = &bought.store_error {
-                ws.save_failed(format!("Could not save the bought records: {e}"));
+                workspace.save_failed(format!("Could not save the bought records: {e}"));
             }
             entry.key = result.key.clone();
             entry.validation = result.validation.summary();
@@ -378,10 +387,10 @@ fn record(
                 );
                 note_possible(&mut entry);
             }
-            ws.put_result(result);
-            ws.add_history(entry);
+            workspace.put_result(result);
+            workspace.add_history(entry);
             if let Some(e) = &bought.stopped {
-                ws.set_error(key, Some(ErrorInfo::from_error(e, mode)));
+                workspace.set_error(key, Some(ErrorInfo::from_error(e, mode)));
             }
             true
         }
@@ -405,9 +414,9 @@ fn record(
                 Error::InvalidRequest(_) | Error::MissingKey | Error::BudgetExceeded { .. }
             );
             if !nothing_sent {
-                ws.add_history(entry);
+                workspace.add_history(entry);
             }
-            ws.set_error(key, Some(info));
+            workspace.set_error(key, Some(info));
             false
         }
     }

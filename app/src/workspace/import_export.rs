@@ -6,13 +6,13 @@
 
 use leptos::prelude::*;
 
-use super::{now, Ws};
+use super::{now, Workspace};
 use crate::model::{plural, CallResult, HistoryEntry, KeywordList, Settings};
 use crate::paths::app_route;
 use crate::sort;
 use crate::store;
 
-impl Ws {
+impl Workspace {
     /// The whole workspace as JSON: settings (never the key), lists, history, results.
     pub fn export_json(self) -> String {
         let mut results: Vec<CallResult> = self

@@ -2,12 +2,12 @@
 
 use leptos::prelude::*;
 
-use super::{now, Ws};
+use super::{now, Workspace};
 use crate::model::KeywordList;
 use crate::sort;
 use crate::store;
 
-impl Ws {
+impl Workspace {
     /// Adds keywords to the list `name` (created if new); returns how many were new.
     pub fn add_to_list(self, name: &str, keywords: &[String]) -> usize {
         let name = name.trim().to_string();

@@ -1,7 +1,7 @@
 //! The workspace: the app's state and the one place that builds the [`Client`](serpkit::client::Client)
 //! and runs calls. Split by job:
 //!
-//! - [`state`]: the [`Ws`] itself (signals, the tab's non-`Send` parts) and its notices.
+//! - [`state`]: the [`Workspace`] itself (signals, the tab's non-`Send` parts) and its notices.
 //! - [`settings`]: settings, the API key and where it may go; [`base_url`] classifies the
 //!   live service's base URL.
 //! - [`client`]: the client of the tab. Demo mode: the sandbox in a Web Worker ([`demo`]) as
@@ -46,7 +46,7 @@ pub use errors::{history_message, ErrorInfo};
 pub use persistence::MAX_HISTORY;
 pub use prices::{price_now, quote_now, Quote};
 pub use settings::DEMO_BASE_URL;
-pub use state::{ws, Ws};
+pub use state::{use_workspace, Workspace};
 
 /// Milliseconds since the epoch.
 pub fn now() -> f64 {

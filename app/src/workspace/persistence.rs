@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::records::RecordEntry;
-use super::Ws;
+use super::Workspace;
 use crate::model::{CallResult, HistoryEntry, KeywordList};
 use crate::sort;
 use crate::store;
@@ -16,7 +16,7 @@ use crate::store;
 /// History entries kept (oldest dropped first).
 pub const MAX_HISTORY: usize = 500;
 
-impl Ws {
+impl Workspace {
     /// Opens IndexedDB and loads results, history and lists (skipping damaged entries).
     pub fn load(self) {
         spawn_local(async move {

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use serpkit::{Request, Usd};
 
-use super::{canonical, Ws};
+use super::{canonical, Workspace};
 
 /// The price of a run now ([`quote_now`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -22,18 +22,21 @@ pub struct Quote {
 /// stored and `refresh` is false (an imported result is not bought here). For operations
 /// priced per record, only the records not bought yet (fresh enough per Settings) are
 /// priced; `reused` says how many are. Otherwise the whole request.
-pub fn quote_now(ws: Ws, request: &Request, refresh: bool) -> Quote {
+pub fn quote_now(workspace: Workspace, request: &Request, refresh: bool) -> Quote {
     let (_, key) = canonical(request);
     if !refresh
-        && ws.results.with(|m| {
+        && workspace.results.with(|m| {
             m.get(&key)
                 .is_some_and(|r| !r.imported && r.missing.is_empty())
         })
     {
         return Quote::default();
     }
-    let options = ws.plan_options(refresh);
-    match ws.records.plan(request, &ws.record_source(), &options) {
+    let options = workspace.plan_options(refresh);
+    match workspace
+        .records
+        .plan(request, &workspace.record_source(), &options)
+    {
         Some(plan) => Quote {
             usd: plan.estimate,
             units: plan.new_records() as u64,
@@ -48,7 +51,7 @@ pub fn quote_now(ws: Ws, request: &Request, refresh: bool) -> Quote {
 }
 
 /// [`quote_now`] as (price, units).
-pub fn price_now(ws: Ws, request: &Request, refresh: bool) -> (Usd, u64) {
-    let q = quote_now(ws, request, refresh);
+pub fn price_now(workspace: Workspace, request: &Request, refresh: bool) -> (Usd, u64) {
+    let q = quote_now(workspace, request, refresh);
     (q.usd, q.units)
 }

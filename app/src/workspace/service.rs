@@ -13,7 +13,7 @@ use serpkit::records::PlanOptions;
 use serpkit::{Operation, Request, Usd};
 
 use super::calls::{CHUNK_SIZE, CONCURRENCY};
-use super::Ws;
+use super::Workspace;
 use crate::model::{CallResult, Mode, Validation};
 
 /// What one call bought: the result, this call's charge, and why a bulk job stopped early.
@@ -33,8 +33,8 @@ pub(super) struct Bought {
 pub(super) type Outcome = Result<Bought, (Error, Usd, Usd)>;
 
 /// The inputs of [`call_service`].
-pub(super) struct Exec {
-    pub(super) ws: Ws,
+pub(super) struct ServiceCall {
+    pub(super) workspace: Workspace,
     pub(super) request: Request,
     /// How the call is planned against the bought records (now, max age, refresh).
     pub(super) plan: PlanOptions,
@@ -56,21 +56,23 @@ pub(super) struct Exec {
     fallible,
     return_wrapper(let future = _; { future.await } -> Result<Outcome, SplitLoaderError>)
 )]
-pub(super) fn call_service(x: Exec) -> LocalBoxFuture<'static, Result<Outcome, SplitLoaderError>> {
+pub(super) fn call_service(
+    call: ServiceCall,
+) -> LocalBoxFuture<'static, Result<Outcome, SplitLoaderError>> {
     Box::pin(async move {
-        let client = x.ws.client();
-        let records = x.ws.records;
-        let outcome = match &x.request {
-            Request::SearchVolumeBulk(q) => run_bulk(&client, &x, q).await,
+        let client = call.workspace.client();
+        let records = call.workspace.records;
+        let outcome = match &call.request {
+            Request::SearchVolumeBulk(q) => run_bulk(&client, &call, q).await,
             request => match client
-                .call_with_records(request, Some(&records), &x.plan, Some(&x.cancel))
+                .call_with_records(request, Some(&records), &call.plan, Some(&call.cancel))
                 .await
             {
                 Ok(reply) => Ok(Bought {
                     result: CallResult {
-                        key: x.key.clone(),
+                        key: call.key.clone(),
                         operation: request.operation().path().to_string(),
-                        request: x.canon.clone(),
+                        request: call.canon.clone(),
                         body: reply.body,
                         validation: reply
                             .report
@@ -78,8 +80,8 @@ pub(super) fn call_service(x: Exec) -> LocalBoxFuture<'static, Result<Outcome, S
                             .map(|r| Validation::from_report(r, 0))
                             .unwrap_or_default(),
                         charge: reply.charge,
-                        at: x.at,
-                        mode: x.mode,
+                        at: call.at,
+                        mode: call.mode,
                         missing: Vec::new(),
                         imported: false,
                     },
@@ -95,18 +97,18 @@ pub(super) fn call_service(x: Exec) -> LocalBoxFuture<'static, Result<Outcome, S
                 }
             },
         };
-        x.ws.refresh_spend();
+        call.workspace.refresh_spend();
         Ok(outcome)
     })
 }
 
-/// A `search_volume/bulk` job of `x`: the keywords not bought yet, in chunks with
+/// A `search_volume/bulk` job of `call`: the keywords not bought yet, in chunks with
 /// progress, merged with the bought records in request order (each chunk's issues moved to
 /// where its records land); a cancelled job keeps what it bought, and running it again buys
 /// only what is still missing.
-async fn run_bulk(client: &Client, x: &Exec, q: &search_volume_bulk::Request) -> Outcome {
-    let Exec {
-        ws,
+async fn run_bulk(client: &Client, call: &ServiceCall, q: &search_volume_bulk::Request) -> Outcome {
+    let ServiceCall {
+        workspace,
         cancel,
         key,
         canon,
@@ -114,19 +116,19 @@ async fn run_bulk(client: &Client, x: &Exec, q: &search_volume_bulk::Request) ->
         mode,
         plan,
         ..
-    } = x;
-    let (ws, at, mode) = (*ws, *at, *mode);
-    let total = ws
+    } = call;
+    let (workspace, at, mode) = (*workspace, *at, *mode);
+    let total = workspace
         .records
-        .plan(&x.request, &client.record_source(), plan)
+        .plan(&call.request, &client.record_source(), plan)
         .map_or(q.keywords.len(), |p| p.new_records());
-    ws.running.update(|r| {
+    workspace.running.update(|r| {
         if let Some(s) = r.get_mut(key) {
             s.progress = Some((0, total));
             s.chunks = (0, total.div_ceil(CHUNK_SIZE));
         }
     });
-    let records = ws.records;
+    let records = workspace.records;
     let job = client
         .search_volume_bulk_with_records(
             &q.keywords,
@@ -135,7 +137,7 @@ async fn run_bulk(client: &Client, x: &Exec, q: &search_volume_bulk::Request) ->
                 chunk_size: CHUNK_SIZE,
                 concurrency: CONCURRENCY,
             },
-            |p| ws.progress(key, &p),
+            |p| workspace.progress(key, &p),
             Some(cancel),
             Some(&records),
             plan,

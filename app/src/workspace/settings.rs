@@ -6,14 +6,14 @@ use leptos::prelude::*;
 use serpkit::Usd;
 
 use super::base_url::{self, BaseUrl};
-use super::{now, ErrorInfo, Ws};
+use super::{now, ErrorInfo, Workspace};
 use crate::model::{Mode, Settings};
 use crate::store;
 
 /// The base URL of demo mode's clients (no request leaves the tab).
 pub const DEMO_BASE_URL: &str = "sandbox://demo";
 
-impl Ws {
+impl Workspace {
     /// Saves settings (localStorage) and applies the key policy.
     pub fn set_settings(self, s: Settings) {
         if let Ok(t) = serde_json::to_string(&s) {

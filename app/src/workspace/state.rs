@@ -15,7 +15,7 @@ use crate::model::{CallResult, HistoryEntry, KeywordList, Settings};
 use crate::store;
 
 /// Non-`Send` parts of the workspace.
-pub(super) struct Inner {
+pub(super) struct LocalParts {
     pub(super) demo: DemoTransport,
     pub(super) client: Option<(String, Client)>,
     /// The tab's one account: every client is built on it.
@@ -33,7 +33,7 @@ pub(super) type Waiter = Box<dyn FnOnce(bool)>;
 /// The workspace: settings, key, stored results, history, lists and spend. `Copy`; provided
 /// as context by the app root.
 #[derive(Clone, Copy)]
-pub struct Ws {
+pub struct Workspace {
     /// Settings (persisted in localStorage).
     pub settings: RwSignal<Settings>,
     /// The API key (memory; localStorage only with "remember on this device").
@@ -73,17 +73,17 @@ pub struct Ws {
     /// Notices of failed saves shown now: the footer never says "All changes saved" while
     /// one is on screen.
     pub save_failures: RwSignal<usize>,
-    pub(super) inner: StoredValue<Inner, LocalStorage>,
+    pub(super) inner: StoredValue<LocalParts, LocalStorage>,
 }
 
 /// The workspace from context.
-pub fn ws() -> Ws {
-    expect_context::<Ws>()
+pub fn use_workspace() -> Workspace {
+    expect_context::<Workspace>()
 }
 
-impl Ws {
+impl Workspace {
     /// A fresh workspace with the settings (and a remembered key) from localStorage.
-    pub fn new() -> Ws {
+    pub fn new() -> Workspace {
         let settings: Settings = store::local_get(store::SETTINGS_KEY)
             .and_then(|t| serde_json::from_str(&t).ok())
             .unwrap_or_default();
@@ -92,7 +92,7 @@ impl Ws {
         } else {
             String::new()
         };
-        Ws {
+        Workspace {
             settings: RwSignal::new(settings),
             key: RwSignal::new(key),
             results: RwSignal::new(HashMap::new()),
@@ -110,7 +110,7 @@ impl Ws {
             records: Records::new(),
             imported_settings: RwSignal::new(None),
             save_failures: RwSignal::new(0),
-            inner: StoredValue::new_local(Inner {
+            inner: StoredValue::new_local(LocalParts {
                 demo: DemoTransport::new(),
                 client: None,
                 account: Account::new(),
@@ -148,8 +148,8 @@ impl Ws {
     }
 }
 
-impl Default for Ws {
+impl Default for Workspace {
     fn default() -> Self {
-        Ws::new()
+        Workspace::new()
     }
 }
