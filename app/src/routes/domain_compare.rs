@@ -14,16 +14,15 @@ use serpkit::ops::ranked_keywords_domain;
 use serpkit::ops::ranked_keywords_metrics::{self, RankedKeywordsMetrics};
 use serpkit::{Request, Usd};
 
-use super::domain::ranked_keywords_data;
-use super::domain_keywords::RankedKeywordsData;
-use super::domains::{parse_domains, unreadable, DomainNav, DomainOperation, MAX_COMPARE};
 use crate::components::domain_card::{fmt_stat, NO_VALUE};
 use crate::components::domain_charts::{rank_slots, RankChart};
+use crate::components::domain_keywords::{ranked_keywords_data, RankedKeywordsData};
+use crate::components::domain_operation::{operation_card, unreadable, DomainNav, DomainOperation};
 use crate::components::virtual_table::{
     ordered, sort_perm, KeyColumn, RenderRow, Shared, VColumn, VirtualTable,
 };
 use crate::components::{fmt_int, ErrorBox, PriceButton, ResultMeta, ValidationPanel};
-use crate::model::plural;
+use crate::model::{parse_domains, plural, MAX_COMPARE};
 use crate::paths::{compare_route, domain_route, keywords_route};
 use crate::workspace::{use_workspace, Workspace};
 
@@ -339,7 +338,7 @@ fn stats_section(
         Some(Err(e)) => unreadable(e),
         None => ().into_any(),
     };
-    super::domains::operation_card(
+    operation_card(
         workspace,
         operation,
         "cmp-stats",

@@ -1,16 +1,15 @@
-//! One module per page. To add a page: add `routes/<page>.rs`, a [`page!`] line below, an entry
+//! One module per page. To add a page: add `routes/<page>.rs`, a `page!` line below, an entry
 //! in [`NAV`] if it is in the navigation, and a `<Route>` in `App` (`src/lib.rs`); reuse
 //! `crate::components` (price button, validation panel, table, CSV, lists) and `crate::workspace::run`;
-//! links come from `crate::paths`.
+//! links come from `crate::paths`. Pages never import other pages: what two pages share
+//! lives in `crate::components` (or lower).
 //!
-//! The pages' code is split into wasm chunks, one per group of pages ([`page!`] lines below),
+//! The pages' code is split into wasm chunks, one per group of pages (`page!` lines below),
 //! each fetched the first time one of its pages opens: the first load carries the shell and the
 //! page it opens on, not every view.
 
 pub mod domain;
-pub mod domain_backlinks;
 pub mod domain_compare;
-pub mod domain_keywords;
 pub mod domain_pages;
 pub mod domains;
 pub mod history;
@@ -76,22 +75,4 @@ pub const NAV: &[(&str, &str)] = &[
     ("/lists", "Lists"),
     ("/history", "History"),
     ("/settings", "Settings"),
-];
-
-/// Country codes offered in the country pickers (any two-letter code works in URLs).
-pub const COUNTRIES: &[(&str, &str)] = &[
-    ("US", "United States"),
-    ("GB", "United Kingdom"),
-    ("CA", "Canada"),
-    ("AU", "Australia"),
-    ("DE", "Germany"),
-    ("FR", "France"),
-    ("ES", "Spain"),
-    ("IT", "Italy"),
-    ("NL", "Netherlands"),
-    ("SE", "Sweden"),
-    ("IN", "India"),
-    ("BR", "Brazil"),
-    ("MX", "Mexico"),
-    ("JP", "Japan"),
 ];

@@ -1,4 +1,4 @@
-//! The service chunk: [`call_service`], the only code that talks to the [`Client`] (its
+//! The service chunk: `call_service`, the only code that talks to the [`Client`] (its
 //! transports, validation and bulk merging). It is the app's largest piece of code after the
 //! pages, and no page needs it before its first call, so wasm-split cuts it into its own wasm
 //! chunk (`split_call_service.wasm`), fetched on the first call. It stays a free,

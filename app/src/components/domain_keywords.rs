@@ -11,12 +11,13 @@ use leptos_router::hooks::use_navigate;
 use serpkit::ops::ranked_keywords_domain::RankedKeyword;
 
 use crate::components::csv::Cell;
+use crate::components::domain_operation::DomainOperation;
 use crate::components::virtual_table::{
     ordered, sort_perm, KeyColumn, RenderRow, Shared, VColumn, VirtualTable,
 };
 use crate::components::{csv, fmt_int, ExtLink};
 use crate::paths::keywords_route;
-use crate::workspace::use_workspace;
+use crate::workspace::{use_workspace, Workspace};
 
 /// The table's columns.
 pub const COLUMNS: [VColumn; 7] = [
@@ -443,6 +444,23 @@ pub fn short_url(u: &str) -> String {
         .or_else(|| u.strip_prefix("http://"))
         .unwrap_or(u);
     s.strip_prefix("www.").unwrap_or(s).to_string()
+}
+
+/// The decoded ranked keywords of an operation's stored result, in columns.
+pub fn ranked_keywords_data(
+    workspace: Workspace,
+    operation: DomainOperation,
+) -> Memo<Option<Result<Shared<RankedKeywordsData>, String>>> {
+    Memo::new(move |_| {
+        let (key, _) = operation.ident.get()?;
+        workspace.results.with_untracked(|m| {
+            m.get(&key).map(|r| {
+                serpkit::decode::<Vec<RankedKeyword>>(&r.body)
+                    .map(|v| Shared::new(RankedKeywordsData::from_records(v)))
+                    .map_err(|e| e.to_string())
+            })
+        })
+    })
 }
 
 #[cfg(test)]
