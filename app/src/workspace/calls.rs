@@ -125,7 +125,7 @@ impl Workspace {
 
     /// Cancels the call running under `key`, if any.
     pub fn cancel(self, key: &str) {
-        let Some(c) = self.inner.with_value(|i| i.cancels.get(key).cloned()) else {
+        let Some(c) = self.local.with_value(|i| i.cancels.get(key).cloned()) else {
             return;
         };
         c.cancel();
@@ -140,10 +140,10 @@ impl Workspace {
         });
     }
 
-    fn set_error(self, key: &str, e: Option<ErrorInfo>) {
-        self.errors.update(|m| match e {
-            Some(e) => {
-                m.insert(key.to_string(), e);
+    fn set_error(self, key: &str, error: Option<ErrorInfo>) {
+        self.errors.update(|m| match error {
+            Some(error) => {
+                m.insert(key.to_string(), error);
             }
             None => {
                 m.remove(key);
@@ -154,7 +154,7 @@ impl Workspace {
     /// Marks `key` running: its cancel handle, no error, and `done` as its first waiter.
     fn begin(self, key: &str, done: Waiter) -> Cancel {
         let c = Cancel::new();
-        self.inner.update_value(|i| {
+        self.local.update_value(|i| {
             i.cancels.insert(key.to_string(), c.clone());
             i.waiters.insert(key.to_string(), vec![done]);
         });
@@ -167,20 +167,20 @@ impl Workspace {
 
     /// Another view asks for the call running under `key`: `done` runs when it ends.
     fn attach(self, key: &str, done: Waiter) {
-        self.inner.update_value(|i| {
+        self.local.update_value(|i| {
             i.waiters.entry(key.to_string()).or_default().push(done);
         });
     }
 
     /// A bulk job's progress.
-    pub(super) fn progress(self, key: &str, p: &serpkit::client::BulkProgress) {
+    pub(super) fn progress(self, key: &str, progress: &serpkit::client::BulkProgress) {
         self.running.update(|r| {
             if let Some(s) = r.get_mut(key) {
                 if let Some(n) = &mut s.cancelling {
-                    *n = n.saturating_sub(p.done_chunks.saturating_sub(s.chunks.0));
+                    *n = n.saturating_sub(progress.done_chunks.saturating_sub(s.chunks.0));
                 }
-                s.progress = Some((p.done_keywords, p.total_keywords));
-                s.chunks = (p.done_chunks, p.total_chunks);
+                s.progress = Some((progress.done_keywords, progress.total_keywords));
+                s.chunks = (progress.done_chunks, progress.total_chunks);
             }
         });
     }
@@ -189,7 +189,7 @@ impl Workspace {
     /// result is stored.
     fn end(self, key: &str, stored: bool) {
         let waiters = self
-            .inner
+            .local
             .try_update_value(|i| {
                 i.cancels.remove(key);
                 i.waiters.remove(key).unwrap_or_default()
@@ -270,7 +270,7 @@ pub fn run(
     refresh: bool,
     on_done: impl FnOnce(String) + 'static,
 ) {
-    let (canon, key) = canonical(&job.request);
+    let (canonical_json, key) = canonical(&job.request);
     call.ran.set(Some(key.clone()));
     if let Err(e) = job.request.check() {
         workspace.set_error(
@@ -318,7 +318,7 @@ pub fn run(
             plan,
             cancel,
             key: key.clone(),
-            canon,
+            canonical_json,
             at,
             mode,
         };

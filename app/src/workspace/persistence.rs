@@ -89,11 +89,11 @@ impl Workspace {
     }
 
     /// Stores a result (memory and IndexedDB).
-    pub fn put_result(self, r: CallResult) {
-        let key = r.key.clone();
-        self.persist(store::RESULTS, key.clone(), &r);
+    pub fn put_result(self, result: CallResult) {
+        let key = result.key.clone();
+        self.persist(store::RESULTS, key.clone(), &result);
         self.results.update(|m| {
-            m.insert(key, r);
+            m.insert(key, result);
         });
     }
 
@@ -112,11 +112,11 @@ impl Workspace {
     }
 
     /// Adds a history entry (newest first), dropping the oldest beyond [`MAX_HISTORY`].
-    pub(super) fn add_history(self, e: HistoryEntry) {
-        self.persist(store::HISTORY, e.id.clone(), &e);
+    pub(super) fn add_history(self, entry: HistoryEntry) {
+        self.persist(store::HISTORY, entry.id.clone(), &entry);
         let mut dropped = Vec::new();
         self.history.update(|h| {
-            h.insert(0, e);
+            h.insert(0, entry);
             while h.len() > MAX_HISTORY {
                 if let Some(old) = h.pop() {
                     dropped.push(old.id);

@@ -32,16 +32,23 @@ pub(super) struct Bought {
 /// What one call bought, or why it failed, what it was charged and what it may have been.
 pub(super) type Outcome = Result<Bought, (Error, Usd, Usd)>;
 
-/// The inputs of [`call_service`].
+/// The inputs of [`call_service`]: one call, as `run` prepared it.
 pub(super) struct ServiceCall {
+    /// The workspace the call belongs to (its client, records and running state).
     pub(super) workspace: Workspace,
+    /// The request (without key: the client adds it).
     pub(super) request: Request,
     /// How the call is planned against the bought records (now, max age, refresh).
     pub(super) plan: PlanOptions,
+    /// Cancels the call (a bulk job stops starting chunks).
     pub(super) cancel: Cancel,
+    /// The request's cache key ([`super::canonical`]).
     pub(super) key: String,
-    pub(super) canon: String,
+    /// The canonical request as JSON, stored with the result.
+    pub(super) canonical_json: String,
+    /// When the call started (ms since the epoch).
     pub(super) at: f64,
+    /// The mode it runs in.
     pub(super) mode: Mode,
 }
 
@@ -63,7 +70,7 @@ pub(super) fn call_service(
         let client = call.workspace.client();
         let records = call.workspace.records;
         let outcome = match &call.request {
-            Request::SearchVolumeBulk(q) => run_bulk(&client, &call, q).await,
+            Request::SearchVolumeBulk(bulk) => run_bulk(&client, &call, bulk).await,
             request => match client
                 .call_with_records(request, Some(&records), &call.plan, Some(&call.cancel))
                 .await
@@ -72,7 +79,7 @@ pub(super) fn call_service(
                     result: CallResult {
                         key: call.key.clone(),
                         operation: request.operation().path().to_string(),
-                        request: call.canon.clone(),
+                        request: call.canonical_json.clone(),
                         body: reply.body,
                         validation: reply
                             .report
@@ -106,12 +113,16 @@ pub(super) fn call_service(
 /// progress, merged with the bought records in request order (each chunk's issues moved to
 /// where its records land); a cancelled job keeps what it bought, and running it again buys
 /// only what is still missing.
-async fn run_bulk(client: &Client, call: &ServiceCall, q: &search_volume_bulk::Request) -> Outcome {
+async fn run_bulk(
+    client: &Client,
+    call: &ServiceCall,
+    bulk: &search_volume_bulk::Request,
+) -> Outcome {
     let ServiceCall {
         workspace,
         cancel,
         key,
-        canon,
+        canonical_json,
         at,
         mode,
         plan,
@@ -121,7 +132,7 @@ async fn run_bulk(client: &Client, call: &ServiceCall, q: &search_volume_bulk::R
     let total = workspace
         .records
         .plan(&call.request, &client.record_source(), plan)
-        .map_or(q.keywords.len(), |p| p.new_records());
+        .map_or(bulk.keywords.len(), |p| p.new_records());
     workspace.running.update(|r| {
         if let Some(s) = r.get_mut(key) {
             s.progress = Some((0, total));
@@ -131,8 +142,8 @@ async fn run_bulk(client: &Client, call: &ServiceCall, q: &search_volume_bulk::R
     let records = workspace.records;
     let job = client
         .search_volume_bulk_with_records(
-            &q.keywords,
-            &q.ccode,
+            &bulk.keywords,
+            &bulk.ccode,
             BulkOptions {
                 chunk_size: CHUNK_SIZE,
                 concurrency: CONCURRENCY,
@@ -144,7 +155,7 @@ async fn run_bulk(client: &Client, call: &ServiceCall, q: &search_volume_bulk::R
         )
         .await;
     // Nothing to show: no record stored, bought or even unmatched (the job stopped first).
-    if job.from_store + job.bought + job.unmatched == 0 && !q.keywords.is_empty() {
+    if job.from_store + job.bought + job.unmatched == 0 && !bulk.keywords.is_empty() {
         let e = job.stopped.unwrap_or(Error::Aborted {
             possible_charge: job.possibly_charged,
         });
@@ -154,7 +165,7 @@ async fn run_bulk(client: &Client, call: &ServiceCall, q: &search_volume_bulk::R
         result: CallResult {
             key: key.to_string(),
             operation: Operation::SearchVolumeBulk.path().to_string(),
-            request: canon.to_string(),
+            request: canonical_json.to_string(),
             body: job.records,
             validation: job
                 .report

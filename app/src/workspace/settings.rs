@@ -15,13 +15,13 @@ pub const DEMO_BASE_URL: &str = "sandbox://demo";
 
 impl Workspace {
     /// Saves settings (localStorage) and applies the key policy.
-    pub fn set_settings(self, s: Settings) {
-        if let Ok(t) = serde_json::to_string(&s) {
+    pub fn set_settings(self, settings: Settings) {
+        if let Ok(t) = serde_json::to_string(&settings) {
             if let Err(e) = store::local_try_set(store::SETTINGS_KEY, &t) {
                 self.save_failed(format!("Could not save the settings in this browser: {e}"));
             }
         }
-        self.settings.set(s);
+        self.settings.set(settings);
         self.persist_key();
     }
 

@@ -14,9 +14,11 @@ use super::Running;
 use crate::model::{CallResult, HistoryEntry, KeywordList, Settings};
 use crate::store;
 
-/// Non-`Send` parts of the workspace.
+/// The workspace's non-`Send` parts (kept in a local `StoredValue`).
 pub(super) struct LocalParts {
+    /// Demo mode's transport (its worker starts on the first demo call).
     pub(super) demo: DemoTransport,
+    /// The client of the current settings, with the signature of those settings.
     pub(super) client: Option<(String, Client)>,
     /// The tab's one account: every client is built on it.
     pub(super) account: Account,
@@ -73,7 +75,8 @@ pub struct Workspace {
     /// Notices of failed saves shown now: the footer never says "All changes saved" while
     /// one is on screen.
     pub save_failures: RwSignal<usize>,
-    pub(super) inner: StoredValue<LocalParts, LocalStorage>,
+    /// The non-`Send` parts: client, account, demo transport, cancel handles, waiters.
+    pub(super) local: StoredValue<LocalParts, LocalStorage>,
 }
 
 /// The workspace from context.
@@ -110,7 +113,7 @@ impl Workspace {
             records: Records::new(),
             imported_settings: RwSignal::new(None),
             save_failures: RwSignal::new(0),
-            inner: StoredValue::new_local(LocalParts {
+            local: StoredValue::new_local(LocalParts {
                 demo: DemoTransport::new(),
                 client: None,
                 account: Account::new(),
@@ -121,12 +124,12 @@ impl Workspace {
     }
 
     /// Adds a storage notice; true when it was not on screen yet.
-    pub fn notice(self, m: String) -> bool {
+    pub fn notice(self, message: String) -> bool {
         // Once: a failing save repeats (the key is saved on every keystroke).
         let mut added = false;
         self.notices.update(|n| {
-            if !n.contains(&m) {
-                n.push(m);
+            if !n.contains(&message) {
+                n.push(message);
                 added = true;
             }
         });
@@ -135,8 +138,8 @@ impl Workspace {
 
     /// Adds the notice of a failed save (or delete): while it is on screen the footer does
     /// not say that all changes are saved.
-    pub fn save_failed(self, m: String) {
-        if self.notice(m) {
+    pub fn save_failed(self, message: String) {
+        if self.notice(message) {
             self.save_failures.update(|n| *n += 1);
         }
     }
