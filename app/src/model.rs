@@ -320,75 +320,6 @@ pub fn hash_hex(text: &str) -> String {
     format!("{h:016x}")
 }
 
-/// Most domains the compare view takes.
-pub const MAX_COMPARE: usize = 4;
-
-/// A domain as typed or pasted, normalized: trimmed, lower case, without scheme, path, port
-/// or trailing dot (`https://Example.com/x` → `example.com`). The request check still
-/// validates the result.
-pub fn normalize_domain(s: &str) -> String {
-    let t = s.trim();
-    let t = t
-        .split_once("://")
-        .map(|(scheme, rest)| {
-            if scheme.chars().all(|c| c.is_ascii_alphabetic()) {
-                rest
-            } else {
-                t
-            }
-        })
-        .unwrap_or(t);
-    let host = t.split(['/', '?', '#']).next().unwrap_or("");
-    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-    let host = match host.rsplit_once(':') {
-        Some((h, port)) if !port.is_empty() && port.chars().all(|c| c.is_ascii_digit()) => h,
-        _ => host,
-    };
-    host.trim_end_matches('.').to_lowercase()
-}
-
-/// Domains from text (lines, commas or spaces), normalized, without duplicates.
-pub fn parse_domains(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for d in text
-        .split(|c: char| c == '\n' || c == ',' || c.is_whitespace())
-        .map(normalize_domain)
-        .filter(|d| !d.is_empty())
-    {
-        if !out.contains(&d) {
-            out.push(d);
-        }
-    }
-    out
-}
-
-/// The first items (keywords, domains, URLs), for the history.
-pub fn preview(items: &[String]) -> String {
-    let mut s = items.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
-    if items.len() > 3 {
-        s.push_str(", …");
-    }
-    s
-}
-
-/// Country codes offered in the country pickers (any two-letter code works in URLs).
-pub const COUNTRIES: &[(&str, &str)] = &[
-    ("US", "United States"),
-    ("GB", "United Kingdom"),
-    ("CA", "Canada"),
-    ("AU", "Australia"),
-    ("DE", "Germany"),
-    ("FR", "France"),
-    ("ES", "Spain"),
-    ("IT", "Italy"),
-    ("NL", "Netherlands"),
-    ("SE", "Sweden"),
-    ("IN", "India"),
-    ("BR", "Brazil"),
-    ("MX", "Mexico"),
-    ("JP", "Japan"),
-];
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -412,17 +343,5 @@ mod tests {
         assert_eq!(map_index("/3", |i| i + 1), "/4");
         assert_eq!(map_index("/x/3", |i| i + 1), "/x/3");
         assert_eq!(map_index("", |i| i + 1), "");
-    }
-
-    #[test]
-    fn domains_are_normalized() {
-        assert_eq!(normalize_domain(" https://Example.com/x?y "), "example.com");
-        assert_eq!(normalize_domain("www.example.com."), "www.example.com");
-        assert_eq!(normalize_domain("user@example.com:8080/a"), "example.com");
-        assert_eq!(normalize_domain(""), "");
-        assert_eq!(
-            parse_domains("a.com, b.com\nA.com\n\n https://c.com/ "),
-            vec!["a.com".to_string(), "b.com".into(), "c.com".into()]
-        );
     }
 }

@@ -1,15 +1,11 @@
-//! Shared pieces of the pages: price button, validation panel, progress bar, charts, the
-//! sortable table with its data provider, CSV export, keyword-list picker, status boxes and
-//! safe links; for the domain pages, one operation and its card ([`domain_operation`]), the
-//! domain card, the ranked-keywords and backlink views. Pages import these, never each other.
+//! Shared pieces of the pages (the domain pages of issue 7 reuse them): price button,
+//! validation panel, progress bar, charts, the sortable table with its data provider, CSV
+//! export, keyword-list picker, status boxes and safe links.
 
 pub mod chart;
 pub mod csv;
-pub mod domain_backlinks;
 pub mod domain_card;
 pub mod domain_charts;
-pub mod domain_keywords;
-pub mod domain_operation;
 pub mod lists;
 pub mod price;
 pub mod progress;

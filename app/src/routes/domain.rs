@@ -10,20 +10,19 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 use serpkit::ops::backlink_overview::{self, DomainOverview};
 use serpkit::ops::domainstats::{self, DomainStatsRecord};
-use serpkit::ops::ranked_keywords_domain;
+use serpkit::ops::ranked_keywords_domain::{self, RankedKeyword};
 use serpkit::ops::ranked_keywords_metrics::{self, RankedKeywordsMetrics};
 use serpkit::{Request, Usd};
 
-use crate::components::domain_backlinks::BacklinkOverviewView;
+use super::domain_backlinks::BacklinkOverviewView;
+use super::domain_keywords::{
+    RankedKeywordsData, RankedKeywordsFilter, RankedKeywordsState, RankedKeywordsTable,
+};
+use super::domains::{normalize_domain, operation_card, unreadable, DomainNav, DomainOperation};
 use crate::components::domain_card::DomainCard;
 use crate::components::domain_charts::RankChart;
-use crate::components::domain_keywords::{
-    ranked_keywords_data, RankedKeywordsFilter, RankedKeywordsState, RankedKeywordsTable,
-};
-use crate::components::domain_operation::{operation_card, unreadable, DomainNav, DomainOperation};
 use crate::components::fmt_int;
 use crate::components::virtual_table::Shared;
-use crate::model::normalize_domain;
 use crate::paths::{compare_route, domain_route, enc};
 use crate::workspace::{use_workspace, Workspace};
 
@@ -33,6 +32,23 @@ pub const TABS: [(&str, &str); 3] = [
     ("backlinks", "Backlinks"),
     ("keywords", "Ranked keywords"),
 ];
+
+/// The decoded ranked keywords of an operation's stored result, in columns.
+pub fn ranked_keywords_data(
+    workspace: Workspace,
+    operation: DomainOperation,
+) -> Memo<Option<Result<Shared<RankedKeywordsData>, String>>> {
+    Memo::new(move |_| {
+        let (key, _) = operation.ident.get()?;
+        workspace.results.with_untracked(|m| {
+            m.get(&key).map(|r| {
+                serpkit::decode::<Vec<RankedKeyword>>(&r.body)
+                    .map(|v| Shared::new(RankedKeywordsData::from_records(v)))
+                    .map_err(|e| e.to_string())
+            })
+        })
+    })
+}
 
 /// The domain page.
 #[component]

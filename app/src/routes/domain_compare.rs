@@ -3,6 +3,7 @@
 //! per domain) and the ranked keywords they share (`ranked-keywords/domain`, one call per
 //! domain). Each section shows its total price and buys only what is not stored yet.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -13,15 +14,16 @@ use serpkit::ops::ranked_keywords_domain;
 use serpkit::ops::ranked_keywords_metrics::{self, RankedKeywordsMetrics};
 use serpkit::{Request, Usd};
 
+use super::domain::ranked_keywords_data;
+use super::domain_keywords::RankedKeywordsData;
+use super::domains::{parse_domains, unreadable, DomainNav, DomainOperation, MAX_COMPARE};
 use crate::components::domain_card::{fmt_stat, NO_VALUE};
 use crate::components::domain_charts::{rank_slots, RankChart};
-use crate::components::domain_keywords::{ranked_keywords_data, Overlap, RankedKeywordsData};
-use crate::components::domain_operation::{operation_card, unreadable, DomainNav, DomainOperation};
 use crate::components::virtual_table::{
     ordered, sort_perm, KeyColumn, RenderRow, Shared, VColumn, VirtualTable,
 };
 use crate::components::{fmt_int, ErrorBox, PriceButton, ResultMeta, ValidationPanel};
-use crate::model::{parse_domains, plural, MAX_COMPARE};
+use crate::model::plural;
 use crate::paths::{compare_route, domain_route, keywords_route};
 use crate::workspace::{use_workspace, Workspace};
 
@@ -29,6 +31,9 @@ use crate::workspace::{use_workspace, Workspace};
 pub const LETTERS: [&str; MAX_COMPARE] = ["A", "B", "C", "D"];
 
 type Field = fn(&DomainStatsRecord) -> &str;
+
+/// Per keyword: (keyword as first seen, highest volume, best rank per domain).
+type Seen = (String, i64, [i64; MAX_COMPARE]);
 
 /// Rows of the stats comparison: (label, field, higher is better).
 pub const STAT_ROWS: &[(&str, Field, bool)] = &[
@@ -72,6 +77,64 @@ pub fn best(values: &[Option<f64>], higher: bool) -> Option<usize> {
     })?;
     let ties = present.iter().filter(|(_, v)| *v == pick.1).count();
     (ties == 1).then_some(pick.0)
+}
+
+/// Keywords ranked by several of the compared domains.
+#[derive(Default)]
+pub struct Overlap {
+    /// Keyword (as first seen).
+    pub keyword: Vec<String>,
+    /// Lower-cased keyword.
+    pub lower: Vec<String>,
+    /// Highest search volume seen.
+    pub volume: Vec<i64>,
+    /// Best rank per domain (`i64::MAX` when not ranked).
+    pub ranks: Vec<[i64; MAX_COMPARE]>,
+    /// Number of domains ranking.
+    pub count: Vec<i64>,
+    /// Keywords per domain (distinct).
+    pub per_domain: [usize; MAX_COMPARE],
+    /// Pairwise shared keyword counts.
+    pub pairs: [[usize; MAX_COMPARE]; MAX_COMPARE],
+}
+
+impl Overlap {
+    /// From each domain's ranked keywords (`None` for a slot not loaded).
+    pub fn build(data: &[Option<Shared<RankedKeywordsData>>]) -> Overlap {
+        let mut map: HashMap<String, Seen> = HashMap::new();
+        let mut o = Overlap::default();
+        for (slot, d) in data.iter().enumerate().take(MAX_COMPARE) {
+            let Some(d) = d else { continue };
+            for i in 0..d.len() {
+                let e = map
+                    .entry(d.lower[i].clone())
+                    .or_insert_with(|| (d.keyword[i].clone(), 0, [i64::MAX; MAX_COMPARE]));
+                e.1 = e.1.max(d.volume[i]);
+                e.2[slot] = e.2[slot].min(d.rank[i].max(0));
+            }
+        }
+        let mut entries: Vec<(String, Seen)> = map.into_iter().collect();
+        crate::sort::sort_by(&mut entries, |a, b| {
+            b.1 .1.cmp(&a.1 .1).then_with(|| a.0.cmp(&b.0))
+        });
+        for (lower, (kw, vol, ranks)) in entries {
+            let present: Vec<usize> = (0..MAX_COMPARE).filter(|&s| ranks[s] != i64::MAX).collect();
+            for &a in &present {
+                o.per_domain[a] += 1;
+                for &b in &present {
+                    o.pairs[a][b] += 1;
+                }
+            }
+            if present.len() >= 2 {
+                o.keyword.push(kw);
+                o.lower.push(lower);
+                o.volume.push(vol);
+                o.ranks.push(ranks);
+                o.count.push(present.len() as i64);
+            }
+        }
+        o
+    }
 }
 
 /// The compare page.
@@ -276,7 +339,7 @@ fn stats_section(
         Some(Err(e)) => unreadable(e),
         None => ().into_any(),
     };
-    operation_card(
+    super::domains::operation_card(
         workspace,
         operation,
         "cmp-stats",
@@ -619,6 +682,7 @@ fn overlap_body(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serpkit::ops::ranked_keywords_domain::RankedKeyword;
 
     #[test]
     fn best_values() {
@@ -626,5 +690,29 @@ mod tests {
         assert_eq!(best(&[Some(1.0), Some(3.0)], false), Some(0));
         assert_eq!(best(&[Some(1.0), Some(1.0)], true), None);
         assert_eq!(best(&[Some(1.0), None], true), None);
+    }
+
+    #[test]
+    fn overlap() {
+        let ranked_keywords = |k: &str, r: i64| RankedKeyword {
+            keyword: k.into(),
+            rank: r,
+            search_volume: 10,
+            ..Default::default()
+        };
+        let a = Shared::new(RankedKeywordsData::from_records(vec![
+            ranked_keywords("x", 3),
+            ranked_keywords("y", 1),
+            ranked_keywords("X", 2),
+        ]));
+        let b = Shared::new(RankedKeywordsData::from_records(vec![
+            ranked_keywords("x", 5),
+            ranked_keywords("z", 1),
+        ]));
+        let o = Overlap::build(&[Some(a), Some(b), None, None]);
+        assert_eq!(o.keyword, vec!["x".to_string()]);
+        assert_eq!(o.ranks[0][..2], [2, 5]);
+        assert_eq!(o.per_domain[..2], [2, 2]);
+        assert_eq!(o.pairs[0][1], 1);
     }
 }

@@ -6,13 +6,13 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use serpkit::ops::backlink_metrics::{self, PageBacklinkMetrics};
 use serpkit::{Request, Usd};
 
+use super::domains::{preview, unreadable, DomainNav, DomainOperation};
 use crate::components::csv::Cell;
-use crate::components::domain_operation::{unreadable, DomainNav, DomainOperation};
 use crate::components::{
     csv, fmt_int, price_text, run_text, Column, DataTable, ErrorBox, ExtLink, PriceButton,
     ResultMeta, SortKey, TableModel, TableRow, ValidationPanel,
 };
-use crate::model::{plural, preview};
+use crate::model::plural;
 use crate::paths::enc;
 use crate::workspace::{self, use_workspace, Job};
 

@@ -15,7 +15,7 @@ use crate::components::{
     ErrorBox, PriceButton, ProgressBar, ResultMeta, SortKey, Sparkline, TableModel, TableRow,
     ValidationPanel,
 };
-use crate::model::{parse_keywords, plural, preview, CallResult, COUNTRIES};
+use crate::model::{parse_keywords, plural, CallResult};
 use crate::paths::{enc, keyword_route, keywords_route};
 use crate::store;
 use crate::workspace::{self, use_workspace, Call, Job};
@@ -147,7 +147,7 @@ pub fn CountrySelect(value: RwSignal<String>, id: &'static str) -> impl IntoView
         <select id=id data-testid="country" on:change=move |ev| value.set(event_target_value(&ev))>
             {move || {
                 let cur = value.get();
-                let mut opts: Vec<(String, String)> = COUNTRIES
+                let mut opts: Vec<(String, String)> = super::COUNTRIES
                     .iter()
                     .map(|(c, n)| (c.to_string(), format!("{n} ({c})")))
                     .collect();
@@ -540,4 +540,13 @@ pub fn Keywords() -> impl IntoView {
             }}
         </section>
     }
+}
+
+/// The first keywords, for the history.
+fn preview(k: &[String]) -> String {
+    let mut s = k.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
+    if k.len() > 3 {
+        s.push_str(", …");
+    }
+    s
 }

@@ -9,7 +9,9 @@
 //! page it opens on, not every view.
 
 pub mod domain;
+pub mod domain_backlinks;
 pub mod domain_compare;
+pub mod domain_keywords;
 pub mod domain_pages;
 pub mod domains;
 pub mod history;
@@ -75,4 +77,22 @@ pub const NAV: &[(&str, &str)] = &[
     ("/lists", "Lists"),
     ("/history", "History"),
     ("/settings", "Settings"),
+];
+
+/// Country codes offered in the country pickers (any two-letter code works in URLs).
+pub const COUNTRIES: &[(&str, &str)] = &[
+    ("US", "United States"),
+    ("GB", "United Kingdom"),
+    ("CA", "Canada"),
+    ("AU", "Australia"),
+    ("DE", "Germany"),
+    ("FR", "France"),
+    ("ES", "Spain"),
+    ("IT", "Italy"),
+    ("NL", "Netherlands"),
+    ("SE", "Sweden"),
+    ("IN", "India"),
+    ("BR", "Brazil"),
+    ("MX", "Mexico"),
+    ("JP", "Japan"),
 ];

@@ -2,10 +2,8 @@
 //! stays smooth with 100,000 rows: data in columns ([`RankedKeywordsData`]), sorting by a cached index
 //! permutation per column, filtering through a precomputed lower-case keyword column, and
 //! only the visible rows in the DOM ([`VirtualTable`]). CSV export takes the filtered rows
-//! in table order; a row opens its keyword in the keyword explorer. [`Overlap`]: the keywords
-//! several compared domains rank for.
+//! in table order; a row opens its keyword in the keyword explorer.
 
-use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use leptos::prelude::*;
@@ -13,14 +11,12 @@ use leptos_router::hooks::use_navigate;
 use serpkit::ops::ranked_keywords_domain::RankedKeyword;
 
 use crate::components::csv::Cell;
-use crate::components::domain_operation::DomainOperation;
 use crate::components::virtual_table::{
     ordered, sort_perm, KeyColumn, RenderRow, Shared, VColumn, VirtualTable,
 };
 use crate::components::{csv, fmt_int, ExtLink};
-use crate::model::MAX_COMPARE;
 use crate::paths::keywords_route;
-use crate::workspace::{use_workspace, Workspace};
+use crate::workspace::use_workspace;
 
 /// The table's columns.
 pub const COLUMNS: [VColumn; 7] = [
@@ -449,84 +445,6 @@ pub fn short_url(u: &str) -> String {
     s.strip_prefix("www.").unwrap_or(s).to_string()
 }
 
-/// The decoded ranked keywords of an operation's stored result, in columns.
-pub fn ranked_keywords_data(
-    workspace: Workspace,
-    operation: DomainOperation,
-) -> Memo<Option<Result<Shared<RankedKeywordsData>, String>>> {
-    Memo::new(move |_| {
-        let (key, _) = operation.ident.get()?;
-        workspace.results.with_untracked(|m| {
-            m.get(&key).map(|r| {
-                serpkit::decode::<Vec<RankedKeyword>>(&r.body)
-                    .map(|v| Shared::new(RankedKeywordsData::from_records(v)))
-                    .map_err(|e| e.to_string())
-            })
-        })
-    })
-}
-
-/// Per keyword: (keyword as first seen, highest volume, best rank per domain).
-type Seen = (String, i64, [i64; MAX_COMPARE]);
-
-/// Keywords ranked by several of the compared domains.
-#[derive(Default)]
-pub struct Overlap {
-    /// Keyword (as first seen).
-    pub keyword: Vec<String>,
-    /// Lower-cased keyword.
-    pub lower: Vec<String>,
-    /// Highest search volume seen.
-    pub volume: Vec<i64>,
-    /// Best rank per domain (`i64::MAX` when not ranked).
-    pub ranks: Vec<[i64; MAX_COMPARE]>,
-    /// Number of domains ranking.
-    pub count: Vec<i64>,
-    /// Keywords per domain (distinct).
-    pub per_domain: [usize; MAX_COMPARE],
-    /// Pairwise shared keyword counts.
-    pub pairs: [[usize; MAX_COMPARE]; MAX_COMPARE],
-}
-
-impl Overlap {
-    /// From each domain's ranked keywords (`None` for a slot not loaded).
-    pub fn build(data: &[Option<Shared<RankedKeywordsData>>]) -> Overlap {
-        let mut map: HashMap<String, Seen> = HashMap::new();
-        let mut o = Overlap::default();
-        for (slot, d) in data.iter().enumerate().take(MAX_COMPARE) {
-            let Some(d) = d else { continue };
-            for i in 0..d.len() {
-                let e = map
-                    .entry(d.lower[i].clone())
-                    .or_insert_with(|| (d.keyword[i].clone(), 0, [i64::MAX; MAX_COMPARE]));
-                e.1 = e.1.max(d.volume[i]);
-                e.2[slot] = e.2[slot].min(d.rank[i].max(0));
-            }
-        }
-        let mut entries: Vec<(String, Seen)> = map.into_iter().collect();
-        crate::sort::sort_by(&mut entries, |a, b| {
-            b.1 .1.cmp(&a.1 .1).then_with(|| a.0.cmp(&b.0))
-        });
-        for (lower, (kw, vol, ranks)) in entries {
-            let present: Vec<usize> = (0..MAX_COMPARE).filter(|&s| ranks[s] != i64::MAX).collect();
-            for &a in &present {
-                o.per_domain[a] += 1;
-                for &b in &present {
-                    o.pairs[a][b] += 1;
-                }
-            }
-            if present.len() >= 2 {
-                o.keyword.push(kw);
-                o.lower.push(lower);
-                o.volume.push(vol);
-                o.ranks.push(ranks);
-                o.count.push(present.len() as i64);
-            }
-        }
-        o
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -582,29 +500,5 @@ mod tests {
         assert_eq!(short_url("https://www.a.com/x"), "a.com/x");
         let empty = RankedKeywordsData::from_records(Vec::new());
         assert!(mask(&empty, &text("a")).is_empty());
-    }
-
-    #[test]
-    fn overlap() {
-        let ranked_keywords = |k: &str, r: i64| RankedKeyword {
-            keyword: k.into(),
-            rank: r,
-            search_volume: 10,
-            ..Default::default()
-        };
-        let a = Shared::new(RankedKeywordsData::from_records(vec![
-            ranked_keywords("x", 3),
-            ranked_keywords("y", 1),
-            ranked_keywords("X", 2),
-        ]));
-        let b = Shared::new(RankedKeywordsData::from_records(vec![
-            ranked_keywords("x", 5),
-            ranked_keywords("z", 1),
-        ]));
-        let o = Overlap::build(&[Some(a), Some(b), None, None]);
-        assert_eq!(o.keyword, vec!["x".to_string()]);
-        assert_eq!(o.ranks[0][..2], [2, 5]);
-        assert_eq!(o.per_domain[..2], [2, 2]);
-        assert_eq!(o.pairs[0][1], 1);
     }
 }
