@@ -147,7 +147,7 @@ pub fn CountrySelect(value: RwSignal<String>, id: &'static str) -> impl IntoView
         <select id=id data-testid="country" on:change=move |ev| value.set(event_target_value(&ev))>
             {move || {
                 let cur = value.get();
-                let mut opts: Vec<(String, String)> = super::COUNTRIES
+                let mut opts: Vec<(String, String)> = crate::model::COUNTRIES
                     .iter()
                     .map(|(c, n)| (c.to_string(), format!("{n} ({c})")))
                     .collect();
