@@ -320,6 +320,24 @@ pub fn hash_hex(text: &str) -> String {
     format!("{h:016x}")
 }
 
+/// Country codes offered in the country pickers (any two-letter code works in URLs).
+pub const COUNTRIES: &[(&str, &str)] = &[
+    ("US", "United States"),
+    ("GB", "United Kingdom"),
+    ("CA", "Canada"),
+    ("AU", "Australia"),
+    ("DE", "Germany"),
+    ("FR", "France"),
+    ("ES", "Spain"),
+    ("IT", "Italy"),
+    ("NL", "Netherlands"),
+    ("SE", "Sweden"),
+    ("IN", "India"),
+    ("BR", "Brazil"),
+    ("MX", "Mexico"),
+    ("JP", "Japan"),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

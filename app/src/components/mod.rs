@@ -16,7 +16,7 @@ pub mod virtual_table;
 
 pub use chart::{MonthlyChart, Sparkline};
 pub use lists::AddToList;
-pub use price::{price_text, price_text_with, PriceButton};
+pub use price::{price_text, price_text_with, run_text, PriceButton};
 pub use progress::ProgressBar;
 pub use status::{ErrorBox, ExtLink, ResultMeta};
 pub use table::{Column, DataTable, SortKey, TableModel, TableRow};

@@ -15,15 +15,16 @@ use serpkit::ops::ranked_keywords_metrics::{self, RankedKeywordsMetrics};
 use serpkit::{Request, Usd};
 
 use super::domain_backlinks::BacklinkOverviewView;
-use super::domain_keywords::{RankedKeywordsTable, RkData, RkFilter, RkState};
-use super::domains::{
-    compare_route, domain_route, normalize_domain, op_card, unreadable, DomainNav, Op,
+use super::domain_keywords::{
+    RankedKeywordsData, RankedKeywordsFilter, RankedKeywordsState, RankedKeywordsTable,
 };
-use crate::api::{enc, ws, Ws};
+use super::domains::{normalize_domain, operation_card, unreadable, DomainNav, DomainOperation};
 use crate::components::domain_card::DomainCard;
 use crate::components::domain_charts::RankChart;
 use crate::components::fmt_int;
 use crate::components::virtual_table::Shared;
+use crate::paths::{compare_route, domain_route, enc};
+use crate::workspace::{use_workspace, Workspace};
 
 /// The tabs: (id, label).
 pub const TABS: [(&str, &str); 3] = [
@@ -33,13 +34,16 @@ pub const TABS: [(&str, &str); 3] = [
 ];
 
 /// The decoded ranked keywords of an operation's stored result, in columns.
-pub fn rk_data(ws: Ws, op: Op) -> Memo<Option<Result<Shared<RkData>, String>>> {
+pub fn ranked_keywords_data(
+    workspace: Workspace,
+    operation: DomainOperation,
+) -> Memo<Option<Result<Shared<RankedKeywordsData>, String>>> {
     Memo::new(move |_| {
-        let (key, _) = op.ident.get()?;
-        ws.results.with_untracked(|m| {
+        let (key, _) = operation.ident.get()?;
+        workspace.results.with_untracked(|m| {
             m.get(&key).map(|r| {
                 serpkit::decode::<Vec<RankedKeyword>>(&r.body)
-                    .map(|v| Shared::new(RkData::from_records(v)))
+                    .map(|v| Shared::new(RankedKeywordsData::from_records(v)))
                     .map_err(|e| e.to_string())
             })
         })
@@ -49,7 +53,7 @@ pub fn rk_data(ws: Ws, op: Op) -> Memo<Option<Result<Shared<RkData>, String>>> {
 /// The domain page.
 #[component]
 pub fn DomainDetail() -> impl IntoView {
-    let ws = ws();
+    let workspace = use_workspace();
     let q = use_query_map();
     let navigate = use_navigate();
     let qget = move |k: &str| q.with_untracked(|m| m.get(k)).unwrap_or_default();
@@ -71,8 +75,8 @@ pub fn DomainDetail() -> impl IntoView {
             (!d.is_empty()).then(|| f(d))
         }
     };
-    let stats = Op::new(
-        ws,
+    let stats = DomainOperation::new(
+        workspace,
         with_domain(|d| {
             Request::DomainStats(domainstats::Request {
                 key: Default::default(),
@@ -80,8 +84,8 @@ pub fn DomainDetail() -> impl IntoView {
             })
         }),
     );
-    let rkm = Op::new(
-        ws,
+    let ranked_keywords_metrics = DomainOperation::new(
+        workspace,
         with_domain(|d| {
             Request::RankedKeywordsMetrics(ranked_keywords_metrics::Request {
                 key: Default::default(),
@@ -89,8 +93,8 @@ pub fn DomainDetail() -> impl IntoView {
             })
         }),
     );
-    let overview = Op::new(
-        ws,
+    let overview = DomainOperation::new(
+        workspace,
         with_domain(|d| {
             Request::BacklinkOverview(backlink_overview::Request {
                 key: Default::default(),
@@ -98,8 +102,8 @@ pub fn DomainDetail() -> impl IntoView {
             })
         }),
     );
-    let rk = Op::new(
-        ws,
+    let ranked_keywords = DomainOperation::new(
+        workspace,
         with_domain(|d| {
             Request::RankedKeywordsDomain(ranked_keywords_domain::Request {
                 key: Default::default(),
@@ -119,8 +123,8 @@ pub fn DomainDetail() -> impl IntoView {
     });
 
     // Ranked keyword table state, mirrored in the URL.
-    let rk_state = RkState {
-        filter: RwSignal::new(RkFilter {
+    let ranked_keywords_state = RankedKeywordsState {
+        filter: RwSignal::new(RankedKeywordsFilter {
             text: qget("q"),
             vmin: qget("vmin"),
             vmax: qget("vmax"),
@@ -137,8 +141,8 @@ pub fn DomainDetail() -> impl IntoView {
     let nav = StoredValue::new(navigate);
     let url_gen = StoredValue::new(0u64);
     Effect::new(move |prev: Option<()>| {
-        let f = rk_state.filter.get();
-        let s = rk_state.sort.get();
+        let f = ranked_keywords_state.filter.get();
+        let s = ranked_keywords_state.sort.get();
         if prev.is_none() {
             return;
         }
@@ -198,21 +202,21 @@ pub fn DomainDetail() -> impl IntoView {
         }
     };
     let all_price = Memo::new(move |_| {
-        [stats, rkm, overview, rk]
+        [stats, ranked_keywords_metrics, overview, ranked_keywords]
             .iter()
             .map(|o| o.price.get().0)
             .sum::<Usd>()
     });
     let run_all = move || {
-        for (op, t) in [
+        for (operation, t) in [
             (stats, "overview"),
-            (rkm, "overview"),
+            (ranked_keywords_metrics, "overview"),
             (overview, "backlinks"),
-            (rk, "keywords"),
+            (ranked_keywords, "keywords"),
         ] {
-            if !op.bought() {
-                op.run(
-                    ws,
+            if !operation.bought() {
+                operation.run(
+                    workspace,
                     domain_route(&domain.get_untracked(), t),
                     domain.get_untracked(),
                     false,
@@ -262,9 +266,9 @@ pub fn DomainDetail() -> impl IntoView {
                     }).collect_view()}
                 </nav>
                 {move || match tab.get().as_str() {
-                    "backlinks" => backlinks_tab(ws, overview, route, input_label, domain).into_any(),
-                    "keywords" => keywords_tab(ws, rk, route, input_label, domain, rk_state).into_any(),
-                    _ => overview_tab(ws, stats, rkm, route, input_label, domain).into_any(),
+                    "backlinks" => backlinks_tab(workspace, overview, route, input_label, domain).into_any(),
+                    "keywords" => keywords_tab(workspace, ranked_keywords, route, input_label, domain, ranked_keywords_state).into_any(),
+                    _ => overview_tab(workspace, stats, ranked_keywords_metrics, route, input_label, domain).into_any(),
                 }}
             </Show>
         </section>
@@ -272,23 +276,23 @@ pub fn DomainDetail() -> impl IntoView {
 }
 
 fn overview_tab(
-    ws: Ws,
-    stats: Op,
-    rkm: Op,
+    workspace: Workspace,
+    stats: DomainOperation,
+    ranked_keywords_metrics: DomainOperation,
     route: Signal<String>,
     input: Signal<String>,
     domain: Memo<String>,
 ) -> impl IntoView {
-    let recs = stats.decoded::<Vec<DomainStatsRecord>>(ws);
-    let metrics = rkm.decoded::<Vec<RankedKeywordsMetrics>>(ws);
+    let recs = stats.decoded::<Vec<DomainStatsRecord>>(workspace);
+    let metrics = ranked_keywords_metrics.decoded::<Vec<RankedKeywordsMetrics>>(workspace);
     view! {
-        {op_card(ws, stats, "stats", "Authority and links", "domain stats", route, input, move || match recs.get() {
+        {operation_card(workspace, stats, "stats", "Authority and links", "domain stats", route, input, move || match recs.get() {
             Some(Ok(r)) if r.is_empty() => view! { <p class="meta">"The service returned no record for this domain."</p> }.into_any(),
             Some(Ok(r)) => view! { <div class="dcards one">{r.iter().cloned().map(|x| view! { <DomainCard record=x /> }).collect_view()}</div> }.into_any(),
             Some(Err(e)) => unreadable(e),
             None => ().into_any(),
         })}
-        {op_card(ws, rkm, "rank-dist", "Rank distribution of ranked keywords", "rank distribution", route, input, move || match metrics.get() {
+        {operation_card(workspace, ranked_keywords_metrics, "rank-dist", "Rank distribution of ranked keywords", "rank distribution", route, input, move || match metrics.get() {
             Some(Ok(list)) => rank_distribution(list, domain.get_untracked()),
             Some(Err(e)) => unreadable(e),
             None => ().into_any(),
@@ -343,16 +347,16 @@ fn rank_distribution(list: Shared<Vec<RankedKeywordsMetrics>>, domain: String) -
 }
 
 fn backlinks_tab(
-    ws: Ws,
-    op: Op,
+    workspace: Workspace,
+    operation: DomainOperation,
     route: Signal<String>,
     input: Signal<String>,
     domain: Memo<String>,
 ) -> impl IntoView {
-    let data = op.decoded::<DomainOverview>(ws);
-    op_card(
-        ws,
-        op,
+    let data = operation.decoded::<DomainOverview>(workspace);
+    operation_card(
+        workspace,
+        operation,
         "backlinks",
         "Backlink overview",
         "backlink overview",
@@ -369,19 +373,19 @@ fn backlinks_tab(
 }
 
 fn keywords_tab(
-    ws: Ws,
-    op: Op,
+    workspace: Workspace,
+    operation: DomainOperation,
     route: Signal<String>,
     input: Signal<String>,
     domain: Memo<String>,
-    state: RkState,
+    state: RankedKeywordsState,
 ) -> impl IntoView {
-    let decoded = rk_data(ws, op);
+    let decoded = ranked_keywords_data(workspace, operation);
     let data =
         Memo::new(move |_| decoded.with(|d| d.as_ref().and_then(|r| r.as_ref().ok().cloned())));
-    op_card(
-        ws,
-        op,
+    operation_card(
+        workspace,
+        operation,
         "keywords",
         "Ranked keywords",
         "ranked keywords",

@@ -14,12 +14,9 @@ use serpkit::ops::ranked_keywords_domain;
 use serpkit::ops::ranked_keywords_metrics::{self, RankedKeywordsMetrics};
 use serpkit::{Request, Usd};
 
-use super::domain::rk_data;
-use super::domain_keywords::RkData;
-use super::domains::{
-    compare_route, domain_route, parse_domains, unreadable, DomainNav, Op, MAX_COMPARE,
-};
-use crate::api::{ws, Ws};
+use super::domain::ranked_keywords_data;
+use super::domain_keywords::RankedKeywordsData;
+use super::domains::{parse_domains, unreadable, DomainNav, DomainOperation, MAX_COMPARE};
 use crate::components::domain_card::{fmt_stat, NO_VALUE};
 use crate::components::domain_charts::{rank_slots, RankChart};
 use crate::components::virtual_table::{
@@ -27,6 +24,8 @@ use crate::components::virtual_table::{
 };
 use crate::components::{fmt_int, ErrorBox, PriceButton, ResultMeta, ValidationPanel};
 use crate::model::plural;
+use crate::paths::{compare_route, domain_route, keywords_route};
+use crate::workspace::{use_workspace, Workspace};
 
 /// Letters naming the compared domains in tables.
 pub const LETTERS: [&str; MAX_COMPARE] = ["A", "B", "C", "D"];
@@ -101,7 +100,7 @@ pub struct Overlap {
 
 impl Overlap {
     /// From each domain's ranked keywords (`None` for a slot not loaded).
-    pub fn build(data: &[Option<Shared<RkData>>]) -> Overlap {
+    pub fn build(data: &[Option<Shared<RankedKeywordsData>>]) -> Overlap {
         let mut map: HashMap<String, Seen> = HashMap::new();
         let mut o = Overlap::default();
         for (slot, d) in data.iter().enumerate().take(MAX_COMPARE) {
@@ -141,7 +140,7 @@ impl Overlap {
 /// The compare page.
 #[component]
 pub fn Compare() -> impl IntoView {
-    let ws = ws();
+    let workspace = use_workspace();
     let q = use_query_map();
     let navigate = use_navigate();
     let domains = Memo::new(move |_| {
@@ -161,7 +160,7 @@ pub fn Compare() -> impl IntoView {
     let route = Signal::derive(move || compare_route(&domains.get()));
     let label = Signal::derive(move || domains.get().join(", "));
 
-    let stats = Op::new(ws, move || {
+    let stats = DomainOperation::new(workspace, move || {
         let d = domains.get();
         (!d.is_empty()).then(|| {
             Request::DomainStats(domainstats::Request {
@@ -171,9 +170,9 @@ pub fn Compare() -> impl IntoView {
         })
     });
     let slot = move |i: usize| move || domains.with(|d| d.get(i).cloned());
-    let rkm: [Op; MAX_COMPARE] = std::array::from_fn(|i| {
+    let ranked_keywords_metrics: [DomainOperation; MAX_COMPARE] = std::array::from_fn(|i| {
         let get = slot(i);
-        Op::new(ws, move || {
+        DomainOperation::new(workspace, move || {
             get().map(|d| {
                 Request::RankedKeywordsMetrics(ranked_keywords_metrics::Request {
                     key: Default::default(),
@@ -182,9 +181,9 @@ pub fn Compare() -> impl IntoView {
             })
         })
     });
-    let rk: [Op; MAX_COMPARE] = std::array::from_fn(|i| {
+    let ranked_keywords: [DomainOperation; MAX_COMPARE] = std::array::from_fn(|i| {
         let get = slot(i);
-        Op::new(ws, move || {
+        DomainOperation::new(workspace, move || {
             get().map(|d| {
                 Request::RankedKeywordsDomain(ranked_keywords_domain::Request {
                     key: Default::default(),
@@ -204,7 +203,10 @@ pub fn Compare() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
-    let all: Vec<Op> = std::iter::once(stats).chain(rkm).chain(rk).collect();
+    let all: Vec<DomainOperation> = std::iter::once(stats)
+        .chain(ranked_keywords_metrics)
+        .chain(ranked_keywords)
+        .collect();
     let all = StoredValue::new(all);
     let all_price =
         Memo::new(move |_| all.with_value(|a| a.iter().map(|o| o.price.get().0).sum::<Usd>()));
@@ -212,9 +214,9 @@ pub fn Compare() -> impl IntoView {
         let r = route.get_untracked();
         let l = label.get_untracked();
         all.with_value(|a| {
-            for op in a {
-                if !op.bought() && op.request.with_untracked(Option::is_some) {
-                    op.run(ws, r.clone(), l.clone(), false);
+            for operation in a {
+                if !operation.bought() && operation.request.with_untracked(Option::is_some) {
+                    operation.run(workspace, r.clone(), l.clone(), false);
                 }
             }
         })
@@ -261,22 +263,22 @@ pub fn Compare() -> impl IntoView {
                         on_run=Callback::new(move |_| run_all()) />
                 </div>
                 {move || checks.get().into_iter().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> }).collect_view()}
-                {stats_section(ws, stats, domains, route, label)}
-                {multi_section(ws, "cmp-rank", "Rank distribution", "rank distributions", rkm, domains, route, rank_body(ws, rkm, domains))}
-                {multi_section(ws, "cmp-overlap", "Shared ranked keywords", "ranked keywords", rk, domains, route, overlap_body(ws, rk, domains))}
+                {stats_section(workspace, stats, domains, route, label)}
+                {multi_section(workspace, "cmp-rank", "Rank distribution", "rank distributions", ranked_keywords_metrics, domains, route, rank_body(workspace, ranked_keywords_metrics, domains))}
+                {multi_section(workspace, "cmp-overlap", "Shared ranked keywords", "ranked keywords", ranked_keywords, domains, route, overlap_body(workspace, ranked_keywords, domains))}
             </Show>
         </section>
     }
 }
 
 fn stats_section(
-    ws: Ws,
-    op: Op,
+    workspace: Workspace,
+    operation: DomainOperation,
     domains: Memo<Vec<String>>,
     route: Signal<String>,
     label: Signal<String>,
 ) -> impl IntoView {
-    let recs = op.decoded::<Vec<DomainStatsRecord>>(ws);
+    let recs = operation.decoded::<Vec<DomainStatsRecord>>(workspace);
     let body = move || match recs.get() {
         Some(Ok(list)) => {
             let ds = domains.get_untracked();
@@ -337,18 +339,27 @@ fn stats_section(
         Some(Err(e)) => unreadable(e),
         None => ().into_any(),
     };
-    super::domains::op_card(ws, op, "cmp-stats", "Stats", "stats", route, label, body)
+    super::domains::operation_card(
+        workspace,
+        operation,
+        "cmp-stats",
+        "Stats",
+        "stats",
+        route,
+        label,
+        body,
+    )
 }
 
 /// A section over one operation per domain: one price button for what is missing, each
 /// domain's error, the body once every domain is loaded (or partly, with a note).
 #[allow(clippy::too_many_arguments)]
 fn multi_section(
-    ws: Ws,
+    workspace: Workspace,
     id: &'static str,
     title: &'static str,
     what: &'static str,
-    ops: [Op; MAX_COMPARE],
+    ops: [DomainOperation; MAX_COMPARE],
     domains: Memo<Vec<String>>,
     route: Signal<String>,
     body: impl Fn() -> AnyView + Send + Sync + 'static,
@@ -362,10 +373,10 @@ fn multi_section(
     let loading = Memo::new(move |_| active().iter().any(|o| o.call.loading.get()));
     let run = move |refresh: bool| {
         let ds = domains.get_untracked();
-        for (i, op) in active().into_iter().enumerate() {
-            if refresh || !op.bought() {
-                op.run(
-                    ws,
+        for (i, operation) in active().into_iter().enumerate() {
+            if refresh || !operation.bought() {
+                operation.run(
+                    workspace,
                     route.get_untracked(),
                     ds.get(i).cloned().unwrap_or_default(),
                     refresh,
@@ -395,7 +406,7 @@ fn multi_section(
                         on_run=Callback::new(move |_| run(true)) />
                 </Show>
             </div>
-            {ops.into_iter().map(|op| view! { <ErrorBox call=op.call /> }).collect_view()}
+            {ops.into_iter().map(|operation| view! { <ErrorBox call=operation.call /> }).collect_view()}
             {move || loading.get().then(|| view! { <p class="meta loading" role="status"><span class="spinner" aria-hidden="true"></span>"Loading…"</p> })}
             {move || {
                 let n = domains.with(Vec::len);
@@ -409,9 +420,9 @@ fn multi_section(
                             {body.with_value(|b| b())}
                             <details class="metas">
                                 <summary class="meta">"Where these results came from"</summary>
-                                {ops.into_iter().take(n).map(|op| view! {
-                                    <ResultMeta result=Signal::derive(move || op.meta.get()) />
-                                    <ValidationPanel result=Signal::derive(move || op.meta.get()) />
+                                {ops.into_iter().take(n).map(|operation| view! {
+                                    <ResultMeta result=Signal::derive(move || operation.meta.get()) />
+                                    <ValidationPanel result=Signal::derive(move || operation.meta.get()) />
                                 }).collect_view()}
                             </details>
                         </div>
@@ -423,12 +434,12 @@ fn multi_section(
 }
 
 fn rank_body(
-    ws: Ws,
-    ops: [Op; MAX_COMPARE],
+    workspace: Workspace,
+    ops: [DomainOperation; MAX_COMPARE],
     domains: Memo<Vec<String>>,
 ) -> impl Fn() -> AnyView + Send + Sync + 'static {
     let decoded: [_; MAX_COMPARE] =
-        std::array::from_fn(|i| ops[i].decoded::<Vec<RankedKeywordsMetrics>>(ws));
+        std::array::from_fn(|i| ops[i].decoded::<Vec<RankedKeywordsMetrics>>(workspace));
     move || {
         let ds = domains.get_untracked();
         let mut charts = Vec::new();
@@ -552,14 +563,15 @@ const OVERLAP_COLUMNS: [VColumn; 7] = [
 ];
 
 fn overlap_body(
-    ws: Ws,
-    ops: [Op; MAX_COMPARE],
+    workspace: Workspace,
+    ops: [DomainOperation; MAX_COMPARE],
     domains: Memo<Vec<String>>,
 ) -> impl Fn() -> AnyView + Send + Sync + 'static {
-    let decoded: [_; MAX_COMPARE] = std::array::from_fn(|i| rk_data(ws, ops[i]));
+    let decoded: [_; MAX_COMPARE] =
+        std::array::from_fn(|i| ranked_keywords_data(workspace, ops[i]));
     let overlap = Memo::new(move |_| {
         let n = domains.with(Vec::len);
-        let data: Vec<Option<Shared<RkData>>> = (0..MAX_COMPARE)
+        let data: Vec<Option<Shared<RankedKeywordsData>>> = (0..MAX_COMPARE)
             .map(|i| {
                 if i < n {
                     decoded[i].with(|d| d.as_ref().and_then(|r| r.as_ref().ok().cloned()))
@@ -610,11 +622,11 @@ fn overlap_body(
             return ().into_any();
         };
         let n = domains.with_untracked(Vec::len);
-        let cc = ws.settings.with_untracked(|s| s.ccode.clone());
+        let cc = workspace.settings.with_untracked(|s| s.ccode.clone());
         let ranks = o.ranks[i];
         let best = ranks.iter().take(n).copied().min().unwrap_or(i64::MAX);
         view! {
-            <div role="cell" class="vt-c"><A href=super::keywords_route(std::slice::from_ref(&kw), &cc) attr:class="kw">{kw.clone()}</A></div>
+            <div role="cell" class="vt-c"><A href=keywords_route(std::slice::from_ref(&kw), &cc) attr:class="kw">{kw.clone()}</A></div>
             <div role="cell" class="vt-c num">{fmt_int(o.volume[i])}</div>
             <div role="cell" class="vt-c num">{format!("{} of {n}", o.count[i])}</div>
             {(0..MAX_COMPARE).map(|s| {
@@ -682,18 +694,21 @@ mod tests {
 
     #[test]
     fn overlap() {
-        let rk = |k: &str, r: i64| RankedKeyword {
+        let ranked_keywords = |k: &str, r: i64| RankedKeyword {
             keyword: k.into(),
             rank: r,
             search_volume: 10,
             ..Default::default()
         };
-        let a = Shared::new(RkData::from_records(vec![
-            rk("x", 3),
-            rk("y", 1),
-            rk("X", 2),
+        let a = Shared::new(RankedKeywordsData::from_records(vec![
+            ranked_keywords("x", 3),
+            ranked_keywords("y", 1),
+            ranked_keywords("X", 2),
         ]));
-        let b = Shared::new(RkData::from_records(vec![rk("x", 5), rk("z", 1)]));
+        let b = Shared::new(RankedKeywordsData::from_records(vec![
+            ranked_keywords("x", 5),
+            ranked_keywords("z", 1),
+        ]));
         let o = Overlap::build(&[Some(a), Some(b), None, None]);
         assert_eq!(o.keyword, vec!["x".to_string()]);
         assert_eq!(o.ranks[0][..2], [2, 5]);

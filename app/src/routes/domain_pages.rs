@@ -6,14 +6,15 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use serpkit::ops::backlink_metrics::{self, PageBacklinkMetrics};
 use serpkit::{Request, Usd};
 
-use super::domains::{preview, unreadable, DomainNav, Op};
-use crate::api::{self, enc, ws, Job};
+use super::domains::{preview, unreadable, DomainNav, DomainOperation};
 use crate::components::csv::Cell;
 use crate::components::{
-    csv, fmt_int, price_text, Column, DataTable, ErrorBox, ExtLink, PriceButton, ResultMeta,
-    SortKey, TableModel, TableRow, ValidationPanel,
+    csv, fmt_int, price_text, run_text, Column, DataTable, ErrorBox, ExtLink, PriceButton,
+    ResultMeta, SortKey, TableModel, TableRow, ValidationPanel,
 };
 use crate::model::plural;
+use crate::paths::enc;
+use crate::workspace::{self, use_workspace, Job};
 
 /// A row: the record and its position in the response (URLs may repeat).
 #[derive(Clone, Debug, PartialEq)]
@@ -139,7 +140,7 @@ pub fn pages_route(urls: &[String]) -> String {
 /// The page backlink metrics page.
 #[component]
 pub fn PageMetrics() -> impl IntoView {
-    let ws = ws();
+    let workspace = use_workspace();
     let q = use_query_map();
     let navigate = use_navigate();
     let text = RwSignal::new(q.with_untracked(|m| m.get("u")).unwrap_or_default());
@@ -154,7 +155,7 @@ pub fn PageMetrics() -> impl IntoView {
         })
     };
     let typed_req = Memo::new(move |_| make(typed.get()));
-    let shown = Op::new(ws, move || make(committed.get()));
+    let shown = DomainOperation::new(workspace, move || make(committed.get()));
     let call = shown.call;
     let check = Memo::new(move |_| {
         typed_req
@@ -173,7 +174,10 @@ pub fn PageMetrics() -> impl IntoView {
     });
     let price = Memo::new(move |_| {
         typed_req
-            .with(|r| r.as_ref().map(|r| api::price_now(ws, r, false)))
+            .with(|r| {
+                r.as_ref()
+                    .map(|r| workspace::price_now(workspace, r, false))
+            })
             .unwrap_or((Usd::ZERO, 0))
     });
     let full = move || {
@@ -194,8 +198,8 @@ pub fn PageMetrics() -> impl IntoView {
             plural(urls.len()),
             preview(&urls)
         );
-        api::run_then_show(
-            ws,
+        workspace::run_then_show(
+            workspace,
             call,
             Job {
                 request,
@@ -209,10 +213,10 @@ pub fn PageMetrics() -> impl IntoView {
     let typed_stored = move || {
         typed_req.with(|r| {
             r.as_ref()
-                .is_some_and(|r| ws.has_result(&api::canonical(r).1))
+                .is_some_and(|r| workspace.has_result(&workspace::canonical(r).1))
         })
     };
-    let records = shown.decoded::<Vec<PageBacklinkMetrics>>(ws);
+    let records = shown.decoded::<Vec<PageBacklinkMetrics>>(workspace);
     let rows = Signal::derive(move || match records.get() {
         Some(Ok(v)) => v
             .iter()
@@ -226,7 +230,7 @@ pub fn PageMetrics() -> impl IntoView {
     let model = TableModel::new(rows, sort);
     let export = move |_| {
         if let Err(e) = csv::download("page-backlinks.csv", "text/csv", &model.csv()) {
-            ws.notice(format!("CSV export failed: {e}"));
+            workspace.notice(format!("CSV export failed: {e}"));
         }
     };
     let totals = move || {
@@ -251,7 +255,7 @@ pub fn PageMetrics() -> impl IntoView {
                     <p class="meta" aria-live="polite">{move || { let n = typed.with(Vec::len); format!("{n} URL{}", plural(n)) }}</p>
                 </div>
                 <div class="field">
-                    <PriceButton testid="run" text=Signal::derive(move || { price.track(); typed_req.with(|r| r.as_ref().map(|r| api::run_text(ws, "Get metrics", r, false, "URL")).unwrap_or_else(|| price_text("Get metrics", Usd::ZERO, 0, "URL"))) })
+                    <PriceButton testid="run" text=Signal::derive(move || { price.track(); typed_req.with(|r| r.as_ref().map(|r| run_text(workspace, "Get metrics", r, false, "URL")).unwrap_or_else(|| price_text("Get metrics", Usd::ZERO, 0, "URL"))) })
                         price=Signal::derive(move || price.get().0)
                         disabled=Signal::derive(move || call.loading.get() || typed.with(Vec::is_empty) || check.with(Option::is_some))
                         on_run=Callback::new(move |_| go(false)) />

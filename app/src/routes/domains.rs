@@ -4,7 +4,7 @@
 //! Pages: `/domains` (stats of many domains), `/domain?d=&tab=` (one domain: overview,
 //! backlinks, ranked keywords; [`super::domain`]), `/domain/pages?u=` (page backlink metrics;
 //! [`super::domain_pages`]) and `/domain/compare?d=` (up to 4 domains;
-//! [`super::domain_compare`]). Every call goes through [`crate::api::run`]: its price is on
+//! [`super::domain_compare`]). Every call goes through [`crate::workspace::run`]: its price is on
 //! the button before it runs, a stored result opens without a call, and it is recorded in
 //! the history.
 
@@ -15,29 +15,15 @@ use serde::de::DeserializeOwned;
 use serpkit::ops::domainstats::{self, DomainStatsRecord};
 use serpkit::{Request, Usd};
 
-use crate::api::{self, enc, ws, Call, Job, Ws};
 use crate::components::domain_card::DomainCard;
 use crate::components::virtual_table::Shared;
-use crate::components::{price_text, ErrorBox, PriceButton, ResultMeta, ValidationPanel};
+use crate::components::{price_text, run_text, ErrorBox, PriceButton, ResultMeta, ValidationPanel};
 use crate::model::{plural, CallResult};
+use crate::paths::{compare_route, domains_route};
+use crate::workspace::{self, use_workspace, Call, Job, Workspace};
 
 /// Most domains the compare view takes.
 pub const MAX_COMPARE: usize = 4;
-
-/// The route of one domain's page on a tab (`overview`, `backlinks`, `keywords`).
-pub fn domain_route(domain: &str, tab: &str) -> String {
-    format!("/domain?d={}&tab={}", enc(domain), enc(tab))
-}
-
-/// The route of the stats page for these domains.
-pub fn domains_route(domains: &[String]) -> String {
-    format!("/domains?d={}", enc(&domains.join("\n")))
-}
-
-/// The route of the compare view for these domains.
-pub fn compare_route(domains: &[String]) -> String {
-    format!("/domain/compare?d={}", enc(&domains.join(",")))
-}
 
 /// A domain as typed or pasted, normalized: trimmed, lower case, without scheme, path, port
 /// or trailing dot (`https://Example.com/x` → `example.com`). The request check still
@@ -81,7 +67,7 @@ pub fn parse_domains(text: &str) -> Vec<String> {
 /// One operation of a domain view: its request (from the page state), call state, price,
 /// and the stored result (identity, metadata without the body, and decoding).
 #[derive(Clone, Copy)]
-pub struct Op {
+pub struct DomainOperation {
     /// Loading and error state.
     pub call: Call,
     /// The request, when the input is complete.
@@ -96,23 +82,27 @@ pub struct Op {
     pub price: Memo<(Usd, u64)>,
 }
 
-impl Op {
+impl DomainOperation {
     /// An operation whose request `make` derives from signals.
-    pub fn new(ws: Ws, make: impl Fn() -> Option<Request> + Send + Sync + 'static) -> Op {
+    pub fn new(
+        workspace: Workspace,
+        make: impl Fn() -> Option<Request> + Send + Sync + 'static,
+    ) -> DomainOperation {
         let request = Memo::new(move |_| make());
         let bought = Memo::new(move |_| {
-            let key = request.with(|r| r.as_ref().map(|r| api::canonical(r).1));
-            key.is_some_and(|k| ws.has_result(&k))
+            let key = request.with(|r| r.as_ref().map(|r| workspace::canonical(r).1));
+            key.is_some_and(|k| workspace.has_result(&k))
         });
         let ident = Memo::new(move |_| {
-            let key = request.with(|r| r.as_ref().map(|r| api::canonical(r).1))?;
-            ws.results
+            let key = request.with(|r| r.as_ref().map(|r| workspace::canonical(r).1))?;
+            workspace
+                .results
                 .with(|m| m.get(&key).filter(|r| r.missing.is_empty()).map(|r| r.at))
                 .map(|at| (key, at))
         });
         let meta = Memo::new(move |_| {
             let (key, _) = ident.get()?;
-            ws.results.with_untracked(|m| {
+            workspace.results.with_untracked(|m| {
                 m.get(&key).map(|r| CallResult {
                     key: r.key.clone(),
                     operation: r.operation.clone(),
@@ -129,12 +119,15 @@ impl Op {
         });
         let price = Memo::new(move |_| {
             request
-                .with(|r| r.as_ref().map(|r| api::price_now(ws, r, false)))
+                .with(|r| {
+                    r.as_ref()
+                        .map(|r| workspace::price_now(workspace, r, false))
+                })
                 .unwrap_or((Usd::ZERO, 0))
         });
-        Op {
+        DomainOperation {
             call: Call::following(move || {
-                request.with(|r| r.as_ref().map(|r| api::canonical(r).1))
+                request.with(|r| r.as_ref().map(|r| workspace::canonical(r).1))
             }),
             request,
             ident,
@@ -163,10 +156,10 @@ impl Op {
     }
 
     /// Runs it (or opens the stored result when `refresh` is false).
-    pub fn run(self, ws: Ws, route: String, input: String, refresh: bool) {
+    pub fn run(self, workspace: Workspace, route: String, input: String, refresh: bool) {
         if let Some(request) = self.request.get_untracked() {
-            api::run(
-                ws,
+            workspace::run(
+                workspace,
                 self.call,
                 Job {
                     request,
@@ -181,13 +174,13 @@ impl Op {
 
     /// The stored result decoded (recomputed only when another result is stored); `Err` when
     /// the stored body cannot be read as this operation's response.
-    pub fn decoded<T>(self, ws: Ws) -> Memo<Option<Result<Shared<T>, String>>>
+    pub fn decoded<T>(self, workspace: Workspace) -> Memo<Option<Result<Shared<T>, String>>>
     where
         T: DeserializeOwned + Send + Sync + 'static,
     {
         Memo::new(move |_| {
             let (key, _) = self.ident.get()?;
-            ws.results.with_untracked(|m| {
+            workspace.results.with_untracked(|m| {
                 m.get(&key).map(|r| {
                     serpkit::decode::<T>(&r.body)
                         .map(Shared::new)
@@ -201,9 +194,9 @@ impl Op {
 /// A card for one operation: title, price button (Refresh when stored), error, loading,
 /// the body when a result is stored, the result's meta line and validation panel.
 #[allow(clippy::too_many_arguments)]
-pub fn op_card(
-    ws: Ws,
-    op: Op,
+pub fn operation_card(
+    workspace: Workspace,
+    operation: DomainOperation,
     id: &'static str,
     title: &'static str,
     what: &'static str,
@@ -212,45 +205,52 @@ pub fn op_card(
     body: impl Fn() -> AnyView + Send + Sync + 'static,
 ) -> impl IntoView {
     let text = Signal::derive(move || {
-        op.price.track();
-        op.request
+        operation.price.track();
+        operation
+            .request
             .with(|r| {
                 r.as_ref()
-                    .map(|r| api::run_text(ws, &format!("Get {what}"), r, false, ""))
+                    .map(|r| run_text(workspace, &format!("Get {what}"), r, false, ""))
             })
             .unwrap_or_else(|| price_text(&format!("Get {what}"), Usd::ZERO, 1, ""))
     });
     let body = StoredValue::new(body);
-    let run =
-        move |refresh: bool| op.run(ws, route.get_untracked(), input.get_untracked(), refresh);
+    let run = move |refresh: bool| {
+        operation.run(
+            workspace,
+            route.get_untracked(),
+            input.get_untracked(),
+            refresh,
+        )
+    };
     view! {
         <section class="card" id=id data-testid=format!("section-{id}") aria-labelledby=format!("{id}-title")
-            aria-busy=move || op.call.loading.get().to_string()>
+            aria-busy=move || operation.call.loading.get().to_string()>
             <div class="card-head">
                 <h2 id=format!("{id}-title")>{title}</h2>
-                <Show when=move || !op.bought()>
-                    <PriceButton testid=id text=text price=Signal::derive(move || op.price.get().0)
-                        disabled=Signal::derive(move || op.call.loading.get() || op.request.with(Option::is_none))
+                <Show when=move || !operation.bought()>
+                    <PriceButton testid=id text=text price=Signal::derive(move || operation.price.get().0)
+                        disabled=Signal::derive(move || operation.call.loading.get() || operation.request.with(Option::is_none))
                         on_run=Callback::new(move |_| run(false)) />
                 </Show>
-                <Show when=move || op.bought()>
+                <Show when=move || operation.bought()>
                     <PriceButton testid="refresh" secondary=true
-                        text=Signal::derive(move || price_text("Refresh", op.full_price(), 1, ""))
-                        price=Signal::derive(move || op.full_price())
-                        disabled=Signal::derive(move || op.call.loading.get())
+                        text=Signal::derive(move || price_text("Refresh", operation.full_price(), 1, ""))
+                        price=Signal::derive(move || operation.full_price())
+                        disabled=Signal::derive(move || operation.call.loading.get())
                         on_run=Callback::new(move |_| run(true)) />
                 </Show>
             </div>
-            <ErrorBox call=op.call />
-            {move || op.call.loading.get().then(|| view! {
+            <ErrorBox call=operation.call />
+            {move || operation.call.loading.get().then(|| view! {
                 <p class="meta loading" role="status" data-testid="loading"><span class="spinner" aria-hidden="true"></span>"Loading…"</p>
             })}
-            {move || if op.stored() {
+            {move || if operation.stored() {
                 view! {
                     <div class="op-body">
-                        <ResultMeta result=Signal::derive(move || op.meta.get()) />
+                        <ResultMeta result=Signal::derive(move || operation.meta.get()) />
                         {body.with_value(|b| b())}
-                        <ValidationPanel result=Signal::derive(move || op.meta.get()) />
+                        <ValidationPanel result=Signal::derive(move || operation.meta.get()) />
                     </div>
                 }.into_any()
             } else {
@@ -292,7 +292,7 @@ pub fn DomainNav() -> impl IntoView {
 /// The domain stats page: authority cards for one or many domains (`domainstats`).
 #[component]
 pub fn DomainStatsPage() -> impl IntoView {
-    let ws = ws();
+    let workspace = use_workspace();
     let q = use_query_map();
     let navigate = use_navigate();
     let text = RwSignal::new(q.with_untracked(|m| m.get("d")).unwrap_or_default());
@@ -323,7 +323,7 @@ pub fn DomainStatsPage() -> impl IntoView {
                 }
             })
     });
-    let shown = Op::new(ws, move || {
+    let shown = DomainOperation::new(workspace, move || {
         let d = committed.get();
         (!d.is_empty()).then(|| {
             Request::DomainStats(domainstats::Request {
@@ -332,10 +332,13 @@ pub fn DomainStatsPage() -> impl IntoView {
             })
         })
     });
-    let records = shown.decoded::<Vec<DomainStatsRecord>>(ws);
+    let records = shown.decoded::<Vec<DomainStatsRecord>>(workspace);
     let price = Memo::new(move |_| {
         typed_req
-            .with(|r| r.as_ref().map(|r| api::price_now(ws, r, false)))
+            .with(|r| {
+                r.as_ref()
+                    .map(|r| workspace::price_now(workspace, r, false))
+            })
             .unwrap_or((Usd::ZERO, 0))
     });
     let call = shown.call;
@@ -348,8 +351,8 @@ pub fn DomainStatsPage() -> impl IntoView {
         let route = domains_route(&d);
         let n = d.len();
         let input = format!("{n} domain{}: {}", plural(n), preview(&d));
-        api::run_then_show(
-            ws,
+        workspace::run_then_show(
+            workspace,
             call,
             Job {
                 request,
@@ -363,7 +366,7 @@ pub fn DomainStatsPage() -> impl IntoView {
     let typed_stored = move || {
         typed_req.with(|r| {
             r.as_ref()
-                .is_some_and(|r| ws.has_result(&api::canonical(r).1))
+                .is_some_and(|r| workspace.has_result(&workspace::canonical(r).1))
         })
     };
     let can_run = Signal::derive(move || {

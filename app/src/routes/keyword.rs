@@ -15,13 +15,15 @@ use serpkit::ops::video_video::{HashtagKind, Video};
 use serpkit::ops::{self, check::is_http_url};
 use serpkit::{Operation, Request, Usd};
 
-use crate::api::{self, ws, Call, Job, Ws};
 use crate::components::csv::Cell;
 use crate::components::{
-    fmt_change, fmt_cpc, fmt_date, fmt_int, price_text, AddToList, Column, DataTable, ErrorBox,
-    ExtLink, MonthlyChart, PriceButton, ResultMeta, SortKey, TableModel, TableRow, ValidationPanel,
+    fmt_change, fmt_cpc, fmt_date, fmt_int, price_text, run_text, AddToList, Column, DataTable,
+    ErrorBox, ExtLink, MonthlyChart, PriceButton, ResultMeta, SortKey, TableModel, TableRow,
+    ValidationPanel,
 };
 use crate::model::CallResult;
+use crate::paths::{keyword_route, keywords_route};
+use crate::workspace::{self, use_workspace, Call, Job, Workspace};
 
 /// A related keyword row.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,7 +76,7 @@ impl TableRow for RelRow {
         ]
     }
     fn cells(&self) -> AnyView {
-        let href = super::keyword_route(&self.r.keyword, &self.ccode);
+        let href = keyword_route(&self.r.keyword, &self.ccode);
         let kw = self.r.keyword.clone();
         view! {
             <td><A href=href attr:class="kw" attr:title="Research this keyword">{kw}</A></td>
@@ -98,7 +100,7 @@ struct Section {
 
 impl Section {
     fn new(
-        ws: Ws,
+        workspace: Workspace,
         make: impl Fn(String, String) -> Request + Send + Sync + 'static,
         kw: Memo<String>,
         cc: Memo<String>,
@@ -107,17 +109,20 @@ impl Section {
             let k = kw.get();
             (!k.trim().is_empty()).then(|| make(k, cc.get()))
         });
-        let shown =
-            Memo::new(move |_| request.get().and_then(|r| ws.result(&api::canonical(&r).1)));
+        let shown = Memo::new(move |_| {
+            request
+                .get()
+                .and_then(|r| workspace.result(&workspace::canonical(&r).1))
+        });
         let price = Memo::new(move |_| {
             request
                 .get()
-                .map(|r| api::price_now(ws, &r, false))
+                .map(|r| workspace::price_now(workspace, &r, false))
                 .unwrap_or((Usd::ZERO, 0))
         });
         Section {
             call: Call::following(move || {
-                request.with(|r| r.as_ref().map(|r| api::canonical(r).1))
+                request.with(|r| r.as_ref().map(|r| workspace::canonical(r).1))
             }),
             request,
             shown,
@@ -125,7 +130,7 @@ impl Section {
         }
     }
 
-    fn run(self, ws: Ws, route: String, refresh: bool) {
+    fn run(self, workspace: Workspace, route: String, refresh: bool) {
         if let Some(request) = self.request.get_untracked() {
             let input = match &request {
                 Request::Related(q) => format!("{}, {}", q.keyword, q.ccode),
@@ -135,8 +140,8 @@ impl Section {
                 Request::MicroblogPost(q) => q.keyword.clone(),
                 _ => String::new(),
             };
-            api::run(
-                ws,
+            workspace::run(
+                workspace,
                 self.call,
                 Job {
                     request,
@@ -152,7 +157,7 @@ impl Section {
 
 /// Section frame: title, price button (or refresh), status, body, validation.
 fn frame(
-    ws: Ws,
+    workspace: Workspace,
     s: Section,
     id: &'static str,
     title: &'static str,
@@ -174,7 +179,7 @@ fn frame(
                 <Show when=move || !stored()>
                     <PriceButton testid=id text=text price=Signal::derive(move || s.price.get().0)
                         disabled=Signal::derive(move || s.call.loading.get() || s.request.with(Option::is_none))
-                        on_run=Callback::new(move |_| s.run(ws, route.get_untracked(), false)) />
+                        on_run=Callback::new(move |_| s.run(workspace, route.get_untracked(), false)) />
                 </Show>
                 <Show when=stored>
                     <PriceButton testid="refresh" secondary=true
@@ -184,7 +189,7 @@ fn frame(
                         })
                         price=Signal::derive(move || s.request.get().map(|r| serpkit::estimate_cost(&r)).unwrap_or_default())
                         disabled=Signal::derive(move || s.call.loading.get())
-                        on_run=Callback::new(move |_| s.run(ws, route.get_untracked(), true)) />
+                        on_run=Callback::new(move |_| s.run(workspace, route.get_untracked(), true)) />
                 </Show>
             </div>
             <ErrorBox call=s.call />
@@ -204,10 +209,14 @@ fn frame(
 }
 
 /// A bulk record for this keyword already bought in the explorer, if any.
-fn bought_record(ws: Ws, kw: &str, cc: &str) -> Option<(SearchVolumeRecord, CallResult)> {
+fn bought_record(
+    workspace: Workspace,
+    kw: &str,
+    cc: &str,
+) -> Option<(SearchVolumeRecord, CallResult)> {
     let needle = format!("\"ccode\":\"{}\"", cc.to_uppercase());
     let kw_l = kw.to_lowercase();
-    ws.results.with(|m| {
+    workspace.results.with(|m| {
         m.values()
             .filter(|r| {
                 // Imported results are not bought here.
@@ -228,7 +237,7 @@ fn bought_record(ws: Ws, kw: &str, cc: &str) -> Option<(SearchVolumeRecord, Call
 /// The keyword detail page (`/keyword?kw=...&cc=US`).
 #[component]
 pub fn KeywordDetail() -> impl IntoView {
-    let ws = ws();
+    let workspace = use_workspace();
     let q = use_query_map();
     let navigate = use_navigate();
     let kw = Memo::new(move |_| {
@@ -244,14 +253,14 @@ pub fn KeywordDetail() -> impl IntoView {
             .trim()
             .to_uppercase();
         if c.is_empty() {
-            ws.settings.with_untracked(|s| s.ccode.clone())
+            workspace.settings.with_untracked(|s| s.ccode.clone())
         } else {
             c
         }
     });
-    let route = Memo::new(move |_| super::keyword_route(&kw.get(), &cc.get()));
+    let route = Memo::new(move |_| keyword_route(&kw.get(), &cc.get()));
     let single = Section::new(
-        ws,
+        workspace,
         |k, c| {
             Request::SearchVolumeSingle(ops::search_volume_single::Request {
                 key: Default::default(),
@@ -263,7 +272,7 @@ pub fn KeywordDetail() -> impl IntoView {
         cc,
     );
     let related = Section::new(
-        ws,
+        workspace,
         |k, c| {
             Request::Related(ops::related::Request {
                 key: Default::default(),
@@ -275,7 +284,7 @@ pub fn KeywordDetail() -> impl IntoView {
         cc,
     );
     let outline = Section::new(
-        ws,
+        workspace,
         |k, _| {
             Request::OutlineSeo(ops::outline_seo::Request {
                 key: Default::default(),
@@ -286,7 +295,7 @@ pub fn KeywordDetail() -> impl IntoView {
         cc,
     );
     let video = Section::new(
-        ws,
+        workspace,
         |k, _| {
             Request::VideoVideo(ops::video_video::Request {
                 key: Default::default(),
@@ -297,7 +306,7 @@ pub fn KeywordDetail() -> impl IntoView {
         cc,
     );
     let micro = Section::new(
-        ws,
+        workspace,
         |k, _| {
             Request::MicroblogPost(ops::microblog_post::Request {
                 key: Default::default(),
@@ -309,7 +318,7 @@ pub fn KeywordDetail() -> impl IntoView {
     );
     let sections = [single, related, outline, video, micro];
 
-    let bought = Memo::new(move |_| bought_record(ws, &kw.get(), &cc.get()).map(|x| x.0));
+    let bought = Memo::new(move |_| bought_record(workspace, &kw.get(), &cc.get()).map(|x| x.0));
     let all_price = Memo::new(move |_| {
         sections
             .iter()
@@ -326,7 +335,7 @@ pub fn KeywordDetail() -> impl IntoView {
             if s.shown
                 .with_untracked(|r| r.as_ref().is_none_or(|r| r.imported))
             {
-                s.run(ws, route.get_untracked(), false);
+                s.run(workspace, route.get_untracked(), false);
             }
         }
     };
@@ -357,7 +366,7 @@ pub fn KeywordDetail() -> impl IntoView {
         if !ks.is_empty() {
             nav.with_value(|n| {
                 n(
-                    &super::keywords_route(&ks, &cc.get_untracked()),
+                    &keywords_route(&ks, &cc.get_untracked()),
                     Default::default(),
                 )
             });
@@ -408,10 +417,10 @@ pub fn KeywordDetail() -> impl IntoView {
                     <div class="card-head">
                         <h2 id="monthly-title">"Monthly searches"</h2>
                         <Show when=move || bought.with(Option::is_none) && single.shown.with(|r| r.as_ref().is_none_or(|r| r.imported))>
-                            <PriceButton testid="monthly" text=Signal::derive(move || { single.price.track(); single.request.with(|r| r.as_ref().map(|r| api::run_text(ws, "Get monthly searches", r, false, "")).unwrap_or_default()) })
+                            <PriceButton testid="monthly" text=Signal::derive(move || { single.price.track(); single.request.with(|r| r.as_ref().map(|r| run_text(workspace, "Get monthly searches", r, false, "")).unwrap_or_default()) })
                                 price=Signal::derive(move || single.price.get().0)
                                 disabled=Signal::derive(move || single.call.loading.get())
-                                on_run=Callback::new(move |_| single.run(ws, route.get_untracked(), false)) />
+                                on_run=Callback::new(move |_| single.run(workspace, route.get_untracked(), false)) />
                         </Show>
                     </div>
                     <ErrorBox call=single.call />
@@ -419,7 +428,7 @@ pub fn KeywordDetail() -> impl IntoView {
                     {move || monthly().map(|v| v.into_any()).unwrap_or_else(|| view! { <p class="meta empty-small">"Not loaded yet."</p> }.into_any())}
                     <ValidationPanel result=Signal::derive(move || if bought.with(Option::is_some) { None } else { single.shown.get() }) />
                 </section>
-                {frame(ws, related, "related", "Related keywords", "related keywords", route, move |_| view! {
+                {frame(workspace, related, "related", "Related keywords", "related keywords", route, move |_| view! {
                     <div class="toolbar">
                         <AddToList keywords=rel_selected id="rel" />
                         <button type="button" class="secondary" data-testid="research-selected"
@@ -431,9 +440,9 @@ pub fn KeywordDetail() -> impl IntoView {
                         <DataTable model=rel_model caption="Related keywords" testid="related-table" selectable=true />
                     </Show>
                 }.into_any())}
-                {frame(ws, outline, "outline", "SEO outline of the top pages", "the SEO outline", route, |r| outline_view(&r.body))}
-                {frame(ws, video, "videos", "Videos", "videos", route, |r| video_view(&r.body))}
-                {frame(ws, micro, "posts", "Microblog posts", "posts", route, |r| micro_view(&r.body))}
+                {frame(workspace, outline, "outline", "SEO outline of the top pages", "the SEO outline", route, |r| outline_view(&r.body))}
+                {frame(workspace, video, "videos", "Videos", "videos", route, |r| video_view(&r.body))}
+                {frame(workspace, micro, "posts", "Microblog posts", "posts", route, |r| micro_view(&r.body))}
             </Show>
         </section>
     }

@@ -1,8 +1,10 @@
-//! One module per page. To add a page: add `routes/<page>.rs`, a [`page!`] line below, an entry
+//! One module per page. To add a page: add `routes/<page>.rs`, a `page!` line below, an entry
 //! in [`NAV`] if it is in the navigation, and a `<Route>` in `App` (`src/lib.rs`); reuse
-//! `crate::components` (price button, validation panel, table, CSV, lists) and `crate::api::run`.
+//! `crate::components` (price button, validation panel, table, CSV, lists) and `crate::workspace::run`;
+//! links come from `crate::paths`. Pages never import other pages: what two pages share
+//! lives in `crate::components` (or lower).
 //!
-//! The pages' code is split into wasm chunks, one per group of pages ([`page!`] lines below),
+//! The pages' code is split into wasm chunks, one per group of pages (`page!` lines below),
 //! each fetched the first time one of its pages opens: the first load carries the shell and the
 //! page it opens on, not every view.
 
@@ -76,39 +78,3 @@ pub const NAV: &[(&str, &str)] = &[
     ("/history", "History"),
     ("/settings", "Settings"),
 ];
-
-/// Country codes offered in the country pickers (any two-letter code works in URLs).
-pub const COUNTRIES: &[(&str, &str)] = &[
-    ("US", "United States"),
-    ("GB", "United Kingdom"),
-    ("CA", "Canada"),
-    ("AU", "Australia"),
-    ("DE", "Germany"),
-    ("FR", "France"),
-    ("ES", "Spain"),
-    ("IT", "Italy"),
-    ("NL", "Netherlands"),
-    ("SE", "Sweden"),
-    ("IN", "India"),
-    ("BR", "Brazil"),
-    ("MX", "Mexico"),
-    ("JP", "Japan"),
-];
-
-/// The route of the keyword detail view.
-pub fn keyword_route(keyword: &str, ccode: &str) -> String {
-    format!(
-        "/keyword?kw={}&cc={}",
-        crate::api::enc(keyword),
-        crate::api::enc(ccode)
-    )
-}
-
-/// The route of the explorer with these keywords.
-pub fn keywords_route(keywords: &[String], ccode: &str) -> String {
-    format!(
-        "/keywords?cc={}&kw={}",
-        crate::api::enc(ccode),
-        crate::api::enc(&keywords.join("\n"))
-    )
-}

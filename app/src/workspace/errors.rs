@@ -52,7 +52,7 @@ impl ErrorInfo {
 }
 
 impl ErrorInfo {
-    /// The app's code for calls ([`call_service`]'s wasm chunk) could not be fetched from the
+    /// The app's code for calls (the wasm chunk of [`super::service`]) could not be fetched from the
     /// app's server: nothing was sent or charged.
     pub fn code_unavailable() -> ErrorInfo {
         ErrorInfo {

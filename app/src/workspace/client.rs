@@ -8,11 +8,11 @@ use serpkit::client::{Client, ClientConfig, Transport, ValidationMode};
 
 use leptos::prelude::*;
 
-use super::Ws;
-use crate::demo::DemoTransport;
+use super::demo::DemoTransport;
+use super::Workspace;
 use crate::model::{hash_hex, Mode};
 
-impl Ws {
+impl Workspace {
     /// The client for the current settings (rebuilt when they change, on the tab's account:
     /// the cap applies to everything the tab spent or possibly spent).
     pub(super) fn client(self) -> Client {
@@ -27,9 +27,9 @@ impl Ws {
             s.max_body_mb,
             hash_hex(&key)
         );
-        self.inner
-            .try_update_value(|inner| {
-                if let Some((old, c)) = &inner.client {
+        self.local
+            .try_update_value(|local| {
+                if let Some((old, c)) = &local.client {
                     if *old == sig {
                         return c.clone();
                     }
@@ -46,15 +46,15 @@ impl Ws {
                 let transport: Rc<dyn Transport> = match s.mode {
                     Mode::Demo => {
                         config.base_url = super::DEMO_BASE_URL.into();
-                        Rc::new(inner.demo.clone())
+                        Rc::new(local.demo.clone())
                     }
                     Mode::Live => {
                         config.base_url = s.base_url.trim().trim_end_matches('/').to_string();
                         live_transport()
                     }
                 };
-                let client = Client::with_account(config, transport, inner.account.clone());
-                inner.client = Some((sig, client.clone()));
+                let client = Client::with_account(config, transport, local.account.clone());
+                local.client = Some((sig, client.clone()));
                 client
             })
             .unwrap_or_else(|| {
@@ -67,7 +67,7 @@ impl Ws {
 
     /// Updates the spend meter (the tab's account) and the demo ledger.
     pub(super) fn refresh_spend(self) {
-        let Some((spent, possibly, ledger)) = self.inner.try_with_value(|i| {
+        let Some((spent, possibly, ledger)) = self.local.try_with_value(|i| {
             (
                 i.account.spent(),
                 i.account.possibly_charged(),
