@@ -64,44 +64,50 @@ impl TableRow for KwRow {
     fn id(&self) -> String {
         self.keyword.clone()
     }
-    fn columns() -> Vec<Column<Self>> {
+    fn columns() -> Vec<Column<[Self]>> {
         vec![
             Column {
                 id: "keyword",
                 label: "Keyword",
                 numeric: false,
-                key: |r| SortKey::Text(r.keyword.clone()),
-                csv: Some(|r| Cell::text(&r.keyword)),
+                width: "",
+                key: |rows, i| SortKey::text(&rows[i].keyword),
+                csv: Some(|rows, i| Cell::text(&rows[i].keyword)),
             },
             Column {
                 id: "volume",
                 label: "Volume",
                 numeric: true,
-                key: |r| SortKey::Num(r.volume as f64),
-                csv: Some(|r| Cell::num(r.volume)),
+                width: "",
+                key: |rows, i| SortKey::int(rows[i].volume),
+                csv: Some(|rows, i| Cell::num(rows[i].volume)),
             },
             Column {
                 id: "cpc",
                 label: "CPC",
                 numeric: true,
-                key: |r| SortKey::Num(r.cpc),
-                csv: Some(|r| Cell::decimal(r.cpc, 2)),
+                width: "",
+                key: |rows, i| SortKey::num(rows[i].cpc),
+                csv: Some(|rows, i| Cell::decimal(rows[i].cpc, 2)),
             },
             Column {
                 id: "competition",
                 label: "Competition",
                 numeric: true,
-                key: |r| SortKey::Num(r.competition),
-                csv: Some(|r| Cell::decimal(r.competition, 2)),
+                width: "",
+                key: |rows, i| SortKey::num(rows[i].competition),
+                csv: Some(|rows, i| Cell::decimal(rows[i].competition, 2)),
             },
             Column {
                 id: "trend",
                 label: "12 months",
                 numeric: false,
-                key: |r| SortKey::Num(r.change.unwrap_or(f64::NAN)),
-                csv: Some(|r| {
+                width: "",
+                key: |rows, i| rows[i].change.map_or(SortKey::Missing, SortKey::num),
+                csv: Some(|rows, i| {
                     Cell::text(
-                        r.months
+                        rows[i]
+                            .months
                             .iter()
                             .map(i64::to_string)
                             .collect::<Vec<_>>()
@@ -113,8 +119,13 @@ impl TableRow for KwRow {
                 id: "change",
                 label: "Year change",
                 numeric: true,
-                key: |r| SortKey::Num(r.change.unwrap_or(f64::NAN)),
-                csv: Some(|r| r.change.map_or_else(Cell::empty, |c| Cell::decimal(c, 4))),
+                width: "",
+                key: |rows, i| rows[i].change.map_or(SortKey::Missing, SortKey::num),
+                csv: Some(|rows, i| {
+                    rows[i]
+                        .change
+                        .map_or_else(Cell::empty, |c| Cell::decimal(c, 4))
+                }),
             },
         ]
     }

@@ -1,78 +1,84 @@
 //! The ranked keywords of a domain (`ranked-keywords/domain`) as a virtualized table that
-//! stays smooth with 100,000 rows: data in columns ([`RkData`]), sorting by a cached index
-//! permutation per column, filtering through a precomputed lower-case keyword column, and
+//! stays smooth with 100,000 rows: data in columns ([`RankedKeywords`]), sorting by a cached sort
+//! order (an index) per column, filtering through a precomputed lower-case keyword column, and
 //! only the visible rows in the DOM ([`VirtualTable`]). CSV export takes the filtered rows
 //! in table order; a row opens its keyword in the keyword explorer.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use serpkit::ops::ranked_keywords_domain::RankedKeyword;
 
+use super::columns::{sorted_view, Column, SortCache, SortKey, SortOrder};
+use super::csv::Cell;
+use super::virtual_table::{RenderRow, Shared, VirtualTable};
+use super::{csv, fmt_int, ExtLink, PricedCall};
 use crate::api::ws;
-use crate::components::csv::Cell;
-use crate::components::virtual_table::{
-    ordered, sort_perm, KeyColumn, RenderRow, Shared, VColumn, VirtualTable,
-};
-use crate::components::{csv, fmt_int, ExtLink};
 
 /// The table's columns.
-pub const COLUMNS: [VColumn; 7] = [
-    VColumn {
+pub const COLUMNS: [Column<RankedKeywords>; 7] = [
+    Column {
         id: "keyword",
         label: "Keyword",
         numeric: false,
         width: "minmax(11rem, 2fr)",
-        sortable: true,
+        key: |data, i| SortKey::text(&data.lower[i]),
+        csv: None,
     },
-    VColumn {
+    Column {
         id: "volume",
         label: "Volume",
         numeric: true,
         width: "6.5rem",
-        sortable: true,
+        key: |data, i| SortKey::int(data.volume[i]),
+        csv: None,
     },
-    VColumn {
+    Column {
         id: "rank",
         label: "Rank",
         numeric: true,
         width: "4.5rem",
-        sortable: true,
+        key: |data, i| SortKey::int(data.rank[i]),
+        csv: None,
     },
-    VColumn {
+    Column {
         id: "competition",
         label: "Competition",
         numeric: true,
         width: "7.5rem",
-        sortable: true,
+        key: |data, i| SortKey::num(data.competition[i]),
+        csv: None,
     },
-    VColumn {
+    Column {
         id: "backlinks",
         label: "Backlinks",
         numeric: true,
         width: "7rem",
-        sortable: true,
+        key: |data, i| SortKey::int(data.backlinks[i]),
+        csv: None,
     },
-    VColumn {
+    Column {
         id: "refdomains",
         label: "Ref. domains",
         numeric: true,
         width: "8rem",
-        sortable: true,
+        key: |data, i| SortKey::int(data.refdomains[i]),
+        csv: None,
     },
-    VColumn {
+    Column {
         id: "url",
         label: "Ranking URL",
         numeric: false,
         width: "minmax(12rem, 2.4fr)",
-        sortable: true,
+        key: |data, i| SortKey::text(&data.url[i]),
+        csv: None,
     },
 ];
 
-/// Ranked keywords in columns, with lazily computed sort permutations.
+/// Ranked keywords in columns, with their sort orders computed on first use.
 #[derive(Default)]
-pub struct RkData {
+pub struct RankedKeywords {
     /// Keywords as sent.
     pub keyword: Vec<String>,
     /// Keywords lower-cased (filter and sort key).
@@ -93,14 +99,14 @@ pub struct RkData {
     hay: String,
     /// Byte offset of each row's keyword in `hay`.
     starts: Vec<u32>,
-    perms: [OnceLock<Vec<u32>>; 7],
+    orders: SortCache,
 }
 
-impl RkData {
+impl RankedKeywords {
     /// From decoded records.
-    pub fn from_records(records: Vec<RankedKeyword>) -> RkData {
+    pub fn from_records(records: Vec<RankedKeyword>) -> RankedKeywords {
         let n = records.len();
-        let mut d = RkData {
+        let mut d = RankedKeywords {
             keyword: Vec::with_capacity(n),
             lower: Vec::with_capacity(n),
             volume: Vec::with_capacity(n),
@@ -111,7 +117,7 @@ impl RkData {
             url: Vec::with_capacity(n),
             hay: String::with_capacity(n * 24),
             starts: Vec::with_capacity(n),
-            perms: Default::default(),
+            orders: SortCache::new(COLUMNS.len()),
         };
         for r in records {
             let lower = r.keyword.to_lowercase().replace('\n', " ");
@@ -140,21 +146,16 @@ impl RkData {
         self.keyword.is_empty()
     }
 
-    /// The ascending permutation of a column (computed once).
+    /// The ascending order of a column (computed once): row positions.
     pub fn perm(&self, col: &str) -> Option<&[u32]> {
-        let i = COLUMNS.iter().position(|c| c.id == col)?;
-        let p = self.perms[i].get_or_init(|| {
-            sort_perm(match i {
-                0 => KeyColumn::Text(&self.lower),
-                1 => KeyColumn::Int(&self.volume),
-                2 => KeyColumn::Int(&self.rank),
-                3 => KeyColumn::Float(&self.competition),
-                4 => KeyColumn::Int(&self.backlinks),
-                5 => KeyColumn::Int(&self.refdomains),
-                _ => KeyColumn::Text(&self.url),
-            })
-        });
-        Some(p.as_slice())
+        self.orders
+            .get(&COLUMNS, self, self.len(), col)
+            .map(SortOrder::rows)
+    }
+
+    /// The shown order: sorted by `sort`, the rows of `mask`.
+    pub fn view(&self, sort: Option<&(String, bool)>, mask: &[bool]) -> Vec<u32> {
+        sorted_view(&self.orders, &COLUMNS, self, self.len(), sort, Some(mask))
     }
 
     /// Marks in `mask` the rows whose keyword contains `word` (lower case, no line break):
@@ -172,17 +173,27 @@ impl RkData {
         }
     }
 
-    /// Computes every permutation not computed yet (idle warm-up).
+    /// Computes every sort order not computed yet (idle warm-up).
     pub fn warm(&self) {
-        for c in COLUMNS {
-            let _ = self.perm(c.id);
-        }
+        self.orders.warm(&COLUMNS, self, self.len());
     }
+}
+
+/// The ranked keywords of a call's stored result, in columns (recomputed only when another
+/// result is stored).
+pub fn ranked_keywords_of(
+    call: PricedCall,
+) -> Memo<Option<Result<Shared<RankedKeywords>, String>>> {
+    call.decoded_with(|body| {
+        serpkit::decode::<Vec<RankedKeyword>>(body)
+            .map(RankedKeywords::from_records)
+            .map_err(|e| e.to_string())
+    })
 }
 
 /// The table's filters (text as typed).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct RkFilter {
+pub struct RankedKeywordFilter {
     /// Words the keyword must contain; a word starting with `-` must not be contained.
     pub text: String,
     /// Volume range.
@@ -205,7 +216,7 @@ pub fn bound(s: &str) -> Option<f64> {
 }
 
 /// Which rows pass the filter.
-pub fn mask(d: &RkData, f: &RkFilter) -> Vec<bool> {
+pub fn mask(d: &RankedKeywords, f: &RankedKeywordFilter) -> Vec<bool> {
     let mut inc: Vec<String> = Vec::new();
     let mut exc: Vec<String> = Vec::new();
     for w in f.text.split_whitespace() {
@@ -248,7 +259,7 @@ pub fn mask(d: &RkData, f: &RkFilter) -> Vec<bool> {
 }
 
 /// The filtered rows in table order as CSV.
-pub fn to_csv(d: &RkData, order: &[u32]) -> String {
+pub fn to_csv(d: &RankedKeywords, order: &[u32]) -> String {
     let header = [
         "Keyword",
         "Search volume",
@@ -275,9 +286,9 @@ pub fn to_csv(d: &RkData, order: &[u32]) -> String {
 
 /// The state of the table that lives in the URL.
 #[derive(Clone, Copy)]
-pub struct RkState {
+pub struct RankedKeywordsState {
     /// Filters.
-    pub filter: RwSignal<RkFilter>,
+    pub filter: RwSignal<RankedKeywordFilter>,
     /// Sort column and descending.
     pub sort: RwSignal<Option<(String, bool)>>,
 }
@@ -286,16 +297,16 @@ pub struct RkState {
 #[component]
 pub fn RankedKeywordsTable(
     /// The decoded records.
-    data: Memo<Option<Shared<RkData>>>,
+    data: Memo<Option<Shared<RankedKeywords>>>,
     /// Filters and sort.
-    state: RkState,
+    state: RankedKeywordsState,
     /// File name stem for the CSV export.
     #[prop(into)]
     name: Signal<String>,
 ) -> impl IntoView {
     let ws = ws();
     let navigate = use_navigate();
-    let RkState { filter, sort } = state;
+    let RankedKeywordsState { filter, sort } = state;
     let mask_memo = Memo::new(move |_| {
         let f = filter.get();
         data.with(|d| d.as_ref().map(|d| Shared::new(mask(d, &f))))
@@ -305,11 +316,7 @@ pub fn RankedKeywordsTable(
         let d = data.get();
         let m = mask_memo.get();
         match (d, m) {
-            (Some(d), Some(m)) => {
-                let perm = s.as_ref().and_then(|(c, _)| d.perm(c));
-                let desc = s.as_ref().is_some_and(|s| s.1);
-                Shared::new(ordered(perm, desc && perm.is_some(), &m, d.len()))
-            }
+            (Some(d), Some(m)) => Shared::new(d.view(s.as_ref(), &m)),
             _ => Shared::new(Vec::new()),
         }
     });
@@ -326,7 +333,7 @@ pub fn RankedKeywordsTable(
         let kw =
             data.with_untracked(|d| d.as_ref().and_then(|d| d.keyword.get(i as usize).cloned()));
         if let Some(kw) = kw {
-            let route = super::keywords_route(&[kw], &cc());
+            let route = crate::routes::keywords_route(&[kw], &cc());
             nav.with_value(|n| n(&route, Default::default()));
         }
     };
@@ -338,7 +345,7 @@ pub fn RankedKeywordsTable(
         let (Some(kw), Some(url)) = (d.keyword.get(i).cloned(), d.url.get(i).cloned()) else {
             return ().into_any();
         };
-        let href = super::keywords_route(std::slice::from_ref(&kw), &cc());
+        let href = crate::routes::keywords_route(std::slice::from_ref(&kw), &cc());
         let rank = d.rank[i];
         let comp = d.competition[i];
         let url_text = short_url(&url);
@@ -369,13 +376,13 @@ pub fn RankedKeywordsTable(
             ws.notice(format!("CSV export failed: {e}"));
         }
     };
-    let set = move |f: fn(&mut RkFilter) -> &mut String, v: String| {
+    let set = move |f: fn(&mut RankedKeywordFilter) -> &mut String, v: String| {
         filter.update(|x| *f(x) = v);
     };
     let range = move |label: &'static str,
                       id: &'static str,
-                      get: fn(&RkFilter) -> String,
-                      f: fn(&mut RkFilter) -> &mut String,
+                      get: fn(&RankedKeywordFilter) -> String,
+                      f: fn(&mut RankedKeywordFilter) -> &mut String,
                       ph: &'static str| {
         view! {
             <label class="f">
@@ -407,8 +414,8 @@ pub fn RankedKeywordsTable(
                 {range("Competition from", "rk-cmin", |f| f.cmin.clone(), |f| &mut f.cmin, "0")}
                 {range("to", "rk-cmax", |f| f.cmax.clone(), |f| &mut f.cmax, "100")}
                 <button type="button" class="secondary" data-testid="rk-clear"
-                    disabled=move || filter.with(|f| *f == RkFilter::default())
-                    on:click=move |_| filter.set(RkFilter::default())>"Clear filters"</button>
+                    disabled=move || filter.with(|f| *f == RankedKeywordFilter::default())
+                    on:click=move |_| filter.set(RankedKeywordFilter::default())>"Clear filters"</button>
                 <p id="rk-filter-help" class="meta full">"Words are matched anywhere in the keyword; a word starting with “-” excludes keywords containing it."</p>
             </fieldset>
             <div class="toolbar">
@@ -425,7 +432,7 @@ pub fn RankedKeywordsTable(
                 fallback=move || view! {
                     <p class="empty" data-testid="rk-no-match">
                         {move || if total() == 0 { "The service returned no ranked keywords for this domain." } else { "No keywords match these filters. " }}
-                        <button type="button" class="linklike" on:click=move |_| filter.set(RkFilter::default())>"Clear filters"</button>
+                        <button type="button" class="linklike" on:click=move |_| filter.set(RankedKeywordFilter::default())>"Clear filters"</button>
                     </p>
                 }>
                 <VirtualTable columns=COLUMNS.to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
@@ -448,7 +455,7 @@ pub fn short_url(u: &str) -> String {
 mod tests {
     use super::*;
 
-    fn data() -> RkData {
+    fn data() -> RankedKeywords {
         let rec = |k: &str, v: i64, r: i64, c: f64| RankedKeyword {
             keyword: k.into(),
             competition: c,
@@ -458,7 +465,7 @@ mod tests {
             rank: r,
             url: "https://a.com/".into(),
         };
-        RkData::from_records(vec![
+        RankedKeywords::from_records(vec![
             rec("Trail Shoes", 100, 3, 10.0),
             rec("cheap shoes", 500, 12, 90.0),
             rec("boots", 50, 1, 50.0),
@@ -466,8 +473,8 @@ mod tests {
         ])
     }
 
-    fn text(t: &str) -> RkFilter {
-        RkFilter {
+    fn text(t: &str) -> RankedKeywordFilter {
+        RankedKeywordFilter {
             text: t.into(),
             ..Default::default()
         }
@@ -485,7 +492,7 @@ mod tests {
         assert_eq!(mask(&d, &text("boots")), vec![false, false, true, false]);
         assert_eq!(mask(&d, &text("-")), vec![true, true, true, true]);
         assert_eq!(mask(&d, &text("zzz")), vec![false, false, false, false]);
-        let f = RkFilter {
+        let f = RankedKeywordFilter {
             vmin: "60".into(),
             rmax: "10".into(),
             ..Default::default()
@@ -497,7 +504,7 @@ mod tests {
         let csv = to_csv(&d, &[1]);
         assert!(csv.ends_with("cheap shoes,500,12,90,0,0,https://a.com/\r\n"));
         assert_eq!(short_url("https://www.a.com/x"), "a.com/x");
-        let empty = RkData::from_records(Vec::new());
+        let empty = RankedKeywords::from_records(Vec::new());
         assert!(mask(&empty, &text("a")).is_empty());
     }
 }
