@@ -1,39 +1,44 @@
 //! The serpkit app: a keyword-research workspace (Leptos CSR).
 //!
-//! - [`api`]: the workspace state and the only place that builds the client and runs calls.
-//! - [`base_url`]: which base URLs the key may go to.
-//! - [`demo`]: demo mode's transport (the sandbox in a Web Worker).
+//! Layers, lower never importing higher (no cycles between these modules):
+//!
+//! ```text
+//! paths, model, sort  <-  store  <-  workspace  <-  components  <-  routes
+//! ```
+//!
+//! - [`paths`]: the app's URLs (page routes, query encoding); imports nothing of the app.
+//! - [`model`]: the stored data types. [`sort`]: the one stable sort (keeps the wasm small).
 //! - [`store`]: IndexedDB and localStorage.
-//! - [`model`]: the stored data types.
-//! - [`routes`]: one module per page; [`routes::NAV`] lists the navigation.
+//! - [`workspace`]: the workspace state and the only place that builds the client and runs
+//!   calls (settings and key, persistence, lists, import/export, calls, the service chunk,
+//!   demo mode's transport, bought records, error explanations).
 //! - [`components`]: pieces shared by the pages.
-//! - [`sort`]: the one stable sort (keeps the wasm small).
+//! - [`routes`]: one module per page; [`routes::NAV`] lists the navigation. Pages never
+//!   import other pages.
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::{path, Lazy};
 
-pub mod api;
-pub mod base_url;
 pub mod components;
-pub mod demo;
 pub mod model;
-pub mod records;
+pub mod paths;
 pub mod routes;
 pub mod sort;
 pub mod store;
+pub mod workspace;
 
-use api::Ws;
 use model::Mode;
+use workspace::Workspace;
 
 /// The app root: workspace context, header (navigation, mode, spend, theme), pages.
 #[component]
 pub fn App() -> impl IntoView {
-    let ws = Ws::new();
-    provide_context(ws);
-    ws.load();
+    let workspace = Workspace::new();
+    provide_context(workspace);
+    workspace.load();
     Effect::new(move |_| {
-        let theme = ws.settings.with(|s| s.theme.clone());
+        let theme = workspace.settings.with(|s| s.theme.clone());
         if let Some(root) = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.document_element())
@@ -56,14 +61,14 @@ pub fn App() -> impl IntoView {
                 </nav>
                 <Meters />
             </header>
-            <Show when=move || ws.settings.with(|s| s.mode == Mode::Demo)>
+            <Show when=move || workspace.settings.with(|s| s.mode == Mode::Demo)>
                 <p class="banner" data-testid="demo-banner" role="note">
                     <strong>"Demo mode: "</strong>
                     "all data is synthetic, generated in your browser; nothing is sent anywhere. Prices are shown and counted as the live service would charge them. "
                     <A href="/settings">"Use the live service"</A>
                 </p>
             </Show>
-            <main id="main" tabindex="-1" data-app-mounted="true" data-loaded=move || ws.loaded.get().to_string()>
+            <main id="main" tabindex="-1" data-app-mounted="true" data-loaded=move || workspace.loaded.get().to_string()>
                 <Notices />
                 <Show when=move || routing.get()>
                     // Shown only after a short delay (style.css), so instant navigations do not flicker.
@@ -86,20 +91,20 @@ pub fn App() -> impl IntoView {
                 </Routes>
             </main>
             <footer class="foot">
-                <span data-testid="save-state" data-saved=move || (ws.pending.get() == 0 && ws.loaded.get()).to_string()
-                    data-failed=move || ws.save_failures.get().to_string()
-                    data-unsaved=move || ws.unsaved.with(|u| u.len()).to_string()>
+                <span data-testid="save-state" data-saved=move || (workspace.pending.get() == 0 && workspace.loaded.get()).to_string()
+                    data-failed=move || workspace.save_failures.get().to_string()
+                    data-unsaved=move || workspace.unsaved.with(|u| u.len()).to_string()>
                     {move || {
-                        let unsaved = ws.unsaved.with(|u| u.len());
-                        if !ws.loaded.get() {
+                        let unsaved = workspace.unsaved.with(|u| u.len());
+                        if !workspace.loaded.get() {
                             "Loading your workspace…".to_string()
-                        } else if ws.pending.get() > 0 {
+                        } else if workspace.pending.get() > 0 {
                             "Saving…".to_string()
                         } else if !store::available() {
                             "Not saved: browser storage unavailable".to_string()
                         } else if unsaved > 0 {
                             format!("{unsaved} change{} not saved in this browser (see the notices)", model::plural(unsaved))
-                        } else if ws.save_failures.get() > 0 {
+                        } else if workspace.save_failures.get() > 0 {
                             // A failed save is on screen: even if it was saved again since,
                             // "All changes saved" beside it would read as a contradiction.
                             "A save failed (see the notices)".to_string()
@@ -117,37 +122,37 @@ pub fn App() -> impl IntoView {
 /// Mode, session spend (the client's meter), the demo ledger, and the theme switch.
 #[component]
 fn Meters() -> impl IntoView {
-    let ws = api::ws();
-    let demo = move || ws.settings.with(|s| s.mode == Mode::Demo);
+    let workspace = workspace::use_workspace();
+    let demo = move || workspace.settings.with(|s| s.mode == Mode::Demo);
     view! {
         <div class="meters">
             <span class="badge" class:live=move || !demo() data-testid="mode">
                 {move || if demo() { "Demo · synthetic data" } else { "Live service" }}
             </span>
             <span class="spend" title="Charged by the service in this tab (confirmed charges)">
-                "Spent: " <strong data-testid="spend">{move || ws.spent.get().to_string()}</strong>
-                {move || ws.budget_cap().map(|b| format!(" of {b}"))}
+                "Spent: " <strong data-testid="spend">{move || workspace.spent.get().to_string()}</strong>
+                {move || workspace.budget_cap().map(|b| format!(" of {b}"))}
             </span>
-            <Show when=move || ws.possibly_charged.get() != serpkit::Usd::ZERO>
+            <Show when=move || workspace.possibly_charged.get() != serpkit::Usd::ZERO>
                 <span class="spend warn" data-testid="possibly-charged-meter"
                     title="Calls sent whose outcome is unknown (timed out, cancelled after sending, answer lost): the service may have charged them. They count against the budget cap.">
-                    "Possibly charged: " <strong data-testid="possibly-charged">{move || ws.possibly_charged.get().to_string()}</strong>
+                    "Possibly charged: " <strong data-testid="possibly-charged">{move || workspace.possibly_charged.get().to_string()}</strong>
                 </span>
             </Show>
             <Show when=demo>
                 <span class="spend" title="The demo sandbox's own ledger of charges">
-                    "Ledger: " <strong data-testid="ledger">{move || ws.ledger.get().0.to_string()}</strong>
+                    "Ledger: " <strong data-testid="ledger">{move || workspace.ledger.get().0.to_string()}</strong>
                 </span>
             </Show>
             <label class="theme">
                 <span class="sr-only">"Theme"</span>
                 <select data-testid="theme" on:change=move |ev| {
-                    let mut s = ws.settings.get_untracked();
+                    let mut s = workspace.settings.get_untracked();
                     s.theme = event_target_value(&ev);
-                    ws.set_settings(s);
+                    workspace.set_settings(s);
                 }>
                     {["auto", "light", "dark"].into_iter().map(|t| view! {
-                        <option value=t selected=move || ws.settings.with(|s| s.theme == t)>
+                        <option value=t selected=move || workspace.settings.with(|s| s.theme == t)>
                             {match t { "auto" => "Auto theme", "light" => "Light", _ => "Dark" }}
                         </option>
                     }).collect_view()}
@@ -160,12 +165,12 @@ fn Meters() -> impl IntoView {
 /// Storage notices (damaged entries skipped, storage unavailable), dismissible.
 #[component]
 fn Notices() -> impl IntoView {
-    let ws = api::ws();
+    let workspace = workspace::use_workspace();
     view! {
-        <Show when=move || ws.notices.with(|n| !n.is_empty())>
+        <Show when=move || workspace.notices.with(|n| !n.is_empty())>
             <div class="notice" role="status" data-testid="notice">
-                <ul>{move || ws.notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
-                <button type="button" class="secondary" on:click=move |_| ws.dismiss_notices()>"Dismiss"</button>
+                <ul>{move || workspace.notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                <button type="button" class="secondary" on:click=move |_| workspace.dismiss_notices()>"Dismiss"</button>
             </div>
         </Show>
     }

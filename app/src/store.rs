@@ -28,7 +28,7 @@ pub const RESULTS: &str = "results";
 pub const HISTORY: &str = "history";
 /// Store of keyword lists.
 pub const LISTS: &str = "lists";
-/// Store of bought records (pay once per record: [`crate::records`]).
+/// Store of bought records (pay once per record: the workspace's records).
 pub const RECORDS: &str = "records";
 /// localStorage key of the settings.
 pub const SETTINGS_KEY: &str = "serpkit.settings";

@@ -54,7 +54,7 @@ pub fn DomainCard(record: DomainStatsRecord, #[prop(optional)] link: bool) -> im
         .domain_as_entered
         .clone()
         .filter(|e| !e.trim().is_empty() && !e.eq_ignore_ascii_case(&r.domain));
-    let href = crate::routes::domains::domain_route(&r.domain, "overview");
+    let href = crate::paths::domain_route(&r.domain, "overview");
     let scope = r.beta_stat_returned.clone();
     view! {
         <article class="dcard" data-testid="domain-card" data-domain=r.domain.clone()

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::api::ws;
+use crate::workspace::use_workspace;
 
 /// A list name field (with the existing names offered) and an "Add to list" button for the
 /// keywords in `keywords` (usually the selected rows).
@@ -14,7 +14,7 @@ pub fn AddToList(
     /// Unique id prefix for the label and datalist.
     id: &'static str,
 ) -> impl IntoView {
-    let ws = ws();
+    let workspace = use_workspace();
     let name = RwSignal::new(String::from("My keywords"));
     let status = RwSignal::new(String::new());
     let list_id = format!("{id}-names");
@@ -25,7 +25,7 @@ pub fn AddToList(
             status.set("Enter a list name.".into());
             return;
         }
-        let added = ws.add_to_list(&n, &ks);
+        let added = workspace.add_to_list(&n, &ks);
         status.set(format!(
             "Added {added} keyword{} to “{}”.",
             crate::model::plural(added),
@@ -39,7 +39,7 @@ pub fn AddToList(
                 prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))
                 on:keydown=move |ev| if ev.key() == "Enter" { add() } />
             <datalist id=list_id>
-                {move || ws.lists.get().into_iter().map(|l| view! { <option value=l.name></option> }).collect_view()}
+                {move || workspace.lists.get().into_iter().map(|l| view! { <option value=l.name></option> }).collect_view()}
             </datalist>
             <button type="button" data-testid="add-to-list"
                 disabled=move || keywords.with(|k| k.is_empty())

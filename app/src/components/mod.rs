@@ -23,7 +23,7 @@ pub mod virtual_table;
 pub use chart::{MonthlyChart, Sparkline};
 pub use columns::{Column, SortKey};
 pub use lists::AddToList;
-pub use price::{price_text, price_text_with, PriceButton};
+pub use price::{price_text, price_text_with, run_text, PriceButton};
 pub use priced_call::{LoadEverything, PricedCall, PricedCallCard, PricedCalls};
 pub use progress::ProgressBar;
 pub use status::{ErrorBox, ExtLink, ResultMeta};

@@ -17,14 +17,14 @@ use serpkit::{Request, Usd};
 
 use super::virtual_table::Shared;
 use super::{price_text, price_text_with, ErrorBox, PriceButton, ResultMeta, ValidationPanel};
-use crate::api::{self, Call, Job, Quote, Ws};
 use crate::model::CallResult;
+use crate::workspace::{self, Call, Job, Quote, Workspace};
 
 /// One priced call of a view: its request (from the page state), call state, price, and
 /// the stored result (identity, metadata without the body, and decoding). `Copy`.
 #[derive(Clone, Copy)]
 pub struct PricedCall {
-    ws: Ws,
+    workspace: Workspace,
     /// Loading and error state.
     pub call: Call,
     /// The request, when the input is complete.
@@ -47,23 +47,24 @@ impl PricedCall {
     /// A call whose request `make` derives from signals; `route` shows its result and
     /// `input` describes it in the history.
     pub fn new(
-        ws: Ws,
+        workspace: Workspace,
         route: Signal<String>,
         input: Signal<String>,
         make: impl Fn() -> Option<Request> + Send + Sync + 'static,
     ) -> PricedCall {
         let request = Memo::new(move |_| make());
-        let cache_key = move || request.with(|r| r.as_ref().map(|r| api::canonical(r).1));
-        let bought = Memo::new(move |_| cache_key().is_some_and(|k| ws.has_result(&k)));
+        let cache_key = move || request.with(|r| r.as_ref().map(|r| workspace::canonical(r).1));
+        let bought = Memo::new(move |_| cache_key().is_some_and(|k| workspace.has_result(&k)));
         let ident = Memo::new(move |_| {
             let key = cache_key()?;
-            ws.results
+            workspace
+                .results
                 .with(|m| m.get(&key).filter(|r| r.missing.is_empty()).map(|r| r.at))
                 .map(|at| (key, at))
         });
         let meta = Memo::new(move |_| {
             let (key, _) = ident.get()?;
-            ws.results.with_untracked(|m| {
+            workspace.results.with_untracked(|m| {
                 m.get(&key).map(|r| CallResult {
                     key: r.key.clone(),
                     operation: r.operation.clone(),
@@ -80,11 +81,14 @@ impl PricedCall {
         });
         let quote = Memo::new(move |_| {
             request
-                .with(|r| r.as_ref().map(|r| api::quote_now(ws, r, false)))
+                .with(|r| {
+                    r.as_ref()
+                        .map(|r| workspace::quote_now(workspace, r, false))
+                })
                 .unwrap_or_default()
         });
         PricedCall {
-            ws,
+            workspace,
             call: Call::following(cache_key),
             request,
             ident,
@@ -122,8 +126,8 @@ impl PricedCall {
     /// Runs it (or opens the stored result when `refresh` is false).
     pub fn run(self, refresh: bool) {
         if let Some(request) = self.request.get_untracked() {
-            api::run(
-                self.ws,
+            workspace::run(
+                self.workspace,
                 self.call,
                 Job {
                     request,
@@ -153,10 +157,11 @@ impl PricedCall {
     where
         T: Send + Sync + 'static,
     {
-        let ws = self.ws;
+        let workspace = self.workspace;
         Memo::new(move |_| {
             let (key, _) = self.ident.get()?;
-            ws.results
+            workspace
+                .results
                 .with_untracked(|m| m.get(&key).map(|r| read(&r.body).map(Shared::new)))
         })
     }

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::api::Call;
+use crate::workspace::Call;
 
 /// Shows `done of total` while `call` runs a bulk job, and a Cancel button.
 #[component]

@@ -1,5 +1,5 @@
 //! The ranked keywords of a domain (`ranked-keywords/domain`) as a virtualized table that
-//! stays smooth with 100,000 rows: data in columns ([`RankedKeywords`]), sorting by a cached sort
+//! stays smooth with 100,000 rows: data in columns ([`RankedKeywordsData`]), sorting by a cached sort
 //! order (an index) per column, filtering through a precomputed lower-case keyword column, and
 //! only the visible rows in the DOM ([`VirtualTable`]). CSV export takes the filtered rows
 //! in table order; a row opens its keyword in the keyword explorer.
@@ -14,10 +14,11 @@ use super::columns::{sorted_view, Column, SortCache, SortKey, SortOrder};
 use super::csv::Cell;
 use super::virtual_table::{RenderRow, Shared, VirtualTable};
 use super::{csv, fmt_int, ExtLink, PricedCall};
-use crate::api::ws;
+use crate::paths::keywords_route;
+use crate::workspace::use_workspace;
 
 /// The table's columns.
-pub const COLUMNS: [Column<RankedKeywords>; 7] = [
+pub const COLUMNS: [Column<RankedKeywordsData>; 7] = [
     Column {
         id: "keyword",
         label: "Keyword",
@@ -78,7 +79,7 @@ pub const COLUMNS: [Column<RankedKeywords>; 7] = [
 
 /// Ranked keywords in columns, with their sort orders computed on first use.
 #[derive(Default)]
-pub struct RankedKeywords {
+pub struct RankedKeywordsData {
     /// Keywords as sent.
     pub keyword: Vec<String>,
     /// Keywords lower-cased (filter and sort key).
@@ -102,11 +103,11 @@ pub struct RankedKeywords {
     orders: SortCache,
 }
 
-impl RankedKeywords {
+impl RankedKeywordsData {
     /// From decoded records.
-    pub fn from_records(records: Vec<RankedKeyword>) -> RankedKeywords {
+    pub fn from_records(records: Vec<RankedKeyword>) -> RankedKeywordsData {
         let n = records.len();
-        let mut d = RankedKeywords {
+        let mut d = RankedKeywordsData {
             keyword: Vec::with_capacity(n),
             lower: Vec::with_capacity(n),
             volume: Vec::with_capacity(n),
@@ -183,17 +184,17 @@ impl RankedKeywords {
 /// result is stored).
 pub fn ranked_keywords_of(
     call: PricedCall,
-) -> Memo<Option<Result<Shared<RankedKeywords>, String>>> {
+) -> Memo<Option<Result<Shared<RankedKeywordsData>, String>>> {
     call.decoded_with(|body| {
         serpkit::decode::<Vec<RankedKeyword>>(body)
-            .map(RankedKeywords::from_records)
+            .map(RankedKeywordsData::from_records)
             .map_err(|e| e.to_string())
     })
 }
 
 /// The table's filters (text as typed).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct RankedKeywordFilter {
+pub struct RankedKeywordsFilter {
     /// Words the keyword must contain; a word starting with `-` must not be contained.
     pub text: String,
     /// Volume range.
@@ -216,7 +217,7 @@ pub fn bound(s: &str) -> Option<f64> {
 }
 
 /// Which rows pass the filter.
-pub fn mask(d: &RankedKeywords, f: &RankedKeywordFilter) -> Vec<bool> {
+pub fn mask(d: &RankedKeywordsData, f: &RankedKeywordsFilter) -> Vec<bool> {
     let mut inc: Vec<String> = Vec::new();
     let mut exc: Vec<String> = Vec::new();
     for w in f.text.split_whitespace() {
@@ -259,7 +260,7 @@ pub fn mask(d: &RankedKeywords, f: &RankedKeywordFilter) -> Vec<bool> {
 }
 
 /// The filtered rows in table order as CSV.
-pub fn to_csv(d: &RankedKeywords, order: &[u32]) -> String {
+pub fn to_csv(d: &RankedKeywordsData, order: &[u32]) -> String {
     let header = [
         "Keyword",
         "Search volume",
@@ -288,7 +289,7 @@ pub fn to_csv(d: &RankedKeywords, order: &[u32]) -> String {
 #[derive(Clone, Copy)]
 pub struct RankedKeywordsState {
     /// Filters.
-    pub filter: RwSignal<RankedKeywordFilter>,
+    pub filter: RwSignal<RankedKeywordsFilter>,
     /// Sort column and descending.
     pub sort: RwSignal<Option<(String, bool)>>,
 }
@@ -297,14 +298,14 @@ pub struct RankedKeywordsState {
 #[component]
 pub fn RankedKeywordsTable(
     /// The decoded records.
-    data: Memo<Option<Shared<RankedKeywords>>>,
+    data: Memo<Option<Shared<RankedKeywordsData>>>,
     /// Filters and sort.
     state: RankedKeywordsState,
     /// File name stem for the CSV export.
     #[prop(into)]
     name: Signal<String>,
 ) -> impl IntoView {
-    let ws = ws();
+    let workspace = use_workspace();
     let navigate = use_navigate();
     let RankedKeywordsState { filter, sort } = state;
     let mask_memo = Memo::new(move |_| {
@@ -327,13 +328,13 @@ pub fn RankedKeywordsTable(
         }
     });
 
-    let cc = move || ws.settings.with_untracked(|s| s.ccode.clone());
+    let cc = move || workspace.settings.with_untracked(|s| s.ccode.clone());
     let nav = StoredValue::new(navigate);
     let open = move |i: u32| {
         let kw =
             data.with_untracked(|d| d.as_ref().and_then(|d| d.keyword.get(i as usize).cloned()));
         if let Some(kw) = kw {
-            let route = crate::routes::keywords_route(&[kw], &cc());
+            let route = keywords_route(&[kw], &cc());
             nav.with_value(|n| n(&route, Default::default()));
         }
     };
@@ -345,7 +346,7 @@ pub fn RankedKeywordsTable(
         let (Some(kw), Some(url)) = (d.keyword.get(i).cloned(), d.url.get(i).cloned()) else {
             return ().into_any();
         };
-        let href = crate::routes::keywords_route(std::slice::from_ref(&kw), &cc());
+        let href = keywords_route(std::slice::from_ref(&kw), &cc());
         let rank = d.rank[i];
         let comp = d.competition[i];
         let url_text = short_url(&url);
@@ -373,16 +374,16 @@ pub fn RankedKeywordsTable(
         });
         let file = format!("ranked-keywords-{}.csv", name.get_untracked());
         if let Err(e) = csv::download(&file, "text/csv", &csv_text) {
-            ws.notice(format!("CSV export failed: {e}"));
+            workspace.notice(format!("CSV export failed: {e}"));
         }
     };
-    let set = move |f: fn(&mut RankedKeywordFilter) -> &mut String, v: String| {
+    let set = move |f: fn(&mut RankedKeywordsFilter) -> &mut String, v: String| {
         filter.update(|x| *f(x) = v);
     };
     let range = move |label: &'static str,
                       id: &'static str,
-                      get: fn(&RankedKeywordFilter) -> String,
-                      f: fn(&mut RankedKeywordFilter) -> &mut String,
+                      get: fn(&RankedKeywordsFilter) -> String,
+                      f: fn(&mut RankedKeywordsFilter) -> &mut String,
                       ph: &'static str| {
         view! {
             <label class="f">
@@ -414,8 +415,8 @@ pub fn RankedKeywordsTable(
                 {range("Competition from", "rk-cmin", |f| f.cmin.clone(), |f| &mut f.cmin, "0")}
                 {range("to", "rk-cmax", |f| f.cmax.clone(), |f| &mut f.cmax, "100")}
                 <button type="button" class="secondary" data-testid="rk-clear"
-                    disabled=move || filter.with(|f| *f == RankedKeywordFilter::default())
-                    on:click=move |_| filter.set(RankedKeywordFilter::default())>"Clear filters"</button>
+                    disabled=move || filter.with(|f| *f == RankedKeywordsFilter::default())
+                    on:click=move |_| filter.set(RankedKeywordsFilter::default())>"Clear filters"</button>
                 <p id="rk-filter-help" class="meta full">"Words are matched anywhere in the keyword; a word starting with “-” excludes keywords containing it."</p>
             </fieldset>
             <div class="toolbar">
@@ -432,7 +433,7 @@ pub fn RankedKeywordsTable(
                 fallback=move || view! {
                     <p class="empty" data-testid="rk-no-match">
                         {move || if total() == 0 { "The service returned no ranked keywords for this domain." } else { "No keywords match these filters. " }}
-                        <button type="button" class="linklike" on:click=move |_| filter.set(RankedKeywordFilter::default())>"Clear filters"</button>
+                        <button type="button" class="linklike" on:click=move |_| filter.set(RankedKeywordsFilter::default())>"Clear filters"</button>
                     </p>
                 }>
                 <VirtualTable columns=COLUMNS.to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
@@ -455,7 +456,7 @@ pub fn short_url(u: &str) -> String {
 mod tests {
     use super::*;
 
-    fn data() -> RankedKeywords {
+    fn data() -> RankedKeywordsData {
         let rec = |k: &str, v: i64, r: i64, c: f64| RankedKeyword {
             keyword: k.into(),
             competition: c,
@@ -465,7 +466,7 @@ mod tests {
             rank: r,
             url: "https://a.com/".into(),
         };
-        RankedKeywords::from_records(vec![
+        RankedKeywordsData::from_records(vec![
             rec("Trail Shoes", 100, 3, 10.0),
             rec("cheap shoes", 500, 12, 90.0),
             rec("boots", 50, 1, 50.0),
@@ -473,8 +474,8 @@ mod tests {
         ])
     }
 
-    fn text(t: &str) -> RankedKeywordFilter {
-        RankedKeywordFilter {
+    fn text(t: &str) -> RankedKeywordsFilter {
+        RankedKeywordsFilter {
             text: t.into(),
             ..Default::default()
         }
@@ -492,7 +493,7 @@ mod tests {
         assert_eq!(mask(&d, &text("boots")), vec![false, false, true, false]);
         assert_eq!(mask(&d, &text("-")), vec![true, true, true, true]);
         assert_eq!(mask(&d, &text("zzz")), vec![false, false, false, false]);
-        let f = RankedKeywordFilter {
+        let f = RankedKeywordsFilter {
             vmin: "60".into(),
             rmax: "10".into(),
             ..Default::default()
@@ -504,7 +505,7 @@ mod tests {
         let csv = to_csv(&d, &[1]);
         assert!(csv.ends_with("cheap shoes,500,12,90,0,0,https://a.com/\r\n"));
         assert_eq!(short_url("https://www.a.com/x"), "a.com/x");
-        let empty = RankedKeywords::from_records(Vec::new());
+        let empty = RankedKeywordsData::from_records(Vec::new());
         assert!(mask(&empty, &text("a")).is_empty());
     }
 }

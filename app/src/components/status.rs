@@ -5,8 +5,8 @@ use leptos_router::components::A;
 use serpkit::ops::check::is_http_url;
 use serpkit::Usd;
 
-use crate::api::Call;
 use crate::model::{CallResult, Mode};
+use crate::workspace::Call;
 
 /// The last error of `call`: what happened and what to do. Results stay visible beside it.
 #[component]

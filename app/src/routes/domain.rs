@@ -14,8 +14,6 @@ use serpkit::ops::ranked_keywords_domain;
 use serpkit::ops::ranked_keywords_metrics::{self, RankedKeywordsMetrics};
 use serpkit::Request;
 
-use super::domains::{compare_route, domain_route};
-use crate::api::{enc, ws};
 use crate::components::backlink_overview::BacklinkOverviewView;
 use crate::components::domain_card::DomainCard;
 use crate::components::domain_charts::RankChart;
@@ -23,10 +21,12 @@ use crate::components::domain_nav::{normalize_domain, DomainNav};
 use crate::components::fmt_int;
 use crate::components::priced_call::unreadable;
 use crate::components::ranked_keywords::{
-    ranked_keywords_of, RankedKeywordFilter, RankedKeywordsState, RankedKeywordsTable,
+    ranked_keywords_of, RankedKeywordsFilter, RankedKeywordsState, RankedKeywordsTable,
 };
 use crate::components::virtual_table::Shared;
 use crate::components::{LoadEverything, PricedCall, PricedCallCard, PricedCalls};
+use crate::paths::{compare_route, domain_route, enc};
+use crate::workspace::use_workspace;
 
 /// The tabs: (id, label).
 pub const TABS: [(&str, &str); 3] = [
@@ -38,7 +38,7 @@ pub const TABS: [(&str, &str); 3] = [
 /// The domain page.
 #[component]
 pub fn DomainDetail() -> impl IntoView {
-    let ws = ws();
+    let workspace = use_workspace();
     let q = use_query_map();
     let navigate = use_navigate();
     let qget = move |k: &str| q.with_untracked(|m| m.get(k)).unwrap_or_default();
@@ -57,7 +57,7 @@ pub fn DomainDetail() -> impl IntoView {
     // One call per section; each shows its result on its own tab.
     let call_on = move |tab: &'static str, make: fn(String) -> Request| {
         PricedCall::new(
-            ws,
+            workspace,
             Signal::derive(move || domain_route(&domain.get(), tab)),
             Signal::derive(move || domain.get()),
             move || {
@@ -103,7 +103,7 @@ pub fn DomainDetail() -> impl IntoView {
 
     // Ranked keyword table state, mirrored in the URL.
     let table_state = RankedKeywordsState {
-        filter: RwSignal::new(RankedKeywordFilter {
+        filter: RwSignal::new(RankedKeywordsFilter {
             text: qget("q"),
             vmin: qget("vmin"),
             vmax: qget("vmax"),

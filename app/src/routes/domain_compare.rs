@@ -14,17 +14,17 @@ use serpkit::ops::ranked_keywords_domain;
 use serpkit::ops::ranked_keywords_metrics::{self, RankedKeywordsMetrics};
 use serpkit::Request;
 
-use super::domains::{compare_route, domain_route};
-use crate::api::ws;
 use crate::components::columns::{sorted_view, Column, SortCache, SortKey};
 use crate::components::domain_card::{fmt_stat, NO_VALUE};
 use crate::components::domain_charts::{rank_slots, RankChart};
 use crate::components::domain_metrics::{best, Better, DOMAIN_METRICS};
 use crate::components::domain_nav::{parse_domains, DomainNav, LETTERS, MAX_COMPARE};
 use crate::components::priced_call::unreadable;
-use crate::components::ranked_keywords::{ranked_keywords_of, RankedKeywords};
+use crate::components::ranked_keywords::{ranked_keywords_of, RankedKeywordsData};
 use crate::components::virtual_table::{RenderRow, Shared, VirtualTable};
 use crate::components::{fmt_int, LoadEverything, PricedCall, PricedCallCard, PricedCalls};
+use crate::paths::{compare_route, domain_route, keywords_route};
+use crate::workspace::use_workspace;
 
 /// Per keyword: (keyword as first seen, highest volume, best rank per domain).
 type Seen = (String, i64, [i64; MAX_COMPARE]);
@@ -52,7 +52,7 @@ pub struct Overlap {
 
 impl Overlap {
     /// From each domain's ranked keywords (`None` for a slot not loaded).
-    pub fn build(data: &[Option<Shared<RankedKeywords>>]) -> Overlap {
+    pub fn build(data: &[Option<Shared<RankedKeywordsData>>]) -> Overlap {
         let mut map: HashMap<String, Seen> = HashMap::new();
         let mut o = Overlap {
             orders: SortCache::new(OVERLAP_COLUMNS.len()),
@@ -95,7 +95,7 @@ impl Overlap {
 /// The compare page.
 #[component]
 pub fn Compare() -> impl IntoView {
-    let ws = ws();
+    let workspace = use_workspace();
     let q = use_query_map();
     let navigate = use_navigate();
     let domains = Memo::new(move |_| {
@@ -115,7 +115,7 @@ pub fn Compare() -> impl IntoView {
     let route = Signal::derive(move || compare_route(&domains.get()));
     let label = Signal::derive(move || domains.get().join(", "));
 
-    let stats = PricedCall::new(ws, route, label, move || {
+    let stats = PricedCall::new(workspace, route, label, move || {
         let d = domains.get();
         (!d.is_empty()).then(|| {
             Request::DomainStats(domainstats::Request {
@@ -130,7 +130,7 @@ pub fn Compare() -> impl IntoView {
             .map(|i| {
                 let slot = move || domains.with(|d| d.get(i).cloned());
                 PricedCall::new(
-                    ws,
+                    workspace,
                     route,
                     Signal::derive(move || slot().unwrap_or_default()),
                     move || slot().map(make),
@@ -436,11 +436,11 @@ fn overlap_body(
     calls: Vec<PricedCall>,
     domains: Memo<Vec<String>>,
 ) -> impl Fn() -> AnyView + Send + Sync + 'static {
-    let ws = ws();
+    let workspace = use_workspace();
     let decoded: Vec<_> = calls.iter().map(|c| ranked_keywords_of(*c)).collect();
     let overlap = Memo::new(move |_| {
         let n = domains.with(Vec::len);
-        let data: Vec<Option<Shared<RankedKeywords>>> = (0..MAX_COMPARE)
+        let data: Vec<Option<Shared<RankedKeywordsData>>> = (0..MAX_COMPARE)
             .map(|i| {
                 if i < n {
                     decoded[i].with(|d| d.as_ref().and_then(|r| r.as_ref().ok().cloned()))
@@ -479,11 +479,11 @@ fn overlap_body(
             return ().into_any();
         };
         let n = domains.with_untracked(Vec::len);
-        let cc = ws.settings.with_untracked(|s| s.ccode.clone());
+        let cc = workspace.settings.with_untracked(|s| s.ccode.clone());
         let ranks = o.ranks[i];
         let best = ranks.iter().take(n).copied().min().unwrap_or(i64::MAX);
         view! {
-            <div role="cell" class="vt-c"><A href=crate::routes::keywords_route(std::slice::from_ref(&kw), &cc) attr:class="kw">{kw.clone()}</A></div>
+            <div role="cell" class="vt-c"><A href=keywords_route(std::slice::from_ref(&kw), &cc) attr:class="kw">{kw.clone()}</A></div>
             <div role="cell" class="vt-c num">{fmt_int(o.volume[i])}</div>
             <div role="cell" class="vt-c num">{format!("{} of {n}", o.count[i])}</div>
             {(0..MAX_COMPARE).map(|s| {
@@ -543,18 +543,21 @@ mod tests {
 
     #[test]
     fn overlap() {
-        let rk = |k: &str, r: i64| RankedKeyword {
+        let ranked_keywords = |k: &str, r: i64| RankedKeyword {
             keyword: k.into(),
             rank: r,
             search_volume: 10,
             ..Default::default()
         };
-        let a = Shared::new(RankedKeywords::from_records(vec![
-            rk("x", 3),
-            rk("y", 1),
-            rk("X", 2),
+        let a = Shared::new(RankedKeywordsData::from_records(vec![
+            ranked_keywords("x", 3),
+            ranked_keywords("y", 1),
+            ranked_keywords("X", 2),
         ]));
-        let b = Shared::new(RankedKeywords::from_records(vec![rk("x", 5), rk("z", 1)]));
+        let b = Shared::new(RankedKeywordsData::from_records(vec![
+            ranked_keywords("x", 5),
+            ranked_keywords("z", 1),
+        ]));
         let o = Overlap::build(&[Some(a), Some(b), None, None]);
         assert_eq!(o.keyword, vec!["x".to_string()]);
         assert_eq!(o.ranks[0][..2], [2, 5]);

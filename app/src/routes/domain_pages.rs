@@ -6,15 +6,16 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use serpkit::ops::backlink_metrics::{self, PageBacklinkMetrics};
 use serpkit::{Request, Usd};
 
-use crate::api::{self, enc, ws, Job};
 use crate::components::csv::Cell;
 use crate::components::domain_nav::{preview, DomainNav};
 use crate::components::priced_call::unreadable;
 use crate::components::{
-    csv, fmt_int, price_text, Column, DataTable, ErrorBox, ExtLink, PriceButton, PricedCall,
-    ResultMeta, SortKey, TableModel, TableRow, ValidationPanel,
+    csv, fmt_int, price_text, run_text, Column, DataTable, ErrorBox, ExtLink, PriceButton,
+    PricedCall, ResultMeta, SortKey, TableModel, TableRow, ValidationPanel,
 };
 use crate::model::plural;
+use crate::paths::enc;
+use crate::workspace::{self, use_workspace, Job};
 
 /// A row: the record and its position in the response (URLs may repeat).
 #[derive(Clone, Debug, PartialEq)]
@@ -159,7 +160,7 @@ fn urls_input(urls: &[String]) -> String {
 /// The page backlink metrics page.
 #[component]
 pub fn PageMetrics() -> impl IntoView {
-    let ws = ws();
+    let workspace = use_workspace();
     let q = use_query_map();
     let navigate = use_navigate();
     let text = RwSignal::new(q.with_untracked(|m| m.get("u")).unwrap_or_default());
@@ -175,7 +176,7 @@ pub fn PageMetrics() -> impl IntoView {
     };
     let typed_req = Memo::new(move |_| make(typed.get()));
     let shown = PricedCall::new(
-        ws,
+        workspace,
         Signal::derive(move || pages_route(&committed.get())),
         Signal::derive(move || urls_input(&committed.get())),
         move || make(committed.get()),
@@ -198,7 +199,10 @@ pub fn PageMetrics() -> impl IntoView {
     });
     let price = Memo::new(move |_| {
         typed_req
-            .with(|r| r.as_ref().map(|r| api::price_now(ws, r, false)))
+            .with(|r| {
+                r.as_ref()
+                    .map(|r| workspace::price_now(workspace, r, false))
+            })
             .unwrap_or((Usd::ZERO, 0))
     });
     let full = move || {
@@ -214,8 +218,8 @@ pub fn PageMetrics() -> impl IntoView {
         };
         let route = pages_route(&urls);
         let input = urls_input(&urls);
-        api::run_then_show(
-            ws,
+        workspace::run_then_show(
+            workspace,
             call,
             Job {
                 request,
@@ -229,7 +233,7 @@ pub fn PageMetrics() -> impl IntoView {
     let typed_stored = move || {
         typed_req.with(|r| {
             r.as_ref()
-                .is_some_and(|r| ws.has_result(&api::canonical(r).1))
+                .is_some_and(|r| workspace.has_result(&workspace::canonical(r).1))
         })
     };
     let records = shown.decoded::<Vec<PageBacklinkMetrics>>();
@@ -246,7 +250,7 @@ pub fn PageMetrics() -> impl IntoView {
     let model = TableModel::new(rows, sort);
     let export = move |_| {
         if let Err(e) = csv::download("page-backlinks.csv", "text/csv", &model.csv()) {
-            ws.notice(format!("CSV export failed: {e}"));
+            workspace.notice(format!("CSV export failed: {e}"));
         }
     };
     let totals = move || {
@@ -271,7 +275,7 @@ pub fn PageMetrics() -> impl IntoView {
                     <p class="meta" aria-live="polite">{move || { let n = typed.with(Vec::len); format!("{n} URL{}", plural(n)) }}</p>
                 </div>
                 <div class="field">
-                    <PriceButton testid="run" text=Signal::derive(move || { price.track(); typed_req.with(|r| r.as_ref().map(|r| api::run_text(ws, "Get metrics", r, false, "URL")).unwrap_or_else(|| price_text("Get metrics", Usd::ZERO, 0, "URL"))) })
+                    <PriceButton testid="run" text=Signal::derive(move || { price.track(); typed_req.with(|r| r.as_ref().map(|r| run_text(workspace, "Get metrics", r, false, "URL")).unwrap_or_else(|| price_text("Get metrics", Usd::ZERO, 0, "URL"))) })
                         price=Signal::derive(move || price.get().0)
                         disabled=Signal::derive(move || call.loading.get() || typed.with(Vec::is_empty) || check.with(Option::is_some))
                         on_run=Callback::new(move |_| go(false)) />

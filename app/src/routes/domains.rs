@@ -4,7 +4,7 @@
 //! The other domain pages: `/domain?d=&tab=` (one domain: overview, backlinks, ranked
 //! keywords; [`super::domain`]), `/domain/pages?u=` (page backlink metrics;
 //! [`super::domain_pages`]) and `/domain/compare?d=` (up to 4 domains;
-//! [`super::domain_compare`]). Every call goes through [`crate::api::run`]: its price is on
+//! [`super::domain_compare`]). Every call goes through [`crate::workspace::run`]: its price is on
 //! the button before it runs, a stored result opens without a call, and it is recorded in
 //! the history.
 
@@ -14,7 +14,6 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use serpkit::ops::domainstats::{self, DomainStatsRecord};
 use serpkit::{Request, Usd};
 
-use crate::api::{self, enc, ws, Job};
 use crate::components::domain_card::DomainCard;
 use crate::components::domain_metrics;
 use crate::components::domain_nav::{parse_domains, preview, DomainNav, MAX_COMPARE};
@@ -23,26 +22,13 @@ use crate::components::{
     csv, price_text, ErrorBox, PriceButton, PricedCall, ResultMeta, ValidationPanel,
 };
 use crate::model::plural;
-
-/// The route of one domain's page on a tab (`overview`, `backlinks`, `keywords`).
-pub fn domain_route(domain: &str, tab: &str) -> String {
-    format!("/domain?d={}&tab={}", enc(domain), enc(tab))
-}
-
-/// The route of the stats page for these domains.
-pub fn domains_route(domains: &[String]) -> String {
-    format!("/domains?d={}", enc(&domains.join("\n")))
-}
-
-/// The route of the compare view for these domains.
-pub fn compare_route(domains: &[String]) -> String {
-    format!("/domain/compare?d={}", enc(&domains.join(",")))
-}
+use crate::paths::{compare_route, domains_route};
+use crate::workspace::{self, use_workspace, Job};
 
 /// The domain stats page: authority cards for one or many domains (`domainstats`).
 #[component]
 pub fn DomainStatsPage() -> impl IntoView {
-    let ws = ws();
+    let workspace = use_workspace();
     let q = use_query_map();
     let navigate = use_navigate();
     let text = RwSignal::new(q.with_untracked(|m| m.get("d")).unwrap_or_default());
@@ -74,7 +60,7 @@ pub fn DomainStatsPage() -> impl IntoView {
             })
     });
     let shown = PricedCall::new(
-        ws,
+        workspace,
         Signal::derive(move || domains_route(&committed.get())),
         Signal::derive(move || domains_input(&committed.get())),
         move || {
@@ -90,7 +76,10 @@ pub fn DomainStatsPage() -> impl IntoView {
     let records = shown.decoded::<Vec<DomainStatsRecord>>();
     let price = Memo::new(move |_| {
         typed_req
-            .with(|r| r.as_ref().map(|r| api::price_now(ws, r, false)))
+            .with(|r| {
+                r.as_ref()
+                    .map(|r| workspace::price_now(workspace, r, false))
+            })
             .unwrap_or((Usd::ZERO, 0))
     });
     let call = shown.call;
@@ -102,8 +91,8 @@ pub fn DomainStatsPage() -> impl IntoView {
         };
         let route = domains_route(&d);
         let input = domains_input(&d);
-        api::run_then_show(
-            ws,
+        workspace::run_then_show(
+            workspace,
             call,
             Job {
                 request,
@@ -117,7 +106,7 @@ pub fn DomainStatsPage() -> impl IntoView {
     let typed_stored = move || {
         typed_req.with(|r| {
             r.as_ref()
-                .is_some_and(|r| ws.has_result(&api::canonical(r).1))
+                .is_some_and(|r| workspace.has_result(&workspace::canonical(r).1))
         })
     };
     let can_run = Signal::derive(move || {
@@ -130,7 +119,7 @@ pub fn DomainStatsPage() -> impl IntoView {
             _ => String::new(),
         });
         if let Err(e) = csv::download("domain-stats.csv", "text/csv", &text) {
-            ws.notice(format!("CSV export failed: {e}"));
+            workspace.notice(format!("CSV export failed: {e}"));
         }
     };
     let record_count = move || {

@@ -5,24 +5,28 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use serpkit::Usd;
 
-use crate::api::ws;
 use crate::components::fmt_time;
 use crate::model::plural;
+use crate::workspace::use_workspace;
 
 /// The history page.
 #[component]
 pub fn History() -> impl IntoView {
-    let ws = ws();
-    let total = move || ws.history.with(|h| h.iter().map(|e| e.charge).sum::<Usd>());
+    let workspace = use_workspace();
+    let total = move || {
+        workspace
+            .history
+            .with(|h| h.iter().map(|e| e.charge).sum::<Usd>())
+    };
     let confirm = RwSignal::new(false);
     view! {
         <section class="page" aria-labelledby="hist-title">
             <h1 id="hist-title">"Call history"</h1>
             <p class="meta" data-testid="history-summary">{move || {
-                let n = ws.history.with(Vec::len);
+                let n = workspace.history.with(Vec::len);
                 format!("{n} call{}, {} charged in total. Opening a stored result costs nothing.", plural(n), total())
             }}</p>
-            <Show when=move || !ws.history.with(Vec::is_empty)
+            <Show when=move || !workspace.history.with(Vec::is_empty)
                 fallback=|| view! { <div class="empty" data-testid="history-empty"><p>"No calls yet. Every call you run appears here with its price and can be reopened without paying again."</p></div> }>
                 <div class="scroll">
                     <table class="data" data-testid="history-table">
@@ -33,11 +37,11 @@ pub fn History() -> impl IntoView {
                             <th scope="col">"Validation"</th><th scope="col">"Outcome"</th><th scope="col">"Result"</th>
                         </tr></thead>
                         <tbody>
-                            <For each=move || ws.history.get() key=|e| e.id.clone() let:e>
+                            <For each=move || workspace.history.get() key=|e| e.id.clone() let:e>
                                 {
                                     let has = !e.key.is_empty();
                                     let key = e.key.clone();
-                                    let stored = move || has && ws.results.with(|m| m.contains_key(&key));
+                                    let stored = move || has && workspace.results.with(|m| m.contains_key(&key));
                                     let route = e.route.clone();
                                     view! {
                                         <tr data-testid="history-row" data-op=e.operation.clone()>
@@ -67,7 +71,7 @@ pub fn History() -> impl IntoView {
                 <p>
                     <Show when=move || !confirm.get() fallback=move || view! {
                         "Delete the history and every stored result? "
-                        <button type="button" class="danger" on:click=move |_| { ws.clear_history(); confirm.set(false); }>"Delete"</button>
+                        <button type="button" class="danger" on:click=move |_| { workspace.clear_history(); confirm.set(false); }>"Delete"</button>
                         " "<button type="button" class="secondary" on:click=move |_| confirm.set(false)>"Keep"</button>
                     }>
                         <button type="button" class="secondary" on:click=move |_| confirm.set(true)>"Clear history and stored results"</button>

@@ -16,12 +16,12 @@ pub fn Home() -> impl IntoView {
                 <tbody>
                     {Operation::ALL
                         .iter()
-                        .map(|op| {
-                            let price = op.price();
+                        .map(|operation| {
+                            let price = operation.price();
                             view! {
                                 <tr>
-                                    <td>{op.title()}</td>
-                                    <td><code>{op.path()}</code></td>
+                                    <td>{operation.title()}</td>
+                                    <td><code>{operation.path()}</code></td>
                                     <td>{format!("{} {}", price.usd, price.unit.label())}</td>
                                 </tr>
                             }

@@ -15,7 +15,6 @@ use serpkit::ops::video_video::{HashtagKind, Video};
 use serpkit::ops::{self, check::is_http_url};
 use serpkit::{Operation, Request};
 
-use crate::api::{ws, Ws};
 use crate::components::csv::Cell;
 use crate::components::{
     fmt_change, fmt_cpc, fmt_date, fmt_int, AddToList, Column, DataTable, ErrorBox, ExtLink,
@@ -23,15 +22,17 @@ use crate::components::{
     TableModel, TableRow, ValidationPanel,
 };
 use crate::model::CallResult;
+use crate::paths::{keyword_route, keywords_route};
+use crate::workspace::{use_workspace, Workspace};
 
 /// A related keyword row.
 #[derive(Clone, Debug, PartialEq)]
-pub struct RelRow {
+pub struct RelatedRow {
     r: RelatedKeyword,
     ccode: String,
 }
 
-impl TableRow for RelRow {
+impl TableRow for RelatedRow {
     fn id(&self) -> String {
         self.r.keyword.clone()
     }
@@ -80,7 +81,7 @@ impl TableRow for RelRow {
         ]
     }
     fn cells(&self) -> AnyView {
-        let href = super::keyword_route(&self.r.keyword, &self.ccode);
+        let href = keyword_route(&self.r.keyword, &self.ccode);
         let kw = self.r.keyword.clone();
         view! {
             <td><A href=href attr:class="kw" attr:title="Research this keyword">{kw}</A></td>
@@ -94,10 +95,14 @@ impl TableRow for RelRow {
 }
 
 /// A bulk record for this keyword already bought in the explorer, if any.
-fn bought_record(ws: Ws, kw: &str, cc: &str) -> Option<(SearchVolumeRecord, CallResult)> {
+fn bought_record(
+    workspace: Workspace,
+    kw: &str,
+    cc: &str,
+) -> Option<(SearchVolumeRecord, CallResult)> {
     let needle = format!("\"ccode\":\"{}\"", cc.to_uppercase());
     let kw_l = kw.to_lowercase();
-    ws.results.with(|m| {
+    workspace.results.with(|m| {
         m.values()
             .filter(|r| {
                 // Imported results are not bought here.
@@ -118,7 +123,7 @@ fn bought_record(ws: Ws, kw: &str, cc: &str) -> Option<(SearchVolumeRecord, Call
 /// The keyword detail page (`/keyword?kw=...&cc=US`).
 #[component]
 pub fn KeywordDetail() -> impl IntoView {
-    let ws = ws();
+    let workspace = use_workspace();
     let q = use_query_map();
     let navigate = use_navigate();
     let kw = Memo::new(move |_| {
@@ -134,12 +139,12 @@ pub fn KeywordDetail() -> impl IntoView {
             .trim()
             .to_uppercase();
         if c.is_empty() {
-            ws.settings.with_untracked(|s| s.ccode.clone())
+            workspace.settings.with_untracked(|s| s.ccode.clone())
         } else {
             c
         }
     });
-    let route = Signal::derive(move || super::keyword_route(&kw.get(), &cc.get()));
+    let route = Signal::derive(move || keyword_route(&kw.get(), &cc.get()));
     // A section's call; `with_country` sections are asked for the country too (and say so
     // in the history).
     let section = move |with_country: bool, make: fn(String, String) -> Request| {
@@ -150,7 +155,7 @@ pub fn KeywordDetail() -> impl IntoView {
                 kw.get()
             }
         });
-        PricedCall::new(ws, route, input, move || {
+        PricedCall::new(workspace, route, input, move || {
             let k = kw.get();
             (!k.trim().is_empty()).then(|| make(k, cc.get()))
         })
@@ -181,17 +186,17 @@ pub fn KeywordDetail() -> impl IntoView {
             keyword,
         })
     });
-    let micro = section(false, |keyword, _| {
+    let microblog = section(false, |keyword, _| {
         Request::MicroblogPost(ops::microblog_post::Request {
             key: Default::default(),
             keyword,
         })
     });
 
-    let bought = Memo::new(move |_| bought_record(ws, &kw.get(), &cc.get()).map(|x| x.0));
+    let bought = Memo::new(move |_| bought_record(workspace, &kw.get(), &cc.get()).map(|x| x.0));
     // The monthly chart needs no call when the explorer already bought the keyword's record.
     let every_call = Signal::derive(move || {
-        let rest = [related, outline, video, micro];
+        let rest = [related, outline, video, microblog];
         if bought.with(Option::is_some) {
             rest.to_vec()
         } else {
@@ -202,11 +207,11 @@ pub fn KeywordDetail() -> impl IntoView {
 
     // Related keywords table.
     let related_keywords = related.decoded::<Vec<RelatedKeyword>>();
-    let rel_rows = Signal::derive(move || {
+    let related_rows = Signal::derive(move || {
         related_keywords.with(|r| match r {
             Some(Ok(list)) => list
                 .iter()
-                .map(|r| RelRow {
+                .map(|r| RelatedRow {
                     r: r.clone(),
                     ccode: cc.get(),
                 })
@@ -214,10 +219,10 @@ pub fn KeywordDetail() -> impl IntoView {
             _ => Vec::new(),
         })
     });
-    let rel_sort = RwSignal::new(Some(("volume".to_string(), true)));
-    let rel_model = TableModel::new(rel_rows, rel_sort);
-    let rel_selected = Signal::derive(move || {
-        rel_model
+    let related_sort = RwSignal::new(Some(("volume".to_string(), true)));
+    let related_model = TableModel::new(related_rows, related_sort);
+    let related_selected = Signal::derive(move || {
+        related_model
             .selected_rows()
             .into_iter()
             .map(|r| r.r.keyword)
@@ -225,11 +230,11 @@ pub fn KeywordDetail() -> impl IntoView {
     });
     let nav = StoredValue::new(navigate);
     let research_selected = move |_| {
-        let ks = rel_selected.get_untracked();
+        let ks = related_selected.get_untracked();
         if !ks.is_empty() {
             nav.with_value(|n| {
                 n(
-                    &super::keywords_route(&ks, &cc.get_untracked()),
+                    &keywords_route(&ks, &cc.get_untracked()),
                     Default::default(),
                 )
             });
@@ -289,19 +294,19 @@ pub fn KeywordDetail() -> impl IntoView {
                 </section>
                 <PricedCallCard calls=PricedCalls::one(related) id="related" title="Related keywords" what="related keywords" body=move || view! {
                     <div class="toolbar">
-                        <AddToList keywords=rel_selected id="rel" />
+                        <AddToList keywords=related_selected id="rel" />
                         <button type="button" class="secondary" data-testid="research-selected"
-                            disabled=move || rel_selected.with(Vec::is_empty) on:click=research_selected>
-                            {move || format!("Research {} in explorer", rel_selected.with(Vec::len))}
+                            disabled=move || related_selected.with(Vec::is_empty) on:click=research_selected>
+                            {move || format!("Research {} in explorer", related_selected.with(Vec::len))}
                         </button>
                     </div>
-                    <Show when=move || !rel_rows.with(Vec::is_empty) fallback=|| view! { <p class="meta">"No related keywords."</p> }>
-                        <DataTable model=rel_model caption="Related keywords" testid="related-table" selectable=true />
+                    <Show when=move || !related_rows.with(Vec::is_empty) fallback=|| view! { <p class="meta">"No related keywords."</p> }>
+                        <DataTable model=related_model caption="Related keywords" testid="related-table" selectable=true />
                     </Show>
                 } />
                 {section_card(outline, "outline", "SEO outline of the top pages", "the SEO outline", outline_view)}
                 {section_card(video, "videos", "Videos", "videos", video_view)}
-                {section_card(micro, "posts", "Microblog posts", "posts", micro_view)}
+                {section_card(microblog, "posts", "Microblog posts", "posts", micro_view)}
             </Show>
         </section>
     }

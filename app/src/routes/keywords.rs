@@ -9,15 +9,16 @@ use leptos_router::NavigateOptions;
 use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
 use serpkit::Request;
 
-use crate::api::{self, enc, ws, Call, Job};
 use crate::components::csv::Cell;
 use crate::components::{
-    csv, fmt_change, fmt_cpc, fmt_int, price_text, AddToList, Column, DataTable, ErrorBox,
-    PriceButton, ProgressBar, ResultMeta, SortKey, Sparkline, TableModel, TableRow,
+    csv, fmt_change, fmt_cpc, fmt_int, price_text, run_text, AddToList, Column, DataTable,
+    ErrorBox, PriceButton, ProgressBar, ResultMeta, SortKey, Sparkline, TableModel, TableRow,
     ValidationPanel,
 };
 use crate::model::{parse_keywords, plural, CallResult};
+use crate::paths::{enc, keyword_route, keywords_route};
 use crate::store;
+use crate::workspace::{self, use_workspace, Call, Job};
 
 /// localStorage key of the explorer's last URL (keywords, country, sort, filters; no key).
 pub const LAST_VIEW_KEY: &str = "serpkit.explorer";
@@ -130,7 +131,7 @@ impl TableRow for KwRow {
         ]
     }
     fn cells(&self) -> AnyView {
-        let href = super::keyword_route(&self.keyword, &self.ccode);
+        let href = keyword_route(&self.keyword, &self.ccode);
         let up = self.change.is_some_and(|c| c >= 0.0);
         let kw = self.keyword.clone();
         view! {
@@ -178,7 +179,7 @@ pub fn CountrySelect(value: RwSignal<String>, id: &'static str) -> impl IntoView
 /// The keyword explorer page.
 #[component]
 pub fn Keywords() -> impl IntoView {
-    let ws = ws();
+    let workspace = use_workspace();
     let q = use_query_map();
     let navigate = use_navigate();
     // Coming back without inputs in the URL (the "Keywords" link): reopen the last view.
@@ -214,7 +215,7 @@ pub fn Keywords() -> impl IntoView {
     let cc = RwSignal::new({
         let c = qget("cc");
         if c.is_empty() {
-            ws.settings.with_untracked(|s| s.ccode.clone())
+            workspace.settings.with_untracked(|s| s.ccode.clone())
         } else {
             c
         }
@@ -241,9 +242,9 @@ pub fn Keywords() -> impl IntoView {
             ccode: cc.get().trim().to_uppercase(),
         })
     });
-    let call = Call::following(move || Some(api::canonical(&request.get()).1));
-    let price = Memo::new(move |_| api::price_now(ws, &request.get(), false));
-    let full_price = Memo::new(move |_| api::price_now(ws, &request.get(), true));
+    let call = Call::following(move || Some(workspace::canonical(&request.get()).1));
+    let price = Memo::new(move |_| workspace::price_now(workspace, &request.get(), false));
+    let full_price = Memo::new(move |_| workspace::price_now(workspace, &request.get(), true));
     let check = Memo::new(move |_| {
         if keywords.with(Vec::is_empty) {
             return None;
@@ -275,11 +276,11 @@ pub fn Keywords() -> impl IntoView {
                 keywords: kws,
                 ccode: c,
             });
-            api::canonical(&req).1
+            workspace::canonical(&req).1
         })
     });
     let shown: Memo<Option<CallResult>> =
-        Memo::new(move |_| committed.get().and_then(|k| ws.result(&k)));
+        Memo::new(move |_| committed.get().and_then(|k| workspace.result(&k)));
     let shown_sig = Signal::derive(move || shown.get());
     let rows = Memo::new(move |_| {
         shown.with(|r| {
@@ -384,7 +385,7 @@ pub fn Keywords() -> impl IntoView {
         if shown.with(Option::is_some) {
             if let Some(t0) = call.started.get_untracked() {
                 call.started.set(None);
-                request_animation_frame(move || elapsed.set(Some(api::now() - t0)));
+                request_animation_frame(move || elapsed.set(Some(workspace::now() - t0)));
             }
         }
     });
@@ -394,12 +395,12 @@ pub fn Keywords() -> impl IntoView {
         let req = request.get_untracked();
         let kws = keywords.get_untracked();
         let c = cc.get_untracked().trim().to_uppercase();
-        let route = super::keywords_route(&kws, &c);
+        let route = keywords_route(&kws, &c);
         let n = kws.len();
         let input = format!("{n} keyword{}, {c}: {}", plural(n), preview(&kws));
         elapsed.set(None);
-        api::run_then_show(
-            ws,
+        workspace::run_then_show(
+            workspace,
             call,
             Job {
                 request: req,
@@ -417,7 +418,7 @@ pub fn Keywords() -> impl IntoView {
     let showing = Memo::new(move |_| {
         committed
             .get()
-            .is_some_and(|k| k == api::canonical(&request.get()).1)
+            .is_some_and(|k| k == workspace::canonical(&request.get()).1)
             && price.with(|p| p.1 == 0)
     });
     let run_text = Signal::derive(move || {
@@ -425,7 +426,7 @@ pub fn Keywords() -> impl IntoView {
             return "Saved result shown — no charge".to_string();
         }
         price.track();
-        request.with(|r| api::run_text(ws, "Run", r, false, "keyword"))
+        request.with(|r| run_text(workspace, "Run", r, false, "keyword"))
     });
     let can_run = Signal::derive(move || {
         !call.loading.get()
@@ -434,13 +435,13 @@ pub fn Keywords() -> impl IntoView {
             && !showing.get()
     });
     let stored_now = move || {
-        let key = api::canonical(&request.get()).1;
-        ws.has_result(&key)
+        let key = workspace::canonical(&request.get()).1;
+        workspace.has_result(&key)
     };
     let export = move |_| {
         let c = cc.get_untracked().to_uppercase();
         if let Err(e) = csv::download(&format!("keywords-{c}.csv"), "text/csv", &model.csv()) {
-            ws.notice(format!("CSV export failed: {e}"));
+            workspace.notice(format!("CSV export failed: {e}"));
         }
     };
     let clear_filters = move |_| {

@@ -3,14 +3,14 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 
-use crate::api::ws;
 use crate::components::{csv, fmt_time};
 use crate::model::{parse_keywords, plural, KeywordList};
+use crate::workspace::use_workspace;
 
 /// The keyword lists page.
 #[component]
 pub fn Lists() -> impl IntoView {
-    let ws = ws();
+    let workspace = use_workspace();
     let name = RwSignal::new(String::new());
     let text = RwSignal::new(String::new());
     let create = move |_| {
@@ -18,20 +18,20 @@ pub fn Lists() -> impl IntoView {
         if n.trim().is_empty() {
             return;
         }
-        ws.add_to_list(&n, &parse_keywords(&text.get_untracked()));
+        workspace.add_to_list(&n, &parse_keywords(&text.get_untracked()));
         name.set(String::new());
         text.set(String::new());
     };
     view! {
         <section class="page" aria-labelledby="lists-title">
             <h1 id="lists-title">"Keyword lists"</h1>
-            <Show when=move || ws.lists.with(Vec::is_empty) && ws.loaded.get()>
+            <Show when=move || workspace.lists.with(Vec::is_empty) && workspace.loaded.get()>
                 <div class="empty" data-testid="lists-empty">
                     <p>"No lists yet. Select rows in the "<A href="/keywords">"keyword explorer"</A>" or among related keywords and add them to a list, or create one here."</p>
                 </div>
             </Show>
             <div class="lists">
-                <For each=move || ws.lists.get() key=|l| (l.name.clone(), l.keywords.len(), l.updated.to_bits()) let:list>
+                <For each=move || workspace.lists.get() key=|l| (l.name.clone(), l.keywords.len(), l.updated.to_bits()) let:list>
                     <ListCard list=list />
                 </For>
             </div>
@@ -51,11 +51,11 @@ pub fn Lists() -> impl IntoView {
 
 #[component]
 fn ListCard(list: KeywordList) -> impl IntoView {
-    let ws = ws();
+    let workspace = use_workspace();
     let n = list.keywords.len();
-    let research = crate::routes::keywords_route(
+    let research = crate::paths::keywords_route(
         &list.keywords,
-        &ws.settings.with_untracked(|s| s.ccode.clone()),
+        &workspace.settings.with_untracked(|s| s.ccode.clone()),
     );
     let name = list.name.clone();
     let export_list = list.clone();
@@ -71,7 +71,7 @@ fn ListCard(list: KeywordList) -> impl IntoView {
                 .replace(|c: char| !c.is_alphanumeric(), "-")
         );
         if let Err(e) = csv::download(&file, "text/csv", &csv::to_csv(&["keyword"], rows)) {
-            ws.notice(format!("CSV export failed: {e}"));
+            workspace.notice(format!("CSV export failed: {e}"));
         }
     };
     let del_name = name.clone();
@@ -93,8 +93,8 @@ fn ListCard(list: KeywordList) -> impl IntoView {
                                 on:click=move |_| {
                                     let mut l = l2.clone();
                                     l.keywords.retain(|x| *x != k2);
-                                    l.updated = crate::api::now();
-                                    ws.set_list(l);
+                                    l.updated = crate::workspace::now();
+                                    workspace.set_list(l);
                                 }>"×"</button>
                         </li>
                     }
@@ -107,7 +107,7 @@ fn ListCard(list: KeywordList) -> impl IntoView {
                     let d = del_name.clone();
                     view! {
                         <span>"Delete this list? "</span>
-                        <button type="button" class="danger" data-testid="confirm-delete" on:click=move |_| ws.delete_list(&d)>"Delete"</button>
+                        <button type="button" class="danger" data-testid="confirm-delete" on:click=move |_| workspace.delete_list(&d)>"Delete"</button>
                         <button type="button" class="secondary" on:click=move |_| confirm.set(false)>"Keep"</button>
                     }
                 }>

@@ -1,6 +1,7 @@
 //! One module per page. To add a page: add `routes/<page>.rs`, a [`page!`] line below, an entry
 //! in [`NAV`] if it is in the navigation, and a `<Route>` in `App` (`src/lib.rs`); reuse
-//! `crate::components` (price button, validation panel, table, CSV, lists) and `crate::api::run`.
+//! `crate::components` (price button, validation panel, table, CSV, lists) and `crate::workspace::run`;
+//! links come from `crate::paths`.
 //!
 //! The pages' code is split into wasm chunks, one per group of pages ([`page!`] lines below),
 //! each fetched the first time one of its pages opens: the first load carries the shell and the
@@ -92,21 +93,3 @@ pub const COUNTRIES: &[(&str, &str)] = &[
     ("MX", "Mexico"),
     ("JP", "Japan"),
 ];
-
-/// The route of the keyword detail view.
-pub fn keyword_route(keyword: &str, ccode: &str) -> String {
-    format!(
-        "/keyword?kw={}&cc={}",
-        crate::api::enc(keyword),
-        crate::api::enc(ccode)
-    )
-}
-
-/// The route of the explorer with these keywords.
-pub fn keywords_route(keywords: &[String], ccode: &str) -> String {
-    format!(
-        "/keywords?cc={}&kw={}",
-        crate::api::enc(ccode),
-        crate::api::enc(&keywords.join("\n"))
-    )
-}

@@ -6,30 +6,30 @@ use leptos::task::spawn_local;
 use serpkit::Usd;
 use wasm_bindgen::JsCast;
 
-use crate::api::ws;
-use crate::base_url::{self, BaseUrl};
 use crate::components::csv;
 use crate::model::{Mode, Settings, DEFAULT_MAX_BODY_MB};
+use crate::workspace::base_url::{self, BaseUrl};
+use crate::workspace::use_workspace;
 
 /// The settings page.
 #[component]
 pub fn SettingsPage() -> impl IntoView {
-    let ws = ws();
+    let workspace = use_workspace();
     let edit = move |f: fn(&mut Settings, String)| {
         move |ev: leptos::ev::Event| {
-            let mut s = ws.settings.get_untracked();
+            let mut s = workspace.settings.get_untracked();
             f(&mut s, event_target_value(&ev));
-            ws.set_settings(s);
+            workspace.set_settings(s);
         }
     };
     let set_mode = move |m: Mode| {
-        let mut s = ws.settings.get_untracked();
+        let mut s = workspace.settings.get_untracked();
         s.mode = m;
-        ws.set_settings(s);
+        workspace.set_settings(s);
     };
-    let live = move || ws.settings.with(|s| s.mode == Mode::Live);
+    let live = move || workspace.settings.with(|s| s.mode == Mode::Live);
     let budget_error = move || {
-        ws.settings.with(|s| {
+        workspace.settings.with(|s| {
             let b = s.budget.trim();
             (!b.is_empty() && b.parse::<Usd>().is_err())
                 .then(|| "Enter an amount in dollars, e.g. 5 or 0.50.".to_string())
@@ -43,35 +43,37 @@ pub fn SettingsPage() -> impl IntoView {
             BaseUrl::Invalid(why) => url_error.set(Some(format!("Not saved: {why}."))),
             _ => {
                 url_error.set(None);
-                let mut s = ws.settings.get_untracked();
+                let mut s = workspace.settings.get_untracked();
                 s.base_url = v;
-                ws.set_settings(s);
+                workspace.set_settings(s);
             }
         }
     };
     let insecure_host = move || {
-        ws.settings.with(|s| match base_url::check(&s.base_url) {
-            BaseUrl::Insecure { host } => Some((host, s.insecure_ok == s.base_url.trim())),
-            _ => None,
-        })
+        workspace
+            .settings
+            .with(|s| match base_url::check(&s.base_url) {
+                BaseUrl::Insecure { host } => Some((host, s.insecure_ok == s.base_url.trim())),
+                _ => None,
+            })
     };
     let confirm_insecure = move |ok: bool| {
-        let mut s = ws.settings.get_untracked();
+        let mut s = workspace.settings.get_untracked();
         s.insecure_ok = if ok {
             s.base_url.trim().to_string()
         } else {
             String::new()
         };
-        ws.set_settings(s);
+        workspace.set_settings(s);
     };
     let max_mb_error = RwSignal::new(None::<String>);
     let set_max_mb =
         move |ev: leptos::ev::Event| match event_target_value(&ev).trim().parse::<u32>() {
             Ok(mb) if (1..=4096).contains(&mb) => {
                 max_mb_error.set(None);
-                let mut s = ws.settings.get_untracked();
+                let mut s = workspace.settings.get_untracked();
                 s.max_body_mb = mb;
-                ws.set_settings(s);
+                workspace.set_settings(s);
             }
             _ => max_mb_error.set(Some("Enter a whole number of MB from 1 to 4096.".into())),
         };
@@ -80,13 +82,13 @@ pub fn SettingsPage() -> impl IntoView {
         move |ev: leptos::ev::Event| match event_target_value(&ev).trim().parse::<u32>() {
             Ok(days) if days <= 3650 => {
                 max_age_error.set(None);
-                let mut s = ws.settings.get_untracked();
+                let mut s = workspace.settings.get_untracked();
                 s.record_max_age_days = days;
-                ws.set_settings(s);
+                workspace.set_settings(s);
             }
             _ => max_age_error.set(Some("Enter a whole number of days from 0 to 3650.".into())),
         };
-    let imported = move || ws.imported_settings.get();
+    let imported = move || workspace.imported_settings.get();
     let import_msg = RwSignal::new(String::new());
     let import = move |ev: leptos::ev::Event| {
         let Some(input) = ev
@@ -102,7 +104,7 @@ pub fn SettingsPage() -> impl IntoView {
         spawn_local(async move {
             let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
             let msg = match text.ok().and_then(|t| t.as_string()) {
-                Some(t) => match ws.import_json(&t) {
+                Some(t) => match workspace.import_json(&t) {
                     Ok(m) => m,
                     Err(e) => format!("Import failed: {e}"),
                 },
@@ -115,7 +117,7 @@ pub fn SettingsPage() -> impl IntoView {
         if let Err(e) = csv::download(
             "serpkit-workspace.json",
             "application/json",
-            &ws.export_json(),
+            &workspace.export_json(),
         ) {
             import_msg.set(format!("Export failed: {e}"));
         }
@@ -134,7 +136,7 @@ pub fn SettingsPage() -> impl IntoView {
                 <div class="grid" class:dim=move || !live()>
                     <label for="base-url">"Base URL"</label>
                     <input id="base-url" data-testid="base-url" type="url" spellcheck="false"
-                        prop:value=move || ws.settings.with(|s| s.base_url.clone())
+                        prop:value=move || workspace.settings.with(|s| s.base_url.clone())
                         on:change=set_url />
                     {move || url_error.get().map(|e| view! { <span></span><p class="error inline" data-testid="base-url-error">{e}</p> })}
                     {move || insecure_host().map(|(host, confirmed)| view! {
@@ -158,17 +160,17 @@ pub fn SettingsPage() -> impl IntoView {
                     <label for="api-key">"API key"</label>
                     <div>
                         <input id="api-key" data-testid="api-key" type="password" autocomplete="off" spellcheck="false"
-                            prop:value=move || ws.key.get()
-                            on:input=move |ev| ws.set_key(event_target_value(&ev)) />
+                            prop:value=move || workspace.key.get()
+                            on:input=move |ev| workspace.set_key(event_target_value(&ev)) />
                         <p class="meta">"Sent only in request bodies to the base URL. Never put in URLs, exports or logs."</p>
                     </div>
                     <span></span>
                     <label class="check"><input type="checkbox" data-testid="remember-key"
-                        prop:checked=move || ws.settings.with(|s| s.remember_key)
+                        prop:checked=move || workspace.settings.with(|s| s.remember_key)
                         on:change=move |ev| {
-                            let mut s = ws.settings.get_untracked();
+                            let mut s = workspace.settings.get_untracked();
                             s.remember_key = event_target_checked(&ev);
-                            ws.set_settings(s);
+                            workspace.set_settings(s);
                         } />
                         " Remember the key on this device (otherwise it is forgotten when you close or reload the tab)"</label>
                 </div>
@@ -179,7 +181,7 @@ pub fn SettingsPage() -> impl IntoView {
                     <label for="budget">"Budget cap for this session ($)"</label>
                     <div>
                         <input id="budget" data-testid="budget" inputmode="decimal" placeholder="no cap"
-                            prop:value=move || ws.settings.with(|s| s.budget.clone())
+                            prop:value=move || workspace.settings.with(|s| s.budget.clone())
                             on:change=edit(|s, v| s.budget = v.trim().to_string()) />
                         {move || budget_error().map(|e| view! { <p class="error inline">{e}</p> })}
                         <p class="meta">"A call that would take this session's spend over the cap is not sent."</p>
@@ -188,13 +190,13 @@ pub fn SettingsPage() -> impl IntoView {
                     <select id="validation" data-testid="validation-mode" on:change=edit(|s, v| s.validation = v)>
                         {[("warn", "Check and report (default)"), ("strict", "Strict: reject answers that break the contract"), ("off", "Off")]
                             .into_iter().map(|(v, l)| view! {
-                                <option value=v selected=move || ws.settings.with(|s| s.validation == v)>{l}</option>
+                                <option value=v selected=move || workspace.settings.with(|s| s.validation == v)>{l}</option>
                             }).collect_view()}
                     </select>
                     <label for="max-body">"Largest answer (MB)"</label>
                     <div>
                         <input id="max-body" data-testid="max-body-mb" type="number" min="1" max="4096" step="1"
-                            prop:value=move || ws.settings.with(|s| s.max_body_mb.to_string())
+                            prop:value=move || workspace.settings.with(|s| s.max_body_mb.to_string())
                             on:change=set_max_mb />
                         {move || max_mb_error.get().map(|e| view! { <p class="error inline" data-testid="max-body-error">{e}</p> })}
                         <p class="meta">{format!("An answer larger than this is not read (it is still charged by the service). Default {DEFAULT_MAX_BODY_MB} MB: what a browser tab holds comfortably.")}</p>
@@ -202,13 +204,13 @@ pub fn SettingsPage() -> impl IntoView {
                     <label for="max-age">"Bought records expire after (days)"</label>
                     <div>
                         <input id="max-age" data-testid="record-max-age" type="number" min="0" max="3650" step="1"
-                            prop:value=move || ws.settings.with(|s| s.record_max_age_days.to_string())
+                            prop:value=move || workspace.settings.with(|s| s.record_max_age_days.to_string())
                             on:change=set_max_age />
                         {move || max_age_error.get().map(|e| view! { <p class="error inline" data-testid="max-age-error">{e}</p> })}
                         <p class="meta">"A keyword, domain or URL is paid for once: a later request that asks for it again is answered from what was bought. Older records than this are bought again (with their price shown first). 0: never expire. Refresh buys everything asked again."</p>
                     </div>
                     <label for="def-cc">"Default country"</label>
-                    <input id="def-cc" maxlength="2" prop:value=move || ws.settings.with(|s| s.ccode.clone())
+                    <input id="def-cc" maxlength="2" prop:value=move || workspace.settings.with(|s| s.ccode.clone())
                         on:change=edit(|s, v| s.ccode = v.trim().to_uppercase()) />
                 </div>
             </fieldset>
@@ -235,9 +237,9 @@ pub fn SettingsPage() -> impl IntoView {
                             </ul>
                             <div class="toolbar">
                                 <button type="button" class="danger" data-testid="apply-imported-settings"
-                                    on:click=move |_| ws.apply_imported_settings()>"Apply these settings"</button>
+                                    on:click=move |_| workspace.apply_imported_settings()>"Apply these settings"</button>
                                 <button type="button" class="secondary" data-testid="discard-imported-settings"
-                                    on:click=move |_| ws.imported_settings.set(None)>"Keep mine"</button>
+                                    on:click=move |_| workspace.imported_settings.set(None)>"Keep mine"</button>
                             </div>
                         </div>
                     }

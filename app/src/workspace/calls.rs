@@ -1,5 +1,5 @@
 //! Running calls. A call belongs to the workspace, not to the page that started it: its
-//! state (running, progress, cancel, last error) lives in [`Ws`] under the request's cache
+//! state (running, progress, cancel, last error) lives in [`Workspace`] under the request's cache
 //! key, and its result and history row are stored when it ends whether or not the page is
 //! still there. A page's [`Call`] is only a view of that state. Two views asking for the
 //! same request while it runs share the one call: the second attaches to it, nothing is
@@ -8,19 +8,20 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos::wasm_split::SplitLoaderError;
-use serpkit::client::{BulkOptions, Cancel, Client, Error, LocalBoxFuture};
-use serpkit::ops::search_volume_bulk;
-use serpkit::records::PlanOptions;
-use serpkit::{Operation, Request, Usd};
+use serpkit::client::{Cancel, Error};
+use serpkit::{ApiKey, Request, Usd};
 
-use super::{canonical, history_message, now, ws, ErrorInfo, Waiter, Ws};
-use crate::base_url::{self, BaseUrl};
-use crate::model::{hash_hex, plural, CallResult, HistoryEntry, Mode, Validation};
+use super::prices::price_now;
+use super::service::{call_service, Outcome, ServiceCall};
+use super::state::Waiter;
+use super::{history_message, now, use_workspace, ErrorInfo, Workspace};
+use crate::model::{hash_hex, plural, HistoryEntry, Mode, Validation};
+use crate::sort;
 
 /// Keywords per `search_volume/bulk` request of a bulk job.
 pub const CHUNK_SIZE: usize = 200;
 /// Chunks of a bulk job in flight at once.
-const CONCURRENCY: usize = 2;
+pub(super) const CONCURRENCY: usize = 2;
 
 /// A running call's state, kept by the workspace under the request's cache key.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -39,7 +40,7 @@ pub struct Running {
 /// nothing that outlives the page (the running call) ever touches them.
 #[derive(Clone, Copy)]
 pub struct Call {
-    ws: Ws,
+    workspace: Workspace,
     /// The cache key this view last ran or attached to. Also the view's liveness token:
     /// once the page is gone it is disposed, and the call's `on_done` is skipped.
     ran: RwSignal<Option<String>>,
@@ -70,17 +71,17 @@ impl Call {
     }
 
     fn build(follow: Option<Signal<Option<String>>>) -> Call {
-        let ws = ws();
+        let workspace = use_workspace();
         let ran = RwSignal::new(None::<String>);
         let key = Signal::derive(move || ran.get().or_else(|| follow.and_then(|f| f.get())));
         let state = Signal::derive(move || {
             key.with(|k| {
                 k.as_ref()
-                    .and_then(|k| ws.running.with(|r| r.get(k).cloned()))
+                    .and_then(|k| workspace.running.with(|r| r.get(k).cloned()))
             })
         });
         Call {
-            ws,
+            workspace,
             ran,
             key,
             state,
@@ -88,7 +89,7 @@ impl Call {
             error: Signal::derive(move || {
                 key.with(|k| {
                     k.as_ref()
-                        .and_then(|k| ws.errors.with(|e| e.get(k).cloned()))
+                        .and_then(|k| workspace.errors.with(|e| e.get(k).cloned()))
                 })
             }),
             progress: Signal::derive(move || state.with(|s| s.as_ref().and_then(|s| s.progress))),
@@ -100,7 +101,7 @@ impl Call {
     /// those already sent finish and keep what they bought).
     pub fn cancel(self) {
         if let Some(k) = self.key.get_untracked() {
-            self.ws.cancel(&k);
+            self.workspace.cancel(&k);
         }
     }
 
@@ -116,36 +117,7 @@ impl Default for Call {
     }
 }
 
-impl Ws {
-    /// In live mode, whether the key may go to the base URL: an http(s) URL, and plain
-    /// http to another host only once the user confirmed that URL in Settings. (Chosen over
-    /// a per-call dialog: the warning and the confirmation live in one place, Settings, and
-    /// a call is refused with that warning, nothing sent, until then.)
-    pub fn live_target(self) -> Result<(), ErrorInfo> {
-        let (mode, url, ok) = self
-            .settings
-            .with_untracked(|s| (s.mode, s.base_url.trim().to_string(), s.insecure_ok.clone()));
-        if mode != Mode::Live {
-            return Ok(());
-        }
-        match base_url::check(&url) {
-            BaseUrl::Safe => Ok(()),
-            BaseUrl::Invalid(why) => Err(ErrorInfo::base_url(
-                "invalid_base_url",
-                format!("Not sent: {why}."),
-                "Enter the service's https:// base URL in Settings.",
-            )),
-            BaseUrl::Insecure { .. } if ok == url => Ok(()),
-            BaseUrl::Insecure { host } => Err(ErrorInfo::base_url(
-                "insecure_base_url",
-                format!(
-                    "Not sent: the base URL uses plain http:// to {host}, so your API key would cross the network unencrypted."
-                ),
-                "Use an https:// base URL, or confirm in Settings that you accept sending the key over plain http to this host.",
-            )),
-        }
-    }
-
+impl Workspace {
     /// True while a call of the request with cache key `key` runs.
     pub fn is_running(self, key: &str) -> bool {
         self.running.with_untracked(|r| r.contains_key(key))
@@ -201,7 +173,7 @@ impl Ws {
     }
 
     /// A bulk job's progress.
-    fn progress(self, key: &str, p: &serpkit::client::BulkProgress) {
+    pub(super) fn progress(self, key: &str, p: &serpkit::client::BulkProgress) {
         self.running.update(|r| {
             if let Some(s) = r.get_mut(key) {
                 if let Some(n) = &mut s.cancelling {
@@ -242,78 +214,40 @@ pub struct Job {
     pub input: String,
 }
 
-/// The price of a run now ([`quote_now`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Quote {
-    /// What it costs.
-    pub usd: Usd,
-    /// Units it buys (keywords, domains, URLs, or 1 request); 0 with `reused` 0: a stored
-    /// result is shown.
-    pub units: u64,
-    /// Requested records already bought (not priced).
-    pub reused: usize,
-}
-
-/// The price of running `request` now. Zero units when a complete result bought here is
-/// stored and `refresh` is false (an imported result is not bought here). For operations
-/// priced per record, only the records not bought yet (fresh enough per Settings) are
-/// priced; `reused` says how many are. Otherwise the whole request.
-pub fn quote_now(ws: Ws, request: &Request, refresh: bool) -> Quote {
-    let (_, key) = canonical(request);
-    if !refresh
-        && ws.results.with(|m| {
-            m.get(&key)
-                .is_some_and(|r| !r.imported && r.missing.is_empty())
-        })
-    {
-        return Quote::default();
-    }
-    let options = ws.plan_options(refresh);
-    match ws.records.plan(request, &ws.record_source(), &options) {
-        Some(plan) => Quote {
-            usd: plan.estimate,
-            units: plan.new_records() as u64,
-            reused: plan.reused(),
-        },
-        None => Quote {
-            usd: serpkit::estimate_cost(request),
-            units: request.billable_units(),
-            reused: 0,
-        },
-    }
-}
-
-/// The text of a price button for running `request` now: [`price_text_with`] of
-/// [`quote_now`] (`Run — $0.0003 for 1 new keyword · 10 already bought`). `unit` names what
-/// the operation is priced by ("" for per-request prices); where records are reused the
-/// record's own noun is used.
-pub fn run_text(ws: Ws, label: &str, request: &Request, refresh: bool, unit: &str) -> String {
-    let q = quote_now(ws, request, refresh);
-    let unit = match serpkit::records::RecordKind::of(request.operation()) {
-        Some(kind) if q.reused > 0 => kind.noun(),
-        _ => unit,
+/// The canonical request: the request without its key, as JSON, and its cache key. Bulk
+/// keyword lists are compared as sets (order and case of duplicates do not matter).
+pub fn canonical(request: &Request) -> (String, String) {
+    let mut r = request.clone();
+    r.set_key(ApiKey::default());
+    let json = r.to_json();
+    let basis = match &r {
+        Request::SearchVolumeBulk(q) => {
+            let mut k: Vec<String> = q
+                .keywords
+                .iter()
+                .map(|k| serpkit::records::normalize_keyword(k))
+                .collect();
+            sort::sort_by(&mut k, |a, b| a.cmp(b));
+            format!("{}|{}", q.ccode.to_uppercase(), k.join("\n"))
+        }
+        _ => json.clone(),
     };
-    crate::components::price_text_with(label, q.usd, q.units, unit, q.reused)
-}
-
-/// [`quote_now`] as (price, units).
-pub fn price_now(ws: Ws, request: &Request, refresh: bool) -> (Usd, u64) {
-    let q = quote_now(ws, request, refresh);
-    (q.usd, q.units)
+    let key = format!("{}:{}", request.operation().path(), hash_hex(&basis));
+    (json, key)
 }
 
 /// [`run`], then shows the job's route (whose URL holds the inputs) through `navigate`,
 /// without scrolling: what every page's Run button does. Nothing is shown when the page
 /// was left meanwhile.
 pub fn run_then_show(
-    ws: Ws,
+    workspace: Workspace,
     call: Call,
     job: Job,
     refresh: bool,
     navigate: impl Fn(&str, leptos_router::NavigateOptions) + 'static,
 ) {
     let route = job.route.clone();
-    run(ws, call, job, refresh, move |_| {
+    run(workspace, call, job, refresh, move |_| {
         navigate(
             &route,
             leptos_router::NavigateOptions {
@@ -329,18 +263,27 @@ pub fn run_then_show(
 /// result and records the call in the history. When a call of the same request already
 /// runs, this view attaches to it instead. `on_done` gets the cache key when a result is
 /// available, and only while `call`'s page still exists.
-pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(String) + 'static) {
+pub fn run(
+    workspace: Workspace,
+    call: Call,
+    job: Job,
+    refresh: bool,
+    on_done: impl FnOnce(String) + 'static,
+) {
     let (canon, key) = canonical(&job.request);
     call.ran.set(Some(key.clone()));
     if let Err(e) = job.request.check() {
-        ws.set_error(
+        workspace.set_error(
             &key,
-            Some(ErrorInfo::from_error(&Error::InvalidRequest(e), ws.mode())),
+            Some(ErrorInfo::from_error(
+                &Error::InvalidRequest(e),
+                workspace.mode(),
+            )),
         );
         return;
     }
-    if let Err(e) = ws.live_target() {
-        ws.set_error(&key, Some(e));
+    if let Err(e) = workspace.live_target() {
+        workspace.set_error(&key, Some(e));
         return;
     }
     let k = key.clone();
@@ -349,28 +292,28 @@ pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(Str
             on_done(k);
         }
     });
-    if ws.is_running(&key) {
-        ws.attach(&key, done);
+    if workspace.is_running(&key) {
+        workspace.attach(&key, done);
         return;
     }
-    let stored = ws
+    let stored = workspace
         .results
         .with_untracked(|m| m.get(&key).cloned())
         .filter(|r| !r.imported);
     if !refresh && stored.is_some_and(|r| r.missing.is_empty()) {
-        ws.set_error(&key, None);
+        workspace.set_error(&key, None);
         done(true);
         return;
     }
-    let (estimate, _) = price_now(ws, &job.request, refresh);
+    let (estimate, _) = price_now(workspace, &job.request, refresh);
     call.started.set(Some(now()));
-    let cancel = ws.begin(&key, done);
-    let mode = ws.mode();
-    let plan = ws.plan_options(refresh);
+    let cancel = workspace.begin(&key, done);
+    let mode = workspace.mode();
+    let plan = workspace.plan_options(refresh);
     spawn_local(async move {
         let at = plan.now_ms;
-        let exec = Exec {
-            ws,
+        let exec = ServiceCall {
+            workspace,
             request: job.request.clone(),
             plan,
             cancel,
@@ -380,15 +323,15 @@ pub fn run(ws: Ws, call: Call, job: Job, refresh: bool, on_done: impl FnOnce(Str
             mode,
         };
         let outcome = call_service(exec).await;
-        let stored = record(ws, &job, &key, at, estimate, mode, outcome);
-        ws.end(&key, stored);
+        let stored = record(workspace, &job, &key, at, estimate, mode, outcome);
+        workspace.end(&key, stored);
     });
 }
 
 /// Stores what a call bought and its history row, and the error under its key; true when
 /// a result is stored. Touches only the workspace (the page may be gone).
 fn record(
-    ws: Ws,
+    workspace: Workspace,
     job: &Job,
     key: &str,
     at: f64,
@@ -397,7 +340,7 @@ fn record(
     outcome: Result<Outcome, SplitLoaderError>,
 ) -> bool {
     let Ok(outcome) = outcome else {
-        ws.set_error(key, Some(ErrorInfo::code_unavailable()));
+        workspace.set_error(key, Some(ErrorInfo::code_unavailable()));
         return false;
     };
     let mut entry = HistoryEntry {
@@ -423,7 +366,7 @@ fn record(
                 entry.message = format!("{} already bought, not charged again", bought.reused);
             }
             if let Some(e) = &bought.store_error {
-                ws.save_failed(format!("Could not save the bought records: {e}"));
+                workspace.save_failed(format!("Could not save the bought records: {e}"));
             }
             entry.key = result.key.clone();
             entry.validation = result.validation.summary();
@@ -444,10 +387,10 @@ fn record(
                 );
                 note_possible(&mut entry);
             }
-            ws.put_result(result);
-            ws.add_history(entry);
+            workspace.put_result(result);
+            workspace.add_history(entry);
             if let Some(e) = &bought.stopped {
-                ws.set_error(key, Some(ErrorInfo::from_error(e, mode)));
+                workspace.set_error(key, Some(ErrorInfo::from_error(e, mode)));
             }
             true
         }
@@ -471,9 +414,9 @@ fn record(
                 Error::InvalidRequest(_) | Error::MissingKey | Error::BudgetExceeded { .. }
             );
             if !nothing_sent {
-                ws.add_history(entry);
+                workspace.add_history(entry);
             }
-            ws.set_error(key, Some(info));
+            workspace.set_error(key, Some(info));
             false
         }
     }
@@ -495,168 +438,4 @@ fn note_possible(entry: &mut HistoryEntry) {
             entry.message, entry.possible_charge
         );
     }
-}
-
-/// What one call bought: the result, this call's charge, and why a bulk job stopped early.
-struct Bought {
-    result: CallResult,
-    charge: Usd,
-    /// What the job's calls whose outcome is unknown may have been charged.
-    possible: Usd,
-    stopped: Option<Error>,
-    /// Requested records answered from records bought before.
-    reused: usize,
-    /// The bought records could not be saved (the answer is kept all the same).
-    store_error: Option<String>,
-}
-
-/// What one call bought, or why it failed, what it was charged and what it may have been.
-type Outcome = Result<Bought, (Error, Usd, Usd)>;
-
-/// The inputs of [`call_service`].
-struct Exec {
-    ws: Ws,
-    request: Request,
-    /// How the call is planned against the bought records (now, max age, refresh).
-    plan: PlanOptions,
-    cancel: Cancel,
-    key: String,
-    canon: String,
-    at: f64,
-    mode: Mode,
-}
-
-/// The part of a run that talks to the service: the client, its transports, validation and
-/// bulk merging. It is the app's largest piece of code after the pages, and no page needs it
-/// before its first call, so it is split into its own wasm chunk (like the pages,
-/// `routes::page!`), fetched on the first call. `Err`: that chunk could not be fetched;
-/// nothing was sent.
-#[::leptos::wasm_split::wasm_split(
-    call_service,
-    wasm_split_path = ::leptos::wasm_split,
-    fallible,
-    return_wrapper(let future = _; { future.await } -> Result<Outcome, SplitLoaderError>)
-)]
-fn call_service(x: Exec) -> LocalBoxFuture<'static, Result<Outcome, SplitLoaderError>> {
-    Box::pin(async move {
-        let client = x.ws.client();
-        let records = x.ws.records;
-        let outcome = match &x.request {
-            Request::SearchVolumeBulk(q) => run_bulk(&client, &x, q).await,
-            request => match client
-                .call_with_records(request, Some(&records), &x.plan, Some(&x.cancel))
-                .await
-            {
-                Ok(reply) => Ok(Bought {
-                    result: CallResult {
-                        key: x.key.clone(),
-                        operation: request.operation().path().to_string(),
-                        request: x.canon.clone(),
-                        body: reply.body,
-                        validation: reply
-                            .report
-                            .as_ref()
-                            .map(|r| Validation::from_report(r, 0))
-                            .unwrap_or_default(),
-                        charge: reply.charge,
-                        at: x.at,
-                        mode: x.mode,
-                        missing: Vec::new(),
-                        imported: false,
-                    },
-                    charge: reply.charge,
-                    possible: Usd::ZERO,
-                    stopped: None,
-                    reused: reply.from_store,
-                    store_error: reply.store_error,
-                }),
-                Err(e) => {
-                    let (c, p) = (e.charge(), e.possible_charge());
-                    Err((e, c, p))
-                }
-            },
-        };
-        x.ws.refresh_spend();
-        Ok(outcome)
-    })
-}
-
-/// A `search_volume/bulk` job of `x`: the keywords not bought yet, in chunks with
-/// progress, merged with the bought records in request order (each chunk's issues moved to
-/// where its records land); a cancelled job keeps what it bought, and running it again buys
-/// only what is still missing.
-async fn run_bulk(client: &Client, x: &Exec, q: &search_volume_bulk::Request) -> Outcome {
-    let Exec {
-        ws,
-        cancel,
-        key,
-        canon,
-        at,
-        mode,
-        plan,
-        ..
-    } = x;
-    let (ws, at, mode) = (*ws, *at, *mode);
-    let total = ws
-        .records
-        .plan(&x.request, &client.record_source(), plan)
-        .map_or(q.keywords.len(), |p| p.new_records());
-    ws.running.update(|r| {
-        if let Some(s) = r.get_mut(key) {
-            s.progress = Some((0, total));
-            s.chunks = (0, total.div_ceil(CHUNK_SIZE));
-        }
-    });
-    let records = ws.records;
-    let job = client
-        .search_volume_bulk_with_records(
-            &q.keywords,
-            &q.ccode,
-            BulkOptions {
-                chunk_size: CHUNK_SIZE,
-                concurrency: CONCURRENCY,
-            },
-            |p| ws.progress(key, &p),
-            Some(cancel),
-            Some(&records),
-            plan,
-        )
-        .await;
-    // Nothing to show: no record stored, bought or even unmatched (the job stopped first).
-    if job.from_store + job.bought + job.unmatched == 0 && !q.keywords.is_empty() {
-        let e = job.stopped.unwrap_or(Error::Aborted {
-            possible_charge: job.possibly_charged,
-        });
-        return Err((e, job.charge, job.possibly_charged));
-    }
-    Ok(Bought {
-        result: CallResult {
-            key: key.to_string(),
-            operation: Operation::SearchVolumeBulk.path().to_string(),
-            request: canon.to_string(),
-            body: job.records,
-            validation: job
-                .report
-                .as_ref()
-                .map(|r| Validation::from_report(r, 0))
-                .unwrap_or_default(),
-            charge: job.charge,
-            at,
-            mode,
-            // Not bought: the keywords of chunks that did not complete. (A keyword the
-            // service answered with an unmatched record is not missing: it was bought, and
-            // the report says which records match nothing.)
-            missing: if job.stopped.is_some() {
-                job.missing
-            } else {
-                Vec::new()
-            },
-            imported: false,
-        },
-        charge: job.charge,
-        possible: job.possibly_charged,
-        stopped: job.stopped,
-        reused: job.from_store,
-        store_error: job.store_error,
-    })
 }

@@ -151,7 +151,7 @@ impl DemoTransport {
             s.next_id = s.next_id.wrapping_add(1).max(1);
             s.next_id
         };
-        let call = Call::of(id, crate::api::today(), &request);
+        let call = Call::of(id, super::today(), &request);
         let msg = js_sys::Object::new();
         let meta = serde_json::to_string(&call).unwrap_or_default();
         let _ = Reflect::set(&msg, &"meta".into(), &meta.into());

@@ -6,40 +6,13 @@
 
 use leptos::prelude::*;
 
-use super::{now, Ws};
+use super::{now, Workspace};
 use crate::model::{plural, CallResult, HistoryEntry, KeywordList, Settings};
+use crate::paths::app_route;
 use crate::sort;
 use crate::store;
 
-/// The app's own page paths (the router's routes in `lib.rs`).
-pub const APP_PATHS: &[&str] = &[
-    "/",
-    "/keywords",
-    "/keyword",
-    "/domains",
-    "/domain",
-    "/domain/pages",
-    "/domain/compare",
-    "/lists",
-    "/history",
-    "/settings",
-    "/prices",
-];
-
-/// True when `route` is one of this app's own pages, with an optional query: a path from
-/// [`APP_PATHS`], not a URL with a scheme or host (`javascript:`, `//evil`, `https://…`).
-pub fn app_route(route: &str) -> bool {
-    if route
-        .chars()
-        .any(|c| c.is_control() || c == '\\' || c.is_whitespace())
-    {
-        return false;
-    }
-    let path = route.split(['?', '#']).next().unwrap_or("");
-    APP_PATHS.contains(&path)
-}
-
-impl Ws {
+impl Workspace {
     /// The whole workspace as JSON: settings (never the key), lists, history, results.
     pub fn export_json(self) -> String {
         let mut results: Vec<CallResult> = self
@@ -175,37 +148,6 @@ impl Ws {
                 ..s
             });
             self.imported_settings.set(None);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_the_apps_own_routes_are_accepted() {
-        for ok in [
-            "/",
-            "/keywords?kw=a%0Ab&cc=US",
-            "/domain/pages?d=x.com",
-            "/history#x",
-        ] {
-            assert!(app_route(ok), "{ok}");
-        }
-        for bad in [
-            "javascript:alert(1)",
-            "https://evil.example/",
-            "//evil.example/keywords",
-            "/\\evil.example",
-            "/nowhere",
-            "",
-            "keywords",
-            " /keywords",
-            "/keywords/../settings",
-            "JAVASCRIPT:/keywords",
-        ] {
-            assert!(!app_route(bad), "{bad}");
         }
     }
 }

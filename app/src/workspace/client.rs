@@ -8,11 +8,11 @@ use serpkit::client::{Client, ClientConfig, Transport, ValidationMode};
 
 use leptos::prelude::*;
 
-use super::Ws;
-use crate::demo::DemoTransport;
+use super::demo::DemoTransport;
+use super::Workspace;
 use crate::model::{hash_hex, Mode};
 
-impl Ws {
+impl Workspace {
     /// The client for the current settings (rebuilt when they change, on the tab's account:
     /// the cap applies to everything the tab spent or possibly spent).
     pub(super) fn client(self) -> Client {

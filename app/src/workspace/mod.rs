@@ -1,0 +1,59 @@
+//! The workspace: the app's state and the one place that builds the [`Client`](serpkit::client::Client)
+//! and runs calls. Split by job:
+//!
+//! - [`state`]: the [`Workspace`] itself (signals, the tab's non-`Send` parts) and its notices.
+//! - [`settings`]: settings, the API key and where it may go; [`base_url`] classifies the
+//!   live service's base URL.
+//! - [`client`]: the client of the tab. Demo mode: the sandbox in a Web Worker ([`demo`]) as
+//!   the transport; live mode: `fetch` to the user's base URL with their key (only http(s);
+//!   plain http to another host only once confirmed). Every client is built on the tab's one
+//!   [`serpkit::client::Account`]: the spend meter and the budget cap count every call of
+//!   the tab once, however often the client is rebuilt and however many calls run at once.
+//! - [`persistence`]: loading and saving results and history (IndexedDB through
+//!   [`crate::store`]). Every result is stored under a cache key (operation + hash of the
+//!   canonical request, without the key) and shown again from there without a call; only an
+//!   explicit refresh buys it again. [`records`]: the bought records (pay once per record).
+//! - [`lists`]: keyword lists. [`import_export`]: workspace files (never the key).
+//! - [`calls`]: calls belong to the workspace: their state lives here by cache key, their
+//!   result and history row are stored even when the page that started them is gone. A
+//!   cancelled bulk job keeps what it bought, and running it again buys only the keywords
+//!   still missing. Every call lands in the history with its input, estimate, charge (and
+//!   possible charge) and validation. [`prices`]: what running a request costs now.
+//! - [`service`]: the service chunk, [`call_service`](service): the only code that talks to
+//!   the client, split into its own wasm chunk fetched on the first call.
+//! - [`errors`]: what went wrong, for people, and the history's note about it (built from the
+//!   error's code and status only).
+//!
+//! Spend: confirmed charges and possibly charged amounts, shown apart; in demo mode the
+//! sandbox's ledger total is shown beside them.
+
+pub mod base_url;
+pub mod calls;
+pub mod client;
+pub mod demo;
+pub mod errors;
+pub mod import_export;
+pub mod lists;
+pub mod persistence;
+pub mod prices;
+pub mod records;
+pub mod service;
+pub mod settings;
+pub mod state;
+
+pub use calls::{canonical, run, run_then_show, Call, Job, Running, CHUNK_SIZE};
+pub use errors::{history_message, ErrorInfo};
+pub use persistence::MAX_HISTORY;
+pub use prices::{price_now, quote_now, Quote};
+pub use settings::DEMO_BASE_URL;
+pub use state::{use_workspace, Workspace};
+
+/// Milliseconds since the epoch.
+pub fn now() -> f64 {
+    js_sys::Date::now()
+}
+
+/// Today's date (UTC) for the demo data.
+pub fn today() -> sandbox::Date {
+    sandbox::Date::from_days((now() / 86_400_000.0).floor() as i64)
+}

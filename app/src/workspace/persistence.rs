@@ -1,0 +1,194 @@
+//! Loading and saving the workspace: results, history and bought records in IndexedDB
+//! ([`crate::store`]), each write in the background with a pending counter; a failed write
+//! leaves a notice and marks the entry unsaved until it is written again.
+
+use std::collections::HashMap;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::records::RecordEntry;
+use super::Workspace;
+use crate::model::{CallResult, HistoryEntry, KeywordList};
+use crate::sort;
+use crate::store;
+
+/// History entries kept (oldest dropped first).
+pub const MAX_HISTORY: usize = 500;
+
+impl Workspace {
+    /// Opens IndexedDB and loads results, history and lists (skipping damaged entries).
+    pub fn load(self) {
+        spawn_local(async move {
+            if let Err(e) = store::open().await {
+                self.notice(format!(
+                    "Browser storage is unavailable ({e}): results and lists last until you close the tab."
+                ));
+                self.loaded.set(true);
+                return;
+            }
+            match store::load_all::<RecordEntry>(store::RECORDS, "bought record").await {
+                Ok(l) => {
+                    self.records.extend(l.items);
+                    l.skipped.into_iter().for_each(|m| {
+                        self.notice(m);
+                    });
+                }
+                Err(e) => {
+                    self.notice(format!("Could not read the bought records: {e}"));
+                }
+            }
+            match store::load_all::<CallResult>(store::RESULTS, "result").await {
+                Ok(l) => {
+                    self.results
+                        .update(|m| m.extend(l.items.into_iter().map(|r| (r.key.clone(), r))));
+                    l.skipped.into_iter().for_each(|m| {
+                        self.notice(m);
+                    });
+                }
+                Err(e) => {
+                    self.notice(format!("Could not read stored results: {e}"));
+                }
+            }
+            match store::load_all::<HistoryEntry>(store::HISTORY, "history entry").await {
+                Ok(l) => {
+                    let mut items = l.items;
+                    sort::sort_by(&mut items, |a, b| b.at.total_cmp(&a.at));
+                    self.history.update(|h| {
+                        h.extend(items);
+                        sort::sort_by(h, |a, b| b.at.total_cmp(&a.at));
+                    });
+                    l.skipped.into_iter().for_each(|m| {
+                        self.notice(m);
+                    });
+                }
+                Err(e) => {
+                    self.notice(format!("Could not read the history: {e}"));
+                }
+            }
+            match store::load_all::<KeywordList>(store::LISTS, "keyword list").await {
+                Ok(l) => {
+                    self.lists.update(|v| {
+                        for item in l.items {
+                            if !v.iter().any(|x| x.name == item.name) {
+                                v.push(item);
+                            }
+                        }
+                        sort::sort_by_key(v, |a| a.name.to_lowercase());
+                    });
+                    l.skipped.into_iter().for_each(|m| {
+                        self.notice(m);
+                    });
+                }
+                Err(e) => {
+                    self.notice(format!("Could not read the keyword lists: {e}"));
+                }
+            }
+            self.loaded.set(true);
+        });
+    }
+
+    /// Stores a result (memory and IndexedDB).
+    pub fn put_result(self, r: CallResult) {
+        let key = r.key.clone();
+        self.persist(store::RESULTS, key.clone(), &r);
+        self.results.update(|m| {
+            m.insert(key, r);
+        });
+    }
+
+    /// A stored result by cache key (reactive).
+    pub fn result(self, key: &str) -> Option<CallResult> {
+        self.results.with(|m| m.get(key).cloned())
+    }
+
+    /// True when a complete result bought here is stored under `key` (reactive). An
+    /// imported result does not count: running its request again prices and buys it.
+    pub fn has_result(self, key: &str) -> bool {
+        self.results.with(|m| {
+            m.get(key)
+                .is_some_and(|r| r.missing.is_empty() && !r.imported)
+        })
+    }
+
+    /// Adds a history entry (newest first), dropping the oldest beyond [`MAX_HISTORY`].
+    pub(super) fn add_history(self, e: HistoryEntry) {
+        self.persist(store::HISTORY, e.id.clone(), &e);
+        let mut dropped = Vec::new();
+        self.history.update(|h| {
+            h.insert(0, e);
+            while h.len() > MAX_HISTORY {
+                if let Some(old) = h.pop() {
+                    dropped.push(old.id);
+                }
+            }
+        });
+        for id in dropped {
+            spawn_local(async move {
+                let _ = store::delete(store::HISTORY, &id).await;
+            });
+        }
+    }
+
+    /// Writes one entry to IndexedDB in the background (pending counter; failures noticed).
+    pub fn persist<T: serde::Serialize>(self, store_name: &'static str, key: String, value: &T) {
+        if !store::available() {
+            return;
+        }
+        let text = match serde_json::to_string(value) {
+            Ok(t) => t,
+            Err(e) => return self.save_failed(format!("Could not save: {e}")),
+        };
+        self.pending.update(|p| *p += 1);
+        spawn_local(async move {
+            let result = store::put_text(store_name, &key, &text).await;
+            if let Err(e) = &result {
+                self.save_failed(format!("Could not save to browser storage: {e}"));
+            }
+            self.settle(store_name, key, result.is_ok());
+        });
+    }
+
+    /// Deletes one entry from IndexedDB in the background (pending counter; failures noticed).
+    pub(super) fn remove(self, store_name: &'static str, key: String) {
+        if !store::available() {
+            return;
+        }
+        self.pending.update(|p| *p += 1);
+        spawn_local(async move {
+            let result = store::delete(store_name, &key).await;
+            if let Err(e) = &result {
+                self.save_failed(format!("Could not delete from browser storage: {e}"));
+            }
+            self.settle(store_name, key, result.is_ok());
+        });
+    }
+
+    /// A write or delete finished: one fewer in flight, and the entry's saved state.
+    fn settle(self, store_name: &'static str, key: String, ok: bool) {
+        self.unsaved.update(|u| {
+            if ok {
+                u.remove(&(store_name, key));
+            } else {
+                u.insert((store_name, key));
+            }
+        });
+        self.pending.update(|p| *p = p.saturating_sub(1));
+    }
+
+    /// Deletes the history and the stored results.
+    pub fn clear_history(self) {
+        self.history.set(Vec::new());
+        self.results.set(HashMap::new());
+        self.records.clear();
+        if store::available() {
+            spawn_local(async move {
+                for name in [store::HISTORY, store::RESULTS] {
+                    if let Err(e) = store::clear(name).await {
+                        self.save_failed(format!("Could not delete from browser storage: {e}"));
+                    }
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! The service chunk: [`call_service`], the only code that talks to the [`Client`] (its
+//! transports, validation and bulk merging). It is the app's largest piece of code after the
+//! pages, and no page needs it before its first call, so wasm-split cuts it into its own wasm
+//! chunk (`split_call_service.wasm`), fetched on the first call. It stays a free,
+//! non-generic function: anything generic or called from elsewhere would pull the client
+//! into the first load.
+
+use leptos::prelude::*;
+use leptos::wasm_split::SplitLoaderError;
+use serpkit::client::{BulkOptions, Cancel, Client, Error, LocalBoxFuture};
+use serpkit::ops::search_volume_bulk;
+use serpkit::records::PlanOptions;
+use serpkit::{Operation, Request, Usd};
+
+use super::calls::{CHUNK_SIZE, CONCURRENCY};
+use super::Workspace;
+use crate::model::{CallResult, Mode, Validation};
+
+/// What one call bought: the result, this call's charge, and why a bulk job stopped early.
+pub(super) struct Bought {
+    pub(super) result: CallResult,
+    pub(super) charge: Usd,
+    /// What the job's calls whose outcome is unknown may have been charged.
+    pub(super) possible: Usd,
+    pub(super) stopped: Option<Error>,
+    /// Requested records answered from records bought before.
+    pub(super) reused: usize,
+    /// The bought records could not be saved (the answer is kept all the same).
+    pub(super) store_error: Option<String>,
+}
+
+/// What one call bought, or why it failed, what it was charged and what it may have been.
+pub(super) type Outcome = Result<Bought, (Error, Usd, Usd)>;
+
+/// The inputs of [`call_service`].
+pub(super) struct ServiceCall {
+    pub(super) workspace: Workspace,
+    pub(super) request: Request,
+    /// How the call is planned against the bought records (now, max age, refresh).
+    pub(super) plan: PlanOptions,
+    pub(super) cancel: Cancel,
+    pub(super) key: String,
+    pub(super) canon: String,
+    pub(super) at: f64,
+    pub(super) mode: Mode,
+}
+
+/// The part of a run that talks to the service: the client, its transports, validation and
+/// bulk merging. It is the app's largest piece of code after the pages, and no page needs it
+/// before its first call, so it is split into its own wasm chunk (like the pages,
+/// `routes::page!`), fetched on the first call. `Err`: that chunk could not be fetched;
+/// nothing was sent.
+#[::leptos::wasm_split::wasm_split(
+    call_service,
+    wasm_split_path = ::leptos::wasm_split,
+    fallible,
+    return_wrapper(let future = _; { future.await } -> Result<Outcome, SplitLoaderError>)
+)]
+pub(super) fn call_service(
+    call: ServiceCall,
+) -> LocalBoxFuture<'static, Result<Outcome, SplitLoaderError>> {
+    Box::pin(async move {
+        let client = call.workspace.client();
+        let records = call.workspace.records;
+        let outcome = match &call.request {
+            Request::SearchVolumeBulk(q) => run_bulk(&client, &call, q).await,
+            request => match client
+                .call_with_records(request, Some(&records), &call.plan, Some(&call.cancel))
+                .await
+            {
+                Ok(reply) => Ok(Bought {
+                    result: CallResult {
+                        key: call.key.clone(),
+                        operation: request.operation().path().to_string(),
+                        request: call.canon.clone(),
+                        body: reply.body,
+                        validation: reply
+                            .report
+                            .as_ref()
+                            .map(|r| Validation::from_report(r, 0))
+                            .unwrap_or_default(),
+                        charge: reply.charge,
+                        at: call.at,
+                        mode: call.mode,
+                        missing: Vec::new(),
+                        imported: false,
+                    },
+                    charge: reply.charge,
+                    possible: Usd::ZERO,
+                    stopped: None,
+                    reused: reply.from_store,
+                    store_error: reply.store_error,
+                }),
+                Err(e) => {
+                    let (c, p) = (e.charge(), e.possible_charge());
+                    Err((e, c, p))
+                }
+            },
+        };
+        call.workspace.refresh_spend();
+        Ok(outcome)
+    })
+}
+
+/// A `search_volume/bulk` job of `call`: the keywords not bought yet, in chunks with
+/// progress, merged with the bought records in request order (each chunk's issues moved to
+/// where its records land); a cancelled job keeps what it bought, and running it again buys
+/// only what is still missing.
+async fn run_bulk(client: &Client, call: &ServiceCall, q: &search_volume_bulk::Request) -> Outcome {
+    let ServiceCall {
+        workspace,
+        cancel,
+        key,
+        canon,
+        at,
+        mode,
+        plan,
+        ..
+    } = call;
+    let (workspace, at, mode) = (*workspace, *at, *mode);
+    let total = workspace
+        .records
+        .plan(&call.request, &client.record_source(), plan)
+        .map_or(q.keywords.len(), |p| p.new_records());
+    workspace.running.update(|r| {
+        if let Some(s) = r.get_mut(key) {
+            s.progress = Some((0, total));
+            s.chunks = (0, total.div_ceil(CHUNK_SIZE));
+        }
+    });
+    let records = workspace.records;
+    let job = client
+        .search_volume_bulk_with_records(
+            &q.keywords,
+            &q.ccode,
+            BulkOptions {
+                chunk_size: CHUNK_SIZE,
+                concurrency: CONCURRENCY,
+            },
+            |p| workspace.progress(key, &p),
+            Some(cancel),
+            Some(&records),
+            plan,
+        )
+        .await;
+    // Nothing to show: no record stored, bought or even unmatched (the job stopped first).
+    if job.from_store + job.bought + job.unmatched == 0 && !q.keywords.is_empty() {
+        let e = job.stopped.unwrap_or(Error::Aborted {
+            possible_charge: job.possibly_charged,
+        });
+        return Err((e, job.charge, job.possibly_charged));
+    }
+    Ok(Bought {
+        result: CallResult {
+            key: key.to_string(),
+            operation: Operation::SearchVolumeBulk.path().to_string(),
+            request: canon.to_string(),
+            body: job.records,
+            validation: job
+                .report
+                .as_ref()
+                .map(|r| Validation::from_report(r, 0))
+                .unwrap_or_default(),
+            charge: job.charge,
+            at,
+            mode,
+            // Not bought: the keywords of chunks that did not complete. (A keyword the
+            // service answered with an unmatched record is not missing: it was bought, and
+            // the report says which records match nothing.)
+            missing: if job.stopped.is_some() {
+                job.missing
+            } else {
+                Vec::new()
+            },
+            imported: false,
+        },
+        charge: job.charge,
+        possible: job.possibly_charged,
+        stopped: job.stopped,
+        reused: job.from_store,
+        store_error: job.store_error,
+    })
+}

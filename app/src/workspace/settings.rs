@@ -1,0 +1,108 @@
+//! Settings and the API key: saved in localStorage (the key only with "remember on this
+//! device"), the budget cap, where records are bought, and whether the key may go to the
+//! live base URL ([`super::base_url`]).
+
+use leptos::prelude::*;
+use serpkit::Usd;
+
+use super::base_url::{self, BaseUrl};
+use super::{now, ErrorInfo, Workspace};
+use crate::model::{Mode, Settings};
+use crate::store;
+
+/// The base URL of demo mode's clients (no request leaves the tab).
+pub const DEMO_BASE_URL: &str = "sandbox://demo";
+
+impl Workspace {
+    /// Saves settings (localStorage) and applies the key policy.
+    pub fn set_settings(self, s: Settings) {
+        if let Ok(t) = serde_json::to_string(&s) {
+            if let Err(e) = store::local_try_set(store::SETTINGS_KEY, &t) {
+                self.save_failed(format!("Could not save the settings in this browser: {e}"));
+            }
+        }
+        self.settings.set(s);
+        self.persist_key();
+    }
+
+    /// Sets the API key (memory; stored only when "remember" is ticked).
+    pub fn set_key(self, key: String) {
+        self.key.set(key);
+        self.persist_key();
+    }
+
+    /// Stores the key in localStorage when "remember" is ticked, removes it otherwise.
+    fn persist_key(self) {
+        let remember = self.settings.with_untracked(|s| s.remember_key);
+        let key = self.key.get_untracked();
+        if remember && !key.is_empty() {
+            if let Err(e) = store::local_try_set(store::API_KEY_KEY, &key) {
+                // The reason never holds the key (the browser names the item, not its value).
+                self.save_failed(format!(
+                    "Could not remember the API key on this device: {e}"
+                ));
+            }
+        } else {
+            store::local_remove(store::API_KEY_KEY);
+        }
+    }
+
+    /// The mode now.
+    pub fn mode(self) -> Mode {
+        self.settings.with_untracked(|s| s.mode)
+    }
+
+    /// The budget cap, if one is set and valid.
+    pub fn budget_cap(self) -> Option<Usd> {
+        self.settings
+            .with_untracked(|s| s.budget.trim().parse::<Usd>().ok())
+            .filter(|b| *b > Usd::ZERO)
+    }
+
+    /// Where records are bought now: the client's base URL as record keys see it (demo
+    /// mode's sandbox is a source of its own, so demo records never answer live calls).
+    pub fn record_source(self) -> String {
+        self.settings.with(|s| match s.mode {
+            Mode::Demo => serpkit::records::source_of(DEMO_BASE_URL),
+            Mode::Live => serpkit::records::source_of(&s.base_url),
+        })
+    }
+
+    /// How calls are planned now: the max age from Settings, and `refresh`.
+    pub fn plan_options(self, refresh: bool) -> serpkit::records::PlanOptions {
+        serpkit::records::PlanOptions {
+            now_ms: now(),
+            max_age_ms: self.settings.with(Settings::record_max_age_ms),
+            refresh,
+        }
+    }
+
+    /// In live mode, whether the key may go to the base URL: an http(s) URL, and plain
+    /// http to another host only once the user confirmed that URL in Settings. (Chosen over
+    /// a per-call dialog: the warning and the confirmation live in one place, Settings, and
+    /// a call is refused with that warning, nothing sent, until then.)
+    pub fn live_target(self) -> Result<(), ErrorInfo> {
+        let (mode, url, ok) = self
+            .settings
+            .with_untracked(|s| (s.mode, s.base_url.trim().to_string(), s.insecure_ok.clone()));
+        if mode != Mode::Live {
+            return Ok(());
+        }
+        match base_url::check(&url) {
+            BaseUrl::Safe => Ok(()),
+            BaseUrl::Invalid(why) => Err(ErrorInfo::base_url(
+                "invalid_base_url",
+                format!("Not sent: {why}."),
+                "Enter the service's https:// base URL in Settings.",
+            )),
+            BaseUrl::Insecure { .. } if ok == url => Ok(()),
+            BaseUrl::Insecure { host } => Err(ErrorInfo::base_url(
+                "insecure_base_url",
+                format!(
+                    "Not sent: the base URL uses plain http:// to {host}, so your API key would cross the network unencrypted."
+                ),
+                "Use an https:// base URL, or confirm in Settings that you accept sending the key over plain http to this host.",
+            )),
+        }
+    }
+}
