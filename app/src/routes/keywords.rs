@@ -25,7 +25,7 @@ pub const LAST_VIEW_KEY: &str = "serpkit.explorer";
 
 /// A row of the explorer table.
 #[derive(Clone, Debug, PartialEq)]
-pub struct KwRow {
+pub struct KeywordRow {
     /// The keyword.
     pub keyword: String,
     /// Country code (for links).
@@ -42,10 +42,10 @@ pub struct KwRow {
     pub change: Option<f64>,
 }
 
-impl KwRow {
+impl KeywordRow {
     /// From a search volume record.
-    pub fn from_record(r: &SearchVolumeRecord, ccode: &str) -> KwRow {
-        KwRow {
+    pub fn from_record(r: &SearchVolumeRecord, ccode: &str) -> KeywordRow {
+        KeywordRow {
             keyword: r.keyword.clone(),
             ccode: ccode.to_string(),
             volume: r.search_volume,
@@ -61,7 +61,7 @@ impl KwRow {
     }
 }
 
-impl TableRow for KwRow {
+impl TableRow for KeywordRow {
     fn id(&self) -> String {
         self.keyword.clone()
     }
@@ -293,7 +293,7 @@ pub fn Keywords() -> impl IntoView {
                     serpkit::decode::<Vec<SearchVolumeRecord>>(&r.body)
                         .unwrap_or_default()
                         .iter()
-                        .map(|rec| KwRow::from_record(rec, &cc))
+                        .map(|rec| KeywordRow::from_record(rec, &cc))
                         .collect::<Vec<_>>()
                 })
                 .unwrap_or_default()
