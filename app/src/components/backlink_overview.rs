@@ -7,7 +7,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use serpkit::ops::backlink_overview::{DomainOverview, RefNewLost};
 
-use super::columns::{sorted_view, Column, SortCache, SortKey, SortOrder};
+use super::columns::{self, sorted_view, Column, SortCache, SortKey, SortOrder};
 use super::csv::Cell;
 use super::domain_charts::NewLostChart;
 use super::virtual_table::{RenderRow, Shared, VirtualTable};
@@ -21,7 +21,8 @@ pub const COLUMNS: [Column<RefData>; 7] = [
         numeric: false,
         width: "5.5rem",
         key: |data, i| SortKey::text(&data.types[i]),
-        csv: None,
+        csv: Some(|data, i| Cell::text(&data.rows[i].new_lost_type)),
+        csv_header: None,
     },
     Column {
         id: "date",
@@ -29,7 +30,8 @@ pub const COLUMNS: [Column<RefData>; 7] = [
         numeric: false,
         width: "7.5rem",
         key: |data, i| SortKey::text(&data.rows[i].new_lost_date),
-        csv: None,
+        csv: Some(|data, i| Cell::text(&data.rows[i].new_lost_date)),
+        csv_header: None,
     },
     Column {
         id: "refdomain",
@@ -37,7 +39,8 @@ pub const COLUMNS: [Column<RefData>; 7] = [
         numeric: false,
         width: "minmax(12rem, 2fr)",
         key: |data, i| SortKey::text(&data.lower[i]),
-        csv: None,
+        csv: Some(|data, i| Cell::text(&data.rows[i].refdomain)),
+        csv_header: None,
     },
     Column {
         id: "backlinks",
@@ -45,7 +48,8 @@ pub const COLUMNS: [Column<RefData>; 7] = [
         numeric: true,
         width: "6.5rem",
         key: |data, i| SortKey::int(data.rows[i].backlinks),
-        csv: None,
+        csv: Some(|data, i| Cell::num(data.rows[i].backlinks)),
+        csv_header: None,
     },
     Column {
         id: "dofollow",
@@ -53,7 +57,8 @@ pub const COLUMNS: [Column<RefData>; 7] = [
         numeric: true,
         width: "6rem",
         key: |data, i| SortKey::int(data.rows[i].dofollow_backlinks),
-        csv: None,
+        csv: Some(|data, i| Cell::num(data.rows[i].dofollow_backlinks)),
+        csv_header: Some("Dofollow backlinks"),
     },
     Column {
         id: "first_seen",
@@ -61,7 +66,8 @@ pub const COLUMNS: [Column<RefData>; 7] = [
         numeric: false,
         width: "7.5rem",
         key: |data, i| SortKey::text(&data.rows[i].first_seen),
-        csv: None,
+        csv: Some(|data, i| Cell::text(&data.rows[i].first_seen)),
+        csv_header: None,
     },
     Column {
         id: "inlink_rank",
@@ -69,7 +75,8 @@ pub const COLUMNS: [Column<RefData>; 7] = [
         numeric: true,
         width: "6.5rem",
         key: |data, i| SortKey::int(data.rows[i].domain_inlink_rank),
-        csv: None,
+        csv: Some(|data, i| Cell::num(data.rows[i].domain_inlink_rank)),
+        csv_header: None,
     },
 ];
 
@@ -175,34 +182,7 @@ pub fn BacklinkOverviewView(
     });
     let export_data = data.clone();
     let export = move |_| {
-        let rows = order.with_untracked(|o| {
-            o.iter()
-                .filter_map(|&i| export_data.rows.get(i as usize))
-                .map(|r| {
-                    vec![
-                        Cell::text(&r.new_lost_type),
-                        Cell::text(&r.new_lost_date),
-                        Cell::text(&r.refdomain),
-                        Cell::num(r.backlinks),
-                        Cell::num(r.dofollow_backlinks),
-                        Cell::text(&r.first_seen),
-                        Cell::num(r.domain_inlink_rank),
-                    ]
-                })
-                .collect::<Vec<_>>()
-        });
-        let text = csv::to_csv(
-            &[
-                "Type",
-                "Date",
-                "Referring domain",
-                "Backlinks",
-                "Dofollow backlinks",
-                "First seen",
-                "Inlink rank",
-            ],
-            rows,
-        );
+        let text = order.with_untracked(|o| columns::to_csv(&COLUMNS, &*export_data, o));
         let _ = csv::download(&format!("referring-domains-{name}.csv"), "text/csv", &text);
     };
     let on_day = Callback::new(move |day: String| {

@@ -90,6 +90,8 @@ pub struct Column<D: ?Sized> {
     pub key: fn(&D, usize) -> SortKey<'_>,
     /// CSV value of row `i` (`None`: not exported).
     pub csv: Option<fn(&D, usize) -> Cell>,
+    /// CSV header when it is not the label (`Search volume` for `Volume`).
+    pub csv_header: Option<&'static str>,
 }
 
 impl<D: ?Sized> Clone for Column<D> {
@@ -98,6 +100,22 @@ impl<D: ?Sized> Clone for Column<D> {
     }
 }
 impl<D: ?Sized> Copy for Column<D> {}
+
+/// The rows at `order` as CSV, one column per exported column, in table order.
+pub fn to_csv<D: ?Sized>(columns: &[Column<D>], data: &D, order: &[u32]) -> String {
+    let exported: Vec<&Column<D>> = columns.iter().filter(|c| c.csv.is_some()).collect();
+    let header: Vec<&str> = exported
+        .iter()
+        .map(|c| c.csv_header.unwrap_or(c.label))
+        .collect();
+    let rows = order.iter().map(|&i| {
+        exported
+            .iter()
+            .filter_map(|c| c.csv.map(|cell| cell(data, i as usize)))
+            .collect::<Vec<_>>()
+    });
+    super::csv::to_csv(&header, rows)
+}
 
 /// Rows in ascending order of a column: row positions, those with a value first.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -211,6 +229,7 @@ mod tests {
         width: "",
         key: |v, i| SortKey::num(v[i]),
         csv: None,
+        csv_header: None,
     };
     const TEXT: Column<[&str]> = Column {
         id: "t",
@@ -219,6 +238,7 @@ mod tests {
         width: "",
         key: |v, i| SortKey::text(v[i]),
         csv: None,
+        csv_header: None,
     };
 
     const INT: Column<[i64]> = Column {
@@ -228,6 +248,7 @@ mod tests {
         width: "",
         key: |v, i| SortKey::int(v[i]),
         csv: None,
+        csv_header: None,
     };
     const STRING: Column<[String]> = Column {
         id: "s",
@@ -236,6 +257,7 @@ mod tests {
         width: "",
         key: |v, i| SortKey::text(&v[i]),
         csv: None,
+        csv_header: None,
     };
 
     fn rows<D: ?Sized>(data: &D, len: usize, column: &Column<D>) -> Vec<u32> {

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use serpkit::ops::ranked_keywords_domain::RankedKeyword;
 
-use super::columns::{sorted_view, Column, SortCache, SortKey, SortOrder};
+use super::columns::{self, sorted_view, Column, SortCache, SortKey, SortOrder};
 use super::csv::Cell;
 use super::virtual_table::{RenderRow, Shared, VirtualTable};
 use super::{csv, fmt_int, ExtLink, PricedCall};
@@ -25,7 +25,8 @@ pub const COLUMNS: [Column<RankedKeywordsData>; 7] = [
         numeric: false,
         width: "minmax(11rem, 2fr)",
         key: |data, i| SortKey::text(&data.lower[i]),
-        csv: None,
+        csv: Some(|data, i| Cell::text(&data.keyword[i])),
+        csv_header: None,
     },
     Column {
         id: "volume",
@@ -33,7 +34,8 @@ pub const COLUMNS: [Column<RankedKeywordsData>; 7] = [
         numeric: true,
         width: "6.5rem",
         key: |data, i| SortKey::int(data.volume[i]),
-        csv: None,
+        csv: Some(|data, i| Cell::num(data.volume[i])),
+        csv_header: Some("Search volume"),
     },
     Column {
         id: "rank",
@@ -41,7 +43,8 @@ pub const COLUMNS: [Column<RankedKeywordsData>; 7] = [
         numeric: true,
         width: "4.5rem",
         key: |data, i| SortKey::int(data.rank[i]),
-        csv: None,
+        csv: Some(|data, i| Cell::num(data.rank[i])),
+        csv_header: None,
     },
     Column {
         id: "competition",
@@ -49,7 +52,8 @@ pub const COLUMNS: [Column<RankedKeywordsData>; 7] = [
         numeric: true,
         width: "7.5rem",
         key: |data, i| SortKey::num(data.competition[i]),
-        csv: None,
+        csv: Some(|data, i| Cell::num(data.competition[i])),
+        csv_header: None,
     },
     Column {
         id: "backlinks",
@@ -57,7 +61,8 @@ pub const COLUMNS: [Column<RankedKeywordsData>; 7] = [
         numeric: true,
         width: "7rem",
         key: |data, i| SortKey::int(data.backlinks[i]),
-        csv: None,
+        csv: Some(|data, i| Cell::num(data.backlinks[i])),
+        csv_header: None,
     },
     Column {
         id: "refdomains",
@@ -65,7 +70,8 @@ pub const COLUMNS: [Column<RankedKeywordsData>; 7] = [
         numeric: true,
         width: "8rem",
         key: |data, i| SortKey::int(data.refdomains[i]),
-        csv: None,
+        csv: Some(|data, i| Cell::num(data.refdomains[i])),
+        csv_header: Some("Referring domains"),
     },
     Column {
         id: "url",
@@ -73,7 +79,8 @@ pub const COLUMNS: [Column<RankedKeywordsData>; 7] = [
         numeric: false,
         width: "minmax(12rem, 2.4fr)",
         key: |data, i| SortKey::text(&data.url[i]),
-        csv: None,
+        csv: Some(|data, i| Cell::text(&data.url[i])),
+        csv_header: Some("URL"),
     },
 ];
 
@@ -261,28 +268,7 @@ pub fn mask(d: &RankedKeywordsData, f: &RankedKeywordsFilter) -> Vec<bool> {
 
 /// The filtered rows in table order as CSV.
 pub fn to_csv(d: &RankedKeywordsData, order: &[u32]) -> String {
-    let header = [
-        "Keyword",
-        "Search volume",
-        "Rank",
-        "Competition",
-        "Backlinks",
-        "Referring domains",
-        "URL",
-    ];
-    let rows = order.iter().map(|&i| {
-        let i = i as usize;
-        vec![
-            Cell::text(&d.keyword[i]),
-            Cell::num(d.volume[i]),
-            Cell::num(d.rank[i]),
-            Cell::num(d.competition[i]),
-            Cell::num(d.backlinks[i]),
-            Cell::num(d.refdomains[i]),
-            Cell::text(&d.url[i]),
-        ]
-    });
-    csv::to_csv(&header, rows)
+    columns::to_csv(&COLUMNS, d, order)
 }
 
 /// The state of the table that lives in the URL.

@@ -94,23 +94,10 @@ impl<R: TableRow> TableModel<R> {
 
     /// Every filtered row as CSV, in table order.
     pub fn csv(&self) -> String {
-        let cols: Vec<Column<[R]>> = R::columns()
-            .into_iter()
-            .filter(|c| c.csv.is_some())
-            .collect();
-        let header: Vec<&str> = cols.iter().map(|c| c.label).collect();
+        let columns = R::columns();
         self.rows.with_untracked(|rows| {
-            self.order.with_untracked(|order| {
-                let lines = order.iter().map(|&i| {
-                    cols.iter()
-                        .map(|c| {
-                            c.csv
-                                .map_or_else(super::csv::Cell::empty, |f| f(&rows[..], i as usize))
-                        })
-                        .collect::<Vec<_>>()
-                });
-                super::csv::to_csv(&header, lines)
-            })
+            self.order
+                .with_untracked(|order| super::columns::to_csv(&columns, &rows[..], order))
         })
     }
 }

@@ -372,6 +372,7 @@ const OVERLAP_COLUMNS: [Column<Overlap>; 7] = [
         width: "minmax(12rem, 2fr)",
         key: |data, i| SortKey::text(&data.lower[i]),
         csv: None,
+        csv_header: None,
     },
     Column {
         id: "volume",
@@ -380,6 +381,7 @@ const OVERLAP_COLUMNS: [Column<Overlap>; 7] = [
         width: "6.5rem",
         key: |data, i| SortKey::int(data.volume[i]),
         csv: None,
+        csv_header: None,
     },
     Column {
         id: "count",
@@ -388,6 +390,7 @@ const OVERLAP_COLUMNS: [Column<Overlap>; 7] = [
         width: "5.5rem",
         key: |data, i| SortKey::int(data.count[i]),
         csv: None,
+        csv_header: None,
     },
     Column {
         id: "a",
@@ -396,6 +399,7 @@ const OVERLAP_COLUMNS: [Column<Overlap>; 7] = [
         width: "5.5rem",
         key: |data, i| rank_key(data.ranks[i][0]),
         csv: None,
+        csv_header: None,
     },
     Column {
         id: "b",
@@ -404,6 +408,7 @@ const OVERLAP_COLUMNS: [Column<Overlap>; 7] = [
         width: "5.5rem",
         key: |data, i| rank_key(data.ranks[i][1]),
         csv: None,
+        csv_header: None,
     },
     Column {
         id: "c",
@@ -412,6 +417,7 @@ const OVERLAP_COLUMNS: [Column<Overlap>; 7] = [
         width: "5.5rem",
         key: |data, i| rank_key(data.ranks[i][2]),
         csv: None,
+        csv_header: None,
     },
     Column {
         id: "d",
@@ -420,6 +426,7 @@ const OVERLAP_COLUMNS: [Column<Overlap>; 7] = [
         width: "5.5rem",
         key: |data, i| rank_key(data.ranks[i][3]),
         csv: None,
+        csv_header: None,
     },
 ];
 

@@ -39,6 +39,7 @@ impl TableRow for PageRow {
                 width: "",
                 key: |rows, i| SortKey::text(&rows[i].m.url),
                 csv: Some(|rows, i| Cell::text(&rows[i].m.url)),
+                csv_header: None,
             },
             Column {
                 id: "backlinks",
@@ -47,6 +48,7 @@ impl TableRow for PageRow {
                 width: "",
                 key: |rows, i| SortKey::int(rows[i].m.backlinks),
                 csv: Some(|rows, i| Cell::num(rows[i].m.backlinks)),
+                csv_header: None,
             },
             Column {
                 id: "dofollow",
@@ -55,6 +57,7 @@ impl TableRow for PageRow {
                 width: "",
                 key: |rows, i| SortKey::int(rows[i].m.dofollow_backlinks),
                 csv: Some(|rows, i| Cell::num(rows[i].m.dofollow_backlinks)),
+                csv_header: None,
             },
             Column {
                 id: "nofollow",
@@ -63,6 +66,7 @@ impl TableRow for PageRow {
                 width: "",
                 key: |rows, i| SortKey::int(rows[i].m.nofollow_backlinks),
                 csv: Some(|rows, i| Cell::num(rows[i].m.nofollow_backlinks)),
+                csv_header: None,
             },
             Column {
                 id: "refdomains",
@@ -71,6 +75,7 @@ impl TableRow for PageRow {
                 width: "",
                 key: |rows, i| SortKey::int(rows[i].m.refdomains),
                 csv: Some(|rows, i| Cell::num(rows[i].m.refdomains)),
+                csv_header: None,
             },
             Column {
                 id: "ips",
@@ -79,6 +84,7 @@ impl TableRow for PageRow {
                 width: "",
                 key: |rows, i| SortKey::int(rows[i].m.ips),
                 csv: Some(|rows, i| Cell::num(rows[i].m.ips)),
+                csv_header: None,
             },
             Column {
                 id: "subnets",
@@ -87,6 +93,7 @@ impl TableRow for PageRow {
                 width: "",
                 key: |rows, i| SortKey::int(rows[i].m.subnets),
                 csv: Some(|rows, i| Cell::num(rows[i].m.subnets)),
+                csv_header: None,
             },
             Column {
                 id: "edu",
@@ -95,6 +102,7 @@ impl TableRow for PageRow {
                 width: "",
                 key: |rows, i| SortKey::int(rows[i].m.edu_backlinks),
                 csv: Some(|rows, i| Cell::num(rows[i].m.edu_backlinks)),
+                csv_header: None,
             },
             Column {
                 id: "gov",
@@ -103,6 +111,7 @@ impl TableRow for PageRow {
                 width: "",
                 key: |rows, i| SortKey::int(rows[i].m.gov_backlinks),
                 csv: Some(|rows, i| Cell::num(rows[i].m.gov_backlinks)),
+                csv_header: None,
             },
         ]
     }

@@ -45,6 +45,7 @@ impl TableRow for RelatedRow {
                 width: "",
                 key: |rows, i| SortKey::text(&rows[i].r.keyword),
                 csv: Some(|rows, i| Cell::text(&rows[i].r.keyword)),
+                csv_header: None,
             },
             Column {
                 id: "volume",
@@ -53,6 +54,7 @@ impl TableRow for RelatedRow {
                 width: "",
                 key: |rows, i| SortKey::int(rows[i].r.search_volume),
                 csv: Some(|rows, i| Cell::num(rows[i].r.search_volume)),
+                csv_header: None,
             },
             Column {
                 id: "kd",
@@ -61,6 +63,7 @@ impl TableRow for RelatedRow {
                 width: "",
                 key: |rows, i| SortKey::int(rows[i].r.kd),
                 csv: Some(|rows, i| Cell::num(rows[i].r.kd)),
+                csv_header: None,
             },
             Column {
                 id: "cpc",
@@ -69,6 +72,7 @@ impl TableRow for RelatedRow {
                 width: "",
                 key: |rows, i| SortKey::num(rows[i].r.cpc),
                 csv: Some(|rows, i| Cell::decimal(rows[i].r.cpc, 2)),
+                csv_header: None,
             },
             Column {
                 id: "competition",
@@ -77,6 +81,7 @@ impl TableRow for RelatedRow {
                 width: "",
                 key: |rows, i| SortKey::num(rows[i].r.competition),
                 csv: Some(|rows, i| Cell::decimal(rows[i].r.competition, 2)),
+                csv_header: None,
             },
         ]
     }

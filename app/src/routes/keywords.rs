@@ -74,6 +74,7 @@ impl TableRow for KeywordRow {
                 width: "",
                 key: |rows, i| SortKey::text(&rows[i].keyword),
                 csv: Some(|rows, i| Cell::text(&rows[i].keyword)),
+                csv_header: None,
             },
             Column {
                 id: "volume",
@@ -82,6 +83,7 @@ impl TableRow for KeywordRow {
                 width: "",
                 key: |rows, i| SortKey::int(rows[i].volume),
                 csv: Some(|rows, i| Cell::num(rows[i].volume)),
+                csv_header: None,
             },
             Column {
                 id: "cpc",
@@ -90,6 +92,7 @@ impl TableRow for KeywordRow {
                 width: "",
                 key: |rows, i| SortKey::num(rows[i].cpc),
                 csv: Some(|rows, i| Cell::decimal(rows[i].cpc, 2)),
+                csv_header: None,
             },
             Column {
                 id: "competition",
@@ -98,6 +101,7 @@ impl TableRow for KeywordRow {
                 width: "",
                 key: |rows, i| SortKey::num(rows[i].competition),
                 csv: Some(|rows, i| Cell::decimal(rows[i].competition, 2)),
+                csv_header: None,
             },
             Column {
                 id: "trend",
@@ -115,6 +119,7 @@ impl TableRow for KeywordRow {
                             .join(" "),
                     )
                 }),
+                csv_header: None,
             },
             Column {
                 id: "change",
@@ -127,6 +132,7 @@ impl TableRow for KeywordRow {
                         .change
                         .map_or_else(Cell::empty, |c| Cell::decimal(c, 4))
                 }),
+                csv_header: None,
             },
         ]
     }
