@@ -3,8 +3,8 @@
 //! Every `slice::sort_by` call with its own element type or closure instantiates the standard
 //! library's driftsort anew: 132 copies, 73 KB of the app's wasm, measured with twiggy.
 //! [`order`] sorts positions through a `&dyn Fn`, so the library's sort exists once; the
-//! per-type part left is a small permutation. The 100,000-row virtual table keeps its own
-//! typed index sorts (`components::virtual_table::sort_perm`): there speed matters more.
+//! per-type part left is a small permutation. Both tables sort through it too
+//! (`components::columns::SortOrder`: each row's key read once, then an index sorted).
 
 use std::cmp::Ordering;
 

@@ -1,11 +1,13 @@
 //! The authority card of one domain (`domainstats`): first and second provider's scores,
-//! link counts, social counters and the topical trust flow categories. Every value is the
+//! link counts, social counters (grouped as [`super::domain_metrics`] lists them) and the
+//! topical trust flow categories. Every value is the
 //! service's string; an empty or unreadable one is shown as "—", never as 0.
 
 use leptos::prelude::*;
 use leptos_router::components::A;
 use serpkit::ops::domainstats::{parse_stat, DomainStatsRecord};
 
+use super::domain_metrics::metric_groups;
 use super::fmt_int;
 
 /// Shown for a value the service left empty.
@@ -19,56 +21,6 @@ pub fn fmt_stat(raw: &str) -> String {
         Some(v) if v.is_finite() => format!("{v:.2}"),
         _ => NO_VALUE.to_string(),
     }
-}
-
-/// A card's metric group: (title, [(label, JSON field, shown value)]).
-pub type CardGroup = (&'static str, Vec<(&'static str, &'static str, String)>);
-
-/// The metrics of a card, grouped: (group title, [(label, help, value)]).
-pub fn card_groups(r: &DomainStatsRecord) -> Vec<CardGroup> {
-    vec![
-        (
-            "Authority (alpha)",
-            vec![
-                ("Domain authority", "alphaDA", fmt_stat(&r.alpha_da)),
-                ("Page authority", "alphaPA", fmt_stat(&r.alpha_pa)),
-                ("Rank", "alphaRank", fmt_stat(&r.alpha_rank)),
-                ("Trust", "alphaTrust", fmt_stat(&r.alpha_trust)),
-                ("Spam score", "alphaSpam", fmt_stat(&r.alpha_spam)),
-                ("Links", "alphaLinks", fmt_stat(&r.alpha_links)),
-            ],
-        ),
-        (
-            "Flow (beta)",
-            vec![
-                ("Citation flow", "betaCF", fmt_stat(&r.beta_cf)),
-                ("Trust flow", "betaTF", fmt_stat(&r.beta_tf)),
-                ("Links", "betaLinks", fmt_stat(&r.beta_links)),
-                (
-                    "Referring domains",
-                    "betaRefDomains",
-                    fmt_stat(&r.beta_ref_domains),
-                ),
-                ("Referring .edu", "betaRefEDU", fmt_stat(&r.beta_ref_edu)),
-                ("Referring .gov", "betaRefGov", fmt_stat(&r.beta_ref_gov)),
-                ("Subnets", "betaRefSubnets", fmt_stat(&r.beta_ref_subnets)),
-                ("IPs", "betaIPs", fmt_stat(&r.beta_ips)),
-            ],
-        ),
-        (
-            "Social",
-            vec![
-                ("SN comments", "SN_comments", fmt_stat(&r.sn_comments)),
-                ("SN shares", "SN_shares", fmt_stat(&r.sn_shares)),
-                ("Stumbles", "stumbles", fmt_stat(&r.stumbles)),
-                (
-                    "Image board pins",
-                    "image_board_pins",
-                    fmt_stat(&r.image_board_pins),
-                ),
-            ],
-        ),
-    ]
 }
 
 /// A 0..100 score as a ring gauge ("—" inside when empty).
@@ -97,7 +49,7 @@ pub fn ScoreRing(label: &'static str, raw: String, testid: &'static str) -> impl
 pub fn DomainCard(record: DomainStatsRecord, #[prop(optional)] link: bool) -> impl IntoView {
     let r = record;
     let ttf = r.topical_trust_flow();
-    let groups = card_groups(&r);
+    let groups = metric_groups();
     let entered = r
         .domain_as_entered
         .clone()
@@ -123,7 +75,9 @@ pub fn DomainCard(record: DomainStatsRecord, #[prop(optional)] link: bool) -> im
                     <section class="dgroup">
                         <h4>{title}</h4>
                         <dl>
-                            {items.into_iter().map(|(label, field, value)| {
+                            {items.into_iter().map(|metric| {
+                                let (label, field) = (metric.card_label, metric.field);
+                                let value = fmt_stat((metric.value)(&r));
                                 let empty = value == NO_VALUE;
                                 view! {
                                     <div class="kv" data-field=field class:empty=empty>

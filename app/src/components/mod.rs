@@ -1,25 +1,33 @@
-//! Shared pieces of the pages (the domain pages of issue 7 reuse them): price button,
-//! validation panel, progress bar, charts, the sortable table with its data provider, CSV
-//! export, keyword-list picker, status boxes and safe links.
+//! Shared pieces of the pages: the priced-call card and its hook, price button, validation
+//! panel, progress bar, charts, the domain metrics, the two tables (paged and virtual) on one
+//! table engine, CSV export, keyword-list picker, status boxes and safe links.
 
+pub mod backlink_overview;
 pub mod chart;
+pub mod columns;
 pub mod csv;
 pub mod domain_card;
 pub mod domain_charts;
+pub mod domain_metrics;
+pub mod domain_nav;
 pub mod lists;
 pub mod price;
+pub mod priced_call;
 pub mod progress;
+pub mod ranked_keywords;
 pub mod status;
 pub mod table;
 pub mod validation;
 pub mod virtual_table;
 
 pub use chart::{MonthlyChart, Sparkline};
+pub use columns::{Column, SortKey};
 pub use lists::AddToList;
 pub use price::{price_text, price_text_with, run_text, PriceButton};
+pub use priced_call::{LoadEverything, PricedCall, PricedCallCard, PricedCalls};
 pub use progress::ProgressBar;
 pub use status::{ErrorBox, ExtLink, ResultMeta};
-pub use table::{Column, DataTable, SortKey, TableModel, TableRow};
+pub use table::{DataTable, TableModel, TableRow};
 pub use validation::ValidationPanel;
 
 /// `1234567` → `1,234,567`.

@@ -1,71 +1,21 @@
 //! A sortable, selectable, paged table. The data provider ([`TableModel`]: rows, sort,
 //! selection, page) is apart from the row component ([`TableRow::cells`]), as in
 //! leptos-struct-table: pages filter rows themselves and hand the model a signal of them.
+//! Columns, comparator and sorting (an index of the rows) are the engine both tables share
+//! ([`super::columns`]).
 
-use std::cmp::Ordering;
 use std::collections::HashSet;
 
 use leptos::prelude::*;
 
-/// What a column sorts by.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SortKey {
-    /// A number (NaN sorts last).
-    Num(f64),
-    /// Text (case-insensitive).
-    Text(String),
-}
-
-impl SortKey {
-    /// Text lower-cased (once per row before a sort): the table orders text case-insensitively.
-    fn folded(self) -> SortKey {
-        match self {
-            SortKey::Text(t) => SortKey::Text(t.to_lowercase()),
-            n => n,
-        }
-    }
-
-    /// The table's order of [`Self::folded`] keys: numbers by value (NaN last), then text.
-    fn cmp_folded(&self, other: &SortKey) -> Ordering {
-        match (self, other) {
-            (SortKey::Num(a), SortKey::Num(b)) => match (a.is_nan(), b.is_nan()) {
-                (false, false) => a.total_cmp(b),
-                (a, b) => a.cmp(&b),
-            },
-            (SortKey::Text(a), SortKey::Text(b)) => a.cmp(b),
-            (SortKey::Num(_), SortKey::Text(_)) => Ordering::Less,
-            (SortKey::Text(_), SortKey::Num(_)) => Ordering::Greater,
-        }
-    }
-}
-
-/// One column: id (URLs, test ids), header, how it sorts and exports.
-pub struct Column<R> {
-    /// Stable id (`volume`).
-    pub id: &'static str,
-    /// Header text.
-    pub label: &'static str,
-    /// Right-aligned numbers.
-    pub numeric: bool,
-    /// Sort key of a row.
-    pub key: fn(&R) -> SortKey,
-    /// CSV value of a row (`None`: not exported).
-    pub csv: Option<fn(&R) -> super::csv::Cell>,
-}
-
-impl<R> Clone for Column<R> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<R> Copy for Column<R> {}
+use super::columns::{ordered, Column, SortOrder};
 
 /// A row type: its id, its columns and its cells (the row component).
 pub trait TableRow: Clone + PartialEq + Send + Sync + 'static {
     /// Unique id of the row (selection, keys).
     fn id(&self) -> String;
-    /// The columns, in display order.
-    fn columns() -> Vec<Column<Self>>;
+    /// The columns, in display order; they read row `i` of the rows shown.
+    fn columns() -> Vec<Column<[Self]>>;
     /// The `<td>` cells, one per column.
     fn cells(&self) -> AnyView;
 }
@@ -73,7 +23,7 @@ pub trait TableRow: Clone + PartialEq + Send + Sync + 'static {
 /// The table's data provider: rows (already filtered by the page), sort, selection, page.
 pub struct TableModel<R: Send + Sync + 'static> {
     /// Rows after the page's filters.
-    pub rows: Signal<Vec<R>>,
+    pub rows: Memo<Vec<R>>,
     /// Sort column id and descending.
     pub sort: RwSignal<Option<(String, bool)>>,
     /// Selected row ids.
@@ -82,8 +32,8 @@ pub struct TableModel<R: Send + Sync + 'static> {
     pub page: RwSignal<usize>,
     /// Rows per page.
     pub page_size: RwSignal<usize>,
-    /// Rows after sorting.
-    pub sorted: Memo<Vec<R>>,
+    /// Positions in `rows`, in table order (the rows themselves are not copied to sort).
+    pub order: Memo<Vec<u32>>,
 }
 
 impl<R: Send + Sync + 'static> Clone for TableModel<R> {
@@ -96,26 +46,18 @@ impl<R: Send + Sync + 'static> Copy for TableModel<R> {}
 impl<R: TableRow> TableModel<R> {
     /// A model over `rows`, sorted by `sort`.
     pub fn new(rows: Signal<Vec<R>>, sort: RwSignal<Option<(String, bool)>>) -> Self {
-        let sorted = Memo::new(move |_| {
-            let mut v = rows.get();
-            if let Some((id, desc)) = sort.get() {
-                if let Some(col) = R::columns().into_iter().find(|c| c.id == id) {
-                    // Keys once per row (lower-cased once), not twice per comparison.
-                    crate::sort::sort_by_cached(
-                        &mut v,
-                        |r| (col.key)(r).folded(),
-                        |a, b| {
-                            let o = a.cmp_folded(b);
-                            if desc {
-                                o.reverse()
-                            } else {
-                                o
-                            }
-                        },
-                    );
-                }
-            }
-            v
+        let rows = Memo::new(move |_| rows.get());
+        let order = Memo::new(move |_| {
+            let sort = sort.get();
+            rows.with(|rows| {
+                let columns = R::columns();
+                let column = sort
+                    .as_ref()
+                    .and_then(|(id, _)| columns.iter().find(|c| c.id == id));
+                let order = column.map(|c| SortOrder::ascending(&rows[..], rows.len(), c));
+                let descending = sort.is_some_and(|s| s.1);
+                ordered(order.as_ref(), descending, None, rows.len())
+            })
         });
         TableModel {
             rows,
@@ -123,33 +65,40 @@ impl<R: TableRow> TableModel<R> {
             selected: RwSignal::new(HashSet::new()),
             page: RwSignal::new(0),
             page_size: RwSignal::new(100),
-            sorted,
+            order,
         }
+    }
+
+    /// The rows at `positions` of the table order (cloned: a page or a selection).
+    fn rows_at(&self, positions: impl Iterator<Item = u32>) -> Vec<R> {
+        self.rows.with(|rows| {
+            positions
+                .filter_map(|i| rows.get(i as usize).cloned())
+                .collect()
+        })
     }
 
     /// Selected rows that pass the filters, in table order.
     pub fn selected_rows(&self) -> Vec<R> {
         let sel = self.selected.get();
-        self.sorted
-            .get()
-            .into_iter()
-            .filter(|r| sel.contains(&r.id()))
-            .collect()
+        let picked: Vec<u32> = self.rows.with(|rows| {
+            self.order.with(|o| {
+                o.iter()
+                    .copied()
+                    .filter(|&i| rows.get(i as usize).is_some_and(|r| sel.contains(&r.id())))
+                    .collect()
+            })
+        });
+        self.rows_at(picked.into_iter())
     }
 
     /// Every filtered row as CSV, in table order.
     pub fn csv(&self) -> String {
-        let cols: Vec<Column<R>> = R::columns()
-            .into_iter()
-            .filter(|c| c.csv.is_some())
-            .collect();
-        let header: Vec<&str> = cols.iter().map(|c| c.label).collect();
-        let rows = self.sorted.get_untracked().into_iter().map(|r| {
-            cols.iter()
-                .map(|c| c.csv.map_or_else(super::csv::Cell::empty, |f| f(&r)))
-                .collect::<Vec<_>>()
-        });
-        super::csv::to_csv(&header, rows)
+        let columns = R::columns();
+        self.rows.with_untracked(|rows| {
+            self.order
+                .with_untracked(|order| super::columns::to_csv(&columns, &rows[..], order))
+        })
     }
 }
 
@@ -166,25 +115,26 @@ pub fn DataTable<R: TableRow>(
     selectable: bool,
 ) -> impl IntoView {
     let cols = R::columns();
-    let total = move || model.sorted.with(Vec::len);
+    let total = move || model.order.with(Vec::len);
     let pages = move || total().div_ceil(model.page_size.get().max(1)).max(1);
     let page = move || model.page.get().min(pages() - 1);
     let page_rows = Memo::new(move |_| {
         let size = model.page_size.get().max(1);
         let start = page() * size;
-        model
-            .sorted
-            .with(|v| v.iter().skip(start).take(size).cloned().collect::<Vec<_>>())
+        let positions = model
+            .order
+            .with(|o| o.iter().skip(start).take(size).copied().collect::<Vec<_>>());
+        model.rows_at(positions.into_iter())
     });
     let all_selected = move || {
         model
             .selected
-            .with(|s| !s.is_empty() && model.sorted.with(|v| v.iter().all(|r| s.contains(&r.id()))))
+            .with(|s| !s.is_empty() && model.rows.with(|v| v.iter().all(|r| s.contains(&r.id()))))
     };
     let toggle_all = move |on: bool| {
         let ids: HashSet<String> = if on {
             model
-                .sorted
+                .rows
                 .with_untracked(|v| v.iter().map(TableRow::id).collect())
         } else {
             HashSet::new()
@@ -321,31 +271,5 @@ pub fn SortButton(
                 None => " ↕",
             }}</span>
         </button>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ord(a: SortKey, b: SortKey) -> Ordering {
-        a.folded().cmp_folded(&b.folded())
-    }
-
-    #[test]
-    fn sort_keys() {
-        assert_eq!(ord(SortKey::Num(1.0), SortKey::Num(2.0)), Ordering::Less);
-        assert_eq!(
-            ord(SortKey::Num(f64::NAN), SortKey::Num(2.0)),
-            Ordering::Greater
-        );
-        assert_eq!(
-            ord(SortKey::Text("b".into()), SortKey::Text("A".into())),
-            Ordering::Greater
-        );
-        assert_eq!(
-            ord(SortKey::Text("a".into()), SortKey::Text("B".into())),
-            Ordering::Less
-        );
     }
 }

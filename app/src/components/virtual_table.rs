@@ -1,16 +1,18 @@
 //! A virtualized table for very large result sets (100,000+ rows): only the visible rows and
 //! a few above and below are in the DOM; a spacer gives the scroll area its full height.
 //!
-//! The page keeps its data in columns and hands the table an *order*: a `Vec<u32>` of row
-//! indices (already filtered and sorted). Sorting sorts an index vector by a precomputed key
-//! ([`sort_perm`], computed once per column and cached by the page); filtering keeps the rows
-//! of a precomputed mask in that order ([`ordered`]). Nothing clones records.
+//! The page keeps its data (in columns, for 100,000 rows) and hands the table an *order*: a
+//! `Vec<u32>` of row positions, already filtered and sorted by the engine both tables share
+//! ([`super::columns`]: the ascending order of a column is computed once and cached by the
+//! page; a filter keeps the rows of a precomputed mask in that order). Nothing clones records.
 
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::sync::Arc;
 
-use super::table::{aria_sort, sort_state, SortButton};
 use leptos::prelude::*;
+
+use super::columns::Column;
+use super::table::{aria_sort, sort_state, SortButton};
 
 /// Shared data whose equality is identity: memos over big data never compare contents.
 /// Each value gets a generation number (row keys of the table use it).
@@ -64,67 +66,6 @@ impl<T: Default> Default for Shared<T> {
     }
 }
 
-/// One column of a [`VirtualTable`].
-#[derive(Clone, Copy, Debug)]
-pub struct VColumn {
-    /// Stable id (sort state, `data-testid="vsort-<id>"`).
-    pub id: &'static str,
-    /// Header text.
-    pub label: &'static str,
-    /// Right-aligned numbers (and sorted high-to-low first).
-    pub numeric: bool,
-    /// CSS grid track size, e.g. `minmax(12rem, 2fr)` or `6rem`.
-    pub width: &'static str,
-    /// The header sorts by this column.
-    pub sortable: bool,
-}
-
-/// A column's sort keys, precomputed (text lower-cased).
-#[derive(Clone, Copy, Debug)]
-pub enum KeyColumn<'a> {
-    /// Integers.
-    Int(&'a [i64]),
-    /// Floats (NaN last).
-    Float(&'a [f64]),
-    /// Text, already lower-cased.
-    Text(&'a [String]),
-}
-
-/// The ascending permutation of a column: row indices ordered by key, ties by index.
-pub fn sort_perm(col: KeyColumn<'_>) -> Vec<u32> {
-    let n = match col {
-        KeyColumn::Int(k) => k.len(),
-        KeyColumn::Float(k) => k.len(),
-        KeyColumn::Text(k) => k.len(),
-    };
-    let mut p: Vec<u32> = (0..n as u32).collect();
-    // Stable sorts of an index vector that starts in index order: ties stay by index.
-    match col {
-        KeyColumn::Int(k) => p.sort_by_key(|&i| k[i as usize]),
-        KeyColumn::Float(k) => p.sort_by(|&a, &b| {
-            let (x, y) = (k[a as usize], k[b as usize]);
-            match (x.is_nan(), y.is_nan()) {
-                (false, false) => x.total_cmp(&y),
-                (xa, ya) => xa.cmp(&ya),
-            }
-        }),
-        KeyColumn::Text(k) => p.sort_by(|&a, &b| k[a as usize].cmp(&k[b as usize])),
-    }
-    p
-}
-
-/// The shown order: `perm` (identity when `None`), forward or reversed, keeping the rows whose
-/// `mask` entry is true (a missing entry counts as false).
-pub fn ordered(perm: Option<&[u32]>, desc: bool, mask: &[bool], n: usize) -> Vec<u32> {
-    let keep = |i: &u32| mask.get(*i as usize).copied().unwrap_or(false);
-    match (perm, desc) {
-        (Some(p), false) => p.iter().copied().filter(keep).collect(),
-        (Some(p), true) => p.iter().rev().copied().filter(keep).collect(),
-        (None, false) => (0..n as u32).filter(keep).collect(),
-        (None, true) => (0..n as u32).rev().filter(keep).collect(),
-    }
-}
-
 /// Largest height of the scroll area in CSS pixels (browsers cap element heights at about
 /// 33 million); longer tables map the scroll position proportionally.
 pub const MAX_SCROLL_PX: f64 = 8_000_000.0;
@@ -162,33 +103,72 @@ pub fn window(
 /// Renders the cells of the row with this data index.
 pub type RenderRow = Arc<dyn Fn(u32) -> AnyView + Send + Sync>;
 
+/// What the virtual table needs of a column: its header.
+#[derive(Clone, Copy)]
+struct Header {
+    id: &'static str,
+    label: &'static str,
+    numeric: bool,
+    width: &'static str,
+}
+
 /// A virtualized, sortable table (ARIA table roles on a CSS grid). `rows` is the order to
 /// show; `render` draws one row's cells (`<div role="cell">` each, one per column).
 #[component]
-pub fn VirtualTable(
+pub fn VirtualTable<D: 'static>(
     /// Columns in display order.
-    columns: Vec<VColumn>,
-    /// Data indices to show, in order.
+    columns: Vec<Column<D>>,
+    /// Data positions to show, in order.
     #[prop(into)]
     rows: Signal<Shared<Vec<u32>>>,
     /// Draws one row's cells.
     render: RenderRow,
     /// Sort column id and descending.
     sort: RwSignal<Option<(String, bool)>>,
-    /// A row was clicked (or Enter pressed on it): its data index.
+    /// A row was clicked (or Enter pressed on it): its data position.
     #[prop(optional)]
     on_row: Option<Callback<u32>>,
     /// Accessible name of the table.
     caption: &'static str,
     /// `data-testid` of the table.
     testid: &'static str,
-    /// Row height in pixels (fixed; CSS must agree).
-    #[prop(default = 36.0)]
-    row_height: f64,
-    /// Rows rendered above and below the visible ones.
-    #[prop(default = 8)]
-    overscan: usize,
 ) -> impl IntoView {
+    let headers = columns
+        .iter()
+        .map(|c| Header {
+            id: c.id,
+            label: c.label,
+            numeric: c.numeric,
+            width: c.width,
+        })
+        .collect();
+    virtual_table(
+        headers, rows, render, sort, on_row, caption, testid, 36.0, 8,
+    )
+}
+
+/// The body of [`VirtualTable`], not generic: one copy in the wasm.
+#[allow(clippy::too_many_arguments)]
+fn virtual_table(
+    // Column headers in display order.
+    columns: Vec<Header>,
+    // Data indices to show, in order.
+    rows: Signal<Shared<Vec<u32>>>,
+    // Draws one row's cells.
+    render: RenderRow,
+    // Sort column id and descending.
+    sort: RwSignal<Option<(String, bool)>>,
+    // A row was clicked (or Enter pressed on it): its data index.
+    on_row: Option<Callback<u32>>,
+    // Accessible name of the table.
+    caption: &'static str,
+    // `data-testid` of the table.
+    testid: &'static str,
+    // Row height in pixels (fixed; CSS must agree).
+    row_height: f64,
+    // Rows rendered above and below the visible ones.
+    overscan: usize,
+) -> AnyView {
     let scroll_top = RwSignal::new(0.0f64);
     let viewport = RwSignal::new(560.0f64);
     let scroller = NodeRef::<leptos::html::Div>::new();
@@ -239,20 +219,12 @@ pub fn VirtualTable(
     let headers = columns
         .iter()
         .map(|c| {
-            let VColumn {
-                id,
-                label,
-                numeric,
-                sortable,
-                ..
+            let Header {
+                id, label, numeric, ..
             } = *c;
             view! {
                 <div role="columnheader" class="vt-h" class:num=numeric aria-sort=move || aria_sort(sort_state(sort, id))>
-                    {if sortable {
-                        view! { <SortButton sort=sort id=id label=label numeric=numeric testid=format!("vsort-{id}") /> }.into_any()
-                    } else {
-                        view! { <span>{label}</span> }.into_any()
-                    }}
+                    <SortButton sort=sort id=id label=label numeric=numeric testid=format!("vsort-{id}") />
                 </div>
             }
         })
@@ -309,33 +281,12 @@ pub fn VirtualTable(
             </div>
         </div>
     }
+    .into_any()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn perms_are_stable_and_ordered() {
-        assert_eq!(sort_perm(KeyColumn::Int(&[3, 1, 3, 2])), vec![1, 3, 0, 2]);
-        assert_eq!(
-            sort_perm(KeyColumn::Float(&[f64::NAN, 1.0, 0.5])),
-            vec![2, 1, 0]
-        );
-        let t = ["b".to_string(), "a".into(), "b".into()];
-        assert_eq!(sort_perm(KeyColumn::Text(&t)), vec![1, 0, 2]);
-        assert_eq!(sort_perm(KeyColumn::Int(&[])), Vec::<u32>::new());
-    }
-
-    #[test]
-    fn order_and_mask() {
-        let p = [2u32, 0, 1];
-        let m = [true, false, true];
-        assert_eq!(ordered(Some(&p), false, &m, 3), vec![2, 0]);
-        assert_eq!(ordered(Some(&p), true, &m, 3), vec![0, 2]);
-        assert_eq!(ordered(None, false, &m, 3), vec![0, 2]);
-        assert_eq!(ordered(None, true, &[true], 3), vec![0]);
-    }
 
     #[test]
     fn windows() {

@@ -10,21 +10,23 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 use serpkit::ops::backlink_overview::{self, DomainOverview};
 use serpkit::ops::domainstats::{self, DomainStatsRecord};
-use serpkit::ops::ranked_keywords_domain::{self, RankedKeyword};
+use serpkit::ops::ranked_keywords_domain;
 use serpkit::ops::ranked_keywords_metrics::{self, RankedKeywordsMetrics};
-use serpkit::{Request, Usd};
+use serpkit::Request;
 
-use super::domain_backlinks::BacklinkOverviewView;
-use super::domain_keywords::{
-    RankedKeywordsData, RankedKeywordsFilter, RankedKeywordsState, RankedKeywordsTable,
-};
-use super::domains::{normalize_domain, operation_card, unreadable, DomainNav, DomainOperation};
+use crate::components::backlink_overview::BacklinkOverviewView;
 use crate::components::domain_card::DomainCard;
 use crate::components::domain_charts::RankChart;
+use crate::components::domain_nav::{normalize_domain, DomainNav};
 use crate::components::fmt_int;
+use crate::components::priced_call::unreadable;
+use crate::components::ranked_keywords::{
+    ranked_keywords_of, RankedKeywordsFilter, RankedKeywordsState, RankedKeywordsTable,
+};
 use crate::components::virtual_table::Shared;
+use crate::components::{LoadEverything, PricedCall, PricedCallCard, PricedCalls};
 use crate::paths::{compare_route, domain_route, enc};
-use crate::workspace::{use_workspace, Workspace};
+use crate::workspace::use_workspace;
 
 /// The tabs: (id, label).
 pub const TABS: [(&str, &str); 3] = [
@@ -32,23 +34,6 @@ pub const TABS: [(&str, &str); 3] = [
     ("backlinks", "Backlinks"),
     ("keywords", "Ranked keywords"),
 ];
-
-/// The decoded ranked keywords of an operation's stored result, in columns.
-pub fn ranked_keywords_data(
-    workspace: Workspace,
-    operation: DomainOperation,
-) -> Memo<Option<Result<Shared<RankedKeywordsData>, String>>> {
-    Memo::new(move |_| {
-        let (key, _) = operation.ident.get()?;
-        workspace.results.with_untracked(|m| {
-            m.get(&key).map(|r| {
-                serpkit::decode::<Vec<RankedKeyword>>(&r.body)
-                    .map(|v| Shared::new(RankedKeywordsData::from_records(v)))
-                    .map_err(|e| e.to_string())
-            })
-        })
-    })
-}
 
 /// The domain page.
 #[component]
@@ -69,48 +54,42 @@ pub fn DomainDetail() -> impl IntoView {
     let input = RwSignal::new(domain.get_untracked());
     Effect::new(move |_| input.set(domain.get()));
 
-    let with_domain = move |f: fn(String) -> Request| {
-        move || {
-            let d = domain.get();
-            (!d.is_empty()).then(|| f(d))
-        }
+    // One call per section; each shows its result on its own tab.
+    let call_on = move |tab: &'static str, make: fn(String) -> Request| {
+        PricedCall::new(
+            workspace,
+            Signal::derive(move || domain_route(&domain.get(), tab)),
+            Signal::derive(move || domain.get()),
+            move || {
+                let d = domain.get();
+                (!d.is_empty()).then(|| make(d))
+            },
+        )
     };
-    let stats = DomainOperation::new(
-        workspace,
-        with_domain(|d| {
-            Request::DomainStats(domainstats::Request {
-                key: Default::default(),
-                domains: vec![d],
-            })
-        }),
-    );
-    let ranked_keywords_metrics = DomainOperation::new(
-        workspace,
-        with_domain(|d| {
-            Request::RankedKeywordsMetrics(ranked_keywords_metrics::Request {
-                key: Default::default(),
-                domain: d,
-            })
-        }),
-    );
-    let overview = DomainOperation::new(
-        workspace,
-        with_domain(|d| {
-            Request::BacklinkOverview(backlink_overview::Request {
-                key: Default::default(),
-                domain: d,
-            })
-        }),
-    );
-    let ranked_keywords = DomainOperation::new(
-        workspace,
-        with_domain(|d| {
-            Request::RankedKeywordsDomain(ranked_keywords_domain::Request {
-                key: Default::default(),
-                domain: d,
-            })
-        }),
-    );
+    let stats = call_on("overview", |d| {
+        Request::DomainStats(domainstats::Request {
+            key: Default::default(),
+            domains: vec![d],
+        })
+    });
+    let rank_metrics = call_on("overview", |d| {
+        Request::RankedKeywordsMetrics(ranked_keywords_metrics::Request {
+            key: Default::default(),
+            domain: d,
+        })
+    });
+    let overview = call_on("backlinks", |d| {
+        Request::BacklinkOverview(backlink_overview::Request {
+            key: Default::default(),
+            domain: d,
+        })
+    });
+    let ranked_keywords = call_on("keywords", |d| {
+        Request::RankedKeywordsDomain(ranked_keywords_domain::Request {
+            key: Default::default(),
+            domain: d,
+        })
+    });
     let check = Memo::new(move |_| {
         let d = domain.get();
         (!d.is_empty())
@@ -123,7 +102,7 @@ pub fn DomainDetail() -> impl IntoView {
     });
 
     // Ranked keyword table state, mirrored in the URL.
-    let ranked_keywords_state = RankedKeywordsState {
+    let table_state = RankedKeywordsState {
         filter: RwSignal::new(RankedKeywordsFilter {
             text: qget("q"),
             vmin: qget("vmin"),
@@ -141,8 +120,8 @@ pub fn DomainDetail() -> impl IntoView {
     let nav = StoredValue::new(navigate);
     let url_gen = StoredValue::new(0u64);
     Effect::new(move |prev: Option<()>| {
-        let f = ranked_keywords_state.filter.get();
-        let s = ranked_keywords_state.sort.get();
+        let f = table_state.filter.get();
+        let s = table_state.sort.get();
         if prev.is_none() {
             return;
         }
@@ -193,37 +172,13 @@ pub fn DomainDetail() -> impl IntoView {
         );
     });
 
-    let route = Signal::derive(move || domain_route(&domain.get(), &tab.get()));
-    let input_label = Signal::derive(move || domain.get());
     let open = move || {
         let d = normalize_domain(&input.get_untracked());
         if !d.is_empty() {
             nav.with_value(|n| n(&domain_route(&d, &tab.get_untracked()), Default::default()));
         }
     };
-    let all_price = Memo::new(move |_| {
-        [stats, ranked_keywords_metrics, overview, ranked_keywords]
-            .iter()
-            .map(|o| o.price.get().0)
-            .sum::<Usd>()
-    });
-    let run_all = move || {
-        for (operation, t) in [
-            (stats, "overview"),
-            (ranked_keywords_metrics, "overview"),
-            (overview, "backlinks"),
-            (ranked_keywords, "keywords"),
-        ] {
-            if !operation.bought() {
-                operation.run(
-                    workspace,
-                    domain_route(&domain.get_untracked(), t),
-                    domain.get_untracked(),
-                    false,
-                );
-            }
-        }
-    };
+    let every_call = Signal::stored(vec![stats, rank_metrics, overview, ranked_keywords]);
 
     view! {
         <section class="page domain-page" aria-labelledby="dd-title">
@@ -248,11 +203,7 @@ pub fn DomainDetail() -> impl IntoView {
                 }>
                 <div class="detail-head">
                     <h1 id="dd-title" data-testid="domain-title">{move || domain.get()}</h1>
-                    <crate::components::PriceButton testid="run-all" secondary=true
-                        text=Signal::derive(move || { let p = all_price.get(); if p == Usd::ZERO { "Everything is loaded".to_string() } else { format!("Load every section — {p}") } })
-                        price=Signal::derive(move || all_price.get())
-                        disabled=Signal::derive(move || all_price.get() == Usd::ZERO || check.with(Option::is_some))
-                        on_run=Callback::new(move |_| run_all()) />
+                    <LoadEverything calls=every_call secondary=true blocked=Signal::derive(move || check.with(Option::is_some)) />
                 </div>
                 {move || check.get().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> })}
                 <nav class="tabs" aria-label="Domain sections">
@@ -266,9 +217,9 @@ pub fn DomainDetail() -> impl IntoView {
                     }).collect_view()}
                 </nav>
                 {move || match tab.get().as_str() {
-                    "backlinks" => backlinks_tab(workspace, overview, route, input_label, domain).into_any(),
-                    "keywords" => keywords_tab(workspace, ranked_keywords, route, input_label, domain, ranked_keywords_state).into_any(),
-                    _ => overview_tab(workspace, stats, ranked_keywords_metrics, route, input_label, domain).into_any(),
+                    "backlinks" => backlinks_tab(overview, domain).into_any(),
+                    "keywords" => keywords_tab(ranked_keywords, domain, table_state).into_any(),
+                    _ => overview_tab(stats, rank_metrics, domain).into_any(),
                 }}
             </Show>
         </section>
@@ -276,27 +227,26 @@ pub fn DomainDetail() -> impl IntoView {
 }
 
 fn overview_tab(
-    workspace: Workspace,
-    stats: DomainOperation,
-    ranked_keywords_metrics: DomainOperation,
-    route: Signal<String>,
-    input: Signal<String>,
+    stats: PricedCall,
+    rank_metrics: PricedCall,
     domain: Memo<String>,
 ) -> impl IntoView {
-    let recs = stats.decoded::<Vec<DomainStatsRecord>>(workspace);
-    let metrics = ranked_keywords_metrics.decoded::<Vec<RankedKeywordsMetrics>>(workspace);
+    let records = stats.decoded::<Vec<DomainStatsRecord>>();
+    let metrics = rank_metrics.decoded::<Vec<RankedKeywordsMetrics>>();
     view! {
-        {operation_card(workspace, stats, "stats", "Authority and links", "domain stats", route, input, move || match recs.get() {
-            Some(Ok(r)) if r.is_empty() => view! { <p class="meta">"The service returned no record for this domain."</p> }.into_any(),
-            Some(Ok(r)) => view! { <div class="dcards one">{r.iter().cloned().map(|x| view! { <DomainCard record=x /> }).collect_view()}</div> }.into_any(),
-            Some(Err(e)) => unreadable(e),
-            None => ().into_any(),
-        })}
-        {operation_card(workspace, ranked_keywords_metrics, "rank-dist", "Rank distribution of ranked keywords", "rank distribution", route, input, move || match metrics.get() {
-            Some(Ok(list)) => rank_distribution(list, domain.get_untracked()),
-            Some(Err(e)) => unreadable(e),
-            None => ().into_any(),
-        })}
+        <PricedCallCard calls=PricedCalls::one(stats) id="stats" title="Authority and links" what="domain stats"
+            body=move || match records.get() {
+                Some(Ok(r)) if r.is_empty() => view! { <p class="meta">"The service returned no record for this domain."</p> }.into_any(),
+                Some(Ok(r)) => view! { <div class="dcards one">{r.iter().cloned().map(|record| view! { <DomainCard record=record /> }).collect_view()}</div> }.into_any(),
+                Some(Err(e)) => unreadable(e),
+                None => ().into_any(),
+            } />
+        <PricedCallCard calls=PricedCalls::one(rank_metrics) id="rank-dist" title="Rank distribution of ranked keywords" what="rank distribution"
+            body=move || match metrics.get() {
+                Some(Ok(list)) => rank_distribution(list, domain.get_untracked()),
+                Some(Err(e)) => unreadable(e),
+                None => ().into_any(),
+            } />
     }
 }
 
@@ -346,57 +296,32 @@ fn rank_distribution(list: Shared<Vec<RankedKeywordsMetrics>>, domain: String) -
     .into_any()
 }
 
-fn backlinks_tab(
-    workspace: Workspace,
-    operation: DomainOperation,
-    route: Signal<String>,
-    input: Signal<String>,
-    domain: Memo<String>,
-) -> impl IntoView {
-    let data = operation.decoded::<DomainOverview>(workspace);
-    operation_card(
-        workspace,
-        operation,
-        "backlinks",
-        "Backlink overview",
-        "backlink overview",
-        route,
-        input,
-        move || match data.get() {
-            Some(Ok(o)) => {
-                view! { <BacklinkOverviewView overview=o name=domain.get_untracked() /> }.into_any()
-            }
-            Some(Err(e)) => unreadable(e),
-            None => ().into_any(),
-        },
-    )
+fn backlinks_tab(call: PricedCall, domain: Memo<String>) -> impl IntoView {
+    let data = call.decoded::<DomainOverview>();
+    view! {
+        <PricedCallCard calls=PricedCalls::one(call) id="backlinks" title="Backlink overview" what="backlink overview"
+            body=move || match data.get() {
+                Some(Ok(o)) => view! { <BacklinkOverviewView overview=o name=domain.get_untracked() /> }.into_any(),
+                Some(Err(e)) => unreadable(e),
+                None => ().into_any(),
+            } />
+    }
 }
 
 fn keywords_tab(
-    workspace: Workspace,
-    operation: DomainOperation,
-    route: Signal<String>,
-    input: Signal<String>,
+    call: PricedCall,
     domain: Memo<String>,
     state: RankedKeywordsState,
 ) -> impl IntoView {
-    let decoded = ranked_keywords_data(workspace, operation);
+    let decoded = ranked_keywords_of(call);
     let data =
         Memo::new(move |_| decoded.with(|d| d.as_ref().and_then(|r| r.as_ref().ok().cloned())));
-    operation_card(
-        workspace,
-        operation,
-        "keywords",
-        "Ranked keywords",
-        "ranked keywords",
-        route,
-        input,
-        move || {
-            match decoded.with(|d| d.as_ref().map(|r| r.as_ref().err().cloned())) {
-            Some(Some(e)) => unreadable(e),
-            Some(None) => view! { <RankedKeywordsTable data=data state=state name=Signal::derive(move || domain.get()) /> }.into_any(),
-            None => ().into_any(),
-        }
-        },
-    )
+    view! {
+        <PricedCallCard calls=PricedCalls::one(call) id="keywords" title="Ranked keywords" what="ranked keywords"
+            body=move || match decoded.with(|d| d.as_ref().map(|r| r.as_ref().err().cloned())) {
+                Some(Some(e)) => unreadable(e),
+                Some(None) => view! { <RankedKeywordsTable data=data state=state name=Signal::derive(move || domain.get()) /> }.into_any(),
+                None => ().into_any(),
+            } />
+    }
 }

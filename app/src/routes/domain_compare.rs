@@ -9,75 +9,25 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
-use serpkit::ops::domainstats::{self, parse_stat, DomainStatsRecord};
+use serpkit::ops::domainstats::{self, DomainStatsRecord};
 use serpkit::ops::ranked_keywords_domain;
 use serpkit::ops::ranked_keywords_metrics::{self, RankedKeywordsMetrics};
-use serpkit::{Request, Usd};
+use serpkit::Request;
 
-use super::domain::ranked_keywords_data;
-use super::domain_keywords::RankedKeywordsData;
-use super::domains::{parse_domains, unreadable, DomainNav, DomainOperation, MAX_COMPARE};
+use crate::components::columns::{sorted_view, Column, SortCache, SortKey};
 use crate::components::domain_card::{fmt_stat, NO_VALUE};
 use crate::components::domain_charts::{rank_slots, RankChart};
-use crate::components::virtual_table::{
-    ordered, sort_perm, KeyColumn, RenderRow, Shared, VColumn, VirtualTable,
-};
-use crate::components::{fmt_int, ErrorBox, PriceButton, ResultMeta, ValidationPanel};
-use crate::model::plural;
+use crate::components::domain_metrics::{best, Better, DOMAIN_METRICS};
+use crate::components::domain_nav::{parse_domains, DomainNav, LETTERS, MAX_COMPARE};
+use crate::components::priced_call::unreadable;
+use crate::components::ranked_keywords::{ranked_keywords_of, RankedKeywordsData};
+use crate::components::virtual_table::{RenderRow, Shared, VirtualTable};
+use crate::components::{fmt_int, LoadEverything, PricedCall, PricedCallCard, PricedCalls};
 use crate::paths::{compare_route, domain_route, keywords_route};
-use crate::workspace::{use_workspace, Workspace};
-
-/// Letters naming the compared domains in tables.
-pub const LETTERS: [&str; MAX_COMPARE] = ["A", "B", "C", "D"];
-
-type Field = fn(&DomainStatsRecord) -> &str;
+use crate::workspace::use_workspace;
 
 /// Per keyword: (keyword as first seen, highest volume, best rank per domain).
 type Seen = (String, i64, [i64; MAX_COMPARE]);
-
-/// Rows of the stats comparison: (label, field, higher is better).
-pub const STAT_ROWS: &[(&str, Field, bool)] = &[
-    ("Domain authority", |r| &r.alpha_da, true),
-    ("Page authority", |r| &r.alpha_pa, true),
-    ("Alpha rank", |r| &r.alpha_rank, false),
-    ("Alpha trust", |r| &r.alpha_trust, true),
-    ("Spam score", |r| &r.alpha_spam, false),
-    ("Alpha links", |r| &r.alpha_links, true),
-    ("Citation flow", |r| &r.beta_cf, true),
-    ("Trust flow", |r| &r.beta_tf, true),
-    ("Beta links", |r| &r.beta_links, true),
-    ("Referring domains", |r| &r.beta_ref_domains, true),
-    ("Referring .edu", |r| &r.beta_ref_edu, true),
-    ("Referring .gov", |r| &r.beta_ref_gov, true),
-    ("Subnets", |r| &r.beta_ref_subnets, true),
-    ("IPs", |r| &r.beta_ips, true),
-    ("SN comments", |r| &r.sn_comments, true),
-    ("SN shares", |r| &r.sn_shares, true),
-    ("Stumbles", |r| &r.stumbles, true),
-    ("Image board pins", |r| &r.image_board_pins, true),
-];
-
-/// Index of the best value of a row (`None` when fewer than two values are reported or all
-/// are equal).
-pub fn best(values: &[Option<f64>], higher: bool) -> Option<usize> {
-    let present: Vec<(usize, f64)> = values
-        .iter()
-        .enumerate()
-        .filter_map(|(i, v)| v.filter(|x| x.is_finite()).map(|x| (i, x)))
-        .collect();
-    if present.len() < 2 {
-        return None;
-    }
-    let pick = present.iter().copied().reduce(|a, b| {
-        if (higher && b.1 > a.1) || (!higher && b.1 < a.1) {
-            b
-        } else {
-            a
-        }
-    })?;
-    let ties = present.iter().filter(|(_, v)| *v == pick.1).count();
-    (ties == 1).then_some(pick.0)
-}
 
 /// Keywords ranked by several of the compared domains.
 #[derive(Default)]
@@ -96,13 +46,18 @@ pub struct Overlap {
     pub per_domain: [usize; MAX_COMPARE],
     /// Pairwise shared keyword counts.
     pub pairs: [[usize; MAX_COMPARE]; MAX_COMPARE],
+    /// Sort orders of the table's columns.
+    orders: SortCache,
 }
 
 impl Overlap {
     /// From each domain's ranked keywords (`None` for a slot not loaded).
     pub fn build(data: &[Option<Shared<RankedKeywordsData>>]) -> Overlap {
         let mut map: HashMap<String, Seen> = HashMap::new();
-        let mut o = Overlap::default();
+        let mut o = Overlap {
+            orders: SortCache::new(OVERLAP_COLUMNS.len()),
+            ..Overlap::default()
+        };
         for (slot, d) in data.iter().enumerate().take(MAX_COMPARE) {
             let Some(d) = d else { continue };
             for i in 0..d.len() {
@@ -160,7 +115,7 @@ pub fn Compare() -> impl IntoView {
     let route = Signal::derive(move || compare_route(&domains.get()));
     let label = Signal::derive(move || domains.get().join(", "));
 
-    let stats = DomainOperation::new(workspace, move || {
+    let stats = PricedCall::new(workspace, route, label, move || {
         let d = domains.get();
         (!d.is_empty()).then(|| {
             Request::DomainStats(domainstats::Request {
@@ -169,27 +124,30 @@ pub fn Compare() -> impl IntoView {
             })
         })
     });
-    let slot = move |i: usize| move || domains.with(|d| d.get(i).cloned());
-    let ranked_keywords_metrics: [DomainOperation; MAX_COMPARE] = std::array::from_fn(|i| {
-        let get = slot(i);
-        DomainOperation::new(workspace, move || {
-            get().map(|d| {
-                Request::RankedKeywordsMetrics(ranked_keywords_metrics::Request {
-                    key: Default::default(),
-                    domain: d,
-                })
+    // One call per domain slot; a slot past the domains entered has no request.
+    let per_domain = |make: fn(String) -> Request| -> Vec<PricedCall> {
+        (0..MAX_COMPARE)
+            .map(|i| {
+                let slot = move || domains.with(|d| d.get(i).cloned());
+                PricedCall::new(
+                    workspace,
+                    route,
+                    Signal::derive(move || slot().unwrap_or_default()),
+                    move || slot().map(make),
+                )
             })
+            .collect()
+    };
+    let rank_metrics = per_domain(|domain| {
+        Request::RankedKeywordsMetrics(ranked_keywords_metrics::Request {
+            key: Default::default(),
+            domain,
         })
     });
-    let ranked_keywords: [DomainOperation; MAX_COMPARE] = std::array::from_fn(|i| {
-        let get = slot(i);
-        DomainOperation::new(workspace, move || {
-            get().map(|d| {
-                Request::RankedKeywordsDomain(ranked_keywords_domain::Request {
-                    key: Default::default(),
-                    domain: d,
-                })
-            })
+    let ranked_keywords = per_domain(|domain| {
+        Request::RankedKeywordsDomain(ranked_keywords_domain::Request {
+            key: Default::default(),
+            domain,
         })
     });
     let checks = Memo::new(move |_| {
@@ -203,24 +161,17 @@ pub fn Compare() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
-    let all: Vec<DomainOperation> = std::iter::once(stats)
-        .chain(ranked_keywords_metrics)
-        .chain(ranked_keywords)
-        .collect();
-    let all = StoredValue::new(all);
-    let all_price =
-        Memo::new(move |_| all.with_value(|a| a.iter().map(|o| o.price.get().0).sum::<Usd>()));
-    let run_all = move || {
-        let r = route.get_untracked();
-        let l = label.get_untracked();
-        all.with_value(|a| {
-            for operation in a {
-                if !operation.bought() && operation.request.with_untracked(Option::is_some) {
-                    operation.run(workspace, r.clone(), l.clone(), false);
-                }
-            }
-        })
-    };
+    let every_call = Signal::stored(
+        std::iter::once(stats)
+            .chain(rank_metrics.iter().copied())
+            .chain(ranked_keywords.iter().copied())
+            .collect::<Vec<_>>(),
+    );
+    let count = Signal::derive(move || domains.with(Vec::len));
+    let rank_body = ViewFn::from(rank_body(rank_metrics.clone(), domains));
+    let overlap_body = ViewFn::from(overlap_body(ranked_keywords.clone(), domains));
+    let rank_calls = PricedCalls::per_item(rank_metrics, count, "domain");
+    let overlap_calls = PricedCalls::per_item(ranked_keywords, count, "domain");
 
     view! {
         <section class="page domain-page" aria-labelledby="cmp-title">
@@ -256,29 +207,21 @@ pub fn Compare() -> impl IntoView {
                             </li>
                         }).collect_view()}
                     </ul>
-                    <PriceButton testid="run-all" secondary=true
-                        text=Signal::derive(move || { let p = all_price.get(); if p == Usd::ZERO { "Everything is loaded".to_string() } else { format!("Load every section — {p}") } })
-                        price=Signal::derive(move || all_price.get())
-                        disabled=Signal::derive(move || all_price.get() == Usd::ZERO || !checks.with(Vec::is_empty))
-                        on_run=Callback::new(move |_| run_all()) />
+                    <LoadEverything calls=every_call secondary=true blocked=Signal::derive(move || !checks.with(Vec::is_empty)) />
                 </div>
                 {move || checks.get().into_iter().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> }).collect_view()}
-                {stats_section(workspace, stats, domains, route, label)}
-                {multi_section(workspace, "cmp-rank", "Rank distribution", "rank distributions", ranked_keywords_metrics, domains, route, rank_body(workspace, ranked_keywords_metrics, domains))}
-                {multi_section(workspace, "cmp-overlap", "Shared ranked keywords", "ranked keywords", ranked_keywords, domains, route, overlap_body(workspace, ranked_keywords, domains))}
+                {stats_section(stats, domains)}
+                <PricedCallCard calls=rank_calls id="cmp-rank" title="Rank distribution"
+                    what="rank distributions" body=rank_body.clone() />
+                <PricedCallCard calls=overlap_calls id="cmp-overlap" title="Shared ranked keywords"
+                    what="ranked keywords" body=overlap_body.clone() />
             </Show>
         </section>
     }
 }
 
-fn stats_section(
-    workspace: Workspace,
-    operation: DomainOperation,
-    domains: Memo<Vec<String>>,
-    route: Signal<String>,
-    label: Signal<String>,
-) -> impl IntoView {
-    let recs = operation.decoded::<Vec<DomainStatsRecord>>(workspace);
+fn stats_section(call: PricedCall, domains: Memo<Vec<String>>) -> impl IntoView {
+    let recs = call.decoded::<Vec<DomainStatsRecord>>();
     let body = move || match recs.get() {
         Some(Ok(list)) => {
             let ds = domains.get_untracked();
@@ -309,14 +252,15 @@ fn stats_section(
                             {ds.iter().enumerate().map(|(i, d)| view! { <th scope="col" class="num"><span class=format!("dot dom{i}")></span>{format!("{} {d}", LETTERS[i])}</th> }).collect_view()}
                         </tr></thead>
                         <tbody>
-                            {STAT_ROWS.iter().map(|(name, field, higher)| {
-                                let vals: Vec<Option<f64>> = cols.iter().map(|c| c.as_ref().and_then(|r| parse_stat::<f64>(field(r)))).collect();
-                                let b = best(&vals, *higher);
+                            {DOMAIN_METRICS.iter().map(|metric| {
+                                let vals: Vec<Option<f64>> = cols.iter().map(|c| c.as_ref().and_then(|r| metric.number(r))).collect();
+                                let b = best(&vals, metric.better);
+                                let lower = metric.better == Better::Lower;
                                 view! {
                                     <tr>
-                                        <th scope="row">{*name}{(!higher).then(|| view! { <span class="meta">" (lower is better)"</span> })}</th>
+                                        <th scope="row">{metric.label}{lower.then(|| view! { <span class="meta">" (lower is better)"</span> })}</th>
                                         {cols.iter().enumerate().map(|(i, c)| {
-                                            let v = c.as_ref().map(|r| fmt_stat(field(r))).unwrap_or_else(|| NO_VALUE.into());
+                                            let v = c.as_ref().map(|r| fmt_stat((metric.value)(r))).unwrap_or_else(|| NO_VALUE.into());
                                             let is_best = b == Some(i);
                                             view! { <td class="num" class:best=is_best>{v}{is_best.then(|| view! { <span class="sr-only">" (best)"</span> })}</td> }
                                         }).collect_view()}
@@ -339,107 +283,17 @@ fn stats_section(
         Some(Err(e)) => unreadable(e),
         None => ().into_any(),
     };
-    super::domains::operation_card(
-        workspace,
-        operation,
-        "cmp-stats",
-        "Stats",
-        "stats",
-        route,
-        label,
-        body,
-    )
-}
-
-/// A section over one operation per domain: one price button for what is missing, each
-/// domain's error, the body once every domain is loaded (or partly, with a note).
-#[allow(clippy::too_many_arguments)]
-fn multi_section(
-    workspace: Workspace,
-    id: &'static str,
-    title: &'static str,
-    what: &'static str,
-    ops: [DomainOperation; MAX_COMPARE],
-    domains: Memo<Vec<String>>,
-    route: Signal<String>,
-    body: impl Fn() -> AnyView + Send + Sync + 'static,
-) -> impl IntoView {
-    let active = move || {
-        let n = domains.with(Vec::len);
-        ops.into_iter().take(n).collect::<Vec<_>>()
-    };
-    let price = Memo::new(move |_| active().iter().map(|o| o.price.get().0).sum::<Usd>());
-    let missing = Memo::new(move |_| active().iter().filter(|o| !o.bought()).count());
-    let loading = Memo::new(move |_| active().iter().any(|o| o.call.loading.get()));
-    let run = move |refresh: bool| {
-        let ds = domains.get_untracked();
-        for (i, operation) in active().into_iter().enumerate() {
-            if refresh || !operation.bought() {
-                operation.run(
-                    workspace,
-                    route.get_untracked(),
-                    ds.get(i).cloned().unwrap_or_default(),
-                    refresh,
-                );
-            }
-        }
-    };
-    let full = Memo::new(move |_| active().iter().map(|o| o.full_price()).sum::<Usd>());
-    let body = StoredValue::new(body);
-    view! {
-        <section class="card" id=id data-testid=format!("section-{id}") aria-labelledby=format!("{id}-title")
-            aria-busy=move || loading.get().to_string()>
-            <div class="card-head">
-                <h2 id=format!("{id}-title")>{title}</h2>
-                <Show when=move || { missing.get() > 0 }>
-                    <PriceButton testid=id
-                        text=Signal::derive(move || { let n = missing.get(); format!("Get {what} — {} for {n} domain{}", price.get(), plural(n)) })
-                        price=Signal::derive(move || price.get())
-                        disabled=Signal::derive(move || loading.get())
-                        on_run=Callback::new(move |_| run(false)) />
-                </Show>
-                <Show when=move || { missing.get() == 0 }>
-                    <PriceButton testid="refresh" secondary=true
-                        text=Signal::derive(move || format!("Refresh — {}", full.get()))
-                        price=Signal::derive(move || full.get())
-                        disabled=Signal::derive(move || loading.get())
-                        on_run=Callback::new(move |_| run(true)) />
-                </Show>
-            </div>
-            {ops.into_iter().map(|operation| view! { <ErrorBox call=operation.call /> }).collect_view()}
-            {move || loading.get().then(|| view! { <p class="meta loading" role="status"><span class="spinner" aria-hidden="true"></span>"Loading…"</p> })}
-            {move || {
-                let n = domains.with(Vec::len);
-                let have = n - missing.get();
-                if have == 0 {
-                    view! { <p class="meta empty-small" data-testid="not-loaded">{format!("Not loaded yet. Press “Get {what}” to buy it for every domain; results are saved and reopen without a charge.")}</p> }.into_any()
-                } else {
-                    view! {
-                        <div class="op-body">
-                            {(have < n).then(|| view! { <p class="meta warn">{format!("{have} of {n} domains loaded.")}</p> })}
-                            {body.with_value(|b| b())}
-                            <details class="metas">
-                                <summary class="meta">"Where these results came from"</summary>
-                                {ops.into_iter().take(n).map(|operation| view! {
-                                    <ResultMeta result=Signal::derive(move || operation.meta.get()) />
-                                    <ValidationPanel result=Signal::derive(move || operation.meta.get()) />
-                                }).collect_view()}
-                            </details>
-                        </div>
-                    }.into_any()
-                }
-            }}
-        </section>
-    }
+    view! { <PricedCallCard calls=PricedCalls::one(call) id="cmp-stats" title="Stats" what="stats" body=body /> }
 }
 
 fn rank_body(
-    workspace: Workspace,
-    ops: [DomainOperation; MAX_COMPARE],
+    calls: Vec<PricedCall>,
     domains: Memo<Vec<String>>,
 ) -> impl Fn() -> AnyView + Send + Sync + 'static {
-    let decoded: [_; MAX_COMPARE] =
-        std::array::from_fn(|i| ops[i].decoded::<Vec<RankedKeywordsMetrics>>(workspace));
+    let decoded: Vec<_> = calls
+        .iter()
+        .map(|c| c.decoded::<Vec<RankedKeywordsMetrics>>())
+        .collect();
     move || {
         let ds = domains.get_untracked();
         let mut charts = Vec::new();
@@ -510,65 +364,87 @@ fn rank_body(
 }
 
 /// Columns of the shared keywords table.
-const OVERLAP_COLUMNS: [VColumn; 7] = [
-    VColumn {
+const OVERLAP_COLUMNS: [Column<Overlap>; 7] = [
+    Column {
         id: "keyword",
         label: "Keyword",
         numeric: false,
         width: "minmax(12rem, 2fr)",
-        sortable: true,
+        key: |data, i| SortKey::text(&data.lower[i]),
+        csv: None,
+        csv_header: None,
     },
-    VColumn {
+    Column {
         id: "volume",
         label: "Volume",
         numeric: true,
         width: "6.5rem",
-        sortable: true,
+        key: |data, i| SortKey::int(data.volume[i]),
+        csv: None,
+        csv_header: None,
     },
-    VColumn {
+    Column {
         id: "count",
         label: "Domains",
         numeric: true,
         width: "5.5rem",
-        sortable: true,
+        key: |data, i| SortKey::int(data.count[i]),
+        csv: None,
+        csv_header: None,
     },
-    VColumn {
+    Column {
         id: "a",
         label: "Rank A",
         numeric: true,
         width: "5.5rem",
-        sortable: true,
+        key: |data, i| rank_key(data.ranks[i][0]),
+        csv: None,
+        csv_header: None,
     },
-    VColumn {
+    Column {
         id: "b",
         label: "Rank B",
         numeric: true,
         width: "5.5rem",
-        sortable: true,
+        key: |data, i| rank_key(data.ranks[i][1]),
+        csv: None,
+        csv_header: None,
     },
-    VColumn {
+    Column {
         id: "c",
         label: "Rank C",
         numeric: true,
         width: "5.5rem",
-        sortable: true,
+        key: |data, i| rank_key(data.ranks[i][2]),
+        csv: None,
+        csv_header: None,
     },
-    VColumn {
+    Column {
         id: "d",
         label: "Rank D",
         numeric: true,
         width: "5.5rem",
-        sortable: true,
+        key: |data, i| rank_key(data.ranks[i][3]),
+        csv: None,
+        csv_header: None,
     },
 ];
 
+/// A domain's rank as a sort key: not ranked (`i64::MAX`) is a missing value.
+fn rank_key(rank: i64) -> SortKey<'static> {
+    if rank == i64::MAX {
+        SortKey::Missing
+    } else {
+        SortKey::int(rank)
+    }
+}
+
 fn overlap_body(
-    workspace: Workspace,
-    ops: [DomainOperation; MAX_COMPARE],
+    calls: Vec<PricedCall>,
     domains: Memo<Vec<String>>,
 ) -> impl Fn() -> AnyView + Send + Sync + 'static {
-    let decoded: [_; MAX_COMPARE] =
-        std::array::from_fn(|i| ranked_keywords_data(workspace, ops[i]));
+    let workspace = use_workspace();
+    let decoded: Vec<_> = calls.iter().map(|c| ranked_keywords_of(*c)).collect();
     let overlap = Memo::new(move |_| {
         let n = domains.with(Vec::len);
         let data: Vec<Option<Shared<RankedKeywordsData>>> = (0..MAX_COMPARE)
@@ -593,26 +469,14 @@ fn overlap_body(
         let mask: Vec<bool> = (0..o.keyword.len())
             .map(|i| (t.is_empty() || o.lower[i].contains(&t)) && (!all || o.count[i] >= n))
             .collect();
-        let s = sort.get();
-        let perm = s.as_ref().and_then(|(c, _)| {
-            let col: Vec<i64>;
-            Some(match c.as_str() {
-                "keyword" => sort_perm(KeyColumn::Text(&o.lower)),
-                "volume" => sort_perm(KeyColumn::Int(&o.volume)),
-                "count" => sort_perm(KeyColumn::Int(&o.count)),
-                x => {
-                    let slot = ["a", "b", "c", "d"].iter().position(|s| *s == x)?;
-                    col = o.ranks.iter().map(|r| r[slot]).collect();
-                    sort_perm(KeyColumn::Int(&col))
-                }
-            })
-        });
-        let desc = s.is_some_and(|s| s.1);
-        Shared::new(ordered(
-            perm.as_deref(),
-            desc && perm.is_some(),
-            &mask,
-            o.keyword.len(),
+        let len = o.keyword.len();
+        Shared::new(sorted_view(
+            &o.orders,
+            &OVERLAP_COLUMNS,
+            &o,
+            len,
+            sort.get().as_ref(),
+            Some(&mask),
         ))
     });
     let render: RenderRow = Arc::new(move |i: u32| {
@@ -683,14 +547,6 @@ fn overlap_body(
 mod tests {
     use super::*;
     use serpkit::ops::ranked_keywords_domain::RankedKeyword;
-
-    #[test]
-    fn best_values() {
-        assert_eq!(best(&[Some(1.0), Some(3.0), None], true), Some(1));
-        assert_eq!(best(&[Some(1.0), Some(3.0)], false), Some(0));
-        assert_eq!(best(&[Some(1.0), Some(1.0)], true), None);
-        assert_eq!(best(&[Some(1.0), None], true), None);
-    }
 
     #[test]
     fn overlap() {

@@ -6,11 +6,12 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use serpkit::ops::backlink_metrics::{self, PageBacklinkMetrics};
 use serpkit::{Request, Usd};
 
-use super::domains::{preview, unreadable, DomainNav, DomainOperation};
 use crate::components::csv::Cell;
+use crate::components::domain_nav::{preview, DomainNav};
+use crate::components::priced_call::unreadable;
 use crate::components::{
     csv, fmt_int, price_text, run_text, Column, DataTable, ErrorBox, ExtLink, PriceButton,
-    ResultMeta, SortKey, TableModel, TableRow, ValidationPanel,
+    PricedCall, ResultMeta, SortKey, TableModel, TableRow, ValidationPanel,
 };
 use crate::model::plural;
 use crate::paths::enc;
@@ -29,70 +30,88 @@ impl TableRow for PageRow {
     fn id(&self) -> String {
         self.pos.to_string()
     }
-    fn columns() -> Vec<Column<Self>> {
+    fn columns() -> Vec<Column<[Self]>> {
         vec![
             Column {
                 id: "url",
                 label: "URL",
                 numeric: false,
-                key: |r| SortKey::Text(r.m.url.clone()),
-                csv: Some(|r| Cell::text(&r.m.url)),
+                width: "",
+                key: |rows, i| SortKey::text(&rows[i].m.url),
+                csv: Some(|rows, i| Cell::text(&rows[i].m.url)),
+                csv_header: None,
             },
             Column {
                 id: "backlinks",
                 label: "Backlinks",
                 numeric: true,
-                key: |r| SortKey::Num(r.m.backlinks as f64),
-                csv: Some(|r| Cell::num(r.m.backlinks)),
+                width: "",
+                key: |rows, i| SortKey::int(rows[i].m.backlinks),
+                csv: Some(|rows, i| Cell::num(rows[i].m.backlinks)),
+                csv_header: None,
             },
             Column {
                 id: "dofollow",
                 label: "Dofollow",
                 numeric: true,
-                key: |r| SortKey::Num(r.m.dofollow_backlinks as f64),
-                csv: Some(|r| Cell::num(r.m.dofollow_backlinks)),
+                width: "",
+                key: |rows, i| SortKey::int(rows[i].m.dofollow_backlinks),
+                csv: Some(|rows, i| Cell::num(rows[i].m.dofollow_backlinks)),
+                csv_header: None,
             },
             Column {
                 id: "nofollow",
                 label: "Nofollow",
                 numeric: true,
-                key: |r| SortKey::Num(r.m.nofollow_backlinks as f64),
-                csv: Some(|r| Cell::num(r.m.nofollow_backlinks)),
+                width: "",
+                key: |rows, i| SortKey::int(rows[i].m.nofollow_backlinks),
+                csv: Some(|rows, i| Cell::num(rows[i].m.nofollow_backlinks)),
+                csv_header: None,
             },
             Column {
                 id: "refdomains",
                 label: "Ref. domains",
                 numeric: true,
-                key: |r| SortKey::Num(r.m.refdomains as f64),
-                csv: Some(|r| Cell::num(r.m.refdomains)),
+                width: "",
+                key: |rows, i| SortKey::int(rows[i].m.refdomains),
+                csv: Some(|rows, i| Cell::num(rows[i].m.refdomains)),
+                csv_header: None,
             },
             Column {
                 id: "ips",
                 label: "IPs",
                 numeric: true,
-                key: |r| SortKey::Num(r.m.ips as f64),
-                csv: Some(|r| Cell::num(r.m.ips)),
+                width: "",
+                key: |rows, i| SortKey::int(rows[i].m.ips),
+                csv: Some(|rows, i| Cell::num(rows[i].m.ips)),
+                csv_header: None,
             },
             Column {
                 id: "subnets",
                 label: "Subnets",
                 numeric: true,
-                key: |r| SortKey::Num(r.m.subnets as f64),
-                csv: Some(|r| Cell::num(r.m.subnets)),
+                width: "",
+                key: |rows, i| SortKey::int(rows[i].m.subnets),
+                csv: Some(|rows, i| Cell::num(rows[i].m.subnets)),
+                csv_header: None,
             },
             Column {
                 id: "edu",
                 label: ".edu",
                 numeric: true,
-                key: |r| SortKey::Num(r.m.edu_backlinks as f64),
-                csv: Some(|r| Cell::num(r.m.edu_backlinks)),
+                width: "",
+                key: |rows, i| SortKey::int(rows[i].m.edu_backlinks),
+                csv: Some(|rows, i| Cell::num(rows[i].m.edu_backlinks)),
+                csv_header: None,
             },
             Column {
                 id: "gov",
                 label: ".gov",
                 numeric: true,
-                key: |r| SortKey::Num(r.m.gov_backlinks as f64),
-                csv: Some(|r| Cell::num(r.m.gov_backlinks)),
+                width: "",
+                key: |rows, i| SortKey::int(rows[i].m.gov_backlinks),
+                csv: Some(|rows, i| Cell::num(rows[i].m.gov_backlinks)),
+                csv_header: None,
             },
         ]
     }
@@ -137,6 +156,16 @@ pub fn pages_route(urls: &[String]) -> String {
     format!("/domain/pages?u={}", enc(&urls.join("\n")))
 }
 
+/// The input of a metrics call as the history shows it.
+fn urls_input(urls: &[String]) -> String {
+    format!(
+        "{} URL{}: {}",
+        urls.len(),
+        plural(urls.len()),
+        preview(urls)
+    )
+}
+
 /// The page backlink metrics page.
 #[component]
 pub fn PageMetrics() -> impl IntoView {
@@ -155,7 +184,12 @@ pub fn PageMetrics() -> impl IntoView {
         })
     };
     let typed_req = Memo::new(move |_| make(typed.get()));
-    let shown = DomainOperation::new(workspace, move || make(committed.get()));
+    let shown = PricedCall::new(
+        workspace,
+        Signal::derive(move || pages_route(&committed.get())),
+        Signal::derive(move || urls_input(&committed.get())),
+        move || make(committed.get()),
+    );
     let call = shown.call;
     let check = Memo::new(move |_| {
         typed_req
@@ -192,12 +226,7 @@ pub fn PageMetrics() -> impl IntoView {
             return;
         };
         let route = pages_route(&urls);
-        let input = format!(
-            "{} URL{}: {}",
-            urls.len(),
-            plural(urls.len()),
-            preview(&urls)
-        );
+        let input = urls_input(&urls);
         workspace::run_then_show(
             workspace,
             call,
@@ -216,7 +245,7 @@ pub fn PageMetrics() -> impl IntoView {
                 .is_some_and(|r| workspace.has_result(&workspace::canonical(r).1))
         })
     };
-    let records = shown.decoded::<Vec<PageBacklinkMetrics>>(workspace);
+    let records = shown.decoded::<Vec<PageBacklinkMetrics>>();
     let rows = Signal::derive(move || match records.get() {
         Some(Ok(v)) => v
             .iter()

@@ -25,7 +25,7 @@ pub const LAST_VIEW_KEY: &str = "serpkit.explorer";
 
 /// A row of the explorer table.
 #[derive(Clone, Debug, PartialEq)]
-pub struct KwRow {
+pub struct KeywordRow {
     /// The keyword.
     pub keyword: String,
     /// Country code (for links).
@@ -42,10 +42,10 @@ pub struct KwRow {
     pub change: Option<f64>,
 }
 
-impl KwRow {
+impl KeywordRow {
     /// From a search volume record.
-    pub fn from_record(r: &SearchVolumeRecord, ccode: &str) -> KwRow {
-        KwRow {
+    pub fn from_record(r: &SearchVolumeRecord, ccode: &str) -> KeywordRow {
+        KeywordRow {
             keyword: r.keyword.clone(),
             ccode: ccode.to_string(),
             volume: r.search_volume,
@@ -61,61 +61,78 @@ impl KwRow {
     }
 }
 
-impl TableRow for KwRow {
+impl TableRow for KeywordRow {
     fn id(&self) -> String {
         self.keyword.clone()
     }
-    fn columns() -> Vec<Column<Self>> {
+    fn columns() -> Vec<Column<[Self]>> {
         vec![
             Column {
                 id: "keyword",
                 label: "Keyword",
                 numeric: false,
-                key: |r| SortKey::Text(r.keyword.clone()),
-                csv: Some(|r| Cell::text(&r.keyword)),
+                width: "",
+                key: |rows, i| SortKey::text(&rows[i].keyword),
+                csv: Some(|rows, i| Cell::text(&rows[i].keyword)),
+                csv_header: None,
             },
             Column {
                 id: "volume",
                 label: "Volume",
                 numeric: true,
-                key: |r| SortKey::Num(r.volume as f64),
-                csv: Some(|r| Cell::num(r.volume)),
+                width: "",
+                key: |rows, i| SortKey::int(rows[i].volume),
+                csv: Some(|rows, i| Cell::num(rows[i].volume)),
+                csv_header: None,
             },
             Column {
                 id: "cpc",
                 label: "CPC",
                 numeric: true,
-                key: |r| SortKey::Num(r.cpc),
-                csv: Some(|r| Cell::decimal(r.cpc, 2)),
+                width: "",
+                key: |rows, i| SortKey::num(rows[i].cpc),
+                csv: Some(|rows, i| Cell::decimal(rows[i].cpc, 2)),
+                csv_header: None,
             },
             Column {
                 id: "competition",
                 label: "Competition",
                 numeric: true,
-                key: |r| SortKey::Num(r.competition),
-                csv: Some(|r| Cell::decimal(r.competition, 2)),
+                width: "",
+                key: |rows, i| SortKey::num(rows[i].competition),
+                csv: Some(|rows, i| Cell::decimal(rows[i].competition, 2)),
+                csv_header: None,
             },
             Column {
                 id: "trend",
                 label: "12 months",
                 numeric: false,
-                key: |r| SortKey::Num(r.change.unwrap_or(f64::NAN)),
-                csv: Some(|r| {
+                width: "",
+                key: |rows, i| rows[i].change.map_or(SortKey::Missing, SortKey::num),
+                csv: Some(|rows, i| {
                     Cell::text(
-                        r.months
+                        rows[i]
+                            .months
                             .iter()
                             .map(i64::to_string)
                             .collect::<Vec<_>>()
                             .join(" "),
                     )
                 }),
+                csv_header: None,
             },
             Column {
                 id: "change",
                 label: "Year change",
                 numeric: true,
-                key: |r| SortKey::Num(r.change.unwrap_or(f64::NAN)),
-                csv: Some(|r| r.change.map_or_else(Cell::empty, |c| Cell::decimal(c, 4))),
+                width: "",
+                key: |rows, i| rows[i].change.map_or(SortKey::Missing, SortKey::num),
+                csv: Some(|rows, i| {
+                    rows[i]
+                        .change
+                        .map_or_else(Cell::empty, |c| Cell::decimal(c, 4))
+                }),
+                csv_header: None,
             },
         ]
     }
@@ -282,7 +299,7 @@ pub fn Keywords() -> impl IntoView {
                     serpkit::decode::<Vec<SearchVolumeRecord>>(&r.body)
                         .unwrap_or_default()
                         .iter()
-                        .map(|rec| KwRow::from_record(rec, &cc))
+                        .map(|rec| KeywordRow::from_record(rec, &cc))
                         .collect::<Vec<_>>()
                 })
                 .unwrap_or_default()

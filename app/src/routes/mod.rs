@@ -9,9 +9,7 @@
 //! page it opens on, not every view.
 
 pub mod domain;
-pub mod domain_backlinks;
 pub mod domain_compare;
-pub mod domain_keywords;
 pub mod domain_pages;
 pub mod domains;
 pub mod history;

@@ -2,68 +2,81 @@
 //! vs lost backlinks as a chart, and the new/lost referring domains in a virtualized table,
 //! filterable by new/lost, date and referring domain.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use leptos::prelude::*;
 use serpkit::ops::backlink_overview::{DomainOverview, RefNewLost};
 
-use crate::components::csv::Cell;
-use crate::components::domain_charts::NewLostChart;
-use crate::components::virtual_table::{
-    ordered, sort_perm, KeyColumn, RenderRow, Shared, VColumn, VirtualTable,
-};
-use crate::components::{csv, fmt_date, fmt_int};
+use super::columns::{self, sorted_view, Column, SortCache, SortKey, SortOrder};
+use super::csv::Cell;
+use super::domain_charts::NewLostChart;
+use super::virtual_table::{RenderRow, Shared, VirtualTable};
+use super::{csv, fmt_date, fmt_int};
 
 /// Columns of the referring domains table.
-pub const COLUMNS: [VColumn; 7] = [
-    VColumn {
+pub const COLUMNS: [Column<RefData>; 7] = [
+    Column {
         id: "type",
         label: "Type",
         numeric: false,
         width: "5.5rem",
-        sortable: true,
+        key: |data, i| SortKey::text(&data.types[i]),
+        csv: Some(|data, i| Cell::text(&data.rows[i].new_lost_type)),
+        csv_header: None,
     },
-    VColumn {
+    Column {
         id: "date",
         label: "Date",
         numeric: false,
         width: "7.5rem",
-        sortable: true,
+        key: |data, i| SortKey::text(&data.rows[i].new_lost_date),
+        csv: Some(|data, i| Cell::text(&data.rows[i].new_lost_date)),
+        csv_header: None,
     },
-    VColumn {
+    Column {
         id: "refdomain",
         label: "Referring domain",
         numeric: false,
         width: "minmax(12rem, 2fr)",
-        sortable: true,
+        key: |data, i| SortKey::text(&data.lower[i]),
+        csv: Some(|data, i| Cell::text(&data.rows[i].refdomain)),
+        csv_header: None,
     },
-    VColumn {
+    Column {
         id: "backlinks",
         label: "Backlinks",
         numeric: true,
         width: "6.5rem",
-        sortable: true,
+        key: |data, i| SortKey::int(data.rows[i].backlinks),
+        csv: Some(|data, i| Cell::num(data.rows[i].backlinks)),
+        csv_header: None,
     },
-    VColumn {
+    Column {
         id: "dofollow",
         label: "Dofollow",
         numeric: true,
         width: "6rem",
-        sortable: true,
+        key: |data, i| SortKey::int(data.rows[i].dofollow_backlinks),
+        csv: Some(|data, i| Cell::num(data.rows[i].dofollow_backlinks)),
+        csv_header: Some("Dofollow backlinks"),
     },
-    VColumn {
+    Column {
         id: "first_seen",
         label: "First seen",
         numeric: false,
         width: "7.5rem",
-        sortable: true,
+        key: |data, i| SortKey::text(&data.rows[i].first_seen),
+        csv: Some(|data, i| Cell::text(&data.rows[i].first_seen)),
+        csv_header: None,
     },
-    VColumn {
+    Column {
         id: "inlink_rank",
         label: "Inlink rank",
         numeric: true,
         width: "6.5rem",
-        sortable: true,
+        key: |data, i| SortKey::int(data.rows[i].domain_inlink_rank),
+        csv: Some(|data, i| Cell::num(data.rows[i].domain_inlink_rank)),
+        csv_header: None,
     },
 ];
 
@@ -71,14 +84,11 @@ pub const COLUMNS: [VColumn; 7] = [
 pub struct RefData {
     /// The entries as sent.
     pub rows: Vec<RefNewLost>,
+    /// Referring domains lower-cased (filter and sort key).
     lower: Vec<String>,
+    /// Event types lower-cased (filter and sort key).
     types: Vec<String>,
-    dates: Vec<String>,
-    seen: Vec<String>,
-    backlinks: Vec<i64>,
-    dofollow: Vec<i64>,
-    rank: Vec<i64>,
-    perms: [OnceLock<Vec<u32>>; 7],
+    orders: SortCache,
 }
 
 impl RefData {
@@ -90,30 +100,28 @@ impl RefData {
                 .iter()
                 .map(|r| r.new_lost_type.to_lowercase())
                 .collect(),
-            dates: rows.iter().map(|r| r.new_lost_date.clone()).collect(),
-            seen: rows.iter().map(|r| r.first_seen.clone()).collect(),
-            backlinks: rows.iter().map(|r| r.backlinks).collect(),
-            dofollow: rows.iter().map(|r| r.dofollow_backlinks).collect(),
-            rank: rows.iter().map(|r| r.domain_inlink_rank).collect(),
             rows,
-            perms: Default::default(),
+            orders: SortCache::new(COLUMNS.len()),
         }
     }
 
-    /// The ascending permutation of a column (computed once).
+    /// The ascending order of a column (computed once): row positions.
     pub fn perm(&self, col: &str) -> Option<&[u32]> {
-        let i = COLUMNS.iter().position(|c| c.id == col)?;
-        Some(self.perms[i].get_or_init(|| {
-            sort_perm(match i {
-                0 => KeyColumn::Text(&self.types),
-                1 => KeyColumn::Text(&self.dates),
-                2 => KeyColumn::Text(&self.lower),
-                3 => KeyColumn::Int(&self.backlinks),
-                4 => KeyColumn::Int(&self.dofollow),
-                5 => KeyColumn::Text(&self.seen),
-                _ => KeyColumn::Int(&self.rank),
-            })
-        }))
+        self.orders
+            .get(&COLUMNS, self, self.rows.len(), col)
+            .map(SortOrder::rows)
+    }
+
+    /// The shown order: sorted by `sort`, the rows of `mask`.
+    pub fn view(&self, sort: Option<&(String, bool)>, mask: &[bool]) -> Vec<u32> {
+        sorted_view(
+            &self.orders,
+            &COLUMNS,
+            self,
+            self.rows.len(),
+            sort,
+            Some(mask),
+        )
     }
 
     /// Rows of `kind` (`""` for both) on dates within `from..=to` (`""` open) whose
@@ -122,9 +130,10 @@ impl RefData {
         let text = text.trim().to_lowercase();
         (0..self.rows.len())
             .map(|i| {
+                let date = self.rows[i].new_lost_date.as_str();
                 (kind.is_empty() || self.types[i] == kind)
-                    && (from.is_empty() || self.dates[i].as_str() >= from)
-                    && (to.is_empty() || self.dates[i].as_str() <= to)
+                    && (from.is_empty() || date >= from)
+                    && (to.is_empty() || date <= to)
                     && (text.is_empty() || self.lower[i].contains(&text))
             })
             .collect()
@@ -149,21 +158,14 @@ pub fn BacklinkOverviewView(
     let data = Shared::new(RefData::new(overview.ref_newlost.clone()));
     let total = data.rows.len();
     let new_count = data.types.iter().filter(|t| *t == "new").count();
-    let d2 = data.clone();
+    let order_data = data.clone();
     let order = Memo::new(move |_| {
-        let m = d2.mask(&kind.get(), &from.get(), &to.get(), &text.get());
-        let s = sort.get();
-        let perm = s.as_ref().and_then(|(c, _)| d2.perm(c));
-        Shared::new(ordered(
-            perm,
-            perm.is_some() && s.is_some_and(|s| s.1),
-            &m,
-            d2.rows.len(),
-        ))
+        let m = order_data.mask(&kind.get(), &from.get(), &to.get(), &text.get());
+        Shared::new(order_data.view(sort.get().as_ref(), &m))
     });
-    let d3 = data.clone();
+    let row_data = data.clone();
     let render: RenderRow = Arc::new(move |i: u32| {
-        let Some(r) = d3.rows.get(i as usize) else {
+        let Some(r) = row_data.rows.get(i as usize) else {
             return ().into_any();
         };
         let new = r.new_lost_type.eq_ignore_ascii_case("new");
@@ -178,36 +180,9 @@ pub fn BacklinkOverviewView(
         }
         .into_any()
     });
-    let d4 = data.clone();
+    let export_data = data.clone();
     let export = move |_| {
-        let rows = order.with_untracked(|o| {
-            o.iter()
-                .filter_map(|&i| d4.rows.get(i as usize))
-                .map(|r| {
-                    vec![
-                        Cell::text(&r.new_lost_type),
-                        Cell::text(&r.new_lost_date),
-                        Cell::text(&r.refdomain),
-                        Cell::num(r.backlinks),
-                        Cell::num(r.dofollow_backlinks),
-                        Cell::text(&r.first_seen),
-                        Cell::num(r.domain_inlink_rank),
-                    ]
-                })
-                .collect::<Vec<_>>()
-        });
-        let text = csv::to_csv(
-            &[
-                "Type",
-                "Date",
-                "Referring domain",
-                "Backlinks",
-                "Dofollow backlinks",
-                "First seen",
-                "Inlink rank",
-            ],
-            rows,
-        );
+        let text = order.with_untracked(|o| columns::to_csv(&COLUMNS, &*export_data, o));
         let _ = csv::download(&format!("referring-domains-{name}.csv"), "text/csv", &text);
     };
     let on_day = Callback::new(move |day: String| {

@@ -1,77 +1,90 @@
 //! The ranked keywords of a domain (`ranked-keywords/domain`) as a virtualized table that
-//! stays smooth with 100,000 rows: data in columns ([`RankedKeywordsData`]), sorting by a cached index
-//! permutation per column, filtering through a precomputed lower-case keyword column, and
+//! stays smooth with 100,000 rows: data in columns ([`RankedKeywordsData`]), sorting by a cached sort
+//! order (an index) per column, filtering through a precomputed lower-case keyword column, and
 //! only the visible rows in the DOM ([`VirtualTable`]). CSV export takes the filtered rows
 //! in table order; a row opens its keyword in the keyword explorer.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use serpkit::ops::ranked_keywords_domain::RankedKeyword;
 
-use crate::components::csv::Cell;
-use crate::components::virtual_table::{
-    ordered, sort_perm, KeyColumn, RenderRow, Shared, VColumn, VirtualTable,
-};
-use crate::components::{csv, fmt_int, ExtLink};
+use super::columns::{self, sorted_view, Column, SortCache, SortKey, SortOrder};
+use super::csv::Cell;
+use super::virtual_table::{RenderRow, Shared, VirtualTable};
+use super::{csv, fmt_int, ExtLink, PricedCall};
 use crate::paths::keywords_route;
 use crate::workspace::use_workspace;
 
 /// The table's columns.
-pub const COLUMNS: [VColumn; 7] = [
-    VColumn {
+pub const COLUMNS: [Column<RankedKeywordsData>; 7] = [
+    Column {
         id: "keyword",
         label: "Keyword",
         numeric: false,
         width: "minmax(11rem, 2fr)",
-        sortable: true,
+        key: |data, i| SortKey::text(&data.lower[i]),
+        csv: Some(|data, i| Cell::text(&data.keyword[i])),
+        csv_header: None,
     },
-    VColumn {
+    Column {
         id: "volume",
         label: "Volume",
         numeric: true,
         width: "6.5rem",
-        sortable: true,
+        key: |data, i| SortKey::int(data.volume[i]),
+        csv: Some(|data, i| Cell::num(data.volume[i])),
+        csv_header: Some("Search volume"),
     },
-    VColumn {
+    Column {
         id: "rank",
         label: "Rank",
         numeric: true,
         width: "4.5rem",
-        sortable: true,
+        key: |data, i| SortKey::int(data.rank[i]),
+        csv: Some(|data, i| Cell::num(data.rank[i])),
+        csv_header: None,
     },
-    VColumn {
+    Column {
         id: "competition",
         label: "Competition",
         numeric: true,
         width: "7.5rem",
-        sortable: true,
+        key: |data, i| SortKey::num(data.competition[i]),
+        csv: Some(|data, i| Cell::num(data.competition[i])),
+        csv_header: None,
     },
-    VColumn {
+    Column {
         id: "backlinks",
         label: "Backlinks",
         numeric: true,
         width: "7rem",
-        sortable: true,
+        key: |data, i| SortKey::int(data.backlinks[i]),
+        csv: Some(|data, i| Cell::num(data.backlinks[i])),
+        csv_header: None,
     },
-    VColumn {
+    Column {
         id: "refdomains",
         label: "Ref. domains",
         numeric: true,
         width: "8rem",
-        sortable: true,
+        key: |data, i| SortKey::int(data.refdomains[i]),
+        csv: Some(|data, i| Cell::num(data.refdomains[i])),
+        csv_header: Some("Referring domains"),
     },
-    VColumn {
+    Column {
         id: "url",
         label: "Ranking URL",
         numeric: false,
         width: "minmax(12rem, 2.4fr)",
-        sortable: true,
+        key: |data, i| SortKey::text(&data.url[i]),
+        csv: Some(|data, i| Cell::text(&data.url[i])),
+        csv_header: Some("URL"),
     },
 ];
 
-/// Ranked keywords in columns, with lazily computed sort permutations.
+/// Ranked keywords in columns, with their sort orders computed on first use.
 #[derive(Default)]
 pub struct RankedKeywordsData {
     /// Keywords as sent.
@@ -94,7 +107,7 @@ pub struct RankedKeywordsData {
     hay: String,
     /// Byte offset of each row's keyword in `hay`.
     starts: Vec<u32>,
-    perms: [OnceLock<Vec<u32>>; 7],
+    orders: SortCache,
 }
 
 impl RankedKeywordsData {
@@ -112,7 +125,7 @@ impl RankedKeywordsData {
             url: Vec::with_capacity(n),
             hay: String::with_capacity(n * 24),
             starts: Vec::with_capacity(n),
-            perms: Default::default(),
+            orders: SortCache::new(COLUMNS.len()),
         };
         for r in records {
             let lower = r.keyword.to_lowercase().replace('\n', " ");
@@ -141,21 +154,16 @@ impl RankedKeywordsData {
         self.keyword.is_empty()
     }
 
-    /// The ascending permutation of a column (computed once).
+    /// The ascending order of a column (computed once): row positions.
     pub fn perm(&self, col: &str) -> Option<&[u32]> {
-        let i = COLUMNS.iter().position(|c| c.id == col)?;
-        let p = self.perms[i].get_or_init(|| {
-            sort_perm(match i {
-                0 => KeyColumn::Text(&self.lower),
-                1 => KeyColumn::Int(&self.volume),
-                2 => KeyColumn::Int(&self.rank),
-                3 => KeyColumn::Float(&self.competition),
-                4 => KeyColumn::Int(&self.backlinks),
-                5 => KeyColumn::Int(&self.refdomains),
-                _ => KeyColumn::Text(&self.url),
-            })
-        });
-        Some(p.as_slice())
+        self.orders
+            .get(&COLUMNS, self, self.len(), col)
+            .map(SortOrder::rows)
+    }
+
+    /// The shown order: sorted by `sort`, the rows of `mask`.
+    pub fn view(&self, sort: Option<&(String, bool)>, mask: &[bool]) -> Vec<u32> {
+        sorted_view(&self.orders, &COLUMNS, self, self.len(), sort, Some(mask))
     }
 
     /// Marks in `mask` the rows whose keyword contains `word` (lower case, no line break):
@@ -173,12 +181,22 @@ impl RankedKeywordsData {
         }
     }
 
-    /// Computes every permutation not computed yet (idle warm-up).
+    /// Computes every sort order not computed yet (idle warm-up).
     pub fn warm(&self) {
-        for c in COLUMNS {
-            let _ = self.perm(c.id);
-        }
+        self.orders.warm(&COLUMNS, self, self.len());
     }
+}
+
+/// The ranked keywords of a call's stored result, in columns (recomputed only when another
+/// result is stored).
+pub fn ranked_keywords_of(
+    call: PricedCall,
+) -> Memo<Option<Result<Shared<RankedKeywordsData>, String>>> {
+    call.decoded_with(|body| {
+        serpkit::decode::<Vec<RankedKeyword>>(body)
+            .map(RankedKeywordsData::from_records)
+            .map_err(|e| e.to_string())
+    })
 }
 
 /// The table's filters (text as typed).
@@ -250,28 +268,7 @@ pub fn mask(d: &RankedKeywordsData, f: &RankedKeywordsFilter) -> Vec<bool> {
 
 /// The filtered rows in table order as CSV.
 pub fn to_csv(d: &RankedKeywordsData, order: &[u32]) -> String {
-    let header = [
-        "Keyword",
-        "Search volume",
-        "Rank",
-        "Competition",
-        "Backlinks",
-        "Referring domains",
-        "URL",
-    ];
-    let rows = order.iter().map(|&i| {
-        let i = i as usize;
-        vec![
-            Cell::text(&d.keyword[i]),
-            Cell::num(d.volume[i]),
-            Cell::num(d.rank[i]),
-            Cell::num(d.competition[i]),
-            Cell::num(d.backlinks[i]),
-            Cell::num(d.refdomains[i]),
-            Cell::text(&d.url[i]),
-        ]
-    });
-    csv::to_csv(&header, rows)
+    columns::to_csv(&COLUMNS, d, order)
 }
 
 /// The state of the table that lives in the URL.
@@ -306,11 +303,7 @@ pub fn RankedKeywordsTable(
         let d = data.get();
         let m = mask_memo.get();
         match (d, m) {
-            (Some(d), Some(m)) => {
-                let perm = s.as_ref().and_then(|(c, _)| d.perm(c));
-                let desc = s.as_ref().is_some_and(|s| s.1);
-                Shared::new(ordered(perm, desc && perm.is_some(), &m, d.len()))
-            }
+            (Some(d), Some(m)) => Shared::new(d.view(s.as_ref(), &m)),
             _ => Shared::new(Vec::new()),
         }
     });

@@ -1,0 +1,89 @@
+//! Pieces every domain page shares: the sub-navigation, reading domains as typed, the
+//! compare limit and its letters, and the input preview of the history.
+
+use leptos::prelude::*;
+use leptos_router::components::A;
+
+/// Most domains the compare view takes.
+pub const MAX_COMPARE: usize = 4;
+
+/// Letters naming the compared domains in tables.
+pub const LETTERS: [&str; MAX_COMPARE] = ["A", "B", "C", "D"];
+
+/// A domain as typed or pasted, normalized: trimmed, lower case, without scheme, path, port
+/// or trailing dot (`https://Example.com/x` → `example.com`). The request check still
+/// validates the result.
+pub fn normalize_domain(s: &str) -> String {
+    let t = s.trim();
+    let t = t
+        .split_once("://")
+        .map(|(scheme, rest)| {
+            if scheme.chars().all(|c| c.is_ascii_alphabetic()) {
+                rest
+            } else {
+                t
+            }
+        })
+        .unwrap_or(t);
+    let host = t.split(['/', '?', '#']).next().unwrap_or("");
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let host = match host.rsplit_once(':') {
+        Some((h, port)) if !port.is_empty() && port.chars().all(|c| c.is_ascii_digit()) => h,
+        _ => host,
+    };
+    host.trim_end_matches('.').to_lowercase()
+}
+
+/// Domains from text (lines, commas or spaces), normalized, without duplicates.
+pub fn parse_domains(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for d in text
+        .split(|c: char| c == '\n' || c == ',' || c.is_whitespace())
+        .map(normalize_domain)
+        .filter(|d| !d.is_empty())
+    {
+        if !out.contains(&d) {
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// The sub-navigation of the domain pages.
+#[component]
+pub fn DomainNav() -> impl IntoView {
+    view! {
+        <nav class="subnav" aria-label="Domain research">
+            <A href="/domains" attr:data-testid="subnav-stats">"Domain stats"</A>
+            <A href="/domain" attr:data-testid="subnav-domain">"One domain"</A>
+            <A href="/domain/pages" attr:data-testid="subnav-pages">"Page backlinks"</A>
+            <A href="/domain/compare" attr:data-testid="subnav-compare">"Compare"</A>
+        </nav>
+    }
+}
+
+/// The first items, for the history.
+pub fn preview(items: &[String]) -> String {
+    let mut s = items.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
+    if items.len() > 3 {
+        s.push_str(", …");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn domains_are_normalized() {
+        assert_eq!(normalize_domain(" https://Example.com/x?y "), "example.com");
+        assert_eq!(normalize_domain("www.example.com."), "www.example.com");
+        assert_eq!(normalize_domain("user@example.com:8080/a"), "example.com");
+        assert_eq!(normalize_domain(""), "");
+        assert_eq!(
+            parse_domains("a.com, b.com\nA.com\n\n https://c.com/ "),
+            vec!["a.com".to_string(), "b.com".into(), "c.com".into()]
+        );
+    }
+}
