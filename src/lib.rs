@@ -26,7 +26,7 @@ pub mod ops;
 pub mod records;
 pub mod validate;
 
-#[cfg(all(target_arch = "wasm32", feature = "js"))]
+#[cfg(any(feature = "js", not(target_arch = "wasm32")))]
 pub mod js;
 
 pub use decode::{decode, DecodeError};
