@@ -45,7 +45,7 @@ use std::fmt;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
-use crate::ops::{self, Operation, Request};
+use crate::ops::{Operation, Request};
 
 /// Most issues a report lists; further ones are only counted.
 pub const MAX_ISSUES: usize = 1_000;
@@ -236,21 +236,10 @@ impl fmt::Display for Report {
     }
 }
 
-/// The declared response shape of an operation (from its module in [`crate::ops`]).
+/// The declared response shape of an operation: [`Operation::response`], its module's
+/// `RESPONSE`.
 pub fn response_shape(operation: Operation) -> &'static shape::Node {
-    match operation {
-        Operation::SearchVolumeBulk => &ops::search_volume_bulk::RESPONSE,
-        Operation::SearchVolumeSingle => &ops::search_volume_single::RESPONSE,
-        Operation::DomainStats => &ops::domainstats::RESPONSE,
-        Operation::BacklinkMetrics => &ops::backlink_metrics::RESPONSE,
-        Operation::RankedKeywordsMetrics => &ops::ranked_keywords_metrics::RESPONSE,
-        Operation::RankedKeywordsDomain => &ops::ranked_keywords_domain::RESPONSE,
-        Operation::BacklinkOverview => &ops::backlink_overview::RESPONSE,
-        Operation::OutlineSeo => &ops::outline_seo::RESPONSE,
-        Operation::MicroblogPost => &ops::microblog_post::RESPONSE,
-        Operation::VideoVideo => &ops::video_video::RESPONSE,
-        Operation::Related => &ops::related::RESPONSE,
-    }
+    operation.response()
 }
 
 /// Validates a response body of `operation`. With `request`, also checks what the spec ties
