@@ -59,13 +59,13 @@ pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
 /// Checks that `text` is one JSON value (the full grammar, as `serde_json` reads it), by the
 /// validator's scanner: what [`decode`] would say of its syntax, without building anything.
 pub fn check_syntax(text: &str) -> Result<(), DecodeError> {
-    use crate::validate::scan::{line_col, Scanner};
+    use crate::json::{line_col, Scanner};
     let mut sc = Scanner::new(text);
     sc.skip().and_then(|()| sc.end()).map_err(|e| {
         let (line, column) = line_col(text, e.offset);
         DecodeError {
             path: String::new(),
-            message: e.msg.to_owned(),
+            message: e.message.to_owned(),
             line,
             column,
             syntax: true,
@@ -75,10 +75,10 @@ pub fn check_syntax(text: &str) -> Result<(), DecodeError> {
 
 /// The JSON Pointer of the value a `serde_json` error points at (from its position).
 fn pointer_of(text: &str, e: &serde_json::Error) -> String {
-    use crate::validate::scan;
-    scan::pointer_at(
+    use crate::json;
+    json::pointer_at(
         text,
-        scan::offset_of(text, e.line(), e.column(), &e.to_string()),
+        json::offset_of(text, e.line(), e.column(), &e.to_string()),
     )
 }
 

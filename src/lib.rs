@@ -21,6 +21,7 @@
 
 pub mod client;
 pub mod decode;
+pub mod json;
 pub mod money;
 pub mod ops;
 pub mod records;

@@ -99,7 +99,7 @@ pub fn int<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
 }
 
 /// A number written in a string (`"1.5"`, `"-2"`, `"+.5"`, `"1e3"`) as `f64`, through the
-/// parser of JSON numbers ([`crate::validate::scan::json_f64`]), so a number in a string
+/// parser of JSON numbers ([`crate::json::json_f64`]), so a number in a string
 /// decodes to the same value as the number itself. Accepts the finite numbers
 /// `str::parse::<f64>` accepts (a `+` sign, no digit on one side of the point, leading
 /// zeros) by rewriting them in JSON's grammar; `None` for anything else.
@@ -156,7 +156,7 @@ fn number_in(t: &str) -> Option<f64> {
     if i != b.len() {
         return None;
     }
-    crate::validate::scan::json_f64(&json)
+    crate::json::json_f64(&json)
 }
 
 struct FloatV;
@@ -407,15 +407,15 @@ pub fn opt_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::
 #[cfg(test)]
 mod tests {
     use super::{from_str, number_in};
+    use crate::json;
     use crate::ops::{outline_seo, related, search_volume_single, video_video};
-    use crate::validate::scan;
 
     /// The path and message of a decode error, as `crate::decode` derives them.
     fn refused<T: serde::de::DeserializeOwned + std::fmt::Debug>(text: &str) -> (String, String) {
         let e = from_str::<T>(text).unwrap_err();
         let msg = e.to_string();
-        let at = scan::offset_of(text, e.line(), e.column(), &msg);
-        (scan::pointer_at(text, at), msg)
+        let at = json::offset_of(text, e.line(), e.column(), &msg);
+        (json::pointer_at(text, at), msg)
     }
 
     #[test]

@@ -16,7 +16,7 @@
 //! carries the JSON Pointer of the value it is about.
 
 use super::ApiKey;
-use crate::validate::scan::{line_col, push_token, Scalar, Scanner, Start, SyntaxErr};
+use crate::json::{line_col, push_token, Scalar, Scanner, Start, SyntaxError};
 
 /// A request field's type.
 #[derive(Clone, Copy)]
@@ -129,8 +129,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn syntax(&self, field: &str, e: SyntaxErr) -> Malformed {
-        self.error(field.to_owned(), e.offset, e.msg)
+    fn syntax(&self, field: &str, e: SyntaxError) -> Malformed {
+        self.error(field.to_owned(), e.offset, e.message)
     }
 
     /// The next value's start; a syntax error is about `field`.

@@ -376,7 +376,7 @@ fn searched_keyword_first(cx: &mut Cx<'_>, i: usize, r: &Record<'_, '_>) {
 }
 
 fn record_flags(cx: &mut Cx<'_>, r: &Record<'_, '_>) {
-    if let crate::validate::scan::Scalar::Bool(true) = r.get("error") {
+    if let crate::json::Scalar::Bool(true) = r.get("error") {
         cx.warning(
             At::Key("error"),
             "record_error",

@@ -2,9 +2,9 @@
 //! buy and at what price, and the answer that puts stored and new records in request order.
 
 use super::key::{request_keys, RecordKey, RecordKind};
+use crate::json::{Scanner, Start};
 use crate::money::Usd;
 use crate::ops::Request;
-use crate::validate::scan::{Scanner, Start};
 use crate::validate::{Issue, Report, Severity};
 
 /// One bought record as a record store keeps it.

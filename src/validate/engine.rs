@@ -8,18 +8,18 @@
 //! for an issue; keys are matched against the declaration's next field byte for byte
 //! ([`Scanner::expected_member`], [`Scanner::obj_key_or`]); strings are scanned a word at a
 //! time; common integers and decimals are read inline, and a range rule on a decimal is
-//! first decided from its integer part ([`super::scan::Decimal`]) before any float parse;
+//! first decided from its integer part ([`crate::json::Decimal`]) before any float parse;
 //! field values are kept only for objects whose checks (or whose array's element rules)
 //! read them.
 
 use std::fmt::Write as _;
 
 use super::formats;
-use super::scan::{push_token, Decimal, Key, RawStr, SResult, Scalar, Scanner, Start};
 use super::shape::{
     bound_text, ArrRule, At, Cx, Kind, Node, NumRule, Object, Order, Record, StrRule,
 };
 use super::{Issue, Severity, MAX_ISSUES};
+use crate::json::{push_token, Decimal, Key, RawStr, Scalar, ScanResult, Scanner, Start};
 use crate::ops::search_volume_bulk::MONTH_NAMES;
 use crate::ops::Request;
 
@@ -173,14 +173,14 @@ impl<'a, 'r> Engine<'a, 'r> {
     }
 
     /// Validates the whole body against `node`; returns it (containers as markers).
-    pub fn value(&mut self, node: &'static Node) -> SResult<Scalar<'a>> {
+    pub fn value(&mut self, node: &'static Node) -> ScanResult<Scalar<'a>> {
         self.value_at(node, None)
     }
 
     /// Validates one value against `node`; returns it (containers as markers). A string,
     /// integer or number where one is declared (most values) goes straight to the scanner.
     #[inline(always)]
-    fn value_fast(&mut self, node: &'static Node, here: Here<'_, 'a>) -> SResult<Scalar<'a>> {
+    fn value_fast(&mut self, node: &'static Node, here: Here<'_, 'a>) -> ScanResult<Scalar<'a>> {
         self.sc.ws();
         match (node.kind, self.sc.next_byte()) {
             (Kind::Str(rules), Some(b'"')) => {
@@ -214,7 +214,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     }
 
     /// Validates one value against `node`; returns it (containers as markers).
-    fn value_at(&mut self, node: &'static Node, here: Here<'_, 'a>) -> SResult<Scalar<'a>> {
+    fn value_at(&mut self, node: &'static Node, here: Here<'_, 'a>) -> ScanResult<Scalar<'a>> {
         match self.sc.start()? {
             Start::Scalar => {
                 let v = self.sc.scalar()?;
@@ -335,7 +335,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         o: &'static Object,
         here: Here<'_, 'a>,
         keep: bool,
-    ) -> SResult<Option<Vec<Scalar<'a>>>> {
+    ) -> ScanResult<Option<Vec<Scalar<'a>>>> {
         self.sc.obj_begin()?;
         let (seen, vals) = if keep || !o.checks.is_empty() {
             let mut vals = self.pool.pop().unwrap_or_default();
@@ -383,7 +383,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         o: &'static Object,
         here: Here<'_, 'a>,
         vals: &mut [Scalar<'a>],
-    ) -> SResult<u64> {
+    ) -> ScanResult<u64> {
         let mut seen: u64 = 0;
         let mut next = 0usize;
         let mut first = true;
@@ -436,7 +436,12 @@ impl<'a, 'r> Engine<'a, 'r> {
 
     /// A key the object does not declare: a warning, then its value (of the object's
     /// `extra` shape, if any).
-    fn unknown(&mut self, o: &'static Object, key: RawStr<'a>, here: Here<'_, 'a>) -> SResult<()> {
+    fn unknown(
+        &mut self,
+        o: &'static Object,
+        key: RawStr<'a>,
+        here: Here<'_, 'a>,
+    ) -> ScanResult<()> {
         let path = Path {
             seg: Seg::Key(key),
             up: here,
@@ -462,7 +467,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(())
     }
 
-    fn array(&mut self, a: &'static super::shape::Array, here: Here<'_, 'a>) -> SResult<()> {
+    fn array(&mut self, a: &'static super::shape::Array, here: Here<'_, 'a>) -> ScanResult<()> {
         self.sc.arr_begin()?;
         let per_elem = a
             .rules

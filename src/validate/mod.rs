@@ -16,7 +16,7 @@
 //! - **Errors** are what the spec states (types, presence, formats, orders, counts, request
 //!   cross-checks). **Warnings** are what the spec only says was *observed* (ranges, orders
 //!   "in observed output", constant values) and unknown fields (forward compatible).
-//! - One pass over the text, no `serde_json::Value` tree (see [`scan`]); the rules come from
+//! - One pass over the text, no `serde_json::Value` tree (see [`crate::json`]); the rules come from
 //!   the per-operation declarations in [`crate::ops`] (`RESPONSE` in each module), which also
 //!   generate the JSON Schema ([`json_schema`]).
 //! - At most [`MAX_ISSUES`] issues are kept; the counts include the rest.
@@ -36,7 +36,7 @@
 
 mod engine;
 pub mod formats;
-pub mod scan;
+
 mod schema;
 pub mod shape;
 
@@ -258,7 +258,7 @@ pub fn validate(operation: Operation, body: &str, request: Option<&Request>) -> 
             warning_count: e.sink.warnings,
         },
         Err(err) => {
-            let (line, column) = scan::line_col(body, err.offset);
+            let (line, column) = crate::json::line_col(body, err.offset);
             Report {
                 issues: vec![Issue {
                     path: String::new(),
@@ -266,7 +266,7 @@ pub fn validate(operation: Operation, body: &str, request: Option<&Request>) -> 
                     severity: Severity::Error,
                     message: format!(
                         "not valid JSON at byte {} (line {line}, column {column}): {}",
-                        err.offset, err.msg
+                        err.offset, err.message
                     ),
                 }],
                 position: Some(TextPosition {

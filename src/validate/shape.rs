@@ -6,8 +6,8 @@
 
 use std::borrow::Cow;
 
-use super::scan::Scalar;
 use super::Severity;
+use crate::json::Scalar;
 use crate::ops::Request;
 
 /// A JSON value's expected shape.
@@ -282,8 +282,8 @@ pub use crate::records::same_keyword;
 
 /// Declaration helpers, so the per-operation tables read like the spec's tables.
 pub mod dsl {
-    use super::super::scan::plain_key;
     use super::*;
+    use crate::json::plain_key;
 
     /// A string.
     pub const STR: Node = Node {
