@@ -100,3 +100,18 @@ fn from_serde(e: serde_json::Error, path: String) -> DecodeError {
         syntax,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::ops::outline_seo;
+
+    #[test]
+    fn an_array_in_a_list_of_records_is_refused_at_its_path() {
+        // Records in a `list` field are refused too (`ops::lenient` tests the rest).
+        let e = crate::decode::<outline_seo::Response>(
+            r#"[{"url":"u","title":"t","rank":1,"headings":[["h2","y"]]}]"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.path, "/0/headings/0", "{e}");
+    }
+}

@@ -22,9 +22,11 @@
 pub mod client;
 pub mod decode;
 pub mod json;
+pub mod keyword;
 pub mod money;
 pub mod ops;
 pub mod records;
+pub mod rules;
 pub mod validate;
 
 #[cfg(all(target_arch = "wasm32", feature = "js"))]

@@ -223,7 +223,7 @@ impl Client {
         if self.config.key.is_empty() {
             return Err(Error::MissingKey);
         }
-        let estimate = crate::estimate_cost(request);
+        let estimate = crate::ops::estimate_cost(request);
         if let Some(budget) = self.config.budget {
             let committed = self.account.committed();
             if committed + estimate > budget {

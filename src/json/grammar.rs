@@ -153,8 +153,6 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// The next byte (after white space was skipped), if any.
-
     /// Reads a scalar value (after [`Self::start`] said Scalar).
     #[inline]
     pub fn scalar(&mut self) -> ScanResult<Scalar<'a>> {
@@ -178,8 +176,6 @@ impl<'a> Scanner<'a> {
             self.err("invalid literal")
         }
     }
-
-    /// Skips ASCII digits; returns how many.
 
     /// The position of the first stop byte (quote, backslash, control character) at or
     /// after `i`, or the end of the text: 8 bytes at a time, then byte by byte.
@@ -275,7 +271,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Reads the four hex digits of a `\\u` escape.
+    /// Reads the four hex digits of a `\u` escape.
     fn hex4(&mut self) -> ScanResult<u32> {
         let mut v = 0u32;
         for _ in 0..4 {

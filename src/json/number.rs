@@ -33,6 +33,7 @@ impl Decimal<'_> {
 }
 
 impl<'a> Scanner<'a> {
+    /// Skips ASCII digits; returns how many.
     #[inline(always)]
     fn digits(&mut self) -> usize {
         let s = self.pos;

@@ -88,6 +88,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// The next byte (after white space was skipped), if any.
+    #[inline(always)]
     pub fn next_byte(&self) -> Option<u8> {
         self.peek()
     }

@@ -96,6 +96,7 @@ pub(crate) const fn plain_key(name: &str) -> bool {
     true
 }
 
+/// The ASCII digits of `b` from `i`: the index after them and their value, accumulated with
 /// wrapping arithmetic (exact up to 19 digits; callers bound the count they trust). The one
 /// digit loop of the scanner's number fast paths.
 #[inline(always)]

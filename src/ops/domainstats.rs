@@ -168,10 +168,10 @@ pub fn parse_stat<T: std::str::FromStr>(s: &str) -> Option<T> {
 }
 
 // ---------------------------------------------------------------------------------------
-// Response rules (read by `crate::validate` and its JSON Schema export).
+// Response rules (read by the validator, `validate`, and its JSON Schema export).
 // ---------------------------------------------------------------------------------------
 
-use crate::validate::shape::{dsl::*, Array, Field, Node, Object};
+use crate::rules::{dsl::*, Array, Field, Node, Object};
 
 const FIELD_COUNT: usize = 2 + DomainStatsRecord::VALUE_FIELDS.len();
 

@@ -137,7 +137,7 @@ impl std::error::Error for UnknownOperation {}
 /// `/v1/`), title (the spec's name) and JS method name. Everything that names every operation
 /// is generated from it by a callback macro: `for_each_operation!(callback)` expands to
 /// `callback! { Variant => module, "path", "title", jsMethod; ... }`. Users: the [`Operation`]
-/// and [`Request`] enums here, the client's methods (`crate::client`) and the JS package's
+/// and [`Request`] enums here, the client's methods (in `client`) and the JS package's
 /// method table ([`Operation::js_method`]). Adding an operation is its module file plus one
 /// line here; every match over the list is exhaustive, so nothing can be forgotten.
 macro_rules! for_each_operation {
@@ -186,7 +186,8 @@ macro_rules! operation_enums {
             }
 
             /// The name of the operation's module in [`crate::ops`], which is also the name
-            /// of its method on [`crate::client::Client`], e.g. `search_volume_bulk`.
+            /// of its method on the Rust client (`Client` in `client`), e.g.
+            /// `search_volume_bulk`.
             pub const fn module(self) -> &'static str {
                 match self { $(Operation::$variant => stringify!($module),)* }
             }
@@ -203,7 +204,7 @@ macro_rules! operation_enums {
             }
 
             /// The declared response rules, from its module (`RESPONSE`).
-            pub fn response(self) -> &'static crate::validate::shape::Node {
+            pub fn response(self) -> &'static crate::rules::Node {
                 match self { $(Operation::$variant => &$module::RESPONSE,)* }
             }
         }
@@ -478,5 +479,41 @@ mod tests {
         assert_eq!(e.field, "/z");
         let e = Request::from_json(Operation::Related, "[").unwrap_err();
         assert_eq!(e.code(), "malformed");
+    }
+
+    fn bounds(n: &crate::rules::Node, out: &mut Vec<f64>) {
+        match n.kind {
+            crate::rules::Kind::Int(rules) | crate::rules::Kind::Num(rules) => {
+                out.extend(rules.iter().flat_map(|r| [r.min, r.max]));
+            }
+            crate::rules::Kind::Array(a) => bounds(&a.items, out),
+            crate::rules::Kind::Object(o) => {
+                for f in o.fields {
+                    bounds(&f.node, out);
+                }
+                if let Some(extra) = o.extra {
+                    bounds(extra, out);
+                }
+            }
+            crate::rules::Kind::Any | crate::rules::Kind::Bool | crate::rules::Kind::Str(_) => {}
+        }
+    }
+
+    #[test]
+    fn every_range_bound_is_whole_and_written_as_display_writes_it() {
+        let mut all = Vec::new();
+        for operation in Operation::ALL {
+            bounds(operation.response(), &mut all);
+        }
+        assert!(!all.is_empty());
+        for f in all {
+            assert!(f.fract() == 0.0 || f.is_infinite(), "{f}");
+            assert_eq!(crate::rules::bound_text(f), f.to_string());
+        }
+        for f in [0.25, -1.5, 0.000001, 12.3] {
+            assert_eq!(crate::rules::bound_text(f), f.to_string());
+        }
+        assert_eq!(crate::rules::bound_text(f64::INFINITY), "inf");
+        assert_eq!(crate::rules::bound_text(f64::NEG_INFINITY), "-inf");
     }
 }

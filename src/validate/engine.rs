@@ -14,14 +14,14 @@
 
 use std::fmt::Write as _;
 
-use super::formats;
-use super::shape::{
-    bound_text, ArrRule, At, Cx, Kind, Node, NumRule, Object, Order, Record, StrRule,
-};
-use super::{Issue, Severity, MAX_ISSUES};
+use super::{Issue, MAX_ISSUES};
 use crate::json::{push_token, Decimal, Key, RawStr, Scalar, ScanResult, Scanner, Start};
-use crate::ops::search_volume_bulk::MONTH_NAMES;
 use crate::ops::Request;
+use crate::rules::formats::{self, MONTH_NAMES};
+use crate::rules::{
+    bound_text, ArrayRule, At, CheckContext, Kind, Node, NumberRule, Object, Order, Record,
+    RuleCode, Severity, StringRule,
+};
 
 /// A segment of the current JSON Pointer.
 #[derive(Clone, Copy)]
@@ -54,7 +54,7 @@ impl Sink {
     fn push(
         &mut self,
         severity: Severity,
-        code: &'static str,
+        code: RuleCode,
         path: impl FnOnce() -> String,
         message: impl FnOnce() -> String,
     ) {
@@ -65,7 +65,7 @@ impl Sink {
         if self.issues.len() < MAX_ISSUES {
             self.issues.push(Issue {
                 path: path(),
-                code,
+                code: code.as_str(),
                 severity,
                 message: message(),
             });
@@ -137,20 +137,20 @@ impl<'a, 'r> Engine<'a, 'r> {
         here: Here<'_, '_>,
         at: At<'_>,
         severity: Severity,
-        code: &'static str,
+        code: RuleCode,
         message: impl FnOnce() -> String,
     ) {
         self.sink
             .push(severity, code, || pointer(here, at), message);
     }
 
-    fn with_cx(&mut self, here: Here<'_, '_>, f: impl FnOnce(&mut Cx<'_>)) {
+    fn with_cx(&mut self, here: Here<'_, '_>, f: impl FnOnce(&mut CheckContext<'_>)) {
         let sink = &mut self.sink;
-        let mut emit = |at: At<'_>, sev: Severity, code: &'static str, msg: String| {
-            sink.push(sev, code, || pointer(here, at), || msg);
+        let mut emit = |at: At<'_>, severity: Severity, code: RuleCode, message: String| {
+            sink.push(severity, code, || pointer(here, at), || message);
         };
-        let mut cx = Cx {
-            request: self.request,
+        let mut cx = CheckContext {
+            request: self.request.map(|request| request as &dyn std::any::Any),
             sink: &mut emit,
         };
         f(&mut cx);
@@ -167,7 +167,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             Scalar::Bool(b) => format!("boolean {b}"),
             other => other.type_name().to_owned(),
         };
-        self.report(here, At::Here, Severity::Error, "type", || {
+        self.report(here, At::Here, Severity::Error, RuleCode::Type, || {
             format!("expected {expected}, found {found}")
         });
     }
@@ -274,7 +274,13 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
     }
 
-    fn num_rules(&mut self, rules: &'static [NumRule], f: f64, v: Scalar<'_>, here: Here<'_, '_>) {
+    fn num_rules(
+        &mut self,
+        rules: &'static [NumberRule],
+        f: f64,
+        v: Scalar<'_>,
+        here: Here<'_, '_>,
+    ) {
         for r in rules {
             if !(r.min..=r.max).contains(&f) {
                 let shown = match v {
@@ -287,23 +293,23 @@ impl<'a, 'r> Engine<'a, 'r> {
                     Severity::Error => "must be",
                     Severity::Warning => "observed values are",
                 };
-                self.report(here, At::Here, r.severity, "range", || {
+                self.report(here, At::Here, r.severity, RuleCode::Range, || {
                     format!("{shown} is outside {min}..={max} ({what} in that range)")
                 });
             }
         }
     }
 
-    fn str_rule(&mut self, rule: &'static StrRule, s: RawStr<'a>, here: Here<'_, '_>) {
+    fn str_rule(&mut self, rule: &'static StringRule, s: RawStr<'a>, here: Here<'_, '_>) {
         let text = s.text();
         let t: &str = &text;
         let ok = match rule {
-            StrRule::Prefix(p, _) => t.starts_with(p),
-            StrRule::OneOf(vals, _) => vals.contains(&t),
-            StrRule::Date => formats::is_date(t),
-            StrRule::Timestamp { millis } => formats::is_utc_timestamp(t, *millis),
-            StrRule::Lowercase => !t.chars().any(char::is_uppercase),
-            StrRule::MonthName => MONTH_NAMES.contains(&t),
+            StringRule::Prefix(p, _) => t.starts_with(p),
+            StringRule::OneOf(vals, _) => vals.contains(&t),
+            StringRule::Date => formats::is_date(t),
+            StringRule::Timestamp { millis } => formats::is_utc_timestamp(t, *millis),
+            StringRule::Lowercase => !t.chars().any(char::is_uppercase),
+            StringRule::MonthName => MONTH_NAMES.contains(&t),
         };
         if ok {
             return;
@@ -311,18 +317,18 @@ impl<'a, 'r> Engine<'a, 'r> {
         let msg = || {
             let v = shown(t);
             match rule {
-                StrRule::Prefix(p, _) => format!("{v} does not start with {p:?}"),
-                StrRule::OneOf(vals, _) => format!("{v} is not one of {vals:?}"),
-                StrRule::Date => format!("{v} is not a YYYY-MM-DD calendar date"),
-                StrRule::Timestamp { millis: true } => format!(
+                StringRule::Prefix(p, _) => format!("{v} does not start with {p:?}"),
+                StringRule::OneOf(vals, _) => format!("{v} is not one of {vals:?}"),
+                StringRule::Date => format!("{v} is not a YYYY-MM-DD calendar date"),
+                StringRule::Timestamp { millis: true } => format!(
                     "{v} is not an ISO 8601 UTC timestamp with milliseconds \
                      (YYYY-MM-DDTHH:MM:SS.sssZ)"
                 ),
-                StrRule::Timestamp { millis: false } => {
+                StringRule::Timestamp { millis: false } => {
                     format!("{v} is not an ISO 8601 UTC timestamp (YYYY-MM-DDTHH:MM:SS[.fff]Z)")
                 }
-                StrRule::Lowercase => format!("{v} is not lower case"),
-                StrRule::MonthName => format!("{v} is not an English full month name"),
+                StringRule::Lowercase => format!("{v} is not lower case"),
+                StringRule::MonthName => format!("{v} is not an English full month name"),
             }
         };
         self.report(here, At::Here, rule.severity(), rule.code(), msg);
@@ -354,7 +360,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                         here,
                         At::Key(f.name),
                         Severity::Error,
-                        "missing_field",
+                        RuleCode::MissingField,
                         || format!("required field {:?} is missing", f.name),
                     );
                 }
@@ -368,7 +374,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             };
             self.with_cx(here, |cx| {
                 for check in o.checks {
-                    check(cx, &rec);
+                    (check.run)(cx, &rec);
                 }
             });
         }
@@ -420,7 +426,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                     Some(&path),
                     At::Here,
                     Severity::Error,
-                    "duplicate_field",
+                    RuleCode::DuplicateField,
                     || format!("field {:?} appears more than once", field.name),
                 );
             }
@@ -450,7 +456,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             Some(&path),
             At::Here,
             Severity::Warning,
-            "unknown_field",
+            RuleCode::UnknownField,
             || {
                 format!(
                     "unknown field {} (not in the spec; ignored)",
@@ -467,12 +473,12 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(())
     }
 
-    fn array(&mut self, a: &'static super::shape::Array, here: Here<'_, 'a>) -> ScanResult<()> {
+    fn array(&mut self, a: &'static crate::rules::Array, here: Here<'_, 'a>) -> ScanResult<()> {
         self.sc.arr_begin()?;
         let per_elem = a
             .rules
             .iter()
-            .any(|r| matches!(r, ArrRule::Seq { .. } | ArrRule::Each(_)));
+            .any(|r| matches!(r, ArrayRule::Seq { .. } | ArrayRule::Each(_)));
         let obj = match a.items.kind {
             Kind::Object(o) => Some(o),
             _ => None,
@@ -510,7 +516,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         for rule in a.rules {
             match *rule {
-                ArrRule::Len {
+                ArrayRule::Len {
                     min,
                     max,
                     severity,
@@ -529,7 +535,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                         format!("{n} entries; {want} expected")
                     });
                 }
-                ArrRule::End(f) => self.with_cx(here, |cx| f(cx, n)),
+                ArrayRule::End(check) => self.with_cx(here, |cx| (check.run)(cx, n)),
                 _ => {}
             }
         }
@@ -538,7 +544,7 @@ impl<'a, 'r> Engine<'a, 'r> {
 
     fn elem_rules(
         &mut self,
-        rules: &'static [ArrRule],
+        rules: &'static [ArrayRule],
         i: usize,
         rec: &Record<'_, 'a>,
         prev: &mut [Option<(i64, usize)>; 4],
@@ -547,7 +553,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let mut seq = 0;
         for rule in rules {
             match *rule {
-                ArrRule::Seq {
+                ArrayRule::Seq {
                     field,
                     key,
                     order,
@@ -557,7 +563,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 } => {
                     let slot = seq;
                     seq += 1;
-                    let Some(k) = key(rec) else { continue };
+                    let Some(k) = (key.run)(rec) else { continue };
                     let Some(p) = prev.get_mut(slot) else {
                         continue;
                     };
@@ -580,7 +586,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                     }
                     *p = Some((k, i));
                 }
-                ArrRule::Each(f) => self.with_cx(here, |cx| f(cx, i, rec)),
+                ArrayRule::Each(check) => self.with_cx(here, |cx| (check.run)(cx, i, rec)),
                 _ => {}
             }
         }
@@ -589,7 +595,7 @@ impl<'a, 'r> Engine<'a, 'r> {
 
 /// True when `f` is within the range of every rule (a plain loop, inlined at any opt-level).
 #[inline(always)]
-fn all_within(rules: &[NumRule], f: f64) -> bool {
+fn all_within(rules: &[NumberRule], f: f64) -> bool {
     for r in rules {
         if !(r.min <= f && f <= r.max) {
             return false;
@@ -600,7 +606,7 @@ fn all_within(rules: &[NumRule], f: f64) -> bool {
 
 /// True when `d` surely is within the range of every rule ([`Decimal::surely_within`]).
 #[inline(always)]
-fn all_surely_within(rules: &[NumRule], d: &Decimal<'_>) -> bool {
+fn all_surely_within(rules: &[NumberRule], d: &Decimal<'_>) -> bool {
     for r in rules {
         if !d.surely_within(r.min, r.max) {
             return false;

@@ -9,6 +9,22 @@
 //! - dates and the date part of timestamps must be real calendar dates (no `2024-02-30`);
 //!   hours 00-23, minutes 00-59, seconds 00-60 (a leap second is allowed).
 
+/// English full month names, January first (the `month` field's values).
+pub const MONTH_NAMES: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
 fn num(b: &[u8]) -> Option<u32> {
     if b.is_empty() || !b.iter().all(u8::is_ascii_digit) {
         return None;

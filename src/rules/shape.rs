@@ -1,14 +1,15 @@
-//! Declarative response shapes: each operation's module in [`crate::ops`] declares its
-//! response as a [`Node`] tree (types, presence, per-value rules, per-array rules, and small
+//! Declarative response shapes: each operation's module (in `ops`, above this module)
+//! declares its response as a [`Node`] tree (types, presence, per-value rules, per-array rules, and small
 //! per-object or per-element checks for rules that relate several values or the request).
 //! The validator engine and the JSON Schema export both read these declarations; neither
 //! knows any operation by name.
 
 use std::borrow::Cow;
 
-use super::Severity;
+use std::any::Any;
+
+use super::{RuleCode, Severity};
 use crate::json::Scalar;
-use crate::ops::Request;
 
 /// A JSON value's expected shape.
 #[derive(Clone, Copy, Debug)]
@@ -23,11 +24,11 @@ pub struct Node {
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
     /// A string.
-    Str(&'static [StrRule]),
+    Str(&'static [StringRule]),
     /// An integer (a JSON number without fraction or exponent).
-    Int(&'static [NumRule]),
+    Int(&'static [NumberRule]),
     /// Any JSON number.
-    Num(&'static [NumRule]),
+    Num(&'static [NumberRule]),
     /// A boolean.
     Bool,
     /// An array.
@@ -44,7 +45,7 @@ pub struct Array {
     /// Shape of every element.
     pub items: Node,
     /// Rules over the elements.
-    pub rules: &'static [ArrRule],
+    pub rules: &'static [ArrayRule],
 }
 
 /// An object: its known fields, what other keys may hold, and checks across fields.
@@ -56,7 +57,7 @@ pub struct Object {
     /// always reported as an `unknown_field` warning (forward compatible).
     pub extra: Option<&'static Node>,
     /// Checks run when the object closes, over its scalar field values.
-    pub checks: &'static [ObjCheck],
+    pub checks: &'static [ObjectCheck],
 }
 
 /// Most fields an [`Object`] may declare (the seen-set is a 64-bit mask).
@@ -66,7 +67,7 @@ pub const MAX_FIELDS: usize = 64;
 #[derive(Clone, Copy, Debug)]
 pub struct Field {
     /// The JSON key: no quote, backslash or control character (keys are matched against it
-    /// byte for byte; [`dsl::req`] and [`dsl::opt`] check it).
+    /// byte for byte; [`super::dsl::req`] and [`super::dsl::opt`] check it).
     pub name: &'static str,
     /// Its shape.
     pub node: Node,
@@ -77,7 +78,7 @@ pub struct Field {
 /// A rule on a string value. Codes: `prefix`, `enum`, `date_format`, `timestamp`,
 /// `lowercase`, `month_name`.
 #[derive(Clone, Copy, Debug)]
-pub enum StrRule {
+pub enum StringRule {
     /// Starts with the text.
     Prefix(&'static str, Severity),
     /// One of the values.
@@ -96,22 +97,22 @@ pub enum StrRule {
     MonthName,
 }
 
-impl StrRule {
+impl StringRule {
     /// The stable rule code.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> RuleCode {
         match self {
-            StrRule::Prefix(..) => "prefix",
-            StrRule::OneOf(..) => "enum",
-            StrRule::Date => "date_format",
-            StrRule::Timestamp { .. } => "timestamp",
-            StrRule::Lowercase => "lowercase",
-            StrRule::MonthName => "month_name",
+            StringRule::Prefix(..) => RuleCode::Prefix,
+            StringRule::OneOf(..) => RuleCode::Enum,
+            StringRule::Date => RuleCode::DateFormat,
+            StringRule::Timestamp { .. } => RuleCode::Timestamp,
+            StringRule::Lowercase => RuleCode::Lowercase,
+            StringRule::MonthName => RuleCode::MonthName,
         }
     }
     /// How serious a violation is.
     pub fn severity(&self) -> Severity {
         match self {
-            StrRule::Prefix(_, s) | StrRule::OneOf(_, s) => *s,
+            StringRule::Prefix(_, s) | StringRule::OneOf(_, s) => *s,
             _ => Severity::Error,
         }
     }
@@ -119,7 +120,7 @@ impl StrRule {
 
 /// A rule on a number. Code: `range`.
 #[derive(Clone, Copy, Debug)]
-pub struct NumRule {
+pub struct NumberRule {
     /// Smallest allowed value.
     pub min: f64,
     /// Largest allowed value.
@@ -152,7 +153,7 @@ pub(crate) fn bound_text(f: f64) -> String {
         .to_owned()
 }
 
-/// The order a [`ArrRule::Seq`] requires of consecutive keys.
+/// The order a [`ArrayRule::Seq`] requires of consecutive keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
     /// Each key ≥ the previous.
@@ -170,7 +171,7 @@ pub enum Order {
 
 /// A rule over an array's elements.
 #[derive(Clone, Copy, Debug)]
-pub enum ArrRule {
+pub enum ArrayRule {
     /// The number of elements is within `min..=max`.
     Len {
         /// Fewest elements.
@@ -180,31 +181,31 @@ pub enum ArrRule {
         /// How serious a violation is.
         severity: Severity,
         /// Rule code.
-        code: &'static str,
+        code: RuleCode,
     },
     /// Consecutive elements' keys follow `order`. Elements whose key is `None` are skipped.
     Seq {
         /// Field named in the issue path (`/3/rank`).
         field: &'static str,
         /// The key of an element (`None` when it cannot be computed).
-        key: fn(&Record<'_, '_>) -> Option<i64>,
+        key: Named<fn(&Record<'_, '_>) -> Option<i64>>,
         /// The required order.
         order: Order,
         /// How serious a violation is.
         severity: Severity,
         /// Rule code.
-        code: &'static str,
+        code: RuleCode,
         /// What the order is, for the message ("ordered by rank ascending").
         what: &'static str,
     },
     /// A check of each element (with its index), e.g. against the request.
-    Each(fn(&mut Cx<'_>, usize, &Record<'_, '_>)),
+    Each(Named<fn(&mut CheckContext<'_>, usize, &Record<'_, '_>)>),
     /// A check of the element count, e.g. against the request.
-    End(fn(&mut Cx<'_>, usize)),
+    End(Named<fn(&mut CheckContext<'_>, usize)>),
 }
 
 /// A check run when an object closes.
-pub type ObjCheck = fn(&mut Cx<'_>, &Record<'_, '_>);
+pub type ObjectCheck = Named<fn(&mut CheckContext<'_>, &Record<'_, '_>)>;
 
 /// The values of an object's fields (scalars; containers show as [`Scalar::Array`] /
 /// [`Scalar::Object`]), or one scalar array element.
@@ -255,212 +256,51 @@ pub enum At<'s> {
 }
 
 /// What a check can see and do: the request, and reporting issues.
-pub struct Cx<'e> {
-    pub(crate) request: Option<&'e Request>,
-    pub(crate) sink: &'e mut dyn FnMut(At<'_>, Severity, &'static str, String),
+///
+/// Decision: the request is held as `dyn Any`, so the rule language knows no request type
+/// (it sits below `ops`); a check, written in its operation's module, asks for that
+/// module's request type ([`Self::request`]) and gets `None` for any other.
+pub struct CheckContext<'e> {
+    pub(crate) request: Option<&'e dyn Any>,
+    pub(crate) sink: &'e mut dyn FnMut(At<'_>, Severity, RuleCode, String),
 }
 
-impl<'e> Cx<'e> {
-    /// The request that produced the response, when the caller gave it.
-    pub fn request(&self) -> Option<&'e Request> {
-        self.request
+impl<'e> CheckContext<'e> {
+    /// The request that produced the response, when the caller gave it and it is an `R`.
+    pub fn request<R: Any>(&self) -> Option<&'e R> {
+        self.request.and_then(|request| request.downcast_ref::<R>())
     }
     /// Reports an error.
-    pub fn error(&mut self, at: At<'_>, code: &'static str, message: String) {
+    pub fn error(&mut self, at: At<'_>, code: RuleCode, message: String) {
         (self.sink)(at, Severity::Error, code, message);
     }
     /// Reports a warning.
-    pub fn warning(&mut self, at: At<'_>, code: &'static str, message: String) {
+    pub fn warning(&mut self, at: At<'_>, code: RuleCode, message: String) {
         (self.sink)(at, Severity::Warning, code, message);
     }
 }
 
-/// Whether a response keyword is the requested one: one function for the validator's
-/// cross-checks, the record planner and the app's lists (the decision is documented at
-/// [`crate::records::key`]).
-pub use crate::records::same_keyword;
-
-/// Declaration helpers, so the per-operation tables read like the spec's tables.
-pub mod dsl {
-    use super::*;
-    use crate::json::plain_key;
-
-    /// A string.
-    pub const STR: Node = Node {
-        kind: Kind::Str(&[]),
-        doc: "",
-    };
-    /// An integer.
-    pub const INT: Node = Node {
-        kind: Kind::Int(&[]),
-        doc: "",
-    };
-    /// A number.
-    pub const NUM: Node = Node {
-        kind: Kind::Num(&[]),
-        doc: "",
-    };
-    /// A boolean.
-    pub const BOOL: Node = Node {
-        kind: Kind::Bool,
-        doc: "",
-    };
-    /// Anything.
-    pub const ANY: Node = Node {
-        kind: Kind::Any,
-        doc: "",
-    };
-    /// An array of anything.
-    pub const ANY_ARRAY: Node = Node {
-        kind: Kind::Array(&Array {
-            items: ANY,
-            rules: &[],
-        }),
-        doc: "",
-    };
-    /// An array of strings.
-    pub const STR_ARRAY: Node = Node {
-        kind: Kind::Array(&Array {
-            items: STR,
-            rules: &[],
-        }),
-        doc: "",
-    };
-
-    /// A required field. The name may not hold a quote, a backslash or a control character
-    /// (checked when the declaration is compiled): the validator matches keys against it
-    /// byte for byte.
-    pub const fn req(name: &'static str, node: Node) -> Field {
-        assert!(
-            plain_key(name),
-            "a field name may not hold `\"`, `\\` or a control character"
-        );
-        Field {
-            name,
-            node,
-            required: true,
-        }
-    }
-    /// An optional field (the name as for [`req`]).
-    pub const fn opt(name: &'static str, node: Node) -> Field {
-        assert!(
-            plain_key(name),
-            "a field name may not hold `\"`, `\\` or a control character"
-        );
-        Field {
-            name,
-            node,
-            required: false,
-        }
-    }
-    /// A string with rules.
-    pub const fn string(rules: &'static [StrRule]) -> Node {
-        Node {
-            kind: Kind::Str(rules),
-            doc: "",
-        }
-    }
-    /// An integer with rules.
-    pub const fn int(rules: &'static [NumRule]) -> Node {
-        Node {
-            kind: Kind::Int(rules),
-            doc: "",
-        }
-    }
-    /// A number with rules.
-    pub const fn num(rules: &'static [NumRule]) -> Node {
-        Node {
-            kind: Kind::Num(rules),
-            doc: "",
-        }
-    }
-    /// A range rule.
-    pub const fn range(min: f64, max: f64, severity: Severity) -> NumRule {
-        NumRule { min, max, severity }
-    }
-    /// An array node.
-    pub const fn array(a: &'static Array) -> Node {
-        Node {
-            kind: Kind::Array(a),
-            doc: "",
-        }
-    }
-    /// An object node.
-    pub const fn object(o: &'static Object) -> Node {
-        Node {
-            kind: Kind::Object(o),
-            doc: "",
-        }
-    }
-    /// An object of known fields, no checks.
-    pub const fn fields(fields: &'static [Field]) -> Object {
-        Object {
-            fields,
-            extra: None,
-            checks: &[],
-        }
-    }
-    /// `a` followed by `b`, as an array of exactly `N` fields (`N` = `a.len() + b.len()`,
-    /// checked at compile time).
-    pub const fn concat<const N: usize>(a: &[Field], b: &[Field]) -> [Field; N] {
-        assert!(a.len() + b.len() == N, "concat: wrong N");
-        let mut out = [req("", ANY); N];
-        let mut i = 0;
-        while i < a.len() {
-            out[i] = a[i];
-            i += 1;
-        }
-        let mut j = 0;
-        while j < b.len() {
-            out[i + j] = b[j];
-            j += 1;
-        }
-        out
-    }
-    /// Attaches a description.
-    pub const fn doc(mut node: Node, doc: &'static str) -> Node {
-        node.doc = doc;
-        node
-    }
+/// A rule that stays a Rust function, with its stable name: `<module path>::<function>`
+/// (`serpkit::ops::search_volume_bulk::monthly_entry`), the name a JS twin of the check is
+/// paired with (issue 20). Declared with [`crate::rules::named!`]. The name exists in native
+/// builds only (a generator runs natively), so the wasm packages carry none of the names.
+#[derive(Clone, Copy, Debug)]
+pub struct Named<F> {
+    /// The stable name.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub name: &'static str,
+    /// The function.
+    pub run: F,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn bounds(n: &Node, out: &mut Vec<f64>) {
-        match n.kind {
-            Kind::Int(rules) | Kind::Num(rules) => {
-                out.extend(rules.iter().flat_map(|r| [r.min, r.max]));
-            }
-            Kind::Array(a) => bounds(&a.items, out),
-            Kind::Object(o) => {
-                for f in o.fields {
-                    bounds(&f.node, out);
-                }
-                if let Some(extra) = o.extra {
-                    bounds(extra, out);
-                }
-            }
-            Kind::Any | Kind::Bool | Kind::Str(_) => {}
+/// A [`Named`] function: `named!(monthly_entry)`.
+macro_rules! named {
+    ($function:ident) => {
+        $crate::rules::Named {
+            #[cfg(not(target_arch = "wasm32"))]
+            name: concat!(module_path!(), "::", stringify!($function)),
+            run: $function,
         }
-    }
-
-    #[test]
-    fn every_range_bound_is_whole_and_written_as_display_writes_it() {
-        let mut all = Vec::new();
-        for op in crate::Operation::ALL {
-            bounds(crate::validate::response_shape(op), &mut all);
-        }
-        assert!(!all.is_empty());
-        for f in all {
-            assert!(f.fract() == 0.0 || f.is_infinite(), "{f}");
-            assert_eq!(bound_text(f), f.to_string());
-        }
-        for f in [0.25, -1.5, 0.000001, 12.3] {
-            assert_eq!(bound_text(f), f.to_string());
-        }
-        assert_eq!(bound_text(f64::INFINITY), "inf");
-        assert_eq!(bound_text(f64::NEG_INFINITY), "-inf");
-    }
+    };
 }
+pub(crate) use named;
