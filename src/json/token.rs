@@ -29,12 +29,12 @@ impl<'a> RawStr<'a> {
             Cow::Borrowed(self.raw)
         }
     }
-    /// True when the decoded text equals `s`, without allocating in the common case.
-    pub fn eq_str(&self, s: &str) -> bool {
+    /// True when the decoded text equals `text`, without allocating in the common case.
+    pub fn eq_str(&self, text: &str) -> bool {
         if self.escaped {
-            unescape(self.raw) == s
+            unescape(self.raw) == text
         } else {
-            self.raw == s
+            self.raw == text
         }
     }
 }

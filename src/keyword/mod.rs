@@ -19,11 +19,11 @@ pub fn normalize_keyword(keyword: &str) -> String {
     out
 }
 
-/// Whether two keywords are the same keyword: `normalize_keyword(a) == normalize_keyword(b)`,
+/// Whether two keywords are the same keyword: `normalize_keyword(keyword) == normalize_keyword(other)`,
 /// without allocating.
-pub fn same_keyword(a: &str, b: &str) -> bool {
-    let mut wa = a.split_whitespace();
-    let mut wb = b.split_whitespace();
+pub fn same_keyword(keyword: &str, other: &str) -> bool {
+    let mut wa = keyword.split_whitespace();
+    let mut wb = other.split_whitespace();
     loop {
         match (wa.next(), wb.next()) {
             (None, None) => return true,

@@ -158,8 +158,8 @@ impl DomainStatsRecord {
 }
 
 /// Parses a stats string: `None` for empty or non-numeric text (never a panic).
-pub fn parse_stat<T: std::str::FromStr>(s: &str) -> Option<T> {
-    let t = s.trim();
+pub fn parse_stat<T: std::str::FromStr>(text: &str) -> Option<T> {
+    let t = text.trim();
     if t.is_empty() {
         None
     } else {

@@ -121,11 +121,11 @@ impl fmt::Display for UnknownOperation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let shown: String = self.0.chars().take(60).collect();
         write!(f, "unknown operation {shown:?}; expected one of: ")?;
-        for (i, op) in Operation::ALL.iter().enumerate() {
+        for (i, operation) in Operation::ALL.iter().enumerate() {
             if i > 0 {
                 f.write_str(", ")?;
             }
-            f.write_str(op.path())?;
+            f.write_str(operation.path())?;
         }
         Ok(())
     }
@@ -383,12 +383,15 @@ mod tests {
 
     #[test]
     fn paths_round_trip() {
-        for op in Operation::ALL {
-            assert_eq!(op.path().parse::<Operation>().unwrap(), op);
-            assert_eq!(op.url_path().parse::<Operation>().unwrap(), op);
-            assert_eq!(op.to_string(), op.path());
-            let json = serde_json::to_string(&op).unwrap();
-            assert_eq!(serde_json::from_str::<Operation>(&json).unwrap(), op);
+        for operation in Operation::ALL {
+            assert_eq!(operation.path().parse::<Operation>().unwrap(), operation);
+            assert_eq!(
+                operation.url_path().parse::<Operation>().unwrap(),
+                operation
+            );
+            assert_eq!(operation.to_string(), operation.path());
+            let json = serde_json::to_string(&operation).unwrap();
+            assert_eq!(serde_json::from_str::<Operation>(&json).unwrap(), operation);
         }
         let err = "search_volume".parse::<Operation>().unwrap_err();
         assert!(err.to_string().contains("related"));

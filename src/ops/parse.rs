@@ -318,9 +318,9 @@ mod tests {
         [ours, derived]
     }
 
-    fn answers(op: Operation, text: &str) -> [Result<Request, String>; 2] {
+    fn answers(operation: Operation, text: &str) -> [Result<Request, String>; 2] {
         use Operation::*;
-        match op {
+        match operation {
             SearchVolumeBulk => both::<search_volume_bulk::Request>(text),
             SearchVolumeSingle => both::<search_volume_single::Request>(text),
             DomainStats => both::<domainstats::Request>(text),
@@ -462,8 +462,8 @@ mod tests {
              "trailing characters after the JSON value at line 1 column 30"),
             (Related, r#"{"keyword":"a\u00"}"#, "/keyword", "invalid \\u escape at line 1 column 18"),
         ];
-        for (op, text, field, end) in cases {
-            let e = Request::from_json(op, text).unwrap_err();
+        for (operation, text, field, end) in cases {
+            let e = Request::from_json(operation, text).unwrap_err();
             assert_eq!(e.field, field, "{text}");
             assert!(e.to_string().ends_with(end), "{text}: {e}");
         }
@@ -473,10 +473,10 @@ mod tests {
     fn same_as_the_derives() {
         let bodies = bodies();
         let mut ok = 0;
-        for op in Operation::ALL {
+        for operation in Operation::ALL {
             for text in &bodies {
-                let [ours, derived] = answers(op, text);
-                assert_eq!(ours, derived, "{op} {text:?}");
+                let [ours, derived] = answers(operation, text);
+                assert_eq!(ours, derived, "{operation} {text:?}");
                 ok += usize::from(ours.is_ok());
             }
         }

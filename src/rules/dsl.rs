@@ -97,16 +97,16 @@ pub const fn range(min: f64, max: f64, severity: Severity) -> NumberRule {
     NumberRule { min, max, severity }
 }
 /// An array node.
-pub const fn array(a: &'static Array) -> Node {
+pub const fn array(array: &'static Array) -> Node {
     Node {
-        kind: Kind::Array(a),
+        kind: Kind::Array(array),
         doc: "",
     }
 }
 /// An object node.
-pub const fn object(o: &'static Object) -> Node {
+pub const fn object(object: &'static Object) -> Node {
     Node {
-        kind: Kind::Object(o),
+        kind: Kind::Object(object),
         doc: "",
     }
 }
@@ -118,19 +118,20 @@ pub const fn fields(fields: &'static [Field]) -> Object {
         checks: &[],
     }
 }
-/// `a` followed by `b`, as an array of exactly `N` fields (`N` = `a.len() + b.len()`,
+/// `first` followed by `second`, as an array of exactly `N` fields
+/// (`N` = `first.len() + second.len()`,
 /// checked at compile time).
-pub const fn concat<const N: usize>(a: &[Field], b: &[Field]) -> [Field; N] {
-    assert!(a.len() + b.len() == N, "concat: wrong N");
+pub const fn concat<const N: usize>(first: &[Field], second: &[Field]) -> [Field; N] {
+    assert!(first.len() + second.len() == N, "concat: wrong N");
     let mut out = [req("", ANY); N];
     let mut i = 0;
-    while i < a.len() {
-        out[i] = a[i];
+    while i < first.len() {
+        out[i] = first[i];
         i += 1;
     }
     let mut j = 0;
-    while j < b.len() {
-        out[i + j] = b[j];
+    while j < second.len() {
+        out[i + j] = second[j];
         j += 1;
     }
     out

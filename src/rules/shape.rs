@@ -134,18 +134,18 @@ pub struct NumberRule {
 /// Decision: written without float formatting (core's or zmij's, about 8 KB of the JS
 /// package's gzipped wasm together), as every bound of the spec's ranges is a whole number
 /// (a test checks); another bound is written with up to 6 decimals.
-pub(crate) fn bound_text(f: f64) -> String {
-    if f.is_nan() {
+pub(crate) fn bound_text(bound: f64) -> String {
+    if bound.is_nan() {
         return "NaN".into();
     }
-    if f.is_infinite() {
-        return if f > 0.0 { "inf" } else { "-inf" }.into();
+    if bound.is_infinite() {
+        return if bound > 0.0 { "inf" } else { "-inf" }.into();
     }
-    if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 {
-        return (f as i64).to_string();
+    if bound.fract() == 0.0 && bound.abs() < 9_007_199_254_740_992.0 {
+        return (bound as i64).to_string();
     }
-    let micros = (f.abs() * 1e6).round() as u64;
-    let sign = if f < 0.0 { "-" } else { "" };
+    let micros = (bound.abs() * 1e6).round() as u64;
+    let sign = if bound < 0.0 { "-" } else { "" };
     let (whole, frac) = (micros / 1_000_000, micros % 1_000_000);
     let frac = format!("{frac:06}");
     format!("{sign}{whole}.{}", frac.trim_end_matches('0'))

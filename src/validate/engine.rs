@@ -105,16 +105,16 @@ fn pointer(here: Here<'_, '_>, at: At<'_>) -> String {
 }
 
 /// Shortens a text for a message (at most 60 characters).
-pub(crate) fn shown(s: &str) -> String {
-    let mut out: String = s.chars().take(60).collect();
-    if out.len() < s.len() {
+pub(crate) fn shown(text: &str) -> String {
+    let mut out: String = text.chars().take(60).collect();
+    if out.len() < text.len() {
         out.push('…');
     }
     format!("{out:?}")
 }
 
 pub(crate) struct Engine<'a, 'r> {
-    pub sc: Scanner<'a>,
+    pub scanner: Scanner<'a>,
     pub sink: Sink,
     pool: Vec<Vec<Scalar<'a>>>,
     request: Option<&'r Request>,
@@ -123,7 +123,7 @@ pub(crate) struct Engine<'a, 'r> {
 impl<'a, 'r> Engine<'a, 'r> {
     pub fn new(text: &'a str, request: Option<&'r Request>) -> Self {
         Engine {
-            sc: Scanner::new(text),
+            scanner: Scanner::new(text),
             sink: Sink::default(),
             pool: Vec::new(),
             request,
@@ -181,17 +181,17 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// integer or number where one is declared (most values) goes straight to the scanner.
     #[inline(always)]
     fn value_fast(&mut self, node: &'static Node, here: Here<'_, 'a>) -> ScanResult<Scalar<'a>> {
-        self.sc.ws();
-        match (node.kind, self.sc.next_byte()) {
+        self.scanner.ws();
+        match (node.kind, self.scanner.next_byte()) {
             (Kind::Str(rules), Some(b'"')) => {
-                let s = self.sc.string()?;
+                let s = self.scanner.string()?;
                 for rule in rules {
                     self.str_rule(rule, s, here);
                 }
                 Ok(Scalar::Str(s))
             }
             (Kind::Int(rules), Some(b'0'..=b'9')) => {
-                if let Some(i) = self.sc.small_uint() {
+                if let Some(i) = self.scanner.small_uint() {
                     let f = i as f64;
                     if !all_within(rules, f) {
                         self.num_rules(rules, f, Scalar::Int(i), here);
@@ -201,7 +201,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 self.value_at(node, here)
             }
             (Kind::Num(rules), Some(b'-' | b'0'..=b'9')) => {
-                if let Some(d) = self.sc.decimal() {
+                if let Some(d) = self.scanner.decimal() {
                     if !all_surely_within(rules, &d) {
                         self.scalar(node, d.value, here);
                     }
@@ -215,9 +215,9 @@ impl<'a, 'r> Engine<'a, 'r> {
 
     /// Validates one value against `node`; returns it (containers as markers).
     fn value_at(&mut self, node: &'static Node, here: Here<'_, 'a>) -> ScanResult<Scalar<'a>> {
-        match self.sc.start()? {
+        match self.scanner.start()? {
             Start::Scalar => {
-                let v = self.sc.scalar()?;
+                let v = self.scanner.scalar()?;
                 self.scalar(node, v, here);
                 Ok(v)
             }
@@ -230,7 +230,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                     if !matches!(node.kind, Kind::Any) {
                         self.type_error(here, expected(&node.kind), Scalar::Object);
                     }
-                    self.sc.skip()?;
+                    self.scanner.skip()?;
                 }
                 Ok(Scalar::Object)
             }
@@ -241,7 +241,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                     if !matches!(node.kind, Kind::Any) {
                         self.type_error(here, expected(&node.kind), Scalar::Array);
                     }
-                    self.sc.skip()?;
+                    self.scanner.skip()?;
                 }
                 Ok(Scalar::Array)
             }
@@ -342,7 +342,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         here: Here<'_, 'a>,
         keep: bool,
     ) -> ScanResult<Option<Vec<Scalar<'a>>>> {
-        self.sc.obj_begin()?;
+        self.scanner.obj_begin()?;
         let (seen, vals) = if keep || !o.checks.is_empty() {
             let mut vals = self.pool.pop().unwrap_or_default();
             vals.clear();
@@ -397,8 +397,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             // Keys usually come in declaration order: the next field's name is tried first.
             let expect = o.fields.get(next);
             let i = match expect {
-                Some(f) if self.sc.expected_member(first, f.name) => next,
-                _ => match self.sc.obj_key_or(first, expect.map(|f| f.name))? {
+                Some(f) if self.scanner.expected_member(first, f.name) => next,
+                _ => match self.scanner.obj_key_or(first, expect.map(|f| f.name))? {
                     Key::End => return Ok(seen),
                     Key::Expected => next,
                     Key::Other(key) => match find_field(o, key, next) {
@@ -468,13 +468,13 @@ impl<'a, 'r> Engine<'a, 'r> {
             Some(node) => {
                 self.value_at(node, Some(&path))?;
             }
-            None => self.sc.skip()?,
+            None => self.scanner.skip()?,
         }
         Ok(())
     }
 
     fn array(&mut self, a: &'static crate::rules::Array, here: Here<'_, 'a>) -> ScanResult<()> {
-        self.sc.arr_begin()?;
+        self.scanner.arr_begin()?;
         let per_elem = a
             .rules
             .iter()
@@ -486,7 +486,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         // Previous key (and its index) of each `Seq` rule, by rule position.
         let mut prev: [Option<(i64, usize)>; 4] = [None; 4];
         let mut n = 0usize;
-        while self.sc.arr_next(n == 0)? {
+        while self.scanner.arr_next(n == 0)? {
             let path = Path {
                 seg: Seg::Index(n),
                 up: here,
@@ -494,7 +494,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             let elem = Some(&path);
             if !per_elem {
                 self.value_fast(&a.items, elem)?;
-            } else if let (Some(o), Start::Object) = (obj, self.sc.start()?) {
+            } else if let (Some(o), Start::Object) = (obj, self.scanner.start()?) {
                 let vals = self.object(o, elem, true)?.unwrap_or_default();
                 let rec = Record {
                     fields: o.fields,

@@ -201,14 +201,16 @@ pub fn response_shape(operation: Operation) -> &'static Node {
 pub fn validate(operation: Operation, body: &str, request: Option<&Request>) -> Report {
     let mismatch = request.filter(|r| r.operation() != operation);
     let request = request.filter(|r| r.operation() == operation);
-    let mut e = engine::Engine::new(body, request);
-    let result = e.value(response_shape(operation)).and_then(|_| e.sc.end());
+    let mut engine = engine::Engine::new(body, request);
+    let result = engine
+        .value(response_shape(operation))
+        .and_then(|_| engine.scanner.end());
     let mut report = match result {
         Ok(()) => Report {
-            issues: e.sink.issues,
+            issues: engine.sink.issues,
             position: None,
-            error_count: e.sink.errors,
-            warning_count: e.sink.warnings,
+            error_count: engine.sink.errors,
+            warning_count: engine.sink.warnings,
         },
         Err(err) => {
             let (line, column) = crate::json::line_col(body, err.offset);

@@ -20,12 +20,12 @@ const TIMESTAMP_MS: &str =
 /// without `Value` (and the `BTreeMap` behind its objects) its wasm is about 6 KB smaller.
 /// Members come in a fixed order (`$schema`, `title`, then each node's `description`,
 /// `type`, its rules, `properties`, `required`, `additionalProperties`).
-pub(crate) fn document(op: Operation, root: &Node) -> String {
+pub(crate) fn document(operation: Operation, root: &Node) -> String {
     let mut top = Obj::new();
     top.str("$schema", "https://json-schema.org/draft/2020-12/schema");
     top.str(
         "title",
-        &format!("{} response ({})", op.title(), op.url_path()),
+        &format!("{} response ({})", operation.title(), operation.url_path()),
     );
     node(root, top)
 }
