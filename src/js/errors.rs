@@ -270,6 +270,11 @@ mod tests {
         let not_a_string = operation_named(None).unwrap_err();
         assert_eq!(not_a_string.code(), INVALID_ARGUMENT);
         assert!(not_a_string.message().contains("must be a string"));
+        // `Client.__operationIndex` gives `operation as u32`: its place in `Operation::ALL`,
+        // the order of the schemas in static_data.js.
+        for (index, operation) in Operation::ALL.into_iter().enumerate() {
+            assert_eq!(operation as usize, index);
+        }
         let unknown = operation_named(Some("nope".into())).unwrap_err();
         assert_eq!(unknown.code(), UNKNOWN_OPERATION);
         assert!(unknown.message().contains("nope"), "{}", unknown.message());

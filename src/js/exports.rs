@@ -139,6 +139,17 @@ impl JsClient {
         self.inner.remaining().map(money).unwrap_or(JsValue::NULL)
     }
 
+    /// The place in the list of operations (`Operation::ALL`, the order of `static_data.js`)
+    /// of the operation a name stands for, as the core reads names (trimmed, with or without
+    /// `/v1/`): `jsonSchema()` (static_api.js) finds its schema by it. Throws
+    /// `invalid_argument` or `unknown_operation` as every export does.
+    #[wasm_bindgen(js_name = __operationIndex, skip_typescript)]
+    pub fn operation_index(operation: JsValue) -> Result<u32, JsValue> {
+        // The enum's discriminants are its places in `Operation::ALL` (unit-tested in
+        // `errors`).
+        Ok(parse_operation(&operation)? as u32)
+    }
+
     // ---- The steps of paying once per record (`super::records`; record_client.js) -------
 
     /// The record cache given to the constructor (`undefined` without one).

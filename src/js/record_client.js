@@ -4,21 +4,11 @@
 // and the merge are the core's (Rust, `crate::records`, reached through the client's
 // internal `__` methods: src/js/records.rs lists the steps); this file only moves records
 // between them and the cache and sends what the plan says. Written in JS because the same
-// steps as async Rust cost the package's wasm about 14 kB gzip.
+// steps as async Rust cost the package's wasm about 14 kB gzip. The method per operation
+// comes from the core's one list of operations (static_data.js, written by
+// examples/pkg_data.rs).
 
-const OPERATIONS = {
-  searchVolumeBulk: 'search_volume/bulk',
-  searchVolumeSingle: 'search_volume/single',
-  domainStats: 'domainstats',
-  backlinkMetrics: 'backlink/metrics',
-  rankedKeywordsMetrics: 'ranked-keywords/metrics',
-  rankedKeywordsDomain: 'ranked-keywords/domain',
-  backlinkOverview: 'backlink/overview',
-  outlineSeo: 'outline/seo',
-  microblogPost: 'microblog/post',
-  videoVideo: 'video/video',
-  related: 'related',
-};
+import { METHODS } from './static_data.js';
 
 function message(e) {
   if (e instanceof Error) return e.message;
@@ -137,7 +127,7 @@ function wholeQuote(estimateCost, operation, request) {
  */
 export function installRecordCalls(Client, estimateCost) {
   const proto = Client.prototype;
-  for (const [name, operation] of Object.entries(OPERATIONS)) {
+  for (const [name, operation] of Object.entries(METHODS)) {
     Object.defineProperty(proto, name, {
       configurable: true,
       writable: true,
