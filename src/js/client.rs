@@ -24,7 +24,7 @@ pub(super) fn parse_operation(operation: &JsValue) -> Result<Operation, JsValue>
 /// The request of `operation` from JSON text, bytes or a JS value.
 pub(super) fn parse_request(operation: Operation, request: &JsValue) -> Result<Request, JsValue> {
     let text = text_of(request, "request")?;
-    Request::from_json(operation, &text).map_err(|e| request_error(&e))
+    Request::from_json(operation, &text).map_err(|error| request_error(&error))
 }
 
 /// A request ready to send, with the call's abort signal.
@@ -50,8 +50,8 @@ impl JsClient {
         request: JsValue,
         options: JsValue,
     ) -> Promise {
-        let prepared =
-            parse_request(operation, &request).and_then(|r| Ok((r, cancel_from(&options)?)));
+        let prepared = parse_request(operation, &request)
+            .and_then(|request| Ok((request, cancel_from(&options)?)));
         self.send(prepared, None)
     }
 
@@ -70,7 +70,7 @@ impl JsClient {
             let reply = client
                 .call_raw(&request, cancel)
                 .await
-                .map_err(|e| client_error(&e))?;
+                .map_err(|error| client_error(&error))?;
             if let Some(id) = planned {
                 calls.keep(
                     id,
@@ -125,21 +125,21 @@ impl JsClient {
             } else {
                 Reflect::get(&options, &"onProgress".into())
                     .ok()
-                    .and_then(|f| f.dyn_into::<Function>().ok())
+                    .and_then(|callback| callback.dyn_into::<Function>().ok())
             };
             Ok::<_, JsValue>((request, bulk, on_progress, cancel_from(&options)?))
         });
         wasm_bindgen_futures::future_to_promise(async move {
             let (request, bulk, on_progress, abort) = prepared?;
-            let progress = |p: BulkProgress| {
-                if let Some(f) = &on_progress {
+            let progress = |progress: BulkProgress| {
+                if let Some(callback) = &on_progress {
                     let value = js_sys::Object::new();
-                    set(&value, "doneChunks", p.done_chunks as f64);
-                    set(&value, "totalChunks", p.total_chunks as f64);
-                    set(&value, "doneKeywords", p.done_keywords as f64);
-                    set(&value, "totalKeywords", p.total_keywords as f64);
-                    set(&value, "charge", money(p.charge));
-                    let _ = f.call1(&JsValue::NULL, &value);
+                    set(&value, "doneChunks", progress.done_chunks as f64);
+                    set(&value, "totalChunks", progress.total_chunks as f64);
+                    set(&value, "doneKeywords", progress.done_keywords as f64);
+                    set(&value, "totalKeywords", progress.total_keywords as f64);
+                    set(&value, "charge", money(progress.charge));
+                    let _ = callback.call1(&JsValue::NULL, &value);
                 }
             };
             let cancel = abort.as_ref().map(|link| &link.cancel);

@@ -84,7 +84,7 @@ pub(crate) fn operation_named(name: Option<String>) -> Result<Operation, Package
         ));
     };
     name.parse::<Operation>()
-        .map_err(|e| PackageError::UnknownOperation(e.to_string()))
+        .map_err(|error| PackageError::UnknownOperation(error.to_string()))
 }
 
 /// The message of an `invalid_request` error the JS layer gives (a request that fails to

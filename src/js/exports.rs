@@ -36,7 +36,9 @@ pub fn validate_response(
     let operation = parse_operation(&operation)?;
     let text = text_of(&body, "body")?;
     let request = match request {
-        Some(r) if !r.is_null() && !r.is_undefined() => Some(parse_request(operation, &r)?),
+        Some(request) if !request.is_null() && !request.is_undefined() => {
+            Some(parse_request(operation, &request)?)
+        }
         _ => None,
     };
     Ok(report_value(&crate::validate::validate(
@@ -55,7 +57,7 @@ pub fn estimate_cost(
 ) -> Result<JsValue, JsValue> {
     let operation = parse_operation(&operation)?;
     let request = parse_request(operation, &request)?;
-    request.check().map_err(|e| request_error(&e))?;
+    request.check().map_err(|error| request_error(&error))?;
     let usd = crate::estimate_cost(&request);
     Ok(json_value(&estimate_text(
         usd,
@@ -101,7 +103,7 @@ impl JsClient {
             Ok(operation) => {
                 self.call_operation(operation, request, options.unwrap_or(JsValue::UNDEFINED))
             }
-            Err(e) => Promise::reject(&e),
+            Err(error) => Promise::reject(&error),
         }
     }
 
@@ -171,12 +173,13 @@ impl JsClient {
         let request = parse_request(operation, &request)?;
         request
             .check()
-            .map_err(|e| client_error(&Error::InvalidRequest(e)))?;
+            .map_err(|error| client_error(&Error::InvalidRequest(error)))?;
         // Rejects bad options (or signal) before the cache is read, as a plain call does.
         cancel_from(&options)?;
         let refresh = || {
             options.is_object()
-                && js_sys::Reflect::get(&options, &"refresh".into()).is_ok_and(|v| v.is_truthy())
+                && js_sys::Reflect::get(&options, &"refresh".into())
+                    .is_ok_and(|refresh| refresh.is_truthy())
         };
         let source = self.inner.record_source();
         Ok(
@@ -203,8 +206,8 @@ impl JsClient {
         imported: bool,
         issues: js_sys::Array,
     ) -> Result<(), JsValue> {
-        let issues = issues_from_rows(issues.length(), |k| {
-            issues.get(k).as_string().unwrap_or_default()
+        let issues = issues_from_rows(issues.length(), |index| {
+            issues.get(index).as_string().unwrap_or_default()
         });
         let record = StoredRecord {
             json,
@@ -231,12 +234,14 @@ impl JsClient {
         let request = self
             .calls
             .to_buy(id)
-            .and_then(|r| r.ok_or_else(|| PackageError::invalid_argument("nothing to buy")))
+            .and_then(|request| {
+                request.ok_or_else(|| PackageError::invalid_argument("nothing to buy"))
+            })
             .map_err(JsValue::from);
         if chunked {
             return self.bulk(request, options, Some(id));
         }
-        let prepared = request.and_then(|r| Ok((r, cancel_from(&options)?)));
+        let prepared = request.and_then(|request| Ok((request, cancel_from(&options)?)));
         self.send(prepared, Some(id))
     }
 

@@ -81,11 +81,11 @@ pub(crate) fn read_client_options<V: OptionValue>(
     parse_text: impl FnOnce(&str) -> Option<V>,
 ) -> Result<ClientSetup<V>, String> {
     // JSON.stringify turns NaN and Infinity into null, which would read as "no budget".
-    let budget = options.get("budgetUsd").and_then(|b| b.number());
-    if budget.is_some_and(|b| !b.is_finite()) {
+    let budget = options.get("budgetUsd").and_then(|budget| budget.number());
+    if budget.is_some_and(|budget| !budget.is_finite()) {
         return Err("budgetUsd must be a finite amount of dollars".into());
     }
-    let invalid = |e: String| format!("invalid client options: {e}");
+    let invalid = |message: String| format!("invalid client options: {message}");
     let value = match options.text() {
         Some(text) => {
             parse_text(&text).ok_or_else(|| invalid("options text is not JSON".into()))?
@@ -94,7 +94,7 @@ pub(crate) fn read_client_options<V: OptionValue>(
     };
     let mut read = ClientOptions::read(value).map_err(invalid)?;
     let cache = read.cache.take();
-    let max_age_ms = read.max_age_ms.filter(|m| *m >= 0.0);
+    let max_age_ms = read.max_age_ms.filter(|max_age| *max_age >= 0.0);
     Ok(ClientSetup {
         config: read.into_config()?,
         cache,
@@ -165,7 +165,11 @@ impl<V: OptionValue> OptionBag<V> {
 
     fn string(&self, key: &str) -> Result<Option<String>, String> {
         self.get(key)?
-            .map(|v| v.text().ok_or_else(|| format!("{key} must be a string")))
+            .map(|value| {
+                value
+                    .text()
+                    .ok_or_else(|| format!("{key} must be a string"))
+            })
             .transpose()
     }
 
@@ -173,7 +177,7 @@ impl<V: OptionValue> OptionBag<V> {
     fn number(&self, key: &str) -> Result<Option<f64>, String> {
         match self.get(key)? {
             None => Ok(None),
-            Some(v) => match v.number() {
+            Some(value) => match value.number() {
                 Some(n) => Ok(n.is_finite().then_some(n)),
                 None => Err(format!("{key} must be a number")),
             },
@@ -181,7 +185,9 @@ impl<V: OptionValue> OptionBag<V> {
     }
 
     fn count(&self, key: &str) -> Result<Option<u32>, String> {
-        self.get(key)?.map(|v| count_of(&v, key)).transpose()
+        self.get(key)?
+            .map(|value| count_of(&value, key))
+            .transpose()
     }
 }
 
@@ -189,8 +195,8 @@ impl<V: OptionValue> OptionBag<V> {
 fn count_of(value: &impl OptionValue, key: &str) -> Result<u32, String> {
     value
         .number()
-        .filter(|n| n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(n))
-        .map(|n| n as u32)
+        .filter(|number| number.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(number))
+        .map(|number| number as u32)
         .ok_or_else(|| format!("{key} must be a whole number from 0"))
 }
 
@@ -200,10 +206,12 @@ impl<V: OptionValue> ClientOptions<V> {
         let options = OptionBag::new(value, "options", &CLIENT_OPTION_NAMES)?;
         let retries = match options.get("retries")? {
             None => None,
-            Some(v) if v.number().is_some() => Some(RetryOptions::Count(count_of(&v, "retries")?)),
-            Some(v) => {
-                let policy = OptionBag::new(v, "retries", &RETRY_OPTION_NAMES)
-                    .map_err(|e| format!("{e} (or a number of retries)"))?;
+            Some(count) if count.number().is_some() => {
+                Some(RetryOptions::Count(count_of(&count, "retries")?))
+            }
+            Some(policy) => {
+                let policy = OptionBag::new(policy, "retries", &RETRY_OPTION_NAMES)
+                    .map_err(|message| format!("{message} (or a number of retries)"))?;
                 Some(RetryOptions::Policy(RetryPolicyOptions {
                     max_retries: policy.count("maxRetries")?,
                     base_delay_ms: policy.number("baseDelayMs")?,
@@ -211,33 +219,33 @@ impl<V: OptionValue> ClientOptions<V> {
                     max_retry_after_ms: policy.number("maxRetryAfterMs")?,
                     jitter: policy
                         .get("jitter")?
-                        .map(|v| v.boolean().ok_or("jitter must be a boolean"))
+                        .map(|jitter| jitter.boolean().ok_or("jitter must be a boolean"))
                         .transpose()?,
                 }))
             }
         };
         let budget_usd = match options.get("budgetUsd")? {
             None => None,
-            Some(v) => Some(match (v.number(), v.text()) {
+            Some(budget) => Some(match (budget.number(), budget.text()) {
                 (Some(n), _) if (0.0..9.0e12).contains(&n) => {
                     Usd::from_micros((n * 1_000_000.0).round() as i64)
                 }
-                (_, Some(text)) => text.parse::<Usd>().map_err(|e| e.to_string())?,
+                (_, Some(text)) => text.parse::<Usd>().map_err(|error| error.to_string())?,
                 _ => return Err("budgetUsd must be a dollar amount from 0".into()),
             }),
         };
         let headers = match options.get("headers")? {
             None => Vec::new(),
-            Some(v) => {
-                if !v.is_plain_object() {
+            Some(object) => {
+                if !object.is_plain_object() {
                     return Err("headers must be an object of strings".into());
                 }
-                let names = v.own_keys().ok_or("headers: keys unreadable")?;
+                let names = object.own_keys().ok_or("headers: keys unreadable")?;
                 let mut headers = Vec::new();
                 for name in names {
-                    let value = v
+                    let value = object
                         .get(&name)
-                        .and_then(|x| x.text())
+                        .and_then(|value| value.text())
                         .ok_or("headers must be an object of strings")?;
                     headers.push((name, value));
                 }
@@ -347,7 +355,7 @@ pub(crate) fn bulk_options<V: OptionValue>(options: &V) -> BulkOptions {
     if options.is_absent() {
         return bulk;
     }
-    let number = |key: &str| options.get(key).and_then(|v| v.number());
+    let number = |key: &str| options.get(key).and_then(|value| value.number());
     if let Some(n) = number("chunkSize") {
         bulk.chunk_size = n.max(1.0) as usize;
     }
@@ -395,7 +403,7 @@ mod wasm {
             Reflect::get(self, &JsValue::from_str(key)).ok()
         }
         fn has_method(&self, name: &str) -> bool {
-            Reflect::get(self, &name.into()).is_ok_and(|f| f.is_function())
+            Reflect::get(self, &name.into()).is_ok_and(|method| method.is_function())
         }
     }
 
@@ -494,15 +502,15 @@ mod tests {
                 Value::Object(members) => members.clone(),
                 _ => Vec::new(),
             };
-            Some(members.into_iter().map(|m| m.0.to_string()))
+            Some(members.into_iter().map(|(name, _)| name.to_string()))
         }
         fn get(&self, key: &str) -> Option<Value> {
             match self {
                 Value::Object(members) => Some(
                     members
                         .iter()
-                        .find(|m| m.0 == key)
-                        .map_or(Value::Undefined, |m| m.1.clone()),
+                        .find(|(name, _)| *name == key)
+                        .map_or(Value::Undefined, |(_, value)| value.clone()),
                 ),
                 // Reflect.get throws on a primitive.
                 Value::Text(_) | Value::Number(_) | Value::Bool(_) => None,

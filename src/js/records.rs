@@ -3,7 +3,7 @@
 //! cache and these synchronous steps (the `Client`'s `__` methods in `exports`), and sends the
 //! sub-request through the client:
 //!
-//! 1. `__begin(op, request, options, now)`: checks the request; `null` when the operation is
+//! 1. `__begin(operation, request, options, now)`: checks the request; `null` when the operation is
 //!    priced per request, else `{ id, kind, keys }` (a pending call).
 //! 2. `__found(id, i, json, boughtAt, imported, issues)`: the records `cache.get` found.
 //! 3. `__plan(id, cacheFailed)`: the plan's price and summary, and whether to send.
@@ -77,17 +77,17 @@ fn no_call() -> PackageError {
 /// issue with an unknown rule code is left out.
 pub(crate) fn issues_from_rows(count: u32, field: impl Fn(u32) -> String) -> Vec<Issue> {
     (0..count / 4)
-        .filter_map(|n| {
-            let code = rule_code(&field(n * 4 + 1))?;
+        .filter_map(|row| {
+            let code = rule_code(&field(row * 4 + 1))?;
             Some(Issue {
-                path: field(n * 4),
+                path: field(row * 4),
                 code,
-                severity: if field(n * 4 + 2) == "error" {
+                severity: if field(row * 4 + 2) == "error" {
                     Severity::Error
                 } else {
                     Severity::Warning
                 },
-                message: field(n * 4 + 3),
+                message: field(row * 4 + 3),
             })
         })
         .collect()
@@ -190,7 +190,9 @@ impl RecordCalls {
 
     /// The request a planned call sends (`None` when nothing is to buy).
     pub(crate) fn to_buy(&self, id: u32) -> Result<Option<Request>, PackageError> {
-        self.with_call(id, |call| call.plan.as_ref().and_then(|p| p.to_buy.clone()))
+        self.with_call(id, |call| {
+            call.plan.as_ref().and_then(|plan| plan.to_buy.clone())
+        })
     }
 
     /// Keeps what a planned call bought for its merge (nothing when the call was dropped).
@@ -218,21 +220,21 @@ impl RecordCalls {
         let plan = call.plan.as_ref().ok_or_else(no_call)?;
         let sent = call.sent.as_ref();
         let merged = plan.merge(
-            sent.map(|s| Bought {
-                body: &s.body,
-                report: s.report.as_ref(),
+            sent.map(|sent| Bought {
+                body: &sent.body,
+                report: sent.report.as_ref(),
                 at_ms: call.options.now_ms,
             }),
             validation != ValidationMode::Off,
         );
-        let charge = sent.map_or(Usd::ZERO, |s| s.charge);
+        let charge = sent.map_or(Usd::ZERO, |sent| sent.charge);
         let mut text = format!(
             r#"{{"fromCache":{},"bought":{},"charge":{{{}}},"possiblyCharged":{{{}}},"attempts":{},"report":{},"missing":["#,
             merged.from_store,
             merged.fresh.len(),
             money_members(charge),
-            money_members(sent.map_or(Usd::ZERO, |s| s.possibly_charged)),
-            sent.map_or(0, |s| s.attempts),
+            money_members(sent.map_or(Usd::ZERO, |sent| sent.possibly_charged)),
+            sent.map_or(0, |sent| sent.attempts),
             merged.report.as_ref().map_or("null".into(), to_json),
         );
         if let Request::SearchVolumeBulk(bulk) = &call.request {
@@ -258,7 +260,7 @@ impl RecordCalls {
             ));
         }
         text.push_str("]}");
-        let stopped = sent.and_then(|s| s.stopped.as_ref());
+        let stopped = sent.and_then(|sent| sent.stopped.as_ref());
         let verdict = match (validation, &merged.report) {
             (ValidationMode::Strict, Some(report)) if stopped.is_none() && !report.ok() => {
                 Some(Error::ContractViolation {
@@ -319,8 +321,8 @@ mod tests {
             let record = StoredRecord {
                 json: format!(r#"{{"keyword":"{keyword}","search_volume":10}}"#),
                 bought_at_ms: 500.0,
-                issues: issues_from_rows(4, |k| {
-                    ["/keyword", "type", "warning", "m"][k as usize].into()
+                issues: issues_from_rows(4, |index| {
+                    ["/keyword", "type", "warning", "m"][index as usize].into()
                 }),
                 imported: false,
             };
@@ -333,8 +335,8 @@ mod tests {
         assert_eq!(plan["micros"], 0);
         assert!(calls.to_buy(0).unwrap().is_none());
         let (text, body, error) = calls
-            .merge(0, ValidationMode::Warn, |m| {
-                (m.text, m.body.to_string(), m.error.is_some())
+            .merge(0, ValidationMode::Warn, |merged| {
+                (merged.text, merged.body.to_string(), merged.error.is_some())
             })
             .unwrap();
         let text: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -369,7 +371,7 @@ mod tests {
             "error",
             "x",
         ];
-        let issues = issues_from_rows(rows.len() as u32 + 1, |k| rows[k as usize].into());
+        let issues = issues_from_rows(rows.len() as u32 + 1, |index| rows[index as usize].into());
         assert_eq!(issues.len(), 1);
         assert_eq!(issues[0].path, "/a");
         assert_eq!(issues[0].severity, Severity::Error);

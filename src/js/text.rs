@@ -10,9 +10,9 @@ pub(crate) const ENCODER_MIN_CHARS: u32 = 1 << 16;
 /// global that a page can replace, so the bytes are checked: ASCII (the common case for
 /// these bodies) in 8-byte words, several times faster than `from_utf8` in wasm (measured:
 /// about 1.4 ms for 10 MB in Node), anything else by `from_utf8`.
-pub(crate) fn utf8(buf: Vec<u8>) -> Option<String> {
+pub(crate) fn utf8(bytes: Vec<u8>) -> Option<String> {
     // 32 bytes a step, as 4 words: as fast without LLVM's unrolling as with it.
-    let blocks = buf.chunks_exact(32);
+    let blocks = bytes.chunks_exact(32);
     let rest = blocks.remainder();
     let mut high = 0u64;
     for block in blocks {
@@ -20,9 +20,9 @@ pub(crate) fn utf8(buf: Vec<u8>) -> Option<String> {
     }
     if high & 0x8080_8080_8080_8080 == 0 && rest.is_ascii() {
         // SAFETY: every byte is ASCII, which is valid UTF-8.
-        return Some(unsafe { String::from_utf8_unchecked(buf) });
+        return Some(unsafe { String::from_utf8_unchecked(bytes) });
     }
-    String::from_utf8(buf).ok()
+    String::from_utf8(bytes).ok()
 }
 
 /// The 8 bytes of `bytes` at `at` as a word (all high bits set, so "not ASCII", past the
@@ -88,16 +88,19 @@ mod wasm {
             let mut source = value.clone();
             // ASCII needs one byte per UTF-16 unit; more is reserved when the text is not
             // ASCII.
-            let mut buf: Vec<u8> = Vec::new();
-            buf.try_reserve_exact(source.length() as usize + 16).ok()?;
+            let mut buffer: Vec<u8> = Vec::new();
+            buffer
+                .try_reserve_exact(source.length() as usize + 16)
+                .ok()?;
             loop {
-                let len = buf.len();
-                let spare = buf.capacity() - len;
+                let len = buffer.len();
+                let spare = buffer.capacity() - len;
                 // SAFETY: the view covers exactly the vector's spare capacity, and is used by
                 // the one `encodeInto` call below before anything can allocate (and so move or
                 // grow wasm memory).
-                let view =
-                    unsafe { js_sys::Uint8Array::view_mut_raw(buf.as_mut_ptr().add(len), spare) };
+                let view = unsafe {
+                    js_sys::Uint8Array::view_mut_raw(buffer.as_mut_ptr().add(len), spare)
+                };
                 let result = encoder.encode_into(&source, &view).ok()?;
                 drop(view);
                 let read = result.read();
@@ -106,7 +109,7 @@ mod wasm {
                     return None;
                 }
                 // SAFETY: `encodeInto` initialized `written` bytes of the spare capacity.
-                unsafe { buf.set_len(len + written as usize) };
+                unsafe { buffer.set_len(len + written as usize) };
                 let total = source.length();
                 if read >= f64::from(total) {
                     break;
@@ -114,9 +117,9 @@ mod wasm {
                 let read = read as u32;
                 source = source.slice(read, total);
                 // At most 3 bytes per remaining UTF-16 unit.
-                buf.try_reserve((total - read) as usize * 3).ok()?;
+                buffer.try_reserve((total - read) as usize * 3).ok()?;
             }
-            utf8(buf)
+            utf8(buffer)
         })
     }
 
@@ -125,8 +128,8 @@ mod wasm {
     /// string).
     fn text_of_bytes(bytes: &js_sys::Uint8Array, what: &str) -> Result<String, JsValue> {
         let len = bytes.length() as usize;
-        let mut buf: Vec<u8> = Vec::new();
-        if buf.try_reserve_exact(len).is_err() {
+        let mut buffer: Vec<u8> = Vec::new();
+        if buffer.try_reserve_exact(len).is_err() {
             return Err(PackageError::invalid_argument(format!(
                 "{what} is too large for memory ({len} bytes)"
             ))
@@ -136,10 +139,10 @@ mod wasm {
         // used by the one `set` call before anything can allocate; `set` fills all `len`
         // bytes.
         unsafe {
-            js_sys::Uint8Array::view_mut_raw(buf.as_mut_ptr(), len).set(bytes, 0);
-            buf.set_len(len);
+            js_sys::Uint8Array::view_mut_raw(buffer.as_mut_ptr(), len).set(bytes, 0);
+            buffer.set_len(len);
         }
-        utf8(buf).ok_or_else(|| {
+        utf8(buffer).ok_or_else(|| {
             PackageError::invalid_argument(format!(
                 "{what} bytes are not UTF-8 (JSON text is UTF-8)"
             ))
