@@ -1,6 +1,7 @@
 //! Writes the JS package's static data, `pkg/static_data.js` (`cargo xtask pkg` runs it
-//! natively): what `operations()` and `jsonSchema(op)` return, generated from the core so
-//! the package's wasm does not carry the schema writer (about 1.5 kB gzip).
+//! natively), from the core's one list of operations: what `operations()` and
+//! `jsonSchema(op)` return, so the package's wasm does not carry the schema writer (about
+//! 1.5 kB gzip), and the `Client`'s method per operation (`record_client.js` defines them).
 //!
 //! Usage: `cargo run --example pkg_data -- OUT_FILE`.
 
@@ -42,13 +43,19 @@ fn main() -> std::process::ExitCode {
         "export const OPERATIONS = {};\n",
         json(&format!("[{}]", items.join(",")))
     ));
-    js.push_str("export const SCHEMAS = {\n");
+    // In `Operation::ALL`'s order: `jsonSchema()` finds an operation's schema by its place in
+    // the list, which the core gives (`Client.__operationIndex`).
+    js.push_str("export const SCHEMAS = [\n");
     for op in Operation::ALL {
-        js.push_str(&format!(
-            "  {}: {},\n",
-            json(op.path()),
-            json(&json_schema_text(op))
-        ));
+        js.push_str(&format!("  {},\n", json(&json_schema_text(op))));
+    }
+    js.push_str("];\n");
+    js.push_str(
+        "// The `Client`'s method per operation: JS method name -> operation path.\n\
+         export const METHODS = {\n",
+    );
+    for op in Operation::ALL {
+        js.push_str(&format!("  {}: {},\n", op.js_method(), json(op.path())));
     }
     js.push_str("};\n");
     if let Err(e) = std::fs::write(&out, js) {

@@ -59,13 +59,13 @@ pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
 /// Checks that `text` is one JSON value (the full grammar, as `serde_json` reads it), by the
 /// validator's scanner: what [`decode`] would say of its syntax, without building anything.
 pub fn check_syntax(text: &str) -> Result<(), DecodeError> {
-    use crate::validate::scan::{line_col, Scanner};
+    use crate::json::{line_col, Scanner};
     let mut sc = Scanner::new(text);
     sc.skip().and_then(|()| sc.end()).map_err(|e| {
         let (line, column) = line_col(text, e.offset);
         DecodeError {
             path: String::new(),
-            message: e.msg.to_owned(),
+            message: e.message.to_owned(),
             line,
             column,
             syntax: true,
@@ -75,10 +75,10 @@ pub fn check_syntax(text: &str) -> Result<(), DecodeError> {
 
 /// The JSON Pointer of the value a `serde_json` error points at (from its position).
 fn pointer_of(text: &str, e: &serde_json::Error) -> String {
-    use crate::validate::scan;
-    scan::pointer_at(
+    use crate::json;
+    json::pointer_at(
         text,
-        scan::offset_of(text, e.line(), e.column(), &e.to_string()),
+        json::offset_of(text, e.line(), e.column(), &e.to_string()),
     )
 }
 
@@ -98,5 +98,20 @@ fn from_serde(e: serde_json::Error, path: String) -> DecodeError {
         line: e.line(),
         column: e.column(),
         syntax,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ops::outline_seo;
+
+    #[test]
+    fn an_array_in_a_list_of_records_is_refused_at_its_path() {
+        // Records in a `list` field are refused too (`ops::lenient` tests the rest).
+        let e = crate::decode::<outline_seo::Response>(
+            r#"[{"url":"u","title":"t","rank":1,"headings":[["h2","y"]]}]"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.path, "/0/headings/0", "{e}");
     }
 }

@@ -4,6 +4,12 @@
 //! service, request checks, prices and cost estimates ([`ops`]), exact money ([`Usd`]), and
 //! lenient typed decoding ([`decode()`]).
 //!
+//! Layers, lowest first; a module imports only modules below it (an architecture test
+//! checks the `use` lines): [`json`] (the scanner) and the other leaves ([`money`],
+//! [`keyword`]) <- [`rules`] (the rule language) <- [`ops`] (one file per operation and the
+//! one list of operations) <- [`validate`] (the engine and the JSON Schema export) <-
+//! [`decode`], [`records`] <- [`client`] <- `js` (the JS package's exports).
+//!
 //! ```
 //! use serpkit::ops::{self, OperationRequest, Operation};
 //!
@@ -21,12 +27,15 @@
 
 pub mod client;
 pub mod decode;
+pub mod json;
+pub mod keyword;
 pub mod money;
 pub mod ops;
 pub mod records;
+pub mod rules;
 pub mod validate;
 
-#[cfg(all(target_arch = "wasm32", feature = "js"))]
+#[cfg(any(feature = "js", not(target_arch = "wasm32")))]
 pub mod js;
 
 pub use decode::{decode, DecodeError};

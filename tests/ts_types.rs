@@ -17,16 +17,6 @@ use serpkit::client::Error;
 use serpkit::ops::{self, Operation, PriceUnit, Request};
 
 const DTS: &str = include_str!("../src/js/serpkit.d.ts");
-const JS_MOD: &str = include_str!("../src/js/mod.rs");
-/// Every file of the JS layer (for the error codes it uses).
-const JS_FILES: [&str; 4] = [
-    JS_MOD,
-    include_str!("../src/js/options.rs"),
-    include_str!("../src/js/records.rs"),
-    include_str!("../src/js/text.rs"),
-];
-/// The JS half of the package's `Client`: its method per operation.
-const RECORD_CLIENT_JS: &str = include_str!("../src/js/record_client.js");
 
 // ---- A tiny reader of the .d.ts ---------------------------------------------------------
 
@@ -372,10 +362,10 @@ fn checker() -> Checker {
 
 // ---- The operation table of the JS exports ---------------------------------------------
 
-/// `(Operation variant, JS method, request TS type, response TS type)` from the
-/// `interface Client` of `serpkit.d.ts` (the methods are defined in `record_client.js`; the
-/// variant is the method's name with a capital first letter).
-fn js_table() -> Vec<(String, String, String, String)> {
+/// `(JS method, request TS type, response TS type)` from the `interface Client` of
+/// `serpkit.d.ts` (record_client.js defines the methods from the core's list,
+/// [`Operation::js_method`], written into static_data.js by examples/pkg_data.rs).
+fn js_table() -> Vec<(String, String, String)> {
     let start = DTS
         .find("export interface Client {")
         .expect("interface Client");
@@ -392,14 +382,9 @@ fn js_table() -> Vec<(String, String, String, String)> {
                 .nth(1)
                 .and_then(|r| r.strip_suffix(">>;"))
                 .unwrap_or_else(|| panic!("response type in {l}"));
-            let variant = method[..1].to_uppercase() + &method[1..];
-            (variant, method.into(), req.into(), resp.into())
+            (method.into(), req.into(), resp.into())
         })
         .collect()
-}
-
-fn variant_name(op: Operation) -> String {
-    format!("{op:?}")
 }
 
 fn sample_request(op: Operation) -> Value {
@@ -472,22 +457,14 @@ fn the_dts_reader_reads_what_it_should() {
 #[test]
 fn every_operation_has_a_typed_method_request_and_response() {
     let table = js_table();
-    let variants: Vec<String> = table.iter().map(|t| t.0.clone()).collect();
-    let all: Vec<String> = Operation::ALL.iter().map(|o| variant_name(*o)).collect();
+    let methods: Vec<&str> = table.iter().map(|t| t.0.as_str()).collect();
+    let all: Vec<&str> = Operation::ALL.iter().map(|o| o.js_method()).collect();
     assert_eq!(
-        variants, all,
+        methods, all,
         "interface Client must have a method per operation, in order"
     );
-    // Each method calls its operation (record_client.js's table).
-    for ((_, method, _, _), op) in table.iter().zip(Operation::ALL) {
-        let row = format!("  {method}: '{}',", op.path());
-        assert!(
-            RECORD_CLIENT_JS.contains(&row),
-            "record_client.js lacks {row}"
-        );
-    }
     let dts = parse_dts(DTS);
-    for (_, method, req, resp) in &table {
+    for (method, req, resp) in &table {
         assert!(
             dts.interfaces.contains_key(req),
             "{method}: no interface {req}"
@@ -503,7 +480,7 @@ fn every_operation_has_a_typed_method_request_and_response() {
 #[test]
 fn requests_match() {
     let mut c = checker();
-    for (op, (_, method, req_ty, _)) in Operation::ALL.into_iter().zip(js_table()) {
+    for (op, (method, req_ty, _)) in Operation::ALL.into_iter().zip(js_table()) {
         // The body the client sends (with the key) ...
         let mut with_key = sample_request(op);
         with_key["key"] = json!("secret");
@@ -530,7 +507,7 @@ fn requests_match() {
 #[test]
 fn responses_match() {
     let mut c = checker();
-    for (op, (_, method, _, resp_ty)) in Operation::ALL.into_iter().zip(js_table()) {
+    for (op, (method, _, resp_ty)) in Operation::ALL.into_iter().zip(js_table()) {
         let (typed, raw) = bodies(op);
         c.check(&resp_ty, &typed, &format!("<{method} typed>"));
         c.check(&resp_ty, &raw, &format!("<{method} sandbox body>"));
@@ -737,19 +714,32 @@ fn string_unions_match() {
         },
     ];
     let mut codes: BTreeSet<String> = errors.iter().map(|e| e.code().to_string()).collect();
-    for js_only in ["invalid_argument", "unknown_operation"] {
-        assert!(JS_MOD.contains(&format!("\"{js_only}\"")));
+    for js_only in serpkit::js::JS_ERROR_CODES {
         codes.insert(js_only.into());
     }
     assert_eq!(dts.literals("ErrorCode"), codes);
-    // Every code used by the JS layer is in the union.
-    for file in JS_FILES {
-        for lit in file.split("error_value(\"").skip(1) {
-            let code = &lit[..lit.find('"').unwrap()];
-            assert!(
-                codes.contains(code),
-                "{code} is used in src/js/ but not in ErrorCode"
-            );
-        }
-    }
+    // The crate's list of every code the JS layer throws (its errors are made from it) is the
+    // union, in its order.
+    let listed: Vec<String> = split_top(&dts.aliases["ErrorCode"], &['|'])
+        .iter()
+        .map(|code| code.trim_matches('"').to_string())
+        .collect();
+    assert_eq!(
+        listed,
+        serpkit::js::ERROR_CODES,
+        "ErrorCode lists the codes in order"
+    );
+}
+
+#[test]
+fn option_names_match() {
+    let dts = parse_dts(DTS);
+    let names = |interface: &str| -> Vec<String> {
+        let (_, own) = &dts.interfaces[interface];
+        own.iter().map(|f| f.name.clone()).collect()
+    };
+    assert_eq!(names("ClientOptions"), serpkit::js::CLIENT_OPTION_NAMES);
+    assert_eq!(names("RetryOptions"), serpkit::js::RETRY_OPTION_NAMES);
+    assert_eq!(names("CallOptions"), serpkit::js::CALL_OPTION_NAMES);
+    assert_eq!(names("BulkOptions"), serpkit::js::BULK_OPTION_NAMES);
 }

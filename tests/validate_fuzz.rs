@@ -199,7 +199,7 @@ proptest! {
     #![proptest_config(config(500))]
 
     // Typed decoding and request parsing name the JSON path of an error from serde_json's
-    // position (`validate::scan::pointer_at`): any text, no panic, a pointer.
+    // position (`json::pointer_at`): any text, no panic, a pointer.
     #[test]
     fn decode_error_paths(op in op_strategy(), other in op_strategy(), muts in proptest::collection::vec(mutation(), 0..6)) {
         let body = apply(&validate_common::valid(other).to_string(), &muts);

@@ -22,22 +22,23 @@ struct AbortOnDrop(Option<web_sys::AbortController>);
 
 impl Drop for AbortOnDrop {
     fn drop(&mut self) {
-        if let Some(c) = self.0.take() {
-            c.abort();
+        if let Some(controller) = self.0.take() {
+            controller.abort();
         }
     }
 }
 
 /// The message of a thrown value, with its `cause`'s (Node's `fetch failed` says why only
 /// there, e.g. `unexpected redirect`).
-fn js_message(v: &JsValue) -> String {
-    let message = |v: &JsValue| {
-        v.dyn_ref::<js_sys::Error>()
-            .map(|e| String::from(e.message()))
-            .or_else(|| v.as_string())
+fn js_message(thrown: &JsValue) -> String {
+    let message = |value: &JsValue| {
+        value
+            .dyn_ref::<js_sys::Error>()
+            .map(|error| String::from(error.message()))
+            .or_else(|| value.as_string())
     };
-    let mut text = message(v).unwrap_or_else(|| "fetch failed".into());
-    let cause = Reflect::get(v, &"cause".into()).ok();
+    let mut text = message(thrown).unwrap_or_else(|| "fetch failed".into());
+    let cause = Reflect::get(thrown, &"cause".into()).ok();
     if let Some(cause) = cause.as_ref().and_then(message) {
         text = format!("{text} ({cause})");
     }
@@ -51,16 +52,16 @@ impl Transport for FetchTransport {
     ) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>> {
         Box::pin(async move {
             let controller = web_sys::AbortController::new()
-                .map_err(|e| TransportError::Network(js_message(&e)))?;
+                .map_err(|error| TransportError::Network(js_message(&error)))?;
             let mut guard = AbortOnDrop(Some(controller.clone()));
 
             let headers = Object::new();
-            let set = |o: &Object, k: &str, v: &JsValue| {
-                let _ = Reflect::set(o, &JsValue::from_str(k), v);
+            let set = |object: &Object, key: &str, value: &JsValue| {
+                let _ = Reflect::set(object, &JsValue::from_str(key), value);
             };
             set(&headers, "content-type", &"application/json".into());
-            for (k, v) in &request.headers {
-                set(&headers, k, &JsValue::from_str(v));
+            for (name, value) in &request.headers {
+                set(&headers, name, &JsValue::from_str(value));
             }
             let init = Object::new();
             set(&init, "method", &"POST".into());
@@ -75,36 +76,36 @@ impl Transport for FetchTransport {
             let global = js_sys::global();
             let fetch = Reflect::get(&global, &"fetch".into())
                 .ok()
-                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+                .and_then(|fetch| fetch.dyn_into::<js_sys::Function>().ok())
                 .ok_or_else(|| TransportError::Network("no global fetch".into()))?;
             let promise = fetch
                 .call2(&global, &JsValue::from_str(&request.url), &init)
-                .map_err(|e| TransportError::Network(js_message(&e)))?;
-            let resp = JsFuture::from(js_sys::Promise::from(promise))
+                .map_err(|error| TransportError::Network(js_message(&error)))?;
+            let response = JsFuture::from(js_sys::Promise::from(promise))
                 .await
-                .map_err(|e| TransportError::Network(js_message(&e)))?;
-            let resp: web_sys::Response = resp.unchecked_into();
+                .map_err(|error| TransportError::Network(js_message(&error)))?;
+            let response: web_sys::Response = response.unchecked_into();
 
-            let status = resp.status();
+            let status = response.status();
             let mut headers = Vec::new();
             for name in ["retry-after", "content-type", "content-length"] {
-                if let Ok(Some(v)) = resp.headers().get(name) {
-                    headers.push((name.to_string(), v));
+                if let Ok(Some(value)) = response.headers().get(name) {
+                    headers.push((name.to_string(), value));
                 }
             }
             let declared = headers
                 .iter()
-                .find(|(n, _)| n == "content-length")
-                .and_then(|(_, v)| v.parse::<usize>().ok());
-            if declared.is_some_and(|n| n > request.max_body_bytes) {
+                .find(|(name, _)| name == "content-length")
+                .and_then(|(_, value)| value.parse::<usize>().ok());
+            if declared.is_some_and(|length| length > request.max_body_bytes) {
                 return Err(TransportError::BodyTooLarge {
                     limit: request.max_body_bytes,
                     status,
                 });
             }
-            let lost = |e: JsValue| TransportError::BodyLost {
+            let lost = |error: JsValue| TransportError::BodyLost {
                 status,
-                message: js_message(&e),
+                message: js_message(&error),
             };
             let too_large = TransportError::BodyTooLarge {
                 limit: request.max_body_bytes,
@@ -113,10 +114,10 @@ impl Transport for FetchTransport {
             // The stream's chunks appended to one Vec by `Uint8Array.set` into wasm memory (a
             // memcpy per chunk), stopping at the limit instead of buffering first.
             let mut body: Vec<u8> = Vec::new();
-            if let Some(n) = declared {
-                let _ = body.try_reserve_exact(n);
+            if let Some(length) = declared {
+                let _ = body.try_reserve_exact(length);
             }
-            if let Some(stream) = resp.body() {
+            if let Some(stream) = response.body() {
                 let reader: web_sys::ReadableStreamDefaultReader =
                     stream.get_reader().unchecked_into();
                 loop {
@@ -155,7 +156,7 @@ impl Transport for FetchTransport {
             // As `text()` does: UTF-8, invalid sequences replaced.
             let body = match String::from_utf8(body) {
                 Ok(s) => s,
-                Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+                Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
             };
             Ok(HttpResponse {
                 status,

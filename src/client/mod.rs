@@ -223,7 +223,7 @@ impl Client {
         if self.config.key.is_empty() {
             return Err(Error::MissingKey);
         }
-        let estimate = crate::estimate_cost(request);
+        let estimate = crate::ops::estimate_cost(request);
         if let Some(budget) = self.config.budget {
             let committed = self.account.committed();
             if committed + estimate > budget {
@@ -426,12 +426,14 @@ impl Client {
     }
 }
 
-macro_rules! methods {
-    ($( $method:ident => $module:ident; )*) => {
+/// One typed method per operation, generated from the list of operations
+/// (`crate::ops::for_each_operation!`); the method is named after the operation's module.
+macro_rules! client_methods {
+    ($( $variant:ident => $module:ident, $path:literal, $title:literal, $js_method:ident; )*) => {
         impl Client {
             $(
-                #[doc = concat!("`", stringify!($module), "`: see [`ops::", stringify!($module), "`].")]
-                pub async fn $method(
+                #[doc = concat!("`", $path, "` (", $title, "): see [`ops::", stringify!($module), "`].")]
+                pub async fn $module(
                     &self,
                     request: ops::$module::Request,
                 ) -> Result<Reply<ops::$module::Response>, Error> {
@@ -442,16 +444,4 @@ macro_rules! methods {
     };
 }
 
-methods! {
-    search_volume_bulk => search_volume_bulk;
-    search_volume_single => search_volume_single;
-    domainstats => domainstats;
-    backlink_metrics => backlink_metrics;
-    ranked_keywords_metrics => ranked_keywords_metrics;
-    ranked_keywords_domain => ranked_keywords_domain;
-    backlink_overview => backlink_overview;
-    outline_seo => outline_seo;
-    microblog_post => microblog_post;
-    video_video => video_video;
-    related => related;
-}
+ops::for_each_operation!(client_methods);

@@ -10,11 +10,11 @@ use std::time::Duration;
 
 use super::transport::LocalBoxFuture;
 
-/// Waits `d`, without blocking the thread.
-pub fn sleep(d: Duration) -> LocalBoxFuture<'static, ()> {
+/// Waits `duration`, without blocking the thread.
+pub fn sleep(duration: Duration) -> LocalBoxFuture<'static, ()> {
     #[cfg(target_arch = "wasm32")]
     {
-        let ms = d.as_millis().min(i32::MAX as u128) as i32;
+        let ms = duration.as_millis().min(i32::MAX as u128) as i32;
         let mut timer = wasm_bindgen::JsValue::UNDEFINED;
         let promise = js_sys::Promise::new(&mut |resolve, _reject| {
             let global = js_sys::global();
@@ -41,7 +41,7 @@ pub fn sleep(d: Duration) -> LocalBoxFuture<'static, ()> {
     #[cfg(not(target_arch = "wasm32"))]
     {
         Box::pin(ThreadSleep {
-            duration: d,
+            duration,
             state: None,
         })
     }
@@ -180,12 +180,12 @@ impl Cancel {
         self.0.borrow().cancelled
     }
 
-    /// Runs `f` on cancel (at once if already cancelled).
-    pub fn on_cancel(&self, f: impl FnOnce() + 'static) {
+    /// Runs `callback` on cancel (at once if already cancelled).
+    pub fn on_cancel(&self, callback: impl FnOnce() + 'static) {
         if self.is_cancelled() {
-            f();
+            callback();
         } else {
-            self.0.borrow_mut().hooks.push(Box::new(f));
+            self.0.borrow_mut().hooks.push(Box::new(callback));
         }
     }
 

@@ -12,7 +12,7 @@ export class MemoryRecordCache {
 
   /** Stored records of `keys` (`null` where none), in order. */
   async get(kind, keys) {
-    return keys.map((k) => this.#records.get(`${kind}\u0000${k}`) ?? null);
+    return keys.map((key) => this.#records.get(`${kind}\u0000${key}`) ?? null);
   }
 
   /** Stores `[{ key, record }]`. */
@@ -35,18 +35,18 @@ export class MemoryRecordCache {
 
 const STORE = 'records';
 
-function request(req) {
+function request(pending) {
   return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+    pending.onsuccess = () => resolve(pending.result);
+    pending.onerror = () => reject(pending.error ?? new Error('IndexedDB request failed'));
   });
 }
 
-function done(tx) {
+function done(transaction) {
   return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
+    transaction.oncomplete = () => resolve();
+    transaction.onabort = () => reject(transaction.error ?? new Error('IndexedDB transaction aborted'));
+    transaction.onerror = () => reject(transaction.error ?? new Error('IndexedDB transaction failed'));
   });
 }
 
@@ -56,7 +56,7 @@ function done(tx) {
  */
 export class IndexedDbRecordCache {
   #name;
-  #db = null;
+  #database = null;
 
   constructor(name = 'serpkit-records') {
     if (typeof indexedDB === 'undefined') {
@@ -66,50 +66,50 @@ export class IndexedDbRecordCache {
   }
 
   #open() {
-    if (!this.#db) {
-      const req = indexedDB.open(this.#name, 1);
-      req.onupgradeneeded = () => req.result.createObjectStore(STORE);
-      this.#db = request(req).catch((e) => {
-        this.#db = null;
-        throw e;
+    if (!this.#database) {
+      const opening = indexedDB.open(this.#name, 1);
+      opening.onupgradeneeded = () => opening.result.createObjectStore(STORE);
+      this.#database = request(opening).catch((error) => {
+        this.#database = null;
+        throw error;
       });
     }
-    return this.#db;
+    return this.#database;
   }
 
   /** Stored records of `keys` (`null` where none), in order. */
   async get(kind, keys) {
-    const db = await this.#open();
-    const tx = db.transaction(STORE, 'readonly');
-    const store = tx.objectStore(STORE);
-    const found = await Promise.all(keys.map((k) => request(store.get(`${kind}\u0000${k}`))));
-    return found.map((r) => r ?? null);
+    const database = await this.#open();
+    const transaction = database.transaction(STORE, 'readonly');
+    const store = transaction.objectStore(STORE);
+    const found = await Promise.all(keys.map((key) => request(store.get(`${kind}\u0000${key}`))));
+    return found.map((record) => record ?? null);
   }
 
   /** Stores `[{ key, record }]` in one transaction. */
   async put(kind, entries) {
-    const db = await this.#open();
-    const tx = db.transaction(STORE, 'readwrite');
-    const store = tx.objectStore(STORE);
+    const database = await this.#open();
+    const transaction = database.transaction(STORE, 'readwrite');
+    const store = transaction.objectStore(STORE);
     for (const { key, record } of entries) {
       store.put(record, `${kind}\u0000${key}`);
     }
-    await done(tx);
+    await done(transaction);
   }
 
   /** Removes every record. */
   async clear() {
-    const db = await this.#open();
-    const tx = db.transaction(STORE, 'readwrite');
-    tx.objectStore(STORE).clear();
-    await done(tx);
+    const database = await this.#open();
+    const transaction = database.transaction(STORE, 'readwrite');
+    transaction.objectStore(STORE).clear();
+    await done(transaction);
   }
 
   /** Closes the database connection. */
   async close() {
-    if (this.#db) {
-      (await this.#db).close();
-      this.#db = null;
+    if (this.#database) {
+      (await this.#database).close();
+      this.#database = null;
     }
   }
 }

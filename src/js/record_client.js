@@ -4,25 +4,15 @@
 // and the merge are the core's (Rust, `crate::records`, reached through the client's
 // internal `__` methods: src/js/records.rs lists the steps); this file only moves records
 // between them and the cache and sends what the plan says. Written in JS because the same
-// steps as async Rust cost the package's wasm about 14 kB gzip.
+// steps as async Rust cost the package's wasm about 14 kB gzip. The method per operation
+// comes from the core's one list of operations (static_data.js, written by
+// examples/pkg_data.rs).
 
-const OPERATIONS = {
-  searchVolumeBulk: 'search_volume/bulk',
-  searchVolumeSingle: 'search_volume/single',
-  domainStats: 'domainstats',
-  backlinkMetrics: 'backlink/metrics',
-  rankedKeywordsMetrics: 'ranked-keywords/metrics',
-  rankedKeywordsDomain: 'ranked-keywords/domain',
-  backlinkOverview: 'backlink/overview',
-  outlineSeo: 'outline/seo',
-  microblogPost: 'microblog/post',
-  videoVideo: 'video/video',
-  related: 'related',
-};
+import { METHODS } from './static_data.js';
 
-function message(e) {
-  if (e instanceof Error) return e.message;
-  return typeof e === 'string' ? e : 'the record cache failed';
+function message(error) {
+  if (error instanceof Error) return error.message;
+  return typeof error === 'string' ? error : 'the record cache failed';
 }
 
 /**
@@ -38,21 +28,21 @@ async function begin(client, cache, operation, request, options) {
     const found = await cache.get(call.kind, call.keys);
     if (!Array.isArray(found)) throw new Error('cache.get must return an array (one entry per key)');
     for (let i = 0; i < call.keys.length; i++) {
-      const r = found[i];
-      if (r === null || typeof r !== 'object' || typeof r.json !== 'string' || typeof r.boughtAt !== 'number') {
+      const record = found[i];
+      if (record === null || typeof record !== 'object' || typeof record.json !== 'string' || typeof record.boughtAt !== 'number') {
         continue;
       }
       // The issues' fields in a row, four strings each (path, code, severity, message).
       const issues = [];
-      for (const x of Array.isArray(r.issues) ? r.issues : []) {
-        if (x && typeof x.path === 'string' && typeof x.code === 'string' && typeof x.severity === 'string') {
-          issues.push(x.path, x.code, x.severity, typeof x.message === 'string' ? x.message : '');
+      for (const issue of Array.isArray(record.issues) ? record.issues : []) {
+        if (issue && typeof issue.path === 'string' && typeof issue.code === 'string' && typeof issue.severity === 'string') {
+          issues.push(issue.path, issue.code, issue.severity, typeof issue.message === 'string' ? issue.message : '');
         }
       }
-      client.__found(call.id, i, r.json, r.boughtAt, r.imported === true, issues);
+      client.__found(call.id, i, record.json, record.boughtAt, record.imported === true, issues);
     }
-  } catch (e) {
-    call.cacheError = message(e);
+  } catch (error) {
+    call.cacheError = message(error);
   }
   return call;
 }
@@ -61,32 +51,32 @@ async function begin(client, cache, operation, request, options) {
 async function finish(client, cache, call, options, bulk) {
   const plan = client.__plan(call.id, call.cacheError !== undefined);
   if (plan.send) await client.__send(call.id, options, bulk);
-  const m = client.__merge(call.id);
+  const merged = client.__merge(call.id);
   let cacheError = call.cacheError;
-  if (m.entries.length > 0) {
-    const entries = m.entries.map(({ key, json, issues }) => ({
+  if (merged.entries.length > 0) {
+    const entries = merged.entries.map(({ key, json, issues }) => ({
       key,
       record: { json, boughtAt: call.now, imported: false, issues },
     }));
     try {
       await cache.put(call.kind, entries);
-    } catch (e) {
-      cacheError = message(e);
+    } catch (error) {
+      cacheError = message(error);
     }
   }
-  return { m, cacheError };
+  return { merged, cacheError };
 }
 
 async function cachedCall(client, cache, operation, request, options, raw) {
   const call = await begin(client, cache, operation, request, options);
   if (call === null) return { fromCache: 0, bought: 0, ...(await raw()) };
   try {
-    const { m, cacheError } = await finish(client, cache, call, options, false);
+    const { merged, cacheError } = await finish(client, cache, call, options, false);
     // Strict validation judges the merged answer, after the records bought are stored.
-    if (m.error) throw m.error;
-    const reply = { fromCache: m.fromCache, bought: m.bought };
+    if (merged.error) throw merged.error;
+    const reply = { fromCache: merged.fromCache, bought: merged.bought };
     if (cacheError !== undefined) reply.cacheError = cacheError;
-    return { ...reply, data: m.data, report: m.report, charge: m.charge, attempts: m.attempts };
+    return { ...reply, data: merged.data, report: merged.report, charge: merged.charge, attempts: merged.attempts };
   } finally {
     client.__drop(call.id);
   }
@@ -96,16 +86,16 @@ async function cachedBulk(client, cache, request, options, raw) {
   const call = await begin(client, cache, 'search_volume/bulk', request, options);
   if (call === null) return raw();
   try {
-    const { m, cacheError } = await finish(client, cache, call, options, true);
-    const result = { fromCache: m.fromCache, bought: m.bought, report: m.report };
+    const { merged, cacheError } = await finish(client, cache, call, options, true);
+    const result = { fromCache: merged.fromCache, bought: merged.bought, report: merged.report };
     if (cacheError !== undefined) result.cacheError = cacheError;
     return {
       ...result,
-      data: m.data,
-      missing: m.missing,
-      charge: m.charge,
-      possiblyCharged: m.possiblyCharged,
-      error: m.error,
+      data: merged.data,
+      missing: merged.missing,
+      charge: merged.charge,
+      possiblyCharged: merged.possiblyCharged,
+      error: merged.error,
     };
   } finally {
     client.__drop(call.id);
@@ -127,8 +117,8 @@ async function cachedQuote(client, cache, operation, request, options, raw) {
 
 /** The price of a call without a record cache: the whole request's estimate. */
 function wholeQuote(estimateCost, operation, request) {
-  const e = estimateCost(operation, request);
-  return { usd: e.usd, micros: e.micros, display: e.display, newRecords: e.units, fromCache: 0, summary: '' };
+  const estimate = estimateCost(operation, request);
+  return { usd: estimate.usd, micros: estimate.micros, display: estimate.display, newRecords: estimate.units, fromCache: 0, summary: '' };
 }
 
 /**
@@ -136,9 +126,9 @@ function wholeQuote(estimateCost, operation, request) {
  * of clients made with a `cache` through the record steps.
  */
 export function installRecordCalls(Client, estimateCost) {
-  const proto = Client.prototype;
-  for (const [name, operation] of Object.entries(OPERATIONS)) {
-    Object.defineProperty(proto, name, {
+  const prototype = Client.prototype;
+  for (const [name, operation] of Object.entries(METHODS)) {
+    Object.defineProperty(prototype, name, {
       configurable: true,
       writable: true,
       value: function (request, options) {
@@ -146,20 +136,20 @@ export function installRecordCalls(Client, estimateCost) {
       },
     });
   }
-  const call = proto.call;
-  proto.call = function (operation, request, options) {
+  const call = prototype.call;
+  prototype.call = function (operation, request, options) {
     const cache = this.__cache();
     if (cache === undefined) return call.call(this, operation, request, options);
     return cachedCall(this, cache, operation, request, options, () => call.call(this, operation, request, options));
   };
-  proto.quote = async function (operation, request, options) {
+  prototype.quote = async function (operation, request, options) {
     const raw = () => wholeQuote(estimateCost, operation, request);
     const cache = this.__cache();
     if (cache === undefined) return raw();
     return cachedQuote(this, cache, operation, request, options, raw);
   };
-  const chunked = proto.searchVolumeBulkChunked;
-  proto.searchVolumeBulkChunked = function (request, options) {
+  const chunked = prototype.searchVolumeBulkChunked;
+  prototype.searchVolumeBulkChunked = function (request, options) {
     const cache = this.__cache();
     if (cache === undefined) return chunked.call(this, request, options);
     return cachedBulk(this, cache, request, options, () => chunked.call(this, request, options));

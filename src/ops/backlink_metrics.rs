@@ -74,10 +74,12 @@ pub struct PageBacklinkMetrics {
 }
 
 // ---------------------------------------------------------------------------------------
-// Response rules (read by `crate::validate` and its JSON Schema export).
+// Response rules (read by the validator, `validate`, and its JSON Schema export).
 // ---------------------------------------------------------------------------------------
 
-use crate::validate::shape::{dsl::*, ArrRule, Array, At, Cx, Field, Node, Object};
+use crate::rules::{
+    dsl::*, named, Array, ArrayRule, At, CheckContext, Field, Node, Object, RuleCode,
+};
 
 /// The page backlink metrics fields (also the start of `backlink/overview`'s `metrics`).
 pub const PAGE_BACKLINK_FIELDS: [Field; 9] = [
@@ -99,16 +101,16 @@ pub const PAGE_BACKLINK_METRICS: Object = fields(&PAGE_BACKLINK_FIELDS);
 /// requested URL (error `record_count`). The spec states no order, so none is checked.
 pub const RESPONSE: Node = array(&Array {
     items: object(&PAGE_BACKLINK_METRICS),
-    rules: &[ArrRule::End(one_per_url)],
+    rules: &[ArrayRule::End(named!(one_per_url))],
 });
 
-fn one_per_url(cx: &mut Cx<'_>, n: usize) {
-    if let Some(super::Request::BacklinkMetrics(q)) = cx.request() {
+fn one_per_url(cx: &mut CheckContext<'_>, n: usize) {
+    if let Some(super::Request::BacklinkMetrics(q)) = cx.request::<super::Request>() {
         if n != q.urls.len() {
             let want = q.urls.len();
             cx.error(
                 At::Here,
-                "record_count",
+                RuleCode::RecordCount,
                 format!("{n} records for {want} requested URLs (one per URL expected)"),
             );
         }

@@ -112,16 +112,18 @@ pub struct RefNewLost {
 }
 
 // ---------------------------------------------------------------------------------------
-// Response rules (read by `crate::validate` and its JSON Schema export).
+// Response rules (read by the validator, `validate`, and its JSON Schema export).
 // ---------------------------------------------------------------------------------------
 
 use super::backlink_metrics::PAGE_BACKLINK_FIELDS;
-use crate::validate::formats::parse_date;
-use crate::validate::shape::{dsl::*, ArrRule, Array, Field, Node, Object, Order, Record, StrRule};
-use crate::validate::Severity::{Error, Warning};
+use crate::rules::formats::parse_date;
+use crate::rules::Severity::{Error, Warning};
+use crate::rules::{
+    dsl::*, named, Array, ArrayRule, Field, Node, Object, Order, Record, RuleCode, StringRule,
+};
 
-const TIMESTAMP: Node = string(&[StrRule::Timestamp { millis: false }]);
-const DATE: Node = string(&[StrRule::Date]);
+const TIMESTAMP: Node = string(&[StringRule::Timestamp { millis: false }]);
+const DATE: Node = string(&[StringRule::Date]);
 
 const METRICS_FIELDS: [Field; 13] = concat(
     &PAGE_BACKLINK_FIELDS,
@@ -149,27 +151,27 @@ fn stat_day(r: &Record<'_, '_>) -> Option<i64> {
 pub const STATS: Node = array(&Array {
     items: object(&DAILY_STAT),
     rules: &[
-        ArrRule::Seq {
+        ArrayRule::Seq {
             field: "date",
-            key: stat_day,
+            key: named!(stat_day),
             order: Order::StrictDesc,
             severity: Error,
-            code: "order",
+            code: RuleCode::Order,
             what: "stats must be ordered newest date first",
         },
-        ArrRule::Seq {
+        ArrayRule::Seq {
             field: "date",
-            key: stat_day,
+            key: named!(stat_day),
             order: Order::Step(-1),
             severity: Warning,
-            code: "consecutive_days",
+            code: RuleCode::ConsecutiveDays,
             what: "observed stats span consecutive days",
         },
-        ArrRule::Len {
+        ArrayRule::Len {
             min: 64,
             max: 64,
             severity: Warning,
-            code: "stats_count",
+            code: RuleCode::StatsCount,
         },
     ],
 });
@@ -181,7 +183,7 @@ pub const REF_NEW_LOST: Object = fields(&[
     req("new_lost_date", DATE),
     req(
         "new_lost_type",
-        string(&[StrRule::OneOf(&["new", "lost"], Error)]),
+        string(&[StringRule::OneOf(&["new", "lost"], Error)]),
     ),
     req("refdomain", STR),
     req("backlinks", INT),
@@ -198,12 +200,12 @@ fn inlink_rank(r: &Record<'_, '_>) -> Option<i64> {
 /// (warning `order`).
 pub const REF_NEW_LOST_LIST: Node = array(&Array {
     items: object(&REF_NEW_LOST),
-    rules: &[ArrRule::Seq {
+    rules: &[ArrayRule::Seq {
         field: "domain_inlink_rank",
-        key: inlink_rank,
+        key: named!(inlink_rank),
         order: Order::Desc,
         severity: Warning,
-        code: "order",
+        code: RuleCode::Order,
         what: "observed output is ordered by domain_inlink_rank descending",
     }],
 });

@@ -227,12 +227,15 @@ pub fn urls(field: &str, items: &[String]) -> R {
 
 /// True for an absolute `http(s)://host...` URL without white space or control characters.
 /// This is the one test of "may become a link" used everywhere (requests, validator, app).
-pub fn is_http_url(s: &str) -> bool {
-    let lower = s.get(..8).map(str::to_ascii_lowercase).unwrap_or_default();
+pub fn is_http_url(url: &str) -> bool {
+    let lower = url
+        .get(..8)
+        .map(str::to_ascii_lowercase)
+        .unwrap_or_default();
     let rest = if lower.starts_with("https://") {
-        &s[8..]
+        &url[8..]
     } else if lower.starts_with("http://") {
-        &s[7..]
+        &url[7..]
     } else {
         return false;
     };
@@ -241,7 +244,7 @@ pub fn is_http_url(s: &str) -> bool {
     let host = authority.rsplit('@').next().unwrap_or("");
     !host.is_empty()
         && !host.starts_with(':')
-        && !s.chars().any(|c| c.is_whitespace() || c.is_control())
+        && !url.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
 #[cfg(test)]

@@ -158,8 +158,8 @@ impl DomainStatsRecord {
 }
 
 /// Parses a stats string: `None` for empty or non-numeric text (never a panic).
-pub fn parse_stat<T: std::str::FromStr>(s: &str) -> Option<T> {
-    let t = s.trim();
+pub fn parse_stat<T: std::str::FromStr>(text: &str) -> Option<T> {
+    let t = text.trim();
     if t.is_empty() {
         None
     } else {
@@ -168,10 +168,10 @@ pub fn parse_stat<T: std::str::FromStr>(s: &str) -> Option<T> {
 }
 
 // ---------------------------------------------------------------------------------------
-// Response rules (read by `crate::validate` and its JSON Schema export).
+// Response rules (read by the validator, `validate`, and its JSON Schema export).
 // ---------------------------------------------------------------------------------------
 
-use crate::validate::shape::{dsl::*, Array, Field, Node, Object};
+use crate::rules::{dsl::*, Array, Field, Node, Object};
 
 const FIELD_COUNT: usize = 2 + DomainStatsRecord::VALUE_FIELDS.len();
 

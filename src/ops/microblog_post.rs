@@ -91,11 +91,11 @@ pub struct Profile {
 }
 
 // ---------------------------------------------------------------------------------------
-// Response rules (read by `crate::validate` and its JSON Schema export).
+// Response rules (read by the validator, `validate`, and its JSON Schema export).
 // ---------------------------------------------------------------------------------------
 
-use crate::validate::shape::{dsl::*, Array, Node, Object, StrRule};
-use crate::validate::Severity::Error;
+use crate::rules::Severity::Error;
+use crate::rules::{dsl::*, Array, Node, Object, StringRule};
 
 /// Shape of the author profile.
 pub const PROFILE: Object = fields(&[
@@ -118,7 +118,7 @@ pub const MICROBLOG_POST: Object = fields(&[
     req(
         "hashtags",
         array(&Array {
-            items: string(&[StrRule::Prefix("#", Error)]),
+            items: string(&[StringRule::Prefix("#", Error)]),
             rules: &[],
         }),
     ),
@@ -126,11 +126,14 @@ pub const MICROBLOG_POST: Object = fields(&[
     req(
         "tagged",
         array(&Array {
-            items: string(&[StrRule::Prefix("@", Error)]),
+            items: string(&[StringRule::Prefix("@", Error)]),
             rules: &[],
         }),
     ),
-    req("posted_on", string(&[StrRule::Timestamp { millis: true }])),
+    req(
+        "posted_on",
+        string(&[StringRule::Timestamp { millis: true }]),
+    ),
     req("media", ANY_ARRAY),
 ]);
 

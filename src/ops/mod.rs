@@ -121,11 +121,11 @@ impl fmt::Display for UnknownOperation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let shown: String = self.0.chars().take(60).collect();
         write!(f, "unknown operation {shown:?}; expected one of: ")?;
-        for (i, op) in Operation::ALL.iter().enumerate() {
+        for (i, operation) in Operation::ALL.iter().enumerate() {
             if i > 0 {
                 f.write_str(", ")?;
             }
-            f.write_str(op.path())?;
+            f.write_str(operation.path())?;
         }
         Ok(())
     }
@@ -133,17 +133,47 @@ impl fmt::Display for UnknownOperation {
 
 impl std::error::Error for UnknownOperation {}
 
-macro_rules! operations {
-    ($( $variant:ident => $module:ident, $path:literal, $title:literal; )*) => {
-        /// One of the service's 11 operations.
+/// THE list of operations: one line each with its enum variant, module, path (without
+/// `/v1/`), title (the spec's name) and JS method name. Everything that names every operation
+/// is generated from it by a callback macro: `for_each_operation!(callback)` expands to
+/// `callback! { Variant => module, "path", "title", jsMethod; ... }`. Users: the [`Operation`]
+/// and [`Request`] enums here, the client's methods (in `client`) and the JS package's
+/// method table ([`Operation::js_method`]). Adding an operation is its module file plus one
+/// line here; every match over the list is exhaustive, so nothing can be forgotten.
+macro_rules! for_each_operation {
+    ($callback:ident) => {
+        $callback! {
+            SearchVolumeBulk => search_volume_bulk, "search_volume/bulk", "Search volume, bulk", searchVolumeBulk;
+            SearchVolumeSingle => search_volume_single, "search_volume/single", "Search volume, single", searchVolumeSingle;
+            DomainStats => domainstats, "domainstats", "Domain stats", domainStats;
+            BacklinkMetrics => backlink_metrics, "backlink/metrics", "Page backlink metrics", backlinkMetrics;
+            RankedKeywordsMetrics => ranked_keywords_metrics, "ranked-keywords/metrics", "Ranked keywords, metrics", rankedKeywordsMetrics;
+            RankedKeywordsDomain => ranked_keywords_domain, "ranked-keywords/domain", "Ranked keywords, domain", rankedKeywordsDomain;
+            BacklinkOverview => backlink_overview, "backlink/overview", "Backlink domain overview", backlinkOverview;
+            OutlineSeo => outline_seo, "outline/seo", "SEO outline", outlineSeo;
+            MicroblogPost => microblog_post, "microblog/post", "Microblog post search", microblogPost;
+            VideoVideo => video_video, "video/video", "Video SERP", videoVideo;
+            Related => related, "related", "Related keywords", related;
+        }
+    };
+}
+pub(crate) use for_each_operation;
+
+/// Generates [`Operation`], [`Request`] and their per-operation matches from the list.
+macro_rules! operation_enums {
+    ($( $variant:ident => $module:ident, $path:literal, $title:literal, $js_method:ident; )*) => {
+        /// One of the service's operations (listed in `for_each_operation!`).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Operation {
             $( #[doc = $title] $variant, )*
         }
 
         impl Operation {
+            /// How many operations there are.
+            pub const COUNT: usize = [$(stringify!($variant)),*].len();
+
             /// All operations, in the spec's order.
-            pub const ALL: [Operation; 11] = [$(Operation::$variant),*];
+            pub const ALL: [Operation; Operation::COUNT] = [$(Operation::$variant),*];
 
             /// The spec's path without `/v1/`, e.g. `search_volume/bulk`.
             pub const fn path(self) -> &'static str {
@@ -155,9 +185,27 @@ macro_rules! operations {
                 match self { $(Operation::$variant => $title,)* }
             }
 
+            /// The name of the operation's module in [`crate::ops`], which is also the name
+            /// of its method on the Rust client (`Client` in `client`), e.g.
+            /// `search_volume_bulk`.
+            pub const fn module(self) -> &'static str {
+                match self { $(Operation::$variant => stringify!($module),)* }
+            }
+
+            /// The name of the operation's method in the JS package (camelCase), e.g.
+            /// `searchVolumeBulk`.
+            pub const fn js_method(self) -> &'static str {
+                match self { $(Operation::$variant => stringify!($js_method),)* }
+            }
+
             /// The operation's price, from its module.
             pub const fn price(self) -> Price {
                 match self { $(Operation::$variant => $module::PRICE,)* }
+            }
+
+            /// The declared response rules, from its module (`RESPONSE`).
+            pub fn response(self) -> &'static crate::rules::Node {
+                match self { $(Operation::$variant => &$module::RESPONSE,)* }
             }
         }
 
@@ -175,28 +223,30 @@ macro_rules! operations {
 
             /// Checks every field ([`OperationRequest::check`]).
             pub fn check(&self) -> Result<(), RequestError> {
-                match self { $(Request::$variant(r) => r.check(),)* }
+                match self { $(Request::$variant(request) => request.check(),)* }
             }
 
             /// Price units this request is charged.
             pub fn billable_units(&self) -> u64 {
-                match self { $(Request::$variant(r) => r.billable_units(),)* }
+                match self { $(Request::$variant(request) => request.billable_units(),)* }
             }
 
             /// The API key in the body.
             pub fn key(&self) -> &ApiKey {
-                match self { $(Request::$variant(r) => r.key(),)* }
+                match self { $(Request::$variant(request) => request.key(),)* }
             }
 
             /// Sets the API key in the body.
             pub fn set_key(&mut self, key: ApiKey) {
-                match self { $(Request::$variant(r) => r.set_key(key),)* }
+                match self { $(Request::$variant(request) => request.set_key(key),)* }
             }
 
             /// The request body as JSON text (with the key).
             pub fn to_json(&self) -> String {
-                let r = match self { $(Request::$variant(r) => serde_json::to_string(r),)* };
-                r.unwrap_or_default()
+                let text = match self {
+                    $(Request::$variant(request) => serde_json::to_string(request),)*
+                };
+                text.unwrap_or_default()
             }
 
             /// Parses a request body of `operation` from JSON text. `key` may be absent.
@@ -210,39 +260,27 @@ macro_rules! operations {
 
         $(
             impl From<$module::Request> for Request {
-                fn from(r: $module::Request) -> Request { Request::$variant(r) }
+                fn from(request: $module::Request) -> Request { Request::$variant(request) }
             }
         )*
 
         impl FromStr for Operation {
             type Err = UnknownOperation;
             /// Accepts `search_volume/bulk`, `/v1/search_volume/bulk` and `v1/search_volume/bulk`.
-            fn from_str(s: &str) -> Result<Operation, UnknownOperation> {
-                let p = s.trim();
-                let p = p.strip_prefix('/').unwrap_or(p);
-                let p = p.strip_prefix("v1/").unwrap_or(p);
-                match p {
+            fn from_str(text: &str) -> Result<Operation, UnknownOperation> {
+                let path = text.trim();
+                let path = path.strip_prefix('/').unwrap_or(path);
+                let path = path.strip_prefix("v1/").unwrap_or(path);
+                match path {
                     $($path => Ok(Operation::$variant),)*
-                    _ => Err(UnknownOperation(s.to_owned())),
+                    _ => Err(UnknownOperation(text.to_owned())),
                 }
             }
         }
     };
 }
 
-operations! {
-    SearchVolumeBulk => search_volume_bulk, "search_volume/bulk", "Search volume, bulk";
-    SearchVolumeSingle => search_volume_single, "search_volume/single", "Search volume, single";
-    DomainStats => domainstats, "domainstats", "Domain stats";
-    BacklinkMetrics => backlink_metrics, "backlink/metrics", "Page backlink metrics";
-    RankedKeywordsMetrics => ranked_keywords_metrics, "ranked-keywords/metrics", "Ranked keywords, metrics";
-    RankedKeywordsDomain => ranked_keywords_domain, "ranked-keywords/domain", "Ranked keywords, domain";
-    BacklinkOverview => backlink_overview, "backlink/overview", "Backlink domain overview";
-    OutlineSeo => outline_seo, "outline/seo", "SEO outline";
-    MicroblogPost => microblog_post, "microblog/post", "Microblog post search";
-    VideoVideo => video_video, "video/video", "Video SERP";
-    Related => related, "related", "Related keywords";
-}
+for_each_operation!(operation_enums);
 
 impl Operation {
     /// The path under the base URL: `/v1/search_volume/bulk`.
@@ -345,15 +383,50 @@ mod tests {
 
     #[test]
     fn paths_round_trip() {
-        for op in Operation::ALL {
-            assert_eq!(op.path().parse::<Operation>().unwrap(), op);
-            assert_eq!(op.url_path().parse::<Operation>().unwrap(), op);
-            assert_eq!(op.to_string(), op.path());
-            let json = serde_json::to_string(&op).unwrap();
-            assert_eq!(serde_json::from_str::<Operation>(&json).unwrap(), op);
+        for operation in Operation::ALL {
+            assert_eq!(operation.path().parse::<Operation>().unwrap(), operation);
+            assert_eq!(
+                operation.url_path().parse::<Operation>().unwrap(),
+                operation
+            );
+            assert_eq!(operation.to_string(), operation.path());
+            let json = serde_json::to_string(&operation).unwrap();
+            assert_eq!(serde_json::from_str::<Operation>(&json).unwrap(), operation);
         }
         let err = "search_volume".parse::<Operation>().unwrap_err();
         assert!(err.to_string().contains("related"));
+    }
+
+    #[test]
+    fn names_of_one_operation_are_listed_together() {
+        let names: Vec<(&str, &str, &str)> = Operation::ALL
+            .iter()
+            .map(|o| (o.path(), o.module(), o.js_method()))
+            .collect();
+        assert_eq!(names.len(), Operation::COUNT);
+        assert_eq!(
+            names[..3],
+            [
+                (
+                    "search_volume/bulk",
+                    "search_volume_bulk",
+                    "searchVolumeBulk"
+                ),
+                (
+                    "search_volume/single",
+                    "search_volume_single",
+                    "searchVolumeSingle"
+                ),
+                ("domainstats", "domainstats", "domainStats"),
+            ]
+        );
+        for (i, (path, module, js_method)) in names.iter().enumerate() {
+            // The JS name is the module's name in camelCase (`domainstats` is the spec's one
+            // word, `domainStats` in JS).
+            let squashed: String = module.chars().filter(|c| *c != '_').collect();
+            assert_eq!(js_method.to_lowercase(), squashed, "{path}");
+            assert!(names[..i].iter().all(|other| other.2 != *js_method));
+        }
     }
 
     #[test]
@@ -409,5 +482,41 @@ mod tests {
         assert_eq!(e.field, "/z");
         let e = Request::from_json(Operation::Related, "[").unwrap_err();
         assert_eq!(e.code(), "malformed");
+    }
+
+    fn bounds(n: &crate::rules::Node, out: &mut Vec<f64>) {
+        match n.kind {
+            crate::rules::Kind::Int(rules) | crate::rules::Kind::Num(rules) => {
+                out.extend(rules.iter().flat_map(|r| [r.min, r.max]));
+            }
+            crate::rules::Kind::Array(a) => bounds(&a.items, out),
+            crate::rules::Kind::Object(o) => {
+                for f in o.fields {
+                    bounds(&f.node, out);
+                }
+                if let Some(extra) = o.extra {
+                    bounds(extra, out);
+                }
+            }
+            crate::rules::Kind::Any | crate::rules::Kind::Bool | crate::rules::Kind::Str(_) => {}
+        }
+    }
+
+    #[test]
+    fn every_range_bound_is_whole_and_written_as_display_writes_it() {
+        let mut all = Vec::new();
+        for operation in Operation::ALL {
+            bounds(operation.response(), &mut all);
+        }
+        assert!(!all.is_empty());
+        for f in all {
+            assert!(f.fract() == 0.0 || f.is_infinite(), "{f}");
+            assert_eq!(crate::rules::bound_text(f), f.to_string());
+        }
+        for f in [0.25, -1.5, 0.000001, 12.3] {
+            assert_eq!(crate::rules::bound_text(f), f.to_string());
+        }
+        assert_eq!(crate::rules::bound_text(f64::INFINITY), "inf");
+        assert_eq!(crate::rules::bound_text(f64::NEG_INFINITY), "-inf");
     }
 }

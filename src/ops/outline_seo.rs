@@ -72,18 +72,20 @@ impl Heading {
 }
 
 // ---------------------------------------------------------------------------------------
-// Response rules (read by `crate::validate` and its JSON Schema export).
+// Response rules (read by the validator, `validate`, and its JSON Schema export).
 // ---------------------------------------------------------------------------------------
 
-use crate::validate::shape::{dsl::*, ArrRule, Array, Node, Object, Order, Record, StrRule};
-use crate::validate::Severity::{Error, Warning};
+use crate::rules::Severity::{Error, Warning};
+use crate::rules::{
+    dsl::*, named, Array, ArrayRule, Node, Object, Order, Record, RuleCode, StringRule,
+};
 
 /// Shape of a heading: `type` h1..h4 *observed* (another value, such as `h5`, is a warning
 /// `enum`, not an error); `text` any string (may hold stray markup).
 pub const HEADING: Object = fields(&[
     req(
         "type",
-        string(&[StrRule::OneOf(&["h1", "h2", "h3", "h4"], Warning)]),
+        string(&[StringRule::OneOf(&["h1", "h2", "h3", "h4"], Warning)]),
     ),
     req("text", STR),
 ]);
@@ -110,18 +112,18 @@ fn rank(r: &Record<'_, '_>) -> Option<i64> {
 pub const RESPONSE: Node = array(&Array {
     items: object(&OUTLINE_PAGE),
     rules: &[
-        ArrRule::Len {
+        ArrayRule::Len {
             min: 0,
             max: MAX_PAGES,
             severity: Error,
-            code: "max_items",
+            code: RuleCode::MaxItems,
         },
-        ArrRule::Seq {
+        ArrayRule::Seq {
             field: "rank",
-            key: rank,
+            key: named!(rank),
             order: Order::Asc,
             severity: Error,
-            code: "order",
+            code: RuleCode::Order,
             what: "records must be ordered by rank ascending",
         },
     ],

@@ -16,7 +16,7 @@
 //! carries the JSON Pointer of the value it is about.
 
 use super::ApiKey;
-use crate::validate::scan::{line_col, push_token, Scalar, Scanner, Start, SyntaxErr};
+use crate::json::{line_col, push_token, Scalar, Scanner, Start, SyntaxError};
 
 /// A request field's type.
 #[derive(Clone, Copy)]
@@ -129,8 +129,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn syntax(&self, field: &str, e: SyntaxErr) -> Malformed {
-        self.error(field.to_owned(), e.offset, e.msg)
+    fn syntax(&self, field: &str, e: SyntaxError) -> Malformed {
+        self.error(field.to_owned(), e.offset, e.message)
     }
 
     /// The next value's start; a syntax error is about `field`.
@@ -318,9 +318,9 @@ mod tests {
         [ours, derived]
     }
 
-    fn answers(op: Operation, text: &str) -> [Result<Request, String>; 2] {
+    fn answers(operation: Operation, text: &str) -> [Result<Request, String>; 2] {
         use Operation::*;
-        match op {
+        match operation {
             SearchVolumeBulk => both::<search_volume_bulk::Request>(text),
             SearchVolumeSingle => both::<search_volume_single::Request>(text),
             DomainStats => both::<domainstats::Request>(text),
@@ -462,8 +462,8 @@ mod tests {
              "trailing characters after the JSON value at line 1 column 30"),
             (Related, r#"{"keyword":"a\u00"}"#, "/keyword", "invalid \\u escape at line 1 column 18"),
         ];
-        for (op, text, field, end) in cases {
-            let e = Request::from_json(op, text).unwrap_err();
+        for (operation, text, field, end) in cases {
+            let e = Request::from_json(operation, text).unwrap_err();
             assert_eq!(e.field, field, "{text}");
             assert!(e.to_string().ends_with(end), "{text}: {e}");
         }
@@ -473,10 +473,10 @@ mod tests {
     fn same_as_the_derives() {
         let bodies = bodies();
         let mut ok = 0;
-        for op in Operation::ALL {
+        for operation in Operation::ALL {
             for text in &bodies {
-                let [ours, derived] = answers(op, text);
-                assert_eq!(ours, derived, "{op} {text:?}");
+                let [ours, derived] = answers(operation, text);
+                assert_eq!(ours, derived, "{operation} {text:?}");
                 ok += usize::from(ours.is_ok());
             }
         }

@@ -62,11 +62,11 @@ pub struct RankedKeyword {
 }
 
 // ---------------------------------------------------------------------------------------
-// Response rules (read by `crate::validate` and its JSON Schema export).
+// Response rules (read by the validator, `validate`, and its JSON Schema export).
 // ---------------------------------------------------------------------------------------
 
-use crate::validate::shape::{dsl::*, Array, Node, Object};
-use crate::validate::Severity::Warning;
+use crate::rules::Severity::Warning;
+use crate::rules::{dsl::*, Array, Node, Object};
 
 /// Shape of a ranked keyword record; `competition` observed 0..100 (warning `range`).
 pub const RANKED_KEYWORD: Object = fields(&[

@@ -99,10 +99,10 @@ impl RankedKeywordsMetrics {
 }
 
 // ---------------------------------------------------------------------------------------
-// Response rules (read by `crate::validate` and its JSON Schema export).
+// Response rules (read by the validator, `validate`, and its JSON Schema export).
 // ---------------------------------------------------------------------------------------
 
-use crate::validate::shape::{dsl::*, Array, Node, Object};
+use crate::rules::{dsl::*, Array, Node, Object};
 
 /// Shape of a ranked keywords metrics record (no field for positions 61 to 70: a
 /// `position_61_70` key would be reported as unknown).

@@ -58,11 +58,11 @@ pub struct RelatedKeyword {
 }
 
 // ---------------------------------------------------------------------------------------
-// Response rules (read by `crate::validate` and its JSON Schema export).
+// Response rules (read by the validator, `validate`, and its JSON Schema export).
 // ---------------------------------------------------------------------------------------
 
-use crate::validate::shape::{dsl::*, ArrRule, Array, Node, Object, Order, Record};
-use crate::validate::Severity::Warning;
+use crate::rules::Severity::Warning;
+use crate::rules::{dsl::*, named, Array, ArrayRule, Node, Object, Order, Record, RuleCode};
 
 /// Shape of a related keyword record: `competition` observed 0..1 and `kd` observed
 /// 0..100 (warnings `range`).
@@ -82,12 +82,12 @@ fn volume(r: &Record<'_, '_>) -> Option<i64> {
 /// output (warning `order`; equal volumes are fine).
 pub const RESPONSE: Node = array(&Array {
     items: object(&RELATED_KEYWORD),
-    rules: &[ArrRule::Seq {
+    rules: &[ArrayRule::Seq {
         field: "search_volume",
-        key: volume,
+        key: named!(volume),
         order: Order::Desc,
         severity: Warning,
-        code: "order",
+        code: RuleCode::Order,
         what: "observed output is ordered by search_volume descending",
     }],
 });

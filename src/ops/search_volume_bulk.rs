@@ -85,21 +85,7 @@ pub struct MonthlySearch {
     pub date: String,
 }
 
-/// English full month names, January first (the `month` field's values).
-pub const MONTH_NAMES: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
+pub use crate::rules::formats::MONTH_NAMES;
 
 impl SearchVolumeRecord {
     /// Change over the year: last month's searches relative to the first month's
@@ -115,13 +101,14 @@ impl SearchVolumeRecord {
 }
 
 // ---------------------------------------------------------------------------------------
-// Response rules (read by `crate::validate` and its JSON Schema export).
+// Response rules (read by the validator, `validate`, and its JSON Schema export).
 // ---------------------------------------------------------------------------------------
 
-use crate::validate::shape::{
-    dsl::*, same_keyword, ArrRule, Array, At, Cx, Node, Object, Order, Record, StrRule,
+use crate::rules::Severity::{Error, Warning};
+use crate::rules::{
+    dsl::*, named, same_keyword, Array, ArrayRule, At, CheckContext, Node, Object, Order, Record,
+    RuleCode, StringRule,
 };
-use crate::validate::Severity::{Error, Warning};
 
 /// Shape and rules of a monthly search entry:
 /// - `month` an English full month name, `year` four digits (errors: stated);
@@ -130,22 +117,22 @@ use crate::validate::Severity::{Error, Warning};
 /// - `count == value` only *observed* (warning `count_value`).
 pub const MONTHLY_SEARCH: Object = Object {
     fields: &[
-        req("month", string(&[StrRule::MonthName])),
+        req("month", string(&[StringRule::MonthName])),
         req("year", int(&[range(1000.0, 9999.0, Error)])),
         req("value", INT),
         req("count", INT),
         req("date", doc(STR, "<year>-<MonthName>")),
     ],
     extra: None,
-    checks: &[monthly_entry],
+    checks: &[named!(monthly_entry)],
 };
 
-fn monthly_entry(cx: &mut Cx<'_>, r: &Record<'_, '_>) {
+fn monthly_entry(cx: &mut CheckContext<'_>, r: &Record<'_, '_>) {
     if let (Some(c), Some(v)) = (r.int("count"), r.int("value")) {
         if c != v {
             cx.warning(
                 At::Key("count"),
-                "count_value",
+                RuleCode::CountValue,
                 format!("count {c} differs from value {v} (equal in every observed entry)"),
             );
         }
@@ -170,7 +157,7 @@ fn monthly_entry(cx: &mut Cx<'_>, r: &Record<'_, '_>) {
             };
             cx.error(
                 At::Key("date"),
-                "date",
+                RuleCode::Date,
                 format!("date {date:?} is not {want:?} (<year>-<MonthName> of this entry)"),
             );
         }
@@ -194,7 +181,7 @@ fn month_key(r: &Record<'_, '_>) -> Option<i64> {
 /// `request_keyword`).
 pub const SEARCH_VOLUME_RECORD: Object = Object {
     fields: &[
-        req("ccode", string(&[StrRule::Lowercase])),
+        req("ccode", string(&[StringRule::Lowercase])),
         req("keyword", STR),
         req("AVERAGE_CPC", NUM),
         req("COMPETITION", num(&[range(0.0, 1.0, Warning)])),
@@ -204,18 +191,18 @@ pub const SEARCH_VOLUME_RECORD: Object = Object {
             array(&Array {
                 items: object(&MONTHLY_SEARCH),
                 rules: &[
-                    ArrRule::Len {
+                    ArrayRule::Len {
                         min: 12,
                         max: 12,
                         severity: Error,
-                        code: "monthly_count",
+                        code: RuleCode::MonthlyCount,
                     },
-                    ArrRule::Seq {
+                    ArrayRule::Seq {
                         field: "date",
-                        key: month_key,
+                        key: named!(month_key),
                         order: Order::StrictAsc,
                         severity: Error,
-                        code: "order",
+                        code: RuleCode::Order,
                         what: "monthly entries must be in chronological order, oldest first",
                     },
                 ],
@@ -223,11 +210,11 @@ pub const SEARCH_VOLUME_RECORD: Object = Object {
         ),
     ],
     extra: None,
-    checks: &[record_vs_request],
+    checks: &[named!(record_vs_request)],
 };
 
-fn record_vs_request(cx: &mut Cx<'_>, r: &Record<'_, '_>) {
-    let (ccode, keyword) = match cx.request() {
+fn record_vs_request(cx: &mut CheckContext<'_>, r: &Record<'_, '_>) {
+    let (ccode, keyword) = match cx.request::<super::Request>() {
         Some(super::Request::SearchVolumeBulk(q)) => (&q.ccode, None),
         Some(super::Request::SearchVolumeSingle(q)) => (&q.ccode, Some(&q.keyword)),
         _ => return,
@@ -237,7 +224,7 @@ fn record_vs_request(cx: &mut Cx<'_>, r: &Record<'_, '_>) {
         if *got != want {
             cx.error(
                 At::Key("ccode"),
-                "request_ccode",
+                RuleCode::RequestCcode,
                 format!("ccode {got:?} is not the requested {ccode:?} lower-cased ({want:?})"),
             );
         }
@@ -246,7 +233,7 @@ fn record_vs_request(cx: &mut Cx<'_>, r: &Record<'_, '_>) {
         if !same_keyword(&got, want) {
             cx.error(
                 At::Key("keyword"),
-                "request_keyword",
+                RuleCode::RequestKeyword,
                 format!("keyword {got:?} is not the requested {want:?}"),
             );
         }
@@ -258,11 +245,14 @@ fn record_vs_request(cx: &mut Cx<'_>, r: &Record<'_, '_>) {
 /// compared with [`same_keyword`]).
 pub const RESPONSE: Node = array(&Array {
     items: object(&SEARCH_VOLUME_RECORD),
-    rules: &[ArrRule::Each(bulk_keyword), ArrRule::End(bulk_count)],
+    rules: &[
+        ArrayRule::Each(named!(bulk_keyword)),
+        ArrayRule::End(named!(bulk_count)),
+    ],
 });
 
-fn bulk_keyword(cx: &mut Cx<'_>, i: usize, r: &Record<'_, '_>) {
-    let Some(super::Request::SearchVolumeBulk(q)) = cx.request() else {
+fn bulk_keyword(cx: &mut CheckContext<'_>, i: usize, r: &Record<'_, '_>) {
+    let Some(super::Request::SearchVolumeBulk(q)) = cx.request::<super::Request>() else {
         return;
     };
     let (Some(want), Some(got)) = (q.keywords.get(i), r.str("keyword")) else {
@@ -271,21 +261,21 @@ fn bulk_keyword(cx: &mut Cx<'_>, i: usize, r: &Record<'_, '_>) {
     if !same_keyword(&got, want) {
         cx.error(
             At::Key("keyword"),
-            "request_keyword",
+            RuleCode::RequestKeyword,
             format!("record {i} is for {got:?}; the request's keyword {i} is {want:?} (one record per keyword, in request order)"),
         );
     }
 }
 
-fn bulk_count(cx: &mut Cx<'_>, n: usize) {
-    let Some(super::Request::SearchVolumeBulk(q)) = cx.request() else {
+fn bulk_count(cx: &mut CheckContext<'_>, n: usize) {
+    let Some(super::Request::SearchVolumeBulk(q)) = cx.request::<super::Request>() else {
         return;
     };
     let want = q.keywords.len();
     if n != want {
         cx.error(
             At::Here,
-            "record_count",
+            RuleCode::RecordCount,
             format!("{n} records for {want} requested keywords (one per keyword expected)"),
         );
     }

@@ -40,5 +40,5 @@ impl OperationRequest for Request {
 /// Response rules: one search volume record object (see
 /// [`super::search_volume_bulk::SEARCH_VOLUME_RECORD`], which also checks `keyword` and
 /// `ccode` against this operation's request).
-pub const RESPONSE: crate::validate::shape::Node =
-    crate::validate::shape::dsl::object(&super::search_volume_bulk::SEARCH_VOLUME_RECORD);
+pub const RESPONSE: crate::rules::Node =
+    crate::rules::dsl::object(&super::search_volume_bulk::SEARCH_VOLUME_RECORD);

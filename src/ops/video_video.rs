@@ -257,13 +257,14 @@ pub struct Channel {
 }
 
 // ---------------------------------------------------------------------------------------
-// Response rules (read by `crate::validate` and its JSON Schema export).
+// Response rules (read by the validator, `validate`, and its JSON Schema export).
 // ---------------------------------------------------------------------------------------
 
-use crate::validate::shape::{
-    dsl::*, same_keyword, ArrRule, Array, At, Cx, Node, Object, Record, StrRule,
+use crate::rules::Severity::{Error, Warning};
+use crate::rules::{
+    dsl::*, named, same_keyword, Array, ArrayRule, At, CheckContext, Node, Object, Record,
+    RuleCode, StringRule,
 };
-use crate::validate::Severity::{Error, Warning};
 
 /// Shape of `navigationEndpoint` (`browseEndpoint` a sibling of `commandMetadata`, see
 /// [`NavigationEndpoint`]; `browseEndpoint.params` optional, everything else required).
@@ -303,7 +304,7 @@ pub const VIDEO_HASHTAG: Object = Object {
         opt("loggingDirectives", object(&LOGGING_DIRECTIVES)),
     ],
     extra: None,
-    checks: &[hashtag_kind],
+    checks: &[named!(hashtag_kind)],
 };
 
 /// The hashtag entry kinds. Decisions:
@@ -314,26 +315,26 @@ pub const VIDEO_HASHTAG: Object = Object {
 /// - a playlist entry is `navigationEndpoint` without `loggingDirectives` (any title);
 /// - a text-only entry whose text is not a single space is allowed by the field table (both
 ///   objects optional) but was never described: warning (`hashtag_shape`).
-pub fn hashtag_kind(cx: &mut Cx<'_>, r: &Record<'_, '_>) {
+pub fn hashtag_kind(cx: &mut CheckContext<'_>, r: &Record<'_, '_>) {
     let nav = r.has("navigationEndpoint");
     let log = r.has("loggingDirectives");
     let separator = r.get("text").as_str().is_some_and(|t| t.eq_str(" "));
     if separator && (nav || log) {
         cx.error(
             At::Here,
-            "hashtag_shape",
+            RuleCode::HashtagShape,
             "a separator entry (text \" \") must hold nothing but text".to_owned(),
         );
     } else if log && !nav {
         cx.error(
             At::Key("loggingDirectives"),
-            "hashtag_shape",
+            RuleCode::HashtagShape,
             "loggingDirectives without navigationEndpoint fits no hashtag entry kind".to_owned(),
         );
     } else if !nav && !log && !separator && r.has("text") {
         cx.warning(
             At::Here,
-            "hashtag_shape",
+            RuleCode::HashtagShape,
             "a text-only entry that is not a single-space separator was never observed".to_owned(),
         );
     }
@@ -353,8 +354,8 @@ pub const CHANNEL: Object = fields(&[
     req("available_countries", ANY_ARRAY),
 ]);
 
-fn searched_keyword_first(cx: &mut Cx<'_>, i: usize, r: &Record<'_, '_>) {
-    let Some(super::Request::VideoVideo(q)) = cx.request() else {
+fn searched_keyword_first(cx: &mut CheckContext<'_>, i: usize, r: &Record<'_, '_>) {
+    let Some(super::Request::VideoVideo(q)) = cx.request::<super::Request>() else {
         return;
     };
     if i != 0 {
@@ -365,7 +366,7 @@ fn searched_keyword_first(cx: &mut Cx<'_>, i: usize, r: &Record<'_, '_>) {
         if !same_keyword(&got, &q.keyword) {
             cx.error(
                 At::Here,
-                "request_keyword",
+                RuleCode::RequestKeyword,
                 format!(
                     "keywords starts with {got:?}, not the searched keyword {:?}",
                     q.keyword
@@ -375,11 +376,11 @@ fn searched_keyword_first(cx: &mut Cx<'_>, i: usize, r: &Record<'_, '_>) {
     }
 }
 
-fn record_flags(cx: &mut Cx<'_>, r: &Record<'_, '_>) {
-    if let crate::validate::scan::Scalar::Bool(true) = r.get("error") {
+fn record_flags(cx: &mut CheckContext<'_>, r: &Record<'_, '_>) {
+    if let crate::json::Scalar::Bool(true) = r.get("error") {
         cx.warning(
             At::Key("error"),
-            "record_error",
+            RuleCode::RecordError,
             "the record's error flag is true (false in successful records)".to_owned(),
         );
     }
@@ -401,7 +402,10 @@ pub const VIDEO: Object = Object {
                 rules: &[],
             }),
         ),
-        req("posted_on", string(&[StrRule::Timestamp { millis: false }])),
+        req(
+            "posted_on",
+            string(&[StringRule::Timestamp { millis: false }]),
+        ),
         req("title", STR),
         req("views", INT),
         req("likes", int(&[range(0.0, 0.0, Warning)])),
@@ -414,20 +418,20 @@ pub const VIDEO: Object = Object {
             array(&Array {
                 items: STR,
                 rules: &[
-                    ArrRule::Len {
+                    ArrayRule::Len {
                         min: 1,
                         max: usize::MAX,
                         severity: Error,
-                        code: "min_items",
+                        code: RuleCode::MinItems,
                     },
-                    ArrRule::Each(searched_keyword_first),
+                    ArrayRule::Each(named!(searched_keyword_first)),
                 ],
             }),
         ),
         req("language", STR_ARRAY),
     ],
     extra: None,
-    checks: &[record_flags],
+    checks: &[named!(record_flags)],
 };
 
 /// Response rules: an array of [`VIDEO`] records.

@@ -17,6 +17,7 @@
 
 use std::fmt;
 
+pub use crate::keyword::{normalize_keyword, same_keyword};
 use crate::ops::{Operation, Request};
 
 /// The kinds of record that are priced one by one and so can be reused one by one.
@@ -120,37 +121,6 @@ fn push_escaped(out: &mut String, part: &str) {
             '|' => out.push_str("%7C"),
             '%' => out.push_str("%25"),
             c => out.push(c),
-        }
-    }
-}
-
-/// A keyword as record keys and keyword comparisons see it: trimmed, inner white space runs
-/// as one space, lower case (per character, as [`char::to_lowercase`]).
-pub fn normalize_keyword(keyword: &str) -> String {
-    let mut out = String::with_capacity(keyword.len());
-    for (i, word) in keyword.split_whitespace().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        out.extend(super::lower::lower_chars(word));
-    }
-    out
-}
-
-/// Whether two keywords are the same keyword: `normalize_keyword(a) == normalize_keyword(b)`,
-/// without allocating.
-pub fn same_keyword(a: &str, b: &str) -> bool {
-    let mut wa = a.split_whitespace();
-    let mut wb = b.split_whitespace();
-    loop {
-        match (wa.next(), wb.next()) {
-            (None, None) => return true,
-            (Some(x), Some(y)) => {
-                if x != y && !super::lower::lower_chars(x).eq(super::lower::lower_chars(y)) {
-                    return false;
-                }
-            }
-            _ => return false,
         }
     }
 }

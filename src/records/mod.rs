@@ -22,7 +22,6 @@
 //!   stored for reuse.
 
 pub mod key;
-mod lower;
 mod plan;
 mod store;
 

@@ -2,9 +2,10 @@
 //! buy and at what price, and the answer that puts stored and new records in request order.
 
 use super::key::{request_keys, RecordKey, RecordKind};
+use crate::json::{Scanner, Start};
 use crate::money::Usd;
 use crate::ops::Request;
-use crate::validate::scan::{Scanner, Start};
+use crate::rules::RuleCode;
 use crate::validate::{Issue, Report, Severity};
 
 /// One bought record as a record store keeps it.
@@ -97,7 +98,7 @@ impl Plan {
             }
         }
         let to_buy = (!chosen.is_empty()).then(|| with_items(request, chosen));
-        let estimate = to_buy.as_ref().map_or(Usd::ZERO, crate::estimate_cost);
+        let estimate = to_buy.as_ref().map_or(Usd::ZERO, crate::ops::estimate_cost);
         Some(Plan {
             kind,
             keys,
@@ -219,7 +220,7 @@ impl Plan {
                 parts.push(item);
                 issues.push(Issue {
                     path: if single { String::new() } else { format!("/{at}") },
-                    code: "record_unmatched",
+                    code: RuleCode::RecordUnmatched.as_str(),
                     severity: Severity::Warning,
                     message: "this record matches no requested item, or another record matches the same one: it is kept in the answer but not stored for reuse".into(),
                 });

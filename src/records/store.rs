@@ -4,7 +4,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::{RecordKey, RecordKind, StoredRecord};
-use crate::client::LocalBoxFuture;
+// The same type as `client::LocalBoxFuture` (the record planner sits below the client).
+use futures_util::future::LocalBoxFuture;
 
 /// A store of bought records, by kind and key. Async and batched: one `get` before a call
 /// and one `put` after it.

@@ -8,20 +8,20 @@
 //! for an issue; keys are matched against the declaration's next field byte for byte
 //! ([`Scanner::expected_member`], [`Scanner::obj_key_or`]); strings are scanned a word at a
 //! time; common integers and decimals are read inline, and a range rule on a decimal is
-//! first decided from its integer part ([`super::scan::Decimal`]) before any float parse;
+//! first decided from its integer part ([`crate::json::Decimal`]) before any float parse;
 //! field values are kept only for objects whose checks (or whose array's element rules)
 //! read them.
 
 use std::fmt::Write as _;
 
-use super::formats;
-use super::scan::{push_token, Decimal, Key, RawStr, SResult, Scalar, Scanner, Start};
-use super::shape::{
-    bound_text, ArrRule, At, Cx, Kind, Node, NumRule, Object, Order, Record, StrRule,
-};
-use super::{Issue, Severity, MAX_ISSUES};
-use crate::ops::search_volume_bulk::MONTH_NAMES;
+use super::{Issue, MAX_ISSUES};
+use crate::json::{push_token, Decimal, Key, RawStr, Scalar, ScanResult, Scanner, Start};
 use crate::ops::Request;
+use crate::rules::formats::{self, MONTH_NAMES};
+use crate::rules::{
+    bound_text, ArrayRule, At, CheckContext, Kind, Node, NumberRule, Object, Order, Record,
+    RuleCode, Severity, StringRule,
+};
 
 /// A segment of the current JSON Pointer.
 #[derive(Clone, Copy)]
@@ -54,7 +54,7 @@ impl Sink {
     fn push(
         &mut self,
         severity: Severity,
-        code: &'static str,
+        code: RuleCode,
         path: impl FnOnce() -> String,
         message: impl FnOnce() -> String,
     ) {
@@ -65,7 +65,7 @@ impl Sink {
         if self.issues.len() < MAX_ISSUES {
             self.issues.push(Issue {
                 path: path(),
-                code,
+                code: code.as_str(),
                 severity,
                 message: message(),
             });
@@ -105,16 +105,16 @@ fn pointer(here: Here<'_, '_>, at: At<'_>) -> String {
 }
 
 /// Shortens a text for a message (at most 60 characters).
-pub(crate) fn shown(s: &str) -> String {
-    let mut out: String = s.chars().take(60).collect();
-    if out.len() < s.len() {
+pub(crate) fn shown(text: &str) -> String {
+    let mut out: String = text.chars().take(60).collect();
+    if out.len() < text.len() {
         out.push('…');
     }
     format!("{out:?}")
 }
 
 pub(crate) struct Engine<'a, 'r> {
-    pub sc: Scanner<'a>,
+    pub scanner: Scanner<'a>,
     pub sink: Sink,
     pool: Vec<Vec<Scalar<'a>>>,
     request: Option<&'r Request>,
@@ -123,7 +123,7 @@ pub(crate) struct Engine<'a, 'r> {
 impl<'a, 'r> Engine<'a, 'r> {
     pub fn new(text: &'a str, request: Option<&'r Request>) -> Self {
         Engine {
-            sc: Scanner::new(text),
+            scanner: Scanner::new(text),
             sink: Sink::default(),
             pool: Vec::new(),
             request,
@@ -137,20 +137,20 @@ impl<'a, 'r> Engine<'a, 'r> {
         here: Here<'_, '_>,
         at: At<'_>,
         severity: Severity,
-        code: &'static str,
+        code: RuleCode,
         message: impl FnOnce() -> String,
     ) {
         self.sink
             .push(severity, code, || pointer(here, at), message);
     }
 
-    fn with_cx(&mut self, here: Here<'_, '_>, f: impl FnOnce(&mut Cx<'_>)) {
+    fn with_cx(&mut self, here: Here<'_, '_>, f: impl FnOnce(&mut CheckContext<'_>)) {
         let sink = &mut self.sink;
-        let mut emit = |at: At<'_>, sev: Severity, code: &'static str, msg: String| {
-            sink.push(sev, code, || pointer(here, at), || msg);
+        let mut emit = |at: At<'_>, severity: Severity, code: RuleCode, message: String| {
+            sink.push(severity, code, || pointer(here, at), || message);
         };
-        let mut cx = Cx {
-            request: self.request,
+        let mut cx = CheckContext {
+            request: self.request.map(|request| request as &dyn std::any::Any),
             sink: &mut emit,
         };
         f(&mut cx);
@@ -167,31 +167,31 @@ impl<'a, 'r> Engine<'a, 'r> {
             Scalar::Bool(b) => format!("boolean {b}"),
             other => other.type_name().to_owned(),
         };
-        self.report(here, At::Here, Severity::Error, "type", || {
+        self.report(here, At::Here, Severity::Error, RuleCode::Type, || {
             format!("expected {expected}, found {found}")
         });
     }
 
     /// Validates the whole body against `node`; returns it (containers as markers).
-    pub fn value(&mut self, node: &'static Node) -> SResult<Scalar<'a>> {
+    pub fn value(&mut self, node: &'static Node) -> ScanResult<Scalar<'a>> {
         self.value_at(node, None)
     }
 
     /// Validates one value against `node`; returns it (containers as markers). A string,
     /// integer or number where one is declared (most values) goes straight to the scanner.
     #[inline(always)]
-    fn value_fast(&mut self, node: &'static Node, here: Here<'_, 'a>) -> SResult<Scalar<'a>> {
-        self.sc.ws();
-        match (node.kind, self.sc.next_byte()) {
+    fn value_fast(&mut self, node: &'static Node, here: Here<'_, 'a>) -> ScanResult<Scalar<'a>> {
+        self.scanner.ws();
+        match (node.kind, self.scanner.next_byte()) {
             (Kind::Str(rules), Some(b'"')) => {
-                let s = self.sc.string()?;
+                let s = self.scanner.string()?;
                 for rule in rules {
                     self.str_rule(rule, s, here);
                 }
                 Ok(Scalar::Str(s))
             }
             (Kind::Int(rules), Some(b'0'..=b'9')) => {
-                if let Some(i) = self.sc.small_uint() {
+                if let Some(i) = self.scanner.small_uint() {
                     let f = i as f64;
                     if !all_within(rules, f) {
                         self.num_rules(rules, f, Scalar::Int(i), here);
@@ -201,7 +201,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 self.value_at(node, here)
             }
             (Kind::Num(rules), Some(b'-' | b'0'..=b'9')) => {
-                if let Some(d) = self.sc.decimal() {
+                if let Some(d) = self.scanner.decimal() {
                     if !all_surely_within(rules, &d) {
                         self.scalar(node, d.value, here);
                     }
@@ -214,10 +214,10 @@ impl<'a, 'r> Engine<'a, 'r> {
     }
 
     /// Validates one value against `node`; returns it (containers as markers).
-    fn value_at(&mut self, node: &'static Node, here: Here<'_, 'a>) -> SResult<Scalar<'a>> {
-        match self.sc.start()? {
+    fn value_at(&mut self, node: &'static Node, here: Here<'_, 'a>) -> ScanResult<Scalar<'a>> {
+        match self.scanner.start()? {
             Start::Scalar => {
-                let v = self.sc.scalar()?;
+                let v = self.scanner.scalar()?;
                 self.scalar(node, v, here);
                 Ok(v)
             }
@@ -230,7 +230,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                     if !matches!(node.kind, Kind::Any) {
                         self.type_error(here, expected(&node.kind), Scalar::Object);
                     }
-                    self.sc.skip()?;
+                    self.scanner.skip()?;
                 }
                 Ok(Scalar::Object)
             }
@@ -241,7 +241,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                     if !matches!(node.kind, Kind::Any) {
                         self.type_error(here, expected(&node.kind), Scalar::Array);
                     }
-                    self.sc.skip()?;
+                    self.scanner.skip()?;
                 }
                 Ok(Scalar::Array)
             }
@@ -274,7 +274,13 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
     }
 
-    fn num_rules(&mut self, rules: &'static [NumRule], f: f64, v: Scalar<'_>, here: Here<'_, '_>) {
+    fn num_rules(
+        &mut self,
+        rules: &'static [NumberRule],
+        f: f64,
+        v: Scalar<'_>,
+        here: Here<'_, '_>,
+    ) {
         for r in rules {
             if !(r.min..=r.max).contains(&f) {
                 let shown = match v {
@@ -287,23 +293,23 @@ impl<'a, 'r> Engine<'a, 'r> {
                     Severity::Error => "must be",
                     Severity::Warning => "observed values are",
                 };
-                self.report(here, At::Here, r.severity, "range", || {
+                self.report(here, At::Here, r.severity, RuleCode::Range, || {
                     format!("{shown} is outside {min}..={max} ({what} in that range)")
                 });
             }
         }
     }
 
-    fn str_rule(&mut self, rule: &'static StrRule, s: RawStr<'a>, here: Here<'_, '_>) {
+    fn str_rule(&mut self, rule: &'static StringRule, s: RawStr<'a>, here: Here<'_, '_>) {
         let text = s.text();
         let t: &str = &text;
         let ok = match rule {
-            StrRule::Prefix(p, _) => t.starts_with(p),
-            StrRule::OneOf(vals, _) => vals.contains(&t),
-            StrRule::Date => formats::is_date(t),
-            StrRule::Timestamp { millis } => formats::is_utc_timestamp(t, *millis),
-            StrRule::Lowercase => !t.chars().any(char::is_uppercase),
-            StrRule::MonthName => MONTH_NAMES.contains(&t),
+            StringRule::Prefix(p, _) => t.starts_with(p),
+            StringRule::OneOf(vals, _) => vals.contains(&t),
+            StringRule::Date => formats::is_date(t),
+            StringRule::Timestamp { millis } => formats::is_utc_timestamp(t, *millis),
+            StringRule::Lowercase => !t.chars().any(char::is_uppercase),
+            StringRule::MonthName => MONTH_NAMES.contains(&t),
         };
         if ok {
             return;
@@ -311,18 +317,18 @@ impl<'a, 'r> Engine<'a, 'r> {
         let msg = || {
             let v = shown(t);
             match rule {
-                StrRule::Prefix(p, _) => format!("{v} does not start with {p:?}"),
-                StrRule::OneOf(vals, _) => format!("{v} is not one of {vals:?}"),
-                StrRule::Date => format!("{v} is not a YYYY-MM-DD calendar date"),
-                StrRule::Timestamp { millis: true } => format!(
+                StringRule::Prefix(p, _) => format!("{v} does not start with {p:?}"),
+                StringRule::OneOf(vals, _) => format!("{v} is not one of {vals:?}"),
+                StringRule::Date => format!("{v} is not a YYYY-MM-DD calendar date"),
+                StringRule::Timestamp { millis: true } => format!(
                     "{v} is not an ISO 8601 UTC timestamp with milliseconds \
                      (YYYY-MM-DDTHH:MM:SS.sssZ)"
                 ),
-                StrRule::Timestamp { millis: false } => {
+                StringRule::Timestamp { millis: false } => {
                     format!("{v} is not an ISO 8601 UTC timestamp (YYYY-MM-DDTHH:MM:SS[.fff]Z)")
                 }
-                StrRule::Lowercase => format!("{v} is not lower case"),
-                StrRule::MonthName => format!("{v} is not an English full month name"),
+                StringRule::Lowercase => format!("{v} is not lower case"),
+                StringRule::MonthName => format!("{v} is not an English full month name"),
             }
         };
         self.report(here, At::Here, rule.severity(), rule.code(), msg);
@@ -335,8 +341,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         o: &'static Object,
         here: Here<'_, 'a>,
         keep: bool,
-    ) -> SResult<Option<Vec<Scalar<'a>>>> {
-        self.sc.obj_begin()?;
+    ) -> ScanResult<Option<Vec<Scalar<'a>>>> {
+        self.scanner.obj_begin()?;
         let (seen, vals) = if keep || !o.checks.is_empty() {
             let mut vals = self.pool.pop().unwrap_or_default();
             vals.clear();
@@ -354,7 +360,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                         here,
                         At::Key(f.name),
                         Severity::Error,
-                        "missing_field",
+                        RuleCode::MissingField,
                         || format!("required field {:?} is missing", f.name),
                     );
                 }
@@ -368,7 +374,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             };
             self.with_cx(here, |cx| {
                 for check in o.checks {
-                    check(cx, &rec);
+                    (check.run)(cx, &rec);
                 }
             });
         }
@@ -383,7 +389,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         o: &'static Object,
         here: Here<'_, 'a>,
         vals: &mut [Scalar<'a>],
-    ) -> SResult<u64> {
+    ) -> ScanResult<u64> {
         let mut seen: u64 = 0;
         let mut next = 0usize;
         let mut first = true;
@@ -391,8 +397,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             // Keys usually come in declaration order: the next field's name is tried first.
             let expect = o.fields.get(next);
             let i = match expect {
-                Some(f) if self.sc.expected_member(first, f.name) => next,
-                _ => match self.sc.obj_key_or(first, expect.map(|f| f.name))? {
+                Some(f) if self.scanner.expected_member(first, f.name) => next,
+                _ => match self.scanner.obj_key_or(first, expect.map(|f| f.name))? {
                     Key::End => return Ok(seen),
                     Key::Expected => next,
                     Key::Other(key) => match find_field(o, key, next) {
@@ -420,7 +426,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                     Some(&path),
                     At::Here,
                     Severity::Error,
-                    "duplicate_field",
+                    RuleCode::DuplicateField,
                     || format!("field {:?} appears more than once", field.name),
                 );
             }
@@ -436,7 +442,12 @@ impl<'a, 'r> Engine<'a, 'r> {
 
     /// A key the object does not declare: a warning, then its value (of the object's
     /// `extra` shape, if any).
-    fn unknown(&mut self, o: &'static Object, key: RawStr<'a>, here: Here<'_, 'a>) -> SResult<()> {
+    fn unknown(
+        &mut self,
+        o: &'static Object,
+        key: RawStr<'a>,
+        here: Here<'_, 'a>,
+    ) -> ScanResult<()> {
         let path = Path {
             seg: Seg::Key(key),
             up: here,
@@ -445,7 +456,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             Some(&path),
             At::Here,
             Severity::Warning,
-            "unknown_field",
+            RuleCode::UnknownField,
             || {
                 format!(
                     "unknown field {} (not in the spec; ignored)",
@@ -457,17 +468,17 @@ impl<'a, 'r> Engine<'a, 'r> {
             Some(node) => {
                 self.value_at(node, Some(&path))?;
             }
-            None => self.sc.skip()?,
+            None => self.scanner.skip()?,
         }
         Ok(())
     }
 
-    fn array(&mut self, a: &'static super::shape::Array, here: Here<'_, 'a>) -> SResult<()> {
-        self.sc.arr_begin()?;
+    fn array(&mut self, a: &'static crate::rules::Array, here: Here<'_, 'a>) -> ScanResult<()> {
+        self.scanner.arr_begin()?;
         let per_elem = a
             .rules
             .iter()
-            .any(|r| matches!(r, ArrRule::Seq { .. } | ArrRule::Each(_)));
+            .any(|r| matches!(r, ArrayRule::Seq { .. } | ArrayRule::Each(_)));
         let obj = match a.items.kind {
             Kind::Object(o) => Some(o),
             _ => None,
@@ -475,7 +486,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         // Previous key (and its index) of each `Seq` rule, by rule position.
         let mut prev: [Option<(i64, usize)>; 4] = [None; 4];
         let mut n = 0usize;
-        while self.sc.arr_next(n == 0)? {
+        while self.scanner.arr_next(n == 0)? {
             let path = Path {
                 seg: Seg::Index(n),
                 up: here,
@@ -483,7 +494,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             let elem = Some(&path);
             if !per_elem {
                 self.value_fast(&a.items, elem)?;
-            } else if let (Some(o), Start::Object) = (obj, self.sc.start()?) {
+            } else if let (Some(o), Start::Object) = (obj, self.scanner.start()?) {
                 let vals = self.object(o, elem, true)?.unwrap_or_default();
                 let rec = Record {
                     fields: o.fields,
@@ -505,7 +516,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         for rule in a.rules {
             match *rule {
-                ArrRule::Len {
+                ArrayRule::Len {
                     min,
                     max,
                     severity,
@@ -524,7 +535,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                         format!("{n} entries; {want} expected")
                     });
                 }
-                ArrRule::End(f) => self.with_cx(here, |cx| f(cx, n)),
+                ArrayRule::End(check) => self.with_cx(here, |cx| (check.run)(cx, n)),
                 _ => {}
             }
         }
@@ -533,7 +544,7 @@ impl<'a, 'r> Engine<'a, 'r> {
 
     fn elem_rules(
         &mut self,
-        rules: &'static [ArrRule],
+        rules: &'static [ArrayRule],
         i: usize,
         rec: &Record<'_, 'a>,
         prev: &mut [Option<(i64, usize)>; 4],
@@ -542,7 +553,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let mut seq = 0;
         for rule in rules {
             match *rule {
-                ArrRule::Seq {
+                ArrayRule::Seq {
                     field,
                     key,
                     order,
@@ -552,7 +563,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 } => {
                     let slot = seq;
                     seq += 1;
-                    let Some(k) = key(rec) else { continue };
+                    let Some(k) = (key.run)(rec) else { continue };
                     let Some(p) = prev.get_mut(slot) else {
                         continue;
                     };
@@ -575,7 +586,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                     }
                     *p = Some((k, i));
                 }
-                ArrRule::Each(f) => self.with_cx(here, |cx| f(cx, i, rec)),
+                ArrayRule::Each(check) => self.with_cx(here, |cx| (check.run)(cx, i, rec)),
                 _ => {}
             }
         }
@@ -584,7 +595,7 @@ impl<'a, 'r> Engine<'a, 'r> {
 
 /// True when `f` is within the range of every rule (a plain loop, inlined at any opt-level).
 #[inline(always)]
-fn all_within(rules: &[NumRule], f: f64) -> bool {
+fn all_within(rules: &[NumberRule], f: f64) -> bool {
     for r in rules {
         if !(r.min <= f && f <= r.max) {
             return false;
@@ -595,7 +606,7 @@ fn all_within(rules: &[NumRule], f: f64) -> bool {
 
 /// True when `d` surely is within the range of every rule ([`Decimal::surely_within`]).
 #[inline(always)]
-fn all_surely_within(rules: &[NumRule], d: &Decimal<'_>) -> bool {
+fn all_surely_within(rules: &[NumberRule], d: &Decimal<'_>) -> bool {
     for r in rules {
         if !d.surely_within(r.min, r.max) {
             return false;

@@ -16,9 +16,10 @@
 //! - **Errors** are what the spec states (types, presence, formats, orders, counts, request
 //!   cross-checks). **Warnings** are what the spec only says was *observed* (ranges, orders
 //!   "in observed output", constant values) and unknown fields (forward compatible).
-//! - One pass over the text, no `serde_json::Value` tree (see [`scan`]); the rules come from
-//!   the per-operation declarations in [`crate::ops`] (`RESPONSE` in each module), which also
-//!   generate the JSON Schema ([`json_schema`]).
+//! - One pass over the text, no `serde_json::Value` tree (see [`crate::json`]); the rules
+//!   come from the operation ([`Operation::response`]: `RESPONSE` in its module of
+//!   [`crate::ops`], written in the rule language [`crate::rules`]), which also generate the
+//!   JSON Schema ([`json_schema`]). The engine knows no operation by name.
 //! - At most [`MAX_ISSUES`] issues are kept; the counts include the rest.
 //! - Text that is not JSON gives exactly one error, code `json`, with the byte offset, line
 //!   and column (also in [`Report::position`]).
@@ -31,44 +32,25 @@
 //! `range` (observed ranges), `order` (observed orders), `count_value`, `consecutive_days`,
 //! `stats_count`, `enum` (heading types), `hashtag_shape` (undescribed text-only entry),
 //! `record_error`, `request_operation`, and `record_unmatched` (a merged answer's record that
-//! answers no requested item: [`crate::records`]). Each rule's declaration and decision sits in its
+//! answers no requested item: the record planner). In code they are [`RuleCode`]
+//! (a test checks this list against it). Each rule's declaration and decision sits in its
 //! operation's module (`RESPONSE` and the items it names).
 
 mod engine;
-pub mod formats;
-pub mod scan;
+
 mod schema;
-pub mod shape;
 
 use std::fmt;
 
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
-use crate::ops::{self, Operation, Request};
+use crate::ops::{Operation, Request};
+pub use crate::rules::Severity;
+use crate::rules::{Node, RuleCode};
 
 /// Most issues a report lists; further ones are only counted.
 pub const MAX_ISSUES: usize = 1_000;
-
-/// How serious an issue is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// The spec states the rule: the response breaks the contract.
-    Error,
-    /// The spec only describes observed behaviour, or the field is unknown.
-    Warning,
-}
-
-impl Severity {
-    /// `"error"` or `"warning"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
 
 /// One deviation from the spec.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -135,7 +117,7 @@ impl Report {
     }
 
     /// A report of these issues, plus errors and warnings counted but not listed (a report
-    /// merged from stored records and a new answer: [`crate::records`]).
+    /// merged from stored records and a new answer by the record planner, `records`).
     pub fn from_parts(
         issues: Vec<Issue>,
         unlisted_errors: usize,
@@ -154,39 +136,10 @@ impl Report {
     }
 }
 
-/// Every rule code a report can hold (stable strings; see the module doc), for reading
-/// stored issues back: `rule_code("type") == Some("type")`.
+/// Every rule code a report can hold (stable strings; see the module doc and
+/// [`RuleCode`]), for reading stored issues back: `rule_code("type") == Some("type")`.
 pub fn rule_code(code: &str) -> Option<&'static str> {
-    const CODES: &[&str] = &[
-        "json",
-        "type",
-        "missing_field",
-        "duplicate_field",
-        "monthly_count",
-        "order",
-        "date",
-        "month_name",
-        "range",
-        "lowercase",
-        "date_format",
-        "timestamp",
-        "enum",
-        "prefix",
-        "max_items",
-        "min_items",
-        "hashtag_shape",
-        "record_count",
-        "request_keyword",
-        "request_ccode",
-        "unknown_field",
-        "count_value",
-        "consecutive_days",
-        "stats_count",
-        "record_error",
-        "request_operation",
-        "record_unmatched",
-    ];
-    CODES.iter().copied().find(|c| *c == code)
+    RuleCode::parse(code).map(RuleCode::as_str)
 }
 
 impl Serialize for Report {
@@ -236,21 +189,10 @@ impl fmt::Display for Report {
     }
 }
 
-/// The declared response shape of an operation (from its module in [`crate::ops`]).
-pub fn response_shape(operation: Operation) -> &'static shape::Node {
-    match operation {
-        Operation::SearchVolumeBulk => &ops::search_volume_bulk::RESPONSE,
-        Operation::SearchVolumeSingle => &ops::search_volume_single::RESPONSE,
-        Operation::DomainStats => &ops::domainstats::RESPONSE,
-        Operation::BacklinkMetrics => &ops::backlink_metrics::RESPONSE,
-        Operation::RankedKeywordsMetrics => &ops::ranked_keywords_metrics::RESPONSE,
-        Operation::RankedKeywordsDomain => &ops::ranked_keywords_domain::RESPONSE,
-        Operation::BacklinkOverview => &ops::backlink_overview::RESPONSE,
-        Operation::OutlineSeo => &ops::outline_seo::RESPONSE,
-        Operation::MicroblogPost => &ops::microblog_post::RESPONSE,
-        Operation::VideoVideo => &ops::video_video::RESPONSE,
-        Operation::Related => &ops::related::RESPONSE,
-    }
+/// The declared response shape of an operation: [`Operation::response`], its module's
+/// `RESPONSE`.
+pub fn response_shape(operation: Operation) -> &'static Node {
+    operation.response()
 }
 
 /// Validates a response body of `operation`. With `request`, also checks what the spec ties
@@ -259,25 +201,27 @@ pub fn response_shape(operation: Operation) -> &'static shape::Node {
 pub fn validate(operation: Operation, body: &str, request: Option<&Request>) -> Report {
     let mismatch = request.filter(|r| r.operation() != operation);
     let request = request.filter(|r| r.operation() == operation);
-    let mut e = engine::Engine::new(body, request);
-    let result = e.value(response_shape(operation)).and_then(|_| e.sc.end());
+    let mut engine = engine::Engine::new(body, request);
+    let result = engine
+        .value(response_shape(operation))
+        .and_then(|_| engine.scanner.end());
     let mut report = match result {
         Ok(()) => Report {
-            issues: e.sink.issues,
+            issues: engine.sink.issues,
             position: None,
-            error_count: e.sink.errors,
-            warning_count: e.sink.warnings,
+            error_count: engine.sink.errors,
+            warning_count: engine.sink.warnings,
         },
         Err(err) => {
-            let (line, column) = scan::line_col(body, err.offset);
+            let (line, column) = crate::json::line_col(body, err.offset);
             Report {
                 issues: vec![Issue {
                     path: String::new(),
-                    code: "json",
+                    code: RuleCode::Json.as_str(),
                     severity: Severity::Error,
                     message: format!(
                         "not valid JSON at byte {} (line {line}, column {column}): {}",
-                        err.offset, err.msg
+                        err.offset, err.message
                     ),
                 }],
                 position: Some(TextPosition {
@@ -294,7 +238,7 @@ pub fn validate(operation: Operation, body: &str, request: Option<&Request>) -> 
         report.warning_count += 1;
         report.issues.push(Issue {
             path: String::new(),
-            code: "request_operation",
+            code: RuleCode::RequestOperation.as_str(),
             severity: Severity::Warning,
             message: format!(
                 "the request is for {}, not {operation}; request checks skipped",
@@ -316,4 +260,35 @@ pub fn json_schema(operation: Operation) -> serde_json::Value {
 /// time by `examples/pkg_data.rs`).
 pub fn json_schema_text(operation: Operation) -> String {
     schema::document(operation, response_shape(operation))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RuleCode;
+
+    /// The codes the module documentation lists (its "Rule codes (stable)" paragraph) are
+    /// exactly the codes of [`RuleCode`].
+    #[test]
+    fn documented_rule_codes_are_the_enum() {
+        let source = include_str!("mod.rs");
+        let start = source.find("//! Rule codes (stable):").unwrap();
+        let paragraph: String = source[start..]
+            .lines()
+            .take_while(|line| line.starts_with("//!") && line.trim() != "//!")
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut documented: Vec<&str> = paragraph
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|code| code.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+            .collect();
+        // `new_lost_type` is a field name in the text, not a code.
+        documented.retain(|code| *code != "new_lost_type");
+        documented.sort_unstable();
+        documented.dedup();
+        let mut codes: Vec<&str> = RuleCode::ALL.iter().map(|code| code.as_str()).collect();
+        codes.sort_unstable();
+        assert_eq!(documented, codes);
+    }
 }

@@ -5,10 +5,9 @@
 //! request, cross-field equalities, real calendar dates) stays in the validator. Note that a
 //! schema `integer` also matches `1.0`, which the validator reports as a `type` error.
 
-use super::shape::{bound_text, ArrRule, Kind, Node, StrRule};
-use super::Severity;
-use crate::ops::search_volume_bulk::MONTH_NAMES;
 use crate::ops::Operation;
+use crate::rules::formats::MONTH_NAMES;
+use crate::rules::{bound_text, ArrayRule, Kind, Node, Severity, StringRule};
 
 const DATE: &str = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
 const TIMESTAMP: &str =
@@ -21,12 +20,12 @@ const TIMESTAMP_MS: &str =
 /// without `Value` (and the `BTreeMap` behind its objects) its wasm is about 6 KB smaller.
 /// Members come in a fixed order (`$schema`, `title`, then each node's `description`,
 /// `type`, its rules, `properties`, `required`, `additionalProperties`).
-pub(crate) fn document(op: Operation, root: &Node) -> String {
+pub(crate) fn document(operation: Operation, root: &Node) -> String {
     let mut top = Obj::new();
     top.str("$schema", "https://json-schema.org/draft/2020-12/schema");
     top.str(
         "title",
-        &format!("{} response ({})", op.title(), op.url_path()),
+        &format!("{} response ({})", operation.title(), operation.url_path()),
     );
     node(root, top)
 }
@@ -85,19 +84,19 @@ fn regex_escape(s: &str) -> String {
 }
 
 /// The one keyword (name, JSON text) of an error-level string rule.
-fn str_rule(r: &StrRule) -> Option<(&'static str, String)> {
+fn str_rule(r: &StringRule) -> Option<(&'static str, String)> {
     if r.severity() != Severity::Error {
         return None;
     }
     let strings = |vals: &[&str]| array(vals.iter().map(|v| quote(v)));
     Some(match r {
-        StrRule::Prefix(p, _) => ("pattern", quote(&format!("^{}", regex_escape(p)))),
-        StrRule::OneOf(vals, _) => ("enum", strings(vals)),
-        StrRule::Date => ("pattern", quote(DATE)),
-        StrRule::Timestamp { millis: true } => ("pattern", quote(TIMESTAMP_MS)),
-        StrRule::Timestamp { millis: false } => ("pattern", quote(TIMESTAMP)),
-        StrRule::Lowercase => ("pattern", quote("^[^A-Z]*$")),
-        StrRule::MonthName => ("enum", strings(&MONTH_NAMES)),
+        StringRule::Prefix(p, _) => ("pattern", quote(&format!("^{}", regex_escape(p)))),
+        StringRule::OneOf(vals, _) => ("enum", strings(vals)),
+        StringRule::Date => ("pattern", quote(DATE)),
+        StringRule::Timestamp { millis: true } => ("pattern", quote(TIMESTAMP_MS)),
+        StringRule::Timestamp { millis: false } => ("pattern", quote(TIMESTAMP)),
+        StringRule::Lowercase => ("pattern", quote("^[^A-Z]*$")),
+        StringRule::MonthName => ("enum", strings(&MONTH_NAMES)),
     })
 }
 
@@ -151,7 +150,7 @@ fn node(n: &Node, mut m: Obj) -> String {
             m.str("type", "array");
             m.raw("items", &node(&a.items, Obj::new()));
             for r in a.rules {
-                if let ArrRule::Len {
+                if let ArrayRule::Len {
                     min,
                     max,
                     severity: Severity::Error,
@@ -194,8 +193,8 @@ fn node(n: &Node, mut m: Obj) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::shape::dsl::{int, range};
-    use crate::validate::shape::NumRule;
+    use crate::rules::dsl::{int, range};
+    use crate::rules::NumberRule;
     use Severity::{Error, Warning};
 
     fn schema_of(n: Node) -> serde_json::Value {
@@ -204,13 +203,13 @@ mod tests {
 
     #[test]
     fn ranges_are_the_intersection_of_error_rules_and_skip_unbounded_sides() {
-        const BOTH: &[NumRule] = &[
+        const BOTH: &[NumberRule] = &[
             range(0.0, 100.0, Error),
             range(10.0, f64::INFINITY, Error),
             range(50.0, 60.0, Warning),
         ];
-        const UNBOUNDED: &[NumRule] = &[range(f64::NEG_INFINITY, f64::INFINITY, Error)];
-        const WARNING: &[NumRule] = &[range(0.0, 1.0, Warning)];
+        const UNBOUNDED: &[NumberRule] = &[range(f64::NEG_INFINITY, f64::INFINITY, Error)];
+        const WARNING: &[NumberRule] = &[range(0.0, 1.0, Warning)];
 
         let v = schema_of(int(BOTH));
         assert_eq!(

@@ -9,6 +9,22 @@
 //! - dates and the date part of timestamps must be real calendar dates (no `2024-02-30`);
 //!   hours 00-23, minutes 00-59, seconds 00-60 (a leap second is allowed).
 
+/// English full month names, January first (the `month` field's values).
+pub const MONTH_NAMES: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
 fn num(b: &[u8]) -> Option<u32> {
     if b.is_empty() || !b.iter().all(u8::is_ascii_digit) {
         return None;
@@ -26,15 +42,15 @@ fn days_in_month(y: i64, m: u32) -> u32 {
 }
 
 /// Days since 1970-01-01 of a `YYYY-MM-DD` date; `None` when it is not one.
-pub fn parse_date(s: &str) -> Option<i64> {
-    let (y, m, d) = date_parts(s)?;
+pub fn parse_date(text: &str) -> Option<i64> {
+    let (y, m, d) = date_parts(text)?;
     Some(days_from_civil(y, m, d))
 }
 
 /// True for a `YYYY-MM-DD` calendar date (what [`parse_date`] accepts, without computing
 /// the day number).
-pub fn is_date(s: &str) -> bool {
-    date_parts(s).is_some()
+pub fn is_date(text: &str) -> bool {
+    date_parts(text).is_some()
 }
 
 /// Year, month and day of a `YYYY-MM-DD` calendar date.
@@ -64,12 +80,12 @@ fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
 }
 
 /// True for an ISO 8601 UTC timestamp as decided above.
-pub fn is_utc_timestamp(s: &str, millis_required: bool) -> bool {
-    let b = s.as_bytes();
+pub fn is_utc_timestamp(text: &str, millis_required: bool) -> bool {
+    let b = text.as_bytes();
     if b.len() < 20 || b[10] != b'T' {
         return false;
     }
-    let date = match s.get(..10) {
+    let date = match text.get(..10) {
         Some(d) => d,
         None => return false,
     };

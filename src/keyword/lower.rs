@@ -195,15 +195,15 @@ const RUNS: [(u32, u16, i32); 184] = [
     (0x1E900, 68, 34),
 ];
 
-/// The lower case of `c`: one or two characters (`[lower, '\0']` and 1, or 2 for `İ`).
-pub(crate) fn lower(c: char) -> ([char; 2], usize) {
-    if c.is_ascii() {
-        return ([c.to_ascii_lowercase(), '\0'], 1);
+/// The lower case of `character`: one or two characters (`[lower, '\0']` and 1, or 2 for `İ`).
+pub(crate) fn lower(character: char) -> ([char; 2], usize) {
+    if character.is_ascii() {
+        return ([character.to_ascii_lowercase(), '\0'], 1);
     }
-    if c == '\u{130}' {
+    if character == '\u{130}' {
         return (['i', '\u{307}'], 2);
     }
-    let u = c as u32;
+    let u = character as u32;
     let i = RUNS.partition_point(|r| r.0 <= u);
     if let Some(&(first, packed, distance)) = i.checked_sub(1).and_then(|i| RUNS.get(i)) {
         let (count, stride) = (u32::from(packed >> 1), u32::from(packed & 1) + 1);
@@ -214,12 +214,12 @@ pub(crate) fn lower(c: char) -> ([char; 2], usize) {
             }
         }
     }
-    ([c, '\0'], 1)
+    ([character, '\0'], 1)
 }
 
-/// The characters of `s` in lower case (as `s.chars().flat_map(char::to_lowercase)`).
-pub(crate) fn lower_chars(s: &str) -> impl Iterator<Item = char> + '_ {
-    s.chars().flat_map(|c| {
+/// The characters of `text` in lower case (as `text.chars().flat_map(char::to_lowercase)`).
+pub(crate) fn lower_chars(text: &str) -> impl Iterator<Item = char> + '_ {
+    text.chars().flat_map(|c| {
         let (l, n) = lower(c);
         l.into_iter().take(n)
     })

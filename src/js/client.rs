@@ -1,0 +1,188 @@
+//! The `Client` class's calls (wasm only): one call, a chunked bulk job, and the sends of
+//! planned calls (their plan and merge are in [`super::records`]). The class and its
+//! exported methods are in [`super::exports`].
+
+use js_sys::{Function, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::errors::{client_error, operation_named, request_error, PackageError};
+use super::exports::JsClient;
+use super::options::{bulk_options, cancel_from, read_client_options, AbortLink};
+use super::records::Sent;
+use super::replies::{json_value, money, report_value, set, to_json};
+use super::text::text_of;
+use crate::client::{BulkProgress, BulkReport, Client as CoreClient, ValidationMode};
+use crate::money::Usd;
+use crate::ops::{Operation, Request};
+
+/// The operation a JS argument names.
+pub(super) fn parse_operation(operation: &JsValue) -> Result<Operation, JsValue> {
+    Ok(operation_named(operation.as_string())?)
+}
+
+/// The request of `operation` from JSON text, bytes or a JS value.
+pub(super) fn parse_request(operation: Operation, request: &JsValue) -> Result<Request, JsValue> {
+    let text = text_of(request, "request")?;
+    Request::from_json(operation, &text).map_err(|error| request_error(&error))
+}
+
+/// A request ready to send, with the call's abort signal.
+type Prepared = Result<(Request, Option<AbortLink>), JsValue>;
+
+impl JsClient {
+    /// `new Client(options)`.
+    pub(super) fn from_options(options: &JsValue) -> Result<JsClient, JsValue> {
+        let setup = read_client_options(options, |text| js_sys::JSON::parse(text).ok())
+            .map_err(PackageError::invalid_argument)?;
+        Ok(JsClient {
+            inner: CoreClient::with_fetch(setup.config),
+            cache: setup.cache,
+            max_age_ms: setup.max_age_ms,
+            calls: Default::default(),
+        })
+    }
+
+    /// One call of `operation`.
+    pub(super) fn call_operation(
+        &self,
+        operation: Operation,
+        request: JsValue,
+        options: JsValue,
+    ) -> Promise {
+        let prepared = parse_request(operation, &request)
+            .and_then(|request| Ok((request, cancel_from(&options)?)));
+        self.send(prepared, None)
+    }
+
+    /// Sends a request: resolves to `{ data, report, charge, attempts }`, or, for a planned
+    /// call (`planned`: its id), keeps what was bought for `__merge` (strict validation
+    /// judges the merged answer then) and resolves to nothing.
+    pub(super) fn send(&self, prepared: Prepared, planned: Option<u32>) -> Promise {
+        let client = match planned {
+            Some(_) => self.inner.judged_later(),
+            None => self.inner.clone(),
+        };
+        let calls = self.calls.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let (request, abort) = prepared?;
+            let cancel = abort.as_ref().map(|link| &link.cancel);
+            let reply = client
+                .call_raw(&request, cancel)
+                .await
+                .map_err(|error| client_error(&error))?;
+            if let Some(id) = planned {
+                calls.keep(
+                    id,
+                    Sent {
+                        body: reply.body,
+                        report: reply.report,
+                        charge: reply.charge,
+                        possibly_charged: Usd::ZERO,
+                        attempts: reply.attempts,
+                        stopped: None,
+                    },
+                );
+                return Ok(JsValue::UNDEFINED);
+            }
+            let value = js_sys::Object::new();
+            set(&value, "data", json_value(&reply.body));
+            set(
+                &value,
+                "report",
+                reply
+                    .report
+                    .as_ref()
+                    .map(report_value)
+                    .unwrap_or(JsValue::NULL),
+            );
+            set(&value, "charge", money(reply.charge));
+            set(&value, "attempts", reply.attempts);
+            Ok(value.into())
+        })
+    }
+
+    /// A chunked bulk job: resolves to its `BulkResult`, or, for a planned call (`planned`:
+    /// its id), keeps what was bought for `__merge` and resolves to nothing.
+    pub(super) fn bulk(
+        &self,
+        request: Result<Request, JsValue>,
+        options: JsValue,
+        planned: Option<u32>,
+    ) -> Promise {
+        let client = match planned {
+            Some(_) => self.inner.judged_later(),
+            None => self.inner.clone(),
+        };
+        let calls = self.calls.clone();
+        let prepared = request.and_then(|request| {
+            let Request::SearchVolumeBulk(request) = request else {
+                return Err(PackageError::invalid_argument("not a bulk request").into());
+            };
+            let bulk = bulk_options(&options);
+            let on_progress: Option<Function> = if options.is_undefined() || options.is_null() {
+                None
+            } else {
+                Reflect::get(&options, &"onProgress".into())
+                    .ok()
+                    .and_then(|callback| callback.dyn_into::<Function>().ok())
+            };
+            Ok::<_, JsValue>((request, bulk, on_progress, cancel_from(&options)?))
+        });
+        wasm_bindgen_futures::future_to_promise(async move {
+            let (request, bulk, on_progress, abort) = prepared?;
+            let progress = |progress: BulkProgress| {
+                if let Some(callback) = &on_progress {
+                    let value = js_sys::Object::new();
+                    set(&value, "doneChunks", progress.done_chunks as f64);
+                    set(&value, "totalChunks", progress.total_chunks as f64);
+                    set(&value, "doneKeywords", progress.done_keywords as f64);
+                    set(&value, "totalKeywords", progress.total_keywords as f64);
+                    set(&value, "charge", money(progress.charge));
+                    let _ = callback.call1(&JsValue::NULL, &value);
+                }
+            };
+            let cancel = abort.as_ref().map(|link| &link.cancel);
+            let result = client
+                .search_volume_bulk_chunked_raw(
+                    &request.keywords,
+                    &request.ccode,
+                    bulk,
+                    progress,
+                    cancel,
+                )
+                .await;
+            if let Some(id) = planned {
+                let validated = client.config().validation != ValidationMode::Off;
+                calls.keep(
+                    id,
+                    Sent {
+                        report: validated.then(|| BulkReport::join(&result.reports)),
+                        body: result.records,
+                        charge: result.charge,
+                        possibly_charged: result.possibly_charged,
+                        attempts: 0,
+                        stopped: result.stopped,
+                    },
+                );
+                return Ok(JsValue::UNDEFINED);
+            }
+            let value = js_sys::Object::new();
+            // The records as the service wrote them, like `data` of a single call.
+            set(&value, "data", json_value(&result.records));
+            set(&value, "missing", json_value(&to_json(&result.missing)));
+            set(&value, "charge", money(result.charge));
+            set(&value, "possiblyCharged", money(result.possibly_charged));
+            set(
+                &value,
+                "error",
+                result
+                    .stopped
+                    .as_ref()
+                    .map(client_error)
+                    .unwrap_or(JsValue::NULL),
+            );
+            Ok(value.into())
+        })
+    }
+}

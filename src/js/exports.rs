@@ -1,0 +1,274 @@
+//! The JS package's surface: every `#[wasm_bindgen]` function and the `Client` class, with
+//! the hand-written TypeScript types (`serpkit.d.ts`, tested against the Rust model and the
+//! lists this module's siblings export by `tests/ts_types.rs`). Each export converts its JS
+//! arguments and hands over to the module of its job.
+
+use js_sys::Promise;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::client::{parse_operation, parse_request};
+use super::errors::{client_error, request_error, PackageError};
+use super::options::cancel_from;
+use super::records::{issues_from_rows, RecordCalls};
+use super::replies::{estimate_text, json_value, money, report_value, set};
+use super::text::text_of;
+use crate::client::{Client as CoreClient, Error};
+use crate::ops::Operation;
+use crate::records::StoredRecord;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = include_str!("serpkit.d.ts");
+
+/// Validates a response body of `operation`: JSON text, its UTF-8 bytes (`Uint8Array` or
+/// `ArrayBuffer`, e.g. from `response.arrayBuffer()`: the fastest way in, as bytes are copied
+/// into wasm as they are while a string must be encoded), or an already parsed value. With
+/// `request`, also the rules tied to the request. Returns `{ ok, errors, warnings, ... }`.
+#[wasm_bindgen(js_name = validateResponse, unchecked_return_type = "ValidationReport")]
+pub fn validate_response(
+    #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | unknown")]
+    body: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "object | string | null")] request: Option<
+        JsValue,
+    >,
+) -> Result<JsValue, JsValue> {
+    let operation = parse_operation(&operation)?;
+    let text = text_of(&body, "body")?;
+    let request = match request {
+        Some(request) if !request.is_null() && !request.is_undefined() => {
+            Some(parse_request(operation, &request)?)
+        }
+        _ => None,
+    };
+    Ok(report_value(&crate::validate::validate(
+        operation,
+        &text,
+        request.as_ref(),
+    )))
+}
+
+/// The estimated charge of a request: `{ usd, micros, display, units, unit }`. Throws
+/// `invalid_request` (with `field`) when the request fails its checks.
+#[wasm_bindgen(js_name = estimateCost, unchecked_return_type = "CostEstimate")]
+pub fn estimate_cost(
+    #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "object | string")] request: JsValue,
+) -> Result<JsValue, JsValue> {
+    let operation = parse_operation(&operation)?;
+    let request = parse_request(operation, &request)?;
+    request.check().map_err(|error| request_error(&error))?;
+    let usd = crate::estimate_cost(&request);
+    Ok(json_value(&estimate_text(
+        usd,
+        request.billable_units(),
+        operation.price().unit,
+    )))
+}
+
+/// A client of the service over `fetch`.
+#[wasm_bindgen(js_name = Client)]
+pub struct JsClient {
+    /// The core client.
+    pub(super) inner: CoreClient,
+    /// The record cache (`cache` option): records are then paid for once (driven from JS,
+    /// `record_client.js`, through the steps in [`super::records`]).
+    pub(super) cache: Option<JsValue>,
+    /// Stored records older than this are bought again (`maxAgeMs`; default no expiry).
+    pub(super) max_age_ms: Option<f64>,
+    /// Calls that pay once per record, between their plan and their merge.
+    pub(super) calls: RecordCalls,
+}
+
+#[wasm_bindgen(js_class = Client)]
+impl JsClient {
+    /// `new Client({ key, baseUrl?, timeoutMs?, retries?, validation?, budgetUsd?,
+    /// maxBodyBytes?, headers?, cache?, maxAgeMs? })`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
+    ) -> Result<JsClient, JsValue> {
+        JsClient::from_options(&options)
+    }
+
+    /// Any operation by its path (`"related"`, `"search_volume/bulk"`, ...).
+    #[wasm_bindgen(unchecked_return_type = "Promise<Reply<unknown>>")]
+    pub fn call(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "object | string")] request: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        match parse_operation(&operation) {
+            Ok(operation) => {
+                self.call_operation(operation, request, options.unwrap_or(JsValue::UNDEFINED))
+            }
+            Err(error) => Promise::reject(&error),
+        }
+    }
+
+    /// `search_volume/bulk` over any number of keywords, in chunks with bounded concurrency:
+    /// resolves to `{ data, missing, charge, possiblyCharged, error }` (never rejects after the
+    /// start: what was bought is kept; `error` says why it stopped early). The signal stops
+    /// starting new chunks; chunks already sent finish and keep what they bought.
+    #[wasm_bindgen(js_name = searchVolumeBulkChunked, unchecked_return_type = "Promise<BulkResult>")]
+    pub fn search_volume_bulk_chunked(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SearchVolumeBulkRequest")] request: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "BulkOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let request = parse_request(Operation::SearchVolumeBulk, &request);
+        self.bulk(request, options.unwrap_or(JsValue::UNDEFINED), None)
+    }
+
+    /// Total charged so far by this client (confirmed): `{ usd, micros, display }`.
+    #[wasm_bindgen(getter, unchecked_return_type = "Money")]
+    pub fn spent(&self) -> JsValue {
+        money(self.inner.spent())
+    }
+
+    /// Estimates of calls sent whose outcome is unknown (timed out or aborted after sending):
+    /// the service may have charged them. They count against `budgetUsd`.
+    #[wasm_bindgen(getter, js_name = possiblyCharged, unchecked_return_type = "Money")]
+    pub fn possibly_charged(&self) -> JsValue {
+        money(self.inner.possibly_charged())
+    }
+
+    /// What is left of the budget after what was spent and possibly charged, or `null`
+    /// without one.
+    #[wasm_bindgen(getter, unchecked_return_type = "Money | null")]
+    pub fn remaining(&self) -> JsValue {
+        self.inner.remaining().map(money).unwrap_or(JsValue::NULL)
+    }
+
+    /// The place in the list of operations (`Operation::ALL`, the order of `static_data.js`)
+    /// of the operation a name stands for, as the core reads names (trimmed, with or without
+    /// `/v1/`): `jsonSchema()` (static_api.js) finds its schema by it. Throws
+    /// `invalid_argument` or `unknown_operation` as every export does.
+    #[wasm_bindgen(js_name = __operationIndex, skip_typescript)]
+    pub fn operation_index(operation: JsValue) -> Result<u32, JsValue> {
+        // The enum's discriminants are its places in `Operation::ALL` (unit-tested in
+        // `errors`).
+        Ok(parse_operation(&operation)? as u32)
+    }
+
+    // ---- The steps of paying once per record (`super::records`; record_client.js) -------
+
+    /// The record cache given to the constructor (`undefined` without one).
+    #[wasm_bindgen(js_name = __cache, skip_typescript)]
+    pub fn cache(&self) -> JsValue {
+        self.cache.clone().unwrap_or(JsValue::UNDEFINED)
+    }
+
+    /// Starts a call that pays once per record (step 1).
+    #[wasm_bindgen(js_name = __begin, skip_typescript)]
+    pub fn begin(
+        &self,
+        operation: JsValue,
+        request: JsValue,
+        options: JsValue,
+        now_ms: f64,
+    ) -> Result<JsValue, JsValue> {
+        let operation = parse_operation(&operation)?;
+        let request = parse_request(operation, &request)?;
+        request
+            .check()
+            .map_err(|error| client_error(&Error::InvalidRequest(error)))?;
+        // Rejects bad options (or signal) before the cache is read, as a plain call does.
+        cancel_from(&options)?;
+        let refresh = || {
+            options.is_object()
+                && js_sys::Reflect::get(&options, &"refresh".into())
+                    .is_ok_and(|refresh| refresh.is_truthy())
+        };
+        let source = self.inner.record_source();
+        Ok(
+            match self
+                .calls
+                .begin(request, &source, now_ms, self.max_age_ms, refresh)
+            {
+                Some(text) => json_value(&text),
+                None => JsValue::NULL,
+            },
+        )
+    }
+
+    /// The stored record the cache found for the call's key `i` (step 2); `issues` holds its
+    /// issues' fields in a row, four strings each (`path, code, severity, message`). An
+    /// issue with an unknown rule code is left out.
+    #[wasm_bindgen(js_name = __found, skip_typescript)]
+    pub fn found(
+        &self,
+        id: u32,
+        i: u32,
+        json: String,
+        bought_at_ms: f64,
+        imported: bool,
+        issues: js_sys::Array,
+    ) -> Result<(), JsValue> {
+        let issues = issues_from_rows(issues.length(), |index| {
+            issues.get(index).as_string().unwrap_or_default()
+        });
+        let record = StoredRecord {
+            json,
+            bought_at_ms,
+            issues,
+            imported,
+        };
+        Ok(self.calls.found(id, i, record)?)
+    }
+
+    /// Plans the call (step 3): `{ usd, micros, display, newRecords, fromCache, summary,
+    /// send }`. `cache_failed`: the cache could not be read, so every record is bought.
+    #[wasm_bindgen(js_name = __plan, skip_typescript)]
+    pub fn plan(&self, id: u32, cache_failed: bool) -> Result<JsValue, JsValue> {
+        let source = self.inner.record_source();
+        let text = self.calls.plan(id, &source, cache_failed)?;
+        Ok(json_value(&text))
+    }
+
+    /// Buys what a planned call lacks (step 4): in chunks for `searchVolumeBulkChunked`
+    /// (`chunked`), else in one call.
+    #[wasm_bindgen(js_name = __send, skip_typescript)]
+    pub fn send_planned(&self, id: u32, options: JsValue, chunked: bool) -> Promise {
+        let request = self
+            .calls
+            .to_buy(id)
+            .and_then(|request| {
+                request.ok_or_else(|| PackageError::invalid_argument("nothing to buy"))
+            })
+            .map_err(JsValue::from);
+        if chunked {
+            return self.bulk(request, options, Some(id));
+        }
+        let prepared = request.and_then(|request| Ok((request, cancel_from(&options)?)));
+        self.send(prepared, Some(id))
+    }
+
+    /// The answer of a planned call (step 5): `{ data, report, fromCache, bought, missing,
+    /// charge, possiblyCharged, attempts, entries, error }`. `entries`: `[{ key, json, issues
+    /// }]` bought now, for `cache.put`; `error`: why a bulk job stopped, or strict
+    /// validation's verdict on the merged answer.
+    #[wasm_bindgen(js_name = __merge, skip_typescript)]
+    pub fn merge(&self, id: u32) -> Result<JsValue, JsValue> {
+        let reply = self
+            .calls
+            .merge(id, self.inner.config().validation, |merged| {
+                let reply: js_sys::Object = json_value(&merged.text).unchecked_into();
+                set(&reply, "data", json_value(merged.body));
+                set(
+                    &reply,
+                    "error",
+                    merged.error.map(client_error).unwrap_or(JsValue::NULL),
+                );
+                reply
+            })?;
+        Ok(reply.into())
+    }
+
+    /// Forgets a pending call (step 6; nothing when it is gone already).
+    #[wasm_bindgen(js_name = __drop, skip_typescript)]
+    pub fn drop_call(&self, id: u32) {
+        self.calls.drop_call(id);
+    }
+}

@@ -1,0 +1,306 @@
+//! Declarative response shapes: each operation's module (in `ops`, above this module)
+//! declares its response as a [`Node`] tree (types, presence, per-value rules, per-array rules, and small
+//! per-object or per-element checks for rules that relate several values or the request).
+//! The validator engine and the JSON Schema export both read these declarations; neither
+//! knows any operation by name.
+
+use std::borrow::Cow;
+
+use std::any::Any;
+
+use super::{RuleCode, Severity};
+use crate::json::Scalar;
+
+/// A JSON value's expected shape.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    /// The type and its rules.
+    pub kind: Kind,
+    /// A short description (goes into the JSON Schema).
+    pub doc: &'static str,
+}
+
+/// The expected type of a value, with its rules.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    /// A string.
+    Str(&'static [StringRule]),
+    /// An integer (a JSON number without fraction or exponent).
+    Int(&'static [NumberRule]),
+    /// Any JSON number.
+    Num(&'static [NumberRule]),
+    /// A boolean.
+    Bool,
+    /// An array.
+    Array(&'static Array),
+    /// An object.
+    Object(&'static Object),
+    /// Anything (the spec does not show the shape).
+    Any,
+}
+
+/// An array: element shape and rules over the whole array.
+#[derive(Clone, Copy, Debug)]
+pub struct Array {
+    /// Shape of every element.
+    pub items: Node,
+    /// Rules over the elements.
+    pub rules: &'static [ArrayRule],
+}
+
+/// An object: its known fields, what other keys may hold, and checks across fields.
+#[derive(Clone, Copy, Debug)]
+pub struct Object {
+    /// Known fields (at most [`MAX_FIELDS`]).
+    pub fields: &'static [Field],
+    /// Shape that values of unknown keys must have (`None`: anything). Unknown keys are
+    /// always reported as an `unknown_field` warning (forward compatible).
+    pub extra: Option<&'static Node>,
+    /// Checks run when the object closes, over its scalar field values.
+    pub checks: &'static [ObjectCheck],
+}
+
+/// Most fields an [`Object`] may declare (the seen-set is a 64-bit mask).
+pub const MAX_FIELDS: usize = 64;
+
+/// A known field of an object.
+#[derive(Clone, Copy, Debug)]
+pub struct Field {
+    /// The JSON key: no quote, backslash or control character (keys are matched against it
+    /// byte for byte; [`super::dsl::req`] and [`super::dsl::opt`] check it).
+    pub name: &'static str,
+    /// Its shape.
+    pub node: Node,
+    /// A missing required field is an error (`missing_field`); an optional one is fine.
+    pub required: bool,
+}
+
+/// A rule on a string value. Codes: `prefix`, `enum`, `date_format`, `timestamp`,
+/// `lowercase`, `month_name`.
+#[derive(Clone, Copy, Debug)]
+pub enum StringRule {
+    /// Starts with the text.
+    Prefix(&'static str, Severity),
+    /// One of the values.
+    OneOf(&'static [&'static str], Severity),
+    /// A calendar date `YYYY-MM-DD`.
+    Date,
+    /// An ISO 8601 UTC timestamp `YYYY-MM-DDTHH:MM:SS[.fff]Z` (see [`super::formats`]);
+    /// `millis: true` requires exactly three fraction digits.
+    Timestamp {
+        /// Milliseconds required.
+        millis: bool,
+    },
+    /// No upper-case letters.
+    Lowercase,
+    /// An English full month name.
+    MonthName,
+}
+
+impl StringRule {
+    /// The stable rule code.
+    pub fn code(&self) -> RuleCode {
+        match self {
+            StringRule::Prefix(..) => RuleCode::Prefix,
+            StringRule::OneOf(..) => RuleCode::Enum,
+            StringRule::Date => RuleCode::DateFormat,
+            StringRule::Timestamp { .. } => RuleCode::Timestamp,
+            StringRule::Lowercase => RuleCode::Lowercase,
+            StringRule::MonthName => RuleCode::MonthName,
+        }
+    }
+    /// How serious a violation is.
+    pub fn severity(&self) -> Severity {
+        match self {
+            StringRule::Prefix(_, s) | StringRule::OneOf(_, s) => *s,
+            _ => Severity::Error,
+        }
+    }
+}
+
+/// A rule on a number. Code: `range`.
+#[derive(Clone, Copy, Debug)]
+pub struct NumberRule {
+    /// Smallest allowed value.
+    pub min: f64,
+    /// Largest allowed value.
+    pub max: f64,
+    /// How serious a value outside is.
+    pub severity: Severity,
+}
+
+/// A range bound as text, for messages and the JSON Schema: `100`, `-3`, `0.25`, `inf`.
+///
+/// Decision: written without float formatting (core's or zmij's, about 8 KB of the JS
+/// package's gzipped wasm together), as every bound of the spec's ranges is a whole number
+/// (a test checks); another bound is written with up to 6 decimals.
+pub(crate) fn bound_text(bound: f64) -> String {
+    if bound.is_nan() {
+        return "NaN".into();
+    }
+    if bound.is_infinite() {
+        return if bound > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    if bound.fract() == 0.0 && bound.abs() < 9_007_199_254_740_992.0 {
+        return (bound as i64).to_string();
+    }
+    let micros = (bound.abs() * 1e6).round() as u64;
+    let sign = if bound < 0.0 { "-" } else { "" };
+    let (whole, frac) = (micros / 1_000_000, micros % 1_000_000);
+    let frac = format!("{frac:06}");
+    format!("{sign}{whole}.{}", frac.trim_end_matches('0'))
+        .trim_end_matches('.')
+        .to_owned()
+}
+
+/// The order a [`ArrayRule::Seq`] requires of consecutive keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Each key ≥ the previous.
+    Asc,
+    /// Each key ≤ the previous.
+    Desc,
+    /// Each key > the previous.
+    StrictAsc,
+    /// Each key < the previous.
+    StrictDesc,
+    /// Each key moves from the previous by exactly the step, when it moves in the step's
+    /// direction at all (a move the other way, or none, is left to an order rule).
+    Step(i64),
+}
+
+/// A rule over an array's elements.
+#[derive(Clone, Copy, Debug)]
+pub enum ArrayRule {
+    /// The number of elements is within `min..=max`.
+    Len {
+        /// Fewest elements.
+        min: usize,
+        /// Most elements.
+        max: usize,
+        /// How serious a violation is.
+        severity: Severity,
+        /// Rule code.
+        code: RuleCode,
+    },
+    /// Consecutive elements' keys follow `order`. Elements whose key is `None` are skipped.
+    Seq {
+        /// Field named in the issue path (`/3/rank`).
+        field: &'static str,
+        /// The key of an element (`None` when it cannot be computed).
+        key: Named<fn(&Record<'_, '_>) -> Option<i64>>,
+        /// The required order.
+        order: Order,
+        /// How serious a violation is.
+        severity: Severity,
+        /// Rule code.
+        code: RuleCode,
+        /// What the order is, for the message ("ordered by rank ascending").
+        what: &'static str,
+    },
+    /// A check of each element (with its index), e.g. against the request.
+    Each(Named<fn(&mut CheckContext<'_>, usize, &Record<'_, '_>)>),
+    /// A check of the element count, e.g. against the request.
+    End(Named<fn(&mut CheckContext<'_>, usize)>),
+}
+
+/// A check run when an object closes.
+pub type ObjectCheck = Named<fn(&mut CheckContext<'_>, &Record<'_, '_>)>;
+
+/// The values of an object's fields (scalars; containers show as [`Scalar::Array`] /
+/// [`Scalar::Object`]), or one scalar array element.
+pub struct Record<'r, 'a> {
+    pub(crate) fields: &'static [Field],
+    pub(crate) vals: &'r [Scalar<'a>],
+    pub(crate) value: Scalar<'a>,
+}
+
+impl<'r, 'a> Record<'r, 'a> {
+    /// The value of a field ([`Scalar::Absent`] when missing or not declared).
+    pub fn get(&self, name: &str) -> Scalar<'a> {
+        self.fields
+            .iter()
+            .position(|f| f.name == name)
+            .and_then(|i| self.vals.get(i).copied())
+            .unwrap_or(Scalar::Absent)
+    }
+    /// True when the field is present (any value, `null` included).
+    pub fn has(&self, name: &str) -> bool {
+        !matches!(self.get(name), Scalar::Absent)
+    }
+    /// A field's integer value.
+    pub fn int(&self, name: &str) -> Option<i64> {
+        self.get(name).as_int()
+    }
+    /// A field's string value, decoded.
+    pub fn str(&self, name: &str) -> Option<Cow<'a, str>> {
+        self.get(name).as_str().map(|s| s.text())
+    }
+    /// The element itself, for arrays of scalars.
+    pub fn value(&self) -> Scalar<'a> {
+        self.value
+    }
+}
+
+/// Where a check reports, relative to the current value.
+#[derive(Clone, Copy, Debug)]
+pub enum At<'s> {
+    /// The current value.
+    Here,
+    /// A key of the current object.
+    Key(&'s str),
+    /// An element of the current array.
+    Index(usize),
+    /// A key of an element of the current array.
+    IndexKey(usize, &'s str),
+}
+
+/// What a check can see and do: the request, and reporting issues.
+///
+/// Decision: the request is held as `dyn Any`, so the rule language knows no request type
+/// (it sits below `ops`); a check, written in its operation's module, asks for that
+/// module's request type ([`Self::request`]) and gets `None` for any other.
+pub struct CheckContext<'e> {
+    pub(crate) request: Option<&'e dyn Any>,
+    pub(crate) sink: &'e mut dyn FnMut(At<'_>, Severity, RuleCode, String),
+}
+
+impl<'e> CheckContext<'e> {
+    /// The request that produced the response, when the caller gave it and it is an `R`.
+    pub fn request<R: Any>(&self) -> Option<&'e R> {
+        self.request.and_then(|request| request.downcast_ref::<R>())
+    }
+    /// Reports an error.
+    pub fn error(&mut self, at: At<'_>, code: RuleCode, message: String) {
+        (self.sink)(at, Severity::Error, code, message);
+    }
+    /// Reports a warning.
+    pub fn warning(&mut self, at: At<'_>, code: RuleCode, message: String) {
+        (self.sink)(at, Severity::Warning, code, message);
+    }
+}
+
+/// A rule that stays a Rust function, with its stable name: `<module path>::<function>`
+/// (`serpkit::ops::search_volume_bulk::monthly_entry`), the name a JS twin of the check is
+/// paired with (issue 20). Declared with [`crate::rules::named!`]. The name exists in native
+/// builds only (a generator runs natively), so the wasm packages carry none of the names.
+#[derive(Clone, Copy, Debug)]
+pub struct Named<F> {
+    /// The stable name.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub name: &'static str,
+    /// The function.
+    pub run: F,
+}
+
+/// A [`Named`] function: `named!(monthly_entry)`.
+macro_rules! named {
+    ($function:ident) => {
+        $crate::rules::Named {
+            #[cfg(not(target_arch = "wasm32"))]
+            name: concat!(module_path!(), "::", stringify!($function)),
+            run: $function,
+        }
+    };
+}
+pub(crate) use named;
