@@ -285,7 +285,7 @@ impl<'e> CheckContext<'e> {
 
 /// A rule that stays a Rust function, with its stable name: `<module path>::<function>`
 /// (`serpkit::ops::search_volume_bulk::monthly_entry`), the name a JS twin of the check is
-/// paired with (issue 20). Declared with [`crate::rules::named!`]. The name exists in native
+/// paired with (issue 20). Declared with the crate's `named!` macro. The name exists in native
 /// builds only (a generator runs natively), so the wasm packages carry none of the names.
 #[derive(Clone, Copy, Debug)]
 pub struct Named<F> {
