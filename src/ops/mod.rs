@@ -1,5 +1,11 @@
 //! The 11 operations of the service: one module each with its request, response types,
-//! request checks and price, plus [`Operation`] and [`Request`] that list them all.
+//! request checks, price and response rules (`RESPONSE`, in the rule language
+//! [`crate::rules`]), plus [`Operation`] and [`Request`], generated with the client's methods
+//! from the one list of operations (`for_each_operation!` below).
+//!
+//! Adding an operation: its module (`Request` via `request!`, `Response`, `PRICE`,
+//! `RESPONSE`, an [`OperationRequest`] impl) and one line in `for_each_operation!`; every
+//! match over the list is exhaustive, so a missing item is a compile error.
 
 pub mod check;
 pub mod lenient;
