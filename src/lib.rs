@@ -7,8 +7,8 @@
 //! Layers, lowest first; a module imports only modules below it (an architecture test
 //! checks the `use` lines): [`json`] (the scanner) and the other leaves ([`money`],
 //! [`keyword`]) <- [`rules`] (the rule language) <- [`ops`] (one file per operation and the
-//! one list of operations) <- [`validate`] (the engine and the JSON Schema export) <-
-//! [`decode`], [`records`] <- [`client`] <- `js` (the JS package's exports).
+//! one list of operations) <- [`validate`](mod@validate) (the engine and the JSON Schema export) <-
+//! [`decode`](mod@decode), [`records`] <- [`client`] <- `js` (the JS package's exports).
 //!
 //! ```
 //! use serpkit::ops::{self, OperationRequest, Operation};

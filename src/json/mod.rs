@@ -7,9 +7,9 @@
 //! limits nesting to [`MAX_DEPTH`]. Skipping a value is iterative (a bit stack), so hostile
 //! nesting cannot overflow the call stack.
 //!
-//! Split by job: [`reader`] (position, white space, errors), [`token`] (what it hands out),
-//! [`grammar`] (objects, arrays, strings, skipping), [`number`], [`words`] (word-at-a-time
-//! helpers) and [`position`] (line and column, JSON Pointers). A leaf: it imports nothing of
+//! Split by job: `reader` (position, white space, errors), `token` (what it hands out),
+//! `grammar` (objects, arrays, strings, skipping), `number`, `words` (word-at-a-time
+//! helpers) and `position` (line and column, JSON Pointers). A leaf: it imports nothing of
 //! the crate.
 
 mod grammar;

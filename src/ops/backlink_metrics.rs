@@ -104,14 +104,14 @@ pub const RESPONSE: Node = array(&Array {
     rules: &[ArrayRule::End(named!(one_per_url))],
 });
 
-fn one_per_url(cx: &mut CheckContext<'_>, n: usize) {
-    if let Some(super::Request::BacklinkMetrics(q)) = cx.request::<super::Request>() {
-        if n != q.urls.len() {
-            let want = q.urls.len();
-            cx.error(
+fn one_per_url(context: &mut CheckContext<'_>, count: usize) {
+    if let Some(super::Request::BacklinkMetrics(request)) = context.request::<super::Request>() {
+        if count != request.urls.len() {
+            let want = request.urls.len();
+            context.error(
                 At::Here,
                 RuleCode::RecordCount,
-                format!("{n} records for {want} requested URLs (one per URL expected)"),
+                format!("{count} records for {want} requested URLs (one per URL expected)"),
             );
         }
     }

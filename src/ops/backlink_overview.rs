@@ -142,8 +142,8 @@ pub const OVERVIEW_METRICS: Object = fields(&METRICS_FIELDS);
 /// Shape of a `stats` element.
 pub const DAILY_STAT: Object = fields(&[req("date", DATE), req("new", INT), req("lost", INT)]);
 
-fn stat_day(r: &Record<'_, '_>) -> Option<i64> {
-    parse_date(&r.str("date")?)
+fn stat_day(record: &Record<'_, '_>) -> Option<i64> {
+    parse_date(&record.str("date")?)
 }
 
 /// `stats` rules: newest date first, strictly (error `order`: one entry per day); observed
@@ -192,8 +192,8 @@ pub const REF_NEW_LOST: Object = fields(&[
     req("domain_inlink_rank", int(&[range(0.0, 100.0, Warning)])),
 ]);
 
-fn inlink_rank(r: &Record<'_, '_>) -> Option<i64> {
-    r.int("domain_inlink_rank")
+fn inlink_rank(record: &Record<'_, '_>) -> Option<i64> {
+    record.int("domain_inlink_rank")
 }
 
 /// `ref_newlost` rules: ordered by `domain_inlink_rank` descending in observed output

@@ -1,5 +1,11 @@
 //! The 11 operations of the service: one module each with its request, response types,
-//! request checks and price, plus [`Operation`] and [`Request`] that list them all.
+//! request checks, price and response rules (`RESPONSE`, in the rule language
+//! [`crate::rules`]), plus [`Operation`] and [`Request`], generated with the client's methods
+//! from the one list of operations (`for_each_operation!` below).
+//!
+//! Adding an operation: its module (`Request` via `request!`, `Response`, `PRICE`,
+//! `RESPONSE`, an [`OperationRequest`] impl) and one line in `for_each_operation!`; every
+//! match over the list is exhaustive, so a missing item is a compile error.
 
 pub mod check;
 pub mod lenient;
@@ -518,5 +524,51 @@ mod tests {
         }
         assert_eq!(crate::rules::bound_text(f64::INFINITY), "inf");
         assert_eq!(crate::rules::bound_text(f64::NEG_INFINITY), "-inf");
+    }
+
+    /// The stable names of the checks that stay Rust functions (what a JS twin pairs with).
+    fn check_names(node: &crate::rules::Node, out: &mut Vec<&'static str>) {
+        use crate::rules::{ArrayRule, Kind};
+        match node.kind {
+            Kind::Array(array) => {
+                for rule in array.rules {
+                    match rule {
+                        ArrayRule::Seq { key, .. } => out.push(key.name),
+                        ArrayRule::Each(check) => out.push(check.name),
+                        ArrayRule::End(check) => out.push(check.name),
+                        ArrayRule::Len { .. } => {}
+                    }
+                }
+                check_names(&array.items, out);
+            }
+            Kind::Object(object) => {
+                out.extend(object.checks.iter().map(|check| check.name));
+                for field in object.fields {
+                    check_names(&field.node, out);
+                }
+                if let Some(extra) = object.extra {
+                    check_names(extra, out);
+                }
+            }
+            Kind::Any | Kind::Bool | Kind::Str(_) | Kind::Int(_) | Kind::Num(_) => {}
+        }
+    }
+
+    #[test]
+    fn rust_checks_have_stable_names_in_their_operation_module() {
+        let mut all = Vec::new();
+        for operation in Operation::ALL {
+            check_names(operation.response(), &mut all);
+        }
+        assert!(all.contains(&"serpkit::ops::search_volume_bulk::monthly_entry"));
+        assert!(all.contains(&"serpkit::ops::video_video::hashtag_kind"));
+        for name in all {
+            let rest = name.strip_prefix("serpkit::ops::").unwrap_or_default();
+            let (module, function) = rest.split_once("::").unwrap_or_default();
+            assert!(
+                Operation::ALL.iter().any(|o| o.module() == module) && !function.is_empty(),
+                "{name}"
+            );
+        }
     }
 }

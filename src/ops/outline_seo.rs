@@ -103,8 +103,8 @@ pub const OUTLINE_PAGE: Object = fields(&[
     req("rank", INT),
 ]);
 
-fn rank(r: &Record<'_, '_>) -> Option<i64> {
-    r.int("rank")
+fn rank(record: &Record<'_, '_>) -> Option<i64> {
+    record.int("rank")
 }
 
 /// Response rules: at most [`MAX_PAGES`] records (error `max_items`), ordered by `rank`

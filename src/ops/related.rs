@@ -74,8 +74,8 @@ pub const RELATED_KEYWORD: Object = fields(&[
     req("kd", int(&[range(0.0, 100.0, Warning)])),
 ]);
 
-fn volume(r: &Record<'_, '_>) -> Option<i64> {
-    r.int("search_volume")
+fn volume(record: &Record<'_, '_>) -> Option<i64> {
+    record.int("search_volume")
 }
 
 /// Response rules: related keyword records, by `search_volume` descending in observed

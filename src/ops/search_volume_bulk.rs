@@ -127,35 +127,36 @@ pub const MONTHLY_SEARCH: Object = Object {
     checks: &[named!(monthly_entry)],
 };
 
-fn monthly_entry(cx: &mut CheckContext<'_>, r: &Record<'_, '_>) {
-    if let (Some(c), Some(v)) = (r.int("count"), r.int("value")) {
+fn monthly_entry(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
+    if let (Some(c), Some(v)) = (record.int("count"), record.int("value")) {
         if c != v {
-            cx.warning(
+            context.warning(
                 At::Key("count"),
                 RuleCode::CountValue,
                 format!("count {c} differs from value {v} (equal in every observed entry)"),
             );
         }
     }
-    if let Some(date) = r.str("date") {
+    if let Some(date) = record.str("date") {
         // The year part must be four digits equal to `year`; the month part must equal the
         // entry's `month` (a bad `month` is reported once, as `month_name`), or be a month
         // name when `month` is missing.
         let (ys, ms) = date.split_once('-').unwrap_or((&date, ""));
         let year_ok = ys.len() == 4
             && ys.bytes().all(|b| b.is_ascii_digit())
-            && r.int("year")
+            && record
+                .int("year")
                 .is_none_or(|y| ys.parse::<i64>().ok() == Some(y));
-        let month_ok = match r.str("month") {
+        let month_ok = match record.str("month") {
             Some(m) => m == ms,
             None => MONTH_NAMES.contains(&ms),
         };
         if !year_ok || !month_ok {
-            let want = match (r.int("year"), r.str("month")) {
+            let want = match (record.int("year"), record.str("month")) {
                 (Some(y), Some(m)) => format!("{y}-{m}"),
                 _ => "<year>-<MonthName>".to_owned(),
             };
-            cx.error(
+            context.error(
                 At::Key("date"),
                 RuleCode::Date,
                 format!("date {date:?} is not {want:?} (<year>-<MonthName> of this entry)"),
@@ -165,9 +166,9 @@ fn monthly_entry(cx: &mut CheckContext<'_>, r: &Record<'_, '_>) {
 }
 
 /// Chronological key of a monthly entry: year × 12 + month index.
-fn month_key(r: &Record<'_, '_>) -> Option<i64> {
-    let y = r.int("year")?;
-    let m = r.str("month")?;
+fn month_key(record: &Record<'_, '_>) -> Option<i64> {
+    let y = record.int("year")?;
+    let m = record.str("month")?;
     let idx = MONTH_NAMES.iter().position(|n| *n == m)?;
     // Saturating: a hostile `year` must not overflow (the order rule still compares).
     Some(y.saturating_mul(12).saturating_add(idx as i64))
@@ -213,25 +214,27 @@ pub const SEARCH_VOLUME_RECORD: Object = Object {
     checks: &[named!(record_vs_request)],
 };
 
-fn record_vs_request(cx: &mut CheckContext<'_>, r: &Record<'_, '_>) {
-    let (ccode, keyword) = match cx.request::<super::Request>() {
-        Some(super::Request::SearchVolumeBulk(q)) => (&q.ccode, None),
-        Some(super::Request::SearchVolumeSingle(q)) => (&q.ccode, Some(&q.keyword)),
+fn record_vs_request(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
+    let (ccode, keyword) = match context.request::<super::Request>() {
+        Some(super::Request::SearchVolumeBulk(request)) => (&request.ccode, None),
+        Some(super::Request::SearchVolumeSingle(request)) => {
+            (&request.ccode, Some(&request.keyword))
+        }
         _ => return,
     };
-    if let Some(got) = r.str("ccode") {
+    if let Some(got) = record.str("ccode") {
         let want = ccode.to_ascii_lowercase();
         if *got != want {
-            cx.error(
+            context.error(
                 At::Key("ccode"),
                 RuleCode::RequestCcode,
                 format!("ccode {got:?} is not the requested {ccode:?} lower-cased ({want:?})"),
             );
         }
     }
-    if let (Some(want), Some(got)) = (keyword, r.str("keyword")) {
+    if let (Some(want), Some(got)) = (keyword, record.str("keyword")) {
         if !same_keyword(&got, want) {
-            cx.error(
+            context.error(
                 At::Key("keyword"),
                 RuleCode::RequestKeyword,
                 format!("keyword {got:?} is not the requested {want:?}"),
@@ -251,32 +254,34 @@ pub const RESPONSE: Node = array(&Array {
     ],
 });
 
-fn bulk_keyword(cx: &mut CheckContext<'_>, i: usize, r: &Record<'_, '_>) {
-    let Some(super::Request::SearchVolumeBulk(q)) = cx.request::<super::Request>() else {
+fn bulk_keyword(context: &mut CheckContext<'_>, index: usize, record: &Record<'_, '_>) {
+    let Some(super::Request::SearchVolumeBulk(request)) = context.request::<super::Request>()
+    else {
         return;
     };
-    let (Some(want), Some(got)) = (q.keywords.get(i), r.str("keyword")) else {
+    let (Some(want), Some(got)) = (request.keywords.get(index), record.str("keyword")) else {
         return;
     };
     if !same_keyword(&got, want) {
-        cx.error(
+        context.error(
             At::Key("keyword"),
             RuleCode::RequestKeyword,
-            format!("record {i} is for {got:?}; the request's keyword {i} is {want:?} (one record per keyword, in request order)"),
+            format!("record {index} is for {got:?}; the request's keyword {index} is {want:?} (one record per keyword, in request order)"),
         );
     }
 }
 
-fn bulk_count(cx: &mut CheckContext<'_>, n: usize) {
-    let Some(super::Request::SearchVolumeBulk(q)) = cx.request::<super::Request>() else {
+fn bulk_count(context: &mut CheckContext<'_>, count: usize) {
+    let Some(super::Request::SearchVolumeBulk(request)) = context.request::<super::Request>()
+    else {
         return;
     };
-    let want = q.keywords.len();
-    if n != want {
-        cx.error(
+    let want = request.keywords.len();
+    if count != want {
+        context.error(
             At::Here,
             RuleCode::RecordCount,
-            format!("{n} records for {want} requested keywords (one per keyword expected)"),
+            format!("{count} records for {want} requested keywords (one per keyword expected)"),
         );
     }
 }

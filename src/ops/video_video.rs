@@ -315,24 +315,24 @@ pub const VIDEO_HASHTAG: Object = Object {
 /// - a playlist entry is `navigationEndpoint` without `loggingDirectives` (any title);
 /// - a text-only entry whose text is not a single space is allowed by the field table (both
 ///   objects optional) but was never described: warning (`hashtag_shape`).
-pub fn hashtag_kind(cx: &mut CheckContext<'_>, r: &Record<'_, '_>) {
-    let nav = r.has("navigationEndpoint");
-    let log = r.has("loggingDirectives");
-    let separator = r.get("text").as_str().is_some_and(|t| t.eq_str(" "));
+pub fn hashtag_kind(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
+    let nav = record.has("navigationEndpoint");
+    let log = record.has("loggingDirectives");
+    let separator = record.get("text").as_str().is_some_and(|t| t.eq_str(" "));
     if separator && (nav || log) {
-        cx.error(
+        context.error(
             At::Here,
             RuleCode::HashtagShape,
             "a separator entry (text \" \") must hold nothing but text".to_owned(),
         );
     } else if log && !nav {
-        cx.error(
+        context.error(
             At::Key("loggingDirectives"),
             RuleCode::HashtagShape,
             "loggingDirectives without navigationEndpoint fits no hashtag entry kind".to_owned(),
         );
-    } else if !nav && !log && !separator && r.has("text") {
-        cx.warning(
+    } else if !nav && !log && !separator && record.has("text") {
+        context.warning(
             At::Here,
             RuleCode::HashtagShape,
             "a text-only entry that is not a single-space separator was never observed".to_owned(),
@@ -354,31 +354,31 @@ pub const CHANNEL: Object = fields(&[
     req("available_countries", ANY_ARRAY),
 ]);
 
-fn searched_keyword_first(cx: &mut CheckContext<'_>, i: usize, r: &Record<'_, '_>) {
-    let Some(super::Request::VideoVideo(q)) = cx.request::<super::Request>() else {
+fn searched_keyword_first(context: &mut CheckContext<'_>, index: usize, record: &Record<'_, '_>) {
+    let Some(super::Request::VideoVideo(request)) = context.request::<super::Request>() else {
         return;
     };
-    if i != 0 {
+    if index != 0 {
         return;
     }
-    if let Some(got) = r.value().as_str() {
+    if let Some(got) = record.value().as_str() {
         let got = got.text();
-        if !same_keyword(&got, &q.keyword) {
-            cx.error(
+        if !same_keyword(&got, &request.keyword) {
+            context.error(
                 At::Here,
                 RuleCode::RequestKeyword,
                 format!(
                     "keywords starts with {got:?}, not the searched keyword {:?}",
-                    q.keyword
+                    request.keyword
                 ),
             );
         }
     }
 }
 
-fn record_flags(cx: &mut CheckContext<'_>, r: &Record<'_, '_>) {
-    if let crate::json::Scalar::Bool(true) = r.get("error") {
-        cx.warning(
+fn record_flags(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
+    if let crate::json::Scalar::Bool(true) = record.get("error") {
+        context.warning(
             At::Key("error"),
             RuleCode::RecordError,
             "the record's error flag is true (false in successful records)".to_owned(),

@@ -17,9 +17,13 @@ macro_rules! rule_codes {
             /// Every code, in the order of the validator's module documentation (`validate`).
             pub const ALL: [RuleCode; [$($text),*].len()] = [$(RuleCode::$variant),*];
 
+            /// The stable strings of [`Self::ALL`], in its order.
+            pub const NAMES: [&'static str; [$($text),*].len()] = [$($text),*];
+
             /// The stable string: `"type"`, `"missing_field"`, ...
             pub const fn as_str(self) -> &'static str {
-                match self { $(RuleCode::$variant => $text,)* }
+                // One table for both (the variants are numbered from 0 in `NAMES` order).
+                RuleCode::NAMES[self as usize]
             }
         }
     };
@@ -85,7 +89,8 @@ rule_codes! {
 impl RuleCode {
     /// The code whose string is `text` (reading stored issues back).
     pub fn parse(text: &str) -> Option<RuleCode> {
-        RuleCode::ALL.into_iter().find(|code| code.as_str() == text)
+        let index = RuleCode::NAMES.iter().position(|name| *name == text)?;
+        RuleCode::ALL.get(index).copied()
     }
 }
 
