@@ -423,3 +423,38 @@ fn valid_requests_pass() {
         assert_eq!(again, r);
     }
 }
+
+/// ARCHITECTURE.md's table of one operation's names agrees with the one list of operations
+/// (`for_each_operation!`): variant, module, path and JS method, in order.
+#[test]
+fn architecture_names_table_matches_the_list() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/ARCHITECTURE.md")).unwrap();
+    let section = text
+        .split("## One operation's names")
+        .nth(1)
+        .expect("ARCHITECTURE.md has the names table");
+    let rows: Vec<Vec<String>> = section
+        .lines()
+        .take_while(|l| !l.starts_with("## "))
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            l.trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().trim_matches('`').to_owned())
+                .collect()
+        })
+        .collect();
+    let expected: Vec<Vec<String>> = Operation::ALL
+        .iter()
+        .map(|op| {
+            vec![
+                format!("{op:?}"),
+                op.module().to_owned(),
+                op.path().to_owned(),
+                op.js_method().to_owned(),
+            ]
+        })
+        .collect();
+    assert_eq!(rows, expected);
+}

@@ -38,7 +38,7 @@ pub fn pkg(tools: &Tools) -> Res {
     //     (validateResponse, 10.4 MB ranked-keywords body, Node, best of 5 processes x 60
     //     runs, interleaved: text 10.66 ms vs 10.85 ms, bytes 10.58 ms vs 10.26 ms)
     //   operations() and jsonSchema() as static data (static_data.js):  108.2 kB
-    //   keyword lower case from a 2.2 kB table of runs (records/lower.rs)
+    //   keyword lower case from a 2.2 kB table of runs (keyword/lower.rs)
     //   instead of std's char::to_lowercase tables:                      101.2 kB
     //   (wasm-opt -Oz instead of -O3 here: 100.97 kB, not taken: the validator's speed)
     //   the per-operation methods and quote() in JS (each is call(path)): 100.5 kB
