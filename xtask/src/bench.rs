@@ -113,9 +113,12 @@ pub fn ab(rev: &str) -> Res {
 
 /// The A/B run with `rev` checked out at `tree`.
 fn ab_in(rev: &str, tree: &Path) -> Res {
-    let base = bench_binary(tree)?;
+    // Each side's binary is copied out as soon as it is built: cargo gives both builds the
+    // same file name (its hash leaves out the workspace's path), so the second build would
+    // replace the first and both sides would run one binary.
+    let base = keep_binary(&bench_binary(tree)?, "base")?;
     let workspace = root();
-    let step = bench_binary(&workspace)?;
+    let step = keep_binary(&bench_binary(&workspace)?, "step")?;
     let rounds = std::env::var("SERPKIT_AB_ROUNDS")
         .ok()
         .and_then(|n| n.parse().ok())
@@ -153,13 +156,18 @@ fn ab_in(rev: &str, tree: &Path) -> Res {
             }
         }
     }
-    println!("Validator A/B ({rounds} interleaved runs per side; each run: the median of its validations)\n");
-    println!("| body | size MB | {rev} ms | working tree ms | working tree / {rev} |");
+    println!("Validator A/B ({rounds} interleaved runs per side; each run: the median of its validations; the table gives the median run and the fastest run)\n");
+    println!("| body | size MB | {rev} ms (median / fastest) | working tree ms (median / fastest) | working tree / {rev} (median / fastest) |");
     println!("|---|---:|---:|---:|---:|");
     for body in order {
         let (size, base_runs, step_runs) = &results[&body];
         let (a, b) = (median(base_runs), median(step_runs));
-        println!("| {body} | {size} | {a:.2} | {b:.2} | {:.3}× |", b / a);
+        let (a_min, b_min) = (fastest(base_runs), fastest(step_runs));
+        println!(
+            "| {body} | {size} | {a:.2} / {a_min:.2} | {b:.2} / {b_min:.2} | {:.3}× / {:.3}× |",
+            b / a,
+            b_min / a_min
+        );
     }
     Ok(())
 }
@@ -252,6 +260,19 @@ fn parse_bench_table(text: &str) -> Vec<(String, String, f64)> {
 }
 
 /// The median of some timings.
+/// Copies a built benchmark to `target/ab/validate-<side>`, where no later build replaces it.
+fn keep_binary(built: &Path, side: &str) -> Res<PathBuf> {
+    let kept = target_dir().join("ab").join(format!("validate-{side}"));
+    std::fs::copy(built, &kept)
+        .map_err(|e| format!("copying {} to {}: {e}", built.display(), kept.display()))?;
+    Ok(kept)
+}
+
+/// The smallest value (the run least disturbed by the rest of the machine).
+fn fastest(values: &[f64]) -> f64 {
+    values.iter().copied().fold(f64::INFINITY, f64::min)
+}
+
 fn median(values: &[f64]) -> f64 {
     let mut sorted = values.to_vec();
     sorted.sort_by(f64::total_cmp);
