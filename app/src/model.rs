@@ -183,6 +183,16 @@ pub fn plural(n: usize) -> &'static str {
     }
 }
 
+/// The first three items of an input list and "…" when there are more, for the history
+/// (one spelling for keywords, domains and URLs).
+pub fn preview(items: &[String]) -> String {
+    let mut shown = items.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
+    if items.len() > 3 {
+        shown.push_str(", …");
+    }
+    shown
+}
+
 /// `/3/x` with `f(3) = 7` is `/7/x`; a path not starting with an index is unchanged.
 pub fn map_index(path: &str, f: impl Fn(usize) -> usize) -> String {
     let Some(rest) = path.strip_prefix('/') else {
@@ -341,6 +351,14 @@ pub const COUNTRIES: &[(&str, &str)] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn preview_shows_three_items_then_an_ellipsis() {
+        let items = |n: usize| (1..=n).map(|i| format!("k{i}")).collect::<Vec<_>>();
+        assert_eq!(preview(&[]), "");
+        assert_eq!(preview(&items(3)), "k1, k2, k3");
+        assert_eq!(preview(&items(4)), "k1, k2, k3, …");
+    }
 
     #[test]
     fn keywords_are_trimmed_and_deduped() {

@@ -62,15 +62,6 @@ pub fn DomainNav() -> impl IntoView {
     }
 }
 
-/// The first items, for the history.
-pub fn preview(items: &[String]) -> String {
-    let mut s = items.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
-    if items.len() > 3 {
-        s.push_str(", …");
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,13 +7,13 @@ use serpkit::ops::backlink_metrics::{self, PageBacklinkMetrics};
 use serpkit::{Request, Usd};
 
 use crate::components::csv::Cell;
-use crate::components::domain_nav::{preview, DomainNav};
+use crate::components::domain_nav::DomainNav;
 use crate::components::priced_call::unreadable;
 use crate::components::{
     csv, fmt_int, price_text, run_text, Column, DataTable, ErrorBox, ExtLink, PriceButton,
     PricedCall, ResultMeta, SortKey, TableModel, TableRow, ValidationPanel,
 };
-use crate::model::plural;
+use crate::model::{plural, preview};
 use crate::paths::enc;
 use crate::workspace::{self, use_workspace, Job};
 

@@ -16,12 +16,12 @@ use serpkit::{Request, Usd};
 
 use crate::components::domain_card::DomainCard;
 use crate::components::domain_metrics;
-use crate::components::domain_nav::{parse_domains, preview, DomainNav, MAX_COMPARE};
+use crate::components::domain_nav::{parse_domains, DomainNav, MAX_COMPARE};
 use crate::components::priced_call::unreadable;
 use crate::components::{
     csv, price_text, ErrorBox, PriceButton, PricedCall, ResultMeta, ValidationPanel,
 };
-use crate::model::plural;
+use crate::model::{plural, preview};
 use crate::paths::{compare_route, domains_route};
 use crate::workspace::{self, use_workspace, Job};
 

@@ -15,7 +15,7 @@ use crate::components::{
     ErrorBox, PriceButton, ProgressBar, ResultMeta, SortKey, Sparkline, TableModel, TableRow,
     ValidationPanel,
 };
-use crate::model::{parse_keywords, plural, CallResult};
+use crate::model::{parse_keywords, plural, preview, CallResult};
 use crate::paths::{enc, keyword_route, keywords_route};
 use crate::store;
 use crate::workspace::{self, use_workspace, Call, Job};
@@ -557,13 +557,4 @@ pub fn Keywords() -> impl IntoView {
             }}
         </section>
     }
-}
-
-/// The first keywords, for the history.
-fn preview(k: &[String]) -> String {
-    let mut s = k.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
-    if k.len() > 3 {
-        s.push_str(", …");
-    }
-    s
 }
