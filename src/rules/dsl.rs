@@ -49,18 +49,15 @@ pub const STR_ARRAY: Node = Node {
 /// (checked when the declaration is compiled): the validator matches keys against it
 /// byte for byte.
 pub const fn req(name: &'static str, node: Node) -> Field {
-    assert!(
-        plain_key(name),
-        "a field name may not hold `\"`, `\\` or a control character"
-    );
-    Field {
-        name,
-        node,
-        required: true,
-    }
+    field(name, node, true)
 }
 /// An optional field (the name as for [`req`]).
 pub const fn opt(name: &'static str, node: Node) -> Field {
+    field(name, node, false)
+}
+
+/// A field whose name is checked when the declaration is compiled ([`req`], [`opt`]).
+const fn field(name: &'static str, node: Node, required: bool) -> Field {
     assert!(
         plain_key(name),
         "a field name may not hold `\"`, `\\` or a control character"
@@ -68,7 +65,7 @@ pub const fn opt(name: &'static str, node: Node) -> Field {
     Field {
         name,
         node,
-        required: false,
+        required,
     }
 }
 /// A string with rules.

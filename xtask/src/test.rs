@@ -18,17 +18,8 @@ pub fn all() -> Res {
     arch::check()?;
     // Lint levels are in the root Cargo.toml's [workspace.lints]; `-D warnings` makes every
     // warning fail the run here while editors and local builds only warn.
-    run(cargo().args([
-        "clippy",
-        "--workspace",
-        "--all-targets",
-        "--all-features",
-        "--",
-        "-D",
-        "warnings",
-    ]))?;
-    run(cargo().args([
-        "clippy",
+    clippy(&["--workspace", "--all-targets", "--all-features"])?;
+    clippy(&[
         "--target",
         WASM,
         "-p",
@@ -38,13 +29,9 @@ pub fn all() -> Res {
         "--features",
         "serpkit/js",
         "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ]))?;
+    ])?;
     // The demo sandbox's Web Worker (its tests need tokio, which has no wasm32 build).
-    run(cargo().args([
-        "clippy",
+    clippy(&[
         "--target",
         WASM,
         "-p",
@@ -54,10 +41,7 @@ pub fn all() -> Res {
         "worker",
         "--lib",
         "--bins",
-        "--",
-        "-D",
-        "warnings",
-    ]))?;
+    ])?;
     run(cargo().args(["test", "--workspace", "--all-features"]))?;
 
     // Everything below talks to a real sandbox server on loopback.
@@ -82,6 +66,14 @@ pub fn all() -> Res {
     e2e_stage(&tools, &sandbox)?;
     eprintln!("\nxtask test: all checks passed");
     Ok(())
+}
+
+/// `cargo clippy <args> -- -D warnings`: every warning fails the run.
+fn clippy(args: &[&str]) -> Res {
+    run(cargo()
+        .arg("clippy")
+        .args(args)
+        .args(["--", "-D", "warnings"]))
 }
 
 /// `cargo xtask js`: only the JS package tests.
