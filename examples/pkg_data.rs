@@ -1,20 +1,32 @@
-//! Writes the JS package's static data, `pkg/static_data.js` (`cargo xtask pkg` runs it
-//! natively), from the core's one list of operations: what `operations()` and
-//! `jsonSchema(op)` return, so the package's wasm does not carry the schema writer (about
-//! 1.5 kB gzip), and the `Client`'s method per operation (`record_client.js` defines them).
+//! Writes the JS package's generated files (`cargo xtask pkg` runs it natively), from the
+//! core's one list of operations and their rule declarations:
+//! - `static_data.js`: what `operations()` and `jsonSchema(op)` return, so the package's wasm
+//!   does not carry the schema writer (about 1.5 kB gzip), and the `Client`'s method per
+//!   operation (`record_client.js` defines them);
+//! - `validators.js`: the JS validator of every operation, for parsed values
+//!   ([`serpkit::validate::js_validators`]).
 //!
-//! Usage: `cargo run --example pkg_data -- OUT_FILE`.
+//! Usage: `cargo run --example pkg_data -- OUT_DIR`.
 
+#[cfg(not(target_arch = "wasm32"))]
 use serpkit::ops::Operation;
-use serpkit::validate::json_schema_text;
+#[cfg(not(target_arch = "wasm32"))]
+use serpkit::validate::{js_validators, json_schema_text};
 
+/// A native build step: the generator needs the rules' names and JS twins, which only native
+/// builds carry.
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn json<T: serde::Serialize + ?Sized>(v: &T) -> String {
     serde_json::to_string(v).expect("serialisable")
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
     let Some(out) = std::env::args().nth(1) else {
-        eprintln!("usage: pkg_data OUT_FILE");
+        eprintln!("usage: pkg_data OUT_DIR");
         return std::process::ExitCode::FAILURE;
     };
     // The same text the package's wasm wrote: `{ path, title, price: { usd, micros,
@@ -58,9 +70,12 @@ fn main() -> std::process::ExitCode {
         js.push_str(&format!("  {}: {},\n", op.js_method(), json(op.path())));
     }
     js.push_str("};\n");
-    if let Err(e) = std::fs::write(&out, js) {
-        eprintln!("{out}: {e}");
-        return std::process::ExitCode::FAILURE;
+    let out = std::path::Path::new(&out);
+    for (file, text) in [("static_data.js", js), ("validators.js", js_validators())] {
+        if let Err(e) = std::fs::write(out.join(file), text) {
+            eprintln!("{}: {e}", out.join(file).display());
+            return std::process::ExitCode::FAILURE;
+        }
     }
     std::process::ExitCode::SUCCESS
 }

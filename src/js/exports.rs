@@ -20,11 +20,14 @@ use crate::records::StoredRecord;
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = include_str!("serpkit.d.ts");
 
-/// Validates a response body of `operation`: JSON text, its UTF-8 bytes (`Uint8Array` or
-/// `ArrayBuffer`, e.g. from `response.arrayBuffer()`: the fastest way in, as bytes are copied
-/// into wasm as they are while a string must be encoded), or an already parsed value. With
-/// `request`, also the rules tied to the request. Returns `{ ok, errors, warnings, ... }`.
-#[wasm_bindgen(js_name = validateResponse, unchecked_return_type = "ValidationReport")]
+/// Validates a response body of `operation` in wasm, every rule (text-only ones too): JSON
+/// text or its UTF-8 bytes (`Uint8Array` or `ArrayBuffer`, e.g. from `response.arrayBuffer()`:
+/// the fastest way in, as bytes are copied into wasm as they are while a string must be
+/// encoded); any other value through `JSON.stringify`. With `request`, also the rules tied to
+/// the request. Returns `{ ok, errors, warnings, ... }`. The package's `validateResponse`
+/// (static_api.js) calls this for text and bytes, and the generated JS validator for a parsed
+/// value.
+#[wasm_bindgen(js_name = __validateText, skip_typescript)]
 pub fn validate_response(
     #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | unknown")]
@@ -46,6 +49,16 @@ pub fn validate_response(
         &text,
         request.as_ref(),
     )))
+}
+
+/// Reads a request of `operation` as [`validate_response`] does, and throws the same error
+/// for one it cannot read (`invalid_request` with `field`): the parsed-value path
+/// (static_api.js) checks the request here, then gives its own JS view of it to the JS
+/// validator.
+#[wasm_bindgen(js_name = __readRequest, skip_typescript)]
+pub fn read_request(operation: JsValue, request: JsValue) -> Result<(), JsValue> {
+    let operation = parse_operation(&operation)?;
+    parse_request(operation, &request).map(|_| ())
 }
 
 /// The estimated charge of a request: `{ usd, micros, display, units, unit }`. Throws

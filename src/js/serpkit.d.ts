@@ -28,6 +28,39 @@ export function operations(): OperationInfo[];
 /** The JSON Schema (2020-12) of the operation's response. */
 export function jsonSchema(operation: string): Record<string, unknown>;
 
+/**
+ * Validates a response body of `operation` against every rule of the spec. Which input to
+ * pass:
+ * - **bytes** (`Uint8Array` / `ArrayBuffer`, e.g. `await res.arrayBuffer()`): the fastest
+ *   way to check a body you have not parsed, in wasm, every rule;
+ * - **text**: the same wasm engine and rules (the string is encoded to UTF-8 first);
+ * - **a parsed value** (`await res.json()`): the operation's JS validator, generated from
+ *   the same declarations, with the same paths, codes, severities and messages (a message
+ *   may quote a string or number differently). Rules only text can show are not checked:
+ *   duplicate keys (`duplicate_field`), how a number is written (`5.0` or `5e0` where an
+ *   integer belongs is a `type` error in text; parsed, it is the integer 5), and integers
+ *   beyond 2^53 that `JSON.parse` rounded: those get an `unsafe_integer` warning instead.
+ *   The value is read as `JSON.stringify` would write it.
+ * With `request`, also the rules tied to the request.
+ */
+export function validateResponse(
+  operation: string,
+  body: string | Uint8Array | ArrayBuffer | unknown,
+  request?: object | string | null,
+): ValidationReport;
+
+/**
+ * Validated data from JSON text or UTF-8 bytes: `JSON.parse`, then the parsed-value
+ * validator of `validateResponse`. `data` is `undefined` when the body is not JSON (the
+ * report holds the `json` error with its position). Use it when you need the data anyway;
+ * `validateResponse(bytes)` when the text-only rules matter too.
+ */
+export function parseResponse(
+  operation: string,
+  body: string | Uint8Array | ArrayBuffer,
+  request?: object | string | null,
+): { data: unknown; report: ValidationReport };
+
 export interface OperationInfo {
   path: OperationName;
   title: string;

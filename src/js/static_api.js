@@ -1,8 +1,14 @@
-// `operations()` and `jsonSchema(op)` of the JS package: static data, generated from the Rust
-// core at build time (examples/pkg_data.rs writes static_data.js), so the wasm carries no
-// schema writer. Each call parses the JSON text again: every caller gets its own copy.
-import { Client } from './serpkit.js';
+// The JS package's functions written in JS around generated data (examples/pkg_data.rs writes
+// static_data.js and validators.js at build time from the Rust core's declarations):
+// `operations()` and `jsonSchema(op)` (static data, so the wasm carries no schema writer; each
+// call parses the JSON text again, so every caller gets its own copy), and
+// `validateResponse` / `parseResponse`, which pick the validator for what the caller holds:
+// the wasm engine for text and bytes (every rule), the generated JS validator for a parsed
+// value (every rule a value can show: see `validateResponse` in serpkit.d.ts).
+import { Client, __validateText, __readRequest } from './serpkit.js';
 import { OPERATIONS, SCHEMAS } from './static_data.js';
+import { VALIDATORS, MAX_ISSUES } from './validators.js';
+import { validateValue, NEEDS_TEXT } from './validate_value.js';
 
 /** All operations: `[{ path, title, price: { usd, micros, display }, unit, unitLabel }]`. */
 export function operations() {
@@ -17,4 +23,71 @@ export function jsonSchema(operation) {
   const schema = SCHEMAS[Client.__operationIndex(operation)];
   if (schema === undefined) throw new Error('jsonSchema: the core knows this operation but has no schema for it');
   return JSON.parse(schema);
+}
+
+/** Text or bytes: what the wasm engine reads as is. */
+function isText(body) {
+  return typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer;
+}
+
+/**
+ * Validates a response body of the operation: JSON text or its UTF-8 bytes in wasm (every
+ * rule, text-only ones included), a parsed value with the operation's generated JS validator
+ * (same report; the rules only text can show are left to text). With `request`, also the
+ * rules tied to the request.
+ */
+export function validateResponse(operation, body, request) {
+  if (isText(body)) return __validateText(operation, body, request);
+  // The core reads the name (and throws its error for a bad one), as for text.
+  const validator = VALIDATORS[Client.__operationIndex(operation)];
+  if (validator === undefined) throw new Error('validateResponse: the core knows this operation but has no JS validator for it');
+  // Not JSON data (`undefined`, a function, a symbol, a BigInt): the core's error, as before.
+  if (typeof body !== 'object' && typeof body !== 'number' && typeof body !== 'boolean') {
+    return __validateText(operation, body, request);
+  }
+  let parsed;
+  if (request !== undefined && request !== null) {
+    // Read (and refused) by the core exactly as with text; the JS view is the same JSON.
+    __readRequest(operation, request);
+    parsed = typeof request === 'string' ? JSON.parse(request) : request;
+  }
+  try {
+    return validateValue(validator, body, parsed, MAX_ISSUES);
+  } catch (error) {
+    // A value only its JSON text can tell (a `toJSON` method, a BigInt): as text.
+    if (error === NEEDS_TEXT) return __validateText(operation, body, request);
+    throw error;
+  }
+}
+
+// Decodes bytes as the wasm engine reads them: UTF-8, invalid bytes refused, a BOM kept.
+let decoder;
+
+/**
+ * Validated data from JSON text or UTF-8 bytes: `JSON.parse`, then the operation's JS
+ * validator. Returns `{ data, report }`; `data` is `undefined` when the text is not JSON (the
+ * report then has the `json` error with its position, from the wasm engine). Faster than
+ * `validateResponse(text)` followed by `JSON.parse` when the data is needed anyway, but blind
+ * to what only text shows (see `validateResponse`).
+ */
+export function parseResponse(operation, body, request) {
+  let text = body;
+  if (!(typeof body === 'string')) {
+    if (!(body instanceof Uint8Array || body instanceof ArrayBuffer)) {
+      return { data: undefined, report: __validateText(operation, body, request) };
+    }
+    decoder ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    try {
+      text = decoder.decode(body);
+    } catch {
+      return { data: undefined, report: __validateText(operation, body, request) };
+    }
+  }
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { data: undefined, report: __validateText(operation, text, request) };
+  }
+  return { data, report: validateResponse(operation, data, request) };
 }

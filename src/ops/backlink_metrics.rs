@@ -101,7 +101,7 @@ pub const PAGE_BACKLINK_METRICS: Object = fields(&PAGE_BACKLINK_FIELDS);
 /// requested URL (error `record_count`). The spec states no order, so none is checked.
 pub const RESPONSE: Node = array(&Array {
     items: object(&PAGE_BACKLINK_METRICS),
-    rules: &[ArrayRule::End(named!(one_per_url))],
+    rules: &[ArrayRule::End(named!(one_per_url, ONE_PER_URL_JS))],
 });
 
 fn one_per_url(context: &mut CheckContext<'_>, count: usize) {
@@ -116,3 +116,13 @@ fn one_per_url(context: &mut CheckContext<'_>, count: usize) {
         }
     }
 }
+
+/// JS twin of `one_per_url` (see [`crate::rules::Named`]).
+#[cfg(not(target_arch = "wasm32"))]
+const ONE_PER_URL_JS: &str = r#"(cx, count) => {
+  if (cx.operation !== OP.BacklinkMetrics || cx.request === undefined) return;
+  const want = cx.request.urls.length;
+  if (count !== want) {
+    cx.error(null, C.RecordCount, `${count} records for ${want} requested URLs (one per URL expected)`);
+  }
+}"#;

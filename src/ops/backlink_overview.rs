@@ -116,10 +116,9 @@ pub struct RefNewLost {
 // ---------------------------------------------------------------------------------------
 
 use super::backlink_metrics::PAGE_BACKLINK_FIELDS;
-use crate::rules::formats::parse_date;
 use crate::rules::Severity::{Error, Warning};
 use crate::rules::{
-    dsl::*, named, Array, ArrayRule, Field, Node, Object, Order, Record, RuleCode, StringRule,
+    dsl::*, Array, ArrayRule, Field, Node, Object, Order, RuleCode, SeqKey, StringRule,
 };
 
 const TIMESTAMP: Node = string(&[StringRule::Timestamp { millis: false }]);
@@ -142,10 +141,6 @@ pub const OVERVIEW_METRICS: Object = fields(&METRICS_FIELDS);
 /// Shape of a `stats` element.
 pub const DAILY_STAT: Object = fields(&[req("date", DATE), req("new", INT), req("lost", INT)]);
 
-fn stat_day(record: &Record<'_, '_>) -> Option<i64> {
-    parse_date(&record.str("date")?)
-}
-
 /// `stats` rules: newest date first, strictly (error `order`: one entry per day); observed
 /// as consecutive days (warning `consecutive_days`) and 64 entries (warning `stats_count`).
 pub const STATS: Node = array(&Array {
@@ -153,7 +148,7 @@ pub const STATS: Node = array(&Array {
     rules: &[
         ArrayRule::Seq {
             field: "date",
-            key: named!(stat_day),
+            key: SeqKey::Date("date"),
             order: Order::StrictDesc,
             severity: Error,
             code: RuleCode::Order,
@@ -161,7 +156,7 @@ pub const STATS: Node = array(&Array {
         },
         ArrayRule::Seq {
             field: "date",
-            key: named!(stat_day),
+            key: SeqKey::Date("date"),
             order: Order::Step(-1),
             severity: Warning,
             code: RuleCode::ConsecutiveDays,
@@ -192,17 +187,13 @@ pub const REF_NEW_LOST: Object = fields(&[
     req("domain_inlink_rank", int(&[range(0.0, 100.0, Warning)])),
 ]);
 
-fn inlink_rank(record: &Record<'_, '_>) -> Option<i64> {
-    record.int("domain_inlink_rank")
-}
-
 /// `ref_newlost` rules: ordered by `domain_inlink_rank` descending in observed output
 /// (warning `order`).
 pub const REF_NEW_LOST_LIST: Node = array(&Array {
     items: object(&REF_NEW_LOST),
     rules: &[ArrayRule::Seq {
         field: "domain_inlink_rank",
-        key: named!(inlink_rank),
+        key: SeqKey::Int("domain_inlink_rank"),
         order: Order::Desc,
         severity: Warning,
         code: RuleCode::Order,

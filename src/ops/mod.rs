@@ -526,25 +526,28 @@ mod tests {
         assert_eq!(crate::rules::bound_text(f64::NEG_INFINITY), "-inf");
     }
 
-    /// The stable names of the checks that stay Rust functions (what a JS twin pairs with).
-    /// Native only: the names are not compiled into the wasm.
+    /// The stable names and JS twins of the checks that stay Rust functions. Native only:
+    /// neither is compiled into the wasm.
     #[cfg(not(target_arch = "wasm32"))]
-    fn check_names(node: &crate::rules::Node, out: &mut Vec<&'static str>) {
-        use crate::rules::{ArrayRule, Kind};
+    fn check_names(node: &crate::rules::Node, out: &mut Vec<(&'static str, &'static str)>) {
+        use crate::rules::{ArrayRule, Kind, SeqKey};
         match node.kind {
             Kind::Array(array) => {
                 for rule in array.rules {
                     match rule {
-                        ArrayRule::Seq { key, .. } => out.push(key.name),
-                        ArrayRule::Each(check) => out.push(check.name),
-                        ArrayRule::End(check) => out.push(check.name),
-                        ArrayRule::Len { .. } => {}
+                        ArrayRule::Seq {
+                            key: SeqKey::Custom(key),
+                            ..
+                        } => out.push((key.name, key.js)),
+                        ArrayRule::Each(check) => out.push((check.name, check.js)),
+                        ArrayRule::End(check) => out.push((check.name, check.js)),
+                        ArrayRule::Seq { .. } | ArrayRule::Len { .. } => {}
                     }
                 }
                 check_names(&array.items, out);
             }
             Kind::Object(object) => {
-                out.extend(object.checks.iter().map(|check| check.name));
+                out.extend(object.checks.iter().map(|check| (check.name, check.js)));
                 for field in object.fields {
                     check_names(&field.node, out);
                 }
@@ -563,9 +566,13 @@ mod tests {
         for operation in Operation::ALL {
             check_names(operation.response(), &mut all);
         }
-        assert!(all.contains(&"serpkit::ops::search_volume_bulk::monthly_entry"));
-        assert!(all.contains(&"serpkit::ops::video_video::hashtag_kind"));
-        for name in all {
+        let names: Vec<&str> = all.iter().map(|(name, _)| *name).collect();
+        assert!(names.contains(&"serpkit::ops::search_volume_bulk::monthly_entry"));
+        assert!(names.contains(&"serpkit::ops::video_video::hashtag_kind"));
+        for (name, js) in all {
+            // Every Rust check has its JS twin: a function expression (the generated JS
+            // validator calls it; tests/js/differential.test.mjs holds the two to one behaviour).
+            assert!(js.starts_with('(') && js.contains("=>"), "{name}: {js}");
             let rest = name.strip_prefix("serpkit::ops::").unwrap_or_default();
             let (module, function) = rest.split_once("::").unwrap_or_default();
             assert!(

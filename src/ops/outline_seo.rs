@@ -76,9 +76,7 @@ impl Heading {
 // ---------------------------------------------------------------------------------------
 
 use crate::rules::Severity::{Error, Warning};
-use crate::rules::{
-    dsl::*, named, Array, ArrayRule, Node, Object, Order, Record, RuleCode, StringRule,
-};
+use crate::rules::{dsl::*, Array, ArrayRule, Node, Object, Order, RuleCode, SeqKey, StringRule};
 
 /// Shape of a heading: `type` h1..h4 *observed* (another value, such as `h5`, is a warning
 /// `enum`, not an error); `text` any string (may hold stray markup).
@@ -103,10 +101,6 @@ pub const OUTLINE_PAGE: Object = fields(&[
     req("rank", INT),
 ]);
 
-fn rank(record: &Record<'_, '_>) -> Option<i64> {
-    record.int("rank")
-}
-
 /// Response rules: at most [`MAX_PAGES`] records (error `max_items`), ordered by `rank`
 /// ascending (error `order`; equal ranks are not a violation).
 pub const RESPONSE: Node = array(&Array {
@@ -120,7 +114,7 @@ pub const RESPONSE: Node = array(&Array {
         },
         ArrayRule::Seq {
             field: "rank",
-            key: named!(rank),
+            key: SeqKey::Int("rank"),
             order: Order::Asc,
             severity: Error,
             code: RuleCode::Order,

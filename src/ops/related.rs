@@ -62,7 +62,7 @@ pub struct RelatedKeyword {
 // ---------------------------------------------------------------------------------------
 
 use crate::rules::Severity::Warning;
-use crate::rules::{dsl::*, named, Array, ArrayRule, Node, Object, Order, Record, RuleCode};
+use crate::rules::{dsl::*, Array, ArrayRule, Node, Object, Order, RuleCode, SeqKey};
 
 /// Shape of a related keyword record: `competition` observed 0..1 and `kd` observed
 /// 0..100 (warnings `range`).
@@ -74,17 +74,13 @@ pub const RELATED_KEYWORD: Object = fields(&[
     req("kd", int(&[range(0.0, 100.0, Warning)])),
 ]);
 
-fn volume(record: &Record<'_, '_>) -> Option<i64> {
-    record.int("search_volume")
-}
-
 /// Response rules: related keyword records, by `search_volume` descending in observed
 /// output (warning `order`; equal volumes are fine).
 pub const RESPONSE: Node = array(&Array {
     items: object(&RELATED_KEYWORD),
     rules: &[ArrayRule::Seq {
         field: "search_volume",
-        key: named!(volume),
+        key: SeqKey::Int("search_volume"),
         order: Order::Desc,
         severity: Warning,
         code: RuleCode::Order,

@@ -107,7 +107,7 @@ impl SearchVolumeRecord {
 use crate::rules::Severity::{Error, Warning};
 use crate::rules::{
     dsl::*, named, same_keyword, Array, ArrayRule, At, CheckContext, Node, Object, Order, Record,
-    RuleCode, StringRule,
+    RuleCode, SeqKey, StringRule,
 };
 
 /// Shape and rules of a monthly search entry:
@@ -124,7 +124,7 @@ pub const MONTHLY_SEARCH: Object = Object {
         req("date", doc(STR, "<year>-<MonthName>")),
     ],
     extra: None,
-    checks: &[named!(monthly_entry)],
+    checks: &[named!(monthly_entry, MONTHLY_ENTRY_JS)],
 };
 
 fn monthly_entry(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
@@ -165,6 +165,27 @@ fn monthly_entry(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
     }
 }
 
+/// JS twin of `monthly_entry` (see [`crate::rules::Named`]).
+#[cfg(not(target_arch = "wasm32"))]
+const MONTHLY_ENTRY_JS: &str = r#"(cx, record) => {
+  const count = int(record, 'count'), value = int(record, 'value');
+  if (count !== undefined && value !== undefined && count !== value) {
+    cx.warning('count', C.CountValue, `count ${count} differs from value ${value} (equal in every observed entry)`);
+  }
+  const date = str(record, 'date');
+  if (date === undefined) return;
+  const dash = date.indexOf('-');
+  const yearText = dash < 0 ? date : date.slice(0, dash);
+  const monthText = dash < 0 ? '' : date.slice(dash + 1);
+  const year = int(record, 'year'), month = str(record, 'month');
+  const yearOk = /^[0-9]{4}$/.test(yearText) && (year === undefined || Number(yearText) === year);
+  const monthOk = month !== undefined ? month === monthText : MONTH_NAMES.includes(monthText);
+  if (!yearOk || !monthOk) {
+    const want = year !== undefined && month !== undefined ? `${year}-${month}` : '<year>-<MonthName>';
+    cx.error('date', C.Date, `date ${debug(date)} is not ${debug(want)} (<year>-<MonthName> of this entry)`);
+  }
+}"#;
+
 /// Chronological key of a monthly entry: year × 12 + month index.
 fn month_key(record: &Record<'_, '_>) -> Option<i64> {
     let y = record.int("year")?;
@@ -173,6 +194,15 @@ fn month_key(record: &Record<'_, '_>) -> Option<i64> {
     // Saturating: a hostile `year` must not overflow (the order rule still compares).
     Some(y.saturating_mul(12).saturating_add(idx as i64))
 }
+
+/// JS twin of `month_key` (`satMulAdd`: the same saturating `i64` arithmetic, exact) (see [`crate::rules::Named`]).
+#[cfg(not(target_arch = "wasm32"))]
+const MONTH_KEY_JS: &str = r#"(record) => {
+  const year = int(record, 'year'), month = str(record, 'month');
+  if (year === undefined || month === undefined) return undefined;
+  const index = MONTH_NAMES.indexOf(month);
+  return index < 0 ? undefined : satMulAdd(year, 12, index);
+}"#;
 
 /// Shape and rules of a search volume record (bulk element and single response):
 /// 12 monthly entries, strictly oldest first (errors `monthly_count`, `order`); `ccode`
@@ -200,7 +230,7 @@ pub const SEARCH_VOLUME_RECORD: Object = Object {
                     },
                     ArrayRule::Seq {
                         field: "date",
-                        key: named!(month_key),
+                        key: SeqKey::Custom(named!(month_key, MONTH_KEY_JS)),
                         order: Order::StrictAsc,
                         severity: Error,
                         code: RuleCode::Order,
@@ -211,7 +241,7 @@ pub const SEARCH_VOLUME_RECORD: Object = Object {
         ),
     ],
     extra: None,
-    checks: &[named!(record_vs_request)],
+    checks: &[named!(record_vs_request, RECORD_VS_REQUEST_JS)],
 };
 
 fn record_vs_request(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
@@ -243,14 +273,36 @@ fn record_vs_request(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
     }
 }
 
+/// JS twin of `record_vs_request` (see [`crate::rules::Named`]).
+#[cfg(not(target_arch = "wasm32"))]
+const RECORD_VS_REQUEST_JS: &str = r#"(cx, record) => {
+  const request = cx.request;
+  if (request === undefined) return;
+  let keyword;
+  if (cx.operation === OP.SearchVolumeSingle) keyword = request.keyword;
+  else if (cx.operation !== OP.SearchVolumeBulk) return;
+  const ccode = request.ccode;
+  const got = str(record, 'ccode');
+  if (got !== undefined) {
+    const want = asciiLower(ccode);
+    if (got !== want) {
+      cx.error('ccode', C.RequestCcode, `ccode ${debug(got)} is not the requested ${debug(ccode)} lower-cased (${debug(want)})`);
+    }
+  }
+  const gotKeyword = str(record, 'keyword');
+  if (keyword !== undefined && gotKeyword !== undefined && !sameKeyword(gotKeyword, keyword)) {
+    cx.error('keyword', C.RequestKeyword, `keyword ${debug(gotKeyword)} is not the requested ${debug(keyword)}`);
+  }
+}"#;
+
 /// Response rules: an array of [`SEARCH_VOLUME_RECORD`]s; with the request, one per
 /// requested keyword (error `record_count`) in request order (error `request_keyword`,
 /// compared with [`same_keyword`]).
 pub const RESPONSE: Node = array(&Array {
     items: object(&SEARCH_VOLUME_RECORD),
     rules: &[
-        ArrayRule::Each(named!(bulk_keyword)),
-        ArrayRule::End(named!(bulk_count)),
+        ArrayRule::Each(named!(bulk_keyword, BULK_KEYWORD_JS)),
+        ArrayRule::End(named!(bulk_count, BULK_COUNT_JS)),
     ],
 });
 
@@ -271,6 +323,15 @@ fn bulk_keyword(context: &mut CheckContext<'_>, index: usize, record: &Record<'_
     }
 }
 
+/// JS twin of `bulk_keyword` (see [`crate::rules::Named`]).
+#[cfg(not(target_arch = "wasm32"))]
+const BULK_KEYWORD_JS: &str = r#"(cx, index, record) => {
+  if (cx.operation !== OP.SearchVolumeBulk || cx.request === undefined) return;
+  const want = cx.request.keywords[index], got = str(record, 'keyword');
+  if (want === undefined || got === undefined || sameKeyword(got, want)) return;
+  cx.error('keyword', C.RequestKeyword, `record ${index} is for ${debug(got)}; the request's keyword ${index} is ${debug(want)} (one record per keyword, in request order)`);
+}"#;
+
 fn bulk_count(context: &mut CheckContext<'_>, count: usize) {
     let Some(super::Request::SearchVolumeBulk(request)) = context.request::<super::Request>()
     else {
@@ -285,3 +346,13 @@ fn bulk_count(context: &mut CheckContext<'_>, count: usize) {
         );
     }
 }
+
+/// JS twin of `bulk_count` (see [`crate::rules::Named`]).
+#[cfg(not(target_arch = "wasm32"))]
+const BULK_COUNT_JS: &str = r#"(cx, count) => {
+  if (cx.operation !== OP.SearchVolumeBulk || cx.request === undefined) return;
+  const want = cx.request.keywords.length;
+  if (count !== want) {
+    cx.error(null, C.RecordCount, `${count} records for ${want} requested keywords (one per keyword expected)`);
+  }
+}"#;

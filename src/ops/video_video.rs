@@ -304,7 +304,7 @@ pub const VIDEO_HASHTAG: Object = Object {
         opt("loggingDirectives", object(&LOGGING_DIRECTIVES)),
     ],
     extra: None,
-    checks: &[named!(hashtag_kind)],
+    checks: &[named!(hashtag_kind, HASHTAG_KIND_JS)],
 };
 
 /// The hashtag entry kinds. Decisions:
@@ -339,6 +339,20 @@ pub fn hashtag_kind(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
         );
     }
 }
+
+/// JS twin of `hashtag_kind` (see [`crate::rules::Named`]).
+#[cfg(not(target_arch = "wasm32"))]
+const HASHTAG_KIND_JS: &str = r#"(cx, record) => {
+  const nav = has(record, 'navigationEndpoint'), log = has(record, 'loggingDirectives');
+  const separator = get(record, 'text') === ' ';
+  if (separator && (nav || log)) {
+    cx.error(null, C.HashtagShape, 'a separator entry (text " ") must hold nothing but text');
+  } else if (log && !nav) {
+    cx.error('loggingDirectives', C.HashtagShape, 'loggingDirectives without navigationEndpoint fits no hashtag entry kind');
+  } else if (!nav && !log && !separator && has(record, 'text')) {
+    cx.warning(null, C.HashtagShape, 'a text-only entry that is not a single-space separator was never observed');
+  }
+}"#;
 
 /// Shape of the channel object (key order is free; the four arrays' elements not shown).
 pub const CHANNEL: Object = fields(&[
@@ -376,6 +390,16 @@ fn searched_keyword_first(context: &mut CheckContext<'_>, index: usize, record: 
     }
 }
 
+/// JS twin of `searched_keyword_first` (see [`crate::rules::Named`]).
+#[cfg(not(target_arch = "wasm32"))]
+const SEARCHED_KEYWORD_FIRST_JS: &str = r#"(cx, index, element) => {
+  if (cx.operation !== OP.VideoVideo || cx.request === undefined || index !== 0) return;
+  const want = cx.request.keyword;
+  if (typeof element === 'string' && !sameKeyword(element, want)) {
+    cx.error(null, C.RequestKeyword, `keywords starts with ${debug(element)}, not the searched keyword ${debug(want)}`);
+  }
+}"#;
+
 fn record_flags(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
     if let crate::json::Scalar::Bool(true) = record.get("error") {
         context.warning(
@@ -385,6 +409,14 @@ fn record_flags(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
         );
     }
 }
+
+/// JS twin of `record_flags` (see [`crate::rules::Named`]).
+#[cfg(not(target_arch = "wasm32"))]
+const RECORD_FLAGS_JS: &str = r#"(cx, record) => {
+  if (get(record, 'error') === true) {
+    cx.warning('error', C.RecordError, "the record's error flag is true (false in successful records)");
+  }
+}"#;
 
 /// Shape of a video record: `posted_on` ISO 8601 UTC, fraction optional (error
 /// `timestamp`); `likes` / `dislikes` 0 in observed output (warnings `range`); `error`
@@ -424,14 +456,14 @@ pub const VIDEO: Object = Object {
                         severity: Error,
                         code: RuleCode::MinItems,
                     },
-                    ArrayRule::Each(named!(searched_keyword_first)),
+                    ArrayRule::Each(named!(searched_keyword_first, SEARCHED_KEYWORD_FIRST_JS)),
                 ],
             }),
         ),
         req("language", STR_ARRAY),
     ],
     extra: None,
-    checks: &[named!(record_flags)],
+    checks: &[named!(record_flags, RECORD_FLAGS_JS)],
 };
 
 /// Response rules: an array of [`VIDEO`] records.

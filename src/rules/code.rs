@@ -84,6 +84,9 @@ rule_codes! {
     RequestOperation => "request_operation",
     /// A merged answer's record that answers no requested item.
     RecordUnmatched => "record_unmatched",
+    /// An integer beyond ±(2^53 − 1) in a parsed value: `JSON.parse` may have rounded it
+    /// (the JS package's parsed-value validator only; the text has the exact digits).
+    UnsafeInteger => "unsafe_integer",
 }
 
 impl RuleCode {

@@ -20,7 +20,7 @@ pub use code::RuleCode;
 pub(crate) use shape::{bound_text, named};
 pub use shape::{
     Array, ArrayRule, At, CheckContext, Field, Kind, Named, Node, NumberRule, Object, ObjectCheck,
-    Order, Record, StringRule, MAX_FIELDS,
+    Order, Record, SeqKey, StringRule, MAX_FIELDS,
 };
 
 /// How serious an issue is.

@@ -169,6 +169,30 @@ pub enum Order {
     Step(i64),
 }
 
+/// The key a [`ArrayRule::Seq`] orders elements by. Declared where it can be, so both
+/// validators (the wasm engine and the generated JS one) read it from the declaration.
+#[derive(Clone, Copy, Debug)]
+pub enum SeqKey {
+    /// An integer field of the element (`None` when it is not an integer fitting `i64`).
+    Int(&'static str),
+    /// A `YYYY-MM-DD` field of the element, as days since 1970-01-01 (`None` when it is not
+    /// a calendar date).
+    Date(&'static str),
+    /// Computed by a Rust function with a JS twin.
+    Custom(Named<fn(&Record<'_, '_>) -> Option<i64>>),
+}
+
+impl SeqKey {
+    /// The key of an element.
+    pub fn of(&self, record: &Record<'_, '_>) -> Option<i64> {
+        match self {
+            SeqKey::Int(field) => record.int(field),
+            SeqKey::Date(field) => super::formats::parse_date(&record.str(field)?),
+            SeqKey::Custom(key) => (key.run)(record),
+        }
+    }
+}
+
 /// A rule over an array's elements.
 #[derive(Clone, Copy, Debug)]
 pub enum ArrayRule {
@@ -188,7 +212,7 @@ pub enum ArrayRule {
         /// Field named in the issue path (`/3/rank`).
         field: &'static str,
         /// The key of an element (`None` when it cannot be computed).
-        key: Named<fn(&Record<'_, '_>) -> Option<i64>>,
+        key: SeqKey,
         /// The required order.
         order: Order,
         /// How serious a violation is.
@@ -283,25 +307,41 @@ impl<'e> CheckContext<'e> {
     }
 }
 
-/// A rule that stays a Rust function, with its stable name: `<module path>::<function>`
-/// (`serpkit::ops::search_volume_bulk::monthly_entry`), the name a JS twin of the check is
-/// paired with (issue 20). Declared with the crate's `named!` macro. The name exists in native
-/// builds only (a generator runs natively), so the wasm packages carry none of the names.
+/// A rule that stays a Rust function, with its stable name (`<module path>::<function>`,
+/// e.g. `serpkit::ops::search_volume_bulk::monthly_entry`) and its JS twin: the same rule
+/// written in JavaScript, next to the Rust function in its operation's module, which the
+/// generated JS validator calls (`validate::js`; the differential tests hold the two to one
+/// behaviour). Declared with the crate's `named!` macro. Name and twin exist in native
+/// builds only (the generator runs natively), so the wasm packages carry neither.
+///
+/// A twin is a JS function expression. An object check is `(cx, record)`, an element
+/// check `(cx, index, element)`, an element-count check `(cx, count)`, an order key
+/// `(element) => key | undefined` (a number, or a `BigInt` beyond 2^53). `cx` has
+/// `operation` (the path, `search_volume/bulk`), `request` (the parsed request or
+/// `undefined`), `error(at, code, message)` and `warning(at, code, message)`, where `at` is
+/// `null` (here) or a key, and `code` one of `C` (`C.CountValue`: the [`super::RuleCode`]
+/// variants). The generated module's runtime gives the record helpers the Rust checks use
+/// (`int`, `str`, `has`, `get`, `sameKeyword`, `debug` for Rust's `{:?}`, `MONTH_NAMES`).
 #[derive(Clone, Copy, Debug)]
 pub struct Named<F> {
     /// The stable name.
     #[cfg(not(target_arch = "wasm32"))]
     pub name: &'static str,
+    /// The JS twin's source.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub js: &'static str,
     /// The function.
     pub run: F,
 }
 
-/// A [`Named`] function: `named!(monthly_entry)`.
+/// A [`Named`] function with its JS twin: `named!(monthly_entry, MONTHLY_ENTRY_JS)`.
 macro_rules! named {
-    ($function:ident) => {
+    ($function:ident, $js:expr) => {
         $crate::rules::Named {
             #[cfg(not(target_arch = "wasm32"))]
             name: concat!(module_path!(), "::", stringify!($function)),
+            #[cfg(not(target_arch = "wasm32"))]
+            js: $js,
             run: $function,
         }
     };

@@ -14,13 +14,13 @@
 
 use std::fmt::Write as _;
 
-use super::{Issue, MAX_ISSUES};
+use super::{messages, Issue, MAX_ISSUES};
 use crate::json::{push_token, Decimal, Key, RawStr, Scalar, ScanResult, Scanner, Start};
 use crate::ops::Request;
 use crate::rules::formats::{self, MONTH_NAMES};
 use crate::rules::{
-    bound_text, ArrayRule, At, CheckContext, Kind, Node, NumberRule, Object, Order, Record,
-    RuleCode, Severity, StringRule,
+    ArrayRule, At, CheckContext, Kind, Node, NumberRule, Object, Order, Record, RuleCode, Severity,
+    StringRule,
 };
 
 /// A segment of the current JSON Pointer.
@@ -168,7 +168,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             other => other.type_name().to_owned(),
         };
         self.report(here, At::Here, Severity::Error, RuleCode::Type, || {
-            format!("expected {expected}, found {found}")
+            messages::type_error(expected, found)
         });
     }
 
@@ -288,13 +288,8 @@ impl<'a, 'r> Engine<'a, 'r> {
                     Scalar::Float(t) | Scalar::BigInt(t) => t.to_owned(),
                     _ => v.type_name().to_owned(),
                 };
-                let (min, max) = (bound_text(r.min), bound_text(r.max));
-                let what = match r.severity {
-                    Severity::Error => "must be",
-                    Severity::Warning => "observed values are",
-                };
                 self.report(here, At::Here, r.severity, RuleCode::Range, || {
-                    format!("{shown} is outside {min}..={max} ({what} in that range)")
+                    messages::range(shown, r)
                 });
             }
         }
@@ -314,23 +309,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         if ok {
             return;
         }
-        let msg = || {
-            let v = shown(t);
-            match rule {
-                StringRule::Prefix(p, _) => format!("{v} does not start with {p:?}"),
-                StringRule::OneOf(vals, _) => format!("{v} is not one of {vals:?}"),
-                StringRule::Date => format!("{v} is not a YYYY-MM-DD calendar date"),
-                StringRule::Timestamp { millis: true } => format!(
-                    "{v} is not an ISO 8601 UTC timestamp with milliseconds \
-                     (YYYY-MM-DDTHH:MM:SS.sssZ)"
-                ),
-                StringRule::Timestamp { millis: false } => {
-                    format!("{v} is not an ISO 8601 UTC timestamp (YYYY-MM-DDTHH:MM:SS[.fff]Z)")
-                }
-                StringRule::Lowercase => format!("{v} is not lower case"),
-                StringRule::MonthName => format!("{v} is not an English full month name"),
-            }
-        };
+        let msg = || messages::string_rule(rule, shown(t));
         self.report(here, At::Here, rule.severity(), rule.code(), msg);
     }
 
@@ -361,7 +340,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                         At::Key(f.name),
                         Severity::Error,
                         RuleCode::MissingField,
-                        || format!("required field {:?} is missing", f.name),
+                        || messages::missing_field(f.name),
                     );
                 }
             }
@@ -457,12 +436,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             At::Here,
             Severity::Warning,
             RuleCode::UnknownField,
-            || {
-                format!(
-                    "unknown field {} (not in the spec; ignored)",
-                    shown(&key.text())
-                )
-            },
+            || messages::unknown_field(shown(&key.text())),
         );
         match o.extra {
             Some(node) => {
@@ -523,16 +497,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                     code,
                 } if n < min || n > max => {
                     self.report(here, At::Here, severity, code, || {
-                        let want = if min == max {
-                            format!("exactly {min}")
-                        } else if max == usize::MAX {
-                            format!("at least {min}")
-                        } else if min == 0 {
-                            format!("at most {max}")
-                        } else {
-                            format!("{min} to {max}")
-                        };
-                        format!("{n} entries; {want} expected")
+                        messages::count(n, min, max)
                     });
                 }
                 ArrayRule::End(check) => self.with_cx(here, |cx| (check.run)(cx, n)),
@@ -563,7 +528,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 } => {
                     let slot = seq;
                     seq += 1;
-                    let Some(k) = (key.run)(rec) else { continue };
+                    let Some(k) = key.of(rec) else { continue };
                     let Some(p) = prev.get_mut(slot) else {
                         continue;
                     };
@@ -580,7 +545,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                         };
                         if !ok {
                             self.report(here, At::Key(field), severity, code, || {
-                                format!("element {i} breaks the order after element {pi}: {what}")
+                                messages::order(i, pi, what)
                             });
                         }
                     }

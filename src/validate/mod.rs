@@ -31,14 +31,22 @@
 //! request `record_count`, `request_keyword`, `request_ccode`; warnings `unknown_field`,
 //! `range` (observed ranges), `order` (observed orders), `count_value`, `consecutive_days`,
 //! `stats_count`, `enum` (heading types), `hashtag_shape` (undescribed text-only entry),
-//! `record_error`, `request_operation`, and `record_unmatched` (a merged answer's record that
-//! answers no requested item: the record planner). In code they are [`RuleCode`]
+//! `record_error`, `request_operation`, `record_unmatched` (a merged answer's record that
+//! answers no requested item: the record planner), and `unsafe_integer` (only from the JS
+//! package's parsed-value validator: an integer beyond 2^53 that `JSON.parse` may have
+//! rounded). In code they are [`RuleCode`]
 //! (a test checks this list against it). Each rule's declaration and decision sits in its
 //! operation's module (`RESPONSE` and the items it names).
 
 mod engine;
+#[cfg(not(target_arch = "wasm32"))]
+mod js;
+mod messages;
 
 mod schema;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use js::js_validators;
 
 use std::fmt;
 

@@ -90,7 +90,11 @@ pub fn pkg(tools: &Tools) -> Res {
     // so is the orchestration of calls with a cache (`record_client.js`: the core's plan
     // and merge are sync wasm steps, the cache and the send are awaited in JS).
     // `operations()` and `jsonSchema(op)` are static data written by the core natively
-    // (examples/pkg_data.rs) into static_data.js, with static_api.js around them.
+    // (examples/pkg_data.rs) into static_data.js, with static_api.js around them. The same
+    // program writes validators.js: the JS validator of every operation for parsed values,
+    // generated from the rule declarations (issue 20), run by validate_value.js;
+    // static_api.js's `validateResponse` picks it for a parsed value and the wasm engine for
+    // text and bytes.
     run(cargo()
         .args([
             "run",
@@ -101,15 +105,22 @@ pub fn pkg(tools: &Tools) -> Res {
             "serpkit",
             "--",
         ])
-        .arg(out.join("static_data.js")))?;
-    for file in ["record_cache.js", "record_client.js", "static_api.js"] {
+        .arg(&out))?;
+    for file in [
+        "record_cache.js",
+        "record_client.js",
+        "static_api.js",
+        "validate_value.js",
+    ] {
         std::fs::copy(root().join("src/js").join(file), out.join(file))
             .map_err(|e| format!("pkg/{file}: {e}"))?;
     }
     let entry = out.join("serpkit.js");
     let mut js = std::fs::read_to_string(&entry).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
     js.push_str("\nexport { MemoryRecordCache, IndexedDbRecordCache } from './record_cache.js';\n");
-    js.push_str("export { operations, jsonSchema } from './static_api.js';\n");
+    js.push_str(
+        "export { operations, jsonSchema, validateResponse, parseResponse } from './static_api.js';\n",
+    );
     js.push_str(
         "import { installRecordCalls } from './record_client.js';\ninstallRecordCalls(Client, estimateCost);\n",
     );
@@ -134,7 +145,7 @@ struct PackageManifest {
     module: &'static str,
     types: &'static str,
     exports: Exports,
-    files: [&'static str; 8],
+    files: [&'static str; 10],
     #[serde(rename = "sideEffects")]
     side_effects: bool,
     license: &'static str,
@@ -179,6 +190,8 @@ impl PackageManifest {
                 "record_client.js",
                 "static_api.js",
                 "static_data.js",
+                "validators.js",
+                "validate_value.js",
                 "serpkit.d.ts",
                 "serpkit_bg.wasm",
                 "serpkit_bg.wasm.d.ts",
@@ -198,7 +211,7 @@ mod tests {
         let text = serde_json::to_string(&PackageManifest::new("1.2.3".into())).unwrap();
         assert_eq!(
             text,
-            r#"{"name":"serpkit","version":"1.2.3","description":"Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)","type":"module","main":"serpkit.js","module":"serpkit.js","types":"serpkit.d.ts","exports":{".":{"types":"./serpkit.d.ts","default":"./serpkit.js"},"./serpkit_bg.wasm":"./serpkit_bg.wasm"},"files":["serpkit.js","record_cache.js","record_client.js","static_api.js","static_data.js","serpkit.d.ts","serpkit_bg.wasm","serpkit_bg.wasm.d.ts"],"sideEffects":false,"license":"MIT OR Apache-2.0"}"#
+            r#"{"name":"serpkit","version":"1.2.3","description":"Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)","type":"module","main":"serpkit.js","module":"serpkit.js","types":"serpkit.d.ts","exports":{".":{"types":"./serpkit.d.ts","default":"./serpkit.js"},"./serpkit_bg.wasm":"./serpkit_bg.wasm"},"files":["serpkit.js","record_cache.js","record_client.js","static_api.js","static_data.js","validators.js","validate_value.js","serpkit.d.ts","serpkit_bg.wasm","serpkit_bg.wasm.d.ts"],"sideEffects":false,"license":"MIT OR Apache-2.0"}"#
         );
     }
 }

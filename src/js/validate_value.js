@@ -1,0 +1,310 @@
+// The runtime of the generated JS validators (`validators.js`, written by `cargo xtask pkg`
+// from the operations' rule declarations: src/validate/js.rs) and `validateValue`, which runs
+// one on a parsed value. Plain ES2020, no imports: it runs in browsers, Node, Deno, Bun and
+// Workers, and needs no `eval` (strict CSP).
+//
+// A parsed value is read as JSON data, the way `JSON.stringify` would write it (the wasm
+// engine on that text is the oracle the differential tests compare with): `undefined`,
+// functions and symbols in objects are absent, `NaN` and `±Infinity` are `null`, key order is
+// `Object.keys` order. An object with a `toJSON` method (a `Date`, ...) is not read here: the
+// caller gets `NEEDS_TEXT` thrown and validates `JSON.stringify(value)` instead.
+
+export const isArray = Array.isArray;
+
+/** Thrown when a value must be turned into text first (it has `toJSON`, or is a BigInt). */
+export const NEEDS_TEXT = Symbol('serpkit: validate as text');
+
+/** True for what `JSON.stringify` leaves out of an object. */
+export function absent(x) {
+  return x === undefined || typeof x === 'function' || typeof x === 'symbol';
+}
+
+/** A string as Rust's `{:?}` writes it (JSON quoting: the docs say messages may differ here). */
+export const debug = (text) => JSON.stringify(text);
+
+/** A text for a message: at most 60 characters, then `…`, quoted. */
+export function shown(text) {
+  if (text.length <= 60) return JSON.stringify(text);
+  const chars = Array.from(text);
+  return JSON.stringify(chars.length > 60 ? chars.slice(0, 60).join('') + '…' : text);
+}
+
+/** A key as a JSON Pointer token (without its `/`). */
+export function esc(key) {
+  return key.indexOf('~') < 0 && key.indexOf('/') < 0 ? key : key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+const I64_LIMIT = 9223372036854775808; // 2^63
+
+/** What a value is, for a type error: `string "x"`, `integer 5`, `float 1.5`, `null`, ... */
+export function found(x) {
+  switch (typeof x) {
+    case 'string':
+      return 'string ' + shown(x);
+    case 'boolean':
+      return 'boolean ' + x;
+    case 'number': {
+      if (x - x !== 0) return 'null';
+      const text = String(x);
+      if (!Number.isInteger(x) || Math.abs(x) >= 1e21) return 'float ' + text;
+      return x >= I64_LIMIT || x < -I64_LIMIT ? 'integer ' + text + ' (outside the 64-bit range)' : 'integer ' + text;
+    }
+    case 'bigint':
+      throw NEEDS_TEXT;
+    case 'object':
+      if (x === null) return 'null';
+      if (isArray(x)) return 'array';
+      if (typeof x.toJSON === 'function') throw NEEDS_TEXT;
+      return 'object';
+    default:
+      return 'null';
+  }
+}
+
+/**
+ * How an integer field's value reads: 0 a safe integer, 1 an integer beyond ±(2^53 − 1) that
+ * still fits 64 bits (`JSON.parse` may have rounded it), 2 not an integer (a type error: a
+ * float, a number written with an exponent, outside 64 bits, or not a number).
+ */
+export function intClass(x) {
+  if (typeof x !== 'number' || !Number.isInteger(x) || x >= I64_LIMIT || x < -I64_LIMIT) return 2;
+  return Number.isSafeInteger(x) ? 0 : 1;
+}
+
+/** The `unsafe_integer` warning (parsed values only: the text has the exact digits). */
+export function unsafeInteger(sink, path, x) {
+  sink.push(
+    path,
+    'warning',
+    'unsafe_integer',
+    `integer ${x} is beyond ±(2^53 - 1): JSON.parse may have rounded it (validate the text or bytes for its exact digits)`,
+  );
+}
+
+// ---- Formats (as src/rules/formats.rs decides them) ------------------------------------
+
+/** English full month names, January first. */
+export const MONTH_NAMES = Object.freeze(['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']);
+
+/** The number of an all-ASCII-digit slice, or -1. */
+function digits(text, from, to) {
+  let value = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    value = value * 10 + c;
+  }
+  return to > from ? value : -1;
+}
+
+function daysInMonth(y, m) {
+  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
+}
+
+/** `[y, m, d]` of a `YYYY-MM-DD` calendar date at the start of `text` (10 characters), or null. */
+function dateParts(text) {
+  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return null;
+  const y = digits(text, 0, 4), m = digits(text, 5, 7), d = digits(text, 8, 10);
+  if (y < 0 || m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) return null;
+  return [y, m, d];
+}
+
+/** True for a `YYYY-MM-DD` calendar date. */
+export function isDate(text) {
+  return text.length === 10 && dateParts(text) !== null;
+}
+
+/** Days since 1970-01-01 of a `YYYY-MM-DD` date, or `undefined`. */
+export function parseDate(text) {
+  const parts = text.length === 10 ? dateParts(text) : null;
+  if (parts === null) return undefined;
+  const [y0, m, d] = parts;
+  const y = m <= 2 ? y0 - 1 : y0;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+/** True for an ISO 8601 UTC timestamp (`millis`: exactly three fraction digits). */
+export function isTimestamp(text, millis) {
+  if (text.length < 20 || text.charCodeAt(10) !== 84 /* T */) return false;
+  if (dateParts(text) === null || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return false;
+  const h = digits(text, 11, 13), mi = digits(text, 14, 16), se = digits(text, 17, 19);
+  if (h < 0 || mi < 0 || se < 0 || h > 23 || mi > 59 || se > 60) return false;
+  let at = 19;
+  let fraction = 0;
+  if (text.charCodeAt(at) === 46 /* . */) {
+    at++;
+    while (at + fraction < text.length && digits(text, at + fraction, at + fraction + 1) >= 0) fraction++;
+    if (fraction === 0 || fraction > 9) return false;
+    at += fraction;
+  }
+  if (millis && fraction !== 3) return false;
+  const rest = text.slice(at);
+  return rest === 'Z' || rest === '+00:00';
+}
+
+const UPPER = /\p{Uppercase}/u;
+
+/** True when the text has an upper-case letter (Unicode `Uppercase`, as Rust's `char::is_uppercase`). */
+export const hasUpper = (text) => UPPER.test(text);
+
+// ---- Keywords (as src/keyword/mod.rs compares them) ------------------------------------
+
+// Unicode White_Space, as Rust's `str::split_whitespace`.
+const WHITE_SPACE = /[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
+
+function words(keyword) {
+  return keyword.split(WHITE_SPACE).filter((word) => word !== '');
+}
+
+/** Lower case per character (Rust's `char::to_lowercase`: no final-sigma context). */
+function lower(word) {
+  let out = '';
+  for (const ch of word) out += ch.toLowerCase();
+  return out;
+}
+
+/** The same keyword: white space at the ends ignored, inner runs as one space, case ignored. */
+export function sameKeyword(keyword, other) {
+  if (keyword === other) return true;
+  const a = words(keyword), b = words(other);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i] && lower(a[i]) !== lower(b[i])) return false;
+  }
+  return true;
+}
+
+/** ASCII letters lower-cased (Rust's `to_ascii_lowercase`). */
+export const asciiLower = (text) => text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+
+// ---- Record helpers for the twins and order keys ---------------------------------------
+
+const isRecord = (r) => typeof r === 'object' && r !== null && !isArray(r);
+
+/** A field's value as JSON reads it (`undefined` when absent; non-finite numbers are null). */
+export function get(record, name) {
+  if (!isRecord(record)) return undefined;
+  const x = record[name];
+  if (absent(x)) return undefined;
+  return typeof x === 'number' && x - x !== 0 ? null : x;
+}
+
+/** True when the field is present (any value, null included). */
+export const has = (record, name) => get(record, name) !== undefined;
+
+/** A field's integer (fitting 64 bits), or `undefined`. */
+export function int(record, name) {
+  const x = get(record, name);
+  return intClass(x) < 2 ? x : undefined;
+}
+
+/** A field's string, or `undefined`. */
+export function str(record, name) {
+  const x = get(record, name);
+  return typeof x === 'string' ? x : undefined;
+}
+
+/** A `YYYY-MM-DD` field as days since 1970-01-01, or `undefined`. */
+export function dateKey(record, name) {
+  const text = str(record, name);
+  return text === undefined ? undefined : parseDate(text);
+}
+
+const MAX = 2n ** 63n - 1n;
+const MIN = -(2n ** 63n);
+const clamp = (n) => (n > MAX ? MAX : n < MIN ? MIN : n);
+// A number's exact integer as the text has it (`String` writes what `JSON.stringify` does).
+const big = (x) => (typeof x === 'bigint' ? x : BigInt(String(x)));
+
+/** `y * m + a` with Rust's saturating `i64` arithmetic, exact (a BigInt beyond 2^53). */
+export function satMulAdd(y, m, a) {
+  if (Math.abs(y) <= 2 ** 40) return y * m + a;
+  return clamp(clamp(big(y) * BigInt(m)) + BigInt(a));
+}
+
+/** `Order::Step(step)`: a key moves from the previous by exactly `step` when it moves its way. */
+export function stepOk(step, key, previous) {
+  if (typeof key === 'number' && typeof previous === 'number' && Math.abs(key) <= 2 ** 51 && Math.abs(previous) <= 2 ** 51) {
+    const moved = key - previous;
+    return Math.sign(moved) !== Math.sign(step) || moved === step;
+  }
+  const moved = clamp(big(key) - big(previous));
+  const sign = moved > 0n ? 1 : moved < 0n ? -1 : 0;
+  return sign !== Math.sign(step) || moved === BigInt(step);
+}
+
+// ---- Reports ---------------------------------------------------------------------------
+
+/** Collects issues (at most `max` listed; the rest counted). */
+export class Sink {
+  constructor(max) {
+    this.max = max;
+    this.issues = [];
+    this.errors = 0;
+    this.warnings = 0;
+  }
+  push(path, severity, code, message) {
+    if (severity === 'error') this.errors++;
+    else this.warnings++;
+    if (this.issues.length < this.max) this.issues.push({ path, code, severity, message });
+  }
+  /** The report, shaped as the wasm engine's. */
+  report() {
+    const errors = [];
+    const warnings = [];
+    for (const issue of this.issues) (issue.severity === 'error' ? errors : warnings).push(issue);
+    return {
+      ok: this.errors === 0,
+      errors,
+      warnings,
+      error_count: this.errors,
+      warning_count: this.warnings,
+      omitted: this.errors + this.warnings - this.issues.length,
+    };
+  }
+}
+
+/**
+ * What a twin sees: `operation`, `request` (parsed, or `undefined`) and `error` / `warning`
+ * (`at`: `null` for here, or a key). With no sink (the fast pass) a report only sets `failed`.
+ */
+export class Context {
+  constructor(operation, request, sink, probe) {
+    this.operation = operation;
+    this.request = request;
+    this.sink = sink;
+    this.probe = probe ?? this;
+    this.path = '';
+    this.failed = false;
+  }
+  error(at, code, message) {
+    this.report('error', at, code, message);
+  }
+  warning(at, code, message) {
+    this.report('warning', at, code, message);
+  }
+  report(severity, at, code, message) {
+    if (this.sink === null) this.failed = true;
+    else this.sink.push(at === null ? this.path : this.path + '/' + esc(at), severity, code, message);
+  }
+}
+
+/**
+ * Runs a generated validator (`{ operation, fast, report }` of `validators.js`) on a parsed
+ * value; `request` is the parsed request or `undefined`. Returns the report; throws
+ * `NEEDS_TEXT` for a value only its JSON text can tell (see above).
+ */
+export function validateValue(validator, value, request, maxIssues) {
+  const probe = new Context(validator.operation, request, null);
+  if (validator.fast(value, probe)) {
+    return { ok: true, errors: [], warnings: [], error_count: 0, warning_count: 0, omitted: 0 };
+  }
+  const sink = new Sink(maxIssues);
+  validator.report(value, '', new Context(validator.operation, request, sink, probe));
+  return sink.report();
+}
