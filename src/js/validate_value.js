@@ -36,6 +36,10 @@ export function esc(key) {
 
 const I64_LIMIT = 9223372036854775808; // 2^63
 
+// Outside 64 bits as the JSON text reads: −2^63 itself is written `-9223372036854776000`
+// (the shortest text that reads back as it), which is below `i64::MIN`.
+const outside64 = (x) => x >= I64_LIMIT || x <= -I64_LIMIT;
+
 /** What a value is, for a type error: `string "x"`, `integer 5`, `float 1.5`, `null`, ... */
 export function found(x) {
   switch (typeof x) {
@@ -47,7 +51,7 @@ export function found(x) {
       if (x - x !== 0) return 'null';
       const text = String(x);
       if (!Number.isInteger(x) || Math.abs(x) >= 1e21) return 'float ' + text;
-      return x >= I64_LIMIT || x < -I64_LIMIT ? 'integer ' + text + ' (outside the 64-bit range)' : 'integer ' + text;
+      return outside64(x) ? 'integer ' + text + ' (outside the 64-bit range)' : 'integer ' + text;
     }
     case 'bigint':
       throw NEEDS_TEXT;
@@ -67,7 +71,7 @@ export function found(x) {
  * float, a number written with an exponent, outside 64 bits, or not a number).
  */
 export function intClass(x) {
-  if (typeof x !== 'number' || !Number.isInteger(x) || x >= I64_LIMIT || x < -I64_LIMIT) return 2;
+  if (typeof x !== 'number' || !Number.isInteger(x) || outside64(x)) return 2;
   return Number.isSafeInteger(x) ? 0 : 1;
 }
 
