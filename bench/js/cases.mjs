@@ -47,19 +47,25 @@ export const MIN_SAMPLE_MS = 20;
  * little (about MIN_SAMPLE_MS each) and the sub-millisecond figures move the most. */
 export const PARSED_SAMPLES = 15;
 
-/** How many calls of `fn` make one sample of at least MIN_SAMPLE_MS (also the warm-up):
- * starts at 1 and grows until a sample lasts long enough. */
+/** How many calls of `fn` make one sample of at least MIN_SAMPLE_MS. First a warm-up (at
+ * least 3 calls and 3 × MIN_SAMPLE_MS: the first calls run before the JIT has compiled the
+ * hot code, and a cold call can alone last a sample's time), then `k` doubles from 1 until
+ * `k` calls last that long (a batch is timed, not a call: one call can be below the clock's
+ * resolution). */
 function repetitions(fn, check) {
+  const start = performance.now();
+  for (let calls = 0; calls < 3 || performance.now() - start < 3 * MIN_SAMPLE_MS; calls++) check(fn());
   let k = 1;
-  for (;;) {
+  while (k < 1_000_000) {
     const t0 = performance.now();
     let r;
     for (let i = 0; i < k; i++) r = fn();
     const ms = performance.now() - t0;
     check(r);
-    if (ms >= MIN_SAMPLE_MS || k >= 100_000) return k;
-    k = Math.min(k * 10, Math.ceil((k * 1.25 * MIN_SAMPLE_MS) / Math.max(ms, 0.01)));
+    if (ms >= MIN_SAMPLE_MS) break;
+    k *= 2;
   }
+  return k;
 }
 
 /** One sample: the time (ms) of `k` calls of `fn`, divided by `k`; checks the last result. */
@@ -75,8 +81,8 @@ function sample(fn, check, k) {
 /**
  * Ours against theirs, measured in turns: `samples` samples of each, interleaved (ours then
  * theirs, then theirs then ours, ...) so drift of the machine's speed reaches both sides
- * alike. Each side repeats its call `k` times per sample (its own `k`, see `repetitions`,
- * after 2 warm-up samples); each side's time is its best sample, per call. Returns
+ * alike. Each side repeats its call `k` times per sample (its own `k`, see `repetitions`;
+ * then 2 warm-up samples); each side's time is its best sample, per call. Returns
  * `{ ours, theirs, oursK, theirsK, samples }` (ms per call, repetitions per sample).
  */
 function paired(ours, theirs, samples) {
