@@ -92,7 +92,7 @@ function paired(ours, theirs, samples) {
     sample(ours.fn, ours.check, oursK);
     sample(theirs.fn, theirs.check, theirsK);
   }
-  let best = { ours: Infinity, theirs: Infinity };
+  const best = { ours: Infinity, theirs: Infinity };
   for (let i = 0; i < samples; i++) {
     const order = i % 2 === 0 ? ['ours', 'theirs'] : ['theirs', 'ours'];
     for (const side of order) {
