@@ -7,6 +7,7 @@ import init, {
   estimateCost,
   jsonSchema,
   operations,
+  parseResponse,
   validateResponse,
 } from '../../pkg/serpkit.js';
 import type {
@@ -93,7 +94,11 @@ export function reports(body: string): void {
   const r3: ValidationReport = validateResponse('related', body, null);
   const r4: ValidationReport = validateResponse('related', new TextEncoder().encode(body));
   const r5: ValidationReport = validateResponse('related', new TextEncoder().encode(body).buffer);
-  const ok: boolean = r.ok && r2.ok && r3.ok && r4.ok && r5.ok;
+  const parsed: { data: unknown; report: ValidationReport } = parseResponse('related', body);
+  const fromBytes: ValidationReport = parseResponse('search_volume/bulk', new TextEncoder().encode(body), { keywords: ['a'], ccode: 'US' }).report;
+  // @ts-expect-error parseResponse reads text or bytes, not a parsed value
+  parseResponse('related', { keyword: 'x' });
+  const ok: boolean = r.ok && r2.ok && r3.ok && r4.ok && r5.ok && parsed.report.ok && fromBytes.ok;
   const counts: number = r.error_count + r.warning_count + r.omitted;
   const issues: ValidationIssue[] = [...r.errors, ...r.warnings];
   for (const i of issues) {
