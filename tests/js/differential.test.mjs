@@ -301,7 +301,7 @@ const STRINGS = [...MONTHS, 'january', 'MARCH', 'Sept', 'Febuary', '', ' ', '  '
   'WEB_PAGE_TYPE_BROWSE', 'FEhashtag', '12', '1e3', '-1', '0x10', 'NaN', 'true', 'null', '0', ...LONG];
 
 const UNKNOWN_KEYS = ['extra', 'a/b', '~x', '~1', '/', '', '0', '12', '__proto__', 'constructor',
-  'toString', 'hasOwnProperty', 'Keyword', 'keyword ', 'é', '👟', 'x\ny'];
+  'toString', 'hasOwnProperty', 'Keyword', 'keyword ', 'é', '👟', 'x\ny', '\udc00'];
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const clone = (v) => structuredClone(v);
@@ -434,6 +434,36 @@ function mutate(random, root) {
   }
 }
 
+/** True when no string or key in the tree holds a lone surrogate. */
+function wellFormed(root) {
+  return nodes(root).every(({ key, value }) =>
+    (typeof key !== 'string' || key.isWellFormed()) && (typeof value !== 'string' || value.isWellFormed()));
+}
+
+/**
+ * A body with more than the listed issues' cap (1,000), so the reports' `omitted` is above 0:
+ * an array root grown to 1,100 records, each given an unknown key (objects) and one mutation;
+ * an object root given 1,100 unknown keys. A lone surrogate anywhere makes the whole text one
+ * `json` error, so a mutation that brings one in is undone here.
+ */
+function oversized(random, body) {
+  if (Array.isArray(body) && body.length > 0) {
+    const n = body.length;
+    const keys = UNKNOWN_KEYS.filter((k) => k.isWellFormed());
+    while (body.length < 1100) body.push(clone(body[body.length % n]));
+    for (let k = 0; k < body.length; k += 1) {
+      if (isObject(body[k])) setOwn(body[k], random.pick(keys), 1);
+      const [mutated] = mutate(random, clone(body[k]));
+      if (wellFormed(mutated)) body[k] = mutated;
+    }
+    return body;
+  }
+  if (isObject(body)) {
+    for (let k = 0; k < 1100; k += 1) setOwn(body, `extra${k}`, random.pick(NUMBERS));
+  }
+  return body;
+}
+
 /** The request that matches a body of `op` (derived from its records), or undefined. */
 function matchingRequest(op, body) {
   const records = Array.isArray(body) ? body.filter(isObject) : [];
@@ -502,31 +532,47 @@ test(`property-generated bodies, ${BODIES_PER_OPERATION} per operation (seed ${S
   for (const [opIndex, op] of OPERATIONS.entries()) {
     await t.test(op, () => {
       const random = prng((SEED ^ Math.imul(opIndex + 1, 0x9e3779b1)) >>> 0);
-      const bases = [fixture(op), ...corpus.filter((line) => line.op === op).map((line) => line.body)];
+      const lines = corpus.filter((line) => line.op === op);
+      const bases = [fixture(op), ...lines.map((line) => line.body)];
+      // The valid requests of the Rust tests (tests/validate_common `request()`).
+      const knownRequests = lines.map((line) => line.request).filter(Boolean);
       const failures = new Failures();
       const codes = new Map();
       let compared = 0;
+      let thrown = 0;
+      let capped = 0;
       for (let n = 0; n < BODIES_PER_OPERATION; n += 1) {
         let body = clone(random.pick(bases));
-        const base = matchingRequest(op, body);
+        const matching = matchingRequest(op, body);
         const done = [];
+        // One body in a hundred goes past the cap on listed issues.
+        if (n % 100 === 99) {
+          body = oversized(random, body);
+          done.push('oversized');
+        }
         for (let m = 1 + random.int(4); m > 0; m -= 1) {
           let name;
           [body, name] = mutate(random, body);
           done.push(name);
         }
+        const candidates = [matching, random.pick(knownRequests)].filter(Boolean);
         const requests = [undefined];
-        if (base) requests.push(random.chance(0.6) ? base : nearRequest(random, base));
+        if (candidates.length) {
+          const request = random.pick(candidates);
+          requests.push(random.chance(0.5) ? request : nearRequest(random, request));
+        }
         for (const request of requests) {
           const { oracle, failure } = compare(op, body, request, `body ${n}: ${done.join('; ')}`);
           failures.add(failure);
           compared += 1;
+          if (oracle.error) thrown += 1;
+          if (oracle.report?.omitted > 0) capped += 1;
           for (const i of oracle.report ? [...oracle.report.errors, ...oracle.report.warnings] : []) {
             codes.set(i.code, (codes.get(i.code) ?? 0) + 1);
           }
         }
       }
-      console.log(`${op}: ${compared} comparisons (${BODIES_PER_OPERATION} bodies, ${bases.length} bases); issues by code: ${summary(codes)}`);
+      console.log(`${op}: ${compared} comparisons (${BODIES_PER_OPERATION} bodies from ${bases.length} bases; ${capped} capped reports, ${thrown} thrown); issues by code: ${summary(codes)}`);
       failures.assertNone(`${op}'s generated bodies`);
     });
   }
