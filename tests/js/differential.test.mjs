@@ -24,6 +24,11 @@ const BODIES_PER_OPERATION = Number(process.env.DIFF_BODIES || 2000);
 const SEED = process.env.DIFF_SEED === 'random'
   ? Math.floor(Math.random() * 2 ** 32)
   : Number(process.env.DIFF_SEED || 20);
+assert.ok(Number.isInteger(SEED) && Number.isInteger(BODIES_PER_OPERATION),
+  `DIFF_SEED (an integer or "random") and DIFF_BODIES (an integer) are ${process.env.DIFF_SEED}, ${process.env.DIFF_BODIES}`);
+// Every disagreeing body, whole, one JSON line each (`test-output/` under `cargo xtask js`).
+const DISAGREEMENTS = process.env.TEST_OUTPUT && `${process.env.TEST_OUTPUT}/differential-disagreements.jsonl`;
+if (DISAGREEMENTS) fs.rmSync(DISAGREEMENTS, { force: true });
 // How many disagreements one test collects (each printed in full) before it fails.
 const MAX_REPORTED = 3;
 
@@ -153,7 +158,11 @@ function compare(op, value, request, label) {
   const text = JSON.stringify(value);
   const js = outcome(() => validateResponse(op, value, request));
   const oracle = outcome(() => validateResponse(op, text, request));
-  return { oracle, failure: disagreement(op, label, request, text, js, oracle) };
+  const failure = disagreement(op, label, request, text, js, oracle);
+  if (failure && DISAGREEMENTS) {
+    fs.appendFileSync(DISAGREEMENTS, `${JSON.stringify({ op, label, request: request ?? null, body: text })}\n`);
+  }
+  return { oracle, failure };
 }
 
 /** Collects failures; fails the test with the first few, each printed whole. */
@@ -166,8 +175,9 @@ class Failures {
     if (this.list.length < MAX_REPORTED) this.list.push(failure);
   }
   assertNone(what) {
+    const whole = DISAGREEMENTS ? `; every one whole in ${DISAGREEMENTS}` : '';
     assert.equal(this.count, 0,
-      `${this.count} disagreement(s) in ${what} (the first ${this.list.length} below)\n\n${this.list.join('\n\n')}`);
+      `${this.count} disagreement(s) in ${what} (the first ${this.list.length} below${whole})\n\n${this.list.join('\n\n')}`);
   }
 }
 
