@@ -2,6 +2,10 @@
 //! validator tests (each test mutates one of these to break exactly one rule).
 #![allow(dead_code)]
 
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::sync::Mutex;
+
 use serde_json::{json, Value};
 use serpkit::ops::{Operation, Request};
 use serpkit::validate::{validate, Issue, Report, Severity};
@@ -185,9 +189,9 @@ pub fn valid(op: Operation) -> Value {
     }
 }
 
-/// The request that produced [`valid`] (where the operation has cross-checks).
-pub fn request(op: Operation) -> Request {
-    let text = match op {
+/// The request text that produced [`valid`] (where the operation has cross-checks).
+pub fn request_text(op: Operation) -> &'static str {
+    match op {
         Operation::SearchVolumeBulk => {
             r#"{"keywords":["running shoes","trail shoes"],"ccode":"US"}"#
         }
@@ -201,13 +205,54 @@ pub fn request(op: Operation) -> Request {
             r#"{"keyword":"running shoes"}"#
         }
         Operation::Related => r#"{"keyword":"running shoes","ccode":"US"}"#,
-    };
-    Request::from_json(op, text).expect("fixture request")
+    }
 }
 
+/// The request that produced [`valid`], parsed from [`request_text`].
+pub fn request(op: Operation) -> Request {
+    Request::from_json(op, request_text(op)).expect("fixture request")
+}
+
+/// Validates `body` as text (with the fixture request when `with_request`). With the
+/// environment variable [`CORPUS_ENV`] naming a file, also records the call there
+/// ([`record_breaking_body`]).
 pub fn check(op: Operation, body: &Value, with_request: bool) -> Report {
+    record_breaking_body(op, body, with_request);
     let req = request(op);
     validate(op, &body.to_string(), with_request.then_some(&req))
+}
+
+/// Names the file that [`check`] appends its calls to (the JS differential test's corpus,
+/// written by `cargo xtask js`); unset, nothing is written.
+pub const CORPUS_ENV: &str = "SERPKIT_BREAKING_CORPUS";
+
+/// Serialises appends from the parallel test threads, so lines never interleave.
+static CORPUS_LOCK: Mutex<()> = Mutex::new(());
+
+/// Appends `{"op", "body", "request"}` (the request object or null) as one line to the file
+/// named by [`CORPUS_ENV`], when it is set. A failure to write panics: the corpus run is a
+/// test run, and a silently short corpus would make the differential test prove less.
+fn record_breaking_body(op: Operation, body: &Value, with_request: bool) {
+    let Some(file) = std::env::var_os(CORPUS_ENV) else {
+        return;
+    };
+    let request = if with_request {
+        serde_json::from_str(request_text(op)).expect("fixture request is JSON")
+    } else {
+        Value::Null
+    };
+    let mut line = json!({"op": op.path(), "body": body, "request": request}).to_string();
+    line.push('\n');
+    // A test that panicked while holding the lock leaves it poisoned; the file is still whole.
+    let _guard = CORPUS_LOCK
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&file)
+        .and_then(|mut out| out.write_all(line.as_bytes()))
+        .unwrap_or_else(|e| panic!("{CORPUS_ENV}={}: {e}", file.to_string_lossy()));
 }
 
 /// Asserts that the report holds exactly one issue, with this code, severity and path.

@@ -1,5 +1,7 @@
 //! `cargo xtask test` and its parts (`js`, `e2e`): every check and test.
 
+use std::ffi::OsStr;
+use std::path::PathBuf;
 use std::process::Command;
 
 use crate::servers::{SandboxServer, StaticServer};
@@ -93,7 +95,14 @@ fn js_stage(tools: &Tools, sandbox: &SandboxServer) -> Res {
     pkg::pkg(tools)?;
     // The size goals (wasm ≤ 100 kB gzip), before anything else uses the package.
     run(Command::new("node").arg("tests/size/check.mjs"))?;
-    node_tests(tools, "tests/js", sandbox, None)?;
+    let corpus = breaking_corpus()?;
+    node_tests(
+        tools,
+        "tests/js",
+        sandbox,
+        None,
+        &[("BREAKING_CORPUS", corpus.as_os_str())],
+    )?;
     let tsc = tools.node_modules.join(".bin").join("tsc");
     run(Command::new(tsc).args(["--noEmit", "--strict", "-p", "tests/ts"]))
 }
@@ -104,15 +113,37 @@ fn e2e_stage(tools: &Tools, sandbox: &SandboxServer) -> Res {
     app::build(tools)?;
     let app = StaticServer::start(&root().join("dist"))?;
     app::smoke(tools, app.port)?;
-    node_tests(tools, "tests/e2e", sandbox, Some(&app))
+    node_tests(tools, "tests/e2e", sandbox, Some(&app), &[])
 }
 
-/// Runs the node:test files in `dir` (one at a time: they share the sandbox ledger).
+/// The breaking bodies of the validator's rule tests, for the JS differential test
+/// (tests/js/differential.test.mjs): `validate_rules` run with `SERPKIT_BREAKING_CORPUS` set
+/// appends one JSON line per checked body (tests/validate_common). Returns the file.
+fn breaking_corpus() -> Result<PathBuf, String> {
+    let out = root().join("test-output");
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let file = out.join("breaking-corpus.jsonl");
+    match std::fs::remove_file(&file) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(format!("{}: {e}", file.display()))
+        }
+        _ => {}
+    }
+    run(cargo()
+        .env("SERPKIT_BREAKING_CORPUS", &file)
+        .args(["test", "-p", "serpkit", "--test", "validate_rules"])
+        .arg("--all-features"))?;
+    Ok(file)
+}
+
+/// Runs the node:test files in `dir` (one at a time: they share the sandbox ledger), with
+/// `env` added to their environment.
 fn node_tests(
     tools: &Tools,
     dir: &str,
     sandbox: &SandboxServer,
     app: Option<&StaticServer>,
+    env: &[(&str, &OsStr)],
 ) -> Res {
     let has_tests = std::fs::read_dir(root().join(dir))
         .map(|entries| {
@@ -133,7 +164,8 @@ fn node_tests(
         .env("SANDBOX_KEY", SandboxServer::KEY)
         .env("SANDBOX_POOR_KEY", SandboxServer::POOR_KEY)
         .env("CHROMIUM", &tools.chromium)
-        .env("TEST_OUTPUT", &out);
+        .env("TEST_OUTPUT", &out)
+        .envs(env.iter().copied());
     if let Some(app) = app {
         cmd.env("APP_URL", app.url());
     }
