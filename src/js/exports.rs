@@ -20,47 +20,6 @@ use crate::records::StoredRecord;
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = include_str!("serpkit.d.ts");
 
-/// Validates a response body of `operation` in wasm, every rule (text-only ones too): JSON
-/// text or its UTF-8 bytes (`Uint8Array` or `ArrayBuffer`, e.g. from `response.arrayBuffer()`:
-/// the fastest way in, as bytes are copied into wasm as they are while a string must be
-/// encoded); any other value through `JSON.stringify`. With `request`, also the rules tied to
-/// the request. Returns `{ ok, errors, warnings, ... }`. The package's `validateResponse`
-/// (static_api.js) calls this for text and bytes, and the generated JS validator for a parsed
-/// value.
-#[wasm_bindgen(js_name = __validateText, skip_typescript)]
-pub fn validate_response(
-    #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | unknown")]
-    body: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "object | string | null")] request: Option<
-        JsValue,
-    >,
-) -> Result<JsValue, JsValue> {
-    let operation = parse_operation(&operation)?;
-    let text = text_of(&body, "body")?;
-    let request = match request {
-        Some(request) if !request.is_null() && !request.is_undefined() => {
-            Some(parse_request(operation, &request)?)
-        }
-        _ => None,
-    };
-    Ok(report_value(&crate::validate::validate(
-        operation,
-        &text,
-        request.as_ref(),
-    )))
-}
-
-/// Reads a request of `operation` as [`validate_response`] does, and throws the same error
-/// for one it cannot read (`invalid_request` with `field`): the parsed-value path
-/// (static_api.js) checks the request here, then gives its own JS view of it to the JS
-/// validator.
-#[wasm_bindgen(js_name = __readRequest, skip_typescript)]
-pub fn read_request(operation: JsValue, request: JsValue) -> Result<(), JsValue> {
-    let operation = parse_operation(&operation)?;
-    parse_request(operation, &request).map(|_| ())
-}
-
 /// The estimated charge of a request: `{ usd, micros, display, units, unit }`. Throws
 /// `invalid_request` (with `field`) when the request fails its checks.
 #[wasm_bindgen(js_name = estimateCost, unchecked_return_type = "CostEstimate")]
@@ -163,6 +122,48 @@ impl JsClient {
         // The enum's discriminants are its places in `Operation::ALL` (unit-tested in
         // `errors`).
         Ok(parse_operation(&operation)? as u32)
+    }
+
+    /// (A static method of `Client`, so the module exports only the documented names.)
+    /// Validates a response body of `operation` in wasm, every rule (text-only ones too): JSON
+    /// text or its UTF-8 bytes (`Uint8Array` or `ArrayBuffer`, e.g. from `response.arrayBuffer()`:
+    /// the fastest way in, as bytes are copied into wasm as they are while a string must be
+    /// encoded); any other value through `JSON.stringify`. With `request`, also the rules tied to
+    /// the request. Returns `{ ok, errors, warnings, ... }`. The package's `validateResponse`
+    /// (static_api.js) calls this for text and bytes, and the generated JS validator for a parsed
+    /// value.
+    #[wasm_bindgen(js_name = __validateText, skip_typescript)]
+    pub fn validate_text(
+        #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | ArrayBuffer | unknown")]
+        body: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "object | string | null")] request: Option<
+            JsValue,
+        >,
+    ) -> Result<JsValue, JsValue> {
+        let operation = parse_operation(&operation)?;
+        let text = text_of(&body, "body")?;
+        let request = match request {
+            Some(request) if !request.is_null() && !request.is_undefined() => {
+                Some(parse_request(operation, &request)?)
+            }
+            _ => None,
+        };
+        Ok(report_value(&crate::validate::validate(
+            operation,
+            &text,
+            request.as_ref(),
+        )))
+    }
+
+    /// Reads a request of `operation` as [`Self::validate_text`] does, and throws the same error
+    /// for one it cannot read (`invalid_request` with `field`): the parsed-value path
+    /// (static_api.js) checks the request here, then gives its own JS view of it to the JS
+    /// validator.
+    #[wasm_bindgen(js_name = __readRequest, skip_typescript)]
+    pub fn read_request(operation: JsValue, request: JsValue) -> Result<(), JsValue> {
+        let operation = parse_operation(&operation)?;
+        parse_request(operation, &request).map(|_| ())
     }
 
     // ---- The steps of paying once per record (`super::records`; record_client.js) -------

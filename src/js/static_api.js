@@ -5,10 +5,10 @@
 // `validateResponse` / `parseResponse`, which pick the validator for what the caller holds:
 // the wasm engine for text and bytes (every rule), the generated JS validator for a parsed
 // value (every rule a value can show: see `validateResponse` in serpkit.d.ts).
-import { Client, __validateText, __readRequest } from './serpkit.js';
+import { Client } from './serpkit.js';
 import { OPERATIONS, SCHEMAS } from './static_data.js';
 import { VALIDATORS, MAX_ISSUES } from './validators.js';
-import { validateValue, NEEDS_TEXT } from './validate_value.js';
+import { validateValue } from './validate_value.js';
 
 /** All operations: `[{ path, title, price: { usd, micros, display }, unit, unitLabel }]`. */
 export function operations() {
@@ -25,6 +25,10 @@ export function jsonSchema(operation) {
   return JSON.parse(schema);
 }
 
+// The wasm engine (every rule, on text) and its reading of requests: static methods of
+// `Client`, so the module exports only the documented names.
+const validateText = (operation, body, request) => Client.__validateText(operation, body, request);
+
 /** Text or bytes: what the wasm engine reads as is. */
 function isText(body) {
   return typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer;
@@ -37,26 +41,28 @@ function isText(body) {
  * rules tied to the request.
  */
 export function validateResponse(operation, body, request) {
-  if (isText(body)) return __validateText(operation, body, request);
+  if (isText(body)) return validateText(operation, body, request);
   // The core reads the name (and throws its error for a bad one), as for text.
   const validator = VALIDATORS[Client.__operationIndex(operation)];
   if (validator === undefined) throw new Error('validateResponse: the core knows this operation but has no JS validator for it');
   // Not JSON data (`undefined`, a function, a symbol, a BigInt): the core's error, as before.
   if (typeof body !== 'object' && typeof body !== 'number' && typeof body !== 'boolean') {
-    return __validateText(operation, body, request);
+    return validateText(operation, body, request);
   }
   let parsed;
   if (request !== undefined && request !== null) {
     // Read (and refused) by the core exactly as with text; the JS view is the same JSON.
-    __readRequest(operation, request);
+    Client.__readRequest(operation, request);
     parsed = typeof request === 'string' ? JSON.parse(request) : request;
   }
   try {
     return validateValue(validator, body, parsed, MAX_ISSUES);
-  } catch (error) {
-    // A value only its JSON text can tell (a `toJSON` method, a BigInt): as text.
-    if (error === NEEDS_TEXT) return __validateText(operation, body, request);
-    throw error;
+  } catch {
+    // A value only its JSON text can tell (`NEEDS_TEXT`: a `toJSON` method, a BigInt, a
+    // string that is not well-formed UTF-16), or one that threw while read (a getter, nesting
+    // too deep for the stack): as its JSON text, which gives the report, or the typed error
+    // (`invalid_argument`) when it has none.
+    return validateText(operation, body, request);
   }
 }
 
@@ -74,20 +80,20 @@ export function parseResponse(operation, body, request) {
   let text = body;
   if (!(typeof body === 'string')) {
     if (!(body instanceof Uint8Array || body instanceof ArrayBuffer)) {
-      return { data: undefined, report: __validateText(operation, body, request) };
+      return { data: undefined, report: validateText(operation, body, request) };
     }
     decoder ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
     try {
       text = decoder.decode(body);
     } catch {
-      return { data: undefined, report: __validateText(operation, body, request) };
+      return { data: undefined, report: validateText(operation, body, request) };
     }
   }
   let data;
   try {
     data = JSON.parse(text);
   } catch {
-    return { data: undefined, report: __validateText(operation, text, request) };
+    return { data: undefined, report: validateText(operation, text, request) };
   }
   return { data, report: validateResponse(operation, data, request) };
 }

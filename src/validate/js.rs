@@ -48,6 +48,7 @@ pub fn js_validators() -> String {
     );
     out.push_str(
         "import { isArray, absent, found, shown, esc, intClass, unsafeInteger, isDate, isTimestamp,\n\
+         \x20 anyOk,\n\
          \x20 hasUpper, MONTH_NAMES, int, str, has, get, dateKey, stepOk, satMulAdd, sameKeyword,\n\
          \x20 asciiLower, debug, NEEDS_TEXT } from './validate_value.js';\n\n",
     );
@@ -146,7 +147,10 @@ impl Generator {
                 test
             }
             Kind::Int(rules) => {
-                let mut test = format!("(({x} | 0) === {x} || intClass({x}) === 0)");
+                // `| 0` only on a number: on an object it would run its `valueOf`.
+                let mut test = format!(
+                    "typeof {x} === \"number\" && (({x} | 0) === {x} || Number.isSafeInteger({x}))"
+                );
                 for rule in rules {
                     test.push_str(&range_test(rule, x));
                 }
@@ -169,7 +173,7 @@ impl Generator {
                 test
             }
             Kind::Bool => format!("typeof {x} === \"boolean\""),
-            Kind::Any => "true".to_owned(),
+            Kind::Any => format!("anyOk({x})"),
             Kind::Object(object) => format!("f{}({x}, cx)", self.object(object)),
             Kind::Array(_) => format!("f{}({x}, cx)", self.array(node)),
         }
@@ -233,7 +237,7 @@ impl Generator {
                 out
             }
             Kind::Bool => format!("  if (typeof {x} !== \"boolean\") {}\n", type_error(p)),
-            Kind::Any => String::new(),
+            Kind::Any => format!("  if (!anyOk({x})) throw NEEDS_TEXT;\n"),
             Kind::Object(object) => format!("  r{}({x}, {p}, cx);\n", self.object(object)),
             Kind::Array(_) => format!("  r{}({x}, {p}, cx);\n", self.array(node)),
         }
@@ -266,7 +270,7 @@ impl Generator {
             let _ = writeln!(fast, "  x = v[{}];", lit(field.name));
             let test = self.fast(&field.node, "x");
             let present_test = if matches!(field.node.kind, Kind::Any) {
-                "!absent(x)".to_owned()
+                format!("!absent(x) && {test}")
             } else {
                 test
             };
@@ -310,9 +314,10 @@ impl Generator {
         fast.push_str(&checks_fast);
         fast.push_str("  return true;\n");
 
+        // An unknown key's value: checked against `extra`, or only readable as JSON data.
         let extra = match object.extra {
             Some(node) => self.report(node, "x", "q"),
-            None => String::new(),
+            None => "  if (!anyOk(x)) throw NEEDS_TEXT;\n".to_owned(),
         };
         let flags: Vec<String> = object
             .fields
@@ -440,12 +445,10 @@ impl Generator {
                 }
             }
         }
-        if item_fast != "true" || !per_element_fast.is_empty() {
-            let _ = write!(
-                fast,
-                "  for (let i = 0; i < n; i++) {{\n    const e = v[i];\n    if (!({item_fast})) return false;\n{per_element_fast}  }}\n"
-            );
-        }
+        let _ = write!(
+            fast,
+            "  for (let i = 0; i < n; i++) {{\n    const e = v[i];\n    if (!({item_fast})) return false;\n{per_element_fast}  }}\n"
+        );
         for rule in array.rules {
             if let ArrayRule::End(check) = rule {
                 let id = self.twin(check);

@@ -110,6 +110,28 @@ test('values JSON.stringify changes: toJSON, undefined, NaN read as their JSON t
   assert.throws(() => validateResponse('related', [{ keyword: 1n }]), /BigInt|JSON/);
 });
 
+test('a lone surrogate: a rule of the text (its escape is refused), read as the JS string it is', () => {
+  const text = fixtures.related.replace('"best running shoes"', '"best \\ud800 shoes"');
+  assert.deepEqual(validateResponse('related', text).errors.map((i) => i.code), ['json']);
+  const body = JSON.parse(text);
+  assert.equal(body[0].keyword, 'best \ud800 shoes');
+  assert.equal(validateResponse('related', body).ok, true);
+  assert.equal(parseResponse('related', text).report.ok, true);
+});
+
+test('values are read, never converted: an object with valueOf where a number belongs is a type error', () => {
+  const body = JSON.parse(fixtures.related);
+  let calls = 0;
+  body[0].kd = { valueOf: () => (calls += 1, 5) };
+  body[1].kd = Object.create(null);
+  const report = validateResponse('related', body);
+  assert.equal(calls, 0, 'valueOf was not called');
+  assert.deepEqual(report.errors.map((i) => [i.path, i.code, i.message]), [
+    ['/0/kd', 'type', 'expected an integer, found object'],
+    ['/1/kd', 'type', 'expected an integer, found object'],
+  ]);
+});
+
 test('parseResponse: bytes, a syntax error with its position, invalid UTF-8, a byte order mark', () => {
   const text = fixtures.related;
   const bytes = new TextEncoder().encode(text);
