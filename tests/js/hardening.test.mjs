@@ -158,18 +158,8 @@ test('arguments of the wrong kind: invalid_argument, never a TypeError; nothing 
   for (const req of badRequests) {
     await bounded(() => estimateCost('related', req), 'invalid_argument');
     await bounded(c.related(req), 'invalid_argument');
+    await bounded(() => validateResponse('related', req), 'invalid_argument');
   }
-  // As a response body: what has no JSON text is refused; an object (a cycle, a getter) is a
-  // parsed value read as far as its declaration goes (issue 20), here "not an array".
-  for (const body of [undefined, () => 1, Symbol('r'), 10n, { toJSON() { throw new Error('toJSON'); } }]) {
-    await bounded(() => validateResponse('related', body), 'invalid_argument');
-  }
-  for (const body of [cycle, badRequests[5]]) {
-    const report = validateResponse('related', body);
-    assert.deepEqual(report.errors.map((i) => [i.path, i.code]), [['', 'type']]);
-  }
-  // A getter that throws while the validator reads it: the text path, and its typed error.
-  await bounded(() => validateResponse('related', [badRequests[5]]), 'invalid_argument');
   // Call options: an object with an AbortSignal, or nothing.
   for (const opts of [5, 'signal', true, { signal: {} }, { signal: 'stop' }, { signal: { aborted: true } }]) {
     await bounded(c.related(REQ.related, opts), 'invalid_argument');
