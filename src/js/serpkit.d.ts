@@ -50,6 +50,45 @@ export function validateResponse(
   request?: object | string | null,
 ): ValidationReport;
 
+/** What `responseSchema(op)["~standard"].validate` returns (Standard Schema v1's result). */
+export type ResponseSchemaResult =
+  | { readonly value: unknown; readonly issues?: undefined; readonly serpkit: { readonly report: ValidationReport } }
+  | {
+      readonly issues: ReadonlyArray<{ readonly message: string; readonly path: ReadonlyArray<string | number>; readonly code: string }>;
+      readonly serpkit: { readonly report: ValidationReport };
+    };
+
+/** `draft-2020-12` or `draft-07` (others throw). */
+export interface ResponseJsonSchemaOptions {
+  readonly target: 'draft-2020-12' | 'draft-07' | ({} & string);
+  readonly libraryOptions?: Record<string, unknown> | undefined;
+}
+
+/**
+ * An operation's response as a Standard Schema v1 with the Standard JSON Schema extension
+ * (structurally `StandardSchemaV1` and `StandardJSONSchemaV1` of `@standard-schema/spec`).
+ */
+export interface ResponseSchema {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: 'serpkit';
+    /** The generated JS validator on a parsed value: errors are issues, warnings on `serpkit.report`. */
+    readonly validate: (value: unknown, options?: { readonly libraryOptions?: Record<string, unknown> | undefined }) => ResponseSchemaResult;
+    readonly jsonSchema: {
+      readonly input: (options: ResponseJsonSchemaOptions) => Record<string, unknown>;
+      readonly output: (options: ResponseJsonSchemaOptions) => Record<string, unknown>;
+    };
+    readonly types?: { readonly input: unknown; readonly output: unknown } | undefined;
+  };
+}
+
+/**
+ * The operation's response as a Standard Schema (for Hono, tRPC, TanStack Form and any other
+ * library that takes one), validating parsed values with the operation's generated JS
+ * validator; `options.request` adds the rules tied to the request.
+ */
+export function responseSchema(operation: string, options?: { request?: object | string | null }): ResponseSchema;
+
 /**
  * Validated data from JSON text or UTF-8 bytes: `JSON.parse`, then the parsed-value
  * validator of `validateResponse`. `data` is `undefined` when the body is not JSON (the

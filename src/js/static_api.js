@@ -42,13 +42,18 @@ function isText(body) {
  */
 export function validateResponse(operation, body, request) {
   if (isText(body)) return validateText(operation, body, request);
-  // The core reads the name (and throws its error for a bad one), as for text.
-  const validator = VALIDATORS[Client.__operationIndex(operation)];
-  if (validator === undefined) throw new Error('validateResponse: the core knows this operation but has no JS validator for it');
   // Not JSON data (`undefined`, a function, a symbol, a BigInt): the core's error, as before.
   if (typeof body !== 'object' && typeof body !== 'number' && typeof body !== 'boolean') {
     return validateText(operation, body, request);
   }
+  return validateParsed(operation, body, request);
+}
+
+/** A parsed value (a string too: a JSON string value here) with the generated JS validator. */
+function validateParsed(operation, body, request) {
+  // The core reads the name (and throws its error for a bad one), as for text.
+  const validator = VALIDATORS[Client.__operationIndex(operation)];
+  if (validator === undefined) throw new Error('validateResponse: the core knows this operation but has no JS validator for it');
   let parsed;
   if (request !== undefined && request !== null) {
     // Read (and refused) by the core exactly as with text; the JS view is the same JSON.
@@ -96,4 +101,66 @@ export function parseResponse(operation, body, request) {
     return { data: undefined, report: validateText(operation, text, request) };
   }
   return { data, report: validateResponse(operation, data, request) };
+}
+
+// ---- Standard Schema ---------------------------------------------------------------------
+
+/** JSON Pointer `/0/kd` as Standard Schema path segments `[0, "kd"]` (indices of arrays as numbers). */
+function segments(pointer, value) {
+  if (pointer === '') return [];
+  const out = [];
+  let at = value;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const index = Array.isArray(at) && /^(0|[1-9][0-9]*)$/.test(key) ? Number(key) : undefined;
+    out.push(index ?? key);
+    at = at !== null && typeof at === 'object' ? at[index ?? key] : undefined;
+  }
+  return out;
+}
+
+const DRAFTS = {
+  'draft-2020-12': 'https://json-schema.org/draft/2020-12/schema',
+  // Our schemas use only keywords draft-07 reads the same way (type, properties, required,
+  // items as one schema, enum, pattern, minimum, maximum, minItems, maxItems,
+  // additionalProperties): only `$schema` differs.
+  'draft-07': 'http://json-schema.org/draft-07/schema#',
+};
+
+/**
+ * The operation's response as a Standard Schema v1 (`~standard.validate`, for any library that
+ * takes one: Hono, tRPC, TanStack Form, ...), with the Standard JSON Schema extension
+ * (`~standard.jsonSchema.input/output({ target })`, `draft-2020-12` or `draft-07`).
+ * `validate(value)` runs the operation's generated JS validator on the parsed value: errors
+ * are the issues (`{ message, path }`, path segments from the JSON Pointer); warnings are not
+ * issues, they are on the result's `serpkit` field (`{ report }`: the whole report), on success
+ * and failure alike. `options.request` adds the rules tied to the request.
+ */
+export function responseSchema(operation, options) {
+  const index = Client.__operationIndex(operation);
+  const path = JSON.parse(OPERATIONS)[index].path;
+  const request = options?.request;
+  const schemaFor = ({ target } = {}) => {
+    const draft = DRAFTS[target];
+    if (draft === undefined) {
+      throw new Error(`responseSchema(${JSON.stringify(path)}): JSON Schema target ${JSON.stringify(target)} is not supported (draft-2020-12, draft-07)`);
+    }
+    return { ...JSON.parse(SCHEMAS[index]), $schema: draft };
+  };
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'serpkit',
+      validate(value) {
+        const report = validateParsed(path, value, request);
+        const serpkit = { report };
+        if (report.ok) return { value, serpkit };
+        return {
+          issues: report.errors.map((issue) => ({ message: issue.message, path: segments(issue.path, value), code: issue.code })),
+          serpkit,
+        };
+      },
+      jsonSchema: { input: schemaFor, output: schemaFor },
+    },
+  };
 }

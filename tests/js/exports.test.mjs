@@ -40,7 +40,7 @@ test('exports exactly the documented names', () => {
   const names = Object.keys(serpkit).filter((k) => k !== 'default').sort();
   assert.deepEqual(names, [
     'Client', 'IndexedDbRecordCache', 'MemoryRecordCache', 'estimateCost', 'initSync',
-    'jsonSchema', 'operations', 'parseResponse', 'validateResponse',
+    'jsonSchema', 'operations', 'parseResponse', 'responseSchema', 'validateResponse',
   ]);
 });
 

@@ -8,8 +8,10 @@ import init, {
   jsonSchema,
   operations,
   parseResponse,
+  responseSchema,
   validateResponse,
 } from '../../pkg/serpkit.js';
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import type {
   BacklinkMetricsRequest,
   BrowseEndpoint,
@@ -267,4 +269,22 @@ export async function everyOperation(): Promise<void> {
     c.possiblyCharged = spent;
     c.free();
   }
+}
+
+// Standard Schema: the real interfaces of `@standard-schema/spec` (tests/package.json).
+export async function standardSchema(body: unknown): Promise<void> {
+  const schema: StandardSchemaV1 = responseSchema('related');
+  const withJsonSchema: StandardJSONSchemaV1 = responseSchema('search_volume/bulk', { request: { keywords: ['a'], ccode: 'US' } });
+  const result = await schema['~standard'].validate(body);
+  if (result.issues) {
+    const where: ReadonlyArray<PropertyKey | StandardSchemaV1.PathSegment> | undefined = result.issues[0]?.path;
+    void where;
+  } else {
+    const value: unknown = result.value;
+    void value;
+  }
+  const ours = responseSchema('related')['~standard'].validate(body);
+  const warnings: number = ours.serpkit.report.warning_count;
+  const draft7: Record<string, unknown> = withJsonSchema['~standard'].jsonSchema.input({ target: 'draft-07' });
+  void [warnings, draft7];
 }

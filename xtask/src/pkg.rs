@@ -119,7 +119,7 @@ pub fn pkg(tools: &Tools) -> Res {
     let mut js = std::fs::read_to_string(&entry).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
     js.push_str("\nexport { MemoryRecordCache, IndexedDbRecordCache } from './record_cache.js';\n");
     js.push_str(
-        "export { operations, jsonSchema, validateResponse, parseResponse } from './static_api.js';\n",
+        "export { operations, jsonSchema, validateResponse, parseResponse, responseSchema } from './static_api.js';\n",
     );
     js.push_str(
         "import { installRecordCalls } from './record_client.js';\ninstallRecordCalls(Client, estimateCost);\n",

@@ -245,19 +245,7 @@ impl Tools {
             ]))?;
         }
 
-        let js = root();
-        let node_modules = js.join("node_modules");
-        let stamp = node_modules.join(".package-lock.json");
-        let lock = js.join("package-lock.json");
-        let fresh = match (stamp.metadata(), lock.metadata()) {
-            (Ok(s), Ok(l)) => s.modified().ok() >= l.modified().ok(),
-            _ => false,
-        };
-        if !fresh {
-            run(Command::new("npm")
-                .args(["ci", "--no-audit", "--no-fund"])
-                .current_dir(&js))?;
-        }
+        let node_modules = npm_ci(&root())?;
         let wasm_opt = node_modules.join(".bin").join("wasm-opt");
         let wasm_opt_version = output(&wasm_opt, &["--version"])
             .and_then(|v| wasm_opt_version(&v))
@@ -375,6 +363,24 @@ fn ensure_browser() -> Res<(PathBuf, PathBuf)> {
         (Some(c), Some(d)) => Ok((c, d)),
         _ => Err("chromium / chromedriver not found after installing".into()),
     }
+}
+
+/// `npm ci` in `dir` (its `package.json` and `package-lock.json`) unless its `node_modules` is
+/// as new as the lock file already; returns that `node_modules`.
+pub fn npm_ci(dir: &Path) -> Res<PathBuf> {
+    let node_modules = dir.join("node_modules");
+    let stamp = node_modules.join(".package-lock.json");
+    let lock = dir.join("package-lock.json");
+    let fresh = match (stamp.metadata(), lock.metadata()) {
+        (Ok(s), Ok(l)) => s.modified().ok() >= l.modified().ok(),
+        _ => false,
+    };
+    if !fresh {
+        run(Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(dir))?;
+    }
+    Ok(node_modules)
 }
 
 #[cfg(test)]
