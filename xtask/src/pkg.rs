@@ -111,6 +111,7 @@ pub fn pkg(tools: &Tools) -> Res {
         "record_client.js",
         "static_api.js",
         "validate_value.js",
+        "serpkit.node.js",
     ] {
         std::fs::copy(root().join("src/js").join(file), out.join(file))
             .map_err(|e| format!("pkg/{file}: {e}"))?;
@@ -145,9 +146,10 @@ struct PackageManifest {
     module: &'static str,
     types: &'static str,
     exports: Exports,
-    files: [&'static str; 10],
+    files: [&'static str; 11],
+    /// The modules a bundler may not drop unused: the runtime entry instantiates the wasm.
     #[serde(rename = "sideEffects")]
-    side_effects: bool,
+    side_effects: [&'static str; 1],
     license: &'static str,
 }
 
@@ -160,10 +162,14 @@ struct Exports {
     wasm: &'static str,
 }
 
-/// The entry point's conditional exports.
+/// The entry point's conditional exports: `types` first, `default` last, the runtimes that
+/// load the wasm themselves (`serpkit.node.js`: no `init()` needed) between.
 #[derive(Serialize)]
 struct EntryExport {
     types: &'static str,
+    node: &'static str,
+    deno: &'static str,
+    bun: &'static str,
     default: &'static str,
 }
 
@@ -180,12 +186,16 @@ impl PackageManifest {
             exports: Exports {
                 entry: EntryExport {
                     types: "./serpkit.d.ts",
+                    node: "./serpkit.node.js",
+                    deno: "./serpkit.node.js",
+                    bun: "./serpkit.node.js",
                     default: "./serpkit.js",
                 },
                 wasm: "./serpkit_bg.wasm",
             },
             files: [
                 "serpkit.js",
+                "serpkit.node.js",
                 "record_cache.js",
                 "record_client.js",
                 "static_api.js",
@@ -196,7 +206,7 @@ impl PackageManifest {
                 "serpkit_bg.wasm",
                 "serpkit_bg.wasm.d.ts",
             ],
-            side_effects: false,
+            side_effects: ["./serpkit.node.js"],
             license: "MIT OR Apache-2.0",
         }
     }
@@ -211,7 +221,7 @@ mod tests {
         let text = serde_json::to_string(&PackageManifest::new("1.2.3".into())).unwrap();
         assert_eq!(
             text,
-            r#"{"name":"serpkit","version":"1.2.3","description":"Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)","type":"module","main":"serpkit.js","module":"serpkit.js","types":"serpkit.d.ts","exports":{".":{"types":"./serpkit.d.ts","default":"./serpkit.js"},"./serpkit_bg.wasm":"./serpkit_bg.wasm"},"files":["serpkit.js","record_cache.js","record_client.js","static_api.js","static_data.js","validators.js","validate_value.js","serpkit.d.ts","serpkit_bg.wasm","serpkit_bg.wasm.d.ts"],"sideEffects":false,"license":"MIT OR Apache-2.0"}"#
+            r#"{"name":"serpkit","version":"1.2.3","description":"Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)","type":"module","main":"serpkit.js","module":"serpkit.js","types":"serpkit.d.ts","exports":{".":{"types":"./serpkit.d.ts","node":"./serpkit.node.js","deno":"./serpkit.node.js","bun":"./serpkit.node.js","default":"./serpkit.js"},"./serpkit_bg.wasm":"./serpkit_bg.wasm"},"files":["serpkit.js","serpkit.node.js","record_cache.js","record_client.js","static_api.js","static_data.js","validators.js","validate_value.js","serpkit.d.ts","serpkit_bg.wasm","serpkit_bg.wasm.d.ts"],"sideEffects":["./serpkit.node.js"],"license":"MIT OR Apache-2.0"}"#
         );
     }
 }

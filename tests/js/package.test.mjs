@@ -1,0 +1,67 @@
+// The package as npm would publish it and as Node imports it: what `npm pack` would put in
+// the tarball, the `exports` map (types first, default last, runtime conditions between), and
+// `import ... from 'serpkit'` in a fresh Node process with no init() (the `node` condition's
+// entry loads the wasm from the package).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const pkg = path.join(root, 'pkg');
+const manifest = JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8'));
+
+test('npm pack would publish exactly the package files, each present', () => {
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: pkg, encoding: 'utf8' }));
+  const published = packed.files.map((f) => f.path).sort();
+  assert.deepEqual(published, [...manifest.files, 'package.json'].sort());
+  for (const file of manifest.files) assert.ok(fs.statSync(path.join(pkg, file)).size > 0, file);
+  assert.equal(packed.name, 'serpkit');
+});
+
+test('exports map: types first, default last, node/deno/bun entries between; sideEffects names the entry that instantiates', () => {
+  const entry = manifest.exports['.'];
+  const conditions = Object.keys(entry);
+  assert.equal(conditions[0], 'types');
+  assert.equal(conditions.at(-1), 'default');
+  assert.deepEqual(conditions, ['types', 'node', 'deno', 'bun', 'default']);
+  for (const target of Object.values(entry)) assert.ok(fs.existsSync(path.join(pkg, target)), target);
+  assert.deepEqual(manifest.sideEffects, ['./serpkit.node.js']);
+});
+
+test("Node: import { ... } from 'serpkit' works with no init()", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'serpkit-node-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'node_modules'));
+    fs.symlinkSync(pkg, path.join(dir, 'node_modules', 'serpkit'), 'dir');
+    fs.writeFileSync(path.join(dir, 'main.mjs'), `
+      import { validateResponse, parseResponse, estimateCost, operations, Client } from 'serpkit';
+      const text = '[{"keyword":"x","competition":0.4,"cpc":1.2,"search_volume":90,"kd":"7"}]';
+      const fromText = validateResponse('related', text);
+      const fromValue = validateResponse('related', JSON.parse(text));
+      const client = new Client({ key: 'k' });
+      console.log(JSON.stringify({
+        text: fromText.errors.map((i) => i.path + ' ' + i.code),
+        value: fromValue.errors.map((i) => i.path + ' ' + i.code),
+        parsed: parseResponse('related', text).report.error_count,
+        cost: estimateCost('related', { keyword: 'a', ccode: 'US' }).display,
+        operations: operations().length,
+        remaining: client.remaining,
+      }));
+    `);
+    const out = JSON.parse(execFileSync(process.execPath, ['main.mjs'], { cwd: dir, encoding: 'utf8' }));
+    assert.deepEqual(out, {
+      text: ['/0/kd type'],
+      value: ['/0/kd type'],
+      parsed: 1,
+      cost: '$0.1500',
+      operations: 11,
+      remaining: null,
+    });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
