@@ -63,8 +63,9 @@ impl JsClient {
         JsClient::from_options(&options)
     }
 
-    /// Any operation by its path (`"related"`, `"search_volume/bulk"`, ...).
-    #[wasm_bindgen(unchecked_return_type = "Promise<Reply<unknown>>")]
+    /// Any operation by its path (`"related"`, `"search_volume/bulk"`, ...). Typed by the path
+    /// in `serpkit.d.ts` (`Client.call`, over `Operations`).
+    #[wasm_bindgen(skip_typescript)]
     pub fn call(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,

@@ -543,8 +543,8 @@ export type ErrorCode =
   | "decode"
   | "contract_violation";
 
-/** Every rejection and throw of the package is an `Error` with `name === "SerpkitError"`. */
-export interface SerpkitError extends Error {
+/** What every `SerpkitError` has, whatever its `code`. */
+export interface SerpkitErrorBase extends Error {
   name: "SerpkitError";
   code: ErrorCode;
   /** What to do about it. */
@@ -554,25 +554,100 @@ export interface SerpkitError extends Error {
   /** What the failed call may have been charged: its estimate when it was sent and then timed
    * out or was aborted (never retried); zero otherwise. Counted in `client.possiblyCharged`. */
   possiblyCharged?: Money;
-  /** invalid_request: JSON Pointer of the bad field, and the reason code. */
-  field?: string;
-  reason?: string;
-  /** http, body_lost */
-  status?: number;
-  body?: string;
+}
+
+/** `invalid_request`: a request field fails its check; nothing was sent. */
+export interface InvalidRequestError extends SerpkitErrorBase {
+  code: "invalid_request";
+  /** JSON Pointer of the bad field. */
+  field: string;
+  /** The reason code. */
+  reason: string;
+}
+
+/** `http`: a non-2xx answer after any retries. */
+export interface HttpError extends SerpkitErrorBase {
+  code: "http";
+  status: number;
+  /** An excerpt, the key removed. */
+  body: string;
+  /** The service's `Retry-After`, when it sent one. */
   retryAfterMs?: number;
-  /** budget_exceeded */
-  estimate?: Money;
-  spent?: Money;
-  budget?: Money;
-  /** not_json / decode */
-  path?: string;
-  line?: number;
-  column?: number;
-  /** contract_violation */
-  report?: ValidationReport;
-  timeoutMs?: number;
-  limit?: number;
+}
+
+/** `budget_exceeded`: the estimate would exceed `budgetUsd`; nothing was sent. */
+export interface BudgetExceededError extends SerpkitErrorBase {
+  code: "budget_exceeded";
+  estimate: Money;
+  spent: Money;
+  budget: Money;
+}
+
+/** `not_json` / `decode`: a 200 whose body is not JSON, or does not fit the model (charged). */
+export interface BodyTextError extends SerpkitErrorBase {
+  code: "not_json" | "decode";
+  path: string;
+  line: number;
+  column: number;
+}
+
+/** `contract_violation`: `validation: "strict"` and the report has errors (charged). */
+export interface ContractViolationError extends SerpkitErrorBase {
+  code: "contract_violation";
+  report: ValidationReport;
+}
+
+/** `timeout`: no complete answer within `timeoutMs` (possibly charged; never retried). */
+export interface TimeoutError extends SerpkitErrorBase {
+  code: "timeout";
+  timeoutMs: number;
+}
+
+/** `body_too_large`: the answer exceeds `maxBodyBytes`. */
+export interface BodyTooLargeError extends SerpkitErrorBase {
+  code: "body_too_large";
+  limit: number;
+}
+
+/** `body_lost`: a 2xx arrived, then reading its body failed (charged, never retried). */
+export interface BodyLostError extends SerpkitErrorBase {
+  code: "body_lost";
+  status: number;
+}
+
+/** The codes with no fields of their own. */
+export interface PlainSerpkitError extends SerpkitErrorBase {
+  code: "invalid_argument" | "unknown_operation" | "missing_key" | "aborted" | "network";
+}
+
+/**
+ * Every rejection and throw of the package is an `Error` with `name === "SerpkitError"`:
+ * a union discriminated by `code`, so `if (e.code === "http") e.status` type-checks.
+ */
+export type SerpkitError =
+  | InvalidRequestError
+  | HttpError
+  | BudgetExceededError
+  | BodyTextError
+  | ContractViolationError
+  | TimeoutError
+  | BodyTooLargeError
+  | BodyLostError
+  | PlainSerpkitError;
+
+/** The request and response types of every operation, by path (what `client.call` reads). */
+export interface Operations {
+  "search_volume/bulk": { request: SearchVolumeBulkRequest; response: SearchVolumeRecord[] };
+  "search_volume/single": { request: SearchVolumeSingleRequest; response: SearchVolumeRecord };
+  domainstats: { request: DomainStatsRequest; response: DomainStatsRecord[] };
+  "backlink/metrics": { request: BacklinkMetricsRequest; response: PageBacklinkMetrics[] };
+  "ranked-keywords/metrics": { request: DomainRequest; response: RankedKeywordsMetrics[] };
+  "ranked-keywords/domain": { request: DomainRequest; response: RankedKeyword[] };
+  "backlink/overview": { request: DomainRequest; response: DomainOverview };
+  "outline/seo": { request: KeywordRequest; response: OutlinePage[] };
+  "microblog/post": { request: KeywordRequest; response: MicroblogPost[] };
+  "video/video": { request: KeywordRequest; response: Video[] };
+  related: { request: RelatedRequest; response: RelatedKeyword[] };
 }
 
 /**
@@ -604,6 +679,12 @@ export interface Client {
   videoVideo(request: KeywordRequest, options?: CallOptions): Promise<Reply<Video[]>>;
   /** Calls `related`; resolves to `{ data, report, charge, attempts }`. */
   related(request: RelatedRequest, options?: CallOptions): Promise<Reply<RelatedKeyword[]>>;
+  /**
+   * Any operation by its path (`"related"`, or `"/v1/related"`), typed by the path as the
+   * methods above are: a request object of another operation does not compile
+   * (`client.call('related', { domain })`). A request given as JSON text is read at run time.
+   */
+  call<P extends OperationName>(operation: P | `/v1/${P}`, request: Operations[P]["request"] | string, options?: CallOptions): Promise<Reply<Operations[P]["response"]>>;
   /**
    * The price of a call now, before making it: `{ usd, micros, display, newRecords,
    * fromCache, summary }`. With a record cache, records already bought are not priced

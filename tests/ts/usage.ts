@@ -138,18 +138,19 @@ function describe(e: unknown): string {
   const err = e as SerpkitError;
   const code: ErrorCode = err.code;
   const charge: Money | undefined = err.charge;
-  switch (code) {
+  // Narrowing on `code` gives each code's fields, required where the package always sets them.
+  switch (err.code) {
     case 'invalid_request':
-      return `${err.field ?? ''} ${err.reason ?? ''}`;
+      return `${err.field} ${err.reason}`;
     case 'http':
-      return `${err.status ?? 0} ${err.body ?? ''} ${err.retryAfterMs ?? ''}`;
+      return `${err.status} ${err.body} ${err.retryAfterMs ?? ''}`;
     case 'budget_exceeded':
-      return `${err.estimate?.display} ${err.spent?.display} ${err.budget?.display}`;
+      return `${err.estimate.display} ${err.spent.display} ${err.budget.display}`;
     case 'not_json':
     case 'decode':
       return `${err.path} ${err.line}:${err.column} ${charge?.display}`;
     case 'contract_violation':
-      return String(err.report?.error_count);
+      return String(err.report.error_count);
     case 'timeout':
       return `${err.timeoutMs} ${err.possiblyCharged?.display}`;
     case 'body_lost':
@@ -160,11 +161,23 @@ function describe(e: unknown): string {
     case 'unknown_operation':
     case 'missing_key':
     case 'aborted':
-      return `${err.message} ${err.possiblyCharged?.micros}`;
+      return `${code} ${err.message} ${err.possiblyCharged?.micros}`;
     case 'network':
       return `${err.name} ${err.message} ${err.hint ?? ''}`;
   }
 }
+
+function wrongNarrowing(err: SerpkitError): void {
+  // @ts-expect-error `status` belongs to http (and body_lost) errors: narrow on `code` first
+  void err.status;
+  if (err.code === 'timeout') {
+    // @ts-expect-error a timeout has no `field`
+    void err.field;
+    const ms: number = err.timeoutMs;
+    void ms;
+  }
+}
+void wrongNarrowing;
 
 export async function everyOperation(): Promise<void> {
   const c = new Client(options);
@@ -287,4 +300,15 @@ export async function standardSchema(body: unknown): Promise<void> {
   const warnings: number = ours.serpkit.report.warning_count;
   const draft7: Record<string, unknown> = withJsonSchema['~standard'].jsonSchema.input({ target: 'draft-07' });
   void [warnings, draft7];
+}
+
+// `call` is typed by the path: the request and the data follow from the operation.
+export async function typedCall(c: Client): Promise<void> {
+  const related: Reply<RelatedKeyword[]> = await c.call('related', { keyword: 'a', ccode: 'US' });
+  const overview: DomainOverview = (await c.call('backlink/overview', { domain: 'example.com' })).data;
+  // @ts-expect-error a ranked-keywords request is not a related request
+  await c.call('related', { domain: 'example.com' });
+  // @ts-expect-error not an operation
+  await c.call('nope', {});
+  void [related, overview];
 }
