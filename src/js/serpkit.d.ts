@@ -39,7 +39,8 @@ export function jsonSchema(operation: string): Record<string, unknown>;
  *   may quote a string or number differently). Rules only text can show are not checked:
  *   duplicate keys (`duplicate_field`), how a number is written (`5.0` or `5e0` where an
  *   integer belongs is a `type` error in text; parsed, it is the integer 5), and integers
- *   beyond 2^53 that `JSON.parse` rounded: those get an `unsafe_integer` warning instead;
+ *   beyond 2^53 that `JSON.parse` rounded: those get an `unsafe_integer` warning instead (once
+ *   per field path pattern, array indices as `*`);
  *   a lone-surrogate escape (`\ud800`, a `json` error in text) is read as the string it makes.
  *   The value is read as `JSON.stringify` would write it.
  * With `request`, also the rules tied to the request.

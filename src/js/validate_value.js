@@ -100,13 +100,18 @@ export function intClass(x) {
   return Number.isSafeInteger(x) ? 0 : 1;
 }
 
-/** The `unsafe_integer` warning (parsed values only: the text has the exact digits). */
+// The `unsafe_integer` warning (parsed values only: the text has the exact digits), once per
+// field path pattern (array indices as `*`: `/*/profile/user_id`), not once per record: a body
+// of 64-bit ids says it once, at the first such value.
 export function unsafeInteger(sink, path, x) {
+  const pattern = path.replace(/\/(0|[1-9][0-9]*)(?=\/|$)/g, '/*');
+  if (sink.unsafe.has(pattern)) return;
+  sink.unsafe.add(pattern);
   sink.push(
     path,
     'warning',
     'unsafe_integer',
-    `integer ${x} is beyond ±(2^53 - 1): JSON.parse may have rounded it (validate the text or bytes for its exact digits)`,
+    `integer ${x} is beyond ±(2^53 - 1): JSON.parse may have rounded it (validate the text or bytes for its exact digits); reported once for ${pattern || '/'}`,
   );
 }
 
@@ -276,6 +281,8 @@ export class Sink {
     this.issues = [];
     this.errors = 0;
     this.warnings = 0;
+    /** Path patterns already given an `unsafe_integer` warning. */
+    this.unsafe = new Set();
   }
   push(path, severity, code, message) {
     if (severity === 'error') this.errors++;

@@ -57,6 +57,14 @@ test('an integer beyond 2^53 in a parsed value is an unsafe_integer warning; tex
   assert.equal(report.ok, true);
   assert.deepEqual(report.warnings.map((i) => [i.path, i.code]), [['/0/search_volume', 'unsafe_integer']]);
   assert.match(report.warnings[0].message, /9007199254740992 is beyond .*JSON\.parse may have rounded it/);
+  // Once per field path pattern, not once per record: 64-bit ids in every record say it once.
+  const many = JSON.parse(fixtures['ranked-keywords/domain']);
+  for (const record of many) record.total_backlinks = 2 ** 60;
+  many[0].rank = 2 ** 62;
+  const once = validateResponse('ranked-keywords/domain', many);
+  assert.ok(many.length >= 2);
+  assert.deepEqual(once.warnings.map((i) => [i.path, i.code]), [['/0/total_backlinks', 'unsafe_integer'], ['/0/rank', 'unsafe_integer']]);
+  assert.match(once.warnings[0].message, /reported once for \/\*\/total_backlinks$/);
   // Up to 2^53 - 1 is exact: no warning.
   body[0].search_volume = Number.MAX_SAFE_INTEGER;
   assert.equal(validateResponse('ranked-keywords/domain', body).warning_count, 0);
