@@ -32,36 +32,57 @@ test('exports map: types first, default last, node/deno/bun entries between; sid
   assert.deepEqual(manifest.sideEffects, ['./serpkit.node.js']);
 });
 
-test("Node: import { ... } from 'serpkit' works with no init()", () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'serpkit-node-'));
+// The same program in every runtime: `import ... from 'serpkit'` and use it, no init().
+const PROGRAM = `
+  import { validateResponse, parseResponse, estimateCost, operations, Client } from 'serpkit';
+  const text = '[{"keyword":"x","competition":0.4,"cpc":1.2,"search_volume":90,"kd":"7"}]';
+  const fromText = validateResponse('related', text);
+  const fromValue = validateResponse('related', JSON.parse(text));
+  const client = new Client({ key: 'k' });
+  console.log(JSON.stringify({
+    text: fromText.errors.map((i) => i.path + ' ' + i.code),
+    value: fromValue.errors.map((i) => i.path + ' ' + i.code),
+    parsed: parseResponse('related', text).report.error_count,
+    cost: estimateCost('related', { keyword: 'a', ccode: 'US' }).display,
+    operations: operations().length,
+    remaining: client.remaining,
+  }));
+`;
+
+const EXPECTED = {
+  text: ['/0/kd type'],
+  value: ['/0/kd type'],
+  parsed: 1,
+  cost: '$0.1500',
+  operations: 11,
+  remaining: null,
+};
+
+/** Runs PROGRAM with `command args` in a fresh project whose node_modules/serpkit is pkg/. */
+function runInProject(command, args) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'serpkit-runtime-'));
   try {
     fs.mkdirSync(path.join(dir, 'node_modules'));
     fs.symlinkSync(pkg, path.join(dir, 'node_modules', 'serpkit'), 'dir');
-    fs.writeFileSync(path.join(dir, 'main.mjs'), `
-      import { validateResponse, parseResponse, estimateCost, operations, Client } from 'serpkit';
-      const text = '[{"keyword":"x","competition":0.4,"cpc":1.2,"search_volume":90,"kd":"7"}]';
-      const fromText = validateResponse('related', text);
-      const fromValue = validateResponse('related', JSON.parse(text));
-      const client = new Client({ key: 'k' });
-      console.log(JSON.stringify({
-        text: fromText.errors.map((i) => i.path + ' ' + i.code),
-        value: fromValue.errors.map((i) => i.path + ' ' + i.code),
-        parsed: parseResponse('related', text).report.error_count,
-        cost: estimateCost('related', { keyword: 'a', ccode: 'US' }).display,
-        operations: operations().length,
-        remaining: client.remaining,
-      }));
-    `);
-    const out = JSON.parse(execFileSync(process.execPath, ['main.mjs'], { cwd: dir, encoding: 'utf8' }));
-    assert.deepEqual(out, {
-      text: ['/0/kd type'],
-      value: ['/0/kd type'],
-      parsed: 1,
-      cost: '$0.1500',
-      operations: 11,
-      remaining: null,
-    });
+    fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module", "private": true }\n');
+    fs.writeFileSync(path.join(dir, 'main.mjs'), PROGRAM);
+    return JSON.parse(execFileSync(command, [...args, 'main.mjs'], { cwd: dir, encoding: 'utf8', timeout: 60_000 }));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+// Deno and Bun come from npm (tests/package.json), installed by the JS test stage.
+const bin = (name) => path.join(root, 'tests', 'node_modules', '.bin', name);
+
+test("Node: import { ... } from 'serpkit' works with no init()", () => {
+  assert.deepEqual(runInProject(process.execPath, []), EXPECTED);
+});
+
+test("Deno (npm deno): the same import, with read permission only", () => {
+  assert.deepEqual(runInProject(bin('deno'), ['run', '--allow-read']), EXPECTED);
+});
+
+test("Bun (npm bun): the same import", () => {
+  assert.deepEqual(runInProject(bin('bun'), []), EXPECTED);
 });
