@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = path.join(root, 'pkg');
@@ -22,14 +24,14 @@ test('npm pack would publish exactly the package files, each present', () => {
   assert.equal(packed.name, 'serpkit');
 });
 
-test('exports map: types first, default last, node/deno/bun entries between; sideEffects names the entry that instantiates', () => {
+test('exports map: types first, default last, workerd/node/deno/bun entries between; sideEffects names the entries that instantiate', () => {
   const entry = manifest.exports['.'];
   const conditions = Object.keys(entry);
   assert.equal(conditions[0], 'types');
   assert.equal(conditions.at(-1), 'default');
-  assert.deepEqual(conditions, ['types', 'node', 'deno', 'bun', 'default']);
+  assert.deepEqual(conditions, ['types', 'workerd', 'node', 'deno', 'bun', 'default']);
   for (const target of Object.values(entry)) assert.ok(fs.existsSync(path.join(pkg, target)), target);
-  assert.deepEqual(manifest.sideEffects, ['./serpkit.node.js']);
+  assert.deepEqual(manifest.sideEffects, ['./serpkit.node.js', './serpkit.workerd.js']);
 });
 
 // The same program in every runtime: `import ... from 'serpkit'` and use it, no init().
@@ -85,4 +87,55 @@ test("Deno (npm deno): the same import, with read permission only", () => {
 
 test("Bun (npm bun): the same import", () => {
   assert.deepEqual(runInProject(bin('bun'), []), EXPECTED);
+});
+
+test('Cloudflare Workers: a worker bundled the way Workers users do (esbuild, workerd condition) runs in workerd (miniflare)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'serpkit-worker-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'node_modules'));
+    fs.symlinkSync(pkg, path.join(dir, 'node_modules', 'serpkit'), 'dir');
+    fs.writeFileSync(path.join(dir, 'worker.js'), `
+      import { validateResponse, parseResponse } from 'serpkit';
+      export default {
+        async fetch(request) {
+          const text = await request.text();
+          const fromValue = parseResponse('related', text).report;
+          const fromText = validateResponse('related', text);
+          return Response.json({ text: fromText.errors.map((i) => i.path + ' ' + i.code), value: fromValue.errors.map((i) => i.path + ' ' + i.code) });
+        },
+      };
+    `);
+    // As wrangler bundles: the workerd condition, the .wasm left as a module import next to the bundle.
+    await build({
+      entryPoints: [path.join(dir, 'worker.js')],
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      conditions: ['workerd', 'worker'],
+      mainFields: ['module', 'main'],
+      external: ['*.wasm'],
+      outdir: path.join(dir, 'dist'),
+      logLevel: 'error',
+    });
+    fs.copyFileSync(path.join(pkg, 'serpkit_bg.wasm'), path.join(dir, 'dist', 'serpkit_bg.wasm'));
+    const mf = new Miniflare({
+      scriptPath: path.join(dir, 'dist', 'worker.js'),
+      modulesRoot: path.join(dir, 'dist'),
+      modules: true,
+      modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }],
+      compatibilityDate: '2025-01-01',
+    });
+    try {
+      const res = await mf.dispatchFetch('http://localhost/', {
+        method: 'POST',
+        body: '[{"keyword":"x","competition":0.4,"cpc":1.2,"search_volume":90,"kd":"7"}]',
+      });
+      assert.equal(res.status, 200);
+      assert.deepEqual(await res.json(), { text: ['/0/kd type'], value: ['/0/kd type'] });
+    } finally {
+      await mf.dispose();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -112,6 +112,7 @@ pub fn pkg(tools: &Tools) -> Res {
         "static_api.js",
         "validate_value.js",
         "serpkit.node.js",
+        "serpkit.workerd.js",
     ] {
         std::fs::copy(root().join("src/js").join(file), out.join(file))
             .map_err(|e| format!("pkg/{file}: {e}"))?;
@@ -146,10 +147,10 @@ struct PackageManifest {
     module: &'static str,
     types: &'static str,
     exports: Exports,
-    files: [&'static str; 11],
-    /// The modules a bundler may not drop unused: the runtime entry instantiates the wasm.
+    files: [&'static str; 12],
+    /// The modules a bundler may not drop unused: the runtime entries instantiate the wasm.
     #[serde(rename = "sideEffects")]
-    side_effects: [&'static str; 1],
+    side_effects: [&'static str; 2],
     license: &'static str,
 }
 
@@ -163,10 +164,13 @@ struct Exports {
 }
 
 /// The entry point's conditional exports: `types` first, `default` last, the runtimes that
-/// load the wasm themselves (`serpkit.node.js`: no `init()` needed) between.
+/// load the wasm themselves between (no `init()` needed): Workers (`serpkit.workerd.js`,
+/// the wasm imported as a module) and Node, Deno, Bun (`serpkit.node.js`, the wasm read from
+/// the package).
 #[derive(Serialize)]
 struct EntryExport {
     types: &'static str,
+    workerd: &'static str,
     node: &'static str,
     deno: &'static str,
     bun: &'static str,
@@ -186,6 +190,7 @@ impl PackageManifest {
             exports: Exports {
                 entry: EntryExport {
                     types: "./serpkit.d.ts",
+                    workerd: "./serpkit.workerd.js",
                     node: "./serpkit.node.js",
                     deno: "./serpkit.node.js",
                     bun: "./serpkit.node.js",
@@ -196,6 +201,7 @@ impl PackageManifest {
             files: [
                 "serpkit.js",
                 "serpkit.node.js",
+                "serpkit.workerd.js",
                 "record_cache.js",
                 "record_client.js",
                 "static_api.js",
@@ -206,7 +212,7 @@ impl PackageManifest {
                 "serpkit_bg.wasm",
                 "serpkit_bg.wasm.d.ts",
             ],
-            side_effects: ["./serpkit.node.js"],
+            side_effects: ["./serpkit.node.js", "./serpkit.workerd.js"],
             license: "MIT OR Apache-2.0",
         }
     }
@@ -221,7 +227,7 @@ mod tests {
         let text = serde_json::to_string(&PackageManifest::new("1.2.3".into())).unwrap();
         assert_eq!(
             text,
-            r#"{"name":"serpkit","version":"1.2.3","description":"Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)","type":"module","main":"serpkit.js","module":"serpkit.js","types":"serpkit.d.ts","exports":{".":{"types":"./serpkit.d.ts","node":"./serpkit.node.js","deno":"./serpkit.node.js","bun":"./serpkit.node.js","default":"./serpkit.js"},"./serpkit_bg.wasm":"./serpkit_bg.wasm"},"files":["serpkit.js","serpkit.node.js","record_cache.js","record_client.js","static_api.js","static_data.js","validators.js","validate_value.js","serpkit.d.ts","serpkit_bg.wasm","serpkit_bg.wasm.d.ts"],"sideEffects":["./serpkit.node.js"],"license":"MIT OR Apache-2.0"}"#
+            r#"{"name":"serpkit","version":"1.2.3","description":"Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)","type":"module","main":"serpkit.js","module":"serpkit.js","types":"serpkit.d.ts","exports":{".":{"types":"./serpkit.d.ts","workerd":"./serpkit.workerd.js","node":"./serpkit.node.js","deno":"./serpkit.node.js","bun":"./serpkit.node.js","default":"./serpkit.js"},"./serpkit_bg.wasm":"./serpkit_bg.wasm"},"files":["serpkit.js","serpkit.node.js","serpkit.workerd.js","record_cache.js","record_client.js","static_api.js","static_data.js","validators.js","validate_value.js","serpkit.d.ts","serpkit_bg.wasm","serpkit_bg.wasm.d.ts"],"sideEffects":["./serpkit.node.js","./serpkit.workerd.js"],"license":"MIT OR Apache-2.0"}"#
         );
     }
 }
