@@ -368,6 +368,19 @@ fn ensure_browser() -> Res<(PathBuf, PathBuf)> {
 /// `npm ci` in `dir` (its `package.json` and `package-lock.json`) unless its `node_modules` is
 /// as new as the lock file already; returns that `node_modules`.
 pub fn npm_ci(dir: &Path) -> Res<PathBuf> {
+    npm_setup(dir, "ci")
+}
+
+/// As [`npm_ci`], with `npm install` from the lock file. For `tests/`: the registry here serves
+/// Deno's binary package for this platform only, so npm writes a lock file without the other
+/// platforms' optional packages, which `npm ci` refuses as out of sync; `npm install` installs
+/// the locked versions and leaves the lock file as it is.
+pub fn npm_install(dir: &Path) -> Res<PathBuf> {
+    npm_setup(dir, "install")
+}
+
+/// `npm <command>` in `dir` unless its `node_modules` is as new as its lock file.
+fn npm_setup(dir: &Path, command: &str) -> Res<PathBuf> {
     let node_modules = dir.join("node_modules");
     let stamp = node_modules.join(".package-lock.json");
     let lock = dir.join("package-lock.json");
@@ -377,7 +390,7 @@ pub fn npm_ci(dir: &Path) -> Res<PathBuf> {
     };
     if !fresh {
         run(Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund"])
+            .args([command, "--no-audit", "--no-fund"])
             .current_dir(dir))?;
     }
     Ok(node_modules)
