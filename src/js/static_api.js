@@ -63,10 +63,9 @@ function validateParsed(operation, body, request) {
   try {
     return validateValue(validator, body, parsed, MAX_ISSUES);
   } catch {
-    // A value only its JSON text can tell (`NEEDS_TEXT`: a `toJSON` method, a BigInt, a
-    // string that is not well-formed UTF-16), or one that threw while read (a getter, nesting
-    // too deep for the stack): as its JSON text, which gives the report, or the typed error
-    // (`invalid_argument`) when it has none.
+    // A value only its JSON text can tell (`NEEDS_TEXT`: a `toJSON` method, a BigInt), or one
+    // that threw while read (a getter, a cycle, nesting too deep for the stack): as its JSON
+    // text, which gives the report, or the typed error (`invalid_argument`) when it has none.
     return validateText(operation, body, request);
   }
 }
@@ -83,10 +82,10 @@ let decoder;
  */
 export function parseResponse(operation, body, request) {
   let text = body;
-  if (!(typeof body === 'string')) {
-    if (!(body instanceof Uint8Array || body instanceof ArrayBuffer)) {
-      return { data: undefined, report: validateText(operation, body, request) };
-    }
+  if (typeof body !== 'string') {
+    // Neither text nor bytes: read by the wasm engine as it reads any value (its JSON text, or
+    // its typed error).
+    if (!isText(body)) return { data: undefined, report: validateText(operation, body, request) };
     decoder ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
     try {
       text = decoder.decode(body);
@@ -100,7 +99,8 @@ export function parseResponse(operation, body, request) {
   } catch {
     return { data: undefined, report: validateText(operation, text, request) };
   }
-  return { data, report: validateResponse(operation, data, request) };
+  // The parsed value, whatever it is (a JSON string too: not text to read again).
+  return { data, report: validateParsed(operation, data, request) };
 }
 
 // ---- Standard Schema ---------------------------------------------------------------------

@@ -64,7 +64,10 @@ const I64_LIMIT = 9223372036854775808; // 2^63
 // (the shortest text that reads back as it), which is below `i64::MIN`.
 const outside64 = (x) => x >= I64_LIMIT || x <= -I64_LIMIT;
 
-/** What a value is, for a type error: `string "x"`, `integer 5`, `float 1.5`, `null`, ... */
+/**
+ * What a value is, for a type error: `string "x"`, `integer 5`, `float 1.5`, `null`, ...
+ * Throws `NEEDS_TEXT` for one that holds a BigInt or a `toJSON` method (`anyOk`).
+ */
 export function found(x) {
   if (!anyOk(x)) throw NEEDS_TEXT;
   switch (typeof x) {
@@ -78,13 +81,8 @@ export function found(x) {
       if (!Number.isInteger(x) || Math.abs(x) >= 1e21) return 'float ' + text;
       return outside64(x) ? 'integer ' + text + ' (outside the 64-bit range)' : 'integer ' + text;
     }
-    case 'bigint':
-      throw NEEDS_TEXT;
     case 'object':
-      if (x === null) return 'null';
-      if (isArray(x)) return 'array';
-      if (typeof x.toJSON === 'function') throw NEEDS_TEXT;
-      return 'object';
+      return x === null ? 'null' : isArray(x) ? 'array' : 'object';
     default:
       return 'null';
   }
@@ -116,9 +114,6 @@ export function unsafeInteger(sink, path, x) {
 }
 
 // ---- Formats (as src/rules/formats.rs decides them) ------------------------------------
-
-/** English full month names, January first. */
-export const MONTH_NAMES = Object.freeze(['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']);
 
 /** The number of an all-ASCII-digit slice, or -1. */
 function digits(text, from, to) {

@@ -17,6 +17,8 @@ use serde::Serialize;
 
 pub use crate::keyword::same_keyword;
 pub use code::RuleCode;
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) use shape::js_string;
 pub(crate) use shape::{bound_text, named};
 pub use shape::{
     Array, ArrayRule, At, CheckContext, Field, Kind, Named, Node, NumberRule, Object, ObjectCheck,

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 
 use std::any::Any;
 
-use super::{RuleCode, Severity};
+use super::{formats, RuleCode, Severity};
 use crate::json::Scalar;
 
 /// A JSON value's expected shape.
@@ -116,6 +116,44 @@ impl StringRule {
             _ => Severity::Error,
         }
     }
+    /// True when `text` keeps the rule (the wasm engine's test).
+    #[inline]
+    pub fn holds(&self, text: &str) -> bool {
+        match self {
+            StringRule::Prefix(prefix, _) => text.starts_with(prefix),
+            StringRule::OneOf(values, _) => values.contains(&text),
+            StringRule::Date => formats::is_date(text),
+            StringRule::Timestamp { millis } => formats::is_utc_timestamp(text, *millis),
+            StringRule::Lowercase => !text.chars().any(char::is_uppercase),
+            StringRule::MonthName => formats::MONTH_NAMES.contains(&text),
+        }
+    }
+    /// [`Self::holds`] as a JS expression on the string `x`, for the generated JS validator
+    /// (`validate::js`; its runtime `src/js/validate_value.js` ports [`formats`], and the
+    /// generated module declares `MONTH_NAMES` from it). Native only.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn js_test(&self, x: &str) -> String {
+        match self {
+            StringRule::Prefix(prefix, _) => format!("{x}.startsWith({})", js_string(prefix)),
+            StringRule::OneOf(values, _) => {
+                let tests: Vec<String> = values
+                    .iter()
+                    .map(|value| format!("{x} === {}", js_string(value)))
+                    .collect();
+                format!("({})", tests.join(" || "))
+            }
+            StringRule::Date => format!("isDate({x})"),
+            StringRule::Timestamp { millis } => format!("isTimestamp({x}, {millis})"),
+            StringRule::Lowercase => format!("!hasUpper({x})"),
+            StringRule::MonthName => format!("MONTH_NAMES.includes({x})"),
+        }
+    }
+}
+
+/// A JS string literal (JSON's, which JS reads the same). Native only.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn js_string(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned())
 }
 
 /// A rule on a number. Code: `range`.
@@ -169,6 +207,36 @@ pub enum Order {
     Step(i64),
 }
 
+impl Order {
+    /// True when `key` may follow `previous` (the wasm engine's test).
+    #[inline]
+    pub fn holds(self, key: i64, previous: i64) -> bool {
+        match self {
+            Order::Asc => key >= previous,
+            Order::Desc => key <= previous,
+            Order::StrictAsc => key > previous,
+            Order::StrictDesc => key < previous,
+            Order::Step(step) => {
+                let moved = key.saturating_sub(previous);
+                moved.signum() != step.signum() || moved == step
+            }
+        }
+    }
+    /// [`Self::holds`] as a JS expression on two keys (numbers, or BigInts beyond 2^53, which
+    /// compare exactly with each other; `stepOk` of the runtime saturates as Rust does).
+    /// Native only.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn js_test(self, key: &str, previous: &str) -> String {
+        match self {
+            Order::Asc => format!("{key} >= {previous}"),
+            Order::Desc => format!("{key} <= {previous}"),
+            Order::StrictAsc => format!("{key} > {previous}"),
+            Order::StrictDesc => format!("{key} < {previous}"),
+            Order::Step(step) => format!("stepOk({step}, {key}, {previous})"),
+        }
+    }
+}
+
 /// The key a [`ArrayRule::Seq`] orders elements by. Declared where it can be, so both
 /// validators (the wasm engine and the generated JS one) read it from the declaration.
 #[derive(Clone, Copy, Debug)]
@@ -187,7 +255,7 @@ impl SeqKey {
     pub fn of(&self, record: &Record<'_, '_>) -> Option<i64> {
         match self {
             SeqKey::Int(field) => record.int(field),
-            SeqKey::Date(field) => super::formats::parse_date(&record.str(field)?),
+            SeqKey::Date(field) => formats::parse_date(&record.str(field)?),
             SeqKey::Custom(key) => (key.run)(record),
         }
     }

@@ -17,9 +17,8 @@ use std::fmt::Write as _;
 use super::{messages, Issue, MAX_ISSUES};
 use crate::json::{push_token, Decimal, Key, RawStr, Scalar, ScanResult, Scanner, Start};
 use crate::ops::Request;
-use crate::rules::formats::{self, MONTH_NAMES};
 use crate::rules::{
-    ArrayRule, At, CheckContext, Kind, Node, NumberRule, Object, Order, Record, RuleCode, Severity,
+    ArrayRule, At, CheckContext, Kind, Node, NumberRule, Object, Record, RuleCode, Severity,
     StringRule,
 };
 
@@ -298,15 +297,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     fn str_rule(&mut self, rule: &'static StringRule, s: RawStr<'a>, here: Here<'_, '_>) {
         let text = s.text();
         let t: &str = &text;
-        let ok = match rule {
-            StringRule::Prefix(p, _) => t.starts_with(p),
-            StringRule::OneOf(vals, _) => vals.contains(&t),
-            StringRule::Date => formats::is_date(t),
-            StringRule::Timestamp { millis } => formats::is_utc_timestamp(t, *millis),
-            StringRule::Lowercase => !t.chars().any(char::is_uppercase),
-            StringRule::MonthName => MONTH_NAMES.contains(&t),
-        };
-        if ok {
+        if rule.holds(t) {
             return;
         }
         let msg = || messages::string_rule(rule, shown(t));
@@ -533,17 +524,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                         continue;
                     };
                     if let Some((pk, pi)) = *p {
-                        let ok = match order {
-                            Order::Asc => k >= pk,
-                            Order::Desc => k <= pk,
-                            Order::StrictAsc => k > pk,
-                            Order::StrictDesc => k < pk,
-                            Order::Step(d) => {
-                                let moved = k.saturating_sub(pk);
-                                moved.signum() != d.signum() || moved == d
-                            }
-                        };
-                        if !ok {
+                        if !order.holds(k, pk) {
                             self.report(here, At::Key(field), severity, code, || {
                                 messages::order(i, pi, what)
                             });

@@ -26,8 +26,9 @@ use super::engine::expected;
 use super::{messages, MAX_ISSUES};
 use crate::json::push_token;
 use crate::ops::Operation;
+use crate::rules::formats::MONTH_NAMES;
 use crate::rules::{
-    ArrayRule, Kind, Named, Node, NumberRule, Object, Order, RuleCode, SeqKey, StringRule,
+    js_string as lit, Array, ArrayRule, Kind, Named, Node, NumberRule, Object, RuleCode, SeqKey,
 };
 
 /// Placeholders in message templates, replaced by JS expressions.
@@ -48,9 +49,15 @@ pub fn js_validators() -> String {
     );
     out.push_str(
         "import { isArray, absent, found, shown, esc, intClass, unsafeInteger, isDate, isTimestamp,\n\
-         \x20 anyOk,\n\
-         \x20 hasUpper, MONTH_NAMES, int, str, has, get, dateKey, stepOk, satMulAdd, sameKeyword,\n\
+         \x20 anyOk, hasUpper, int, str, has, get, dateKey, stepOk, satMulAdd, sameKeyword,\n\
          \x20 asciiLower, debug, NEEDS_TEXT } from './validate_value.js';\n\n",
+    );
+    let months: Vec<String> = MONTH_NAMES.iter().map(|name| lit(name)).collect();
+    let _ = writeln!(
+        out,
+        "/** English full month names, January first (`rules::formats::MONTH_NAMES`). */\n\
+         const MONTH_NAMES = Object.freeze([{}]);",
+        months.join(", ")
     );
     let _ = writeln!(out, "export const MAX_ISSUES = {MAX_ISSUES};");
     out.push_str("/** Rule codes (`RuleCode`), for the twins. */\nconst C = Object.freeze({\n");
@@ -101,7 +108,7 @@ impl Generator {
     fn root(&mut self, node: &Node) -> usize {
         match node.kind {
             Kind::Object(object) => self.object(object),
-            Kind::Array(_) => self.array(node),
+            Kind::Array(array) => self.array(array),
             _ => {
                 let fast = format!("  return {};\n", self.fast(node, "v"));
                 let report = self.report(node, "v", "p");
@@ -142,7 +149,7 @@ impl Generator {
                 let mut test = format!("typeof {x} === \"string\"");
                 for rule in rules {
                     test.push_str(" && ");
-                    test.push_str(&string_test(rule, x));
+                    test.push_str(&rule.js_test(x));
                 }
                 test
             }
@@ -175,7 +182,7 @@ impl Generator {
             Kind::Bool => format!("typeof {x} === \"boolean\""),
             Kind::Any => format!("anyOk({x})"),
             Kind::Object(object) => format!("f{}({x}, cx)", self.object(object)),
-            Kind::Array(_) => format!("f{}({x}, cx)", self.array(node)),
+            Kind::Array(array) => format!("f{}({x}, cx)", self.array(array)),
         }
     }
 
@@ -203,7 +210,7 @@ impl Generator {
                         let _ = writeln!(
                             out,
                             "    if (!({})) s.push({p}, {}, {}, {message});",
-                            string_test(rule, x),
+                            rule.js_test(x),
                             lit(rule.severity().as_str()),
                             lit(rule.code().as_str()),
                         );
@@ -239,7 +246,7 @@ impl Generator {
             Kind::Bool => format!("  if (typeof {x} !== \"boolean\") {}\n", type_error(p)),
             Kind::Any => format!("  if (!anyOk({x})) throw NEEDS_TEXT;\n"),
             Kind::Object(object) => format!("  r{}({x}, {p}, cx);\n", self.object(object)),
-            Kind::Array(_) => format!("  r{}({x}, {p}, cx);\n", self.array(node)),
+            Kind::Array(array) => format!("  r{}({x}, {p}, cx);\n", self.array(array)),
         }
     }
 
@@ -346,10 +353,7 @@ impl Generator {
     }
 
     /// The function pair of an array declaration.
-    fn array(&mut self, node: &Node) -> usize {
-        let Kind::Array(array) = node.kind else {
-            return self.root(node);
-        };
+    fn array(&mut self, array: &Array) -> usize {
         let item_fast = self.fast(&array.items, "e");
         let item_report = match array.items.kind {
             // A container element is checked fast first; only a failing one is reported.
@@ -357,8 +361,8 @@ impl Generator {
                 let id = self.object(object);
                 format!("  if (!f{id}(e, cx.probe)) r{id}(e, q, cx);\n")
             }
-            Kind::Array(_) => {
-                let id = self.array(&array.items);
+            Kind::Array(items) => {
+                let id = self.array(items);
                 format!("  if (!f{id}(e, cx.probe)) r{id}(e, q, cx);\n")
             }
             _ => self.report(&array.items, "e", "q"),
@@ -370,6 +374,7 @@ impl Generator {
         );
         let mut per_element_fast = String::new();
         let mut per_element_report = String::new();
+        let mut after_fast = String::new();
         let mut after_report = String::new();
         let mut seq = 0;
         for rule in array.rules {
@@ -407,13 +412,7 @@ impl Generator {
                         SeqKey::Date(name) => format!("dateKey(e, {})", lit(name)),
                         SeqKey::Custom(named) => format!("t{}(e)", self.twin(&named)),
                     };
-                    let ok = match order {
-                        Order::Asc => format!("k >= k{seq}"),
-                        Order::Desc => format!("k <= k{seq}"),
-                        Order::StrictAsc => format!("k > k{seq}"),
-                        Order::StrictDesc => format!("k < k{seq}"),
-                        Order::Step(step) => format!("stepOk({step}, k, k{seq})"),
-                    };
+                    let ok = order.js_test("k", &format!("k{seq}"));
                     let _ = writeln!(fast, "  let k{seq};");
                     let _ = writeln!(report, "  let k{seq}, i{seq} = 0;");
                     let _ = writeln!(
@@ -438,27 +437,20 @@ impl Generator {
                     );
                     let _ = writeln!(per_element_report, "    cx.path = q;\n    t{id}(cx, i, e);");
                 }
-                // Also run after the fast function's loop (below).
                 ArrayRule::End(check) => {
                     let id = self.twin(&check);
+                    let _ = writeln!(
+                        after_fast,
+                        "  t{id}(cx, n);\n  if (cx.failed) {{ cx.failed = false; return false; }}"
+                    );
                     let _ = writeln!(after_report, "  cx.path = p;\n  t{id}(cx, n);");
                 }
             }
         }
         let _ = write!(
             fast,
-            "  for (let i = 0; i < n; i++) {{\n    const e = v[i];\n    if (!({item_fast})) return false;\n{per_element_fast}  }}\n"
+            "  for (let i = 0; i < n; i++) {{\n    const e = v[i];\n    if (!({item_fast})) return false;\n{per_element_fast}  }}\n{after_fast}  return true;\n"
         );
-        for rule in array.rules {
-            if let ArrayRule::End(check) = rule {
-                let id = self.twin(check);
-                let _ = writeln!(
-                    fast,
-                    "  t{id}(cx, n);\n  if (cx.failed) {{ cx.failed = false; return false; }}"
-                );
-            }
-        }
-        fast.push_str("  return true;\n");
         let item_report = indent(&item_report);
         let _ = write!(
             report,
@@ -473,24 +465,6 @@ impl Generator {
 /// `text` with two more spaces on each line.
 fn indent(text: &str) -> String {
     text.lines().map(|line| format!("  {line}\n")).collect()
-}
-
-/// A JS test of a string rule on `x` (a string).
-fn string_test(rule: &StringRule, x: &str) -> String {
-    match rule {
-        StringRule::Prefix(prefix, _) => format!("{x}.startsWith({})", lit(prefix)),
-        StringRule::OneOf(values, _) => {
-            let tests: Vec<String> = values
-                .iter()
-                .map(|v| format!("{x} === {}", lit(v)))
-                .collect();
-            format!("({})", tests.join(" || "))
-        }
-        StringRule::Date => format!("isDate({x})"),
-        StringRule::Timestamp { millis } => format!("isTimestamp({x}, {millis})"),
-        StringRule::Lowercase => format!("!hasUpper({x})"),
-        StringRule::MonthName => format!("MONTH_NAMES.includes({x})"),
-    }
 }
 
 /// ` && min <= x && x <= max` (infinite bounds left out).
@@ -512,11 +486,6 @@ fn range_test(rule: &NumberRule, x: &str) -> String {
 /// A JS number literal.
 fn number(value: f64) -> String {
     format!("{value:?}")
-}
-
-/// A JS string literal (JSON's, which JS reads the same).
-fn lit(text: &str) -> String {
-    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned())
 }
 
 /// `/name` as a JSON Pointer token.

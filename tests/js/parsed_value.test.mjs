@@ -154,6 +154,10 @@ test('parseResponse: bytes, a syntax error with its position, invalid UTF-8, a b
   // Bytes that are not UTF-8: the same invalid_argument error as validateResponse(bytes).
   assert.throws(() => parseResponse('related', invalid), { code: 'invalid_argument', message: /not UTF-8/ });
   assert.throws(() => validateResponse('related', invalid), { code: 'invalid_argument', message: /not UTF-8/ });
+  // A JSON string is data, not text to read again: "[]" is a string where an array belongs.
+  const quoted = parseResponse('related', '"[]"');
+  assert.equal(quoted.data, '[]');
+  assert.deepEqual(quoted.report.errors.map((i) => [i.path, i.code]), [['', 'type']]);
   const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]);
   assert.deepEqual(parseResponse('related', bom).report, validateResponse('related', bom));
 });

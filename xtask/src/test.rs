@@ -93,8 +93,9 @@ pub fn e2e() -> Res {
 /// The JS package: built, then tested with node:test and type-checked with tsc.
 fn js_stage(tools: &Tools, sandbox: &SandboxServer) -> Res {
     pkg::pkg(tools)?;
-    // Test-only npm packages (real consumers of the package's Standard Schema), in their own
-    // tests/package.json: installed here, never by `cargo xtask serve`, and reused.
+    // Test-only npm packages (the package's real consumers: Standard Schema users, Deno, Bun,
+    // workerd, Vite, webpack), in their own tests/package.json: installed here, never by
+    // `cargo xtask serve`, and reused.
     crate::tools::npm_install(&root().join("tests"))?;
     // The size goals (wasm ≤ 100 kB gzip), before anything else uses the package.
     run(Command::new("node").arg("tests/size/check.mjs"))?;
