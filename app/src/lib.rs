@@ -3,11 +3,13 @@
 //! Layers, lower never importing higher (no cycles between these modules):
 //!
 //! ```text
-//! paths, model, sort  <-  store  <-  workspace  <-  components  <-  routes
+//! paths, model, sort, research  <-  store  <-  workspace  <-  components  <-  routes
 //! ```
 //!
 //! - [`paths`]: the app's URLs (page routes, query encoding); imports nothing of the app.
 //! - [`model`]: the stored data types. [`sort`]: the one stable sort (keeps the wasm small).
+//! - [`research`]: trends, opportunity score, keyword groups, content gap, keyword import and
+//!   HTML reports, computed from data already bought.
 //! - [`store`]: IndexedDB and localStorage.
 //! - [`workspace`]: the workspace state and the only place that builds the client and runs
 //!   calls (settings and key, persistence, lists, import/export, calls, the service chunk,
@@ -23,6 +25,7 @@ use leptos_router::{path, Lazy};
 pub mod components;
 pub mod model;
 pub mod paths;
+pub mod research;
 pub mod routes;
 pub mod sort;
 pub mod store;
