@@ -70,6 +70,11 @@ fn main() -> std::process::ExitCode {
         js.push_str(&format!("  {}: {},\n", op.js_method(), json(op.path())));
     }
     js.push_str("};\n");
+    js.push_str(&format!(
+        "// The values of the client's `integers` option.\n\
+         export const INTEGER_MODES = {};\n",
+        serde_json::to_string(&serpkit::js::INTEGER_MODES).unwrap_or_default()
+    ));
     let out = std::path::Path::new(&out);
     for (file, text) in [("static_data.js", js), ("validators.js", js_validators())] {
         if let Err(e) = std::fs::write(out.join(file), text) {

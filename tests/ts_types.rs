@@ -367,20 +367,20 @@ fn checker() -> Checker {
 /// [`Operation::js_method`], written into static_data.js by examples/pkg_data.rs).
 fn js_table() -> Vec<(String, String, String)> {
     let start = DTS
-        .find("export interface Client {")
+        .find("export interface Client<I extends IntegersMode = \"number\"> {")
         .expect("interface Client");
     let body = &DTS[start..];
     let body = &body[..body.find("\n}").unwrap()];
     body.lines()
         .map(str::trim)
-        .filter(|l| l.contains("(request: ") && l.contains("Promise<Reply<"))
+        .filter(|l| l.contains("(request: ") && l.contains("Promise<Reply<WithIntegers<"))
         .map(|l| {
             let method = &l[..l.find('(').unwrap()];
             let req = &l[l.find("(request: ").unwrap() + 10..l.find(", options").unwrap()];
             let resp = l
-                .split("Promise<Reply<")
+                .split("Promise<Reply<WithIntegers<")
                 .nth(1)
-                .and_then(|r| r.strip_suffix(">>;"))
+                .and_then(|r| r.strip_suffix(", I>>>;"))
                 .unwrap_or_else(|| panic!("response type in {l}"));
             (method.into(), req.into(), resp.into())
         })

@@ -86,7 +86,8 @@ impl JsClient {
                 return Ok(JsValue::UNDEFINED);
             }
             let value = js_sys::Object::new();
-            set(&value, "data", json_value(&reply.body));
+            // The body text: record_client.js makes `data` of it (exact integers).
+            set(&value, "data", reply.body.as_str());
             set(
                 &value,
                 "report",
@@ -168,8 +169,9 @@ impl JsClient {
                 return Ok(JsValue::UNDEFINED);
             }
             let value = js_sys::Object::new();
-            // The records as the service wrote them, like `data` of a single call.
-            set(&value, "data", json_value(&result.records));
+            // The records as the service wrote them, like `data` of a single call: the text,
+            // which record_client.js makes `data` of (exact integers).
+            set(&value, "data", result.records.as_str());
             set(&value, "missing", json_value(&to_json(&result.missing)));
             set(&value, "charge", money(result.charge));
             set(&value, "possiblyCharged", money(result.possibly_charged));

@@ -58,7 +58,7 @@ impl JsClient {
     /// maxBodyBytes?, headers?, cache?, maxAgeMs? })`.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ClientOptions<I>")] options: JsValue,
     ) -> Result<JsClient, JsValue> {
         JsClient::from_options(&options)
     }
@@ -84,7 +84,7 @@ impl JsClient {
     /// resolves to `{ data, missing, charge, possiblyCharged, error }` (never rejects after the
     /// start: what was bought is kept; `error` says why it stopped early). The signal stops
     /// starting new chunks; chunks already sent finish and keep what they bought.
-    #[wasm_bindgen(js_name = searchVolumeBulkChunked, unchecked_return_type = "Promise<BulkResult>")]
+    #[wasm_bindgen(js_name = searchVolumeBulkChunked, unchecked_return_type = "Promise<BulkResult<I>>")]
     pub fn search_volume_bulk_chunked(
         &self,
         #[wasm_bindgen(unchecked_param_type = "SearchVolumeBulkRequest")] request: JsValue,
@@ -270,7 +270,8 @@ impl JsClient {
             .calls
             .merge(id, self.inner.config().validation, |merged| {
                 let reply: js_sys::Object = json_value(&merged.text).unchecked_into();
-                set(&reply, "data", json_value(merged.body));
+                // The body text: record_client.js makes `data` of it (exact integers).
+                set(&reply, "data", merged.body);
                 set(
                     &reply,
                     "error",

@@ -40,7 +40,9 @@ pub use errors::{
 };
 #[cfg(target_arch = "wasm32")]
 pub use exports::JsClient;
-pub use options::{BULK_OPTION_NAMES, CALL_OPTION_NAMES, CLIENT_OPTION_NAMES, RETRY_OPTION_NAMES};
+pub use options::{
+    BULK_OPTION_NAMES, CALL_OPTION_NAMES, CLIENT_OPTION_NAMES, INTEGER_MODES, RETRY_OPTION_NAMES,
+};
 
 /// The package's allocator: talc, about 1.9 kB gzip smaller than the standard dlmalloc
 /// (measurements in xtask's `pkg`).

@@ -9,7 +9,7 @@ use crate::money::Usd;
 
 /// The options of `new Client(...)` (`ClientOptions` in `serpkit.d.ts`); any other is an
 /// error.
-pub const CLIENT_OPTION_NAMES: [&str; 10] = [
+pub const CLIENT_OPTION_NAMES: [&str; 11] = [
     "key",
     "baseUrl",
     "timeoutMs",
@@ -20,7 +20,18 @@ pub const CLIENT_OPTION_NAMES: [&str; 10] = [
     "headers",
     "cache",
     "maxAgeMs",
+    "integers",
 ];
+
+/// The values of the `integers` option: how `data` holds integers beyond ±(2^53 − 1), which a
+/// JS number cannot hold exactly. The option is read, checked and applied in the package's JS
+/// (`exact_json.js`, the list carried there by static_data.js), where `data` is made from the
+/// body text: the wasm only accepts its name (reading it here cost 0.3 kB gzip of the wasm).
+///
+/// Decided (issue #19): only such integers are converted under "bigint" and "string"; every
+/// other number stays a number. "number" (the default) keeps them as rounded numbers but never
+/// silently: the reply's report gets one `unsafe_integer` warning per field path pattern.
+pub const INTEGER_MODES: [&str; 3] = ["number", "bigint", "string"];
 
 /// The options of a retry policy (`retries: { ... }`, `RetryOptions` in `serpkit.d.ts`); any
 /// other is an error.

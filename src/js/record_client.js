@@ -9,6 +9,7 @@
 // examples/pkg_data.rs).
 
 import { METHODS } from './static_data.js';
+import { integersMode, settleData } from './exact_json.js';
 
 function message(error) {
   if (error instanceof Error) return error.message;
@@ -136,11 +137,17 @@ export function installRecordCalls(Client, estimateCost) {
       },
     });
   }
+  // The wasm client hands `data` over as the body text; `settleData` makes the JS value of it
+  // under the client's `integers` mode (exact_json.js).
   const call = prototype.call;
-  prototype.call = function (operation, request, options) {
+  prototype.call = async function (operation, request, options) {
+    const mode = integersMode(this);
     const cache = this.__cache();
-    if (cache === undefined) return call.call(this, operation, request, options);
-    return cachedCall(this, cache, operation, request, options, () => call.call(this, operation, request, options));
+    const reply =
+      cache === undefined
+        ? await call.call(this, operation, request, options)
+        : await cachedCall(this, cache, operation, request, options, () => call.call(this, operation, request, options));
+    return settleData(reply, mode);
   };
   prototype.quote = async function (operation, request, options) {
     const raw = () => wholeQuote(estimateCost, operation, request);
@@ -149,9 +156,13 @@ export function installRecordCalls(Client, estimateCost) {
     return cachedQuote(this, cache, operation, request, options, raw);
   };
   const chunked = prototype.searchVolumeBulkChunked;
-  prototype.searchVolumeBulkChunked = function (request, options) {
+  prototype.searchVolumeBulkChunked = async function (request, options) {
+    const mode = integersMode(this);
     const cache = this.__cache();
-    if (cache === undefined) return chunked.call(this, request, options);
-    return cachedBulk(this, cache, request, options, () => chunked.call(this, request, options));
+    const result =
+      cache === undefined
+        ? await chunked.call(this, request, options)
+        : await cachedBulk(this, cache, request, options, () => chunked.call(this, request, options));
+    return settleData(result, mode);
   };
 }

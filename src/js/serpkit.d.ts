@@ -392,7 +392,29 @@ export interface RetryOptions {
   jitter?: boolean;
 }
 
-export interface ClientOptions {
+/**
+ * How a client's `data` holds integers beyond ±(2^53 − 1), which a JS number cannot hold
+ * exactly (real 64-bit ids: microblog `user_id`). Only those integers are converted; every
+ * other number stays a number. "number" (the default) keeps them rounded, never silently: the
+ * reply's report gets an `unsafe_integer` warning, once per field path pattern.
+ */
+export type IntegersMode = "number" | "bigint" | "string";
+
+/**
+ * `T` as `data` holds it under the integers mode `I`: with "bigint" or "string", any number
+ * may be a `bigint` or the string of its digits (those beyond ±(2^53 − 1) are).
+ */
+export type WithIntegers<T, I extends IntegersMode> = I extends "number"
+  ? T
+  : T extends number
+    ? number | (I extends "bigint" ? bigint : string)
+    : T extends readonly (infer E)[]
+      ? WithIntegers<E, I>[]
+      : T extends object
+        ? { [K in keyof T]: WithIntegers<T[K], I> }
+        : T;
+
+export interface ClientOptions<I extends IntegersMode = "number"> {
   /** The API key: sent in the request body only, never in URLs, logs or errors. */
   key: string;
   /** Base URL without `/v1` (default: the service). */
@@ -418,6 +440,12 @@ export interface ClientOptions {
   cache?: RecordCache;
   /** With a cache: records bought longer ago than this are bought again. Default: no expiry. */
   maxAgeMs?: number;
+  /**
+   * How `data` holds integers beyond ±(2^53 − 1): "number" (default: rounded, with an
+   * `unsafe_integer` warning in the report), "bigint" or "string" (exact). Types the replies:
+   * `new Client({ key, integers: "bigint" })` is a `Client<"bigint">`.
+   */
+  integers?: I;
 }
 
 export interface CallOptions {
@@ -506,10 +534,10 @@ export interface BulkProgress {
   charge: Money;
 }
 
-export interface BulkResult {
+export interface BulkResult<I extends IntegersMode = "number"> {
   /** Records of the completed chunks, in request order, as the service wrote them (as `data`
    * of `searchVolumeBulk`: the chunks' arrays joined, not decoded and re-encoded). */
-  data: SearchVolumeRecord[];
+  data: WithIntegers<SearchVolumeRecord[], I>;
   /** Keywords whose chunk did not complete (not charged). */
   missing: string[];
   /** Confirmed charges of the job. */
@@ -657,35 +685,35 @@ export interface Operations {
  * merge with the class's declaration. With a record `cache`, replies also say `fromCache`,
  * `bought` and (when the cache failed) `cacheError`.
  */
-export interface Client {
+export interface Client<I extends IntegersMode = "number"> {
   /** Calls `search_volume/bulk`; resolves to `{ data, report, charge, attempts }`. */
-  searchVolumeBulk(request: SearchVolumeBulkRequest, options?: CallOptions): Promise<Reply<SearchVolumeRecord[]>>;
+  searchVolumeBulk(request: SearchVolumeBulkRequest, options?: CallOptions): Promise<Reply<WithIntegers<SearchVolumeRecord[], I>>>;
   /** Calls `search_volume/single`; resolves to `{ data, report, charge, attempts }`. */
-  searchVolumeSingle(request: SearchVolumeSingleRequest, options?: CallOptions): Promise<Reply<SearchVolumeRecord>>;
+  searchVolumeSingle(request: SearchVolumeSingleRequest, options?: CallOptions): Promise<Reply<WithIntegers<SearchVolumeRecord, I>>>;
   /** Calls `domainstats`; resolves to `{ data, report, charge, attempts }`. */
-  domainStats(request: DomainStatsRequest, options?: CallOptions): Promise<Reply<DomainStatsRecord[]>>;
+  domainStats(request: DomainStatsRequest, options?: CallOptions): Promise<Reply<WithIntegers<DomainStatsRecord[], I>>>;
   /** Calls `backlink/metrics`; resolves to `{ data, report, charge, attempts }`. */
-  backlinkMetrics(request: BacklinkMetricsRequest, options?: CallOptions): Promise<Reply<PageBacklinkMetrics[]>>;
+  backlinkMetrics(request: BacklinkMetricsRequest, options?: CallOptions): Promise<Reply<WithIntegers<PageBacklinkMetrics[], I>>>;
   /** Calls `ranked-keywords/metrics`; resolves to `{ data, report, charge, attempts }`. */
-  rankedKeywordsMetrics(request: DomainRequest, options?: CallOptions): Promise<Reply<RankedKeywordsMetrics[]>>;
+  rankedKeywordsMetrics(request: DomainRequest, options?: CallOptions): Promise<Reply<WithIntegers<RankedKeywordsMetrics[], I>>>;
   /** Calls `ranked-keywords/domain`; resolves to `{ data, report, charge, attempts }`. */
-  rankedKeywordsDomain(request: DomainRequest, options?: CallOptions): Promise<Reply<RankedKeyword[]>>;
+  rankedKeywordsDomain(request: DomainRequest, options?: CallOptions): Promise<Reply<WithIntegers<RankedKeyword[], I>>>;
   /** Calls `backlink/overview`; resolves to `{ data, report, charge, attempts }`. */
-  backlinkOverview(request: DomainRequest, options?: CallOptions): Promise<Reply<DomainOverview>>;
+  backlinkOverview(request: DomainRequest, options?: CallOptions): Promise<Reply<WithIntegers<DomainOverview, I>>>;
   /** Calls `outline/seo`; resolves to `{ data, report, charge, attempts }`. */
-  outlineSeo(request: KeywordRequest, options?: CallOptions): Promise<Reply<OutlinePage[]>>;
+  outlineSeo(request: KeywordRequest, options?: CallOptions): Promise<Reply<WithIntegers<OutlinePage[], I>>>;
   /** Calls `microblog/post`; resolves to `{ data, report, charge, attempts }`. */
-  microblogPost(request: KeywordRequest, options?: CallOptions): Promise<Reply<MicroblogPost[]>>;
+  microblogPost(request: KeywordRequest, options?: CallOptions): Promise<Reply<WithIntegers<MicroblogPost[], I>>>;
   /** Calls `video/video`; resolves to `{ data, report, charge, attempts }`. */
-  videoVideo(request: KeywordRequest, options?: CallOptions): Promise<Reply<Video[]>>;
+  videoVideo(request: KeywordRequest, options?: CallOptions): Promise<Reply<WithIntegers<Video[], I>>>;
   /** Calls `related`; resolves to `{ data, report, charge, attempts }`. */
-  related(request: RelatedRequest, options?: CallOptions): Promise<Reply<RelatedKeyword[]>>;
+  related(request: RelatedRequest, options?: CallOptions): Promise<Reply<WithIntegers<RelatedKeyword[], I>>>;
   /**
    * Any operation by its path (`"related"`, or `"/v1/related"`), typed by the path as the
    * methods above are: a request object of another operation does not compile
    * (`client.call('related', { domain })`). A request given as JSON text is read at run time.
    */
-  call<P extends OperationName>(operation: P | `/v1/${P}`, request: Operations[P]["request"] | string, options?: CallOptions): Promise<Reply<Operations[P]["response"]>>;
+  call<P extends OperationName>(operation: P | `/v1/${P}`, request: Operations[P]["request"] | string, options?: CallOptions): Promise<Reply<WithIntegers<Operations[P]["response"], I>>>;
   /**
    * The price of a call now, before making it: `{ usd, micros, display, newRecords,
    * fromCache, summary }`. With a record cache, records already bought are not priced

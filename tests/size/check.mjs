@@ -7,7 +7,10 @@ import zlib from 'node:zlib';
 
 const LIMIT_WASM_GZ = 100_000;
 const pkg = new URL('../../pkg/', import.meta.url);
-const files = ['serpkit_bg.wasm', 'serpkit.js', 'record_cache.js', 'record_client.js', 'static_api.js', 'static_data.js', 'validators.js', 'validate_value.js', 'serpkit.d.ts'];
+// Every file the package publishes (package.json `files`, written by xtask/src/pkg.rs), the
+// wasm first; the wasm-bindgen type stub of the wasm's exports aside.
+const manifest = JSON.parse(fs.readFileSync(new URL('package.json', pkg), 'utf8'));
+const files = manifest.files.filter((name) => name !== 'serpkit_bg.wasm.d.ts').sort((a, b) => b.endsWith('.wasm') - a.endsWith('.wasm'));
 let failed = false;
 for (const name of files) {
   const bytes = fs.readFileSync(new URL(name, pkg));

@@ -312,3 +312,22 @@ export async function typedCall(c: Client): Promise<void> {
   await c.call('nope', {});
   void [related, overview];
 }
+
+// Exact integers: the `integers` option types `data` (every number may be a bigint or a string
+// under "bigint" or "string"; a plain client keeps numbers).
+export async function exactIntegers(): Promise<void> {
+  const big = new Client({ key: 'k', integers: 'bigint' });
+  const posts = await big.microblogPost({ keyword: 'a' });
+  const id: number | bigint | undefined = posts.data[0]?.profile.user_id;
+  // @ts-expect-error under "bigint" an id may be a bigint
+  const asNumber: number | undefined = posts.data[0]?.profile.user_id;
+  const strings = await new Client({ key: 'k', integers: 'string' }).call('microblog/post', { keyword: 'a' });
+  const digits: number | string | undefined = strings.data[0]?.profile.user_id;
+  const chunked = await big.searchVolumeBulkChunked({ keywords: ['a'], ccode: 'US' });
+  const volume: number | bigint | undefined = chunked.data[0]?.SEARCH_VOLUME;
+  const plain = await new Client({ key: 'k' }).microblogPost({ keyword: 'a' });
+  const exactNumber: number | undefined = plain.data[0]?.profile.user_id;
+  // @ts-expect-error integers is one of three modes
+  const float = new Client({ key: 'k', integers: 'float' });
+  show(id, asNumber, digits, volume, exactNumber, float);
+}

@@ -1,6 +1,7 @@
 //! `cargo xtask pkg`: the JS package in `pkg/` (wasm-bindgen `--target web`, wasm-opt, the
 //! plain-JS parts and `package.json`).
 
+use std::path::Path;
 use std::process::Command;
 
 use serde::Serialize;
@@ -106,32 +107,55 @@ pub fn pkg(tools: &Tools) -> Res {
             "--",
         ])
         .arg(&out))?;
-    for file in [
-        "record_cache.js",
-        "record_client.js",
-        "static_api.js",
-        "validate_value.js",
-        "serpkit.node.js",
-        "serpkit.workerd.js",
-    ] {
+    for file in HAND_WRITTEN {
         std::fs::copy(root().join("src/js").join(file), out.join(file))
             .map_err(|e| format!("pkg/{file}: {e}"))?;
     }
     let entry = out.join("serpkit.js");
-    let mut js = std::fs::read_to_string(&entry).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
+    let js = std::fs::read_to_string(&entry).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
+    // The exported `Client` is the wasm class with its `integers` option read in JS
+    // (exact_json.js: `data` is made there), so the generated class is not exported itself.
+    let mut js = replace_once(&js, "export class Client {", "class Client {", "pkg/serpkit.js")?;
     js.push_str("\nexport { MemoryRecordCache, IndexedDbRecordCache } from './record_cache.js';\n");
     js.push_str(
         "export { operations, jsonSchema, validateResponse, parseResponse, responseSchema } from './static_api.js';\n",
     );
     js.push_str(
-        "import { installRecordCalls } from './record_client.js';\ninstallRecordCalls(Client, estimateCost);\n",
+        "import { installRecordCalls } from './record_client.js';\ninstallRecordCalls(Client, estimateCost);\n\
+         import { withIntegersOption } from './exact_json.js';\n\
+         const ClientWithIntegers = withIntegersOption(Client);\n\
+         export { ClientWithIntegers as Client };\n",
     );
     std::fs::write(&entry, js).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
+    generic_client_class(&out.join("serpkit.d.ts"))?;
     let manifest = PackageManifest::new(tools::package_version("serpkit")?);
     let mut text =
         serde_json::to_string_pretty(&manifest).map_err(|e| format!("pkg/package.json: {e}"))?;
     text.push('\n');
     std::fs::write(out.join("package.json"), text).map_err(|e| format!("pkg/package.json: {e}"))
+}
+
+/// Makes the generated `Client` class generic over its `integers` mode, as the hand-written
+/// `interface Client<I>` it merges with (wasm-bindgen declares no generic class): its
+/// constructor's `ClientOptions<I>` and its methods' `I` (`BulkResult<I>`) name that parameter.
+fn generic_client_class(types: &Path) -> Res {
+    let text = std::fs::read_to_string(types).map_err(|e| format!("pkg/serpkit.d.ts: {e}"))?;
+    let text = replace_once(
+        &text,
+        "export class Client {",
+        r#"export class Client<I extends IntegersMode = "number"> {"#,
+        "pkg/serpkit.d.ts",
+    )?;
+    std::fs::write(types, text).map_err(|e| format!("pkg/serpkit.d.ts: {e}"))
+}
+
+/// `text` with its one `from` replaced by `to` (an error naming `file` when `from` is not
+/// there exactly once: the generated code changed shape).
+fn replace_once(text: &str, from: &str, to: &str, file: &str) -> Res<String> {
+    if text.matches(from).count() != 1 {
+        return Err(format!("{file}: expected one `{from}` to replace"));
+    }
+    Ok(text.replacen(from, to, 1))
 }
 
 /// `pkg/package.json` (fields in this order, as npm writes them).
@@ -147,12 +171,41 @@ struct PackageManifest {
     module: &'static str,
     types: &'static str,
     exports: Exports,
-    files: [&'static str; 12],
+    files: [&'static str; 13],
     /// The modules a bundler may not drop unused: the runtime entries instantiate the wasm.
     #[serde(rename = "sideEffects")]
     side_effects: [&'static str; 2],
     license: &'static str,
 }
+
+/// The package's hand-written JS modules, copied from `src/js/` (the rest is generated).
+const HAND_WRITTEN: [&str; 7] = [
+    "record_cache.js",
+    "record_client.js",
+    "exact_json.js",
+    "static_api.js",
+    "validate_value.js",
+    "serpkit.node.js",
+    "serpkit.workerd.js",
+];
+
+/// What the package publishes (package.json `files`; the size check and the `npm pack` test
+/// read it there): the wasm-bindgen output, the hand-written modules and the generated data.
+const FILES: [&str; 13] = [
+    "serpkit.js",
+    "serpkit.node.js",
+    "serpkit.workerd.js",
+    "record_cache.js",
+    "record_client.js",
+    "exact_json.js",
+    "static_api.js",
+    "static_data.js",
+    "validators.js",
+    "validate_value.js",
+    "serpkit.d.ts",
+    "serpkit_bg.wasm",
+    "serpkit_bg.wasm.d.ts",
+];
 
 /// The package's `exports` map.
 #[derive(Serialize)]
@@ -198,20 +251,7 @@ impl PackageManifest {
                 },
                 wasm: "./serpkit_bg.wasm",
             },
-            files: [
-                "serpkit.js",
-                "serpkit.node.js",
-                "serpkit.workerd.js",
-                "record_cache.js",
-                "record_client.js",
-                "static_api.js",
-                "static_data.js",
-                "validators.js",
-                "validate_value.js",
-                "serpkit.d.ts",
-                "serpkit_bg.wasm",
-                "serpkit_bg.wasm.d.ts",
-            ],
+            files: FILES,
             side_effects: ["./serpkit.node.js", "./serpkit.workerd.js"],
             license: "MIT OR Apache-2.0",
         }
@@ -227,7 +267,7 @@ mod tests {
         let text = serde_json::to_string(&PackageManifest::new("1.2.3".into())).unwrap();
         assert_eq!(
             text,
-            r#"{"name":"serpkit","version":"1.2.3","description":"Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)","type":"module","main":"serpkit.js","module":"serpkit.js","types":"serpkit.d.ts","exports":{".":{"types":"./serpkit.d.ts","workerd":"./serpkit.workerd.js","node":"./serpkit.node.js","deno":"./serpkit.node.js","bun":"./serpkit.node.js","default":"./serpkit.js"},"./serpkit_bg.wasm":"./serpkit_bg.wasm"},"files":["serpkit.js","serpkit.node.js","serpkit.workerd.js","record_cache.js","record_client.js","static_api.js","static_data.js","validators.js","validate_value.js","serpkit.d.ts","serpkit_bg.wasm","serpkit_bg.wasm.d.ts"],"sideEffects":["./serpkit.node.js","./serpkit.workerd.js"],"license":"MIT OR Apache-2.0"}"#
+            r#"{"name":"serpkit","version":"1.2.3","description":"Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)","type":"module","main":"serpkit.js","module":"serpkit.js","types":"serpkit.d.ts","exports":{".":{"types":"./serpkit.d.ts","workerd":"./serpkit.workerd.js","node":"./serpkit.node.js","deno":"./serpkit.node.js","bun":"./serpkit.node.js","default":"./serpkit.js"},"./serpkit_bg.wasm":"./serpkit_bg.wasm"},"files":["serpkit.js","serpkit.node.js","serpkit.workerd.js","record_cache.js","record_client.js","exact_json.js","static_api.js","static_data.js","validators.js","validate_value.js","serpkit.d.ts","serpkit_bg.wasm","serpkit_bg.wasm.d.ts"],"sideEffects":["./serpkit.node.js","./serpkit.workerd.js"],"license":"MIT OR Apache-2.0"}"#
         );
     }
 }

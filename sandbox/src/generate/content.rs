@@ -101,7 +101,8 @@ pub fn microblog_post(keyword: &str, today: Date) -> String {
     arr(&mut out, |a| {
         for (days_ago, secs, ms) in times {
             let (fullname, username) = person(&mut rng);
-            let user_id = rng.range(100_000, 1_900_000_000_000_000);
+            // Real ids are 64-bit: most are beyond 2^53, which JS numbers cannot hold exactly.
+            let user_id = rng.range(100_000, 1_900_000_000_000_000_000);
             let mut hashtags = Vec::new();
             if rng.chance(0.6) {
                 hashtags.extend(hashtag_of(keyword));
