@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveApp, launch, newPage, open, shot, shotEl, research, column, rowIds, micros, parseCsv, saved } from './helpers.mjs';
+import { SANDBOX_URL, SANDBOX_KEY, serveApp, launch, newPage, open, shot, shotEl, research, column, rowIds, micros, parseCsv, saved } from './helpers.mjs';
 
 const KWS = [
   'running shoes', 'trail running shoes', 'marathon training plan', 'best running socks',
@@ -148,6 +148,18 @@ test('keyword detail: chart, related, outline, videos, posts; price before = led
   await page.waitForFunction(() => document.querySelector('[data-testid="run-all"]')?.dataset.price === '$0.0000');
   assert.equal(micros(await page.getByTestId('ledger').textContent()) - before, micros(price));
   assert.equal(await page.getByTestId('spend').textContent(), await page.getByTestId('ledger').textContent());
+
+  // Microblog ids are 64-bit (most beyond 2^53): shown with the exact digits the service sent
+  // (the sandbox server makes the same posts for the same keyword and day).
+  const shownIds = (await page.getByTestId('user-id').allTextContents()).map((t) => t.replace(/^id /, ''));
+  const sent = await fetch(`${SANDBOX_URL}/v1/microblog/post`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key: SANDBOX_KEY, keyword: 'running shoes' }),
+  });
+  const sentIds = [...(await sent.text()).matchAll(/"user_id":(-?[0-9]+)/g)].map((m) => m[1]);
+  assert.deepEqual(shownIds, sentIds);
+  assert.ok(sentIds.some((id) => !Number.isSafeInteger(Number(id))), 'some ids are beyond 2^53');
 
   // Only http(s) URLs become links, always rel="noopener noreferrer"; no scraped markup.
   const links = await page.locator('#outline a, #videos a, #posts a').evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.rel]));

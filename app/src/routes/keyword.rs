@@ -411,7 +411,10 @@ fn micro_view(posts: &[MicroblogPost]) -> AnyView {
             {posts.iter().map(|p| view! {
                 <li class="post">
                     <p class="author"><strong>{p.profile.fullname.clone()}</strong>{p.profile.verified.then_some(" ✓")}
-                        " "<span class="meta">{format!("@{}", p.profile.username.trim_start_matches('@'))}</span></p>
+                        " "<span class="meta">{format!("@{}", p.profile.username.trim_start_matches('@'))}</span>
+                        // The 64-bit id as the service sent it: decoded in Rust (i64), never
+                        // through a JS number, so its digits are exact (the app's exact mode).
+                        " "<span class="meta" data-testid="user-id" title="User id">{format!("id {}", p.profile.user_id)}</span></p>
                     <p class="text">{p.tweet.clone()}</p>
                     <p class="tags">
                         {p.hashtags.iter().map(|t| view! { <span class="tag">{t.clone()}</span> }).collect_view()}
