@@ -319,3 +319,136 @@ fn every_break_rule_is_caught_by_the_validator() {
         }
     }
 }
+
+/// The keywords of a `ranked-keywords/domain` body, as generated for `domain`.
+fn ranked_keywords(domain: &str, today: Date) -> Vec<(String, i64)> {
+    let req = Request::from_json(
+        Operation::RankedKeywordsDomain,
+        &serde_json::json!({ "domain": domain }).to_string(),
+    )
+    .unwrap();
+    let v: Value = serde_json::from_str(&generate::body(&req, today)).unwrap();
+    arr(&v)
+        .iter()
+        .map(|r| {
+            (
+                r["keyword"].as_str().unwrap().to_owned(),
+                r["search_volume"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The seasonality rule: at least half of the 12-month volume in at most 3
+/// consecutive months (wrapping over the year end); never with zero volume.
+fn seasonal(months: &[i64]) -> bool {
+    let total: i64 = months.iter().sum();
+    total > 0
+        && (0..12).any(|start| (0..3).map(|k| months[(start + k) % 12]).sum::<i64>() * 2 >= total)
+}
+
+#[test]
+fn demo_domains_of_one_topic_share_part_of_their_keywords() {
+    let today = dates()[0];
+    // The domains the app's demo placeholders and e2e tests use: one topic (site "example").
+    let demo = [
+        "example.com",
+        "example.org",
+        "shop.example.org",
+        "news.example.net",
+    ];
+    let topic = generate::domain_topic(demo[0]);
+    let sets: Vec<HashSet<String>> = demo
+        .iter()
+        .map(|d| {
+            assert_eq!(generate::domain_topic(d), topic, "{d}");
+            ranked_keywords(d, today)
+                .into_iter()
+                .map(|(k, _)| k)
+                .collect()
+        })
+        .collect();
+    for i in 0..sets.len() {
+        for j in i + 1..sets.len() {
+            let shared = sets[i].intersection(&sets[j]).count();
+            let smaller = sets[i].len().min(sets[j].len());
+            assert!(
+                shared > 0 && shared < smaller,
+                "{} and {}: {shared} shared of {smaller}",
+                demo[i],
+                demo[j]
+            );
+        }
+    }
+    // Keywords are distinct within a domain while its universe allows (a repeat is the
+    // keyword ranking with a second URL): nearly all of 18,000 here.
+    let rows = ranked_keywords(demo[0], today);
+    assert!(
+        sets[0].len() * 100 >= rows.len() * 90,
+        "{} of {}",
+        sets[0].len(),
+        rows.len()
+    );
+}
+
+#[test]
+fn volumes_follow_a_long_tail_and_a_quarter_of_keywords_are_seasonal() {
+    let today = dates()[2];
+    let mut keywords: Vec<String> = Vec::new();
+    for d in ["example.com", "nova.io", "peakcraft.de", "running-hub.com"] {
+        keywords.extend(
+            ranked_keywords(d, today)
+                .into_iter()
+                .map(|(k, _)| k)
+                .take(600),
+        );
+    }
+    let body = generate::search_volume_bulk(&keywords, "US", today);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    // Mean log volume by word count: each longer form smaller on average.
+    let mut by_words: std::collections::BTreeMap<usize, (f64, usize)> = Default::default();
+    let mut seasonal_count = 0;
+    for rec in arr(&v) {
+        let k = rec["keyword"].as_str().unwrap();
+        let volume = rec["SEARCH_VOLUME"].as_i64().unwrap();
+        let months: Vec<i64> = arr(&rec["TARGETED_MONTHLY_SEARCHES"])
+            .iter()
+            .map(|m| m["value"].as_i64().unwrap())
+            .collect();
+        seasonal_count += usize::from(seasonal(&months));
+        if volume > 0 {
+            let e = by_words.entry(k.split_whitespace().count()).or_default();
+            e.0 += (volume as f64).ln();
+            e.1 += 1;
+        }
+    }
+    let means: Vec<(usize, f64)> = by_words
+        .iter()
+        .filter(|(_, (_, n))| *n >= 20)
+        .map(|(w, (sum, n))| (*w, sum / *n as f64))
+        .collect();
+    assert!(means.len() >= 3, "{means:?}");
+    assert!(means.windows(2).all(|w| w[0].1 > w[1].1), "{means:?}");
+    let share = seasonal_count as f64 / keywords.len() as f64;
+    assert!((0.2..=0.3).contains(&share), "seasonal share {share}");
+    // A keyword's volume agrees across operations: ranked (its mean month) and searched.
+    let ranked = ranked_keywords("example.com", today);
+    let searched: Value = serde_json::from_str(&generate::search_volume_bulk(
+        &ranked
+            .iter()
+            .take(200)
+            .map(|(k, _)| k.clone())
+            .collect::<Vec<_>>(),
+        "us",
+        today,
+    ))
+    .unwrap();
+    for ((k, rv), rec) in ranked.iter().zip(arr(&searched)) {
+        let sv = rec["SEARCH_VOLUME"].as_i64().unwrap() as f64;
+        let rv = *rv as f64;
+        assert!(
+            (sv - rv).abs() <= 0.4 * rv.max(sv) + 10.0,
+            "{k}: ranked {rv}, searched {sv}"
+        );
+    }
+}

@@ -190,10 +190,10 @@ test('100,000 ranked keywords: virtualized, scrolls to the end, sorts, filters, 
   await page.getByTestId('vsort-volume').click();
   v = await volumes();
   assert.deepEqual(v, [...v].sort((a, b) => b - a), 'descending');
-  assert.equal(v[0], 300000);
+  const exp = await sandbox('ranked-keywords/domain', { domain: d });
+  assert.equal(v[0], exp.reduce((m, r) => Math.max(m, r.search_volume), 0), 'the largest volume first');
 
   // Filter: text + ranges; every shown row matches; the count is exact.
-  const exp = await sandbox('ranked-keywords/domain', { domain: d });
   assert.equal(exp.length, 100000);
   const word = exp[12345].keyword.split(' ')[0].toLowerCase();
   await page.getByTestId('rk-filter').fill(word);

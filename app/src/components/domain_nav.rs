@@ -54,8 +54,8 @@ pub fn parse_domains(text: &str) -> Vec<String> {
 pub fn DomainNav() -> impl IntoView {
     view! {
         <nav class="subnav" aria-label="Domain research">
-            <A href="/domains" attr:data-testid="subnav-stats">"Domain stats"</A>
-            <A href="/domain" attr:data-testid="subnav-domain">"One domain"</A>
+            <A href="/domains" exact=true attr:data-testid="subnav-stats">"Domain stats"</A>
+            <A href="/domain" exact=true attr:data-testid="subnav-domain">"One domain"</A>
             <A href="/domain/pages" attr:data-testid="subnav-pages">"Page backlinks"</A>
             <A href="/domain/compare" attr:data-testid="subnav-compare">"Compare"</A>
         </nav>

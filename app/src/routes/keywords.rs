@@ -428,6 +428,10 @@ pub fn Keywords() -> impl IntoView {
             && price.with(|p| p.1 == 0)
     });
     let run_text = Signal::derive(move || {
+        // Nothing typed: the disabled button says what to do rather than a price of nothing.
+        if keywords.with(Vec::is_empty) {
+            return "Enter keywords to see the price".to_string();
+        }
         if showing.get() {
             return "Saved result shown — no charge".to_string();
         }

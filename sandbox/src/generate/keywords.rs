@@ -3,9 +3,11 @@
 
 use serpkit::ops;
 
+use std::collections::HashSet;
+
+use super::universe::{country_scale, domain_heads, head_keyword, keyword_profile, KeywordProfile};
 use super::{
     bucket, made_up_domain, ranked_keywords_size, round_to, slug, theme_for, theme_keyword,
-    theme_of,
 };
 use crate::date::Date;
 use crate::json::{arr, obj, Obj};
@@ -15,7 +17,7 @@ use crate::words::*;
 // ---------------------------------------------------------------------------------------
 // Search volume
 
-/// The stable profile of a keyword in a country.
+/// A keyword's 12 months (oldest first, ending at `today`'s month) and figures in a country.
 struct KeywordStats {
     monthly: [(i32, u8, i64); 12],
     volume: i64,
@@ -26,22 +28,8 @@ struct KeywordStats {
 fn keyword_stats(keyword: &str, ccode: &str, today: Date) -> KeywordStats {
     let kw = keyword.trim().to_lowercase();
     let cc = ccode.to_ascii_lowercase();
-    let mut rng = Rng::from_parts(&["kw", &kw, &cc]);
-    let country = if cc == "us" {
-        1.0
-    } else {
-        Rng::from_parts(&["cc", &cc]).float(0.03, 0.5)
-    };
-    let words = kw.split_whitespace().count().max(1) as f64;
-    let zero = rng.chance(0.06);
-    let base = rng.log_range(20, 400_000) as f64 * country / words.powf(0.8);
-    let phase = rng.float(0.0, 12.0);
-    let amplitude = if rng.chance(0.4) {
-        rng.float(0.2, 0.6)
-    } else {
-        rng.float(0.0, 0.15)
-    };
-    let trend = rng.float(-0.02, 0.03);
+    let profile = keyword_profile(&kw);
+    let country = country_scale(&cc);
     let now = today.month_index();
     let mut monthly = [(0, 1, 0); 12];
     let mut sum = 0.0;
@@ -49,28 +37,23 @@ fn keyword_stats(keyword: &str, ccode: &str, today: Date) -> KeywordStats {
         let idx = now - 11 + i as i64;
         let (y, m) = Date::from_month_index(idx);
         let mut noise_rng = Rng::from_parts(&["kwm", &kw, &cc, &idx.to_string()]);
-        let season =
-            1.0 + amplitude * ((f64::from(m) - phase) * std::f64::consts::TAU / 12.0).cos();
-        let v = base * season * (1.0 + trend * (i as f64 - 11.0)) * noise_rng.float(0.85, 1.15);
-        let v = if zero { 0 } else { bucket(v.max(0.0)) };
+        let v = profile.month_volume(i, m, country, noise_rng.float(0.9, 1.1));
+        let v = bucket(v.max(0.0));
         sum += v as f64;
         *slot = (y, m, v);
     }
-    let volume = bucket(sum / 12.0);
-    let (cpc, competition) = if zero {
-        (0.0, 0.0)
-    } else {
-        (
-            round_to(rng.log_range(5, 2_500) as f64 / 100.0, 2),
-            round_to(rng.unit(), 2),
-        )
-    };
     KeywordStats {
         monthly,
-        volume,
-        cpc,
-        competition,
+        volume: bucket(sum / 12.0),
+        cpc: round_to(profile.cpc, 2),
+        competition: round_to(profile.competition, 2),
     }
+}
+
+/// A keyword's volume where no month is shown (ranked and related keywords): its mean month
+/// in the country, rounded like every volume.
+fn mean_volume(profile: &KeywordProfile, country: f64) -> i64 {
+    bucket(profile.base * country)
 }
 
 fn write_search_volume(o: &mut Obj<'_>, keyword: &str, ccode: &str, today: Date) {
@@ -172,16 +155,19 @@ pub fn ranked_keywords_metrics(domain: &str) -> String {
 }
 
 /// `ranked-keywords/domain` with exactly `n` records, by search volume descending. Keywords
-/// follow a theme derived from `seed`; URLs are on `domain`.
+/// come from the domain's head terms (see [`super::universe`]), distinct while the tries
+/// allow (a repeat is the keyword ranking with another URL); volumes are the keywords' own
+/// (US); `seed` varies the rest. URLs are on `domain`.
 pub fn ranked_keywords_domain(domain: &str, n: usize, seed: u64) -> String {
     let mut rng = Rng::new(seed ^ 0x5eed_0001);
-    let heads: &[&str] = theme_of(seed).1;
-    let heads2: &[&str] = theme_of(seed / 7 + 3).1;
+    let heads = domain_heads(domain);
     let host = domain.to_ascii_lowercase();
     let www = rng.chance(0.5);
     let pages: Vec<String> = (0..(n / 6).clamp(1, 4_000))
         .map(|i| {
-            let kw = theme_keyword(&mut rng, if i % 5 == 4 { heads2 } else { heads });
+            let pool = if i % 5 == 4 { &heads.side } else { &heads.main };
+            let head = *rng.pick(pool);
+            let kw = head_keyword(&mut rng, head);
             let dir = ["blog", "guides", "products", "reviews", "learn", "p"][i % 6];
             let w = if www { "www." } else { "" };
             if i == 0 {
@@ -191,12 +177,29 @@ pub fn ranked_keywords_domain(domain: &str, n: usize, seed: u64) -> String {
             }
         })
         .collect();
+    let mut seen: HashSet<String> = HashSet::with_capacity(n);
     let mut rows: Vec<(String, f64, i64, i64, i64, i64, usize)> = Vec::with_capacity(n);
     for _ in 0..n {
-        let pool = if rng.chance(0.8) { heads } else { heads2 };
-        let kw = theme_keyword(&mut rng, pool);
-        let volume = bucket(rng.log_range(10, 300_000) as f64);
-        let competition = round_to(rng.float(0.0, 100.0), 2);
+        let mut kw = String::new();
+        for _ in 0..8 {
+            let pool = if rng.chance(0.85) {
+                &heads.main
+            } else {
+                &heads.side
+            };
+            let head = *rng.pick(pool);
+            kw = head_keyword(&mut rng, head);
+            if !seen.contains(&kw) {
+                break;
+            }
+        }
+        seen.insert(kw.clone());
+        let profile = keyword_profile(&kw);
+        let volume = mean_volume(&profile, 1.0);
+        let competition = round_to(
+            (profile.competition * 100.0 + rng.float(-5.0, 5.0)).clamp(0.0, 100.0),
+            2,
+        );
         let backlinks = if rng.chance(0.15) {
             0
         } else {
@@ -232,10 +235,12 @@ pub fn ranked_keywords_domain(domain: &str, n: usize, seed: u64) -> String {
 // ---------------------------------------------------------------------------------------
 // Related
 
-/// `related`: 20..=50 related keywords of the seed keyword, by search volume descending.
+/// `related`: 20..=50 related keywords of the seed keyword, by search volume descending;
+/// each keyword's figures are its own (the same in `search_volume`).
 pub fn related(keyword: &str, ccode: &str) -> String {
     let kw = keyword.trim().to_lowercase();
     let mut rng = Rng::from_parts(&["related", &kw, &ccode.to_ascii_lowercase()]);
+    let country = country_scale(ccode);
     let heads: &[&str] = theme_for(keyword);
     let n = rng.range(20, 50) as usize;
     let mut seen = std::collections::BTreeSet::new();
@@ -254,13 +259,14 @@ pub fn related(keyword: &str, ccode: &str) -> String {
         if !seen.insert(k.clone()) {
             continue;
         }
-        let volume = bucket(rng.log_range(10, 120_000) as f64 / (rows.len() as f64 / 8.0 + 1.0));
+        let profile = keyword_profile(&k);
+        let volume = mean_volume(&profile, country);
         rows.push((
             k,
-            round_to(rng.unit(), 2),
-            round_to(rng.log_range(5, 3_000) as f64 / 100.0, 2),
+            round_to(profile.competition, 2),
+            round_to(profile.cpc, 2),
             volume,
-            rng.range(0, 100),
+            profile.difficulty,
         ));
     }
     rows.sort_by(|a, b| b.3.cmp(&a.3).then(a.0.cmp(&b.0)));

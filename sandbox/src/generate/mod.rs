@@ -13,12 +13,15 @@
 //!
 //! One file per kind of data: [`keywords`] (search volume, ranked keywords, related),
 //! [`domains`] (domain stats, backlinks), [`content`] (outline, microblog, video), and
-//! [`sample`] (sample requests); this file routes a request and holds the shared helpers.
+//! [`sample`] (sample requests), [`universe`] (what keeps them plausible across operations:
+//! keyword profiles with a long tail and seasons, domain topics sharing keywords); this file
+//! routes a request and holds the shared helpers.
 
 mod content;
 mod domains;
 mod keywords;
 mod sample;
+mod universe;
 
 pub use content::{microblog_post, outline_seo, video_video};
 pub use domains::{backlink_metrics, backlink_overview, domain_stats};
@@ -27,6 +30,7 @@ pub use keywords::{
     search_volume_single,
 };
 pub use sample::sample_request;
+pub use universe::{domain_topic, site_name};
 
 use serpkit::ops::{self, Request};
 
