@@ -543,6 +543,56 @@ fn domain_stats_values_are_strings() {
 }
 
 #[test]
+fn domain_stats_numbers_are_sent_as_strings() {
+    // "numbers are sent as strings; unavailable values are empty strings": a numeric value
+    // that is neither is an error; the name-like values are any text.
+    for bad in ["12k", "1e5", " 12", "+3", "NaN", "1.", ".5", "--1"] {
+        breaks(
+            DomainStats,
+            false,
+            |b| b[0]["alphaLinks"] = json!(bad),
+            "number_text",
+            Error,
+            "/0/alphaLinks",
+        );
+    }
+    breaks(
+        DomainStats,
+        false,
+        |b| b[1]["betaTTF0Value"] = json!("high"),
+        "number_text",
+        Error,
+        "/1/betaTTF0Value",
+    );
+    let mut body = valid(DomainStats);
+    for (field, value) in [
+        ("alphaLinks", "-3"),
+        ("betaCF", "12.5"),
+        ("alphaTrust", ""),
+        ("betaTTF0Name", "Arts/Music 1.5k"),
+    ] {
+        body[0][field] = json!(value);
+    }
+    let report = check(DomainStats, &body, false);
+    assert!(
+        report.ok() && report.warnings().next().is_none(),
+        "{report:?}"
+    );
+}
+
+#[test]
+fn domain_stats_scope_root_is_observed() {
+    breaks(
+        DomainStats,
+        false,
+        |b| b[0]["betaStatReturned"] = json!("subdomain"),
+        "enum",
+        Warning,
+        "/0/betaStatReturned",
+    );
+}
+
+#[test]
 fn domain_stats_unknown_keys() {
     breaks(
         DomainStats,

@@ -145,15 +145,9 @@ impl Error {
             Error::MissingKey => "Set the API key.",
             Error::BudgetExceeded { .. } => "Raise the budget cap, or run a smaller request.",
             Error::Http { status: 401, .. } => "The API key was refused: check the key.",
-            Error::Http { status: 402, .. } => {
-                "The account has no credit left: top it up with the service."
-            }
-            Error::Http { status: 413, .. } => {
-                "The request is too large: split it into smaller ones."
-            }
-            Error::Http { status: 429, .. } => {
-                "The service is rate limiting: wait a moment and try again."
-            }
+            Error::Http { status: 402, .. } => "No credit left on the account: top it up.",
+            Error::Http { status: 413, .. } => "The request is too large: split it.",
+            Error::Http { status: 429, .. } => "Rate limited: wait a moment and try again.",
             Error::Http {
                 status: 500..=599, ..
             } => "The service had a problem: try again later.",
@@ -161,10 +155,10 @@ impl Error {
             Error::Timeout {
                 possible_charge, ..
             } if *possible_charge > Usd::ZERO => {
-                "The service did not answer in time; the request may have been charged, so it \
-                 was not repeated. Raise the timeout before running it again."
+                "No answer in time; it may have been charged, so it was not repeated. Raise the \
+                 timeout before running it again."
             }
-            Error::Timeout { .. } => "The service did not answer in time: raise the timeout.",
+            Error::Timeout { .. } => "No answer in time: raise the timeout.",
             Error::Aborted { possible_charge } if *possible_charge > Usd::ZERO => {
                 "The call was cancelled after it was sent: it may have been charged."
             }

@@ -71,10 +71,7 @@ impl std::str::FromStr for ValidationMode {
             "off" => Ok(ValidationMode::Off),
             "warn" => Ok(ValidationMode::Warn),
             "strict" => Ok(ValidationMode::Strict),
-            _ => Err(format!(
-                "validation mode must be \"off\", \"warn\" or \"strict\", not {:?}",
-                s.chars().take(20).collect::<String>()
-            )),
+            _ => Err(r#"validation mode must be "off", "warn" or "strict""#.into()),
         }
     }
 }

@@ -180,6 +180,9 @@ const UPPER = /\p{Uppercase}/u;
 
 /** True when the text has an upper-case letter (Unicode `Uppercase`, as Rust's `char::is_uppercase`). */
 export const hasUpper = (text) => UPPER.test(text);
+// `formats::is_number_text`: a plain decimal written as text, or empty.
+const NUMBER_TEXT = /^(-?[0-9]+(\.[0-9]+)?)?$/;
+export const isNumberText = (text) => NUMBER_TEXT.test(text);
 
 // ---- Keywords (as src/keyword/mod.rs compares them) ------------------------------------
 

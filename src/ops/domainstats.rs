@@ -67,6 +67,12 @@ macro_rules! domain_stats_record {
             /// in the spec's order.
             pub const VALUE_FIELDS: &'static [&'static str] = &[$($json),*];
 
+            /// Whether each of [`Self::VALUE_FIELDS`] holds a number (as text).
+            pub const VALUE_IS_NUMBER: &'static [bool] = &[$(false $(|| {
+                let _ = stringify!($num);
+                true
+            })?),*];
+
             $($(
                 #[doc = concat!("`", $json, "` as a number; `None` when empty or not a number.")]
                 pub fn $num(&self) -> Option<f64> {
@@ -171,21 +177,35 @@ pub fn parse_stat<T: std::str::FromStr>(text: &str) -> Option<T> {
 // Response rules (read by the validator, `validate`, and its JSON Schema export).
 // ---------------------------------------------------------------------------------------
 
-use crate::rules::{dsl::*, Array, Field, Node, Object};
+use crate::rules::{dsl::*, Array, Field, Node, Object, Severity, StringRule};
 
 const FIELD_COUNT: usize = 2 + DomainStatsRecord::VALUE_FIELDS.len();
 
+/// A numeric value: "numbers are sent as strings; unavailable values are empty strings"
+/// (error `number_text` otherwise).
+const NUMBER_TEXT: Node = string(&[StringRule::NumberText]);
+
+/// `betaStatReturned`: "value root observed" (warning `enum` for another).
+const STAT_SCOPE: Node = string(&[StringRule::OneOf(&["root"], Severity::Warning)]);
+
+/// The place of `betaStatReturned` in [`DomainStatsRecord::VALUE_FIELDS`].
+const STAT_SCOPE_AT: usize = 6;
+
 /// The record's fields: `domain`, optional `domainAsEntered`, then every
-/// [`DomainStatsRecord::VALUE_FIELDS`] name, all strings.
+/// [`DomainStatsRecord::VALUE_FIELDS`] name, all strings: the numeric ones numbers as text,
+/// `betaStatReturned` observed `root`.
 const FIELDS: [Field; FIELD_COUNT] = {
     let mut f = [req("domain", STR); FIELD_COUNT];
     f[1] = opt("domainAsEntered", STR);
     let names = DomainStatsRecord::VALUE_FIELDS;
+    let numeric = DomainStatsRecord::VALUE_IS_NUMBER;
     let mut i = 0;
     while i < names.len() {
-        f[i + 2] = req(names[i], STR);
+        f[i + 2] = req(names[i], if numeric[i] { NUMBER_TEXT } else { STR });
         i += 1;
     }
+    assert!(names[STAT_SCOPE_AT].len() == "betaStatReturned".len() && !numeric[STAT_SCOPE_AT]);
+    f[STAT_SCOPE_AT + 2] = req(names[STAT_SCOPE_AT], STAT_SCOPE);
     f
 };
 

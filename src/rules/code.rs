@@ -50,6 +50,8 @@ rule_codes! {
     Range => "range",
     /// Upper-case letters where only lower case belongs.
     Lowercase => "lowercase",
+    /// Not a number written as text (or empty, for unavailable): domain stats' values.
+    NumberText => "number_text",
     /// Not a calendar date `YYYY-MM-DD`.
     DateFormat => "date_format",
     /// Not an ISO 8601 UTC timestamp.

@@ -47,6 +47,26 @@ pub fn parse_date(text: &str) -> Option<i64> {
     Some(days_from_civil(y, m, d))
 }
 
+/// True for a number written as text, or the empty string: how domain stats send their values
+/// ("numbers are sent as strings; unavailable values are empty strings").
+///
+/// Decided: a plain decimal, `-?[0-9]+(\.[0-9]+)?`, as every observed value is; no white
+/// space, `+`, exponent, `inf` or `NaN` (which a float parser would take).
+pub fn is_number_text(text: &str) -> bool {
+    // Digits, then at most one `.` after a digit, each part non-empty (one pass: the wasm's size).
+    let (mut digits, mut dot) = (0, false);
+    for &c in text.strip_prefix('-').unwrap_or(text).as_bytes() {
+        if c == b'.' && !dot && digits > 0 {
+            (digits, dot) = (0, true);
+        } else if c.is_ascii_digit() {
+            digits += 1;
+        } else {
+            return false;
+        }
+    }
+    text.is_empty() || digits > 0
+}
+
 /// True for a `YYYY-MM-DD` calendar date (what [`parse_date`] accepts, without computing
 /// the day number).
 pub fn is_date(text: &str) -> bool {

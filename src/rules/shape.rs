@@ -76,7 +76,7 @@ pub struct Field {
 }
 
 /// A rule on a string value. Codes: `prefix`, `enum`, `date_format`, `timestamp`,
-/// `lowercase`, `month_name`.
+/// `lowercase`, `month_name`, `number_text`.
 #[derive(Clone, Copy, Debug)]
 pub enum StringRule {
     /// Starts with the text.
@@ -95,6 +95,8 @@ pub enum StringRule {
     Lowercase,
     /// An English full month name.
     MonthName,
+    /// A number written as text, or empty (see [`formats::is_number_text`]).
+    NumberText,
 }
 
 impl StringRule {
@@ -107,6 +109,7 @@ impl StringRule {
             StringRule::Timestamp { .. } => RuleCode::Timestamp,
             StringRule::Lowercase => RuleCode::Lowercase,
             StringRule::MonthName => RuleCode::MonthName,
+            StringRule::NumberText => RuleCode::NumberText,
         }
     }
     /// How serious a violation is.
@@ -126,6 +129,7 @@ impl StringRule {
             StringRule::Timestamp { millis } => formats::is_utc_timestamp(text, *millis),
             StringRule::Lowercase => !text.chars().any(char::is_uppercase),
             StringRule::MonthName => formats::MONTH_NAMES.contains(&text),
+            StringRule::NumberText => formats::is_number_text(text),
         }
     }
     /// [`Self::holds`] as a JS expression on the string `x`, for the generated JS validator
@@ -146,6 +150,7 @@ impl StringRule {
             StringRule::Timestamp { millis } => format!("isTimestamp({x}, {millis})"),
             StringRule::Lowercase => format!("!hasUpper({x})"),
             StringRule::MonthName => format!("MONTH_NAMES.includes({x})"),
+            StringRule::NumberText => format!("isNumberText({x})"),
         }
     }
 }

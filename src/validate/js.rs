@@ -49,7 +49,7 @@ pub fn js_validators() -> String {
     );
     out.push_str(
         "import { isArray, absent, found, shown, esc, intClass, unsafeInteger, isDate, isTimestamp,\n\
-         \x20 anyOk, hasUpper, int, str, has, get, dateKey, stepOk, satMulAdd, sameKeyword,\n\
+         \x20 anyOk, hasUpper, isNumberText, int, str, has, get, dateKey, stepOk, satMulAdd, sameKeyword,\n\
          \x20 asciiLower, debug, NEEDS_TEXT } from './validate_value.js';\n\n",
     );
     let months: Vec<String> = MONTH_NAMES.iter().map(|name| lit(name)).collect();

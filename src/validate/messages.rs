@@ -32,6 +32,7 @@ pub(crate) fn string_rule(rule: &StringRule, shown: impl Display) -> String {
         }
         StringRule::Lowercase => format!("{v} is not lower case"),
         StringRule::MonthName => format!("{v} is not an English full month name"),
+        StringRule::NumberText => format!("{v} is not a number as text"),
     }
 }
 

@@ -97,6 +97,7 @@ fn str_rule(r: &StringRule) -> Option<(&'static str, String)> {
         StringRule::Timestamp { millis: false } => ("pattern", quote(TIMESTAMP)),
         StringRule::Lowercase => ("pattern", quote("^[^A-Z]*$")),
         StringRule::MonthName => ("enum", strings(&MONTH_NAMES)),
+        StringRule::NumberText => ("pattern", quote(r"^(-?[0-9]+(\.[0-9]+)?)?$")),
     })
 }
 

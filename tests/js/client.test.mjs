@@ -132,7 +132,7 @@ test('fault modes map to error codes (and what they were charged)', async () => 
   assert.equal(e.status, 429);
   assert.equal(e.retryAfterMs, 1000);
   assert.equal(e.charge.micros, 0);
-  assert.match(e.hint, /rate limit/);
+  assert.match(e.hint, /rate limit/i);
   assert.ok(!e.message.includes(sandbox.key) && !e.body.includes(sandbox.key), 'key redacted');
 
   e = await expectError(withFault('server_error', { retries: 2 }).related(REL), 'http');

@@ -40,6 +40,7 @@ pub fn domain_stats_record() -> Value {
         m.insert((*f).into(), json!("12"));
     }
     m.insert("alphaTrust".into(), json!(""));
+    m.insert("betaStatReturned".into(), json!("root"));
     m.insert("betaTTF0Name".into(), json!("Computers/Internet"));
     Value::Object(m)
 }

@@ -44,6 +44,7 @@ tasks:
   app-wasm           build the app's wasm split per page (Trunk's pre_build hook runs it)
   js                 only the JS package tests (pkg, node:test, tsc) against the sandbox
   e2e                only the app end-to-end tests against demo mode and the sandbox
+  readme             only the README's commands and snippets, run as a new user types them
 ";
 
 fn main() -> ExitCode {
@@ -60,8 +61,13 @@ fn main() -> ExitCode {
         },
         Some("e2e") => test::e2e(),
         Some("js") => test::js(),
+        Some("readme") => test::readme(),
         Some("setup") => Tools::ensure(true).map(|_| ()),
         Some("app-wasm") => Tools::ensure(false).and_then(|tools| app_wasm::app_wasm(&tools)),
+        Some("--help" | "-h" | "help") => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
         _ => {
             eprint!("{USAGE}");
             return ExitCode::from(2);

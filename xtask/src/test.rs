@@ -66,6 +66,7 @@ pub fn all() -> Res {
 
     js_stage(&tools, &sandbox)?;
     e2e_stage(&tools, &sandbox)?;
+    readme_stage(&tools, &sandbox)?;
     eprintln!("\nxtask test: all checks passed");
     Ok(())
 }
@@ -118,6 +119,18 @@ fn e2e_stage(tools: &Tools, sandbox: &SandboxServer) -> Res {
     let app = StaticServer::start(&root().join("dist"))?;
     app::smoke(tools, app.port)?;
     node_tests(tools, "tests/e2e", sandbox, Some(&app), &[])
+}
+
+/// `cargo xtask readme`: only the README's commands and snippets.
+pub fn readme() -> Res {
+    let tools = Tools::ensure(true)?;
+    readme_stage(&tools, &SandboxServer::start()?)
+}
+
+/// The README run as a new user types it (tests/readme: every shell and JS block and inline
+/// command, servers started and stopped), last: the app's build is warm by then.
+fn readme_stage(tools: &Tools, sandbox: &SandboxServer) -> Res {
+    node_tests(tools, "tests/readme", sandbox, None, &[])
 }
 
 /// The breaking bodies of the validator's rule tests, for the JS differential test
