@@ -26,11 +26,11 @@
 //!
 //! Rule codes (stable): errors `json`, `type` (including a float or string where an integer
 //! belongs), `missing_field`, `duplicate_field`, `monthly_count`, `order`, `date`,
-//! `month_name`, `range` (four-digit year), `lowercase`, `date_format`, `timestamp`, `enum`
-//! (`new_lost_type`), `prefix`, `max_items`, `min_items`, `hashtag_shape`, and with a
+//! `month_name`, `range` (four-digit year), `lowercase`, `number_text` (domain stats'
+//! numbers as text), `date_format`, `timestamp`, `enum` (`new_lost_type`), `prefix`, `max_items`, `min_items`, `hashtag_shape`, and with a
 //! request `record_count`, `request_keyword`, `request_ccode`; warnings `unknown_field`,
 //! `range` (observed ranges), `order` (observed orders), `count_value`, `consecutive_days`,
-//! `stats_count`, `enum` (heading types), `hashtag_shape` (undescribed text-only entry),
+//! `stats_count`, `enum` (heading types, `betaStatReturned`), `hashtag_shape` (undescribed text-only entry),
 //! `record_error`, `request_operation`, `record_unmatched` (a merged answer's record that
 //! answers no requested item: the record planner), and `unsafe_integer` (only from the JS
 //! package's parsed-value validator: an integer beyond 2^53 that `JSON.parse` may have
