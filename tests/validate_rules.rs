@@ -581,6 +581,37 @@ fn domain_stats_numbers_are_sent_as_strings() {
 }
 
 #[test]
+fn url_fields_are_http_urls() {
+    // Each field the spec calls a URL: a value that is not an absolute http(s) URL is a
+    // `prefix` warning (every URL the spec shows is http(s); it states no syntax).
+    type Mutate = fn(&mut serde_json::Value);
+    let cases: [(Operation, &str, Mutate); 7] = [
+        (OutlineSeo, "/0/url", |b| {
+            b[0]["url"] = json!("example.com/a")
+        }),
+        (MicroblogPost, "/0/url", |b| {
+            b[0]["url"] = json!("/status/1")
+        }),
+        (MicroblogPost, "/0/profile/user_avatar", |b| {
+            b[0]["profile"]["user_avatar"] = json!("javascript:alert(1)")
+        }),
+        (VideoVideo, "/0/url", |b| b[0]["url"] = json!("watch?v=1")),
+        (VideoVideo, "/0/image", |b| {
+            b[0]["image"] = json!("//i.example.com/1.jpg")
+        }),
+        (VideoVideo, "/0/channel/photo", |b| {
+            b[0]["channel"]["photo"] = json!("")
+        }),
+        (RankedKeywordsDomain, "/0/url", |b| {
+            b[0]["url"] = json!("ftp://example.com/")
+        }),
+    ];
+    for (op, path, mutate) in cases {
+        breaks(op, false, mutate, "prefix", Warning, path);
+    }
+}
+
+#[test]
 fn domain_stats_scope_root_is_observed() {
     breaks(
         DomainStats,

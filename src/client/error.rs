@@ -160,19 +160,17 @@ impl Error {
             }
             Error::Timeout { .. } => "No answer in time: raise the timeout.",
             Error::Aborted { possible_charge } if *possible_charge > Usd::ZERO => {
-                "The call was cancelled after it was sent: it may have been charged."
+                "Cancelled after sending: it may have been charged."
             }
             Error::Aborted { .. } => "The call was cancelled.",
             Error::Network(_) => "Check the network connection and the base URL.",
             Error::BodyTooLarge { .. } => "The answer was larger than the size limit.",
-            Error::BodyLost { .. } => {
-                "The answer was charged but lost in transit; it was not repeated automatically."
-            }
+            Error::BodyLost { .. } => "Charged, but the answer was lost; it was not repeated.",
             Error::NotJson { .. } | Error::Decode { .. } => {
-                "The service sent a broken answer; it was charged. Report it to the service."
+                "A broken answer, charged: report it to the service."
             }
             Error::ContractViolation { .. } => {
-                "The answer breaks the documented contract; see the validation report."
+                "The answer breaks the contract: see the validation report."
             }
         }
     }

@@ -99,7 +99,7 @@ use crate::rules::{dsl::*, Array, Node, Object, StringRule};
 
 /// Shape of the author profile.
 pub const PROFILE: Object = fields(&[
-    req("user_avatar", STR),
+    req("user_avatar", URL),
     req("user_id", INT),
     req("fullname", STR),
     req("username", STR),
@@ -110,7 +110,7 @@ pub const PROFILE: Object = fields(&[
 /// `posted_on` an ISO 8601 UTC timestamp with exactly three fraction digits, as the spec says
 /// "with milliseconds" (error `timestamp`); `media` elements are not shown (anything).
 pub const MICROBLOG_POST: Object = fields(&[
-    req("url", STR),
+    req("url", URL),
     req("retweets", INT),
     req("likes", INT),
     req("replies", INT),

@@ -97,7 +97,7 @@ pub const OUTLINE_PAGE: Object = fields(&[
             rules: &[],
         }),
     ),
-    req("url", STR),
+    req("url", URL),
     req("rank", INT),
 ]);
 

@@ -76,7 +76,7 @@ pub const RANKED_KEYWORD: Object = fields(&[
     req("total_backlinks", INT),
     req("total_referring_domains", INT),
     req("rank", INT),
-    req("url", STR),
+    req("url", URL),
 ]);
 
 /// Response rules: an array of [`RANKED_KEYWORD`]s (no order is stated).

@@ -358,7 +358,7 @@ const HASHTAG_KIND_JS: &str = r#"(cx, record) => {
 pub const CHANNEL: Object = fields(&[
     req("name", STR),
     req("id", STR),
-    req("photo", STR),
+    req("photo", URL),
     req("is_monetized", BOOL),
     req("is_verified", BOOL),
     req("is_family_safe", BOOL),
@@ -425,8 +425,8 @@ const RECORD_FLAGS_JS: &str = r#"(cx, record) => {
 /// compared with [`same_keyword`]).
 pub const VIDEO: Object = Object {
     fields: &[
-        req("url", STR),
-        req("image", STR),
+        req("url", URL),
+        req("image", URL),
         req(
             "hashtags",
             array(&Array {

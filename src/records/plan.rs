@@ -222,7 +222,7 @@ impl Plan {
                     path: if single { String::new() } else { format!("/{at}") },
                     code: RuleCode::RecordUnmatched.as_str(),
                     severity: Severity::Warning,
-                    message: "this record matches no requested item, or another record matches the same one: it is kept in the answer but not stored for reuse".into(),
+                    message: "matches no requested item, or one another record matched: kept in the answer, not stored for reuse".into(),
                 });
             }
         }

@@ -75,6 +75,13 @@ pub const fn string(rules: &'static [StringRule]) -> Node {
         doc: "",
     }
 }
+/// A string the spec calls a URL ("post URL", "watch URL", "thumbnail URL", "string URL").
+///
+/// Decided: the spec names what these strings point to but states no syntax, and every URL it
+/// shows is absolute http(s); one that does not start with `http` is a `prefix` warning (the
+/// app shows such a value as text, never as a link), not an error.
+pub const URL: Node = string(&[StringRule::Prefix("http", Severity::Warning)]);
+
 /// An integer with rules.
 pub const fn int(rules: &'static [NumberRule]) -> Node {
     Node {

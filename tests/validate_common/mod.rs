@@ -113,7 +113,7 @@ pub fn microblog() -> Value {
         "tagged": ["@bob"], "posted_on": "2024-03-01T12:34:56.789Z", "media": [{"any": 1}]
     }, {
         "url": "https://microblog.example/p/2", "retweets": 0, "likes": 0, "replies": 0,
-        "tweet": "plain", "hashtags": [], "profile": {"user_avatar": "", "user_id": 7,
+        "tweet": "plain", "hashtags": [], "profile": {"user_avatar": "https://img.example/b.png", "user_id": 7,
         "fullname": "B", "username": "b", "verified": true},
         "tagged": [], "posted_on": "2024-03-01T00:00:00.000Z", "media": []
     }])
