@@ -53,6 +53,8 @@ pub struct Settings {
     /// Bought records older than this many days are stale (bought again when asked for);
     /// 0: no expiry (the default).
     pub record_max_age_days: u32,
+    /// The opportunity score's weights (`research::score`).
+    pub score_weights: crate::research::score::Weights,
 }
 
 /// The default of [`Settings::max_body_mb`]: what a browser tab holds comfortably, and above
@@ -89,6 +91,7 @@ impl Default for Settings {
             max_body_mb: DEFAULT_MAX_BODY_MB,
             insecure_ok: String::new(),
             record_max_age_days: 0,
+            score_weights: Default::default(),
         }
     }
 }

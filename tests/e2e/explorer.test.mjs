@@ -102,11 +102,114 @@ test('CSV export contains exactly the filtered rows', async () => {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
   assert.equal(download.suggestedFilename(), 'keywords-US.csv');
   const rows = parseCsv(await readFile(await download.path(), 'utf8'));
-  assert.deepEqual(rows[0], ['Keyword', 'Volume', 'CPC', 'Competition', '12 months', 'Year change']);
+  assert.deepEqual(rows[0], ['Keyword', 'Volume', 'CPC', 'Competition', '12 months', '12-month change', '3-month change', 'Peak month', 'Season', 'Opportunity']);
   assert.deepEqual(rows.slice(1).map((r) => r[0]), shown);
   const volumes = await column(page, 'volume');
   assert.deepEqual(rows.slice(1).map((r) => Number(r[1])), volumes);
   assert.equal(rows[1][4].split(' ').length, 12);
+});
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** The issue's trend rules, written again here from its text (not from the app's code). */
+function expectedTrend(monthly, currentMonth) {
+  const at = (m) => m.year * 12 + MONTHS.indexOf(m.month);
+  const sorted = [...monthly].sort((a, b) => at(a) - at(b));
+  const values = sorted.map((m) => Math.max(0, m.value));
+  const change = (now, before) => (before > 0 ? (now - before) / before : null);
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const total = values.reduce((a, b) => a + b, 0);
+  const byMonth = new Array(12).fill(0);
+  sorted.forEach((m) => (byMonth[MONTHS.indexOf(m.month)] = Math.max(0, m.value)));
+  let season = 'not seasonal';
+  let window = null;
+  for (let len = 1; len <= 3 && !window; len++) {
+    let best = null;
+    for (let start = 0; start < 12; start++) {
+      let sum = 0;
+      for (let k = 0; k < len; k++) sum += byMonth[(start + k) % 12];
+      if (sum * 2 >= total && (best === null || sum > best.sum)) best = { start, len, sum };
+    }
+    window = best;
+  }
+  if (total === 0) season = '';
+  else if (window) {
+    const cur = currentMonth - 1;
+    const months = Array.from({ length: window.len }, (_, k) => (window.start + k) % 12);
+    const ahead = (window.start + 12 - cur) % 12;
+    season = months.includes(cur) ? 'in season' : ahead >= 1 && ahead <= 2 ? 'approaching' : 'out of season';
+  }
+  let peak = -1;
+  sorted.forEach((m, i) => { if (peak < 0 || m.value >= sorted[peak].value) peak = i; });
+  return {
+    change12: change(values[11], values[0]),
+    change3: change(mean(values.slice(9)), mean(values.slice(6, 9))),
+    peak: total > 0 ? sorted[peak].month.slice(0, 3) : '',
+    season,
+  };
+}
+
+test('trends, seasons and the opportunity score follow their stated rules', async () => {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+  const rows = parseCsv(await readFile(await download.path(), 'utf8')).slice(1);
+  const keywords = rows.map((r) => r[0]);
+  // The same records from the sandbox server (same generator, same day as demo mode).
+  const answer = await fetch(`${SANDBOX_URL}/v1/search_volume/bulk`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key: SANDBOX_KEY, keywords, ccode: 'US' }),
+  });
+  const records = await answer.json();
+  const currentMonth = await page.evaluate(() => new Date().getMonth() + 1);
+  const num = (text) => (text === '' ? null : Number(text));
+  for (const [i, row] of rows.entries()) {
+    const expected = expectedTrend(records[i].TARGETED_MONTHLY_SEARCHES, currentMonth);
+    const close = (a, b) => (a === null ? b === null : b !== null && Math.abs(a - b) < 1e-4);
+    assert.ok(close(expected.change12, num(row[5])), `${row[0]}: 12-month change ${row[5]} vs ${expected.change12}`);
+    assert.ok(close(expected.change3, num(row[6])), `${row[0]}: 3-month change ${row[6]} vs ${expected.change3}`);
+    assert.equal(row[7], expected.peak, `${row[0]}: peak`);
+    assert.equal(row[8], expected.season, `${row[0]}: season`);
+    const score = num(row[9]);
+    assert.ok(score !== null && score >= 0 && score <= 100, `${row[0]}: score ${row[9]}`);
+  }
+  // The rule and the formula are stated next to the table.
+  await page.getByTestId('trend-rules').locator('summary').click();
+  assert.match(await page.getByTestId('season-rule').textContent(), /at least half of the 12-month volume falls in at most 3 consecutive months/);
+  assert.match(await page.getByTestId('score-formula').first().textContent(), /^Opportunity = 100 × \(3 × volume/);
+  // Sorting by season puts in-season keywords first.
+  await page.getByTestId('sort-season').click();
+  const seasons = await page.locator('[data-testid="kw-table"] tbody td[data-col="season"]').allTextContents();
+  const rank = { 'in season': 4, approaching: 3, 'out of season': 2, 'not seasonal': 1, '': 0 };
+  const ranks = seasons.map((s) => rank[s]);
+  assert.ok(ranks.every((r) => r !== undefined), `labels: ${seasons}`);
+  assert.ok(ranks.every((r, k) => k === 0 || ranks[k - 1] >= r) || ranks.every((r, k) => k === 0 || ranks[k - 1] <= r), `sorted: ${seasons}`);
+  await shot(page, 'explorer-trends');
+
+  // Weights from Settings: CPC alone orders the scores as the CPCs.
+  await page.goto(page.url().replace(/\/keywords.*$/, '/settings'));
+  for (const [id, value] of [['w-volume', '0'], ['w-cpc', '1'], ['w-competition', '0'], ['w-difficulty', '0']]) {
+    await page.getByTestId(id).fill(value);
+    await page.getByTestId(id).dispatchEvent('change');
+  }
+  assert.match(await page.getByTestId('score-formula').textContent(), /^Opportunity = 100 × \(0 × volume \+ 1 × CPC/);
+  await shot(page, 'settings-score-weights');
+  await page.goBack();
+  await page.locator('[data-testid="kw-table"] tbody tr').first().waitFor();
+  const [again] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+  const weighted = parseCsv(await readFile(await again.path(), 'utf8')).slice(1);
+  const byCpc = [...weighted].sort((a, b) => Number(a[2]) - Number(b[2]) || a[0].localeCompare(b[0]));
+  for (let k = 1; k < byCpc.length; k++) {
+    if (Number(byCpc[k][2]) > Number(byCpc[k - 1][2])) assert.ok(Number(byCpc[k][9]) > Number(byCpc[k - 1][9]), `score follows CPC: ${byCpc.map((r) => r[2] + '→' + r[9])}`);
+  }
+  // Back to the default weights for the tests that follow.
+  await page.goto(page.url().replace(/\/keywords.*$/, '/settings'));
+  for (const [id, value] of [['w-volume', '3'], ['w-cpc', '1'], ['w-competition', '1'], ['w-difficulty', '2']]) {
+    await page.getByTestId(id).fill(value);
+    await page.getByTestId(id).dispatchEvent('change');
+  }
+  await page.goBack();
+  await page.locator('[data-testid="kw-table"] tbody tr').first().waitFor();
+  assert.deepEqual(page.errors, []);
 });
 
 test('a stored result reopens after a reload without paying again', async () => {

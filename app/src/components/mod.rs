@@ -71,6 +71,11 @@ pub fn fmt_date(s: &str) -> String {
         .unwrap_or_else(|| s.chars().take(24).collect())
 }
 
+/// Today's calendar month, 1–12 (local time): the "current month" of the season labels.
+pub fn current_month() -> u8 {
+    js_sys::Date::new_0().get_month() as u8 + 1
+}
+
 /// Local date and time of a ms timestamp: `2024-03-05 14:02`.
 pub fn fmt_time(ms: f64) -> String {
     let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(ms));

@@ -1,1 +1,345 @@
-//! (being written: issue #18)
+//! Trends and seasonality from a keyword's 12 monthly search values (no call: the monthly
+//! searches of search volume records already bought).
+//!
+//! Definitions (issue #18, stated in the UI by [`SEASON_RULE`] and the column titles):
+//! - **12-month change**: the latest month against the first month of the 12-month window
+//!   (the 12 values cover 12 months, so a true year-over-year change would need a 13th).
+//! - **3-month change**: the mean of the latest 3 months against the mean of the 3 before.
+//! - **Peak month**: the month with the most searches.
+//! - **Seasonal**: at least half of the 12-month volume falls in at most 3 consecutive months
+//!   (wrapping over the year end); the shortest such run of months (the one with the most
+//!   searches among equally short ones) is the season. Relative to the current month: "in
+//!   season" (the month is in it), "approaching" (it starts within the next 2 months), else
+//!   "out of season".
+//!
+//! Decided where the issue is silent:
+//! - Months are placed by their `year` and `month` fields, never by array position; entries
+//!   whose month name is not an English full month name are left out; a month given twice
+//!   counts once (its first entry). The window is the 12 months ending at the latest month.
+//! - A missing month in the window is unknown, not zero: a change needs each month it reads
+//!   (`None` otherwise), the peak reads the months present, and seasonality needs all 12.
+//! - Zero: a change against a zero month (or zero mean) is `None` (no finite change); a
+//!   total of zero searches has no peak and no season ([`Season::NoData`]). Negative values
+//!   (a broken record, decoded leniently) count as zero.
+
+use serpkit::ops::search_volume_bulk::MonthlySearch;
+use serpkit::rules::formats::MONTH_NAMES;
+
+/// The seasonality rule as the UI states it.
+pub const SEASON_RULE: &str = "Seasonal: at least half of the 12-month volume falls in at most \
+     3 consecutive months (wrapping over the year end). In season: this month is one of them; \
+     approaching: they start within 2 months; otherwise out of season.";
+
+/// A keyword's season relative to the current month.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Season {
+    /// Not all 12 months known, or no searches at all.
+    NoData,
+    /// Searches spread over the year.
+    NotSeasonal,
+    /// The current month is in the season.
+    InSeason,
+    /// The season starts within the next 2 months.
+    Approaching,
+    /// Seasonal, neither in season nor approaching.
+    OutOfSeason,
+}
+
+impl Season {
+    /// The label shown and exported.
+    pub fn label(self) -> &'static str {
+        match self {
+            Season::NoData => "",
+            Season::NotSeasonal => "not seasonal",
+            Season::InSeason => "in season",
+            Season::Approaching => "approaching",
+            Season::OutOfSeason => "out of season",
+        }
+    }
+}
+
+/// What the monthly values say.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trend {
+    /// Latest month against the window's first, as a fraction (0.25 = +25 %).
+    pub change_12m: Option<f64>,
+    /// Mean of the latest 3 months against the 3 before, as a fraction.
+    pub change_3m: Option<f64>,
+    /// The month (1–12) with the most searches (the latest of equals).
+    pub peak_month: Option<u8>,
+    /// The season's months (1–12, in order), empty when not seasonal.
+    pub season_months: Vec<u8>,
+    /// The season relative to the current month.
+    pub season: Season,
+}
+
+/// The month number (1–12) of an English full month name.
+fn month_number(name: &str) -> Option<u8> {
+    MONTH_NAMES
+        .iter()
+        .position(|m| *m == name)
+        .map(|i| i as u8 + 1)
+}
+
+/// The 12 months ending at the latest month present, oldest first: `(month 1–12, value)`.
+fn window(months: &[MonthlySearch]) -> Vec<(u8, Option<i64>)> {
+    let placed: Vec<(i64, i64)> = months
+        .iter()
+        .filter_map(|m| {
+            let n = month_number(&m.month)?;
+            Some((m.year * 12 + i64::from(n) - 1, m.value.max(0)))
+        })
+        .collect();
+    let Some(latest) = placed.iter().map(|(at, _)| *at).max() else {
+        return Vec::new();
+    };
+    (latest - 11..=latest)
+        .map(|at| {
+            let value = placed.iter().find(|(a, _)| *a == at).map(|(_, v)| *v);
+            ((at.rem_euclid(12) + 1) as u8, value)
+        })
+        .collect()
+}
+
+/// `(new - old) / old`, `None` when `old` is zero.
+fn change(new: f64, old: f64) -> Option<f64> {
+    (old > 0.0).then(|| (new - old) / old)
+}
+
+/// The trend of the monthly values, with `current_month` (1–12) for the season label.
+pub fn trend(months: &[MonthlySearch], current_month: u8) -> Trend {
+    let window = window(months);
+    let value = |i: usize| window.get(i).and_then(|(_, v)| *v).map(|v| v as f64);
+    let change_12m = match (value(0), value(11)) {
+        (Some(first), Some(latest)) => change(latest, first),
+        _ => None,
+    };
+    let mean = |from: usize| -> Option<f64> {
+        let sum: Option<f64> = (from..from + 3).map(value).sum();
+        sum.map(|s| s / 3.0)
+    };
+    let change_3m = match (mean(9), mean(6)) {
+        (Some(latest), Some(before)) => change(latest, before),
+        _ => None,
+    };
+    let total: i64 = window.iter().filter_map(|(_, v)| *v).sum();
+    let peak_month = (total > 0)
+        .then(|| {
+            window
+                .iter()
+                .filter_map(|(m, v)| v.map(|v| (v, *m)))
+                .enumerate()
+                .max_by_key(|(i, (v, _))| (*v, *i))
+                .map(|(_, (_, m))| m)
+        })
+        .flatten();
+    let complete = window.len() == 12 && window.iter().all(|(_, v)| v.is_some());
+    let (season_months, season) = if !complete || total == 0 {
+        (Vec::new(), Season::NoData)
+    } else {
+        // By calendar month (1–12 → 0–11), so a season can wrap over the year end.
+        let mut by_month = [0i64; 12];
+        for (m, v) in &window {
+            by_month[usize::from(*m) - 1] = v.unwrap_or(0);
+        }
+        match season_of(&by_month, total) {
+            None => (Vec::new(), Season::NotSeasonal),
+            Some((start, len)) => {
+                let months: Vec<u8> = (0..len).map(|k| ((start + k) % 12) as u8 + 1).collect();
+                let current = usize::from(current_month.clamp(1, 12)) - 1;
+                let ahead = (start + 12 - current) % 12;
+                let label = if months.contains(&(current as u8 + 1)) {
+                    Season::InSeason
+                } else if (1..=2).contains(&ahead) {
+                    Season::Approaching
+                } else {
+                    Season::OutOfSeason
+                };
+                (months, label)
+            }
+        }
+    };
+    Trend {
+        change_12m,
+        change_3m,
+        peak_month,
+        season_months,
+        season,
+    }
+}
+
+/// The shortest run of at most 3 consecutive calendar months (wrapping) holding at least
+/// half of `total`: `(first month index 0–11, length)`; among equally short runs the one
+/// with the most searches, then the earliest.
+fn season_of(by_month: &[i64; 12], total: i64) -> Option<(usize, usize)> {
+    (1..=3).find_map(|len| {
+        (0..12)
+            .map(|start| {
+                (
+                    start,
+                    (0..len).map(|k| by_month[(start + k) % 12]).sum::<i64>(),
+                )
+            })
+            .filter(|(_, sum)| sum * 2 >= total)
+            .max_by_key(|(start, sum)| (*sum, std::cmp::Reverse(*start)))
+            .map(|(start, _)| (start, len))
+    })
+}
+
+/// A change as the tables show it: `+25 %`, `−3 %`, or empty.
+pub fn change_text(change: Option<f64>) -> String {
+    match change {
+        Some(c) if c.is_finite() => {
+            let pct = (c * 100.0).round() as i64;
+            if pct > 0 {
+                format!("+{pct} %")
+            } else if pct < 0 {
+                format!("−{} %", -pct)
+            } else {
+                "0 %".into()
+            }
+        }
+        _ => String::new(),
+    }
+}
+
+/// The short English name of a month 1–12 (`Mar`), empty otherwise.
+pub fn month_short(month: Option<u8>) -> &'static str {
+    match month {
+        Some(m @ 1..=12) => &MONTH_NAMES[usize::from(m) - 1][..3],
+        _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 12 months from `start` (year, month 1–12), oldest first, with these values.
+    fn months(start: (i64, u8), values: &[i64]) -> Vec<MonthlySearch> {
+        values
+            .iter()
+            .enumerate()
+            .map(|(k, v)| {
+                let at = start.0 * 12 + i64::from(start.1) - 1 + k as i64;
+                let name = MONTH_NAMES[at.rem_euclid(12) as usize];
+                MonthlySearch {
+                    month: name.into(),
+                    year: at.div_euclid(12),
+                    value: *v,
+                    count: *v,
+                    date: format!("{}-{name}", at.div_euclid(12)),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn changes_read_the_window_ends() {
+        // Apr 2024 … Mar 2025.
+        let m = months(
+            (2024, 4),
+            &[100, 10, 10, 10, 10, 10, 20, 20, 20, 30, 30, 150],
+        );
+        let t = trend(&m, 3);
+        assert_eq!(t.change_12m, Some(0.5), "150 against 100");
+        // latest 3: 30, 30, 150 = 70; the 3 before: 20, 20, 20 = 20.
+        assert_eq!(t.change_3m, Some(2.5));
+        assert_eq!(t.peak_month, Some(3));
+        assert_eq!(change_text(t.change_12m), "+50 %");
+        assert_eq!(change_text(Some(-0.034)), "−3 %");
+        assert_eq!(month_short(t.peak_month), "Mar");
+    }
+
+    #[test]
+    fn order_comes_from_the_dates_not_the_array() {
+        let mut m = months(
+            (2024, 4),
+            &[100, 10, 10, 10, 10, 10, 20, 20, 20, 30, 30, 150],
+        );
+        m.reverse();
+        m.swap(2, 7);
+        let t = trend(&m, 3);
+        assert_eq!((t.change_12m, t.change_3m), (Some(0.5), Some(2.5)));
+    }
+
+    #[test]
+    fn seasonal_when_half_falls_in_three_consecutive_months_wrapping() {
+        // Jan 2024 … Dec 2024: December and January hold 60 of 100: a season Dec–Jan.
+        let m = months((2024, 1), &[30, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 30]);
+        let t = trend(&m, 6);
+        assert_eq!(t.season_months, vec![12, 1]);
+        assert_eq!(t.season, Season::OutOfSeason);
+        assert_eq!(trend(&m, 1).season, Season::InSeason);
+        assert_eq!(trend(&m, 12).season, Season::InSeason);
+        assert_eq!(
+            trend(&m, 10).season,
+            Season::Approaching,
+            "December is 2 months ahead"
+        );
+        assert_eq!(trend(&m, 11).season, Season::Approaching);
+        assert_eq!(trend(&m, 9).season, Season::OutOfSeason, "3 months ahead");
+        assert_eq!(Season::Approaching.label(), "approaching");
+    }
+
+    #[test]
+    fn exactly_half_in_three_months_is_seasonal_just_under_is_not() {
+        // 3 months of 50 hold 150 of 300 (9 months of 150/9 each would not be integers: 9 × 17 = 153).
+        let seasonal = months((2024, 1), &[0, 0, 0, 0, 0, 50, 50, 50, 50, 50, 50, 0]);
+        assert_eq!(trend(&seasonal, 1).season_months, vec![6, 7, 8]);
+        let flat = months((2024, 1), &[10; 12]);
+        assert_eq!(trend(&flat, 1).season, Season::NotSeasonal);
+        let almost = months((2024, 1), &[49, 49, 49, 51, 51, 51, 0, 0, 0, 0, 0, 1]);
+        // The best 3 months hold 153 of 301: seasonal (≥ half).
+        assert_eq!(trend(&almost, 1).season_months, vec![4, 5, 6]);
+        let under = months((2024, 1), &[30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30]);
+        assert_eq!(trend(&under, 1).season, Season::NotSeasonal);
+    }
+
+    #[test]
+    fn the_shortest_season_wins() {
+        // One month holds 60 %: the season is that month alone.
+        let m = months((2024, 1), &[0, 0, 0, 0, 0, 0, 60, 10, 10, 10, 10, 0]);
+        let t = trend(&m, 7);
+        assert_eq!(t.season_months, vec![7]);
+        assert_eq!(t.season, Season::InSeason);
+    }
+
+    #[test]
+    fn zero_missing_and_empty() {
+        // Zero total: no peak, no season, no changes.
+        let zero = trend(&months((2024, 1), &[0; 12]), 1);
+        assert_eq!(
+            (
+                zero.change_12m,
+                zero.change_3m,
+                zero.peak_month,
+                zero.season
+            ),
+            (None, None, None, Season::NoData)
+        );
+        // No months at all.
+        assert_eq!(trend(&[], 1).season, Season::NoData);
+        // A zero first month: no 12-month change, the rest still computed.
+        let t = trend(&months((2024, 1), &[0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]), 1);
+        assert_eq!((t.change_12m, t.change_3m), (None, Some(0.0)));
+        // A missing month (11 given): unknown, so no season; changes that do not read it stay.
+        let mut eleven = months((2024, 1), &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+        eleven.remove(1);
+        let t = trend(&eleven, 1);
+        assert_eq!(t.season, Season::NoData);
+        assert_eq!(t.change_12m, Some(11.0));
+        assert_eq!(t.peak_month, Some(12));
+        // Missing the 7th month: the 3-month change cannot be computed.
+        let mut gap = months((2024, 1), &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+        gap.remove(6);
+        assert_eq!(trend(&gap, 1).change_3m, None);
+        // A bad month name is left out; a negative value counts as zero.
+        let mut odd = months((2024, 1), &[5; 12]);
+        odd[0].month = "Janvier".into();
+        odd[1].value = -3;
+        let t = trend(&odd, 1);
+        assert_eq!(t.season, Season::NoData);
+        assert_eq!(t.peak_month, Some(12), "the latest of equals");
+    }
+}

@@ -17,12 +17,13 @@ use serpkit::{Operation, Request};
 
 use crate::components::csv::Cell;
 use crate::components::{
-    fmt_change, fmt_cpc, fmt_date, fmt_int, AddToList, Column, DataTable, ErrorBox, ExtLink,
-    LoadEverything, MonthlyChart, PriceButton, PricedCall, PricedCallCard, PricedCalls, SortKey,
-    TableModel, TableRow, ValidationPanel,
+    current_month, fmt_change, fmt_cpc, fmt_date, fmt_int, AddToList, Column, DataTable, ErrorBox,
+    ExtLink, LoadEverything, MonthlyChart, PriceButton, PricedCall, PricedCallCard, PricedCalls,
+    SortKey, TableModel, TableRow, ValidationPanel,
 };
 use crate::model::CallResult;
 use crate::paths::{keyword_route, keywords_route};
+use crate::research::trends;
 use crate::workspace::{use_workspace, Workspace};
 
 /// A related keyword row.
@@ -264,7 +265,15 @@ pub fn KeywordDetail() -> impl IntoView {
                     <div><span class="label">"Volume"</span><strong data-testid="detail-volume">{fmt_int(r.search_volume)}</strong></div>
                     <div><span class="label">"CPC"</span><strong>{fmt_cpc(r.average_cpc)}</strong></div>
                     <div><span class="label">"Competition"</span><strong>{format!("{:.2}", r.competition)}</strong></div>
-                    <div><span class="label">"Year change"</span><strong>{fmt_change(r.yearly_change())}</strong></div>
+                    {
+                        let t = trends::trend(&r.targeted_monthly_searches, current_month());
+                        view! {
+                            <div><span class="label">"12-month change"</span><strong data-testid="detail-change12">{fmt_change(t.change_12m)}</strong></div>
+                            <div><span class="label">"3-month change"</span><strong data-testid="detail-change3">{fmt_change(t.change_3m)}</strong></div>
+                            <div><span class="label">"Peak month"</span><strong data-testid="detail-peak">{trends::month_short(t.peak_month)}</strong></div>
+                            <div title=trends::SEASON_RULE><span class="label">"Season"</span><strong data-testid="detail-season">{match t.season { trends::Season::NoData => "–", s => s.label() }}</strong></div>
+                        }
+                    }
                 </div>
                 <MonthlyChart months=months />
             }

@@ -11,12 +11,14 @@ use serpkit::Request;
 
 use crate::components::csv::Cell;
 use crate::components::{
-    csv, fmt_change, fmt_cpc, fmt_int, price_text, run_text, AddToList, Column, DataTable,
-    ErrorBox, PriceButton, ProgressBar, ResultMeta, SortKey, Sparkline, TableModel, TableRow,
-    ValidationPanel,
+    csv, current_month, fmt_change, fmt_cpc, fmt_int, price_text, run_text, AddToList, Column,
+    DataTable, ErrorBox, PriceButton, ProgressBar, ResultMeta, SortKey, Sparkline, TableModel,
+    TableRow, ValidationPanel,
 };
 use crate::model::{parse_keywords, plural, preview, CallResult};
 use crate::paths::{enc, keyword_route, keywords_route};
+use crate::research::score;
+use crate::research::trends::{self, Season};
 use crate::store;
 use crate::workspace::{self, use_workspace, Call, Job};
 
@@ -38,13 +40,22 @@ pub struct KeywordRow {
     pub competition: f64,
     /// Monthly searches, oldest first.
     pub months: Vec<i64>,
-    /// Change over the year.
+    /// 12-month change: the latest month against the first of the window (`research::trends`).
     pub change: Option<f64>,
+    /// 3-month change: the latest 3 months' mean against the 3 before.
+    pub change_3m: Option<f64>,
+    /// The month (1–12) with the most searches.
+    pub peak: Option<u8>,
+    /// The season relative to the current month.
+    pub season: Season,
+    /// The opportunity score within the shown list (`research::score`), set by [`score_rows`].
+    pub score: Option<f64>,
 }
 
 impl KeywordRow {
-    /// From a search volume record.
-    pub fn from_record(r: &SearchVolumeRecord, ccode: &str) -> KeywordRow {
+    /// From a search volume record; `current_month` (1–12) places its season.
+    pub fn from_record(r: &SearchVolumeRecord, ccode: &str, current_month: u8) -> KeywordRow {
+        let trend = trends::trend(&r.targeted_monthly_searches, current_month);
         KeywordRow {
             keyword: r.keyword.clone(),
             ccode: ccode.to_string(),
@@ -56,8 +67,40 @@ impl KeywordRow {
                 .iter()
                 .map(|m| m.value)
                 .collect(),
-            change: r.yearly_change(),
+            change: trend.change_12m,
+            change_3m: trend.change_3m,
+            peak: trend.peak_month,
+            season: trend.season,
+            score: None,
         }
+    }
+}
+
+/// Sets each row's opportunity score, normalised within `rows` (search volume records give
+/// no keyword difficulty, so it counts for none of them).
+pub fn score_rows(rows: &mut [KeywordRow], weights: &score::Weights) {
+    let metrics: Vec<score::Metrics> = rows
+        .iter()
+        .map(|r| score::Metrics {
+            volume: Some(r.volume as f64),
+            cpc: Some(r.cpc),
+            competition: Some(r.competition),
+            difficulty: None,
+        })
+        .collect();
+    for (row, value) in rows.iter_mut().zip(score::scores(&metrics, weights)) {
+        row.score = value;
+    }
+}
+
+/// The season's sort order: in season first, then approaching, out of season, not seasonal.
+fn season_rank(season: Season) -> i64 {
+    match season {
+        Season::InSeason => 4,
+        Season::Approaching => 3,
+        Season::OutOfSeason => 2,
+        Season::NotSeasonal => 1,
+        Season::NoData => 0,
     }
 }
 
@@ -123,7 +166,7 @@ impl TableRow for KeywordRow {
             },
             Column {
                 id: "change",
-                label: "Year change",
+                label: "12-month change",
                 numeric: true,
                 width: "",
                 key: |rows, i| rows[i].change.map_or(SortKey::Missing, SortKey::num),
@@ -131,6 +174,54 @@ impl TableRow for KeywordRow {
                     rows[i]
                         .change
                         .map_or_else(Cell::empty, |c| Cell::decimal(c, 4))
+                }),
+                csv_header: None,
+            },
+            Column {
+                id: "change3",
+                label: "3-month change",
+                numeric: true,
+                width: "",
+                key: |rows, i| rows[i].change_3m.map_or(SortKey::Missing, SortKey::num),
+                csv: Some(|rows, i| {
+                    rows[i]
+                        .change_3m
+                        .map_or_else(Cell::empty, |c| Cell::decimal(c, 4))
+                }),
+                csv_header: None,
+            },
+            Column {
+                id: "peak",
+                label: "Peak",
+                numeric: false,
+                width: "",
+                key: |rows, i| {
+                    rows[i]
+                        .peak
+                        .map_or(SortKey::Missing, |m| SortKey::int(i64::from(m)))
+                },
+                csv: Some(|rows, i| Cell::text(trends::month_short(rows[i].peak))),
+                csv_header: Some("Peak month"),
+            },
+            Column {
+                id: "season",
+                label: "Season",
+                numeric: true,
+                width: "",
+                key: |rows, i| SortKey::int(season_rank(rows[i].season)),
+                csv: Some(|rows, i| Cell::text(rows[i].season.label())),
+                csv_header: None,
+            },
+            Column {
+                id: "score",
+                label: "Opportunity",
+                numeric: true,
+                width: "",
+                key: |rows, i| rows[i].score.map_or(SortKey::Missing, SortKey::num),
+                csv: Some(|rows, i| {
+                    rows[i]
+                        .score
+                        .map_or_else(Cell::empty, |s| Cell::decimal(s, 1))
                 }),
                 csv_header: None,
             },
@@ -147,6 +238,10 @@ impl TableRow for KeywordRow {
             <td class="num" data-col="competition">{format!("{:.2}", self.competition)}</td>
             <td class="trend"><Sparkline values=self.months.clone() /></td>
             <td class="num" class:up=up class:down=self.change.is_some() && !up data-col="change">{fmt_change(self.change)}</td>
+            <td class="num" data-col="change3">{fmt_change(self.change_3m)}</td>
+            <td data-col="peak">{trends::month_short(self.peak)}</td>
+            <td data-col="season">{self.season.label()}</td>
+            <td class="num" data-col="score">{self.score.map(|s| format!("{s:.0}")).unwrap_or_else(|| "–".into())}</td>
         }
         .into_any()
     }
@@ -296,11 +391,16 @@ pub fn Keywords() -> impl IntoView {
                         .ok()
                         .and_then(|v| v.get("ccode").and_then(|c| c.as_str()).map(str::to_string))
                         .unwrap_or_default();
-                    serpkit::decode::<Vec<SearchVolumeRecord>>(&r.body)
+                    let month = current_month();
+                    let mut rows = serpkit::decode::<Vec<SearchVolumeRecord>>(&r.body)
                         .unwrap_or_default()
                         .iter()
-                        .map(|rec| KeywordRow::from_record(rec, &cc))
-                        .collect::<Vec<_>>()
+                        .map(|rec| KeywordRow::from_record(rec, &cc, month))
+                        .collect::<Vec<_>>();
+                    workspace
+                        .settings
+                        .with(|s| score_rows(&mut rows, &s.score_weights));
+                    rows
                 })
                 .unwrap_or_default()
         })
@@ -555,6 +655,12 @@ pub fn Keywords() -> impl IntoView {
                             fallback=move || view! { <p class="empty" data-testid="no-match">"No keywords match these filters. " <button type="button" class="linklike" on:click=clear_filters>"Clear filters"</button></p> }>
                             <DataTable model=model caption="Search volume by keyword" testid="kw-table" selectable=true />
                         </Show>
+                        <details class="meta rules" data-testid="trend-rules">
+                            <summary>"How trends, seasons and the opportunity score are computed"</summary>
+                            <p>"12-month change: the latest month against the first month of the 12-month window. 3-month change: the mean of the latest 3 months against the mean of the 3 before."</p>
+                            <p data-testid="season-rule">{trends::SEASON_RULE}</p>
+                            <p data-testid="score-formula">{move || workspace.settings.with(|s| score::formula_text(&s.score_weights))}" Weights: Settings."</p>
+                        </details>
                         <ValidationPanel result=shown_sig />
                     </section>
                 }.into_any()

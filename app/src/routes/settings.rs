@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 
 use crate::components::csv;
 use crate::model::{Mode, Settings, DEFAULT_MAX_BODY_MB};
+use crate::research::score;
 use crate::workspace::base_url::{self, BaseUrl};
 use crate::workspace::use_workspace;
 
@@ -214,6 +215,28 @@ pub fn SettingsPage() -> impl IntoView {
                         on:change=edit(|s, v| s.ccode = v.trim().to_uppercase()) />
                 </div>
             </fieldset>
+            <fieldset class="card" data-testid="score-weights">
+                <legend>"Opportunity score"</legend>
+                <p class="meta" data-testid="score-formula">{move || workspace.settings.with(|s| score::formula_text(&s.score_weights))}</p>
+                <div class="grid">
+                    <label for="w-volume">"Weight of volume"</label>
+                    <input id="w-volume" data-testid="w-volume" type="number" min="0" max="100" step="any"
+                        prop:value=move || workspace.settings.with(|s| s.score_weights.volume.to_string())
+                        on:change=edit(|s, v| s.score_weights.volume = weight(&v, s.score_weights.volume)) />
+                    <label for="w-cpc">"Weight of CPC"</label>
+                    <input id="w-cpc" data-testid="w-cpc" type="number" min="0" max="100" step="any"
+                        prop:value=move || workspace.settings.with(|s| s.score_weights.cpc.to_string())
+                        on:change=edit(|s, v| s.score_weights.cpc = weight(&v, s.score_weights.cpc)) />
+                    <label for="w-competition">"Weight of low competition"</label>
+                    <input id="w-competition" data-testid="w-competition" type="number" min="0" max="100" step="any"
+                        prop:value=move || workspace.settings.with(|s| s.score_weights.competition.to_string())
+                        on:change=edit(|s, v| s.score_weights.competition = weight(&v, s.score_weights.competition)) />
+                    <label for="w-difficulty">"Weight of low difficulty"</label>
+                    <input id="w-difficulty" data-testid="w-difficulty" type="number" min="0" max="100" step="any"
+                        prop:value=move || workspace.settings.with(|s| s.score_weights.difficulty.to_string())
+                        on:change=edit(|s, v| s.score_weights.difficulty = weight(&v, s.score_weights.difficulty)) />
+                </div>
+            </fieldset>
             <fieldset class="card">
                 <legend>"Workspace data"</legend>
                 <p>"Results, lists and history are kept in this browser (IndexedDB). Export them to a JSON file to move or back them up; the API key is never part of an export."</p>
@@ -247,4 +270,13 @@ pub fn SettingsPage() -> impl IntoView {
             </fieldset>
         </section>
     }
+}
+
+/// A weight typed in Settings: a finite number from 0 to 100, else the previous weight.
+fn weight(text: &str, previous: f64) -> f64 {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|w| w.is_finite() && (0.0..=100.0).contains(w))
+        .unwrap_or(previous)
 }
