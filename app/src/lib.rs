@@ -8,8 +8,8 @@
 //!
 //! - [`paths`]: the app's URLs (page routes, query encoding); imports nothing of the app.
 //! - [`model`]: the stored data types. [`sort`]: the one stable sort (keeps the wasm small).
-//! - [`research`]: trends, opportunity score, keyword groups, content gap, keyword import and
-//!   HTML reports, computed from data already bought.
+//! - [`research`]: trends, seasonality and the opportunity score, computed from data already
+//!   bought.
 //! - [`store`]: IndexedDB and localStorage.
 //! - [`workspace`]: the workspace state and the only place that builds the client and runs
 //!   calls (settings and key, persistence, lists, import/export, calls, the service chunk,
