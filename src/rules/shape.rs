@@ -138,7 +138,7 @@ impl StringRule {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn js_test(&self, x: &str) -> String {
         match self {
-            StringRule::Prefix(prefix, _) => format!("{x}.startsWith({})", js_string(prefix)),
+            StringRule::Prefix(prefix, _) => prefix_test(prefix, x),
             StringRule::OneOf(values, _) => {
                 let tests: Vec<String> = values
                     .iter()
@@ -153,6 +153,24 @@ impl StringRule {
             StringRule::NumberText => format!("isNumberText({x})"),
         }
     }
+}
+
+/// `x` starts with `prefix`, as JS. A short prefix is compared code unit by code unit
+/// (`charCodeAt` is `NaN` past the end, so a shorter string fails): in V8 that is about half
+/// the time of `startsWith` per value (measured on the 50,000 ranking URLs of the package
+/// benchmark), and the fast path runs it on every record. Native only.
+#[cfg(not(target_arch = "wasm32"))]
+fn prefix_test(prefix: &str, x: &str) -> String {
+    let units: Vec<u16> = prefix.encode_utf16().collect();
+    if units.is_empty() || units.len() > 8 {
+        return format!("{x}.startsWith({})", js_string(prefix));
+    }
+    let tests: Vec<String> = units
+        .iter()
+        .enumerate()
+        .map(|(i, unit)| format!("{x}.charCodeAt({i}) === {unit}"))
+        .collect();
+    format!("({})", tests.join(" && "))
 }
 
 /// A JS string literal (JSON's, which JS reads the same). Native only.
