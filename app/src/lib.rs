@@ -87,6 +87,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/domain") view={Lazy::<routes::DomainPage>::new()} />
                     <Route path=path!("/domain/pages") view={Lazy::<routes::DomainPagesPage>::new()} />
                     <Route path=path!("/domain/compare") view={Lazy::<routes::ComparePage>::new()} />
+                    <Route path=path!("/domain/gap") view={Lazy::<routes::GapPage>::new()} />
                     <Route path=path!("/lists") view={Lazy::<routes::ListsPage>::new()} />
                     <Route path=path!("/history") view={Lazy::<routes::HistoryPage>::new()} />
                     <Route path=path!("/settings") view={Lazy::<routes::SettingsRoute>::new()} />

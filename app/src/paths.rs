@@ -11,6 +11,7 @@ pub const APP_PATHS: &[&str] = &[
     "/domain",
     "/domain/pages",
     "/domain/compare",
+    "/domain/gap",
     "/lists",
     "/history",
     "/settings",
@@ -62,6 +63,11 @@ pub fn domains_route(domains: &[String]) -> String {
 /// The route of the compare view for these domains.
 pub fn compare_route(domains: &[String]) -> String {
     format!("/domain/compare?d={}", enc(&domains.join(",")))
+}
+
+/// The route of the content gap: your domain first, then the competitors.
+pub fn gap_route(domains: &[String]) -> String {
+    format!("/domain/gap?d={}", enc(&domains.join(",")))
 }
 
 #[cfg(test)]

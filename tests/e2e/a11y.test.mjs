@@ -88,6 +88,14 @@ async function everyView(theme) {
   assert.deepEqual(await page.locator('nav.subnav [aria-current="page"]').allTextContents(), ['Compare']);
   await check('compare');
 
+  // Content gap of the same domains (their ranked keywords are stored now: no charge).
+  await open(page, app.url, `/domain/gap?d=${DOMAINS.join(',')}`);
+  const gapAll = page.getByTestId('run-all');
+  if (!(await gapAll.isDisabled())) await gapAll.click();
+  await page.getByTestId('gap').waitFor({ timeout: 60000 });
+  assert.deepEqual(await page.locator('nav.subnav [aria-current="page"]').allTextContents(), ['Content gap']);
+  await check('content-gap');
+
   // The explorer again (its result is on screen, or shown from what was bought).
   await open(page, app.url, '/keywords');
   await page.getByTestId('kw-input').fill(KEYWORDS.join('\n'));

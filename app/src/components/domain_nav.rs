@@ -58,6 +58,7 @@ pub fn DomainNav() -> impl IntoView {
             <A href="/domain" exact=true attr:data-testid="subnav-domain">"One domain"</A>
             <A href="/domain/pages" attr:data-testid="subnav-pages">"Page backlinks"</A>
             <A href="/domain/compare" attr:data-testid="subnav-compare">"Compare"</A>
+            <A href="/domain/gap" attr:data-testid="subnav-gap">"Content gap"</A>
         </nav>
     }
 }

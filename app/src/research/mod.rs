@@ -2,5 +2,7 @@
 //! trends and seasonality of the 12 monthly values and the opportunity score. Pure functions
 //! over plain data, unit-tested natively; the pages render them.
 
+pub mod gap;
+pub mod report;
 pub mod score;
 pub mod trends;

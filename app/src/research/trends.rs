@@ -25,7 +25,12 @@
 use serpkit::ops::search_volume_bulk::MonthlySearch;
 use serpkit::rules::formats::MONTH_NAMES;
 
-/// The seasonality rule as the UI states it.
+/// The change columns' definitions as shown in the UI and in reports.
+pub const CHANGE_RULE: &str = "12-month change: the latest month against the first month of \
+     the 12-month window. 3-month change: the mean of the latest 3 months against the mean of \
+     the 3 before.";
+
+/// The season rule as shown in the UI and in reports.
 pub const SEASON_RULE: &str = "Seasonal: at least half of the 12-month volume falls in at most \
      3 consecutive months (wrapping over the year end). In season: this month is one of them; \
      approaching: they start within 2 months; otherwise out of season.";

@@ -3,248 +3,39 @@
 //! The keywords, country, sort and filters live in the URL (never the key).
 
 use leptos::prelude::*;
-use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
 use serpkit::Request;
 
-use crate::components::csv::Cell;
+use crate::components::keyword_row::{keyword_report, score_rows, KeywordRow};
 use crate::components::{
-    csv, current_month, fmt_change, fmt_cpc, fmt_int, price_text, run_text, AddToList, Column,
-    DataTable, ErrorBox, PriceButton, ProgressBar, ResultMeta, SortKey, Sparkline, TableModel,
-    TableRow, ValidationPanel,
+    csv, current_month, fmt_int, fmt_time, price_text, run_text, AddToList, DataTable, ErrorBox,
+    PriceButton, ProgressBar, ReportButton, ResultMeta, TableModel, ValidationPanel,
 };
 use crate::model::{parse_keywords, plural, preview, CallResult};
-use crate::paths::{enc, keyword_route, keywords_route};
+use crate::paths::{enc, keywords_route};
+use crate::research::report::Report;
 use crate::research::score;
-use crate::research::trends::{self, Season};
+use crate::research::trends;
 use crate::store;
 use crate::workspace::{self, use_workspace, Call, Job};
 
 /// localStorage key of the explorer's last URL (keywords, country, sort, filters; no key).
 pub const LAST_VIEW_KEY: &str = "serpkit.explorer";
 
-/// A row of the explorer table.
-#[derive(Clone, Debug, PartialEq)]
-pub struct KeywordRow {
-    /// The keyword.
-    pub keyword: String,
-    /// Country code (for links).
-    pub ccode: String,
-    /// Search volume.
-    pub volume: i64,
-    /// Average CPC.
-    pub cpc: f64,
-    /// Competition 0..1.
-    pub competition: f64,
-    /// Monthly searches, oldest first.
-    pub months: Vec<i64>,
-    /// 12-month change: the latest month against the first of the window (`research::trends`).
-    pub change: Option<f64>,
-    /// 3-month change: the latest 3 months' mean against the 3 before.
-    pub change_3m: Option<f64>,
-    /// The month (1–12) with the most searches.
-    pub peak: Option<u8>,
-    /// The season relative to the current month.
-    pub season: Season,
-    /// The opportunity score within the shown list (`research::score`), set by [`score_rows`].
-    pub score: Option<f64>,
-}
-
-impl KeywordRow {
-    /// From a search volume record; `current_month` (1–12) places its season.
-    pub fn from_record(r: &SearchVolumeRecord, ccode: &str, current_month: u8) -> KeywordRow {
-        let trend = trends::trend(&r.targeted_monthly_searches, current_month);
-        KeywordRow {
-            keyword: r.keyword.clone(),
-            ccode: ccode.to_string(),
-            volume: r.search_volume,
-            cpc: r.average_cpc,
-            competition: r.competition,
-            months: r
-                .targeted_monthly_searches
-                .iter()
-                .map(|m| m.value)
-                .collect(),
-            change: trend.change_12m,
-            change_3m: trend.change_3m,
-            peak: trend.peak_month,
-            season: trend.season,
-            score: None,
-        }
-    }
-}
-
-/// Sets each row's opportunity score, normalised within `rows` (search volume records give
-/// no keyword difficulty, so it counts for none of them).
-pub fn score_rows(rows: &mut [KeywordRow], weights: &score::Weights) {
-    let metrics: Vec<score::Metrics> = rows
-        .iter()
-        .map(|r| score::Metrics {
-            volume: Some(r.volume as f64),
-            cpc: Some(r.cpc),
-            competition: Some(r.competition),
-            difficulty: None,
-        })
-        .collect();
-    for (row, value) in rows.iter_mut().zip(score::scores(&metrics, weights)) {
-        row.score = value;
-    }
-}
-
-/// The season's sort order: in season first, then approaching, out of season, not seasonal.
-fn season_rank(season: Season) -> i64 {
-    match season {
-        Season::InSeason => 4,
-        Season::Approaching => 3,
-        Season::OutOfSeason => 2,
-        Season::NotSeasonal => 1,
-        Season::NoData => 0,
-    }
-}
-
-impl TableRow for KeywordRow {
-    fn id(&self) -> String {
-        self.keyword.clone()
-    }
-    fn columns() -> Vec<Column<[Self]>> {
-        vec![
-            Column {
-                id: "keyword",
-                label: "Keyword",
-                numeric: false,
-                width: "",
-                key: |rows, i| SortKey::text(&rows[i].keyword),
-                csv: Some(|rows, i| Cell::text(&rows[i].keyword)),
-                csv_header: None,
-            },
-            Column {
-                id: "volume",
-                label: "Volume",
-                numeric: true,
-                width: "",
-                key: |rows, i| SortKey::int(rows[i].volume),
-                csv: Some(|rows, i| Cell::num(rows[i].volume)),
-                csv_header: None,
-            },
-            Column {
-                id: "cpc",
-                label: "CPC",
-                numeric: true,
-                width: "",
-                key: |rows, i| SortKey::num(rows[i].cpc),
-                csv: Some(|rows, i| Cell::decimal(rows[i].cpc, 2)),
-                csv_header: None,
-            },
-            Column {
-                id: "competition",
-                label: "Competition",
-                numeric: true,
-                width: "",
-                key: |rows, i| SortKey::num(rows[i].competition),
-                csv: Some(|rows, i| Cell::decimal(rows[i].competition, 2)),
-                csv_header: None,
-            },
-            Column {
-                id: "trend",
-                label: "12 months",
-                numeric: false,
-                width: "",
-                key: |rows, i| rows[i].change.map_or(SortKey::Missing, SortKey::num),
-                csv: Some(|rows, i| {
-                    Cell::text(
-                        rows[i]
-                            .months
-                            .iter()
-                            .map(i64::to_string)
-                            .collect::<Vec<_>>()
-                            .join(" "),
-                    )
-                }),
-                csv_header: None,
-            },
-            Column {
-                id: "change",
-                label: "12-month change",
-                numeric: true,
-                width: "",
-                key: |rows, i| rows[i].change.map_or(SortKey::Missing, SortKey::num),
-                csv: Some(|rows, i| {
-                    rows[i]
-                        .change
-                        .map_or_else(Cell::empty, |c| Cell::decimal(c, 4))
-                }),
-                csv_header: None,
-            },
-            Column {
-                id: "change3",
-                label: "3-month change",
-                numeric: true,
-                width: "",
-                key: |rows, i| rows[i].change_3m.map_or(SortKey::Missing, SortKey::num),
-                csv: Some(|rows, i| {
-                    rows[i]
-                        .change_3m
-                        .map_or_else(Cell::empty, |c| Cell::decimal(c, 4))
-                }),
-                csv_header: None,
-            },
-            Column {
-                id: "peak",
-                label: "Peak",
-                numeric: false,
-                width: "",
-                key: |rows, i| {
-                    rows[i]
-                        .peak
-                        .map_or(SortKey::Missing, |m| SortKey::int(i64::from(m)))
-                },
-                csv: Some(|rows, i| Cell::text(trends::month_short(rows[i].peak))),
-                csv_header: Some("Peak month"),
-            },
-            Column {
-                id: "season",
-                label: "Season",
-                numeric: true,
-                width: "",
-                key: |rows, i| SortKey::int(season_rank(rows[i].season)),
-                csv: Some(|rows, i| Cell::text(rows[i].season.label())),
-                csv_header: None,
-            },
-            Column {
-                id: "score",
-                label: "Opportunity",
-                numeric: true,
-                width: "",
-                key: |rows, i| rows[i].score.map_or(SortKey::Missing, SortKey::num),
-                csv: Some(|rows, i| {
-                    rows[i]
-                        .score
-                        .map_or_else(Cell::empty, |s| Cell::decimal(s, 1))
-                }),
-                csv_header: None,
-            },
-        ]
-    }
-    fn cells(&self) -> AnyView {
-        let href = keyword_route(&self.keyword, &self.ccode);
-        let up = self.change.is_some_and(|c| c >= 0.0);
-        let kw = self.keyword.clone();
-        view! {
-            <td><A href=href attr:class="kw">{kw}</A></td>
-            <td class="num" data-col="volume">{fmt_int(self.volume)}</td>
-            <td class="num" data-col="cpc">{fmt_cpc(self.cpc)}</td>
-            <td class="num" data-col="competition">{format!("{:.2}", self.competition)}</td>
-            <td class="trend"><Sparkline values=self.months.clone() /></td>
-            <td class="num" class:up=up class:down=self.change.is_some() && !up data-col="change">{fmt_change(self.change)}</td>
-            <td class="num" data-col="change3">{fmt_change(self.change_3m)}</td>
-            <td data-col="peak">{trends::month_short(self.peak)}</td>
-            <td data-col="season">{self.season.label()}</td>
-            <td class="num" data-col="score">{self.score.map(|s| format!("{s:.0}")).unwrap_or_else(|| "–".into())}</td>
-        }
-        .into_any()
-    }
+/// The explorer's report of `rows` (the filtered rows) and its file name.
+fn explorer_report(rows: &[KeywordRow], workspace: workspace::Workspace) -> (String, Report) {
+    let country = rows
+        .first()
+        .map(|r| r.ccode.to_uppercase())
+        .unwrap_or_default();
+    let formula = workspace
+        .settings
+        .with_untracked(|s| score::formula_text(&s.score_weights));
+    let date = fmt_time(js_sys::Date::now());
+    let report = keyword_report(rows, &country, &formula, &date, Vec::new());
+    (format!("keywords-{country}.html"), report)
 }
 
 /// Numeric range filter text: `""` is open.
@@ -650,6 +441,8 @@ pub fn Keywords() -> impl IntoView {
                                 disabled=move || filtered.with(Vec::is_empty)>
                                 {move || format!("Export CSV ({} rows)", filtered.with(Vec::len))}
                             </button>
+                            <ReportButton testid="export-report" disabled=Signal::derive(move || filtered.with(Vec::is_empty))
+                                make=Callback::new(move |_| Some(explorer_report(&filtered.get_untracked(), workspace))) />
                         </div>
                         <Show when=move || !filtered.with(Vec::is_empty)
                             fallback=move || view! { <p class="empty" data-testid="no-match">"No keywords match these filters. " <button type="button" class="linklike" on:click=clear_filters>"Clear filters"</button></p> }>
@@ -657,7 +450,7 @@ pub fn Keywords() -> impl IntoView {
                         </Show>
                         <details class="meta rules" data-testid="trend-rules">
                             <summary>"How trends, seasons and the opportunity score are computed"</summary>
-                            <p>"12-month change: the latest month against the first month of the 12-month window. 3-month change: the mean of the latest 3 months against the mean of the 3 before."</p>
+                            <p>{trends::CHANGE_RULE}</p>
                             <p data-testid="season-rule">{trends::SEASON_RULE}</p>
                             <p data-testid="score-formula">{move || workspace.settings.with(|s| score::formula_text(&s.score_weights))}" Weights: Settings."</p>
                         </details>

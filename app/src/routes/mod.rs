@@ -10,6 +10,7 @@
 
 pub mod domain;
 pub mod domain_compare;
+pub mod domain_gap;
 pub mod domain_pages;
 pub mod domains;
 pub mod history;
@@ -63,6 +64,7 @@ page!(DomainsPage, pages_domains, domains::DomainStatsPage);
 page!(DomainPage, pages_domains, domain::DomainDetail);
 page!(DomainPagesPage, pages_domains, domain_pages::PageMetrics);
 page!(ComparePage, pages_domains, domain_compare::Compare);
+page!(GapPage, pages_domains, domain_gap::ContentGap);
 page!(ListsPage, pages_workspace, lists::Lists);
 page!(HistoryPage, pages_workspace, history::History);
 page!(SettingsRoute, pages_workspace, settings::SettingsPage);

@@ -1,0 +1,355 @@
+//! A row of the keyword explorer (search volume, CPC, competition, the 12 monthly values with
+//! their trends and season, the opportunity score): its table columns, CSV cells and the
+//! explorer's HTML report.
+
+use leptos::prelude::*;
+use leptos_router::components::A;
+use serpkit::ops::search_volume_bulk::SearchVolumeRecord;
+
+use crate::components::csv::Cell;
+use crate::components::{fmt_change, fmt_cpc, fmt_int, Column, SortKey, Sparkline, TableRow};
+use crate::paths::keyword_route;
+use crate::research::report::{self, Block, Report, Section};
+use crate::research::score;
+use crate::research::trends::{self, Season};
+
+/// A row of the explorer table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeywordRow {
+    /// The keyword.
+    pub keyword: String,
+    /// Country code (for links).
+    pub ccode: String,
+    /// Search volume.
+    pub volume: i64,
+    /// Average CPC.
+    pub cpc: f64,
+    /// Competition 0..1.
+    pub competition: f64,
+    /// Monthly searches, oldest first.
+    pub months: Vec<i64>,
+    /// 12-month change: the latest month against the first of the window (`research::trends`).
+    pub change: Option<f64>,
+    /// 3-month change: the latest 3 months' mean against the 3 before.
+    pub change_3m: Option<f64>,
+    /// The month (1–12) with the most searches.
+    pub peak: Option<u8>,
+    /// The season relative to the current month.
+    pub season: Season,
+    /// The opportunity score within the shown list (`research::score`), set by [`score_rows`].
+    pub score: Option<f64>,
+}
+
+impl KeywordRow {
+    /// From a search volume record; `current_month` (1–12) places its season.
+    pub fn from_record(r: &SearchVolumeRecord, ccode: &str, current_month: u8) -> KeywordRow {
+        let trend = trends::trend(&r.targeted_monthly_searches, current_month);
+        KeywordRow {
+            keyword: r.keyword.clone(),
+            ccode: ccode.to_string(),
+            volume: r.search_volume,
+            cpc: r.average_cpc,
+            competition: r.competition,
+            months: r
+                .targeted_monthly_searches
+                .iter()
+                .map(|m| m.value)
+                .collect(),
+            change: trend.change_12m,
+            change_3m: trend.change_3m,
+            peak: trend.peak_month,
+            season: trend.season,
+            score: None,
+        }
+    }
+}
+
+/// Sets each row's opportunity score, normalised within `rows` (search volume records give
+/// no keyword difficulty, so it counts for none of them).
+pub fn score_rows(rows: &mut [KeywordRow], weights: &score::Weights) {
+    let metrics: Vec<score::Metrics> = rows
+        .iter()
+        .map(|r| score::Metrics {
+            volume: Some(r.volume as f64),
+            cpc: Some(r.cpc),
+            competition: Some(r.competition),
+            difficulty: None,
+        })
+        .collect();
+    for (row, value) in rows.iter_mut().zip(score::scores(&metrics, weights)) {
+        row.score = value;
+    }
+}
+
+/// The season's sort order: in season first, then approaching, out of season, not seasonal.
+fn season_rank(season: Season) -> i64 {
+    match season {
+        Season::InSeason => 4,
+        Season::Approaching => 3,
+        Season::OutOfSeason => 2,
+        Season::NotSeasonal => 1,
+        Season::NoData => 0,
+    }
+}
+
+impl TableRow for KeywordRow {
+    fn id(&self) -> String {
+        self.keyword.clone()
+    }
+    fn columns() -> Vec<Column<[Self]>> {
+        vec![
+            Column {
+                id: "keyword",
+                label: "Keyword",
+                numeric: false,
+                width: "",
+                key: |rows, i| SortKey::text(&rows[i].keyword),
+                csv: Some(|rows, i| Cell::text(&rows[i].keyword)),
+                csv_header: None,
+            },
+            Column {
+                id: "volume",
+                label: "Volume",
+                numeric: true,
+                width: "",
+                key: |rows, i| SortKey::int(rows[i].volume),
+                csv: Some(|rows, i| Cell::num(rows[i].volume)),
+                csv_header: None,
+            },
+            Column {
+                id: "cpc",
+                label: "CPC",
+                numeric: true,
+                width: "",
+                key: |rows, i| SortKey::num(rows[i].cpc),
+                csv: Some(|rows, i| Cell::decimal(rows[i].cpc, 2)),
+                csv_header: None,
+            },
+            Column {
+                id: "competition",
+                label: "Competition",
+                numeric: true,
+                width: "",
+                key: |rows, i| SortKey::num(rows[i].competition),
+                csv: Some(|rows, i| Cell::decimal(rows[i].competition, 2)),
+                csv_header: None,
+            },
+            Column {
+                id: "trend",
+                label: "12 months",
+                numeric: false,
+                width: "",
+                key: |rows, i| rows[i].change.map_or(SortKey::Missing, SortKey::num),
+                csv: Some(|rows, i| {
+                    Cell::text(
+                        rows[i]
+                            .months
+                            .iter()
+                            .map(i64::to_string)
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    )
+                }),
+                csv_header: None,
+            },
+            Column {
+                id: "change",
+                label: "12-month change",
+                numeric: true,
+                width: "",
+                key: |rows, i| rows[i].change.map_or(SortKey::Missing, SortKey::num),
+                csv: Some(|rows, i| {
+                    rows[i]
+                        .change
+                        .map_or_else(Cell::empty, |c| Cell::decimal(c, 4))
+                }),
+                csv_header: None,
+            },
+            Column {
+                id: "change3",
+                label: "3-month change",
+                numeric: true,
+                width: "",
+                key: |rows, i| rows[i].change_3m.map_or(SortKey::Missing, SortKey::num),
+                csv: Some(|rows, i| {
+                    rows[i]
+                        .change_3m
+                        .map_or_else(Cell::empty, |c| Cell::decimal(c, 4))
+                }),
+                csv_header: None,
+            },
+            Column {
+                id: "peak",
+                label: "Peak",
+                numeric: false,
+                width: "",
+                key: |rows, i| {
+                    rows[i]
+                        .peak
+                        .map_or(SortKey::Missing, |m| SortKey::int(i64::from(m)))
+                },
+                csv: Some(|rows, i| Cell::text(trends::month_short(rows[i].peak))),
+                csv_header: Some("Peak month"),
+            },
+            Column {
+                id: "season",
+                label: "Season",
+                numeric: true,
+                width: "",
+                key: |rows, i| SortKey::int(season_rank(rows[i].season)),
+                csv: Some(|rows, i| Cell::text(rows[i].season.label())),
+                csv_header: None,
+            },
+            Column {
+                id: "score",
+                label: "Opportunity",
+                numeric: true,
+                width: "",
+                key: |rows, i| rows[i].score.map_or(SortKey::Missing, SortKey::num),
+                csv: Some(|rows, i| {
+                    rows[i]
+                        .score
+                        .map_or_else(Cell::empty, |s| Cell::decimal(s, 1))
+                }),
+                csv_header: None,
+            },
+        ]
+    }
+    fn cells(&self) -> AnyView {
+        let href = keyword_route(&self.keyword, &self.ccode);
+        let up = self.change.is_some_and(|c| c >= 0.0);
+        let kw = self.keyword.clone();
+        view! {
+            <td><A href=href attr:class="kw">{kw}</A></td>
+            <td class="num" data-col="volume">{fmt_int(self.volume)}</td>
+            <td class="num" data-col="cpc">{fmt_cpc(self.cpc)}</td>
+            <td class="num" data-col="competition">{format!("{:.2}", self.competition)}</td>
+            <td class="trend"><Sparkline values=self.months.clone() /></td>
+            <td class="num" class:up=up class:down=self.change.is_some() && !up data-col="change">{fmt_change(self.change)}</td>
+            <td class="num" data-col="change3">{fmt_change(self.change_3m)}</td>
+            <td data-col="peak">{trends::month_short(self.peak)}</td>
+            <td data-col="season">{self.season.label()}</td>
+            <td class="num" data-col="score">{self.score.map(|s| format!("{s:.0}")).unwrap_or_else(|| "–".into())}</td>
+        }
+        .into_any()
+    }
+}
+
+/// Rows in a report's table: the first this many by volume (the CSV export has every row).
+pub const REPORT_ROWS: usize = 500;
+
+/// The explorer's report: summary figures, the top keywords by volume as bars, the keywords
+/// with their trends (sparklines), season and score, and the rules. `extra` sections (the
+/// keyword groups) follow the table.
+pub fn keyword_report(
+    rows: &[KeywordRow],
+    country: &str,
+    score_formula: &str,
+    date: &str,
+    extra: Vec<Section>,
+) -> Report {
+    let total: i64 = rows.iter().map(|r| r.volume).sum();
+    let seasonal = rows
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.season,
+                Season::InSeason | Season::Approaching | Season::OutOfSeason
+            )
+        })
+        .count();
+    let in_season = rows.iter().filter(|r| r.season == Season::InSeason).count();
+    let mut by_volume: Vec<&KeywordRow> = rows.iter().collect();
+    by_volume.sort_by(|a, b| {
+        b.volume
+            .cmp(&a.volume)
+            .then_with(|| a.keyword.cmp(&b.keyword))
+    });
+    let shown = by_volume.len().min(REPORT_ROWS);
+    let table = by_volume[..shown]
+        .iter()
+        .map(|r| {
+            vec![
+                report::Cell::from(r.keyword.as_str()),
+                fmt_int(r.volume).into(),
+                fmt_cpc(r.cpc).into(),
+                format!("{:.2}", r.competition).into(),
+                report::Cell::Spark(r.months.clone()),
+                fmt_change(r.change).into(),
+                fmt_change(r.change_3m).into(),
+                trends::month_short(r.peak).into(),
+                r.season.label().into(),
+                r.score
+                    .map_or_else(|| "–".to_string(), |s| format!("{s:.0}"))
+                    .into(),
+            ]
+        })
+        .collect();
+    let mut notes = vec![
+        trends::CHANGE_RULE.to_string(),
+        trends::SEASON_RULE.to_string(),
+        score_formula.to_string(),
+    ];
+    if shown < rows.len() {
+        notes.insert(
+            0,
+            format!(
+                "The first {shown} of {} keywords by volume; the CSV export has every row.",
+                fmt_int(rows.len() as i64)
+            ),
+        );
+    }
+    let mut sections = vec![
+        Section {
+            heading: "Summary".into(),
+            notes: Vec::new(),
+            blocks: vec![
+                Block::Figures(vec![
+                    ("Keywords".into(), fmt_int(rows.len() as i64)),
+                    ("Total monthly volume".into(), fmt_int(total)),
+                    ("Seasonal".into(), fmt_int(seasonal as i64)),
+                    ("In season now".into(), fmt_int(in_season as i64)),
+                ]),
+                Block::Bars {
+                    title: "Top keywords by monthly search volume".into(),
+                    bars: by_volume
+                        .iter()
+                        .take(20)
+                        .map(|r| (r.keyword.clone(), r.volume as f64))
+                        .collect(),
+                },
+            ],
+        },
+        Section {
+            heading: "Keywords".into(),
+            notes,
+            blocks: vec![Block::Table {
+                caption: format!("Search volume, trends and opportunity ({country})"),
+                headers: [
+                    "Keyword",
+                    "#Volume",
+                    "#CPC",
+                    "#Competition",
+                    "12 months",
+                    "#12-month change",
+                    "#3-month change",
+                    "Peak",
+                    "Season",
+                    "#Opportunity",
+                ]
+                .map(String::from)
+                .to_vec(),
+                rows: table,
+            }],
+        },
+    ];
+    sections.extend(extra);
+    Report {
+        title: format!(
+            "Keyword research: {} keywords ({country})",
+            fmt_int(rows.len() as i64)
+        ),
+        subtitle: format!("Exported {date} from search volumes already bought."),
+        sections,
+    }
+}

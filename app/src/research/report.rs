@@ -1,0 +1,408 @@
+//! Reports to hand over: a research view as one self-contained HTML file (inline CSS, SVG
+//! charts, no script, no external fetch, print-friendly). Pages build a [`Report`] from what
+//! they show; [`render`] writes the file.
+//!
+//! Safety: every text (keywords, URLs, domains: scraped or typed) is HTML-escaped; only
+//! http(s) URLs become links; the file's own Content-Security-Policy (`default-src 'none'`,
+//! inline styles and `data:` images only) keeps any script or fetch from running even in a
+//! viewer that ignored the rest. Nothing in it names the API key: the report is built from
+//! the data shown, never from the request.
+
+use std::fmt::Write as _;
+
+/// A report: a title, a line of provenance and its sections.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    /// The title (also the document's `<title>`).
+    pub title: String,
+    /// Provenance shown under the title (what, when, from which stored results).
+    pub subtitle: String,
+    /// Sections in order.
+    pub sections: Vec<Section>,
+}
+
+/// A section: a heading, an optional paragraph and its blocks.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Section {
+    /// Heading.
+    pub heading: String,
+    /// Paragraphs under the heading (rules, notes).
+    pub notes: Vec<String>,
+    /// Content.
+    pub blocks: Vec<Block>,
+}
+
+/// A block of a section.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Block {
+    /// Label–value pairs (summary figures).
+    Figures(Vec<(String, String)>),
+    /// A horizontal bar chart (SVG) of (label, value).
+    Bars {
+        /// Accessible title of the chart.
+        title: String,
+        /// Bars, in order.
+        bars: Vec<(String, f64)>,
+    },
+    /// A table.
+    Table {
+        /// Caption.
+        caption: String,
+        /// Column headers; a header starting with `#` is numeric (right-aligned; the `#` is
+        /// not shown).
+        headers: Vec<String>,
+        /// Rows of cells.
+        rows: Vec<Vec<Cell>>,
+    },
+}
+
+/// A table cell.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cell {
+    /// Text.
+    Text(String),
+    /// A URL: a link when http(s), else text.
+    Url(String),
+    /// Monthly values, drawn as an SVG sparkline.
+    Spark(Vec<i64>),
+}
+
+impl From<String> for Cell {
+    fn from(s: String) -> Cell {
+        Cell::Text(s)
+    }
+}
+
+impl From<&str> for Cell {
+    fn from(s: &str) -> Cell {
+        Cell::Text(s.to_string())
+    }
+}
+
+/// HTML-escapes text for element content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_control() && c != '\n' && c != '\t' => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// True for an absolute http(s) URL without whitespace or control characters.
+fn is_http(url: &str) -> bool {
+    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
+    (lower.starts_with("http://") || lower.starts_with("https://"))
+        && url.len() > lower.find("//").map_or(0, |i| i + 2)
+        && !url.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
+const STYLE: &str = "\
+:root{color-scheme:light;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--accent:#0b5cad;--bar:#4b83c4}\
+*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:var(--fg);margin:2rem auto;max-width:70rem;padding:0 1rem}\
+h1{font-size:1.6rem;margin:0 0 .2rem}h2{font-size:1.2rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line);padding-bottom:.2rem}\
+.sub,.note{color:var(--muted)}.note{margin:.3rem 0}\
+dl{display:flex;flex-wrap:wrap;gap:.5rem 2rem;margin:.5rem 0}dl div{min-width:8rem}dt{color:var(--muted);font-size:.85rem}dd{margin:0;font-size:1.2rem;font-weight:600}\
+table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem;font-size:.9rem}caption{text-align:left;color:var(--muted);padding:.2rem 0}\
+th,td{border-bottom:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}th{background:#f6f8fa}\
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}td.u{word-break:break-all}a{color:var(--accent)}\
+svg{display:block}svg text{font:12px system-ui,sans-serif;fill:var(--fg)}\
+@media print{body{margin:0;max-width:none}h2{break-after:avoid}tr{break-inside:avoid}a{color:inherit;text-decoration:none}}";
+
+/// The report as one HTML document.
+pub fn render(report: &Report) -> String {
+    let mut out = String::with_capacity(64 * 1024);
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<title>{}</title><style>{STYLE}</style></head><body>\n<header><h1>{}</h1><p class=\"sub\">{}</p></header>\n",
+        escape(&report.title),
+        escape(&report.title),
+        escape(&report.subtitle),
+    );
+    for section in &report.sections {
+        let _ = writeln!(out, "<section><h2>{}</h2>", escape(&section.heading));
+        for note in &section.notes {
+            let _ = writeln!(out, "<p class=\"note\">{}</p>", escape(note));
+        }
+        for block in &section.blocks {
+            render_block(&mut out, block);
+        }
+        out.push_str("</section>\n");
+    }
+    out.push_str("<footer><p class=\"note\">Made with serpkit. Computed in the browser from results already bought.</p></footer>\n</body></html>\n");
+    out
+}
+
+fn render_block(out: &mut String, block: &Block) {
+    match block {
+        Block::Figures(pairs) => {
+            out.push_str("<dl>");
+            for (label, value) in pairs {
+                let _ = write!(
+                    out,
+                    "<div><dt>{}</dt><dd>{}</dd></div>",
+                    escape(label),
+                    escape(value)
+                );
+            }
+            out.push_str("</dl>\n");
+        }
+        Block::Bars { title, bars } => bar_chart(out, title, bars),
+        Block::Table {
+            caption,
+            headers,
+            rows,
+        } => {
+            let numeric: Vec<bool> = headers.iter().map(|h| h.starts_with('#')).collect();
+            let _ = write!(
+                out,
+                "<table><caption>{}</caption><thead><tr>",
+                escape(caption)
+            );
+            for (h, &n) in headers.iter().zip(&numeric) {
+                let label = h.strip_prefix('#').unwrap_or(h);
+                let _ = write!(
+                    out,
+                    "<th scope=\"col\"{}>{}</th>",
+                    if n { " class=\"n\"" } else { "" },
+                    escape(label)
+                );
+            }
+            out.push_str("</tr></thead><tbody>\n");
+            for row in rows {
+                out.push_str("<tr>");
+                for (i, cell) in row.iter().enumerate() {
+                    let n = numeric.get(i).copied().unwrap_or(false);
+                    match cell {
+                        Cell::Text(t) => {
+                            let _ = write!(
+                                out,
+                                "<td{}>{}</td>",
+                                if n { " class=\"n\"" } else { "" },
+                                escape(t)
+                            );
+                        }
+                        Cell::Url(u) if is_http(u) => {
+                            let _ = write!(
+                                out,
+                                "<td class=\"u\"><a href=\"{}\" rel=\"noopener noreferrer\">{}</a></td>",
+                                escape(u),
+                                escape(u)
+                            );
+                        }
+                        Cell::Url(u) => {
+                            let _ = write!(out, "<td class=\"u\">{}</td>", escape(u));
+                        }
+                        Cell::Spark(values) => {
+                            out.push_str("<td>");
+                            sparkline(out, values);
+                            out.push_str("</td>");
+                        }
+                    }
+                }
+                out.push_str("</tr>\n");
+            }
+            out.push_str("</tbody></table>\n");
+        }
+    }
+}
+
+/// A horizontal bar chart: one row per bar, the value written after it.
+fn bar_chart(out: &mut String, title: &str, bars: &[(String, f64)]) {
+    const ROW: f64 = 22.0;
+    const LABEL: f64 = 220.0;
+    const WIDTH: f64 = 720.0;
+    let max = bars
+        .iter()
+        .map(|b| b.1)
+        .filter(|v| v.is_finite())
+        .fold(0.0_f64, f64::max);
+    let height = ROW * bars.len() as f64 + 4.0;
+    let _ = write!(
+        out,
+        "<svg role=\"img\" aria-label=\"{}\" width=\"{WIDTH}\" height=\"{height}\" viewBox=\"0 0 {WIDTH} {height}\"><title>{}</title>",
+        escape(title),
+        escape(title)
+    );
+    for (i, (label, value)) in bars.iter().enumerate() {
+        let y = i as f64 * ROW + 2.0;
+        let v = if value.is_finite() {
+            value.max(0.0)
+        } else {
+            0.0
+        };
+        let w = if max > 0.0 {
+            (WIDTH - LABEL - 90.0) * v / max
+        } else {
+            0.0
+        };
+        let short: String = label.chars().take(32).collect();
+        let _ = write!(
+            out,
+            "<text x=\"{:.0}\" y=\"{:.1}\" text-anchor=\"end\">{}</text><rect x=\"{LABEL}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{:.1}\" fill=\"#4b83c4\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+            LABEL - 6.0,
+            y + 15.0,
+            escape(&short),
+            ROW - 6.0,
+            LABEL + w + 6.0,
+            y + 15.0,
+            escape(&format_value(v)),
+        );
+    }
+    out.push_str("</svg>\n");
+}
+
+/// A bar's value: an integer with thousands separators, or two decimals.
+fn format_value(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        let s = (v as i64).to_string();
+        let mut out = String::new();
+        for (i, c) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// A 96 × 24 sparkline of monthly values (oldest first).
+fn sparkline(out: &mut String, values: &[i64]) {
+    const W: f64 = 96.0;
+    const H: f64 = 24.0;
+    if values.len() < 2 {
+        return;
+    }
+    let max = values.iter().copied().max().unwrap_or(0).max(1) as f64;
+    let step = W / (values.len() - 1) as f64;
+    let points: Vec<String> = values
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            format!(
+                "{:.1},{:.1}",
+                i as f64 * step,
+                H - 2.0 - (H - 4.0) * (v.max(0) as f64) / max
+            )
+        })
+        .collect();
+    let _ = write!(
+        out,
+        "<svg role=\"img\" aria-label=\"{}\" width=\"{W}\" height=\"{H}\" viewBox=\"0 0 {W} {H}\"><polyline fill=\"none\" stroke=\"#0b5cad\" stroke-width=\"1.5\" points=\"{}\"/></svg>",
+        escape(
+            &values
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        points.join(" ")
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(text: &str, url: &str) -> Report {
+        Report {
+            title: format!("Report {text}"),
+            subtitle: "from stored results".into(),
+            sections: vec![Section {
+                heading: text.into(),
+                notes: vec![text.into()],
+                blocks: vec![
+                    Block::Figures(vec![(text.into(), "1".into())]),
+                    Block::Bars {
+                        title: text.into(),
+                        bars: vec![(text.into(), 10.0), ("b".into(), 5.0)],
+                    },
+                    Block::Table {
+                        caption: text.into(),
+                        headers: vec![
+                            "Keyword".into(),
+                            "#Volume".into(),
+                            "URL".into(),
+                            "Trend".into(),
+                        ],
+                        rows: vec![vec![
+                            Cell::Text(text.into()),
+                            Cell::Text("1,000".into()),
+                            Cell::Url(url.into()),
+                            Cell::Spark(vec![1, 2, 3]),
+                        ]],
+                    },
+                ],
+            }],
+        }
+    }
+
+    #[test]
+    fn scraped_text_is_escaped_everywhere() {
+        let evil = "<script>alert(1)</script><img src=x onerror=alert(2)>\"'&";
+        let html = render(&sample(evil, "javascript:alert(3)"));
+        assert!(!html.to_lowercase().contains("<script"));
+        assert!(!html.contains("<img"));
+        assert!(
+            !html.contains("javascript:alert(3)\""),
+            "no link to a non-http URL"
+        );
+        assert!(!html.contains("href=\"javascript"));
+        assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+        assert!(html.contains("&quot;&#39;&amp;"));
+    }
+
+    #[test]
+    fn only_http_urls_become_links() {
+        let html = render(&sample("x", "https://example.com/a?b=1&c=\"2\""));
+        assert!(html.contains("<a href=\"https://example.com/a?b=1&amp;c=&quot;2&quot;\""));
+        for bad in [
+            "data:text/html,x",
+            "//example.com",
+            "https://",
+            "http://a b",
+        ] {
+            assert!(!render(&sample("x", bad)).contains("<a href"), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_file_is_self_contained() {
+        let html = render(&sample("shoes", "https://example.com/"));
+        assert!(html.starts_with("<!DOCTYPE html>"));
+        assert!(html.contains("default-src 'none'"));
+        assert!(html.contains("<style>"));
+        assert!(html.contains("@media print"));
+        // No external resource: the only URLs are the table's link and SVG's namespace-free tags.
+        assert!(!html.contains("src="));
+        assert!(!html.contains("<link"));
+        assert!(html.contains("<svg role=\"img\""));
+        assert!(html.contains("<polyline"));
+        assert!(html.contains("<th scope=\"col\" class=\"n\">Volume</th>"));
+    }
+
+    #[test]
+    fn charts_handle_empty_and_odd_values() {
+        let mut out = String::new();
+        bar_chart(&mut out, "t", &[("a".into(), f64::NAN), ("b".into(), -3.0)]);
+        assert!(out.contains("width=\"0.0\""));
+        let mut out = String::new();
+        sparkline(&mut out, &[5]);
+        assert!(out.is_empty());
+        assert_eq!(format_value(1234567.0), "1,234,567");
+        assert_eq!(format_value(0.5), "0.50");
+    }
+}

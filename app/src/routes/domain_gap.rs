@@ -1,0 +1,577 @@
+//! Content gap (`/domain/gap?d=you.com,rival.com&list=missing`): your domain against one to
+//! three competitors, from each domain's ranked keywords (`ranked-keywords/domain`, one call
+//! per domain, stored results reused and only what is missing bought, price first). The lists
+//! are computed in the browser (`research::gap`, which states the rules).
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
+use serpkit::ops::ranked_keywords_domain;
+use serpkit::Request;
+
+use crate::components::columns::{sorted_view, Column, SortCache, SortKey};
+use crate::components::csv::{self, Cell};
+use crate::components::domain_nav::{parse_domains, DomainNav, LETTERS};
+use crate::components::keyword_row::REPORT_ROWS;
+use crate::components::ranked_keywords::{ranked_keywords_of, short_url, RankedKeywordsData};
+use crate::components::status::ExtLink;
+use crate::components::virtual_table::{RenderRow, Shared, VirtualTable};
+use crate::components::{
+    fmt_int, fmt_time, AddToList, LoadEverything, PricedCall, PricedCallCard, PricedCalls,
+    ReportButton,
+};
+use crate::paths::{enc, gap_route, keyword_route};
+use crate::research::gap::{self, Gap, GapList, Ranked, MAX_COMPETITORS};
+use crate::research::report::{self, Block, Report, Section};
+use crate::workspace::{self, use_workspace};
+
+/// Your domain and the competitors.
+const SLOTS: usize = MAX_COMPETITORS + 1;
+
+/// The computed gap with the sort orders of its table.
+struct GapView {
+    gap: Gap,
+    /// The domains compared, yours first.
+    domains: Vec<String>,
+    orders: SortCache,
+}
+
+impl GapView {
+    /// The best competitor's domain of row `i`.
+    fn best_domain(&self, i: usize) -> Option<&str> {
+        let slot = self.gap.best[i]?;
+        self.domains.get(slot + 1).map(String::as_str)
+    }
+}
+
+/// A rank as a sort key (none is a missing value).
+fn rank_key(position: Option<&gap::Position>) -> SortKey<'static> {
+    position.map_or(SortKey::Missing, |p| SortKey::int(p.rank))
+}
+
+/// Columns of a gap list's table (and its CSV).
+const COLUMNS: [Column<GapView>; 8] = [
+    Column {
+        id: "keyword",
+        label: "Keyword",
+        numeric: false,
+        width: "minmax(12rem, 2fr)",
+        key: |v, i| SortKey::text(&v.gap.lower[i]),
+        csv: Some(|v, i| Cell::text(&v.gap.keyword[i])),
+        csv_header: None,
+    },
+    Column {
+        id: "volume",
+        label: "Volume",
+        numeric: true,
+        width: "6.5rem",
+        key: |v, i| SortKey::int(v.gap.volume[i]),
+        csv: Some(|v, i| Cell::num(v.gap.volume[i])),
+        csv_header: None,
+    },
+    Column {
+        id: "competition",
+        label: "Competition",
+        numeric: true,
+        width: "7rem",
+        key: |v, i| SortKey::num(v.gap.competition[i]),
+        csv: Some(|v, i| Cell::decimal(v.gap.competition[i], 2)),
+        csv_header: None,
+    },
+    Column {
+        id: "yours",
+        label: "Your rank",
+        numeric: true,
+        width: "6rem",
+        key: |v, i| rank_key(v.gap.yours[i].as_ref()),
+        csv: Some(|v, i| {
+            v.gap.yours[i]
+                .as_ref()
+                .map_or_else(Cell::empty, |p| Cell::num(p.rank))
+        }),
+        csv_header: None,
+    },
+    Column {
+        id: "best",
+        label: "Best competitor",
+        numeric: false,
+        width: "minmax(9rem, 1fr)",
+        key: |v, i| v.best_domain(i).map_or(SortKey::Missing, SortKey::text),
+        csv: Some(|v, i| Cell::text(v.best_domain(i).unwrap_or_default())),
+        csv_header: None,
+    },
+    Column {
+        id: "their",
+        label: "Its rank",
+        numeric: true,
+        width: "5.5rem",
+        key: |v, i| rank_key(v.gap.best_position(i)),
+        csv: Some(|v, i| {
+            v.gap
+                .best_position(i)
+                .map_or_else(Cell::empty, |p| Cell::num(p.rank))
+        }),
+        csv_header: Some("Best competitor rank"),
+    },
+    Column {
+        id: "url",
+        label: "Its URL",
+        numeric: false,
+        width: "minmax(12rem, 2fr)",
+        key: |v, i| {
+            v.gap
+                .best_position(i)
+                .map_or(SortKey::Missing, |p| SortKey::text(&p.url))
+        },
+        csv: Some(|v, i| {
+            v.gap
+                .best_position(i)
+                .map_or_else(Cell::empty, |p| Cell::text(&p.url))
+        }),
+        csv_header: Some("Best competitor URL"),
+    },
+    Column {
+        id: "your_url",
+        label: "Your URL",
+        numeric: false,
+        width: "minmax(10rem, 1fr)",
+        key: |v, i| {
+            v.gap.yours[i]
+                .as_ref()
+                .map_or(SortKey::Missing, |p| SortKey::text(&p.url))
+        },
+        csv: Some(|v, i| {
+            v.gap.yours[i]
+                .as_ref()
+                .map_or_else(Cell::empty, |p| Cell::text(&p.url))
+        }),
+        csv_header: None,
+    },
+];
+
+/// Numeric filter text: `""` is open.
+fn bound(s: &str) -> Option<f64> {
+    s.trim().parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// The content gap page.
+#[component]
+pub fn ContentGap() -> impl IntoView {
+    let workspace = use_workspace();
+    let q = use_query_map();
+    let navigate = use_navigate();
+    let domains = Memo::new(move |_| {
+        let mut d = parse_domains(&q.with(|m| m.get("d")).unwrap_or_default());
+        d.truncate(SLOTS);
+        d
+    });
+    let list = Memo::new(move |_| {
+        q.with(|m| m.get("list"))
+            .and_then(|l| GapList::from_id(&l))
+            .unwrap_or(GapList::Missing)
+    });
+    let yours_input = RwSignal::new(String::new());
+    let rivals_input = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        let d = domains.get();
+        yours_input.set(d.first().cloned().unwrap_or_default());
+        rivals_input.set(d.iter().skip(1).cloned().collect::<Vec<_>>().join(", "));
+    });
+    let brand = RwSignal::new(String::new());
+    Effect::new(move |_| brand.set(gap::default_brand_terms(&domains.get())));
+    let nav = StoredValue::new(navigate);
+    let go = move |d: &[String], l: GapList| {
+        nav.with_value(|n| {
+            n(
+                &list_route(d, l),
+                NavigateOptions {
+                    scroll: false,
+                    ..Default::default()
+                },
+            )
+        });
+    };
+    let open = move || {
+        let mut d = parse_domains(&yours_input.get_untracked());
+        d.truncate(1);
+        for r in parse_domains(&rivals_input.get_untracked()) {
+            if !d.contains(&r) && d.len() < SLOTS {
+                d.push(r);
+            }
+        }
+        go(&d, list.get_untracked());
+    };
+    let route = Signal::derive(move || gap_route(&domains.get()));
+    let calls: Vec<PricedCall> = (0..SLOTS)
+        .map(|i| {
+            let slot = move || domains.with(|d| d.get(i).cloned());
+            PricedCall::new(
+                workspace,
+                route,
+                Signal::derive(move || slot().unwrap_or_default()),
+                move || {
+                    slot().map(|domain| {
+                        Request::RankedKeywordsDomain(ranked_keywords_domain::Request {
+                            key: Default::default(),
+                            domain,
+                        })
+                    })
+                },
+            )
+        })
+        .collect();
+    let checks = Memo::new(move |_| {
+        domains.with(|ds| {
+            ds.iter()
+                .filter_map(|d| {
+                    serpkit::ops::check::domain("/domain", d)
+                        .err()
+                        .map(|e| format!("{d}: {e}"))
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let count = Signal::derive(move || domains.with(Vec::len));
+    let body = ViewFn::from(gap_body(calls.clone(), domains, list, brand));
+    let every_call = Signal::stored(calls.clone());
+    let card_calls = PricedCalls::per_item(calls, count, "domain");
+    let ready = move || domains.with(|d| d.len() >= 2);
+
+    view! {
+        <section class="page domain-page" aria-labelledby="gap-title">
+            <DomainNav />
+            <h1 id="gap-title">"Content gap"</h1>
+            <form class="research slim" on:submit=move |ev| { ev.prevent_default(); open(); }>
+                <div class="field">
+                    <label for="gap-you">"Your domain"</label>
+                    <input id="gap-you" data-testid="gap-you" spellcheck="false" autocomplete="off" placeholder="your-site.com"
+                        prop:value=move || yours_input.get() on:input=move |ev| yours_input.set(event_target_value(&ev)) />
+                </div>
+                <div class="field grow">
+                    <label for="gap-rivals">{format!("Competitors, up to {MAX_COMPETITORS}, separated by commas")}</label>
+                    <input id="gap-rivals" data-testid="gap-rivals" spellcheck="false" autocomplete="off" placeholder="rival.com, other.com"
+                        prop:value=move || rivals_input.get() on:input=move |ev| rivals_input.set(event_target_value(&ev)) />
+                </div>
+                <div class="field">
+                    <span class="label-spacer" aria-hidden="true">" "</span>
+                    <button type="submit" class="secondary" data-testid="gap-open">"Show gap (free)"</button>
+                </div>
+            </form>
+            <Show when=ready
+                fallback=|| view! {
+                    <div class="empty" data-testid="empty">
+                        <h2>"What your competitors rank for and you do not"</h2>
+                        <p>"Enter your domain and one to three competitors. The gap is computed from each domain's ranked keywords ($0.10 per domain, price shown before anything is bought); domains already bought are reused at no charge."</p>
+                    </div>
+                }>
+                <div class="detail-head">
+                    <ul class="legend-chips" data-testid="gap-domains" aria-label="Compared domains">
+                        {move || domains.get().into_iter().enumerate().map(|(i, d)| view! {
+                            <li class=format!("chip dom{i}")>
+                                <strong>{if i == 0 { "You".to_string() } else { LETTERS[i].to_string() }}</strong>" "{d}
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                    <LoadEverything calls=every_call secondary=true blocked=Signal::derive(move || !checks.with(Vec::is_empty)) />
+                </div>
+                {move || checks.get().into_iter().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> }).collect_view()}
+                <PricedCallCard calls=card_calls id="gap" title="Keyword gap" what="ranked keywords" body=body.clone() />
+            </Show>
+        </section>
+    }
+}
+
+/// The lists, computed from the stored ranked keywords of every domain.
+fn gap_body(
+    calls: Vec<PricedCall>,
+    domains: Memo<Vec<String>>,
+    list: Memo<GapList>,
+    brand: RwSignal<String>,
+) -> impl Fn() -> AnyView + Send + Sync + 'static {
+    let workspace = use_workspace();
+    let decoded: Vec<_> = calls.iter().map(|c| ranked_keywords_of(*c)).collect();
+    let view_data = Memo::new(move |_| {
+        let n = domains.with(Vec::len);
+        let data: Vec<Option<Shared<RankedKeywordsData>>> = (0..SLOTS)
+            .map(|i| {
+                (i < n)
+                    .then(|| decoded[i].with(|d| d.as_ref().and_then(|r| r.as_ref().ok().cloned())))
+                    .flatten()
+            })
+            .collect();
+        let terms = gap::brand_terms(&brand.get());
+        let t0 = workspace::now();
+        let competitors: Vec<Ranked> = data.iter().skip(1).map(|d| ranked(d.as_deref())).collect();
+        let computed = gap::compute(ranked(data[0].as_deref()), &competitors, &terms);
+        let elapsed = workspace::now() - t0;
+        let loaded = data.iter().take(n).all(Option::is_some);
+        (
+            Shared::new(GapView {
+                gap: computed,
+                domains: domains.get(),
+                orders: SortCache::new(COLUMNS.len()),
+            }),
+            loaded,
+            elapsed,
+        )
+    });
+    let text = RwSignal::new(String::new());
+    let vmin = RwSignal::new(String::new());
+    let cmax = RwSignal::new(String::new());
+    let sort = RwSignal::new(None::<(String, bool)>);
+    let order = Memo::new(move |_| {
+        let (v, _, _) = view_data.get();
+        let t = text.get().trim().to_lowercase();
+        let (v0, c1) = (bound(&vmin.get()), bound(&cmax.get()));
+        let g = &v.gap;
+        let mut mask = vec![false; g.len()];
+        for &i in g.list(list.get()) {
+            let i = i as usize;
+            mask[i] = (t.is_empty() || g.lower[i].contains(&t))
+                && v0.is_none_or(|m| g.volume[i] as f64 >= m)
+                && c1.is_none_or(|m| g.competition[i] <= m);
+        }
+        Shared::new(sorted_view(
+            &v.orders,
+            &COLUMNS,
+            &v,
+            g.len(),
+            sort.get().as_ref(),
+            Some(&mask),
+        ))
+    });
+    let shown_keywords = Signal::derive(move || {
+        let (v, _, _) = view_data.get();
+        order.with(|o| {
+            o.iter()
+                .map(|&i| v.gap.keyword[i as usize].clone())
+                .collect::<Vec<_>>()
+        })
+    });
+    let render: RenderRow = Arc::new(move |i: u32| {
+        let (v, _, _) = view_data.get_untracked();
+        let i = i as usize;
+        let g = &v.gap;
+        let Some(kw) = g.keyword.get(i).cloned() else {
+            return ().into_any();
+        };
+        let cc = workspace.settings.with_untracked(|s| s.ccode.clone());
+        let best = g.best[i].zip(v.best_domain(i));
+        let theirs = g.best_position(i).cloned();
+        let rank =
+            |p: Option<&gap::Position>| p.map_or_else(|| "–".to_string(), |p| p.rank.to_string());
+        view! {
+            <div role="cell" class="vt-c"><A href=keyword_route(&kw, &cc) attr:class="kw">{kw.clone()}</A></div>
+            <div role="cell" class="vt-c num">{fmt_int(g.volume[i])}</div>
+            <div role="cell" class="vt-c num">{format!("{:.2}", g.competition[i])}</div>
+            <div role="cell" class="vt-c num">{rank(g.yours[i].as_ref())}</div>
+            <div role="cell" class="vt-c">{best.map(|(s, d)| format!("{} {d}", LETTERS[s + 1])).unwrap_or_else(|| "–".into())}</div>
+            <div role="cell" class="vt-c num">{rank(theirs.as_ref())}</div>
+            <div role="cell" class="vt-c url">{theirs.map(|p| { let short = short_url(&p.url); view! { <ExtLink href=p.url>{short}</ExtLink> } })}</div>
+        }
+        .into_any()
+    });
+    let export = move |_| {
+        let (v, _, _) = view_data.get_untracked();
+        let l = list.get_untracked();
+        let header: Vec<&str> = COLUMNS
+            .iter()
+            .filter(|c| c.csv.is_some())
+            .map(|c| c.csv_header.unwrap_or(c.label))
+            .collect();
+        let rows = order.with_untracked(|o| {
+            o.iter()
+                .map(|&i| {
+                    COLUMNS
+                        .iter()
+                        .filter_map(|c| c.csv.map(|f| f(&v, i as usize)))
+                        .collect::<Vec<_>>()
+                })
+                .collect::<Vec<_>>()
+        });
+        let you = domains.with_untracked(|d| d.first().cloned().unwrap_or_default());
+        let name = format!("content-gap-{}-{}.csv", you, l.id());
+        if let Err(e) = csv::download(&name, "text/csv", &csv::to_csv(&header, rows)) {
+            workspace.notice(format!("CSV export failed: {e}"));
+        }
+    };
+    move || {
+        let render = render.clone();
+        let (v, loaded, elapsed) = view_data.get();
+        let counts: Vec<(GapList, usize)> = GapList::ALL
+            .iter()
+            .map(|&l| (l, v.gap.list(l).len()))
+            .collect();
+        let current = list.get();
+        let branded = v.gap.branded;
+        view! {
+            <div class="gap" data-testid="gap">
+                {(!loaded).then(|| view! { <p class="meta warn" data-testid="gap-partial">"Some domains are not loaded: the lists count only the domains loaded."</p> })}
+                <nav class="tabs" aria-label="Gap lists">
+                    {counts.into_iter().map(|(l, n)| view! {
+                        <A href=move || list_route(&domains.get(), l) attr:data-testid=format!("gap-tab-{}", l.id())
+                            attr:class=if l == current { "tab active" } else { "tab" }
+                            attr:aria-current=(l == current).then_some("page")>
+                            {format!("{} ({})", l.label(), fmt_int(n as i64))}
+                        </A>
+                    }).collect_view()}
+                </nav>
+                <fieldset class="filters">
+                    <legend>"Filter"</legend>
+                    <label class="f wide"><span>"Keyword contains"</span>
+                        <input type="search" data-testid="gap-filter" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev)) /></label>
+                    <label class="f"><span>"Volume from"</span>
+                        <input data-testid="gap-vmin" inputmode="decimal" placeholder="min" prop:value=move || vmin.get() on:input=move |ev| vmin.set(event_target_value(&ev)) /></label>
+                    <label class="f"><span>"Competition up to"</span>
+                        <input data-testid="gap-cmax" inputmode="decimal" placeholder="max" prop:value=move || cmax.get() on:input=move |ev| cmax.set(event_target_value(&ev)) /></label>
+                    <label class="f wide"><span>"Brand terms (left out)"</span>
+                        <input data-testid="gap-brand" prop:value=move || brand.get() on:change=move |ev| brand.set(event_target_value(&ev)) /></label>
+                </fieldset>
+                <div class="toolbar">
+                    <strong data-testid="gap-count" aria-live="polite">{move || format!("{} keywords", fmt_int(order.with(|o| o.len()) as i64))}</strong>
+                    <AddToList keywords=shown_keywords id="gap" />
+                    <button type="button" class="secondary" data-testid="gap-csv" on:click=export
+                        disabled=move || order.with(|o| o.is_empty())>
+                        {move || format!("Export CSV ({} rows)", fmt_int(order.with(|o| o.len()) as i64))}
+                    </button>
+                    <ReportButton testid="gap-report" disabled=Signal::derive(|| false)
+                        make=Callback::new(move |_| Some(gap_report(&view_data.get_untracked().0, &brand.get_untracked()))) />
+                    <span class="meta" data-testid="gap-timing">{format!("computed in {elapsed:.0} ms")}</span>
+                </div>
+                <Show when=move || order.with(|o| !o.is_empty())
+                    fallback=move || view! { <p class="empty" data-testid="gap-none">{format!("No keywords in “{}”.", current.label())}</p> }>
+                    <VirtualTable columns=COLUMNS[..7].to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
+                        sort=sort caption="Content gap keywords" testid="gap-table" />
+                </Show>
+                <details class="meta rules" data-testid="gap-rules">
+                    <summary>"How the lists are computed"</summary>
+                    <p>{gap::GAP_RULES}</p>
+                    <p>{gap::BRAND_RULE}{format!(" Left out now: {}.", fmt_int(branded as i64))}</p>
+                </details>
+            </div>
+        }
+        .into_any()
+    }
+}
+
+/// The content gap as a report (file name, report): the counts, then each list's first
+/// [`REPORT_ROWS`] rows by volume.
+fn gap_report(v: &GapView, brand: &str) -> (String, Report) {
+    let g = &v.gap;
+    let you = v.domains.first().cloned().unwrap_or_default();
+    let rivals = v
+        .domains
+        .iter()
+        .skip(1)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    let rank =
+        |p: Option<&gap::Position>| p.map_or_else(|| "–".to_string(), |p| p.rank.to_string());
+    let mut sections = vec![Section {
+        heading: "Summary".into(),
+        notes: vec![
+            gap::GAP_RULES.to_string(),
+            format!(
+                "{} Brand terms: {}. Left out: {}.",
+                gap::BRAND_RULE,
+                if brand.trim().is_empty() {
+                    "none"
+                } else {
+                    brand.trim()
+                },
+                fmt_int(g.branded as i64)
+            ),
+        ],
+        blocks: vec![
+            Block::Figures(
+                GapList::ALL
+                    .iter()
+                    .map(|&l| (l.label().to_string(), fmt_int(g.list(l).len() as i64)))
+                    .collect(),
+            ),
+            Block::Bars {
+                title: "Keywords per list".into(),
+                bars: GapList::ALL
+                    .iter()
+                    .map(|&l| (l.label().to_string(), g.list(l).len() as f64))
+                    .collect(),
+            },
+        ],
+    }];
+    for list in GapList::ALL {
+        let rows = g.list(list);
+        let mut notes = Vec::new();
+        if rows.len() > REPORT_ROWS {
+            notes.push(format!(
+                "The first {REPORT_ROWS} of {} keywords by volume; the CSV export has every row.",
+                fmt_int(rows.len() as i64)
+            ));
+        }
+        let table = rows
+            .iter()
+            .take(REPORT_ROWS)
+            .map(|&i| {
+                let i = i as usize;
+                let theirs = g.best_position(i);
+                vec![
+                    report::Cell::from(g.keyword[i].as_str()),
+                    fmt_int(g.volume[i]).into(),
+                    format!("{:.2}", g.competition[i]).into(),
+                    rank(g.yours[i].as_ref()).into(),
+                    v.best_domain(i).unwrap_or("–").into(),
+                    rank(theirs).into(),
+                    report::Cell::Url(theirs.map(|p| p.url.clone()).unwrap_or_default()),
+                ]
+            })
+            .collect();
+        sections.push(Section {
+            heading: format!("{} ({})", list.label(), fmt_int(rows.len() as i64)),
+            notes,
+            blocks: vec![Block::Table {
+                caption: format!("{}: {you} against {rivals}", list.label()),
+                headers: [
+                    "Keyword",
+                    "#Volume",
+                    "#Competition",
+                    "#Your rank",
+                    "Best competitor",
+                    "#Its rank",
+                    "Its URL",
+                ]
+                .map(String::from)
+                .to_vec(),
+                rows: table,
+            }],
+        });
+    }
+    let report = Report {
+        title: format!("Content gap: {you} against {rivals}"),
+        subtitle: format!(
+            "Exported {} from the ranked keywords already bought.",
+            fmt_time(js_sys::Date::now())
+        ),
+        sections,
+    };
+    (format!("content-gap-{you}.html"), report)
+}
+
+/// A domain's ranked keywords as the gap reads them (none: no rows).
+fn ranked(data: Option<&RankedKeywordsData>) -> Ranked<'_> {
+    data.map_or_else(Ranked::default, |d| Ranked {
+        keyword: &d.keyword,
+        lower: &d.lower,
+        volume: &d.volume,
+        competition: &d.competition,
+        rank: &d.rank,
+        url: &d.url,
+    })
+}
+
+/// The page's route showing `list`.
+fn list_route(domains: &[String], list: GapList) -> String {
+    format!("{}&list={}", gap_route(domains), enc(list.id()))
+}

@@ -1,0 +1,128 @@
+// Reports to hand over (issue 18, section 6): the explorer's keyword research and the content
+// gap, each exported as one HTML file, are opened in Chromium with JavaScript disabled. The
+// file holds no script and fetches nothing (every request is recorded), its text matches what
+// the page showed, its charts are inline SVG, and it prints (PDF) without error.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { serveApp, launch, newPage, open, research, OUT } from './helpers.mjs';
+
+const KEYWORDS = ['running shoes', 'trail running shoes', 'marathon training plan', 'running watch', 'best running socks'];
+
+let app, browser, page;
+before(async () => {
+  app = await serveApp();
+  browser = await launch();
+  page = await newPage(browser);
+});
+after(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+/** Clicks the export button; returns the file's text and its path under test-output/reports. */
+async function exportReport(testid, name) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
+  assert.match(dl.suggestedFilename(), /\.html$/);
+  const html = await readFile(await dl.path(), 'utf8');
+  const dir = join(OUT, 'reports');
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, name);
+  await writeFile(file, html);
+  return { html, file };
+}
+
+/** Opens the file with JavaScript disabled; returns the page and every URL it requested. */
+async function openOffline(file) {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1100, height: 900 } });
+  const view = await context.newPage();
+  const requests = [];
+  view.on('request', (r) => requests.push(r.url()));
+  await view.goto(pathToFileURL(file).href);
+  return { view, context, requests, self: pathToFileURL(file).href };
+}
+
+function selfContained(html) {
+  assert.ok(html.startsWith('<!DOCTYPE html>'));
+  assert.doesNotMatch(html, /<script/i, 'no script element');
+  assert.doesNotMatch(html, /\son[a-z]+\s*=/i, 'no event handler attribute');
+  assert.doesNotMatch(html, /<(link|img|iframe|object|embed)\b/i, 'no external resource element');
+  assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
+  assert.match(html, /<style>/);
+  assert.match(html, /@media print/);
+}
+
+test('the explorer report: keywords, trends, season and score, no script, nothing fetched', async () => {
+  await open(page, app.url, '/keywords');
+  await research(page, KEYWORDS);
+  await page.locator(`[data-testid="kw-table"][data-rows="${KEYWORDS.length}"]`).waitFor();
+  const shown = await page.locator('[data-testid="kw-table"] tbody tr[data-testid="row"]').evaluateAll((rows) =>
+    rows.map((r) => ({
+      keyword: r.dataset.id,
+      volume: r.querySelector('[data-col="volume"]').textContent,
+      season: r.querySelector('[data-col="season"]').textContent,
+      score: r.querySelector('[data-col="score"]').textContent,
+    })),
+  );
+  const { html, file } = await exportReport('export-report', 'keywords.html');
+  selfContained(html);
+
+  const { view, context, requests, self } = await openOffline(file);
+  assert.deepEqual(requests, [self], 'the file fetches nothing');
+  assert.match(await view.locator('h1').textContent(), /^Keyword research: 5 keywords \(US\)$/);
+  assert.equal(await view.locator('script').count(), 0);
+  const rows = await view.locator('table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  assert.equal(rows.length, KEYWORDS.length);
+  for (const s of shown) {
+    const row = rows.find((r) => r[0] === s.keyword);
+    assert.ok(row, `${s.keyword} is in the report`);
+    assert.equal(row[1], s.volume);
+    assert.equal(row[8], s.season);
+    assert.equal(row[9], s.score);
+  }
+  // Charts are inline SVG: the top-keywords bars and one sparkline per keyword.
+  assert.equal(await view.locator('section svg[role="img"] rect').count(), KEYWORDS.length);
+  assert.equal(await view.locator('td svg polyline').count(), KEYWORDS.length);
+  assert.match(await view.locator('body').textContent(), /Seasonal: at least half of the 12-month volume/);
+  await view.screenshot({ path: join(OUT, 'screenshots', 'report-keywords.png'), fullPage: true });
+  const pdf = await view.pdf();
+  assert.ok(pdf.length > 1000, 'prints');
+  await context.close();
+  assert.deepEqual(page.errors, []);
+});
+
+test('the content gap report: every list with its rows and links only to http(s) URLs', async () => {
+  await open(page, app.url, '/domain/gap?d=example.com,example.org');
+  await page.getByTestId('run-all').click();
+  await page.getByTestId('gap-table').waitFor({ timeout: 60000 });
+  const tab = async (id) => Number((await page.getByTestId(`gap-tab-${id}`).textContent()).replace(/[^0-9]/g, ''));
+  const counts = { missing: await tab('missing'), weaker: await tab('weaker'), striking: await tab('striking'), shared: await tab('shared') };
+  const { html, file } = await exportReport('gap-report', 'content-gap.html');
+  selfContained(html);
+
+  const { view, context, requests, self } = await openOffline(file);
+  assert.deepEqual(requests, [self], 'the file fetches nothing');
+  assert.equal(await view.locator('h1').textContent(), 'Content gap: example.com against example.org');
+  const headings = await view.locator('h2').allTextContents();
+  const fmt = (n) => n.toLocaleString('en-US');
+  assert.deepEqual(headings, [
+    'Summary',
+    `Missing (${fmt(counts.missing)})`,
+    `Weaker (${fmt(counts.weaker)})`,
+    `Striking distance (${fmt(counts.striking)})`,
+    `Shared (${fmt(counts.shared)})`,
+  ]);
+  const tables = view.locator('table');
+  assert.equal(await tables.count(), 4);
+  for (const [i, n] of [counts.missing, counts.weaker, counts.striking, counts.shared].entries()) {
+    assert.equal(await tables.nth(i).locator('tbody tr').count(), Math.min(n, 500));
+  }
+  const hrefs = await view.locator('a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+  assert.ok(hrefs.length > 0 && hrefs.every((h) => /^https?:\/\//.test(h)), 'links only to http(s) URLs');
+  await view.screenshot({ path: join(OUT, 'screenshots', 'report-gap.png') });
+  await context.close();
+  assert.deepEqual(page.errors, []);
+});
