@@ -126,3 +126,31 @@ test('the content gap report: every list with its rows and links only to http(s)
   await context.close();
   assert.deepEqual(page.errors, []);
 });
+
+test('the domain comparison report: stats, rank distribution and shared keywords as shown', async () => {
+  await open(page, app.url, '/domain/compare?d=example.com,example.org');
+  const all = page.getByTestId('run-all');
+  if (!(await all.isDisabled())) await all.click();
+  await page.locator('[data-testid="cmp-stats"]').waitFor();
+  await page.locator('[data-testid="cmp-rank-table"]').waitFor();
+  await page.locator('[data-testid="ov-table"] [data-testid="vrow"]').first().waitFor({ timeout: 60000 });
+  const statRows = await page.locator('[data-testid="cmp-stats"] tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.children].map((c) => c.textContent.replace(' (lower is better)', '').replace(' (best)', ''))));
+  const shared = Number((await page.getByTestId('ov-count').textContent()).replace(/[^0-9]/g, ''));
+  const { html, file } = await exportReport('compare-report', 'domain-comparison.html');
+  selfContained(html);
+
+  const { view, context, requests, self } = await openOffline(file);
+  assert.deepEqual(requests, [self], 'the file fetches nothing');
+  assert.equal(await view.locator('h1').textContent(), 'Domain comparison: example.com, example.org');
+  const tables = view.locator('table');
+  assert.equal(await tables.count(), 3);
+  const reportStats = await tables.nth(0).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  // Every metric row of the page (the page adds a "Top topic" row the report leaves out).
+  assert.deepEqual(reportStats, statRows.slice(0, reportStats.length));
+  assert.equal(reportStats.length, statRows.length - 1);
+  assert.equal(await view.locator('h2').nth(2).textContent(), `Shared ranked keywords (${shared.toLocaleString('en-US')})`);
+  assert.equal(await tables.nth(2).locator('tbody tr').count(), Math.min(shared, 500));
+  await context.close();
+  assert.deepEqual(page.errors, []);
+});

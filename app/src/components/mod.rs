@@ -12,6 +12,7 @@ pub mod domain_metrics;
 pub mod domain_nav;
 pub mod keyword_row;
 pub mod lists;
+pub mod overlap;
 pub mod price;
 pub mod priced_call;
 pub mod progress;
