@@ -75,18 +75,22 @@ test('the explorer report: keywords, trends, season and score, no script, nothin
   assert.match(await view.locator('h1').textContent(), /^Keyword research: 5 keywords \(US\)$/);
   assert.equal(await view.locator('script').count(), 0);
   const rows = await view.locator('table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
-  assert.equal(rows.length, KEYWORDS.length);
+  const keywordRows = rows.filter((r) => r.length === 10);
+  assert.equal(keywordRows.length, KEYWORDS.length);
   for (const s of shown) {
-    const row = rows.find((r) => r[0] === s.keyword);
+    const row = keywordRows.find((r) => r[0] === s.keyword);
     assert.ok(row, `${s.keyword} is in the report`);
     assert.equal(row[1], s.volume);
     assert.equal(row[8], s.season);
     assert.equal(row[9], s.score);
   }
   // Charts are inline SVG: the top-keywords bars and one sparkline per keyword.
-  assert.equal(await view.locator('section svg[role="img"] rect').count(), KEYWORDS.length);
+  assert.equal(await view.locator('section').nth(0).locator('svg[role="img"] rect').count(), KEYWORDS.length);
   assert.equal(await view.locator('td svg polyline').count(), KEYWORDS.length);
   assert.match(await view.locator('body').textContent(), /Seasonal: at least half of the 12-month volume/);
+  // The keyword groups follow the keywords, with their rule.
+  assert.match(await view.locator('h2').last().textContent(), /^Keyword groups \(\d+\)$/);
+  assert.match(await view.locator('body').textContent(), /Topics: phrases of 1 to 3 words/);
   await view.screenshot({ path: join(OUT, 'screenshots', 'report-keywords.png'), fullPage: true });
   const pdf = await view.pdf();
   assert.ok(pdf.length > 1000, 'prints');

@@ -3,6 +3,8 @@
 //! over plain data, unit-tested natively; the pages render them.
 
 pub mod gap;
+pub mod groups;
+pub mod import;
 pub mod report;
 pub mod score;
 pub mod trends;

@@ -8,6 +8,8 @@ use leptos_router::NavigateOptions;
 use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
 use serpkit::Request;
 
+use crate::components::import_keywords::ImportKeywords;
+use crate::components::keyword_groups::{groups_section, KeywordGroups};
 use crate::components::keyword_row::{keyword_report, score_rows, KeywordRow};
 use crate::components::{
     csv, current_month, fmt_int, fmt_time, price_text, run_text, AddToList, DataTable, ErrorBox,
@@ -34,7 +36,7 @@ fn explorer_report(rows: &[KeywordRow], workspace: workspace::Workspace) -> (Str
         .settings
         .with_untracked(|s| score::formula_text(&s.score_weights));
     let date = fmt_time(js_sys::Date::now());
-    let report = keyword_report(rows, &country, &formula, &date, Vec::new());
+    let report = keyword_report(rows, &country, &formula, &date, vec![groups_section(rows)]);
     (format!("keywords-{country}.html"), report)
 }
 
@@ -399,6 +401,7 @@ pub fn Keywords() -> impl IntoView {
                     {move || check.get().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> })}
                 </div>
             </div>
+            <ImportKeywords country=cc apply=Callback::new(move |keywords: String| text.set(keywords)) />
             <ProgressBar call=call />
             <ErrorBox call=call />
             {move || {
@@ -454,6 +457,7 @@ pub fn Keywords() -> impl IntoView {
                             <p data-testid="season-rule">{trends::SEASON_RULE}</p>
                             <p data-testid="score-formula">{move || workspace.settings.with(|s| score::formula_text(&s.score_weights))}" Weights: Settings."</p>
                         </details>
+                        <KeywordGroups rows=filtered />
                         <ValidationPanel result=shown_sig />
                     </section>
                 }.into_any()

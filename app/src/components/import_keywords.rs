@@ -1,0 +1,152 @@
+//! "Import keywords" in the explorer: a file (CSV, TSV, text) or a paste, its columns with
+//! samples, the keyword column picked, the counts, and how many of the keywords are not
+//! bought yet with the price of buying them, before anything is bought. Applying puts the
+//! keywords in the explorer's box; the explorer's Run (with its price) still buys them.
+//! Reading and counting are `research::import`.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use serpkit::ops::search_volume_bulk;
+use serpkit::Request;
+use wasm_bindgen::JsCast;
+
+use crate::components::fmt_int;
+use crate::model::plural;
+use crate::research::import::{self, Table, MAX_BYTES};
+use crate::workspace::{quote_now, use_workspace};
+
+/// The import panel. `country` prices the keywords; `apply` receives them (one per line).
+#[component]
+pub fn ImportKeywords(
+    /// The explorer's country (the price depends on it).
+    #[prop(into)]
+    country: Signal<String>,
+    /// Receives the keywords, one per line.
+    apply: Callback<String>,
+) -> impl IntoView {
+    let workspace = use_workspace();
+    let table = RwSignal::new(None::<Result<Table, String>>);
+    let column = RwSignal::new(0usize);
+    let paste = RwSignal::new(String::new());
+    let source = RwSignal::new(String::new());
+    let load = move |text: &str, from: String| {
+        let read = import::read_table(text).map_err(|e| e.to_string());
+        if let Ok(t) = &read {
+            column.set(t.suggested);
+        }
+        source.set(from);
+        table.set(Some(read));
+    };
+    let on_file = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        let name = file.name();
+        if file.size() > MAX_BYTES as f64 {
+            table.set(Some(Err(import::ImportError::TooLarge(
+                file.size() as usize
+            )
+            .to_string())));
+            return;
+        }
+        spawn_local(async move {
+            match wasm_bindgen_futures::JsFuture::from(file.text())
+                .await
+                .ok()
+                .and_then(|t| t.as_string())
+            {
+                Some(text) => load(&text, format!("file “{name}”")),
+                None => table.set(Some(Err("the file could not be read as text".into()))),
+            }
+        });
+    };
+    let extracted = Memo::new(move |_| {
+        table.with(|t| match t {
+            Some(Ok(t)) => Some(import::extract(t, column.get())),
+            _ => None,
+        })
+    });
+    let quote = Memo::new(move |_| {
+        extracted.with(|e| {
+            e.as_ref().filter(|e| !e.keywords.is_empty()).map(|e| {
+                let request = Request::SearchVolumeBulk(search_volume_bulk::Request {
+                    key: Default::default(),
+                    keywords: e.keywords.clone(),
+                    ccode: country.get().trim().to_uppercase(),
+                });
+                quote_now(workspace, &request, false)
+            })
+        })
+    });
+    let do_apply = move |_| {
+        if let Some(e) = extracted.get_untracked() {
+            apply.run(e.keywords.join("\n"));
+        }
+    };
+
+    view! {
+        <details class="import" data-testid="import">
+            <summary data-testid="import-open">"Import keywords from a file or a paste"</summary>
+            <div class="import-body">
+                <div class="field">
+                    <label for="import-file">"CSV, TSV or text file"</label>
+                    <input id="import-file" type="file" data-testid="import-file" accept=".csv,.tsv,.txt,text/csv,text/plain" on:change=on_file />
+                </div>
+                <div class="field grow">
+                    <label for="import-paste">"Or paste (one keyword per line, or rows copied from a spreadsheet)"</label>
+                    <textarea id="import-paste" data-testid="import-paste" rows="3" spellcheck="false"
+                        prop:value=move || paste.get()
+                        on:input=move |ev| { let t = event_target_value(&ev); paste.set(t.clone()); if t.trim().is_empty() { table.set(None) } else { load(&t, "the paste".into()) } }></textarea>
+                </div>
+                {move || match table.get() {
+                    None => view! { <p class="meta">"Nothing is bought here: the keywords go to the box above, and Run shows their price again."</p> }.into_any(),
+                    Some(Err(e)) => view! { <p class="error inline" role="alert" data-testid="import-error">{format!("Cannot import: {e}.")}</p> }.into_any(),
+                    Some(Ok(t)) => {
+                        let cols = t.columns.iter().enumerate().map(|(i, name)| {
+                            let samples = t.samples(i, 3).join(", ");
+                            let text = if samples.is_empty() { format!("{name} (empty)") } else { format!("{name}: {samples}") };
+                            view! { <option value=i.to_string() selected=move || column.get() == i>{text}</option> }
+                        }).collect_view();
+                        view! {
+                            <div class="field">
+                                <label for="import-column">{format!("Keyword column ({}{})", source.get(), if t.header { ", first row is a header" } else { "" })}</label>
+                                <select id="import-column" data-testid="import-column"
+                                    on:change=move |ev| column.set(event_target_value(&ev).parse().unwrap_or(0))>{cols}</select>
+                            </div>
+                        }.into_any()
+                    }
+                }}
+                {move || extracted.get().map(|e| view! {
+                    <p data-testid="import-counts">{format!(
+                        "{} row{} read · {} empty · {} duplicate{} removed · {} keyword{}",
+                        fmt_int(e.rows as i64), plural(e.rows), fmt_int(e.empty as i64),
+                        fmt_int(e.duplicates as i64), plural(e.duplicates),
+                        fmt_int(e.keywords.len() as i64), plural(e.keywords.len()))}</p>
+                })}
+                {move || quote.get().map(|q| {
+                    let new = q.units;
+                    let text = if new == 0 && q.reused == 0 {
+                        "These keywords are the result already saved for this country: no charge.".to_string()
+                    } else if new == 0 {
+                        format!("All {} keywords already bought: no charge.", fmt_int(q.reused as i64))
+                    } else {
+                        format!("{} not bought yet: {} to buy them ({}) · {} already bought.", fmt_int(new as i64), q.usd, country.get().trim().to_uppercase(), fmt_int(q.reused as i64))
+                    };
+                    view! { <p class="price-note" data-testid="import-price" data-price=q.usd.to_string() data-new=new.to_string()>{text}</p> }
+                })}
+                <button type="button" class="secondary" data-testid="import-apply"
+                    disabled=move || extracted.with(|e| e.as_ref().is_none_or(|e| e.keywords.is_empty()))
+                    on:click=do_apply>
+                    {move || format!("Put {} keywords in the box (free)", extracted.with(|e| e.as_ref().map_or(0, |e| e.keywords.len())))}
+                </button>
+            </div>
+        </details>
+    }
+}
