@@ -1,6 +1,7 @@
 //! Research intelligence computed in the browser from data already bought (no call here):
-//! trends and seasonality of the 12 monthly values and the opportunity score. Pure functions
-//! over plain data, unit-tested natively; the pages render them.
+//! trends and seasonality of the 12 monthly values, the opportunity score, the content gap,
+//! keyword groups, reading imported keyword files, and the HTML report. Pure functions over
+//! plain data, unit-tested natively; the pages render them.
 
 pub mod gap;
 pub mod groups;
