@@ -105,9 +105,9 @@ test('keyword groups: sizes and volumes from the rows, question and modifier rul
   await panel.getByLabel('Select group how', { exact: true }).check();
   await panel.getByLabel('Select group best', { exact: true }).check();
   const union = [...new Set([...group('question', 'how').members, ...group('modifier', 'best').members])];
-  await panel.getByTestId('list-name').fill('Groups');
-  await panel.getByTestId('add-to-list').click();
-  assert.match(await panel.getByTestId('list-status').textContent(), new RegExp(`Added ${union.length} keywords to “Groups”`));
+  await panel.getByTestId('groups-list-name').fill('Groups');
+  await panel.getByTestId('groups-add-to-list').click();
+  assert.match(await panel.getByTestId('groups-list-status').textContent(), new RegExp(`Added ${union.length} keywords to “Groups”`));
   await page.getByTestId('nav-lists').click();
   await page.locator('[data-testid="list"][data-name="Groups"]').waitFor();
   const listed = await page.locator('[data-testid="list"][data-name="Groups"] [data-testid="list-keyword"]').allTextContents();

@@ -15,7 +15,7 @@ use crate::model::plural;
 use crate::research::import::{self, Table, MAX_BYTES};
 use crate::workspace::{quote_now, use_workspace};
 
-/// The import panel. `country` prices the keywords; `apply` receives them (one per line).
+/// The import panel's body (the explorer holds its `<details>`). `country` prices the keywords; `apply` receives them (one per line).
 #[component]
 pub fn ImportKeywords(
     /// The explorer's country (the price depends on it).
@@ -92,8 +92,6 @@ pub fn ImportKeywords(
     };
 
     view! {
-        <details class="import" data-testid="import">
-            <summary data-testid="import-open">"Import keywords from a file or a paste"</summary>
             <div class="import-body">
                 <div class="field">
                     <label for="import-file">"CSV, TSV or text file"</label>
@@ -147,6 +145,5 @@ pub fn ImportKeywords(
                     {move || format!("Put {} keywords in the box (free)", extracted.with(|e| e.as_ref().map_or(0, |e| e.keywords.len())))}
                 </button>
             </div>
-        </details>
     }
 }

@@ -213,7 +213,7 @@ pub fn KeywordGroups(
             </fieldset>
             <div class="toolbar">
                 <strong data-testid="groups-count" aria-live="polite">{move || { let n = shown.with(|s| s.len()); format!("{} group{}", fmt_int(n as i64), plural(n)) }}</strong>
-                <AddToList keywords=selected_keywords id="groups" />
+                <AddToList keywords=selected_keywords id="groups" testid_prefix="groups" />
                 <button type="button" class="secondary" data-testid="groups-csv" on:click=export disabled=move || shown.with(|s| s.is_empty())>
                     {move || format!("Export groups CSV ({})", shown.with(|s| s.len()))}
                 </button>

@@ -13,7 +13,15 @@ pub fn AddToList(
     keywords: Signal<Vec<String>>,
     /// Unique id prefix for the label and datalist.
     id: &'static str,
+    /// Prefix of the test ids (`{prefix}-list-name`, …) where a page has a second picker;
+    /// none: `list-name`, `add-to-list`, `list-status`.
+    #[prop(optional)]
+    testid_prefix: Option<&'static str>,
 ) -> impl IntoView {
+    let testid = move |name: &str| match testid_prefix {
+        Some(prefix) => format!("{prefix}-{name}"),
+        None => name.to_string(),
+    };
     let workspace = use_workspace();
     let name = RwSignal::new(String::from("My keywords"));
     let status = RwSignal::new(String::new());
@@ -35,13 +43,13 @@ pub fn AddToList(
     view! {
         <div class="addlist">
             <label for=format!("{id}-name")>"List"</label>
-            <input id=format!("{id}-name") data-testid="list-name" list=list_id.clone()
+            <input id=format!("{id}-name") data-testid=testid("list-name") list=list_id.clone()
                 prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))
                 on:keydown=move |ev| if ev.key() == "Enter" { add() } />
             <datalist id=list_id>
                 {move || workspace.lists.get().into_iter().map(|l| view! { <option value=l.name></option> }).collect_view()}
             </datalist>
-            <button type="button" data-testid="add-to-list"
+            <button type="button" data-testid=testid("add-to-list")
                 disabled=move || keywords.with(|k| k.is_empty())
                 on:click=move |_| add()>
                 {move || {
@@ -49,7 +57,7 @@ pub fn AddToList(
                     format!("Add {n} to list")
                 }}
             </button>
-            <span class="meta" role="status" data-testid="list-status">{move || status.get()}</span>
+            <span class="meta" role="status" data-testid=testid("list-status")>{move || status.get()}</span>
         </div>
     }
 }

@@ -10,6 +10,7 @@ pub mod domain_card;
 pub mod domain_charts;
 pub mod domain_metrics;
 pub mod domain_nav;
+pub mod explorer_panels;
 pub mod import_keywords;
 pub mod keyword_groups;
 pub mod keyword_row;

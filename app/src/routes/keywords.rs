@@ -8,16 +8,14 @@ use leptos_router::NavigateOptions;
 use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
 use serpkit::Request;
 
-use crate::components::import_keywords::ImportKeywords;
-use crate::components::keyword_groups::{groups_section, KeywordGroups};
-use crate::components::keyword_row::{keyword_report, score_rows, KeywordRow};
+use crate::components::explorer_panels::{ExplorerState, LazyGroups, LazyImport, LazyReportButton};
+use crate::components::keyword_row::{score_rows, KeywordRow};
 use crate::components::{
-    csv, current_month, fmt_int, fmt_time, price_text, run_text, AddToList, DataTable, ErrorBox,
-    PriceButton, ProgressBar, ReportButton, ResultMeta, TableModel, ValidationPanel,
+    csv, current_month, fmt_int, price_text, run_text, AddToList, DataTable, ErrorBox, PriceButton,
+    ProgressBar, ResultMeta, TableModel, ValidationPanel,
 };
 use crate::model::{parse_keywords, plural, preview, CallResult};
 use crate::paths::{enc, keywords_route};
-use crate::research::report::Report;
 use crate::research::score;
 use crate::research::trends;
 use crate::store;
@@ -25,20 +23,6 @@ use crate::workspace::{self, use_workspace, Call, Job};
 
 /// localStorage key of the explorer's last URL (keywords, country, sort, filters; no key).
 pub const LAST_VIEW_KEY: &str = "serpkit.explorer";
-
-/// The explorer's report of `rows` (the filtered rows) and its file name.
-fn explorer_report(rows: &[KeywordRow], workspace: workspace::Workspace) -> (String, Report) {
-    let country = rows
-        .first()
-        .map(|r| r.ccode.to_uppercase())
-        .unwrap_or_default();
-    let formula = workspace
-        .settings
-        .with_untracked(|s| score::formula_text(&s.score_weights));
-    let date = fmt_time(js_sys::Date::now());
-    let report = keyword_report(rows, &country, &formula, &date, vec![groups_section(rows)]);
-    (format!("keywords-{country}.html"), report)
-}
 
 /// Numeric range filter text: `""` is open.
 fn bound(s: &str) -> Option<f64> {
@@ -227,6 +211,12 @@ pub fn Keywords() -> impl IntoView {
         })
     });
     let model = TableModel::new(filtered, sort);
+    provide_context(ExplorerState {
+        rows: filtered,
+        keywords: text,
+        country: cc,
+    });
+    let import_opened = RwSignal::new(false);
     let selected_keywords = Signal::derive(move || {
         model
             .selected_rows()
@@ -401,7 +391,10 @@ pub fn Keywords() -> impl IntoView {
                     {move || check.get().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> })}
                 </div>
             </div>
-            <ImportKeywords country=cc apply=Callback::new(move |keywords: String| text.set(keywords)) />
+            <details class="import" data-testid="import">
+                <summary data-testid="import-open" on:click=move |_| import_opened.set(true)>"Import keywords from a file or a paste"</summary>
+                <Show when=move || import_opened.get()><LazyImport /></Show>
+            </details>
             <ProgressBar call=call />
             <ErrorBox call=call />
             {move || {
@@ -444,8 +437,7 @@ pub fn Keywords() -> impl IntoView {
                                 disabled=move || filtered.with(Vec::is_empty)>
                                 {move || format!("Export CSV ({} rows)", filtered.with(Vec::len))}
                             </button>
-                            <ReportButton testid="export-report" disabled=Signal::derive(move || filtered.with(Vec::is_empty))
-                                make=Callback::new(move |_| Some(explorer_report(&filtered.get_untracked(), workspace))) />
+                            <LazyReportButton />
                         </div>
                         <Show when=move || !filtered.with(Vec::is_empty)
                             fallback=move || view! { <p class="empty" data-testid="no-match">"No keywords match these filters. " <button type="button" class="linklike" on:click=clear_filters>"Clear filters"</button></p> }>
@@ -457,7 +449,7 @@ pub fn Keywords() -> impl IntoView {
                             <p data-testid="season-rule">{trends::SEASON_RULE}</p>
                             <p data-testid="score-formula">{move || workspace.settings.with(|s| score::formula_text(&s.score_weights))}" Weights: Settings."</p>
                         </details>
-                        <KeywordGroups rows=filtered />
+                        <LazyGroups />
                         <ValidationPanel result=shown_sig />
                     </section>
                 }.into_any()
