@@ -185,6 +185,30 @@ test('trends, seasons and the opportunity score follow their stated rules', asyn
   assert.ok(ranks.every((r, k) => k === 0 || ranks[k - 1] >= r) || ranks.every((r, k) => k === 0 || ranks[k - 1] <= r), `sorted: ${seasons}`);
   await shot(page, 'explorer-trends');
 
+  // The trend columns filter: a season choice, then a 12-month change range in % (a set
+  // bound leaves out an unknown change). Expected counts come from the CSV checked above.
+  const showing = async (n) => {
+    if (n === 0) await page.getByTestId('no-match').waitFor();
+    else await page.locator(`[data-testid="kw-table"][data-rows="${n}"]`).waitFor();
+  };
+  const isSeasonal = (r) => ['in season', 'approaching', 'out of season'].includes(r[8]);
+  await page.getByTestId('f-season').selectOption('seasonal');
+  await showing(rows.filter(isSeasonal).length);
+  assert.match(page.url(), /[?&]season=seasonal(&|$)/);
+  for (const label of await page.locator('[data-testid="kw-table"] tbody td[data-col="season"]').allTextContents()) {
+    assert.ok(['in season', 'approaching', 'out of season'].includes(label), label);
+  }
+  await page.getByTestId('f-season').selectOption('not');
+  await showing(rows.filter((r) => r[8] === 'not seasonal').length);
+  await page.getByTestId('f-season').selectOption('');
+  await page.getByTestId('f-chmin').fill('0');
+  await showing(rows.filter((r) => r[5] !== '' && Number(r[5]) >= 0).length);
+  await page.getByTestId('f-chmin').fill('');
+  await page.getByTestId('f-ch3max').fill('-5');
+  await showing(rows.filter((r) => r[6] !== '' && Number(r[6]) <= -0.05).length);
+  await page.getByTestId('f-ch3max').fill('');
+  await showing(rows.length);
+
   // Weights from Settings: CPC alone orders the scores as the CPCs.
   await page.goto(page.url().replace(/\/keywords.*$/, '/settings'));
   for (const [id, value] of [['w-volume', '0'], ['w-cpc', '1'], ['w-competition', '0'], ['w-difficulty', '0']]) {

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveApp, launch, newPage, open, shot, research, saved } from './helpers.mjs';
+import { serveApp, launch, newPage, open, shot, research, saved, parseCsv } from './helpers.mjs';
 
 let app, browser, page;
 before(async () => {
@@ -39,6 +39,46 @@ test('selected rows go to a named list that survives a reload', async () => {
   await page.locator('[data-testid="list"][data-name="Ideas"]').waitFor();
   assert.deepEqual(await names(), ['backlink checker', 'rank tracker']);
   await shot(page, 'lists');
+});
+
+test('a list shows the trends of its bought keywords, filters them and exports them', async () => {
+  const ideas = page.locator('[data-testid="list"][data-name="Ideas"]');
+  // Both keywords were bought by the explorer (US): their rows, no call.
+  const ledger = await page.getByTestId('ledger').textContent();
+  assert.match(await ideas.getByTestId('list-coverage').textContent(), /^Trends of all 2 keywords, from search volume already bought for US/);
+  await ideas.locator('[data-testid="list-table"][data-rows="2"]').waitFor();
+  const seasons = await ideas.locator('td[data-col="season"]').allTextContents();
+  assert.equal(seasons.length, 2);
+  // The season filter: each choice keeps the rows whose label it names.
+  for (const [choice, keep] of [['not', ['not seasonal']], ['seasonal', ['in season', 'approaching', 'out of season']]]) {
+    await ideas.getByTestId('l-season').selectOption(choice);
+    const n = seasons.filter((s) => keep.includes(s)).length;
+    await ideas.locator(`[data-testid="list-table"][data-rows="${n}"]`).waitFor();
+  }
+  await ideas.getByTestId('l-season').selectOption('');
+  await ideas.locator('[data-testid="list-table"][data-rows="2"]').waitFor();
+
+  // A list with a keyword never bought: it is listed, with no data, in the CSV.
+  await page.locator('summary', { hasText: 'New list' }).click();
+  await page.getByTestId('new-list-name').fill('Mixed');
+  await page.locator('#new-list-kws').fill('rank tracker\nnever bought keyword');
+  await page.getByTestId('create-list').click();
+  const mixed = page.locator('[data-testid="list"][data-name="Mixed"]');
+  assert.match(await mixed.getByTestId('list-coverage').textContent(), /^Trends of 1 of 2 keywords/);
+  await mixed.locator('[data-testid="list-table"][data-rows="1"]').waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), mixed.getByRole('button', { name: 'Export CSV' }).click()]);
+  const csv = parseCsv(await readFile(await download.path(), 'utf8'));
+  assert.equal(csv[0][0], 'Keyword');
+  assert.ok(csv[0].includes('12-month change') && csv[0].includes('Season'), csv[0].join());
+  assert.equal(csv.length, 3);
+  const tracker = csv.find((r) => r[0] === 'rank tracker');
+  assert.ok(tracker && /^\d+$/.test(tracker[1]), `volume of rank tracker: ${tracker}`);
+  assert.deepEqual(csv.find((r) => r[0] === 'never bought keyword').slice(1).filter((c) => c !== ''), []);
+  assert.equal(await page.getByTestId('ledger').textContent(), ledger, 'nothing bought');
+  await shot(page, 'lists-trends');
+  await mixed.getByTestId('delete-list').click();
+  await mixed.getByTestId('confirm-delete').click();
+  await mixed.waitFor({ state: 'detached' });
 });
 
 test('a damaged stored entry is skipped with a message and the rest survives', async () => {

@@ -11,7 +11,7 @@ use crate::components::{fmt_change, fmt_cpc, fmt_int, Column, SortKey, Sparkline
 use crate::paths::keyword_route;
 use crate::research::report::{self, Block, Report, Section};
 use crate::research::score;
-use crate::research::trends::{self, Season};
+use crate::research::trends::{self, percent_bound, Season, SeasonFilter, TrendFilter};
 
 /// A row of the explorer table.
 #[derive(Clone, Debug, PartialEq)]
@@ -233,6 +233,144 @@ impl TableRow for KeywordRow {
         }
         .into_any()
     }
+}
+
+/// The trend filter's fields as typed (percentages, season id), for the explorer (in its URL)
+/// and each keyword list. `Copy`.
+#[derive(Clone, Copy)]
+pub struct TrendFilterInputs {
+    /// [`SeasonFilter::id`].
+    pub season: RwSignal<String>,
+    /// 12-month change from (%).
+    pub change_min: RwSignal<String>,
+    /// 12-month change to (%).
+    pub change_max: RwSignal<String>,
+    /// 3-month change from (%).
+    pub change3_min: RwSignal<String>,
+    /// 3-month change to (%).
+    pub change3_max: RwSignal<String>,
+}
+
+impl TrendFilterInputs {
+    /// The URL parameters of the fields, in [`TrendFilterInputs::signals`] order.
+    pub const PARAMS: [&'static str; 5] = ["season", "chmin", "chmax", "ch3min", "ch3max"];
+
+    /// Fields holding these texts (URL values, in [`Self::PARAMS`] order).
+    pub fn new(values: [String; 5]) -> TrendFilterInputs {
+        let [season, a, b, c, d] = values.map(RwSignal::new);
+        TrendFilterInputs {
+            season,
+            change_min: a,
+            change_max: b,
+            change3_min: c,
+            change3_max: d,
+        }
+    }
+
+    /// The fields' signals, in [`Self::PARAMS`] order.
+    pub fn signals(self) -> [RwSignal<String>; 5] {
+        [
+            self.season,
+            self.change_min,
+            self.change_max,
+            self.change3_min,
+            self.change3_max,
+        ]
+    }
+
+    /// Empties every field.
+    pub fn clear(self) {
+        for s in self.signals() {
+            s.set(String::new());
+        }
+    }
+
+    /// The filter the fields say (reactive).
+    pub fn filter(self) -> TrendFilter {
+        TrendFilter {
+            season: SeasonFilter::from_id(&self.season.get()),
+            change_12m: (
+                percent_bound(&self.change_min.get()),
+                percent_bound(&self.change_max.get()),
+            ),
+            change_3m: (
+                percent_bound(&self.change3_min.get()),
+                percent_bound(&self.change3_max.get()),
+            ),
+        }
+    }
+
+    /// True when `row` passes the filter (reactive).
+    pub fn keeps(self, row: &KeywordRow) -> bool {
+        self.filter().keeps(row.season, row.change, row.change_3m)
+    }
+}
+
+/// The trend filter's fields (season, 12-month and 3-month change ranges in %). Test ids are
+/// `testid_prefix` + `season`, `chmin`, `chmax`, `ch3min`, `ch3max` (`f-season`, … in the
+/// explorer); element ids start with `id_prefix`, unique on the page.
+#[component]
+pub fn TrendFilterFields(
+    inputs: TrendFilterInputs,
+    testid_prefix: &'static str,
+    id_prefix: String,
+) -> impl IntoView {
+    let field = |label: &'static str, name: &str, sig: RwSignal<String>, ph: &'static str| {
+        view! {
+            <label class="f">
+                <span>{label}</span>
+                <input id=format!("{id_prefix}{name}") data-testid=format!("{testid_prefix}{name}")
+                    inputmode="decimal" placeholder=ph
+                    prop:value=move || sig.get() on:input=move |ev| sig.set(event_target_value(&ev)) />
+            </label>
+        }
+    };
+    view! {
+        <label class="f">
+            <span>"Season"</span>
+            <select id=format!("{id_prefix}season") data-testid=format!("{testid_prefix}season")
+                on:change=move |ev| inputs.season.set(event_target_value(&ev))>
+                {SeasonFilter::ALL.into_iter().map(|f| view! {
+                    <option value=f.id() selected=move || SeasonFilter::from_id(&inputs.season.get()) == f>{f.label()}</option>
+                }).collect_view()}
+            </select>
+        </label>
+        {field("12-month change from %", "chmin", inputs.change_min, "min")}
+        {field("to %", "chmax", inputs.change_max, "max")}
+        {field("3-month change from %", "ch3min", inputs.change3_min, "min")}
+        {field("to %", "ch3max", inputs.change3_max, "max")}
+    }
+}
+
+/// Every keyword of `keywords` as CSV with the explorer's columns: filled from `rows` (matched
+/// by the normalised keyword), empty where no row is known. A keyword list's export.
+pub fn keywords_csv(keywords: &[String], rows: &[KeywordRow]) -> String {
+    let columns = KeywordRow::columns();
+    let exported: Vec<&Column<[KeywordRow]>> = columns.iter().filter(|c| c.csv.is_some()).collect();
+    let header: Vec<&str> = exported
+        .iter()
+        .map(|c| c.csv_header.unwrap_or(c.label))
+        .collect();
+    let by_keyword: std::collections::HashMap<String, usize> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (serpkit::records::normalize_keyword(&r.keyword), i))
+        .collect();
+    let lines = keywords.iter().map(|k| {
+        match by_keyword.get(&serpkit::records::normalize_keyword(k)) {
+            Some(&i) => exported
+                .iter()
+                .filter_map(|c| c.csv.map(|cell| cell(rows, i)))
+                .collect(),
+            None => {
+                // The keyword column comes first ([`KeywordRow::columns`]).
+                let mut cells = vec![Cell::text(k)];
+                cells.resize_with(exported.len(), Cell::empty);
+                cells
+            }
+        }
+    });
+    crate::components::csv::to_csv(&header, lines)
 }
 
 /// Rows in a report's table: the first this many by volume (the CSV export has every row).

@@ -63,6 +63,124 @@ impl Season {
     }
 }
 
+/// Which seasons the trend filter keeps (the explorer's `season=` URL value is its id).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SeasonFilter {
+    /// Every row.
+    #[default]
+    Any,
+    /// In season, approaching or out of season.
+    Seasonal,
+    /// Only [`Season::InSeason`].
+    InSeason,
+    /// Only [`Season::Approaching`].
+    Approaching,
+    /// Only [`Season::OutOfSeason`].
+    OutOfSeason,
+    /// Only [`Season::NotSeasonal`].
+    NotSeasonal,
+}
+
+impl SeasonFilter {
+    /// Every choice, in the order the picker lists them.
+    pub const ALL: [SeasonFilter; 6] = [
+        SeasonFilter::Any,
+        SeasonFilter::Seasonal,
+        SeasonFilter::InSeason,
+        SeasonFilter::Approaching,
+        SeasonFilter::OutOfSeason,
+        SeasonFilter::NotSeasonal,
+    ];
+
+    /// Its id in URLs and option values (`""` for any).
+    pub fn id(self) -> &'static str {
+        match self {
+            SeasonFilter::Any => "",
+            SeasonFilter::Seasonal => "seasonal",
+            SeasonFilter::InSeason => "in",
+            SeasonFilter::Approaching => "approaching",
+            SeasonFilter::OutOfSeason => "out",
+            SeasonFilter::NotSeasonal => "not",
+        }
+    }
+
+    /// The choice an id names; anything else is [`SeasonFilter::Any`].
+    pub fn from_id(id: &str) -> SeasonFilter {
+        SeasonFilter::ALL
+            .into_iter()
+            .find(|f| f.id() == id.trim())
+            .unwrap_or_default()
+    }
+
+    /// Its label in the picker.
+    pub fn label(self) -> &'static str {
+        match self {
+            SeasonFilter::Any => "any",
+            SeasonFilter::Seasonal => "seasonal (any time)",
+            SeasonFilter::InSeason => "in season",
+            SeasonFilter::Approaching => "approaching",
+            SeasonFilter::OutOfSeason => "out of season",
+            SeasonFilter::NotSeasonal => "not seasonal",
+        }
+    }
+
+    /// True when a keyword of this season passes (no data passes only "any").
+    pub fn keeps(self, season: Season) -> bool {
+        match self {
+            SeasonFilter::Any => true,
+            SeasonFilter::Seasonal => matches!(
+                season,
+                Season::InSeason | Season::Approaching | Season::OutOfSeason
+            ),
+            SeasonFilter::InSeason => season == Season::InSeason,
+            SeasonFilter::Approaching => season == Season::Approaching,
+            SeasonFilter::OutOfSeason => season == Season::OutOfSeason,
+            SeasonFilter::NotSeasonal => season == Season::NotSeasonal,
+        }
+    }
+}
+
+/// The filter on the trend columns (explorer and lists): a season choice and a range for each
+/// change, as fractions (0.1 = +10 %), either end open. Decided: a set bound leaves out the
+/// keywords whose change is unknown (a missing month, or a change against zero), since
+/// nothing says they are in the range.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TrendFilter {
+    /// Which seasons pass.
+    pub season: SeasonFilter,
+    /// 12-month change from, to.
+    pub change_12m: (Option<f64>, Option<f64>),
+    /// 3-month change from, to.
+    pub change_3m: (Option<f64>, Option<f64>),
+}
+
+impl TrendFilter {
+    /// True when a keyword with this season and these changes passes.
+    pub fn keeps(&self, season: Season, change_12m: Option<f64>, change_3m: Option<f64>) -> bool {
+        fn within(v: Option<f64>, (lo, hi): (Option<f64>, Option<f64>)) -> bool {
+            if lo.is_none() && hi.is_none() {
+                return true;
+            }
+            v.is_some_and(|v| lo.is_none_or(|l| v >= l) && hi.is_none_or(|h| v <= h))
+        }
+        self.season.keeps(season)
+            && within(change_12m, self.change_12m)
+            && within(change_3m, self.change_3m)
+    }
+}
+
+/// A percentage typed in a filter field (`"25"`, `"-10 %"`) as a fraction; `None` when empty
+/// or not a number (the bound is open).
+pub fn percent_bound(text: &str) -> Option<f64> {
+    text.trim()
+        .trim_end_matches('%')
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .map(|v| v / 100.0)
+}
+
 /// What the monthly values say.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trend {
@@ -346,5 +464,37 @@ mod tests {
         let t = trend(&odd, 1);
         assert_eq!(t.season, Season::NoData);
         assert_eq!(t.peak_month, Some(12), "the latest of equals");
+    }
+    #[test]
+    fn trend_filter_keeps_by_season_and_change_ranges() {
+        let any = TrendFilter::default();
+        assert!(any.keeps(Season::NoData, None, None));
+        let seasonal = TrendFilter {
+            season: SeasonFilter::Seasonal,
+            ..any
+        };
+        assert!(seasonal.keeps(Season::Approaching, None, None));
+        assert!(!seasonal.keeps(Season::NotSeasonal, None, None));
+        assert!(!seasonal.keeps(Season::NoData, None, None));
+        for f in SeasonFilter::ALL {
+            assert_eq!(SeasonFilter::from_id(f.id()), f);
+        }
+        assert_eq!(SeasonFilter::from_id("nonsense"), SeasonFilter::Any);
+        let rising = TrendFilter {
+            change_12m: (percent_bound("10"), None),
+            ..any
+        };
+        assert!(rising.keeps(Season::NoData, Some(0.1), None));
+        assert!(!rising.keeps(Season::NoData, Some(0.05), None));
+        // A set bound leaves out an unknown change; an open one keeps it.
+        assert!(!rising.keeps(Season::NoData, None, Some(1.0)));
+        let falling = TrendFilter {
+            change_3m: (None, percent_bound("-20 %")),
+            ..any
+        };
+        assert!(falling.keeps(Season::InSeason, None, Some(-0.5)));
+        assert!(!falling.keeps(Season::InSeason, None, Some(-0.1)));
+        assert_eq!(percent_bound(" "), None);
+        assert_eq!(percent_bound("abc"), None);
     }
 }

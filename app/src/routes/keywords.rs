@@ -9,7 +9,9 @@ use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
 use serpkit::Request;
 
 use crate::components::explorer_panels::{ExplorerState, LazyGroups, LazyImport, LazyReportButton};
-use crate::components::keyword_row::{score_rows, KeywordRow};
+use crate::components::keyword_row::{
+    score_rows, KeywordRow, TrendFilterFields, TrendFilterInputs,
+};
 use crate::components::{
     csv, current_month, fmt_int, price_text, run_text, AddToList, DataTable, ErrorBox, PriceButton,
     ProgressBar, ResultMeta, TableModel, ValidationPanel,
@@ -106,6 +108,7 @@ pub fn Keywords() -> impl IntoView {
     let kmax = RwSignal::new(qget("compmax"));
     let inc = RwSignal::new(qget("inc"));
     let exc = RwSignal::new(qget("exc"));
+    let trend = TrendFilterInputs::new(TrendFilterInputs::PARAMS.map(&qget));
     let sort = RwSignal::new({
         let s = qget("sort");
         (!s.is_empty()).then(|| (s, qget("dir") != "asc"))
@@ -205,6 +208,7 @@ pub fn Keywords() -> impl IntoView {
                         && within(r.competition, k0, k1)
                         && inc.iter().all(|w| k.contains(w.as_str()))
                         && !exc.iter().any(|w| k.contains(w.as_str()))
+                        && trend.keeps(r)
                 })
                 .cloned()
                 .collect::<Vec<_>>()
@@ -249,6 +253,9 @@ pub fn Keywords() -> impl IntoView {
             ("inc", inc),
             ("exc", exc),
         ] {
+            qs.push((k, v.get()));
+        }
+        for (k, v) in TrendFilterInputs::PARAMS.into_iter().zip(trend.signals()) {
             qs.push((k, v.get()));
         }
         if prev.is_some() {
@@ -341,6 +348,7 @@ pub fn Keywords() -> impl IntoView {
         for s in [vmin, vmax, cmin, cmax, kmin, kmax, inc, exc] {
             s.set(String::new());
         }
+        trend.clear();
     };
     let filter_input = |label: &'static str,
                         id: &'static str,
@@ -429,6 +437,7 @@ pub fn Keywords() -> impl IntoView {
                                 <input data-testid="f-inc" prop:value=move || inc.get() on:input=move |ev| inc.set(event_target_value(&ev)) placeholder="e.g. shoes" /></label>
                             <label class="f wide"><span>"Exclude words"</span>
                                 <input data-testid="f-exc" prop:value=move || exc.get() on:input=move |ev| exc.set(event_target_value(&ev)) placeholder="e.g. cheap" /></label>
+                            <TrendFilterFields inputs=trend testid_prefix="f-" id_prefix="f-".to_string() />
                             <button type="button" class="secondary" on:click=clear_filters>"Clear filters"</button>
                         </fieldset>
                         <div class="toolbar">

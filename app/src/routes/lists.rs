@@ -1,11 +1,23 @@
-//! Keyword lists: create, view, remove keywords, delete, export CSV, research a list.
+//! Keyword lists: create, view, remove keywords, delete, export CSV, research a list. Each
+//! list shows the trends of its keywords from the search volume already bought (no call).
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use leptos::prelude::*;
 use leptos_router::components::A;
+use serpkit::ops::search_volume_bulk::SearchVolumeRecord;
 
-use crate::components::{csv, fmt_time};
+use crate::components::keyword_row::{
+    keywords_csv, score_rows, KeywordRow, TrendFilterFields, TrendFilterInputs,
+};
+use crate::components::{csv, current_month, fmt_time, DataTable, TableModel};
 use crate::model::{parse_keywords, plural, KeywordList};
+use crate::research::{score, trends};
 use crate::workspace::use_workspace;
+
+/// Numbers the list cards, so each card's form fields have ids of their own.
+static CARDS: AtomicUsize = AtomicUsize::new(0);
 
 /// The keyword lists page.
 #[component]
@@ -58,19 +70,65 @@ fn ListCard(list: KeywordList) -> impl IntoView {
         &workspace.settings.with_untracked(|s| s.ccode.clone()),
     );
     let name = list.name.clone();
+
+    // Trends of the list's keywords, from the search volume records bought for the
+    // workspace's country (Settings): the explorer's columns, the score normalised within
+    // this list. Decided: a list keeps no country, so the workspace's is the one shown (the
+    // one "Research in explorer" uses).
+    let keywords = list.keywords.clone();
+    let ccode = move || workspace.settings.with(|s| s.ccode.clone());
+    let trend_rows = Memo::new(move |_| {
+        let ccode = ccode();
+        let json =
+            workspace
+                .records
+                .search_volume_json(&workspace.record_source(), &ccode, &keywords);
+        let month = current_month();
+        let mut seen = HashSet::new();
+        let mut rows: Vec<KeywordRow> = json
+            .into_iter()
+            .flatten()
+            .filter_map(|j| serpkit::decode::<SearchVolumeRecord>(&j).ok())
+            .map(|r| KeywordRow::from_record(&r, &ccode, month))
+            .filter(|r| seen.insert(serpkit::records::normalize_keyword(&r.keyword)))
+            .collect();
+        workspace
+            .settings
+            .with(|s| score_rows(&mut rows, &s.score_weights));
+        rows
+    });
+    let trend = TrendFilterInputs::new(Default::default());
+    let shown = Signal::derive(move || {
+        trend_rows.with(|rows| {
+            rows.iter()
+                .filter(|r| trend.keeps(r))
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    });
+    let model = TableModel::new(shown, RwSignal::new(None));
+    let card = CARDS.fetch_add(1, Ordering::Relaxed);
+    let coverage = move || {
+        let (have, cc) = (trend_rows.with(Vec::len), ccode());
+        if have == 0 {
+            format!("No search volume bought yet for these keywords in {cc}: research the list in the explorer to see volumes, trends and seasons here.")
+        } else if have >= n {
+            format!("Trends of all {n} keywords, from search volume already bought for {cc} (no charge).")
+        } else {
+            format!("Trends of {have} of {n} keywords, from search volume already bought for {cc} (no charge); research the list in the explorer to add the others.")
+        }
+    };
+
     let export_list = list.clone();
     let export = move |_| {
-        let rows = export_list
-            .keywords
-            .iter()
-            .map(|k| vec![csv::Cell::text(k)]);
         let file = format!(
             "list-{}.csv",
             export_list
                 .name
                 .replace(|c: char| !c.is_alphanumeric(), "-")
         );
-        if let Err(e) = csv::download(&file, "text/csv", &csv::to_csv(&["keyword"], rows)) {
+        let text = trend_rows.with_untracked(|rows| keywords_csv(&export_list.keywords, rows));
+        if let Err(e) = csv::download(&file, "text/csv", &text) {
             workspace.notice(format!("CSV export failed: {e}"));
         }
     };
@@ -100,6 +158,22 @@ fn ListCard(list: KeywordList) -> impl IntoView {
                     }
                 }).collect_view()}
             </ul>
+            <div class="list-trends">
+                <p class="meta" data-testid="list-coverage">{coverage}</p>
+                <Show when=move || !trend_rows.with(Vec::is_empty)>
+                    <fieldset class="filters">
+                        <legend class="sr-only">"Filter the list's keywords"</legend>
+                        <TrendFilterFields inputs=trend testid_prefix="l-" id_prefix=format!("list{card}-") />
+                    </fieldset>
+                    <DataTable model=model caption="Volume, trends and seasons of the list's keywords" testid="list-table" />
+                    <details class="meta rules">
+                        <summary>"How trends, seasons and the opportunity score are computed"</summary>
+                        <p>{trends::CHANGE_RULE}</p>
+                        <p>{trends::SEASON_RULE}</p>
+                        <p>{move || workspace.settings.with(|s| score::formula_text(&s.score_weights))}" Weights: Settings."</p>
+                    </details>
+                </Show>
+            </div>
             <div class="toolbar">
                 <A href=research attr:class="button" attr:data-testid="research-list">"Research in explorer"</A>
                 <button type="button" class="secondary" on:click=export>"Export CSV"</button>

@@ -135,6 +135,26 @@ impl Records {
         }
     }
 
+    /// The JSON of the search volume record kept for each keyword in `ccode` from `source`
+    /// (reactive), imported ones included: data already there, shown without a call.
+    pub fn search_volume_json(
+        self,
+        source: &str,
+        ccode: &str,
+        keywords: &[String],
+    ) -> Vec<Option<String>> {
+        let kind = RecordKind::SearchVolume.name();
+        self.map.with(|m| {
+            keywords
+                .iter()
+                .map(|k| {
+                    let key = serpkit::records::key::search_volume_key(source, ccode, k);
+                    m.get(&id(kind, key.as_str())).map(|e| e.json.clone())
+                })
+                .collect()
+        })
+    }
+
     /// The price side of the plan of `request` for records from `source` now: what is
     /// bought, what is left and its price (reactive: it follows the records as they arrive).
     /// `None` for operations priced per request. Price buttons recompute it on every edit of
