@@ -297,6 +297,30 @@ test('keyword detail: chart, related, outline, videos, posts; price before = led
   }
   assert.equal(await page.locator('main script, main iframe, main [onerror], main [onclick]').count(), 0);
 
+  // The opportunity score of related keywords counts keyword difficulty: recomputed here from
+  // the sandbox's related records by the formula shown (default weights 3, 1, 1, 2).
+  assert.match(await page.getByTestId('related-score-formula').textContent(), /2 × \(1 − difficulty\)/);
+  const related = await (await fetch(`${SANDBOX_URL}/v1/related`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key: SANDBOX_KEY, keyword: 'running shoes', ccode: 'US' }),
+  })).json();
+  const scaled = (values, invert) => {
+    const [lo, hi] = [Math.min(...values), Math.max(...values)];
+    return values.map((v) => { const x = hi > lo ? (v - lo) / (hi - lo) : 0.5; return invert ? 1 - x : x; });
+  };
+  const vol = scaled(related.map((r) => Math.log10(1 + r.search_volume)), false);
+  const cpc = scaled(related.map((r) => r.cpc), false);
+  const comp = scaled(related.map((r) => r.competition), true);
+  const kdS = scaled(related.map((r) => r.kd), true);
+  const expectedScore = new Map(related.map((r, i) => [r.keyword, (100 * (3 * vol[i] + cpc[i] + comp[i] + 2 * kdS[i])) / 7]));
+  const shownScores = await page.locator('[data-testid="related-table"] tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [tr.querySelector('a.kw').textContent, tr.querySelector('td[data-col="score"]').textContent]));
+  assert.equal(shownScores.length, related.length);
+  for (const [k, shownScore] of shownScores) {
+    assert.ok(Math.abs(Number(shownScore) - expectedScore.get(k)) <= 0.5 + 1e-9, `${k}: score ${shownScore} vs ${expectedScore.get(k)}`);
+  }
+
   // Related keywords sort by KD, and one click researches further.
   await page.getByTestId('sort-kd').click();
   const kd = await page.locator('[data-testid="related-table"] tbody tr td:nth-child(4)').allTextContents();

@@ -23,7 +23,7 @@ use crate::components::{
 };
 use crate::model::CallResult;
 use crate::paths::{keyword_route, keywords_route};
-use crate::research::trends;
+use crate::research::{score, trends};
 use crate::workspace::{use_workspace, Workspace};
 
 /// A related keyword row.
@@ -31,6 +31,9 @@ use crate::workspace::{use_workspace, Workspace};
 pub struct RelatedRow {
     r: RelatedKeyword,
     ccode: String,
+    /// The opportunity score within the related keywords shown (the one list here that
+    /// gives keyword difficulty, so it counts with its weight).
+    score: Option<f64>,
 }
 
 impl TableRow for RelatedRow {
@@ -84,6 +87,19 @@ impl TableRow for RelatedRow {
                 csv: Some(|rows, i| Cell::decimal(rows[i].r.competition, 2)),
                 csv_header: None,
             },
+            Column {
+                id: "score",
+                label: "Opportunity",
+                numeric: true,
+                width: "",
+                key: |rows, i| rows[i].score.map_or(SortKey::Missing, SortKey::num),
+                csv: Some(|rows, i| {
+                    rows[i]
+                        .score
+                        .map_or_else(Cell::empty, |s| Cell::decimal(s, 1))
+                }),
+                csv_header: None,
+            },
         ]
     }
     fn cells(&self) -> AnyView {
@@ -95,6 +111,7 @@ impl TableRow for RelatedRow {
             <td class="num"><span class="kd" style=format!("--kd:{}", self.r.kd.clamp(0, 100))>{self.r.kd}</span></td>
             <td class="num">{fmt_cpc(self.r.cpc)}</td>
             <td class="num">{format!("{:.2}", self.r.competition)}</td>
+            <td class="num" data-col="score">{self.score.map(|s| format!("{s:.0}")).unwrap_or_else(|| "–".into())}</td>
         }
         .into_any()
     }
@@ -215,13 +232,28 @@ pub fn KeywordDetail() -> impl IntoView {
     let related_keywords = related.decoded::<Vec<RelatedKeyword>>();
     let related_rows = Signal::derive(move || {
         related_keywords.with(|r| match r {
-            Some(Ok(list)) => list
-                .iter()
-                .map(|r| RelatedRow {
-                    r: r.clone(),
-                    ccode: cc.get(),
-                })
-                .collect::<Vec<_>>(),
+            Some(Ok(list)) => {
+                let metrics: Vec<score::Metrics> = list
+                    .iter()
+                    .map(|r| score::Metrics {
+                        volume: Some(r.search_volume as f64),
+                        cpc: Some(r.cpc),
+                        competition: Some(r.competition),
+                        difficulty: Some(r.kd as f64),
+                    })
+                    .collect();
+                let scores = workspace
+                    .settings
+                    .with(|s| score::scores(&metrics, &s.score_weights));
+                list.iter()
+                    .zip(scores)
+                    .map(|(r, score)| RelatedRow {
+                        r: r.clone(),
+                        ccode: cc.get(),
+                        score,
+                    })
+                    .collect::<Vec<_>>()
+            }
             _ => Vec::new(),
         })
     });
@@ -316,6 +348,7 @@ pub fn KeywordDetail() -> impl IntoView {
                     </div>
                     <Show when=move || !related_rows.with(Vec::is_empty) fallback=|| view! { <p class="meta">"No related keywords."</p> }>
                         <DataTable model=related_model caption="Related keywords" testid="related-table" selectable=true />
+                        <p class="meta" data-testid="related-score-formula">{move || workspace.settings.with(|s| score::formula_text(&s.score_weights))}" Weights: Settings."</p>
                     </Show>
                 } />
                 {section_card(outline, "outline", "SEO outline of the top pages", "the SEO outline", outline_view)}
