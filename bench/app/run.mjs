@@ -23,6 +23,8 @@ import { chromium } from 'playwright-core';
 const APP_URL = (process.env.APP_URL || 'http://127.0.0.1:8080/').replace(/\/?$/, '/');
 const DIST = process.env.DIST || 'dist';
 const RUNS = 20;
+/** `BENCH_APP_ONLY=groups,gap` runs only those parts, printing their progress, no table. */
+const ONLY = (process.env.BENCH_APP_ONLY || '').split(',').filter(Boolean);
 const log = (...a) => console.error('[bench/app]', ...a);
 
 function pct(values, p) {
@@ -262,7 +264,12 @@ async function keywordGroups(browser) {
   const kws = [];
   for (const h of heads) for (const t of topics) for (const x of things) kws.push(`${h} ${t} ${x}`);
   await page.getByTestId('nav-keywords').click();
-  await page.getByTestId('kw-input').fill(kws.join('\n'));
+  // One input event, as a paste gives: Playwright's fill inserts a multi-line text line by
+  // line (an input event per line, 20,000 here), which times the typing, not the grouping.
+  await page.getByTestId('kw-input').evaluate((el, text) => {
+    el.value = text;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, kws.join('\n'));
   await page.getByTestId('run').click();
   await page.locator(`[data-testid="kw-table"][data-rows="${kws.length}"]`).waitFor();
   await page.getByTestId('groups-timing').waitFor();
@@ -298,8 +305,14 @@ async function keywordGroups(browser) {
 async function contentGap(browser) {
   const page = await newPage(browser);
   const domains = ['size-20000.example.com', 'size-20000.example.org', 'size-20000.example.net', 'size-20000.example.io'];
-  await page.goto(`${APP_URL}domain/gap?d=${domains.join(',')}`);
-  await page.locator('main[data-loaded="true"]').waitFor();
+  // Through the app's own navigation: APP_URL is a plain static server (no index.html for
+  // deep links such as /domain/gap).
+  await page.getByTestId('nav-domains').click();
+  await page.getByTestId('subnav-gap').click();
+  await page.getByTestId('gap-you').fill(domains[0]);
+  await page.getByTestId('gap-rivals').fill(domains.slice(1).join(', '));
+  await page.getByTestId('gap-open').click();
+  await page.waitForURL(/gap\?d=/);
   await page.getByTestId('run-all').click();
   await page.getByTestId('gap-table').waitFor();
   const runs = await page.evaluate(async (runs) => {
@@ -329,6 +342,15 @@ async function main() {
       '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   try {
+    if (ONLY.length) {
+      const parts = { sizes, explorer, ranked: rankedKeywords, groups: keywordGroups, gap: contentGap };
+      for (const name of ONLY) {
+        if (!parts[name]) throw new Error(`BENCH_APP_ONLY: no part ${name} (${Object.keys(parts)})`);
+        log(name);
+        await parts[name](browser);
+      }
+      return;
+    }
     log('sizes');
     const size = await sizes(browser);
     log('explorer: 1,000 keywords');
