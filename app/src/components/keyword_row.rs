@@ -81,6 +81,40 @@ pub fn score_rows(rows: &mut [KeywordRow], weights: &score::Weights) {
     }
 }
 
+/// A table row with an opportunity score (the explorer's, a list's, the related keywords').
+pub trait Scored {
+    /// Its score within the shown list, `None` when it has none.
+    fn score(&self) -> Option<f64>;
+}
+
+impl Scored for KeywordRow {
+    fn score(&self) -> Option<f64> {
+        self.score
+    }
+}
+
+/// The opportunity score column, one definition for every table that shows it.
+pub fn score_column<R: Scored>() -> Column<[R]> {
+    Column {
+        id: "score",
+        label: "Opportunity",
+        numeric: true,
+        width: "",
+        key: |rows, i| rows[i].score().map_or(SortKey::Missing, SortKey::num),
+        csv: Some(|rows, i| {
+            rows[i]
+                .score()
+                .map_or_else(Cell::empty, |s| Cell::decimal(s, 1))
+        }),
+        csv_header: None,
+    }
+}
+
+/// A score as its table cell shows it (whole points, "–" when none).
+pub fn score_text(score: Option<f64>) -> String {
+    score.map_or_else(|| "–".into(), |s| format!("{s:.0}"))
+}
+
 /// The season's sort order: in season first, then approaching, out of season, not seasonal.
 fn season_rank(season: Season) -> i64 {
     match season {
@@ -200,19 +234,7 @@ impl TableRow for KeywordRow {
                 csv: Some(|rows, i| Cell::text(rows[i].season.label())),
                 csv_header: None,
             },
-            Column {
-                id: "score",
-                label: "Opportunity",
-                numeric: true,
-                width: "",
-                key: |rows, i| rows[i].score.map_or(SortKey::Missing, SortKey::num),
-                csv: Some(|rows, i| {
-                    rows[i]
-                        .score
-                        .map_or_else(Cell::empty, |s| Cell::decimal(s, 1))
-                }),
-                csv_header: None,
-            },
+            score_column(),
         ]
     }
     fn cells(&self) -> AnyView {
@@ -229,7 +251,7 @@ impl TableRow for KeywordRow {
             <td class="num" data-col="change3">{fmt_change(self.change_3m)}</td>
             <td data-col="peak">{trends::month_short(self.peak)}</td>
             <td data-col="season">{self.season.label()}</td>
-            <td class="num" data-col="score">{self.score.map(|s| format!("{s:.0}")).unwrap_or_else(|| "–".into())}</td>
+            <td class="num" data-col="score">{score_text(self.score)}</td>
         }
         .into_any()
     }
@@ -417,9 +439,7 @@ pub fn keyword_report(
                 fmt_change(r.change_3m).into(),
                 trends::month_short(r.peak).into(),
                 r.season.label().into(),
-                r.score
-                    .map_or_else(|| "–".to_string(), |s| format!("{s:.0}"))
-                    .into(),
+                score_text(r.score).into(),
             ]
         })
         .collect();

@@ -16,6 +16,7 @@ use serpkit::ops::{self, check::is_http_url};
 use serpkit::{Operation, Request};
 
 use crate::components::csv::Cell;
+use crate::components::keyword_row::{score_column, score_text, Scored};
 use crate::components::{
     current_month, fmt_change, fmt_cpc, fmt_date, fmt_int, AddToList, Column, DataTable, ErrorBox,
     ExtLink, LoadEverything, MonthlyChart, PriceButton, PricedCall, PricedCallCard, PricedCalls,
@@ -34,6 +35,12 @@ pub struct RelatedRow {
     /// The opportunity score within the related keywords shown (the one list here that
     /// gives keyword difficulty, so it counts with its weight).
     score: Option<f64>,
+}
+
+impl Scored for RelatedRow {
+    fn score(&self) -> Option<f64> {
+        self.score
+    }
 }
 
 impl TableRow for RelatedRow {
@@ -87,19 +94,7 @@ impl TableRow for RelatedRow {
                 csv: Some(|rows, i| Cell::decimal(rows[i].r.competition, 2)),
                 csv_header: None,
             },
-            Column {
-                id: "score",
-                label: "Opportunity",
-                numeric: true,
-                width: "",
-                key: |rows, i| rows[i].score.map_or(SortKey::Missing, SortKey::num),
-                csv: Some(|rows, i| {
-                    rows[i]
-                        .score
-                        .map_or_else(Cell::empty, |s| Cell::decimal(s, 1))
-                }),
-                csv_header: None,
-            },
+            score_column(),
         ]
     }
     fn cells(&self) -> AnyView {
@@ -111,7 +106,7 @@ impl TableRow for RelatedRow {
             <td class="num"><span class="kd" style=format!("--kd:{}", self.r.kd.clamp(0, 100))>{self.r.kd}</span></td>
             <td class="num">{fmt_cpc(self.r.cpc)}</td>
             <td class="num">{format!("{:.2}", self.r.competition)}</td>
-            <td class="num" data-col="score">{self.score.map(|s| format!("{s:.0}")).unwrap_or_else(|| "–".into())}</td>
+            <td class="num" data-col="score">{score_text(self.score)}</td>
         }
         .into_any()
     }
