@@ -19,6 +19,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import zlib from 'node:zlib';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +31,10 @@ import * as zod from 'zod';
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { runCases, missingApi, OP, MIN_SAMPLE_MS, PARSED_SAMPLES } from './cases.mjs';
+
+// A full GC before every timed run and sample (cases.mjs), as `node --expose-gc` would give it.
+v8.setFlagsFromString('--expose-gc');
+globalThis.gc ??= vm.runInNewContext('gc');
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -145,7 +151,7 @@ async function inChromium(text, ajvModule) {
   try {
     browser = await chromium.launch({
       executablePath,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--js-flags=--expose-gc'],
     });
   } catch (e) {
     server.close();
@@ -225,7 +231,7 @@ const goalLine = (what, limit, pick) =>
     .join('; ')}.`;
 
 const lines = [];
-lines.push(`Body: \`${OP}\`, ${node.records.toLocaleString('en-US')} records, ${f1(node.bytes / 1e6)} MB (sandbox, \`size-50000.example.com\`). One run of the script; the 2 cores are shared with builds, so every figure is a best run (interference only adds time).`);
+lines.push(`Body: \`${OP}\`, ${node.records.toLocaleString('en-US')} records, ${f1(node.bytes / 1e6)} MB (sandbox, \`size-50000.example.com\`). One run of the script; the 2 cores are shared with builds, so every figure is a best run (interference only adds time), and every timed run or sample starts after a full garbage collection, so neither side pays for collecting the other's garbage.`);
 lines.push('');
 lines.push(`**Parsed value** (\`const data = await res.json()\`): \`validateResponse(op, data)\` runs the generated JS validator (\`pkg/validators.js\`) on the value as it is, every rule of the operation; Ajv 8 its compiled validator (shape only). Such a call takes about a millisecond or less, so each sample repeats the call until the sample lasts ≥ ${MIN_SAMPLE_MS} ms (the calls per sample below) and divides; ours and Ajv's samples alternate, ${PARSED_SAMPLES} per side after warm-up calls, the calibration and 2 warm-up samples; each side's best sample counts.`);
 lines.push('');
