@@ -371,10 +371,10 @@ pub fn npm_ci(dir: &Path) -> Res<PathBuf> {
     npm_setup(dir, "ci")
 }
 
-/// As [`npm_ci`], with `npm install` from the lock file. For `tests/`: the registry here serves
-/// Deno's binary package for this platform only, so npm writes a lock file without the other
-/// platforms' optional packages, which `npm ci` refuses as out of sync; `npm install` installs
-/// the locked versions and leaves the lock file as it is.
+/// As [`npm_ci`], with `npm install` from the lock file. For `tests/`: its lock was once written
+/// without the other platforms' optional packages of Deno, which `npm ci` refuses as out of
+/// sync; `npm install` installs the locked versions either way. The committed lock lists every
+/// platform's packages, so `npm install` leaves it as it is (a test run leaves no change).
 pub fn npm_install(dir: &Path) -> Res<PathBuf> {
     npm_setup(dir, "install")
 }
