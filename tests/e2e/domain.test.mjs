@@ -235,6 +235,7 @@ test('100,000 ranked keywords: virtualized, scrolls to the end, sorts, filters, 
 test('compare up to 4 domains: stats, rank distribution and shared keywords for every domain', async () => {
   const ds = ['example.com', 'shop.example.org', 'news.example.net'];
   await open(page, app.url, `/domain/compare?d=${ds.join(',')}`);
+  await page.getByTestId('compare-domain').nth(2).waitFor();
   assert.equal(await page.getByTestId('compare-domain').count(), 3);
   // The stats of these three domains were bought by the first test (one record per domain:
   // not bought again); rank data for example.com is stored.
@@ -262,6 +263,7 @@ test('compare up to 4 domains: stats, rank distribution and shared keywords for 
   await page.getByTestId('too-many').waitFor();
   await page.getByTestId('compare-open').click();
   await page.waitForURL(/compare\?d=/);
+  await page.getByTestId('compare-domain').nth(3).waitFor();
   assert.equal(await page.getByTestId('compare-domain').count(), 4);
 });
 

@@ -87,8 +87,10 @@ test('a damaged entry in each store: the rest survives a reload, and the user is
 
   // The rest is there: one history row, one list, the other result opens without a call.
   await page.getByTestId('nav-history').click();
+  await page.getByTestId('history-row').first().waitFor();
   assert.equal(await page.getByTestId('history-row').count(), 1);
   await page.getByTestId('nav-lists').click();
+  await page.getByTestId('list').first().waitFor();
   assert.equal(await page.getByTestId('list').count(), 1);
   const ledgerBefore = await page.getByTestId('ledger').textContent();
   const good = JSON.parse(before.results[resultKeys[1]]);

@@ -82,6 +82,7 @@ test('history rows whose route is not a page of the app are skipped and counted'
   assert.match(status, /Imported 0 lists, 1 history entry, 1 result\./);
   assert.match(status, /Skipped 3 history entries whose link is not a page of this app\./);
   await page.getByTestId('nav-history').click();
+  await page.getByTestId('history-row').first().waitFor();
   assert.equal(await page.getByTestId('history-row').count(), 1);
   const hrefs = await page.locator('[data-testid="history-table"] a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
   assert.ok(hrefs.every((h) => h.startsWith('/keywords')), hrefs.join(' '));

@@ -98,9 +98,12 @@ test('a damaged stored entry is skipped with a message and the rest survives', a
   const notice = await page.getByTestId('notice').textContent();
   assert.match(notice, /Skipped a damaged keyword list \("Broken"\)/);
   assert.match(notice, /Skipped a damaged history entry/);
+  // The page's own code may arrive after the workspace is loaded: wait for the list.
+  await page.locator('[data-testid="list"][data-name="Ideas"]').waitFor();
   assert.deepEqual(await names(), ['backlink checker', 'rank tracker']);
   assert.equal(await page.locator('[data-testid="list"][data-name="Broken"]').count(), 0);
   await page.getByTestId('nav-history').click();
+  await page.getByTestId('history-row').first().waitFor();
   assert.equal(await page.getByTestId('history-row').count(), 1);
 });
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { serveApp, launch, newPage, open, shot, record, DIST } from './helpers.mjs';
+import { serveApp, launch, newPage, open, shot, record, enterLines, DIST } from './helpers.mjs';
 
 let app, browser, page;
 const figures = {};
@@ -63,7 +63,7 @@ test('1,000 keywords in demo mode: Run to rendered table', async () => {
   const kws = [];
   for (let i = 0; kws.length < 1000; i++) kws.push(`${words[i % 10]} ${words[Math.floor(i / 10) % 10]} ${i}`);
   await open(page, app.url, '/keywords');
-  await page.getByTestId('kw-input').fill(kws.join('\n'));
+  await enterLines(page.getByTestId('kw-input'), kws);
   assert.equal(await page.getByTestId('run').textContent(), 'Run — $0.3000 for 1000 keywords');
   await page.evaluate(() => {
     window.__t0 = 0;

@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, open, shot, ledger, resetLedger, micros, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
+import { launch, newPage, open, shot, ledger, resetLedger, micros, enterLines, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
 import { serveApp, goLive, spaGo } from './hardening_support.mjs';
 
 let app, browser, page;
@@ -125,7 +125,7 @@ test('cancelling a bulk job waits for the requests already sent and keeps what t
   await resetLedger();
   await spaGo(page, '/keywords');
   const kws = Array.from({ length: 1000 }, (_, i) => `cancel probe ${i}`);
-  await page.getByTestId('kw-input').fill(kws.join('\n'));
+  await enterLines(page.getByTestId('kw-input'), kws);
   await page.getByTestId('run').click();
   await page.getByTestId('progress').waitFor();
   await page.getByTestId('cancel').click();
