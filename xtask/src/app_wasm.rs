@@ -11,6 +11,18 @@
 //! 3. wasm-bindgen on the main module (keeping the exports the page modules link against);
 //! 4. wasm-opt on every module (release builds);
 //! 5. `boot.js`, the module script index.html loads.
+//!
+//! The cargo build has its own target directory (`target/app-wasm`). Trunk's own pipeline
+//! builds the demo worker (`sandbox`, feature `worker`) in the default one, and the two builds
+//! unify shared dependencies (web-sys, futures-util, …) with different features. In one
+//! target directory cargo then finds `serpkit` and `sandbox` stale after every build of the
+//! other, so each Trunk build compiled them twice and the app again (about 2 minutes of every
+//! `trunk serve` and `cargo xtask serve`, even with nothing changed).
+//!
+//! Steps 2–5 are skipped when the cargo build gave the same wasm as the last run that wrote
+//! [`out_dir`] (a stamp records it), as after a change to the CSS or with nothing
+//! changed: splitting and optimizing every module takes longer than a fresh cargo build. The
+//! stamp is `target/web/app.stamp`, beside the directory Trunk copies, so it never ships.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -29,19 +41,34 @@ pub fn out_dir() -> PathBuf {
 pub fn app_wasm(tools: &Tools) -> Res {
     let release = env::var("TRUNK_PROFILE").map_or(true, |p| p == "release");
     let wasm = "wasm32-unknown-unknown";
+    let target = crate::target_dir().join("app-wasm");
     let mut build = cargo();
     build.args(["build", "-p", "app", "--bin", "app", "--target", wasm]);
+    build.arg("--target-dir").arg(&target);
     if release {
         build.arg("--release");
     }
     run(&mut build)?;
-    let input = crate::target_dir()
+    let input = target
         .join(wasm)
         .join(if release { "release" } else { "debug" })
         .join("app.wasm");
     let bytes = fs::read(&input).map_err(|e| format!("{}: {e}", input.display()))?;
 
     let out = out_dir();
+    let stamp = stamp(&bytes, release);
+    let stamp_file = out.with_extension("stamp");
+    if fs::read_to_string(&stamp_file).is_ok_and(|s| s == stamp) && out.join("boot.js").exists() {
+        eprintln!("app-wasm: {} is up to date", out.display());
+        return Ok(());
+    }
+    // Gone until this run has written everything: an interrupted run is redone by the next.
+    match fs::remove_file(&stamp_file) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(format!("{}: {e}", stamp_file.display()))
+        }
+        _ => {}
+    }
     if out.exists() {
         fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     }
@@ -76,12 +103,31 @@ pub fn app_wasm(tools: &Tools) -> Res {
         "import init from './app.js';\nawait init();\n",
     )
     .map_err(|e| format!("boot.js: {e}"))?;
+    fs::write(&stamp_file, &stamp).map_err(|e| format!("{}: {e}", stamp_file.display()))?;
     eprintln!(
         "app-wasm: {} wasm modules in {}",
         modules.len(),
         out.display()
     );
     Ok(())
+}
+
+/// What the output was made from: the cargo build's wasm, the profile, and this xtask
+/// binary (a change to the steps here rebuilds it, so its time stamp changes).
+fn stamp(wasm: &[u8], release: bool) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    wasm.hash(&mut h);
+    let exe = env::current_exe()
+        .and_then(fs::metadata)
+        .and_then(|m| m.modified())
+        .ok();
+    format!(
+        "wasm {:016x} ({} bytes), {}, xtask {exe:?}\n",
+        h.finish(),
+        wasm.len(),
+        if release { "release" } else { "debug" }
+    )
 }
 
 /// `wasm-opt -Oz` in place (what Trunk's `data-wasm-opt="z"` ran before the split).
