@@ -124,7 +124,7 @@ export async function rowIds(page, table = 'kw-table') {
   return page.locator(`[data-testid="${table}"] tbody tr[data-testid="row"]`).evaluateAll((rows) => rows.map((r) => r.dataset.id));
 }
 
-/** Types keywords into the explorer and runs them; returns the price shown before. */
+/** Enters keywords in the explorer (`enterLines`) and runs them; returns the price shown before. */
 export async function research(page, keywords, { country } = {}) {
   await enterLines(page.getByTestId('kw-input'), keywords);
   if (country) await page.getByTestId('country').selectOption(country);
@@ -135,6 +135,9 @@ export async function research(page, keywords, { country } = {}) {
   await run.click();
   return { price, text };
 }
+
+/** Above this many lines `enterLines` pastes rather than types. */
+const PASTE_FROM = 100;
 
 /**
  * Puts `lines` into a textarea as a user would: a short list is typed (`fill`), a long one
@@ -161,9 +164,6 @@ export async function enterLines(locator, lines) {
     throw new Error(`paste into the textarea: ${value.length} characters, expected ${text.length}`);
   }
 }
-
-/** Above this many lines `enterLines` pastes rather than types. */
-const PASTE_FROM = 100;
 
 /** Sandbox server ledger. */
 export async function ledger() {

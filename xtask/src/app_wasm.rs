@@ -63,12 +63,7 @@ pub fn app_wasm(tools: &Tools) -> Res {
         return Ok(());
     }
     // Gone until this run has written everything: an interrupted run is redone by the next.
-    match fs::remove_file(&stamp_file) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            return Err(format!("{}: {e}", stamp_file.display()))
-        }
-        _ => {}
-    }
+    crate::remove_file_if_present(&stamp_file)?;
     if out.exists() {
         fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     }

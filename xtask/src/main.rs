@@ -99,6 +99,16 @@ pub fn target_dir() -> PathBuf {
         .unwrap_or_else(|_| root().join("target"))
 }
 
+/// Removes `file`; one that is not there is no error.
+pub fn remove_file_if_present(file: &Path) -> Res {
+    match std::fs::remove_file(file) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(format!("{}: {e}", file.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Runs a command to completion in the workspace root; fails on a non-zero exit.
 pub fn run(cmd: &mut Command) -> Res {
     let shown = format!("{cmd:?}").replace('"', "");

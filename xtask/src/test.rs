@@ -140,12 +140,7 @@ fn breaking_corpus() -> Result<PathBuf, String> {
     let out = root().join("test-output");
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let file = out.join("breaking-corpus.jsonl");
-    match std::fs::remove_file(&file) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            return Err(format!("{}: {e}", file.display()))
-        }
-        _ => {}
-    }
+    crate::remove_file_if_present(&file)?;
     run(cargo()
         .env("SERPKIT_BREAKING_CORPUS", &file)
         .args(["test", "-p", "serpkit", "--test", "validate_rules"])
