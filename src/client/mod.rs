@@ -26,6 +26,7 @@ mod bulk;
 mod error;
 #[cfg(target_arch = "wasm32")]
 pub mod fetch;
+pub mod journal;
 mod records;
 mod retry;
 pub mod time;
@@ -37,6 +38,7 @@ use std::time::Duration;
 pub use account::Account;
 pub use bulk::{BulkOptions, BulkOutcome, BulkProgress, BulkReport};
 pub use error::{redact, Error, BODY_EXCERPT_CHARS};
+pub use journal::{EntryState, Journal, Sending, Settled};
 pub use records::RecordReply;
 pub use retry::{parse_retry_after, RetryPolicy};
 pub use time::{race, sleep, Cancel, Race};
@@ -143,6 +145,7 @@ pub struct Client {
     config: Rc<ClientConfig>,
     transport: Rc<dyn Transport>,
     account: Account,
+    journal: Option<Rc<dyn Journal>>,
 }
 
 impl std::fmt::Debug for Client {
@@ -171,6 +174,16 @@ impl Client {
             config: Rc::new(config),
             transport,
             account,
+            journal: None,
+        }
+    }
+
+    /// This client, writing every request it sends ahead in `journal` and settling it there
+    /// with what it bought ([`journal`]). Clones share the journal.
+    pub fn with_journal(&self, journal: Rc<dyn Journal>) -> Client {
+        Client {
+            journal: Some(journal),
+            ..self.clone()
         }
     }
 
