@@ -188,10 +188,52 @@ fn gives_up_after_max_retries() {
 }
 
 #[test]
+fn a_lost_connection_is_possibly_charged_and_never_repeated() {
+    let (c, s) = client(
+        script(vec![
+            Err(TransportError::Network("reset for key SECRET-KEY-1".into())),
+            ok(RELATED_OK),
+        ]),
+        |_| {},
+    );
+    let err = block_on(c.related(related_req())).unwrap_err();
+    let estimate = Usd::from_micros(150_000);
+    match &err {
+        Error::ConnectionLost {
+            message,
+            possible_charge,
+        } => {
+            assert_eq!(*possible_charge, estimate);
+            assert!(
+                message.contains("***") && !message.contains("SECRET"),
+                "{message}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(err.code(), "connection_lost");
+    assert_eq!((err.charge(), err.possible_charge()), (Usd::ZERO, estimate));
+    assert!(!err.to_string().contains("SECRET") && err.to_string().contains("may have been"));
+    assert!(err.hint().contains("not repeated"));
+    assert_eq!(s.started.get(), 1, "not retried");
+    assert_eq!((c.spent(), c.possibly_charged()), (Usd::ZERO, estimate));
+
+    // Never sent, every time: retried per the policy, then a free network error.
+    let (c, s) = client(
+        script(vec![Err(TransportError::NotSent("refused".into()))]),
+        |_| {},
+    );
+    let err = block_on(c.related(related_req())).unwrap_err();
+    assert!(matches!(err, Error::Network(_)), "{err:?}");
+    assert_eq!(s.started.get(), 3, "1 + 2 retries");
+    assert_eq!((c.spent(), c.possibly_charged()), (Usd::ZERO, Usd::ZERO));
+}
+
+#[test]
 fn network_errors_are_retried_timeouts_are_not() {
     let (c, s) = client(
         script(vec![
-            Err(TransportError::Network("refused".into())),
+            Err(TransportError::NotSent("refused".into())),
             ok(RELATED_OK),
         ]),
         |_| {},
@@ -567,7 +609,7 @@ fn an_abort_before_sending_or_during_a_retry_wait_is_not_possibly_charged() {
 
     // The same after a network error before any response.
     let (c, _) = client(
-        script(vec![Err(TransportError::Network("refused".into()))]),
+        script(vec![Err(TransportError::NotSent("refused".into()))]),
         |cfg| cfg.retry.base_delay = Duration::from_secs(5),
     );
     let cancel = Cancel::new();

@@ -691,6 +691,10 @@ fn string_unions_match() {
             possible_charge: serpkit::Usd::ZERO,
         },
         Error::Network("x".into()),
+        Error::ConnectionLost {
+            message: "x".into(),
+            possible_charge: serpkit::Usd::ZERO,
+        },
         Error::BodyLost {
             status: 200,
             message: "x".into(),
@@ -710,6 +714,7 @@ fn string_unions_match() {
         },
         Error::ContractViolation {
             report: Box::new(report),
+            body: String::new(),
             charge: serpkit::Usd::ZERO,
         },
     ];

@@ -227,7 +227,7 @@ async fn fault_modes_map_to_errors() {
     let mut strict = with("break=type");
     strict.validation = ValidationMode::Strict;
     match call(strict).await {
-        Err(Error::ContractViolation { report, charge }) => {
+        Err(Error::ContractViolation { report, charge, .. }) => {
             assert_eq!(report.errors().next().unwrap().code, "type");
             assert_eq!(charge, RELATED);
         }
@@ -258,7 +258,11 @@ async fn fault_modes_map_to_errors() {
     ));
     let mut nowhere = config(KEY);
     nowhere.base_url = "http://127.0.0.1:9".into();
-    assert!(matches!(call(nowhere).await, Err(Error::Network(_))));
+    // A browser cannot tell a refusal from a reset: possibly charged, never repeated.
+    assert!(matches!(
+        call(nowhere).await,
+        Err(Error::ConnectionLost { possible_charge, .. }) if possible_charge == RELATED
+    ));
 
     // The sandbox's own budget: 402 once the poor key is spent.
     let poor = Client::with_fetch(config(POOR_KEY));
@@ -427,11 +431,13 @@ async fn lost_bodies_and_redirects_through_fetch() {
     reset_ledger().await;
     let client = Client::with_fetch(config(&format!("{KEY}+redirect")));
     let r = client.related(related_req()).await;
-    assert!(matches!(r, Err(Error::Network(_))), "{r:?}");
+    // The refused redirect is a failed `fetch` after the request left: possibly charged.
+    assert!(matches!(r, Err(Error::ConnectionLost { .. })), "{r:?}");
     let (entries, total) = ledger().await;
     assert!(
         entries.iter().all(|e| e.0 != "redirected"),
         "the redirect was not followed: {entries:?}"
     );
     assert_eq!((total, client.spent()), (Usd::ZERO, Usd::ZERO));
+    assert_eq!(client.possibly_charged(), RELATED);
 }

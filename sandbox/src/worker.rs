@@ -123,7 +123,8 @@ impl WorkerState {
         let (reply, body) = match serde_json::from_str::<Call>(meta) {
             Err(e) => (
                 Reply {
-                    error: Some(TransportError::Network(format!(
+                    // Never reached the sandbox: nothing was charged.
+                    error: Some(TransportError::NotSent(format!(
                         "the demo sandbox got a malformed message: {e}"
                     ))),
                     ..Reply::default()
@@ -220,7 +221,7 @@ mod tests {
         for meta in ["", "{", "[]", r#"{"id":-1}"#] {
             let (meta, body) = state.answer(meta, String::new());
             let reply: Reply = serde_json::from_str(&meta).unwrap();
-            assert!(matches!(reply.error, Some(TransportError::Network(_))));
+            assert!(matches!(reply.error, Some(TransportError::NotSent(_))));
             assert!(body.is_empty());
         }
         assert_eq!(

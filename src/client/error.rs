@@ -60,8 +60,17 @@ pub enum Error {
         /// What the call was charged.
         charge: Usd,
     },
-    /// The connection failed before a response.
+    /// The request never left (refused, host not found), also after the retries: free.
     Network(String),
+    /// The connection failed after the request may have left, before any response (a reset,
+    /// a failure `fetch` cannot tell from a refusal). Not retried: the service may have
+    /// charged it.
+    ConnectionLost {
+        /// Why, key removed.
+        message: String,
+        /// The estimate counted as possibly charged.
+        possible_charge: Usd,
+    },
     /// The response body exceeded the size limit.
     BodyTooLarge {
         /// The limit in bytes.
@@ -87,6 +96,9 @@ pub enum Error {
     ContractViolation {
         /// The validation report.
         report: Box<Report>,
+        /// The body that was paid for (for a planned call: the merged answer), so a strict
+        /// refusal never throws bought data away.
+        body: String,
         /// What the call was charged.
         charge: Usd,
     },
@@ -94,7 +106,7 @@ pub enum Error {
 
 impl Error {
     /// A stable machine-readable code: `invalid_request`, `missing_key`, `budget_exceeded`,
-    /// `http`, `timeout`, `aborted`, `network`, `body_too_large`, `body_lost`, `not_json`,
+    /// `http`, `timeout`, `aborted`, `network`, `connection_lost`, `body_too_large`, `body_lost`, `not_json`,
     /// `decode`, `contract_violation`.
     pub fn code(&self) -> &'static str {
         match self {
@@ -105,6 +117,7 @@ impl Error {
             Error::Timeout { .. } => "timeout",
             Error::Aborted { .. } => "aborted",
             Error::Network(_) => "network",
+            Error::ConnectionLost { .. } => "connection_lost",
             Error::BodyTooLarge { .. } => "body_too_large",
             Error::BodyLost { .. } => "body_lost",
             Error::NotJson { .. } => "not_json",
@@ -127,10 +140,14 @@ impl Error {
     }
 
     /// What the failed call may have been charged: its estimate when it was sent and then
-    /// timed out or was aborted (the outcome is unknown); zero otherwise.
+    /// timed out, was aborted or lost its connection (the outcome is unknown); zero
+    /// otherwise.
     pub fn possible_charge(&self) -> Usd {
         match self {
             Error::Timeout {
+                possible_charge, ..
+            }
+            | Error::ConnectionLost {
                 possible_charge, ..
             }
             | Error::Aborted { possible_charge } => *possible_charge,
@@ -164,6 +181,10 @@ impl Error {
             }
             Error::Aborted { .. } => "The call was cancelled.",
             Error::Network(_) => "Check the network connection and the base URL.",
+            Error::ConnectionLost { .. } => {
+                "The connection failed after sending; it may have been charged, so it was not \
+                 repeated. Check the connection before running it again."
+            }
             Error::BodyTooLarge { .. } => "The answer was larger than the size limit.",
             Error::BodyLost { .. } => "Charged, but the answer was lost; it was not repeated.",
             Error::NotJson { .. } | Error::Decode { .. } => {
@@ -221,6 +242,13 @@ impl fmt::Display for Error {
                 "HTTP {status} answered (charged), then its body was lost: {message}"
             ),
             Error::Network(m) => write!(f, "network error: {m}"),
+            Error::ConnectionLost {
+                message,
+                possible_charge,
+            } => {
+                write!(f, "connection lost: {message}")?;
+                may_have_been_charged(f, *possible_charge)
+            }
             Error::BodyTooLarge { limit, .. } => {
                 write!(f, "response body larger than {limit} bytes")
             }

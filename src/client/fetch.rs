@@ -6,6 +6,12 @@
 //! credentials, and skips the HTTP cache. The body is read from the stream into wasm chunk by
 //! chunk, stopping at `max_body_bytes`; a failure while reading it after the head arrived is
 //! [`TransportError::BodyLost`] (a 2xx was charged).
+//!
+//! A rejected `fetch` is [`TransportError::Network`] (the request may have left: a browser
+//! says "Failed to fetch" for a refusal, a reset and a CORS failure after the preflight
+//! alike) unless Node's undici names a refusal or an unknown host in the error's `code` or
+//! its `cause.code` ([`TransportError::NotSent`], retried). A throw before `fetch` returned a
+//! promise is also `NotSent`.
 
 use js_sys::{Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -45,14 +51,31 @@ fn js_message(thrown: &JsValue) -> String {
     text
 }
 
+/// The `code` of a thrown value, if it is a string (Node's `err.code`, `err.cause.code`).
+fn js_code(value: &JsValue) -> Option<String> {
+    Reflect::get(value, &"code".into()).ok()?.as_string()
+}
+
+/// A rejection of `fetch`: not sent only when Node says the connection was refused or the
+/// host not found; anything else may have left ([`TransportError::of_rejection`]).
+fn rejection(thrown: &JsValue) -> TransportError {
+    let own = js_code(thrown);
+    let cause = Reflect::get(thrown, &"cause".into())
+        .ok()
+        .filter(|c| c.is_object())
+        .and_then(|c| js_code(&c));
+    TransportError::of_rejection(js_message(thrown), &[own.as_deref(), cause.as_deref()])
+}
+
 impl Transport for FetchTransport {
     fn post(
         &self,
         request: HttpRequest,
     ) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>> {
         Box::pin(async move {
+            // Failures before `fetch` has the request: nothing left.
             let controller = web_sys::AbortController::new()
-                .map_err(|error| TransportError::Network(js_message(&error)))?;
+                .map_err(|error| TransportError::NotSent(js_message(&error)))?;
             let mut guard = AbortOnDrop(Some(controller.clone()));
 
             let headers = Object::new();
@@ -77,13 +100,14 @@ impl Transport for FetchTransport {
             let fetch = Reflect::get(&global, &"fetch".into())
                 .ok()
                 .and_then(|fetch| fetch.dyn_into::<js_sys::Function>().ok())
-                .ok_or_else(|| TransportError::Network("no global fetch".into()))?;
+                .ok_or_else(|| TransportError::NotSent("no global fetch".into()))?;
+            // A synchronous throw (a bad URL, a bad header) happens before anything is sent.
             let promise = fetch
                 .call2(&global, &JsValue::from_str(&request.url), &init)
-                .map_err(|error| TransportError::Network(js_message(&error)))?;
+                .map_err(|error| TransportError::NotSent(js_message(&error)))?;
             let response = JsFuture::from(js_sys::Promise::from(promise))
                 .await
-                .map_err(|error| TransportError::Network(js_message(&error)))?;
+                .map_err(|error| rejection(&error))?;
             let response: web_sys::Response = response.unchecked_into();
 
             let status = response.status();

@@ -17,9 +17,10 @@
 //! Charges: the service does not report what a call cost. A call the service answers with a
 //! success status is counted as charged with the estimate from the pricing table (also when
 //! its body turns out broken, too large or lost in transit: the service answered). A call
-//! whose outcome is unknown (sent, then timed out or aborted) is counted as *possibly
-//! charged* with its estimate, and is never repeated automatically. Any other outcome is
-//! free. Both counts live in the client's [`Account`] and count against the budget.
+//! whose outcome is unknown (sent, then timed out, aborted, or its connection failed before
+//! any response: [`Error::ConnectionLost`]) is counted as *possibly charged* with its
+//! estimate, and is never repeated automatically. Any other outcome is free; only a request
+//! that provably never left ([`TransportError::NotSent`]) is retried. Both counts live in the client's [`Account`] and count against the budget.
 
 mod account;
 mod bulk;
@@ -272,7 +273,7 @@ impl Client {
         self.account.reserve(estimate);
         let result = self.send_with_retries(http, estimate, cancel).await;
         // Charged: every success answer, also one whose body was too large or lost. Possibly
-        // charged: sent, then timed out or aborted.
+        // charged: sent, then timed out, aborted or its connection lost.
         let (charge, possible) = match &result {
             Ok(_) => (estimate, Usd::ZERO),
             Err(e) => (e.charge(), e.possible_charge()),
@@ -312,6 +313,7 @@ impl Client {
             if let Some(r) = report.as_ref().filter(|r| !r.ok()) {
                 return Err(Error::ContractViolation {
                     report: Box::new(r.clone()),
+                    body,
                     charge,
                 });
             }
@@ -342,10 +344,11 @@ impl Client {
         })
     }
 
-    /// The attempts of one call. Nothing whose outcome is unknown is repeated: a timeout or
-    /// an abort once the transport has the request is possibly charged (`estimate`); a 2xx
-    /// whose body was lost is charged. Retried: network errors before any response, and
-    /// 429 / 503 (also when their body was lost).
+    /// The attempts of one call. Nothing whose outcome is unknown is repeated: a timeout, an
+    /// abort once the transport has the request, or a connection lost after the request may
+    /// have left is possibly charged (`estimate`); a 2xx whose body was lost is charged.
+    /// Retried: requests that provably never left, and 429 / 503 (also when their body was
+    /// lost).
     async fn send_with_retries(
         &self,
         http: HttpRequest,
@@ -377,7 +380,14 @@ impl Client {
             let (status, body, retry_after) = match outcome {
                 Race::Cancelled | Race::Done(Err(TransportError::Aborted)) => return Err(aborted),
                 Race::TimedOut | Race::Done(Err(TransportError::Timeout)) => return Err(timeout),
+                // Maybe sent: buying it again could pay twice.
                 Race::Done(Err(TransportError::Network(m))) => {
+                    return Err(Error::ConnectionLost {
+                        message: redact(&m, key, BODY_EXCERPT_CHARS),
+                        possible_charge: estimate,
+                    });
+                }
+                Race::Done(Err(TransportError::NotSent(m))) => {
                     let m = redact(&m, key, BODY_EXCERPT_CHARS);
                     if attempt > policy.max_retries {
                         return Err(Error::Network(m));

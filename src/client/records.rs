@@ -137,6 +137,7 @@ impl Client {
             if let Some(r) = merged.report.as_ref().filter(|r| !r.ok()) {
                 return Err(Error::ContractViolation {
                     report: Box::new(r.clone()),
+                    body: merged.body,
                     charge,
                 });
             }
@@ -272,6 +273,7 @@ impl Client {
             if let Some(r) = merged.report.as_ref().filter(|r| !r.ok()) {
                 out.stopped = Some(Error::ContractViolation {
                     report: Box::new(r.clone()),
+                    body: merged.body.clone(),
                     charge: out.charge,
                 });
             }

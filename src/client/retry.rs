@@ -1,7 +1,9 @@
 //! Retry policy for paid calls: only where a retry cannot buy the same data twice.
 //!
-//! Retried: a network error before any response, 429 and 503 (honouring `Retry-After`).
-//! Never retried: timeouts (the service may have answered and charged), any other 4xx or 5xx.
+//! Retried: a request that provably never left (`TransportError::NotSent`: connection
+//! refused, host not found), 429 and 503 (honouring `Retry-After`). Never retried: timeouts
+//! and connections lost after the request may have left (`TransportError::Network`: the
+//! service may have answered and charged), any other 4xx or 5xx.
 
 use std::time::Duration;
 

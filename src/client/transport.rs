@@ -68,7 +68,12 @@ pub enum TransportError {
     Timeout,
     /// The caller cancelled.
     Aborted,
-    /// The connection failed before any response (safe to retry).
+    /// The request provably never left (connection refused, host not found, no `fetch`):
+    /// nothing can have been charged, so it is retried per the policy.
+    NotSent(String),
+    /// The connection failed before any response, after the request may have left (a
+    /// reset, a CORS failure after the preflight, anything `fetch` does not tell apart): the
+    /// service may have charged it, so it is never retried.
     Network(String),
     /// The response body was larger than allowed.
     BodyTooLarge {
@@ -92,6 +97,7 @@ impl fmt::Display for TransportError {
         match self {
             TransportError::Timeout => f.write_str("the request timed out"),
             TransportError::Aborted => f.write_str("the request was cancelled"),
+            TransportError::NotSent(m) => write!(f, "not sent: {m}"),
             TransportError::Network(m) => write!(f, "network error: {m}"),
             TransportError::BodyTooLarge { limit, .. } => {
                 write!(f, "the response body is larger than {limit} bytes")
@@ -108,6 +114,28 @@ impl fmt::Display for TransportError {
 
 impl std::error::Error for TransportError {}
 
+/// Error codes of a rejected `fetch` that prove the request never left: Node's undici sets
+/// them (on the error's `cause`) when the connection was refused or the host not found.
+pub const NOT_SENT_CODES: [&str; 3] = ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"];
+
+impl TransportError {
+    /// A rejected `fetch`, from its message and the `code`s of the error and of its `cause`:
+    /// [`TransportError::NotSent`] only for a code of [`NOT_SENT_CODES`], else
+    /// [`TransportError::Network`] (browsers give no code, and cannot tell a refusal from a
+    /// reset or a CORS failure after the preflight: the request may have left).
+    pub fn of_rejection(message: String, codes: &[Option<&str>]) -> TransportError {
+        let refused = codes
+            .iter()
+            .flatten()
+            .any(|code| NOT_SENT_CODES.contains(&code.trim()));
+        if refused {
+            TransportError::NotSent(message)
+        } else {
+            TransportError::Network(message)
+        }
+    }
+}
+
 /// Sends one POST and returns the whole response.
 pub trait Transport {
     /// POSTs `request.body` to `request.url`.
@@ -115,4 +143,28 @@ pub trait Transport {
         &self,
         request: HttpRequest,
     ) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TransportError;
+
+    #[test]
+    fn only_codes_proving_nothing_left_are_not_sent() {
+        let of = |codes: &[Option<&str>]| TransportError::of_rejection("m".into(), codes);
+        for code in ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"] {
+            assert_eq!(of(&[None, Some(code)]), TransportError::NotSent("m".into()));
+            assert_eq!(of(&[Some(code), None]), TransportError::NotSent("m".into()));
+        }
+        for codes in [
+            &[][..],
+            &[None, None],
+            &[Some("ECONNRESET"), None],
+            &[None, Some("UND_ERR_SOCKET")],
+            &[Some("econnrefused"), None],
+            &[Some(""), Some("ETIMEDOUT")],
+        ] {
+            assert_eq!(of(codes), TransportError::Network("m".into()), "{codes:?}");
+        }
+    }
 }

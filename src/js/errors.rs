@@ -23,7 +23,7 @@ pub const JS_ERROR_CODES: [&str; 2] = [INVALID_ARGUMENT, UNKNOWN_OPERATION];
 
 /// Every `code` a `SerpkitError` can carry, in the order of `ErrorCode` in `serpkit.d.ts`:
 /// the JS layer's own, then the client's ([`Error::code`]).
-pub const ERROR_CODES: [&str; 14] = [
+pub const ERROR_CODES: [&str; 15] = [
     INVALID_ARGUMENT,
     UNKNOWN_OPERATION,
     INVALID_REQUEST,
@@ -33,6 +33,7 @@ pub const ERROR_CODES: [&str; 14] = [
     "timeout",
     "aborted",
     "network",
+    "connection_lost",
     "body_too_large",
     "body_lost",
     "not_json",
@@ -148,7 +149,10 @@ pub(crate) fn describe_client_error(error: &Error, fields: &mut impl ErrorFields
         Error::Timeout { after, .. } => fields.number("timeoutMs", after.as_millis() as f64),
         Error::BodyTooLarge { limit, .. } => fields.number("limit", *limit as f64),
         Error::BodyLost { status, .. } => fields.number("status", f64::from(*status)),
-        Error::MissingKey | Error::Aborted { .. } | Error::Network(_) => {}
+        Error::MissingKey
+        | Error::Aborted { .. }
+        | Error::Network(_)
+        | Error::ConnectionLost { .. } => {}
     }
 }
 

@@ -265,6 +265,7 @@ impl RecordCalls {
             (ValidationMode::Strict, Some(report)) if stopped.is_none() && !report.ok() => {
                 Some(Error::ContractViolation {
                     report: Box::new(report.clone()),
+                    body: merged.body.clone(),
                     charge,
                 })
             }

@@ -566,6 +566,7 @@ export type ErrorCode =
   | "timeout"
   | "aborted"
   | "network"
+  | "connection_lost"
   | "body_too_large"
   | "body_lost"
   | "not_json"
