@@ -16,6 +16,7 @@
 //! | `huge=<MB>` | 200, a valid-looking body of at least `<MB>` MiB (1..=512) | yes |
 //! | `xss` | 200, the normal body with every scraped text and URL replaced by attack strings ([`XSS_CORPUS`], [`XSS_URLS`]); in `backlink/overview` also `new_lost_type`, `new_lost_date` and `first_seen` of every other `ref_newlost` entry by formula and markup payloads ([`CSV_CORPUS`]; the body then fails validation) | yes |
 //! | `drop_body` | 200 with a `Content-Length` of the whole body, then the first half of it, then the connection is closed (a client fails while reading the body, not at the headers). In-process: the half body, like `truncate` | yes |
+//! | `reset` | charged as a 200, then the connection is reset (TCP RST) before any byte of the answer: the client sees no status line. In-process: [`serpkit::client::TransportError::Network`] | yes |
 //! | `redirect` | 307 with `Location: /redirected` (same origin). Any request arriving at `/redirected` is recorded in the ledger (operation `redirected`, fault `redirect_followed`, `key_seen`) and answered 410 | no |
 //!
 //! A 200 is charged whatever its body: the real service would charge a request it answered,
@@ -68,6 +69,8 @@ pub enum Fault {
     DropBody,
     /// 307 to `/redirected`, which records whoever follows it.
     Redirect,
+    /// Charged, then the connection reset before any byte of the answer.
+    Reset,
 }
 
 impl Fault {
@@ -182,6 +185,7 @@ impl fmt::Display for Fault {
             Fault::Xss => f.write_str("xss"),
             Fault::DropBody => f.write_str("drop_body"),
             Fault::Redirect => f.write_str("redirect"),
+            Fault::Reset => f.write_str("reset"),
         }
     }
 }
@@ -189,7 +193,7 @@ impl fmt::Display for Fault {
 /// The list of modes, for error messages.
 pub const MODES: &str = "rate_limit, rate_limit_once, server_error, unavailable, \
 unavailable_once, delay=<ms>, truncate, not_json, break=<rule>, huge=<MB>, xss, drop_body, \
-redirect";
+redirect, reset";
 
 impl FromStr for Fault {
     type Err = String;
@@ -222,6 +226,7 @@ impl FromStr for Fault {
             "xss" => plain(Fault::Xss),
             "drop_body" => plain(Fault::DropBody),
             "redirect" => plain(Fault::Redirect),
+            "reset" => plain(Fault::Reset),
             "delay" => number(MAX_DELAY_MS, "<ms>").map(Fault::Delay),
             "huge" => number(MAX_HUGE_MB, "<MB>").map(|mb| Fault::Huge(mb.max(1))),
             "break" => {

@@ -56,6 +56,12 @@ impl InProcess {
         let r = self
             .sandbox
             .handle("POST", path, &request.headers, request.body.as_bytes());
+        if r.reset {
+            // Charged, then no answer at all: the request may have left, as `fetch` sees it.
+            return Err(TransportError::Network(
+                "the connection was reset before any response (reset fault)".into(),
+            ));
+        }
         if r.drop_after.is_some() {
             // `drop_body`: the head arrived, the body did not (as a connection closed
             // mid-body is seen by `fetch`). Charged like any 200.

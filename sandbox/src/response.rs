@@ -18,6 +18,9 @@ pub struct SandboxResponse {
     /// this many bytes of it and closes the connection. `None` for a whole answer.
     /// (The in-process transport answers the cut body as it is, like `truncate`.)
     pub drop_after: Option<usize>,
+    /// The `reset` fault: the HTTP server resets the connection instead of answering (the
+    /// call was charged); the in-process transport fails with a lost connection.
+    pub reset: bool,
 }
 
 impl SandboxResponse {
@@ -29,6 +32,7 @@ impl SandboxResponse {
             body,
             delay_ms: 0,
             drop_after: None,
+            reset: false,
         }
     }
 

@@ -17,8 +17,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::body::{to_bytes, Body, Bytes};
-use axum::extract::State;
+use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Response, StatusCode, Uri};
+use axum::Extension;
 use axum::Router;
 use tokio::net::TcpListener;
 
@@ -28,10 +29,12 @@ use crate::service::{key_id, Sandbox, REDIRECT_TARGET};
 
 mod body;
 pub mod cors;
+mod reset;
 
 pub use body::Heavy;
 use body::{Permit, Sent};
 use cors::Cors;
+use reset::{ResetHandle, Resettable};
 
 struct App {
     sandbox: Arc<Sandbox>,
@@ -57,7 +60,9 @@ pub async fn bind(addr: SocketAddr) -> io::Result<TcpListener> {
 
 /// Serves requests on `listener` until the process ends.
 pub async fn serve(listener: TcpListener, sandbox: Arc<Sandbox>) -> io::Result<()> {
-    axum::serve(listener, router(sandbox)).await
+    // Every connection carries its reset flag to the handler (the `reset` fault).
+    let app = router(sandbox).into_make_service_with_connect_info::<ResetHandle>();
+    axum::serve(Resettable(listener), app).await
 }
 
 /// Starts the server on a background task; returns its address (tests use port 0).
@@ -81,6 +86,7 @@ fn is_json(headers: &HeaderMap) -> bool {
 
 async fn handle(
     State(app): State<Arc<App>>,
+    connection: Option<Extension<ConnectInfo<ResetHandle>>>,
     method: Method,
     uri: Uri,
     headers: HeaderMap,
@@ -102,7 +108,15 @@ async fn handle(
             None,
         )
     } else {
-        answer(&app, method, uri, &headers, body).await
+        answer(
+            &app,
+            method,
+            uri,
+            &headers,
+            body,
+            connection.map(|c| c.0 .0),
+        )
+        .await
     };
     let h = resp.headers_mut();
     h.append("vary", HeaderValue::from_static("origin"));
@@ -132,6 +146,7 @@ async fn answer(
     uri: Uri,
     headers: &HeaderMap,
     body: Body,
+    connection: Option<ResetHandle>,
 ) -> Response<Body> {
     let sandbox = &app.sandbox;
     let max = sandbox.config().max_body_bytes;
@@ -197,6 +212,13 @@ async fn answer(
     }
     if r.delay_ms > 0 {
         tokio::time::sleep(std::time::Duration::from_millis(r.delay_ms)).await;
+    }
+    if r.reset {
+        // Charged already; nothing of this answer is written (a router without connect
+        // info, not served by `serve`, answers it as a plain 200).
+        if let Some(connection) = connection {
+            connection.reset();
+        }
     }
     to_response(r, permit)
 }

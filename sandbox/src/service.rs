@@ -515,6 +515,7 @@ impl Sandbox {
             Some(Fault::Delay(ms)) => out.delay_ms = ms,
             Some(Fault::Xss) => out.body = faults::xss(&out.body),
             Some(Fault::DropBody) => out.drop_after = Some(faults::truncate(&out.body).len()),
+            Some(Fault::Reset) => out.reset = true,
             _ => {}
         }
         out

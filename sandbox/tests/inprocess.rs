@@ -125,3 +125,15 @@ fn drop_body_in_process_is_a_lost_body_and_charged() {
     );
     assert_eq!(t.ledger().total, Operation::Related.price().usd.times(2));
 }
+
+#[test]
+fn reset_in_process_is_a_lost_connection_and_charged() {
+    let t = InProcess::demo(today());
+    let body = format!(r#"{{"key":"{DEMO_KEY}+reset","keyword":"trail shoes","ccode":"US"}}"#);
+    let r = block_on(t.post(request(Operation::Related, body)));
+    assert!(
+        matches!(r, Err(serpkit::client::TransportError::Network(_))),
+        "{r:?}"
+    );
+    assert_eq!(t.ledger().total, Operation::Related.price().usd);
+}

@@ -419,3 +419,158 @@ async fn binary_prints_its_address_first() {
     assert_eq!(post(addr, "related", &related(KEY)).await.status, 401);
     child.kill().await.unwrap();
 }
+
+/// A tiny HTTP/1.1 transport for the Rust client over tokio's TCP: a refused connect never
+/// sent anything (`NotSent`); a connection that ends before a status line may have carried
+/// the request (`Network`). Counts its attempts.
+#[derive(Default)]
+struct Tcp {
+    attempts: std::cell::Cell<u32>,
+}
+
+impl serpkit::client::Transport for Tcp {
+    fn post(
+        &self,
+        r: serpkit::client::HttpRequest,
+    ) -> serpkit::client::LocalBoxFuture<
+        '_,
+        Result<serpkit::client::HttpResponse, serpkit::client::TransportError>,
+    > {
+        use serpkit::client::{HttpResponse, TransportError};
+        self.attempts.set(self.attempts.get() + 1);
+        Box::pin(async move {
+            let lost = |e: std::io::Error| TransportError::Network(e.to_string());
+            let rest = r.url.strip_prefix("http://").unwrap_or(&r.url);
+            let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+            let mut s = TcpStream::connect(host)
+                .await
+                .map_err(|e| TransportError::NotSent(e.to_string()))?;
+            let mut head = format!(
+                "POST {path} HTTP/1.1\r\nhost: {host}\r\nconnection: close\r\n\
+                 content-type: application/json\r\ncontent-length: {}\r\n",
+                r.body.len()
+            );
+            for (n, v) in &r.headers {
+                head.push_str(&format!("{n}: {v}\r\n"));
+            }
+            head.push_str("\r\n");
+            s.write_all(head.as_bytes()).await.map_err(lost)?;
+            s.write_all(r.body.as_bytes()).await.map_err(lost)?;
+            let mut buf = Vec::new();
+            let read = s.read_to_end(&mut buf).await;
+            let Some(split) = buf.windows(4).position(|w| w == b"\r\n\r\n") else {
+                return Err(match read {
+                    Err(e) => lost(e),
+                    Ok(_) => TransportError::Network("closed before a response".into()),
+                });
+            };
+            let head = String::from_utf8_lossy(&buf[..split]).to_string();
+            let status = head
+                .split(' ')
+                .nth(1)
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0);
+            if let Err(e) = read {
+                return Err(TransportError::BodyLost {
+                    status,
+                    message: e.to_string(),
+                });
+            }
+            let headers = head
+                .lines()
+                .skip(1)
+                .filter_map(|l| l.split_once(':'))
+                .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+                .collect();
+            Ok(HttpResponse {
+                status,
+                headers,
+                body: String::from_utf8_lossy(&buf[split + 4..]).to_string(),
+            })
+        })
+    }
+}
+
+fn tcp_client(
+    base_url: String,
+    fault: Option<&str>,
+) -> (serpkit::client::Client, std::rc::Rc<Tcp>) {
+    let mut c = serpkit::client::ClientConfig::new(KEY);
+    c.base_url = base_url;
+    c.retry.base_delay = Duration::from_millis(5);
+    c.retry.jitter = false;
+    c.headers = fault
+        .map(|f| vec![(sandbox::faults::FAULT_HEADER.to_string(), f.to_string())])
+        .unwrap_or_default();
+    let t = std::rc::Rc::new(Tcp::default());
+    (serpkit::client::Client::new(c, t.clone()), t)
+}
+
+/// `reset`: charged once, then the connection reset before any byte of the answer; the
+/// client counts it possibly charged and does not repeat it. A refused connection (a closed
+/// port) is retried and free.
+#[tokio::test]
+async fn reset_fault_charges_then_resets_and_the_client_does_not_repeat_it() {
+    let addr = start(config()).await;
+    let body = related(KEY);
+
+    // A raw TCP client sees a reset and not one byte.
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "POST /v1/related HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\n\
+         x-sandbox-fault: reset\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    let read = s.read_to_end(&mut buf).await;
+    assert!(buf.is_empty(), "{}", String::from_utf8_lossy(&buf));
+    assert_eq!(
+        read.map_err(|e| e.kind()),
+        Err(std::io::ErrorKind::ConnectionReset)
+    );
+    let l = ledger(addr).await;
+    assert_eq!(l["entries"].as_array().unwrap().len(), 1);
+    assert_eq!(l["entries"][0]["fault"], "reset");
+    reset(addr).await;
+
+    // The Rust client: one attempt, possibly charged with the estimate.
+    let (client, tcp) = tcp_client(format!("http://{addr}"), Some("reset"));
+    let request = serpkit::Request::Related(serpkit::ops::related::Request {
+        key: Default::default(),
+        keyword: "trail shoes".into(),
+        ccode: "US".into(),
+    });
+    let estimate = serpkit::estimate_cost(&request);
+    let err = client.call_raw(&request, None).await.unwrap_err();
+    match &err {
+        serpkit::client::Error::ConnectionLost {
+            possible_charge, ..
+        } => assert_eq!(*possible_charge, estimate),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(tcp.attempts.get(), 1, "never repeated");
+    assert_eq!(
+        (client.spent(), client.possibly_charged()),
+        (Usd::ZERO, estimate)
+    );
+    let l = ledger(addr).await;
+    assert_eq!(l["entries"].as_array().unwrap().len(), 1, "charged once");
+    assert_eq!(
+        l["total"].as_str().unwrap().parse::<Usd>().unwrap(),
+        estimate
+    );
+
+    // A closed port: refused, so never sent: retried per the policy, free.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let (client, tcp) = tcp_client(format!("http://127.0.0.1:{port}"), None);
+    let err = client.call_raw(&request, None).await.unwrap_err();
+    assert!(matches!(err, serpkit::client::Error::Network(_)), "{err:?}");
+    assert_eq!(tcp.attempts.get(), 3, "1 + 2 retries");
+    assert_eq!(
+        (client.spent(), client.possibly_charged()),
+        (Usd::ZERO, Usd::ZERO)
+    );
+}
