@@ -23,6 +23,7 @@
 
 pub mod key;
 mod plan;
+mod request;
 mod store;
 
 pub use key::{
@@ -30,6 +31,7 @@ pub use key::{
     RecordKey, RecordKind,
 };
 pub use plan::{shift_path, Bought, Merged, Plan, PlanOptions, StoredRecord};
+pub use request::request_key;
 pub use store::{MemoryStore, RecordStore};
 
 #[cfg(test)]
