@@ -133,8 +133,8 @@ fn Meters() -> impl IntoView {
             <span class="badge" class:live=move || !demo() data-testid="mode">
                 {move || if demo() { "Demo · synthetic data" } else { "Live service" }}
             </span>
-            <span class="spend" title="Charged by the service in this tab (confirmed charges)">
-                "Spent: " <strong data-testid="spend">{move || workspace.spent.get().to_string()}</strong>
+            <span class="spend" title="Charged by the service, every tab of this browser together (confirmed charges)">
+                "Spent " {move || workspace.budget_period().label()} ": " <strong data-testid="spend">{move || workspace.spent.get().to_string()}</strong>
                 {move || workspace.budget_cap().map(|b| format!(" of {b}"))}
             </span>
             <Show when=move || workspace.possibly_charged.get() != serpkit::Usd::ZERO>

@@ -37,8 +37,12 @@ pub struct Settings {
     pub base_url: String,
     /// `off`, `warn` or `strict`.
     pub validation: String,
-    /// Budget cap in dollars for this session; empty for none.
+    /// Budget cap in dollars, shared by every tab of this browser profile; empty for none.
     pub budget: String,
+    /// The period the cap covers: `day`, `month` or `until_reset` (the journal's `Period`).
+    pub budget_period: String,
+    /// When the meter was last reset (ms since the epoch; 0: never).
+    pub budget_reset_at: f64,
     /// Keep the API key in this browser's localStorage.
     pub remember_key: bool,
     /// `auto`, `light` or `dark`.
@@ -85,6 +89,8 @@ impl Default for Settings {
             base_url: serpkit::client::DEFAULT_BASE_URL.into(),
             validation: "warn".into(),
             budget: String::new(),
+            budget_period: "month".into(),
+            budget_reset_at: 0.0,
             remember_key: false,
             theme: "auto".into(),
             ccode: "US".into(),
@@ -261,6 +267,14 @@ pub struct CallResult {
     /// bought here (running its request again prices and buys it). False for older data.
     #[serde(default)]
     pub imported: bool,
+    /// Where it was bought ([`serpkit::records::source_of`] the base URL): part of its key,
+    /// so a demo result never answers a live call, nor one service's another's.
+    #[serde(default)]
+    pub source: String,
+    /// Strict validation refused the body: it was paid for, so it is kept (never bought
+    /// again without asking) and shown with its report, marked as refused.
+    #[serde(default)]
+    pub rejected: bool,
 }
 
 /// One call in the history.
@@ -287,7 +301,8 @@ pub struct HistoryEntry {
     /// abort after sending, an answer lost while reading it). Zero for older data.
     #[serde(default)]
     pub possible_charge: Usd,
-    /// `ok`, `partial`, `cancelled` or `error`.
+    /// `running` (written ahead), then `ok`, `partial`, `cancelled`, `error`, or
+    /// `interrupted` (the tab closed or reloaded mid-call).
     pub outcome: String,
     /// Error message, or a note.
     #[serde(default)]
@@ -297,6 +312,16 @@ pub struct HistoryEntry {
     pub validation: String,
     /// Demo or live.
     pub mode: Mode,
+    /// The tab that runs it (while `running`).
+    #[serde(default)]
+    pub tab: String,
+    /// While `running`: what it is buying (record keys, or its request's key), reserved so
+    /// no other call in any tab buys them meanwhile.
+    #[serde(default)]
+    pub items: Vec<String>,
+    /// Where it was bought ([`serpkit::records::source_of`] the base URL).
+    #[serde(default)]
+    pub source: String,
 }
 
 /// A named keyword list.

@@ -2,7 +2,8 @@
 //!
 //! - **IndexedDB** (database `serpkit`, version [`DB_VERSION`]) holds the workspace: object stores
 //!   `results` (call results by cache key), `history` (calls by id), `lists` (keyword
-//!   lists by name) and `records` (bought records, by kind and record key). Every value is stored as JSON text and read back one entry at a time,
+//!   lists by name), `records` (bought records, by kind and record key) and `journal` (the
+//!   purchase journal: every paid request, written ahead and settled, by id). Every value is stored as JSON text and read back one entry at a time,
 //!   so an entry that no longer parses is skipped with a message and never costs the rest.
 //! - **localStorage** holds only small things: the settings, and the API key when the user
 //!   ticked "remember on this device" (removed again when unticked).
@@ -20,8 +21,9 @@ use web_sys::{IdbDatabase, IdbRequest, IdbTransactionMode};
 
 /// Database name.
 pub const DB_NAME: &str = "serpkit";
-/// Database version: 2 added the `records` store (an upgrade from 1 keeps the others).
-pub const DB_VERSION: u32 = 2;
+/// Database version: 2 added the `records` store, 3 the `journal` (an upgrade keeps the
+/// other stores).
+pub const DB_VERSION: u32 = 3;
 /// Store of call results.
 pub const RESULTS: &str = "results";
 /// Store of history entries.
@@ -30,6 +32,8 @@ pub const HISTORY: &str = "history";
 pub const LISTS: &str = "lists";
 /// Store of bought records (pay once per record: the workspace's records).
 pub const RECORDS: &str = "records";
+/// Store of the purchase journal (every paid request, by id).
+pub const JOURNAL: &str = "journal";
 /// localStorage key of the settings.
 pub const SETTINGS_KEY: &str = "serpkit.settings";
 /// localStorage key of the remembered API key.
@@ -91,7 +95,7 @@ pub async fn open() -> Result<(), String> {
     let r = req.clone();
     let upgrade = Closure::once_into_js(move |_: web_sys::Event| {
         if let Ok(db) = r.result().and_then(|d| d.dyn_into::<IdbDatabase>()) {
-            for name in [RESULTS, HISTORY, LISTS, RECORDS] {
+            for name in [RESULTS, HISTORY, LISTS, RECORDS, JOURNAL] {
                 if !db.object_store_names().contains(name) {
                     let _ = db.create_object_store(name);
                 }
@@ -175,6 +179,57 @@ pub async fn put_many_text(store_name: &str, entries: &[(String, String)]) -> Re
             .map_err(|e| err_text(&e))?;
     }
     commit.await.map(|_| ()).map_err(|e| err_text(&e))
+}
+
+/// Writes entries (key, JSON text) into several stores in one transaction: all of them are
+/// committed, or none. Ok once committed.
+pub async fn put_all(writes: &[(&str, &[(String, String)])]) -> Result<(), String> {
+    let writes: Vec<_> = writes.iter().filter(|(_, e)| !e.is_empty()).collect();
+    if writes.is_empty() {
+        return Ok(());
+    }
+    let db = DB
+        .with(|d| d.borrow().clone())
+        .ok_or("storage is not available")?;
+    let names = js_sys::Array::new();
+    for (name, _) in &writes {
+        names.push(&JsValue::from_str(name));
+    }
+    let tx = db
+        .transaction_with_str_sequence_and_mode(&names, IdbTransactionMode::Readwrite)
+        .map_err(|e| err_text(&e))?;
+    let commit = committed(&tx);
+    for (name, entries) in &writes {
+        let s = tx.object_store(name).map_err(|e| err_text(&e))?;
+        for (key, text) in entries.iter() {
+            s.put_with_key(&JsValue::from_str(text), &JsValue::from_str(key))
+                .map_err(|e| err_text(&e))?;
+        }
+    }
+    commit.await.map(|_| ()).map_err(|e| err_text(&e))
+}
+
+/// The entries of `keys` that parse (absent and damaged ones are left out).
+pub async fn get_many<T: DeserializeOwned>(
+    store_name: &str,
+    keys: &[String],
+) -> Result<Vec<T>, String> {
+    let s = store(store_name, IdbTransactionMode::Readonly)?;
+    let requests: Vec<IdbRequest> = keys
+        .iter()
+        .filter_map(|k| s.get(&JsValue::from_str(k)).ok())
+        .collect();
+    let mut out = Vec::with_capacity(requests.len());
+    for r in &requests {
+        if let Some(item) = done(r)
+            .await?
+            .as_string()
+            .and_then(|t| serde_json::from_str(&t).ok())
+        {
+            out.push(item);
+        }
+    }
+    Ok(out)
 }
 
 /// Deletes one entry.

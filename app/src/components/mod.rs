@@ -31,7 +31,7 @@ pub use columns::{Column, SortKey};
 pub use lists::AddToList;
 pub use price::{price_text, price_text_with, run_text, PriceButton};
 pub use priced_call::{LoadEverything, PricedCall, PricedCallCard, PricedCalls};
-pub use progress::ProgressBar;
+pub use progress::{ProgressBar, Waiting};
 pub use report::ReportButton;
 pub use status::{ErrorBox, ExtLink, ResultMeta};
 pub use table::{DataTable, TableModel, TableRow};

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 use serpkit::{Request, Usd};
 
-use crate::workspace::{quote_now, Workspace};
+use crate::workspace::{quote_now, use_workspace, Workspace};
 
 /// `Run — $0.0300 for 100 keywords`; `Show saved result — no charge` when nothing is bought.
 pub fn price_text(label: &str, price: Usd, units: u64, unit: &str) -> String {
@@ -48,6 +48,8 @@ pub fn run_text(
 }
 
 /// A button that shows what the action costs; `data-price` holds the amount (`$0.0300`).
+/// Until the workspace is loaded it shows no price and cannot run: its stored results,
+/// records and journal decide what a call buys.
 #[component]
 pub fn PriceButton(
     /// Button text (see [`price_text`]).
@@ -67,12 +69,13 @@ pub fn PriceButton(
     #[prop(optional)]
     secondary: bool,
 ) -> impl IntoView {
+    let loaded = use_workspace().loaded;
     view! {
         <button type="button" class="price" class:secondary=secondary data-testid=testid
-            data-price=move || price.get().to_string()
-            disabled=move || disabled.get()
-            on:click=move |_| on_run.run(())>
-            {move || text.get()}
+            data-price=move || if loaded.get() { price.get().to_string() } else { String::new() }
+            disabled=move || !loaded.get() || disabled.get()
+            on:click=move |_| if loaded.get_untracked() { on_run.run(()) }>
+            {move || if loaded.get() { text.get() } else { "Loading your workspace…".to_string() }}
         </button>
     }
 }

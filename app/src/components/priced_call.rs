@@ -53,7 +53,8 @@ impl PricedCall {
         make: impl Fn() -> Option<Request> + Send + Sync + 'static,
     ) -> PricedCall {
         let request = Memo::new(move |_| make());
-        let cache_key = move || request.with(|r| r.as_ref().map(|r| workspace::canonical(r).1));
+        let cache_key =
+            move || request.with(|r| r.as_ref().map(|r| workspace::canonical(workspace, r).1));
         let bought = Memo::new(move |_| cache_key().is_some_and(|k| workspace.has_result(&k)));
         let ident = Memo::new(move |_| {
             let key = cache_key()?;
@@ -76,6 +77,8 @@ impl PricedCall {
                     mode: r.mode,
                     missing: r.missing.clone(),
                     imported: r.imported,
+                    source: r.source.clone(),
+                    rejected: r.rejected,
                 })
             })
         });
@@ -321,7 +324,7 @@ pub fn PricedCallCard(
                         on_run=Callback::new(move |_| calls.run(true)) />
                 </Show>
             </div>
-            {calls.all().into_iter().map(|c| view! { <ErrorBox call=c.call /> }).collect_view()}
+            {calls.all().into_iter().map(|c| view! { <ErrorBox call=c.call /><super::Waiting call=c.call /> }).collect_view()}
             {move || loading.get().then(|| view! {
                 <p class="meta loading" role="status" data-testid="loading"><span class="spinner" aria-hidden="true"></span>"Loading…"</p>
             })}

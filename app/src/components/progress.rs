@@ -11,6 +11,7 @@ pub fn ProgressBar(call: Call, #[prop(optional)] unit: &'static str) -> impl Int
     view! {
         <Show when=move || call.loading.get()>
             <div class="progress" data-testid="progress" role="status" aria-live="polite">
+                <super::Waiting call=call />
                 {move || call.state.with(|s| s.as_ref().and_then(|s| s.cancelling)).map(|n| view! {
                     <span class="warn" data-testid="cancelling">{if n == 0 {
                         "Cancelling — finishing up".to_string()
@@ -29,5 +30,22 @@ pub fn ProgressBar(call: Call, #[prop(optional)] unit: &'static str) -> impl Int
                     disabled=move || call.state.with(|s| s.as_ref().is_some_and(|s| s.cancelling.is_some()))>"Cancel"</button>
             </div>
         </Show>
+    }
+}
+
+/// Says so while `call` waits for another job (in this or another tab) that is buying some
+/// of the same records: it then buys only what that job did not.
+#[component]
+pub fn Waiting(call: Call) -> impl IntoView {
+    move || {
+        call.state
+            .with(|s| s.as_ref().and_then(|s| s.waiting))
+            .map(|place| {
+                view! {
+                    <span class="warn" data-testid="waiting" role="status">
+                        {format!("Being bought {place}: waiting for it, so nothing is bought twice.")}
+                    </span>
+                }
+            })
     }
 }

@@ -26,6 +26,9 @@ pub fn ErrorBox(call: Call) -> impl IntoView {
                 (None, "insecure_base_url") => "The key would be sent unencrypted".into(),
                 (None, "invalid_base_url") => "The base URL is not valid".into(),
                 (None, "network") => "Could not reach the service".into(),
+                (None, "connection_lost") => "The connection was lost after the request left".into(),
+                (None, "loading") => "Your workspace is still loading".into(),
+                (None, "contract_violation") => "The answer breaks the contract (strict validation): kept, not used".into(),
                 (None, "timeout") => "The service did not answer in time".into(),
                 _ => "The call failed".into(),
             };

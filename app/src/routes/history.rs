@@ -37,14 +37,15 @@ pub fn History() -> impl IntoView {
                             <th scope="col">"Validation"</th><th scope="col">"Outcome"</th><th scope="col">"Result"</th>
                         </tr></thead>
                         <tbody>
-                            <For each=move || workspace.history.get() key=|e| e.id.clone() let:e>
+                            <For each=move || workspace.history.get() key=|e| format!("{}|{}|{}|{}", e.id, e.outcome, e.charge, e.possible_charge) let:e>
                                 {
                                     let has = !e.key.is_empty();
                                     let key = e.key.clone();
                                     let stored = move || has && workspace.results.with(|m| m.contains_key(&key));
                                     let route = e.route.clone();
+                                    let interrupted = e.outcome == "interrupted";
                                     view! {
-                                        <tr data-testid="history-row" data-op=e.operation.clone()>
+                                        <tr data-testid="history-row" data-op=e.operation.clone() data-outcome=e.outcome.clone()>
                                             <td>{fmt_time(e.at)}</td>
                                             <td><code>{e.operation.clone()}</code>" "<span class="meta">{e.mode.as_str()}</span></td>
                                             <td class="input">{e.input.clone()}</td>
@@ -56,7 +57,10 @@ pub fn History() -> impl IntoView {
                                             <td>{e.validation.clone()}</td>
                                             <td><span class=format!("outcome {}", e.outcome)>{e.outcome.clone()}</span>
                                                 {(!e.message.is_empty()).then(|| view! { <span class="meta">" "{e.message.clone()}</span> })}</td>
-                                            <td>{move || if stored() {
+                                            <td>{move || if interrupted {
+                                                // Running it again prices only what is missing.
+                                                view! { <A href=route.clone() attr:data-testid="history-resume">"Resume"</A> }.into_any()
+                                            } else if stored() {
                                                 view! { <A href=route.clone() attr:data-testid="history-open">"Open"</A> }.into_any()
                                             } else {
                                                 view! { <A href=route.clone()>"Inputs"</A> }.into_any()

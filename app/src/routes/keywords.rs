@@ -123,7 +123,7 @@ pub fn Keywords() -> impl IntoView {
             ccode: cc.get().trim().to_uppercase(),
         })
     });
-    let call = Call::following(move || Some(workspace::canonical(&request.get()).1));
+    let call = Call::following(move || Some(workspace::canonical(workspace, &request.get()).1));
     let price = Memo::new(move |_| workspace::price_now(workspace, &request.get(), false));
     let full_price = Memo::new(move |_| workspace::price_now(workspace, &request.get(), true));
     let check = Memo::new(move |_| {
@@ -157,7 +157,7 @@ pub fn Keywords() -> impl IntoView {
                 keywords: kws,
                 ccode: c,
             });
-            workspace::canonical(&req).1
+            workspace::canonical(workspace, &req).1
         })
     });
     let shown: Memo<Option<CallResult>> =
@@ -314,7 +314,7 @@ pub fn Keywords() -> impl IntoView {
     let showing = Memo::new(move |_| {
         committed
             .get()
-            .is_some_and(|k| k == workspace::canonical(&request.get()).1)
+            .is_some_and(|k| k == workspace::canonical(workspace, &request.get()).1)
             && price.with(|p| p.1 == 0)
     });
     let run_text = Signal::derive(move || {
@@ -335,7 +335,7 @@ pub fn Keywords() -> impl IntoView {
             && !showing.get()
     });
     let stored_now = move || {
-        let key = workspace::canonical(&request.get()).1;
+        let key = workspace::canonical(workspace, &request.get()).1;
         workspace.has_result(&key)
     };
     let export = move |_| {

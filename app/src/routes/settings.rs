@@ -11,6 +11,7 @@ use crate::model::{Mode, Settings, DEFAULT_MAX_BODY_MB};
 use crate::research::score;
 use crate::workspace::base_url::{self, BaseUrl};
 use crate::workspace::use_workspace;
+use crate::workspace::Period;
 
 /// The settings page.
 #[component]
@@ -179,13 +180,25 @@ pub fn SettingsPage() -> impl IntoView {
             <fieldset class="card">
                 <legend>"Spending and checks"</legend>
                 <div class="grid">
-                    <label for="budget">"Budget cap for this session ($)"</label>
+                    <label for="budget">"Budget cap ($)"</label>
                     <div>
                         <input id="budget" data-testid="budget" inputmode="decimal" placeholder="no cap"
                             prop:value=move || workspace.settings.with(|s| s.budget.clone())
                             on:change=edit(|s, v| s.budget = v.trim().to_string()) />
                         {move || budget_error().map(|e| view! { <p class="error inline">{e}</p> })}
-                        <p class="meta">"A call that would take this session's spend over the cap is not sent."</p>
+                        <p class="meta">"Shared by every tab of this browser and kept across reloads: a call that would take what was spent, possibly charged and is in flight over the cap is not sent. Demo and live money are counted apart."</p>
+                    </div>
+                    <label for="budget-period">"Budget period"</label>
+                    <div>
+                        <select id="budget-period" data-testid="budget-period" on:change=edit(|s, v| s.budget_period = v)>
+                            {Period::ALL.into_iter().map(|p| view! {
+                                <option value=p.as_str() selected=move || workspace.budget_period() == p>
+                                    {match p { Period::Day => "Per day (UTC)", Period::Month => "Per calendar month (UTC)", Period::UntilReset => "Until I reset it" }}
+                                </option>
+                            }).collect_view()}
+                        </select>
+                        " "
+                        <button type="button" class="secondary" data-testid="reset-meter" on:click=move |_| workspace.reset_meter()>"Reset the meter now"</button>
                     </div>
                     <label for="validation">"Response validation"</label>
                     <select id="validation" data-testid="validation-mode" on:change=edit(|s, v| s.validation = v)>

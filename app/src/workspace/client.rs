@@ -42,7 +42,9 @@ impl Workspace {
                 let mut config = ClientConfig::new(key);
                 config.validation = validation;
                 config.max_body_bytes = s.max_body_bytes();
-                config.budget = self.budget_cap();
+                // The cap is checked by the purchase journal, against every tab's spending
+                // of the period (the client's own account counts this tab only).
+                config.budget = None;
                 let transport: Rc<dyn Transport> = match s.mode {
                     Mode::Demo => {
                         config.base_url = super::DEMO_BASE_URL.into();
@@ -63,22 +65,6 @@ impl Workspace {
                     Rc::new(DemoTransport::new()),
                 )
             })
-    }
-
-    /// Updates the spend meter (the tab's account) and the demo ledger.
-    pub(super) fn refresh_spend(self) {
-        let Some((spent, possibly, ledger)) = self.local.try_with_value(|i| {
-            (
-                i.account.spent(),
-                i.account.possibly_charged(),
-                i.demo.ledger(),
-            )
-        }) else {
-            return;
-        };
-        self.spent.set(spent);
-        self.possibly_charged.set(possibly);
-        self.ledger.set(ledger);
     }
 }
 

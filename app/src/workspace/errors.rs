@@ -52,7 +52,21 @@ impl ErrorInfo {
 }
 
 impl ErrorInfo {
-    /// The app's code for calls (the wasm chunk of [`super::service`]) could not be fetched from the
+    /// Run before the workspace was loaded: nothing was sent (its stored results, records and
+    /// journal decide what is bought).
+    pub fn loading() -> ErrorInfo {
+        ErrorInfo {
+            code: "loading".into(),
+            message: "Your workspace is still loading: nothing was sent.".into(),
+            hint: "Run it again in a moment; what you already bought is then reused.".into(),
+            status: None,
+            charge: Usd::ZERO,
+            possible_charge: Usd::ZERO,
+            demo_failure: false,
+        }
+    }
+
+    /// The app's code for calls (the wasm chunk of the service) could not be fetched from the
     /// app's server: nothing was sent or charged.
     pub fn code_unavailable() -> ErrorInfo {
         ErrorInfo {
@@ -106,7 +120,9 @@ pub fn history_message(code: &str, status: Option<u16>) -> String {
         "http" => "the service answered with an error",
         "timeout" => "timed out",
         "aborted" => "cancelled",
-        "network" => "network error",
+        "network" => "network error, not sent",
+        "connection_lost" => "connection lost after sending",
+        "loading" => "the workspace was still loading, not sent",
         "body_too_large" => "answer larger than the limit",
         "body_lost" => "answer lost while reading it",
         "not_json" => "the answer was not JSON",

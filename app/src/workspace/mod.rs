@@ -14,18 +14,16 @@
 //!   canonical request, without the key) and shown again from there without a call; only an
 //!   explicit refresh buys it again. [`records`]: the bought records (pay once per record).
 //! - [`lists`]: keyword lists. [`import_export`]: workspace files (never the key).
-//! - [`calls`]: calls belong to the workspace: their state lives here by cache key, their
-//!   result and history row are stored even when the page that started them is gone. A
-//!   cancelled bulk job keeps what it bought, and running it again buys only the keywords
-//!   still missing. Every call lands in the history with its input, estimate, charge (and
-//!   possible charge) and validation. [`prices`]: what running a request costs now.
-//! - [`service`]: the service chunk, [`call_service`](service): the only code that talks to
-//!   the client, split into its own wasm chunk fetched on the first call.
+//! - [`calls`]: the call path, in one folder: keys, reservation across tabs, the purchase
+//!   journal (every paid request written ahead and settled with what it bought, in
+//!   IndexedDB, shared by every tab: the account and budget cap are read from it), the
+//!   service chunk (the only code that talks to the client, its own wasm chunk fetched on
+//!   the first call). [`prices`]: what running a request costs now.
 //! - [`errors`]: what went wrong, for people, and the history's note about it (built from the
 //!   error's code and status only).
 //!
-//! Spend: confirmed charges and possibly charged amounts, shown apart; in demo mode the
-//! sandbox's ledger total is shown beside them.
+//! Spend: confirmed charges and possibly charged amounts of every tab in the budget's period,
+//! shown apart; in demo mode the sandbox's ledger total (this tab's sandbox) beside them.
 
 pub mod base_url;
 pub mod calls;
@@ -37,10 +35,10 @@ pub mod lists;
 pub mod persistence;
 pub mod prices;
 pub mod records;
-pub mod service;
 pub mod settings;
 pub mod state;
 
+pub use calls::journal::Period;
 pub use calls::{canonical, run, run_then_show, Call, Job, Running, CHUNK_SIZE};
 pub use errors::{history_message, ErrorInfo};
 pub use persistence::MAX_HISTORY;

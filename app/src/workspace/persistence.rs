@@ -7,6 +7,8 @@ use std::collections::HashMap;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use super::calls::journal::JournalEntry;
+use super::calls::tabs;
 use super::records::RecordEntry;
 use super::Workspace;
 use crate::model::{CallResult, HistoryEntry, KeywordList};
@@ -17,8 +19,11 @@ use crate::store;
 pub const MAX_HISTORY: usize = 500;
 
 impl Workspace {
-    /// Opens IndexedDB and loads results, history and lists (skipping damaged entries).
+    /// Opens IndexedDB and loads results, history, lists, records and the purchase journal
+    /// (skipping damaged entries); then settles what closed tabs left `sent` or `running`,
+    /// and follows the other tabs.
     pub fn load(self) {
+        tabs::hold_tab_lock();
         spawn_local(async move {
             if let Err(e) = store::open().await {
                 self.notice(format!(
@@ -84,6 +89,28 @@ impl Workspace {
                     self.notice(format!("Could not read the keyword lists: {e}"));
                 }
             }
+            match store::load_all::<JournalEntry>(store::JOURNAL, "journal entry").await {
+                Ok(l) => {
+                    let newer = l
+                        .items
+                        .iter()
+                        .filter(|e| e.v > super::calls::journal::SCHEMA)
+                        .count();
+                    if newer > 0 {
+                        self.notice(format!("{newer} purchase journal entries were written by a newer version of the app; they are counted as they are."));
+                    }
+                    self.merge_journal(l.items);
+                    l.skipped.into_iter().for_each(|m| {
+                        self.notice(m);
+                    });
+                }
+                Err(e) => {
+                    self.notice(format!("Could not read the purchase journal: {e}"));
+                }
+            }
+            tabs::with_lock(tabs::JOURNAL_LOCK, self.sweep_closed_tabs()).await;
+            self.follow_other_tabs();
+            self.refresh_spend();
             self.loaded.set(true);
         });
     }
@@ -111,12 +138,34 @@ impl Workspace {
         })
     }
 
-    /// Adds a history entry (newest first), dropping the oldest beyond [`MAX_HISTORY`].
-    pub(super) fn add_history(self, entry: HistoryEntry) {
-        self.persist(store::HISTORY, entry.id.clone(), &entry);
+    /// Adds or replaces history rows in memory (by id; newest first).
+    pub(crate) fn upsert_history(self, rows: impl IntoIterator<Item = HistoryEntry>) {
+        self.history.update(|h| {
+            for row in rows {
+                match h.iter_mut().find(|r| r.id == row.id) {
+                    Some(old) => *old = row,
+                    None => h.push(row),
+                }
+            }
+            sort::sort_by(h, |a, b| b.at.total_cmp(&a.at));
+        });
+    }
+
+    /// Removes a history row (a call written ahead that sent nothing).
+    pub(crate) fn remove_history(self, id: &str) {
+        self.history.update(|h| h.retain(|r| r.id != id));
+        self.remove(store::HISTORY, id.to_string());
+        tabs::post(&super::calls::journal::Changed::history(vec![id.to_string()]).to_json());
+    }
+
+    /// Adds or replaces a history row (newest first), saves it and tells the other tabs,
+    /// dropping the oldest beyond [`MAX_HISTORY`].
+    pub(crate) fn add_history(self, entry: HistoryEntry) {
+        let id = entry.id.clone();
+        self.persist_then_post(store::HISTORY, id.clone(), &entry);
+        self.upsert_history([entry]);
         let mut dropped = Vec::new();
         self.history.update(|h| {
-            h.insert(0, entry);
             while h.len() > MAX_HISTORY {
                 if let Some(old) = h.pop() {
                     dropped.push(old.id);
@@ -144,6 +193,27 @@ impl Workspace {
             let result = store::put_text(store_name, &key, &text).await;
             if let Err(e) = &result {
                 self.save_failed(format!("Could not save to browser storage: {e}"));
+            }
+            self.settle(store_name, key, result.is_ok());
+        });
+    }
+
+    /// [`Self::persist`], then tells the other tabs that the history row changed.
+    fn persist_then_post(self, store_name: &'static str, key: String, value: &HistoryEntry) {
+        let Ok(text) = serde_json::to_string(value) else {
+            return;
+        };
+        if !store::available() {
+            return;
+        }
+        self.pending.update(|p| *p += 1);
+        spawn_local(async move {
+            let result = store::put_text(store_name, &key, &text).await;
+            match &result {
+                Ok(()) => tabs::post(
+                    &super::calls::journal::Changed::history(vec![key.clone()]).to_json(),
+                ),
+                Err(e) => self.save_failed(format!("Could not save to browser storage: {e}")),
             }
             self.settle(store_name, key, result.is_ok());
         });

@@ -1,7 +1,6 @@
 //! What running a request costs now: nothing when a complete result bought here is stored,
 //! only the records not bought yet for operations priced per record, else the whole request.
 
-use leptos::prelude::*;
 use serpkit::{Request, Usd};
 
 use super::{canonical, Workspace};
@@ -23,13 +22,8 @@ pub struct Quote {
 /// priced per record, only the records not bought yet (fresh enough per Settings) are
 /// priced; `reused` says how many are. Otherwise the whole request.
 pub fn quote_now(workspace: Workspace, request: &Request, refresh: bool) -> Quote {
-    let (_, key) = canonical(request);
-    if !refresh
-        && workspace.results.with(|m| {
-            m.get(&key)
-                .is_some_and(|r| !r.imported && r.missing.is_empty())
-        })
-    {
+    let (_, key) = canonical(workspace, request);
+    if !refresh && workspace.has_result(&key) {
         return Quote::default();
     }
     let options = workspace.plan_options(refresh);

@@ -34,11 +34,11 @@ pub struct RecordEntry {
 }
 
 impl RecordEntry {
-    fn id(&self) -> String {
-        id(&self.kind, &self.key)
+    pub(crate) fn id(&self) -> String {
+        record_id(&self.kind, &self.key)
     }
 
-    fn from_stored(kind: RecordKind, key: &RecordKey, r: &StoredRecord) -> RecordEntry {
+    pub(crate) fn from_stored(kind: RecordKind, key: &RecordKey, r: &StoredRecord) -> RecordEntry {
         RecordEntry {
             kind: kind.name().to_string(),
             key: key.as_str().to_string(),
@@ -83,7 +83,8 @@ impl RecordEntry {
     }
 }
 
-fn id(kind: &str, key: &str) -> String {
+/// The id of a record in memory and in IndexedDB: `kind \0 key`.
+pub(crate) fn record_id(kind: &str, key: &str) -> String {
     format!("{kind}\u{0}{key}")
 }
 
@@ -149,7 +150,8 @@ impl Records {
                 .iter()
                 .map(|k| {
                     let key = serpkit::records::key::search_volume_key(source, ccode, k);
-                    m.get(&id(kind, key.as_str())).map(|e| e.json.clone())
+                    m.get(&record_id(kind, key.as_str()))
+                        .map(|e| e.json.clone())
                 })
                 .collect()
         })
@@ -166,12 +168,13 @@ impl Records {
         let found = self.map.with(|m| {
             keys.iter()
                 .map(|k| {
-                    m.get(&id(kind.name(), k.as_str())).map(|e| StoredRecord {
-                        json: String::new(),
-                        bought_at_ms: e.at,
-                        issues: Vec::new(),
-                        imported: e.imported,
-                    })
+                    m.get(&record_id(kind.name(), k.as_str()))
+                        .map(|e| StoredRecord {
+                            json: String::new(),
+                            bought_at_ms: e.at,
+                            issues: Vec::new(),
+                            imported: e.imported,
+                        })
                 })
                 .collect()
         });
@@ -194,7 +197,7 @@ impl RecordStore for Records {
         let found = self.map.with_untracked(|m| {
             keys.iter()
                 .map(|k| {
-                    m.get(&id(kind.name(), k.as_str()))
+                    m.get(&record_id(kind.name(), k.as_str()))
                         .map(RecordEntry::to_stored)
                 })
                 .collect()

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use serpkit::client::{Account, Cancel, Client};
 use serpkit::Usd;
 
+use super::calls::journal::JournalEntry;
 use super::demo::DemoTransport;
 use super::errors::ErrorInfo;
 use super::records::Records;
@@ -46,11 +47,14 @@ pub struct Workspace {
     pub history: RwSignal<Vec<HistoryEntry>>,
     /// Keyword lists, by name order.
     pub lists: RwSignal<Vec<KeywordList>>,
-    /// Spent by this tab: confirmed charges (the account's meter).
+    /// Spent in the budget's period by every tab of this mode: confirmed charges (from the
+    /// journal).
     pub spent: RwSignal<Usd>,
-    /// Possibly charged by this tab: calls sent whose outcome is unknown (counted against
-    /// the cap like spent money).
+    /// Possibly charged in the period by every tab: requests sent whose outcome is unknown
+    /// (counted against the cap like spent money).
     pub possibly_charged: RwSignal<Usd>,
+    /// The purchase journal, by entry id (every tab's; kept in step through the channel).
+    pub journal: RwSignal<HashMap<String, JournalEntry>>,
     /// Demo ledger total and charged calls.
     pub ledger: RwSignal<(Usd, usize)>,
     /// Storage notices (damaged entries skipped, storage unavailable, save failures).
@@ -103,6 +107,7 @@ impl Workspace {
             lists: RwSignal::new(Vec::new()),
             spent: RwSignal::new(Usd::ZERO),
             possibly_charged: RwSignal::new(Usd::ZERO),
+            journal: RwSignal::new(HashMap::new()),
             ledger: RwSignal::new((Usd::ZERO, 0)),
             notices: RwSignal::new(Vec::new()),
             pending: RwSignal::new(0),

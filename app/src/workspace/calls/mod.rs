@@ -1,27 +1,46 @@
-//! Running calls. A call belongs to the workspace, not to the page that started it: its
-//! state (running, progress, cancel, last error) lives in [`Workspace`] under the request's cache
-//! key, and its result and history row are stored when it ends whether or not the page is
-//! still there. A page's [`Call`] is only a view of that state. Two views asking for the
-//! same request while it runs share the one call: the second attaches to it, nothing is
-//! bought twice.
+//! The call path: every paid call of the app goes through here, and through nothing else.
+//!
+//! A call belongs to the workspace, not to the page that started it: its state (running,
+//! progress, cancel, last error) lives in [`Workspace`] under the request's cache key
+//! ([`key`]), and its result and history row are stored whether or not the page is still
+//! there. A page's [`Call`] is only a view of that state. A run:
+//!
+//! 1. answers from a stored result of the same source without a call (unless Refresh);
+//! 2. reserves what it buys: under the journal lock ([`tabs`]) it looks at the running jobs
+//!    of every open tab, waits while one is buying any of the same records or request ("being
+//!    bought in another tab"), then writes its history row ahead as `running` with what it
+//!    reserves; after a wait it re-reads what the other job stored and buys only the rest;
+//! 3. sends through the service chunk ([`service`]) with the app's purchase journal
+//!    ([`book`]): each request written ahead (`sent`, the budget cap checked against every
+//!    tab's entries of the period: [`account`]) and settled with its records or body in one
+//!    IndexedDB transaction ([`journal`] holds the entries and their pure rules);
+//! 4. settles its history row, keeping any body that was paid for (a strict refusal stores
+//!    it marked refused).
+//!
+//! On start, requests still `sent` by a closed tab become possibly charged and its running
+//! jobs interrupted ([`account`]).
+
+pub mod account;
+mod book;
+pub mod journal;
+pub mod key;
+mod service;
+pub mod tabs;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos::wasm_split::SplitLoaderError;
 use serpkit::client::{Cancel, Error};
-use serpkit::{ApiKey, Request, Usd};
+use serpkit::{Request, Usd};
 
 use super::prices::price_now;
-use super::service::{call_service, Outcome, ServiceCall};
 use super::state::Waiter;
 use super::{history_message, now, use_workspace, ErrorInfo, Workspace};
-use crate::model::{hash_hex, plural, HistoryEntry, Mode, Validation};
-use crate::sort;
-
-/// Keywords per `search_volume/bulk` request of a bulk job.
-pub const CHUNK_SIZE: usize = 200;
-/// Chunks of a bulk job in flight at once.
-pub(super) const CONCURRENCY: usize = 2;
+use crate::model::{plural, CallResult, HistoryEntry, Mode, Validation};
+use crate::store;
+use journal::{overlap, Changed};
+pub use service::CHUNK_SIZE;
+use service::{call_service, Outcome, ServiceCall, CONCURRENCY};
 
 /// A running call's state, kept by the workspace under the request's cache key.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -33,6 +52,9 @@ pub struct Running {
     /// Cancelled: how many requests already sent are still awaited (they finish and keep
     /// what they bought).
     pub cancelling: Option<usize>,
+    /// Waiting for another job that buys some of the same records ("in another tab" or "in
+    /// this tab").
+    pub waiting: Option<&'static str>,
 }
 
 /// A view's handle on the call of its request: whether it runs, its progress and its last
@@ -214,26 +236,16 @@ pub struct Job {
     pub input: String,
 }
 
-/// The canonical request: the request without its key, as JSON, and its cache key. Bulk
-/// keyword lists are compared as sets (order and case of duplicates do not matter).
-pub fn canonical(request: &Request) -> (String, String) {
+/// The canonical request (without its key, as JSON) and its cache key: one key per item
+/// and source ([`key::cache_key`]), so "Running Shoes" answers "running shoes", and a demo
+/// result never answers a live call.
+pub fn canonical(workspace: Workspace, request: &Request) -> (String, String) {
     let mut r = request.clone();
-    r.set_key(ApiKey::default());
-    let json = r.to_json();
-    let basis = match &r {
-        Request::SearchVolumeBulk(q) => {
-            let mut k: Vec<String> = q
-                .keywords
-                .iter()
-                .map(|k| serpkit::records::normalize_keyword(k))
-                .collect();
-            sort::sort_by(&mut k, |a, b| a.cmp(b));
-            format!("{}|{}", q.ccode.to_uppercase(), k.join("\n"))
-        }
-        _ => json.clone(),
-    };
-    let key = format!("{}:{}", request.operation().path(), hash_hex(&basis));
-    (json, key)
+    r.set_key(serpkit::ApiKey::default());
+    (
+        r.to_json(),
+        key::cache_key(request, &workspace.record_source()),
+    )
 }
 
 /// [`run`], then shows the job's route (whose URL holds the inputs) through `navigate`,
@@ -259,10 +271,12 @@ pub fn run_then_show(
 }
 
 /// Runs a job: shows a stored result bought here without a call unless `refresh`;
-/// otherwise calls the service (bulk keyword lists in chunks with progress), stores the
-/// result and records the call in the history. When a call of the same request already
-/// runs, this view attaches to it instead. `on_done` gets the cache key when a result is
-/// available, and only while `call`'s page still exists.
+/// otherwise reserves what it buys, calls the service (bulk keyword lists in chunks with
+/// progress), stores the result and settles the history row written ahead. When a call of
+/// the same request already runs, this view attaches to it instead. `on_done` gets the cache
+/// key when a result is available, and only while `call`'s page still exists. Nothing runs
+/// before the workspace is loaded (its stored results, records and journal decide what is
+/// bought).
 pub fn run(
     workspace: Workspace,
     call: Call,
@@ -270,8 +284,12 @@ pub fn run(
     refresh: bool,
     on_done: impl FnOnce(String) + 'static,
 ) {
-    let (canonical_json, key) = canonical(&job.request);
+    let (canonical_json, key) = canonical(workspace, &job.request);
     call.ran.set(Some(key.clone()));
+    if !workspace.loaded.get_untracked() {
+        workspace.set_error(&key, Some(ErrorInfo::loading()));
+        return;
+    }
     if let Err(e) = job.request.check() {
         workspace.set_error(
             &key,
@@ -296,21 +314,19 @@ pub fn run(
         workspace.attach(&key, done);
         return;
     }
-    let stored = workspace
-        .results
-        .with_untracked(|m| m.get(&key).cloned())
-        .filter(|r| !r.imported);
-    if !refresh && stored.is_some_and(|r| r.missing.is_empty()) {
+    if !refresh && workspace.has_result(&key) {
         workspace.set_error(&key, None);
         done(true);
         return;
     }
-    let (estimate, _) = price_now(workspace, &job.request, refresh);
     call.started.set(Some(now()));
     let cancel = workspace.begin(&key, done);
-    let mode = workspace.mode();
-    let plan = workspace.plan_options(refresh);
     spawn_local(async move {
+        let Some(row) = reserve(workspace, &job, &key, refresh, &cancel).await else {
+            return;
+        };
+        let mode = workspace.mode();
+        let plan = workspace.plan_options(refresh);
         let at = plan.now_ms;
         let exec = ServiceCall {
             workspace,
@@ -321,42 +337,193 @@ pub fn run(
             canonical_json,
             at,
             mode,
+            source: row.source.clone(),
+            job: row.id.clone(),
         };
         let outcome = call_service(exec).await;
-        let stored = record(workspace, &job, &key, at, estimate, mode, outcome);
+        let stored = settle(workspace, row, &key, mode, outcome);
         workspace.end(&key, stored);
     });
 }
 
-/// Stores what a call bought and its history row, and the error under its key; true when
-/// a result is stored. Touches only the workspace (the page may be gone).
-fn record(
+/// How long a call waits before it looks again at the job it waits for.
+const WAIT_MS: i32 = 300;
+
+/// What a job reserves: the records it would buy now, or its request's key for an
+/// operation priced per request.
+fn reserved_items(
+    workspace: Workspace,
+    request: &Request,
+    key: &str,
+    refresh: bool,
+) -> Vec<String> {
+    let source = workspace.record_source();
+    match workspace
+        .records
+        .plan(request, &source, &workspace.plan_options(refresh))
+    {
+        Some(plan) => plan
+            .to_buy
+            .as_ref()
+            .and_then(|r| serpkit::records::request_keys(r, &source))
+            .map(|(_, keys)| keys.into_iter().map(|k| k.as_str().to_string()).collect())
+            .unwrap_or_default(),
+        None => vec![key.to_string()],
+    }
+}
+
+/// Reserves what the job buys and writes its history row ahead (`running`), waiting while a
+/// running job of any open tab reserves some of it. `None`: nothing to buy any more (another
+/// job bought it meanwhile: the call ended with its result) or cancelled while waiting.
+async fn reserve(
     workspace: Workspace,
     job: &Job,
     key: &str,
-    at: f64,
-    estimate: Usd,
+    refresh: bool,
+    cancel: &Cancel,
+) -> Option<HistoryEntry> {
+    let mut waited = false;
+    loop {
+        if cancel.is_cancelled() {
+            workspace.end(key, false);
+            return None;
+        }
+        if waited {
+            // The other job is done: what it stored answers here now.
+            workspace.reload_for(&job.request, key).await;
+            if !refresh && workspace.has_result(key) {
+                workspace.end(key, true);
+                return None;
+            }
+        }
+        let (estimate, _) = price_now(workspace, &job.request, refresh);
+        let row = HistoryEntry {
+            id: tabs::next_id(),
+            operation: job.request.operation().path().to_string(),
+            input: job.input.clone(),
+            route: job.route.clone(),
+            key: String::new(),
+            at: now(),
+            estimate,
+            charge: Usd::ZERO,
+            possible_charge: Usd::ZERO,
+            outcome: "running".into(),
+            message: String::new(),
+            validation: String::new(),
+            mode: workspace.mode(),
+            tab: tabs::tab_id(),
+            items: reserved_items(workspace, &job.request, key, refresh),
+            source: workspace.record_source(),
+        };
+        match workspace.write_ahead_row(&row).await {
+            Ok(()) => {
+                workspace.set_waiting(key, None);
+                return Some(row);
+            }
+            Err(place) => {
+                waited = true;
+                workspace.set_waiting(key, Some(place));
+                serpkit::client::sleep(std::time::Duration::from_millis(WAIT_MS as u64)).await;
+            }
+        }
+    }
+}
+
+impl Workspace {
+    fn set_waiting(self, key: &str, place: Option<&'static str>) {
+        self.running.update(|r| {
+            if let Some(s) = r.get_mut(key) {
+                s.waiting = place;
+            }
+        });
+    }
+
+    /// Under the journal lock: `Err("in another tab" | "in this tab")` while a running job
+    /// of an open tab reserves some of `row.items`; else writes `row` (running) and tells
+    /// the other tabs.
+    async fn write_ahead_row(self, row: &HistoryEntry) -> Result<(), &'static str> {
+        let me = tabs::tab_id();
+        let text = serde_json::to_string(row).unwrap_or_default();
+        tabs::with_lock(tabs::JOURNAL_LOCK, async {
+            let open = tabs::open_tabs().await;
+            let rows = if store::available() {
+                store::load_all::<HistoryEntry>(store::HISTORY, "history entry")
+                    .await
+                    .map(|l| l.items)
+                    .unwrap_or_default()
+            } else {
+                self.history.get_untracked()
+            };
+            let running: Vec<&HistoryEntry> = rows
+                .iter()
+                .filter(|r| r.outcome == "running" && r.id != row.id && !r.items.is_empty())
+                .filter(|r| r.tab == me || open.as_ref().is_none_or(|o| o.contains(&r.tab)))
+                .collect();
+            let reserved: Vec<Vec<String>> = running.iter().map(|r| r.items.clone()).collect();
+            if let Some((i, _)) = overlap(&reserved, &row.items) {
+                return Err(if running[i].tab == me {
+                    "in this tab"
+                } else {
+                    "in another tab"
+                });
+            }
+            if store::available() {
+                if let Err(e) = store::put_text(store::HISTORY, &row.id, &text).await {
+                    self.save_failed(format!("Could not save the history: {e}"));
+                }
+            }
+            Ok(())
+        })
+        .await?;
+        self.upsert_history([row.clone()]);
+        tabs::post(&Changed::history(vec![row.id.clone()]).to_json());
+        Ok(())
+    }
+
+    /// Re-reads from IndexedDB the records `request` needs and the result under `key`: what
+    /// another tab stored while this one waited.
+    async fn reload_for(self, request: &Request, key: &str) {
+        if !store::available() {
+            return;
+        }
+        if let Some((kind, keys)) = serpkit::records::request_keys(request, &self.record_source()) {
+            let ids: Vec<String> = keys
+                .iter()
+                .map(|k| super::records::record_id(kind.name(), k.as_str()))
+                .collect();
+            if let Ok(entries) = store::get_many(store::RECORDS, &ids).await {
+                self.records.extend(entries);
+            }
+        }
+        if let Ok(results) = store::get_many::<CallResult>(store::RESULTS, &[key.to_string()]).await
+        {
+            self.results.update(|m| {
+                for r in results {
+                    m.insert(r.key.clone(), r);
+                }
+            });
+        }
+    }
+}
+
+/// Stores what a call bought and settles its history row (written ahead), and the error
+/// under its key; true when a result is stored. A body that was paid for is kept, also when
+/// strict validation refused it. Touches only the workspace (the page may be gone).
+fn settle(
+    workspace: Workspace,
+    mut entry: HistoryEntry,
+    key: &str,
     mode: Mode,
     outcome: Result<Outcome, SplitLoaderError>,
 ) -> bool {
+    entry.items.clear();
+    entry.outcome = "ok".into();
     let Ok(outcome) = outcome else {
+        entry.outcome = "error".into();
+        entry.message = "the call's code could not be loaded: nothing was sent".into();
+        workspace.add_history(entry);
         workspace.set_error(key, Some(ErrorInfo::code_unavailable()));
         return false;
-    };
-    let mut entry = HistoryEntry {
-        id: format!("{at:.0}-{}", hash_hex(key)),
-        operation: job.request.operation().path().to_string(),
-        input: job.input.clone(),
-        route: job.route.clone(),
-        key: String::new(),
-        at,
-        estimate,
-        charge: Usd::ZERO,
-        possible_charge: Usd::ZERO,
-        outcome: "ok".into(),
-        message: String::new(),
-        validation: String::new(),
-        mode,
     };
     match outcome {
         Ok(bought) => {
@@ -387,7 +554,13 @@ fn record(
                 );
                 note_possible(&mut entry);
             }
-            workspace.put_result(result);
+            if bought.result_stored {
+                workspace.results.update(|m| {
+                    m.insert(result.key.clone(), result);
+                });
+            } else {
+                workspace.put_result(result);
+            }
             workspace.add_history(entry);
             if let Some(e) = &bought.stopped {
                 workspace.set_error(key, Some(ErrorInfo::from_error(e, mode)));
@@ -406,22 +579,45 @@ fn record(
             entry.charge = charge;
             entry.possible_charge = possible;
             note_possible(&mut entry);
-            if let Error::ContractViolation { report, .. } = &e {
-                entry.validation = Validation::from_report(report, 0).summary();
+            let mut stored = false;
+            if let Error::ContractViolation { report, body, .. } = &e {
+                let validation = Validation::from_report(report, 0);
+                entry.validation = validation.summary();
+                // Paid for: kept, marked refused, never bought again without asking.
+                let result = workspace.results.with_untracked(|m| m.get(key).cloned());
+                let result = result.filter(|r| r.rejected).unwrap_or_else(|| CallResult {
+                    key: key.to_string(),
+                    operation: entry.operation.clone(),
+                    request: String::new(),
+                    body: body.clone(),
+                    validation,
+                    charge,
+                    at: entry.at,
+                    mode,
+                    missing: Vec::new(),
+                    imported: false,
+                    source: entry.source.clone(),
+                    rejected: true,
+                });
+                entry.key = key.to_string();
+                workspace.put_result(result);
+                stored = true;
             }
             let nothing_sent = matches!(
                 e,
                 Error::InvalidRequest(_) | Error::MissingKey | Error::BudgetExceeded { .. }
-            );
-            if !nothing_sent {
+            ) && charge == Usd::ZERO
+                && possible == Usd::ZERO;
+            if nothing_sent {
+                workspace.remove_history(&entry.id);
+            } else {
                 workspace.add_history(entry);
             }
             workspace.set_error(key, Some(info));
-            false
+            stored
         }
     }
 }
-
 /// The HTTP status an error carries, if the service answered.
 fn status(e: &Error) -> Option<u16> {
     match e {

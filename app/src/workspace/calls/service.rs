@@ -5,6 +5,8 @@
 //! non-generic function: anything generic or called from elsewhere would pull the client
 //! into the first load.
 
+use std::rc::Rc;
+
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 use serpkit::client::{BulkOptions, Cancel, Client, Error, LocalBoxFuture};
@@ -12,9 +14,14 @@ use serpkit::ops::search_volume_bulk;
 use serpkit::records::PlanOptions;
 use serpkit::{Operation, Request, Usd};
 
-use super::calls::{CHUNK_SIZE, CONCURRENCY};
-use super::Workspace;
+use super::book::Book;
 use crate::model::{CallResult, Mode, Validation};
+use crate::workspace::Workspace;
+
+/// Keywords per `search_volume/bulk` request of a bulk job.
+pub const CHUNK_SIZE: usize = 200;
+/// Chunks of a bulk job in flight at once.
+pub(super) const CONCURRENCY: usize = 2;
 
 /// What one call bought: the result, this call's charge, and why a bulk job stopped early.
 pub(super) struct Bought {
@@ -27,6 +34,8 @@ pub(super) struct Bought {
     pub(super) reused: usize,
     /// The bought records could not be saved (the answer is kept all the same).
     pub(super) store_error: Option<String>,
+    /// The journal already stored the result with its entry (operations priced per request).
+    pub(super) result_stored: bool,
 }
 
 /// What one call bought, or why it failed, what it was charged and what it may have been.
@@ -50,6 +59,10 @@ pub(super) struct ServiceCall {
     pub(super) at: f64,
     /// The mode it runs in.
     pub(super) mode: Mode,
+    /// Where it is bought ([`Workspace::record_source`]).
+    pub(super) source: String,
+    /// Its history row's id: the job its journal entries belong to.
+    pub(super) job: String,
 }
 
 /// The part of a run that talks to the service: the client, its transports, validation and
@@ -67,7 +80,19 @@ pub(super) fn call_service(
     call: ServiceCall,
 ) -> LocalBoxFuture<'static, Result<Outcome, SplitLoaderError>> {
     Box::pin(async move {
-        let client = call.workspace.client();
+        let book = Rc::new(Book::new(
+            call.workspace,
+            &call.job,
+            (&call.key, &call.canonical_json),
+            &call.source,
+            call.mode,
+            call.at,
+        ));
+        let client = if call.mode == Mode::Demo && journal_off_for_benchmark() {
+            call.workspace.client()
+        } else {
+            call.workspace.client().with_journal(book.clone())
+        };
         let records = call.workspace.records;
         let outcome = match &call.request {
             Request::SearchVolumeBulk(bulk) => run_bulk(&client, &call, bulk).await,
@@ -91,12 +116,15 @@ pub(super) fn call_service(
                         mode: call.mode,
                         missing: Vec::new(),
                         imported: false,
+                        source: call.source.clone(),
+                        rejected: false,
                     },
                     charge: reply.charge,
                     possible: Usd::ZERO,
                     stopped: None,
                     reused: reply.from_store,
                     store_error: reply.store_error,
+                    result_stored: book.result_stored(),
                 }),
                 Err(e) => {
                     let (c, p) = (e.charge(), e.possible_charge());
@@ -107,6 +135,13 @@ pub(super) fn call_service(
         call.workspace.refresh_spend();
         Ok(outcome)
     })
+}
+
+/// The benchmark's A/B switch (`localStorage["serpkit.bench.journal"] = "off"`): honoured
+/// in demo mode only, where no money is at stake, so `cargo xtask bench` can time one bulk
+/// job with and without the journal in one run.
+fn journal_off_for_benchmark() -> bool {
+    crate::store::local_get("serpkit.bench.journal").as_deref() == Some("off")
 }
 
 /// A `search_volume/bulk` job of `call`: the keywords not bought yet, in chunks with
@@ -184,11 +219,14 @@ async fn run_bulk(
                 Vec::new()
             },
             imported: false,
+            source: call.source.clone(),
+            rejected: false,
         },
         charge: job.charge,
         possible: job.possibly_charged,
         stopped: job.stopped,
         reused: job.from_store,
         store_error: job.store_error,
+        result_stored: false,
     })
 }

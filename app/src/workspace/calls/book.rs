@@ -1,0 +1,227 @@
+//! The app's purchase journal ([`serpkit::client::Journal`]): every request a call sends is
+//! written ahead in IndexedDB's `journal` store under the journal lock (where the budget cap
+//! is checked against every tab's entries of the period), and settled in one transaction
+//! with what it bought: a chunk's records, or a per-request result. Other tabs are told
+//! after the commit.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+use leptos::prelude::*;
+use serpkit::client::{
+    EntryState, Error, Journal, LocalBoxFuture, Sending, Settled, ValidationMode,
+};
+
+use super::journal::{Changed, JournalEntry};
+use super::tabs;
+use crate::model::{CallResult, Mode, Validation};
+use crate::store;
+use crate::workspace::records::RecordEntry;
+use crate::workspace::{now, Workspace};
+
+/// One call's journal: its entries belong to the call's history row (`job`).
+pub(super) struct Book {
+    workspace: Workspace,
+    job: String,
+    result_key: String,
+    canonical_json: String,
+    source: String,
+    mode: Mode,
+    at: f64,
+    strict: bool,
+    open: RefCell<HashMap<u64, JournalEntry>>,
+    next: Cell<u64>,
+    result_stored: Cell<bool>,
+}
+
+impl Book {
+    /// The journal of one call: its history row's id (`job`), its result's cache key and
+    /// canonical request, where and in which mode it buys, and when it started.
+    pub(super) fn new(
+        workspace: Workspace,
+        job: &str,
+        (result_key, canonical_json): (&str, &str),
+        source: &str,
+        mode: Mode,
+        at: f64,
+    ) -> Book {
+        Book {
+            workspace,
+            job: job.to_string(),
+            result_key: result_key.to_string(),
+            canonical_json: canonical_json.to_string(),
+            source: source.to_string(),
+            mode,
+            at,
+            strict: workspace.validation_mode() == ValidationMode::Strict,
+            open: RefCell::new(HashMap::new()),
+            next: Cell::new(0),
+            result_stored: Cell::new(false),
+        }
+    }
+
+    /// True once a per-request result was stored with its entry.
+    pub(super) fn result_stored(&self) -> bool {
+        self.result_stored.get()
+    }
+
+    async fn write_ahead(&self, entry: &JournalEntry) -> Result<(), Error> {
+        let workspace = self.workspace;
+        let mode = self.mode;
+        let text = serde_json::to_string(entry).unwrap_or_default();
+        let estimate = entry.estimate;
+        tabs::with_lock(tabs::JOURNAL_LOCK, async move {
+            // Read under the lock: every tab's entries, as committed.
+            if store::available() {
+                if let Ok(all) =
+                    store::load_all::<JournalEntry>(store::JOURNAL, "journal entry").await
+                {
+                    workspace.merge_journal(all.items);
+                }
+            }
+            // The cap and its period as last saved by any tab (localStorage is shared).
+            let settings = store::local_get(store::SETTINGS_KEY)
+                .and_then(|t| serde_json::from_str::<crate::model::Settings>(&t).ok())
+                .unwrap_or_else(|| workspace.settings.get_untracked());
+            let cap = settings
+                .budget
+                .trim()
+                .parse::<serpkit::Usd>()
+                .ok()
+                .filter(|b| *b > serpkit::Usd::ZERO);
+            let period =
+                super::journal::Period::from_name(&settings.budget_period).unwrap_or_default();
+            let since = period.start(now(), settings.budget_reset_at);
+            let totals = workspace.totals(mode, since);
+            if let (Err(committed), Some(budget)) = (totals.admits(estimate, cap), cap) {
+                return Err(Error::BudgetExceeded {
+                    estimate,
+                    spent: committed,
+                    budget,
+                });
+            }
+            workspace.merge_journal([entry.clone()]);
+            if store::available() {
+                if let Err(e) = store::put_text(store::JOURNAL, &entry.id, &text).await {
+                    // Not written ahead: do not send (a reload could not count it).
+                    workspace.forget_journal(&entry.id);
+                    workspace.save_failed(format!("Could not write the purchase journal: {e}"));
+                    return Err(Error::Network(format!(
+                        "not sent: the purchase journal could not be written ({e})"
+                    )));
+                }
+            }
+            Ok(())
+        })
+        .await?;
+        workspace.refresh_spend();
+        tabs::post(&Changed::journal(vec![entry.id.clone()]).to_json());
+        Ok(())
+    }
+
+    async fn commit(&self, ticket: u64, settled: Settled) -> Result<(), String> {
+        let started = tabs::clock();
+        let outcome = self.commit_inner(ticket, settled).await;
+        // User Timing, so benchmarks read what one commit takes (measure name below).
+        tabs::measure("serpkit:journal-commit", started);
+        outcome
+    }
+
+    async fn commit_inner(&self, ticket: u64, settled: Settled) -> Result<(), String> {
+        let workspace = self.workspace;
+        let Some(mut entry) = self.open.borrow_mut().remove(&ticket) else {
+            return Ok(());
+        };
+        entry.settle(settled.state, settled.charge, settled.possible_charge);
+        let mut changed = Changed::journal(vec![entry.id.clone()]);
+        let mut records: Vec<(String, String)> = Vec::new();
+        if let Some((kind, bought)) = &settled.records {
+            let entries: Vec<RecordEntry> = bought
+                .iter()
+                .map(|(k, r)| RecordEntry::from_stored(*kind, k, r))
+                .collect();
+            records = entries
+                .iter()
+                .filter_map(|e| Some((e.id(), serde_json::to_string(e).ok()?)))
+                .collect();
+            changed.records = records.iter().map(|(id, _)| id.clone()).collect();
+            // In memory at once: the answer and every price see them.
+            workspace.records.extend(entries);
+        }
+        let mut results: Vec<(String, String)> = Vec::new();
+        if let (Some((body, report)), EntryState::Charged) = (&settled.body, settled.state) {
+            let validation = report
+                .as_ref()
+                .map(|r| Validation::from_report(r, 0))
+                .unwrap_or_default();
+            let rejected = self.strict && report.as_ref().is_some_and(|r| !r.ok());
+            let result = CallResult {
+                key: self.result_key.clone(),
+                operation: entry.operation.clone(),
+                request: self.canonical_json.clone(),
+                body: body.clone(),
+                validation,
+                charge: settled.charge,
+                at: self.at,
+                mode: self.mode,
+                missing: Vec::new(),
+                imported: false,
+                source: self.source.clone(),
+                rejected,
+            };
+            if let Ok(text) = serde_json::to_string(&result) {
+                results.push((result.key.clone(), text));
+            }
+            changed.results = vec![result.key.clone()];
+            workspace.results.update(|m| {
+                m.insert(result.key.clone(), result);
+            });
+            self.result_stored.set(true);
+        }
+        let journal = [(
+            entry.id.clone(),
+            serde_json::to_string(&entry).unwrap_or_default(),
+        )];
+        workspace.merge_journal([entry]);
+        workspace.refresh_spend();
+        if !store::available() {
+            return Ok(());
+        }
+        let outcome = store::put_all(&[
+            (store::JOURNAL, &journal[..]),
+            (store::RECORDS, &records[..]),
+            (store::RESULTS, &results[..]),
+        ])
+        .await;
+        if outcome.is_ok() {
+            tabs::post(&changed.to_json());
+        }
+        outcome
+    }
+}
+
+impl Journal for Book {
+    fn sending(&self, sending: Sending<'_>) -> LocalBoxFuture<'_, Result<u64, Error>> {
+        let ticket = self.next.get();
+        self.next.set(ticket + 1);
+        let entry = JournalEntry::sent(
+            tabs::next_id(),
+            &self.job,
+            &tabs::tab_id(),
+            sending.request.operation().path(),
+            sending.source,
+            self.mode,
+            sending.estimate,
+            now(),
+        );
+        Box::pin(async move {
+            self.write_ahead(&entry).await?;
+            self.open.borrow_mut().insert(ticket, entry);
+            Ok(ticket)
+        })
+    }
+
+    fn settled(&self, ticket: u64, settled: Settled) -> LocalBoxFuture<'_, Result<(), String>> {
+        Box::pin(self.commit(ticket, settled))
+    }
+}

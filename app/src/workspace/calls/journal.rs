@@ -1,0 +1,379 @@
+//! The purchase journal's stored entries and their pure rules: one entry per paid request
+//! (a bulk job's chunk is one), written ahead as `sent` before the request leaves and
+//! settled with what it bought ([`serpkit::client::journal`]). The account of the browser
+//! profile (spent, possibly charged, in flight) is the sum of the entries of the budget's
+//! period: every tab reads the same store, so the cap applies to the sum of every tab and
+//! survives reloads. Unit-tested natively.
+
+use serde::{Deserialize, Serialize};
+use serpkit::client::EntryState;
+use serpkit::Usd;
+
+use crate::model::Mode;
+
+/// Version of the stored entry. Readers skip entries of a newer version with a notice.
+pub const SCHEMA: u32 = 1;
+
+fn schema() -> u32 {
+    SCHEMA
+}
+
+/// One paid request in the journal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JournalEntry {
+    /// Stored schema version ([`SCHEMA`]).
+    #[serde(default = "schema")]
+    pub v: u32,
+    /// Unique id: the tab's id and a counter.
+    pub id: String,
+    /// The job it belongs to (the history row's id).
+    pub job: String,
+    /// The tab that wrote it (its Web Lock tells whether it is still open).
+    pub tab: String,
+    /// Operation path (`search_volume/bulk`).
+    pub operation: String,
+    /// Where it was sent ([`serpkit::records::source_of`] the base URL).
+    pub source: String,
+    /// Demo or live.
+    pub mode: Mode,
+    /// Its price, shown before it left.
+    pub estimate: Usd,
+    /// What it was charged.
+    #[serde(default)]
+    pub charge: Usd,
+    /// What it may have been charged (outcome unknown).
+    #[serde(default)]
+    pub possible_charge: Usd,
+    /// [`EntryState::as_str`].
+    pub state: String,
+    /// When it was written ahead (ms since the epoch).
+    pub at: f64,
+}
+
+impl JournalEntry {
+    /// An entry written ahead: `sent`, nothing charged yet.
+    #[allow(clippy::too_many_arguments)]
+    pub fn sent(
+        id: String,
+        job: &str,
+        tab: &str,
+        operation: &str,
+        source: &str,
+        mode: Mode,
+        estimate: Usd,
+        at: f64,
+    ) -> JournalEntry {
+        JournalEntry {
+            v: SCHEMA,
+            id,
+            job: job.to_string(),
+            tab: tab.to_string(),
+            operation: operation.to_string(),
+            source: source.to_string(),
+            mode,
+            estimate,
+            charge: Usd::ZERO,
+            possible_charge: Usd::ZERO,
+            state: EntryState::Sent.as_str().to_string(),
+            at,
+        }
+    }
+
+    /// Its state (an unknown name counts as `sent`: its outcome is not known).
+    pub fn state(&self) -> EntryState {
+        EntryState::from_name(&self.state).unwrap_or(EntryState::Sent)
+    }
+
+    /// Settles it with its outcome.
+    pub fn settle(&mut self, state: EntryState, charge: Usd, possible_charge: Usd) {
+        self.state = state.as_str().to_string();
+        self.charge = charge;
+        self.possible_charge = possible_charge;
+    }
+
+    /// Its writer is gone while it was `sent` (the tab closed or reloaded mid-call): the
+    /// service may have charged it. True when it changed.
+    pub fn orphan(&mut self) -> bool {
+        if self.state() != EntryState::Sent {
+            return false;
+        }
+        let estimate = self.estimate;
+        self.settle(EntryState::PossiblyCharged, Usd::ZERO, estimate);
+        true
+    }
+}
+
+/// The period a budget cap covers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Period {
+    /// The current UTC day.
+    Day,
+    /// The current UTC calendar month.
+    #[default]
+    Month,
+    /// Everything since the user last reset the meter.
+    UntilReset,
+}
+
+impl Period {
+    /// Every period, in the order Settings offers them.
+    pub const ALL: [Period; 3] = [Period::Day, Period::Month, Period::UntilReset];
+
+    /// Stable name (`day`, `month`, `until_reset`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Period::Day => "day",
+            Period::Month => "month",
+            Period::UntilReset => "until_reset",
+        }
+    }
+
+    /// The period named by [`Self::as_str`].
+    pub fn from_name(name: &str) -> Option<Period> {
+        Period::ALL.into_iter().find(|p| p.as_str() == name)
+    }
+
+    /// What the meter says ("today", "this month", "since reset").
+    pub fn label(self) -> &'static str {
+        match self {
+            Period::Day => "today (UTC)",
+            Period::Month => "this month (UTC)",
+            Period::UntilReset => "since the last reset",
+        }
+    }
+
+    /// When the period that holds `now_ms` began (ms since the epoch); `reset_at` is the
+    /// last reset (0 for never), which also starts a day or month period early.
+    pub fn start(self, now_ms: f64, reset_at: f64) -> f64 {
+        const DAY: f64 = 86_400_000.0;
+        let start = match self {
+            Period::Day => (now_ms / DAY).floor() * DAY,
+            Period::Month => {
+                let today = sandbox::Date::from_days((now_ms / DAY).floor() as i64);
+                let first = sandbox::Date { day: 1, ..today };
+                first.to_days() as f64 * DAY
+            }
+            Period::UntilReset => 0.0,
+        };
+        start.max(reset_at)
+    }
+}
+
+/// The account of a period: what every tab of the browser profile spent, may have spent,
+/// and has in flight.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Confirmed charges.
+    pub spent: Usd,
+    /// Outcomes unknown (counted like spent money).
+    pub possibly_charged: Usd,
+    /// Estimates of requests sent and not settled yet.
+    pub in_flight: Usd,
+}
+
+impl Totals {
+    /// The sums over the entries written since `since` (ms since the epoch).
+    pub fn of<'a>(entries: impl IntoIterator<Item = &'a JournalEntry>, since: f64) -> Totals {
+        let mut t = Totals::default();
+        for e in entries.into_iter().filter(|e| e.at >= since) {
+            match e.state() {
+                EntryState::Sent => t.in_flight += e.estimate,
+                _ => {
+                    t.spent += e.charge;
+                    t.possibly_charged += e.possible_charge;
+                }
+            }
+        }
+        t
+    }
+
+    /// What a cap is checked against: spent, possibly charged and in flight.
+    pub fn committed(self) -> Usd {
+        self.spent + self.possibly_charged + self.in_flight
+    }
+
+    /// Whether a request of `estimate` fits under `cap`; `Err` with what is committed.
+    pub fn admits(self, estimate: Usd, cap: Option<Usd>) -> Result<(), Usd> {
+        match cap {
+            Some(cap) if self.committed() + estimate > cap => Err(self.committed()),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The item reserved by a running job that `items` also needs, if any: a job another tab (or
+/// this one) is buying. Items are record keys and request keys, so only equal sources meet.
+pub fn overlap<'a>(running: &'a [Vec<String>], items: &[String]) -> Option<(usize, &'a str)> {
+    if items.is_empty() {
+        return None;
+    }
+    let wanted: std::collections::HashSet<&str> = items.iter().map(String::as_str).collect();
+    running.iter().enumerate().find_map(|(i, reserved)| {
+        reserved
+            .iter()
+            .find(|r| wanted.contains(r.as_str()))
+            .map(|r| (i, r.as_str()))
+    })
+}
+
+/// What a tab committed, told to the other tabs (they re-read these entries).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Changed {
+    /// Journal entry ids.
+    #[serde(default)]
+    pub journal: Vec<String>,
+    /// Record ids (`kind \0 key`).
+    #[serde(default)]
+    pub records: Vec<String>,
+    /// Result cache keys.
+    #[serde(default)]
+    pub results: Vec<String>,
+    /// History row ids.
+    #[serde(default)]
+    pub history: Vec<String>,
+}
+
+impl Changed {
+    /// Journal entries changed.
+    pub fn journal(ids: Vec<String>) -> Changed {
+        Changed {
+            journal: ids,
+            ..Changed::default()
+        }
+    }
+
+    /// History rows changed.
+    pub fn history(ids: Vec<String>) -> Changed {
+        Changed {
+            history: ids,
+            ..Changed::default()
+        }
+    }
+
+    /// As the channel carries it.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// A message read from the channel (`None` when it is not one of ours).
+    pub fn from_json(text: &str) -> Option<Changed> {
+        serde_json::from_str(text).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(
+        state: EntryState,
+        estimate: i64,
+        charge: i64,
+        possible: i64,
+        at: f64,
+    ) -> JournalEntry {
+        let mut e = JournalEntry::sent(
+            "t-1".into(),
+            "job",
+            "t",
+            "related",
+            "https://api.example.com",
+            Mode::Live,
+            Usd::from_micros(estimate),
+            at,
+        );
+        e.settle(state, Usd::from_micros(charge), Usd::from_micros(possible));
+        e
+    }
+
+    #[test]
+    fn an_orphaned_sent_entry_is_possibly_charged_once() {
+        let mut e = entry(EntryState::Sent, 150_000, 0, 0, 1.0);
+        assert!(e.orphan());
+        assert_eq!(e.state(), EntryState::PossiblyCharged);
+        assert_eq!(e.possible_charge, Usd::from_micros(150_000));
+        assert!(!e.orphan(), "only a sent entry is orphaned");
+        let mut c = entry(EntryState::Charged, 150_000, 150_000, 0, 1.0);
+        assert!(!c.orphan());
+        assert_eq!(c.charge, Usd::from_micros(150_000));
+    }
+
+    #[test]
+    fn totals_count_the_period_and_every_state() {
+        let entries = [
+            entry(EntryState::Charged, 100, 100, 0, 10.0),
+            entry(EntryState::PossiblyCharged, 50, 0, 50, 20.0),
+            entry(EntryState::NotCharged, 70, 0, 0, 30.0),
+            entry(EntryState::Sent, 30, 0, 0, 40.0),
+            entry(EntryState::Charged, 1000, 1000, 0, 1.0),
+        ];
+        let t = Totals::of(&entries, 5.0);
+        assert_eq!(t.spent, Usd::from_micros(100));
+        assert_eq!(t.possibly_charged, Usd::from_micros(50));
+        assert_eq!(t.in_flight, Usd::from_micros(30));
+        assert_eq!(t.committed(), Usd::from_micros(180));
+        assert_eq!(
+            t.admits(Usd::from_micros(20), Some(Usd::from_micros(200))),
+            Ok(())
+        );
+        assert_eq!(
+            t.admits(Usd::from_micros(21), Some(Usd::from_micros(200))),
+            Err(Usd::from_micros(180))
+        );
+        assert_eq!(t.admits(Usd::from_micros(1_000_000), None), Ok(()));
+    }
+
+    #[test]
+    fn an_unknown_state_counts_as_in_flight() {
+        let mut e = entry(EntryState::Sent, 40, 0, 0, 1.0);
+        e.state = "from a newer version".into();
+        assert_eq!(Totals::of([&e], 0.0).in_flight, Usd::from_micros(40));
+    }
+
+    #[test]
+    fn periods_start_at_utc_day_month_or_reset() {
+        // 2026-11-25T18:34:56Z
+        let now = 1_795_631_696_000.0;
+        assert_eq!(Period::Day.start(now, 0.0), 1_795_564_800_000.0);
+        // 2026-11-01T00:00:00Z
+        assert_eq!(Period::Month.start(now, 0.0), 1_793_491_200_000.0);
+        assert_eq!(Period::UntilReset.start(now, 0.0), 0.0);
+        assert_eq!(Period::UntilReset.start(now, 123.0), 123.0);
+        // A reset inside the month starts the month's count there.
+        assert_eq!(
+            Period::Month.start(now, 1_795_000_000_000.0),
+            1_795_000_000_000.0
+        );
+        // 2024-03-01T12:00Z: March of a leap year.
+        assert_eq!(
+            Period::Month.start(1_709_294_400_000.0, 0.0),
+            1_709_251_200_000.0
+        );
+        for p in Period::ALL {
+            assert_eq!(Period::from_name(p.as_str()), Some(p));
+        }
+    }
+
+    #[test]
+    fn changes_round_trip_and_foreign_messages_are_ignored() {
+        let c = Changed {
+            records: vec!["search_volume\u{0}k".into()],
+            ..Changed::journal(vec!["t-1".into()])
+        };
+        assert_eq!(Changed::from_json(&c.to_json()), Some(c));
+        assert_eq!(Changed::from_json("not json"), None);
+        assert_eq!(Changed::from_json("{}"), Some(Changed::default()));
+    }
+
+    #[test]
+    fn overlap_finds_a_reserved_item() {
+        let running = vec![
+            vec!["a".to_string(), "b".to_string()],
+            vec!["c".to_string()],
+        ];
+        assert_eq!(overlap(&running, &["x".into(), "c".into()]), Some((1, "c")));
+        assert_eq!(overlap(&running, &["x".into()]), None);
+        assert_eq!(overlap(&running, &[]), None);
+    }
+}

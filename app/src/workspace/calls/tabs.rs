@@ -1,0 +1,187 @@
+//! Every tab of the browser profile shares one workspace: the browser's own primitives tie
+//! them together. Web Locks (`navigator.locks`) make reserving and budget checks atomic
+//! across tabs, and tell whether a tab is still open (each holds a lock named after itself
+//! for its whole life; a closed or reloaded tab releases it). A `BroadcastChannel` tells the
+//! other tabs what changed, after it is committed; they re-read it from IndexedDB.
+//!
+//! Where a browser lacks Web Locks, locks are skipped and every other tab counts as gone,
+//! so its unsettled requests are counted as possibly charged (more, never less).
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::future::Future;
+
+use js_sys::{Array, Function, Promise, Reflect};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// The lock every write-ahead (budget check, reservation) takes.
+pub const JOURNAL_LOCK: &str = "serpkit-journal";
+/// Prefix of the lock each open tab holds.
+const TAB_LOCK: &str = "serpkit-tab:";
+/// The channel's name.
+const CHANNEL: &str = "serpkit";
+
+thread_local! {
+    static TAB: String = format!("{:x}{:x}", js_sys::Date::now() as u64, (js_sys::Math::random() * 1e12) as u64);
+    static SEQ: RefCell<u64> = const { RefCell::new(0) };
+    static BUS: RefCell<Option<web_sys::BroadcastChannel>> = const { RefCell::new(None) };
+}
+
+/// This tab's id (new on every load).
+pub fn tab_id() -> String {
+    TAB.with(Clone::clone)
+}
+
+/// A new id, unique across tabs: the tab's id and a counter.
+pub fn next_id() -> String {
+    let n = SEQ.with(|s| {
+        let mut s = s.borrow_mut();
+        *s += 1;
+        *s
+    });
+    format!("{}-{n}", tab_id())
+}
+
+fn locks() -> Option<JsValue> {
+    let navigator = Reflect::get(&js_sys::global(), &"navigator".into()).ok()?;
+    let locks = Reflect::get(&navigator, &"locks".into()).ok()?;
+    (!locks.is_undefined() && !locks.is_null()).then_some(locks)
+}
+
+fn method(target: &JsValue, name: &str) -> Option<Function> {
+    Reflect::get(target, &name.into()).ok()?.dyn_into().ok()
+}
+
+/// Holds this tab's own lock until the tab goes away (call once, at start).
+pub fn hold_tab_lock() {
+    let Some((locks, request)) = locks().and_then(|l| Some((l.clone(), method(&l, "request")?)))
+    else {
+        return;
+    };
+    // A promise that never settles: the lock is released when the tab closes or reloads.
+    let forever = Closure::<dyn FnMut(JsValue) -> Promise>::new(|_| Promise::new(&mut |_, _| {}));
+    let _ = request.call2(
+        &locks,
+        &JsValue::from_str(&format!("{TAB_LOCK}{}", tab_id())),
+        forever.as_ref(),
+    );
+    forever.forget();
+}
+
+/// The ids of the tabs open now (their locks are held); `None` without Web Locks.
+pub async fn open_tabs() -> Option<HashSet<String>> {
+    let locks = locks()?;
+    let promise: Promise = method(&locks, "query")?
+        .call0(&locks)
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let snapshot = JsFuture::from(promise).await.ok()?;
+    let held: Array = Reflect::get(&snapshot, &"held".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    Some(
+        held.iter()
+            .filter_map(|l| Reflect::get(&l, &"name".into()).ok()?.as_string())
+            .filter_map(|n| n.strip_prefix(TAB_LOCK).map(str::to_string))
+            .collect(),
+    )
+}
+
+/// Releases a held lock when dropped (also when the future holding it is dropped).
+struct Release(Option<Function>);
+
+impl Drop for Release {
+    fn drop(&mut self) {
+        if let Some(f) = self.0.take() {
+            let _ = f.call0(&JsValue::NULL);
+        }
+    }
+}
+
+/// Runs `f` holding the exclusive lock `name` across every tab of the origin; without Web
+/// Locks, runs it as it is.
+pub async fn with_lock<T>(name: &str, f: impl Future<Output = T>) -> T {
+    let Some((locks, request)) = locks().and_then(|l| Some((l.clone(), method(&l, "request")?)))
+    else {
+        return f.await;
+    };
+    let mut release = None;
+    let held = Promise::new(&mut |resolve, _| release = Some(resolve));
+    let mut grant = None;
+    let granted = Promise::new(&mut |resolve, _| grant = Some(resolve));
+    let callback = Closure::once_into_js(move |_lock: JsValue| -> Promise {
+        if let Some(g) = grant {
+            let _ = g.call0(&JsValue::NULL);
+        }
+        held
+    });
+    let guard = Release(release);
+    if request
+        .call2(&locks, &JsValue::from_str(name), &callback)
+        .is_err()
+    {
+        drop(guard);
+        return f.await;
+    }
+    let _ = JsFuture::from(granted).await;
+    let out = f.await;
+    drop(guard);
+    out
+}
+
+fn performance() -> Option<JsValue> {
+    Reflect::get(&js_sys::global(), &"performance".into())
+        .ok()
+        .filter(|p| !p.is_undefined())
+}
+
+/// `performance.now()` (0 where there is none).
+pub fn clock() -> f64 {
+    performance()
+        .and_then(|p| method(&p, "now")?.call0(&p).ok()?.as_f64())
+        .unwrap_or(0.0)
+}
+
+/// Records `name` from `start` ([`clock`]) to now as a User Timing measure.
+pub fn measure(name: &str, start: f64) {
+    let Some((p, f)) = performance().and_then(|p| Some((p.clone(), method(&p, "measure")?))) else {
+        return;
+    };
+    let options = js_sys::Object::new();
+    let _ = Reflect::set(&options, &"start".into(), &JsValue::from_f64(start));
+    let _ = Reflect::set(&options, &"end".into(), &JsValue::from_f64(clock()));
+    let _ = f.call2(&p, &JsValue::from_str(name), &options);
+}
+
+fn bus() -> Option<web_sys::BroadcastChannel> {
+    BUS.with(|b| {
+        let mut b = b.borrow_mut();
+        if b.is_none() {
+            *b = web_sys::BroadcastChannel::new(CHANNEL).ok();
+        }
+        b.clone()
+    })
+}
+
+/// Tells the other tabs what changed (after it is committed). `message` is JSON text.
+pub fn post(message: &str) {
+    if let Some(b) = bus() {
+        let _ = b.post_message(&JsValue::from_str(message));
+    }
+}
+
+/// Calls `on_message` with every message another tab posts.
+pub fn listen(on_message: impl Fn(String) + 'static) {
+    let Some(b) = bus() else { return };
+    let handler = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        if let Some(text) = e.data().as_string() {
+            on_message(text);
+        }
+    });
+    b.set_onmessage(Some(handler.as_ref().unchecked_ref()));
+    handler.forget();
+}
