@@ -107,6 +107,14 @@ pub async fn open() -> Result<(), String> {
         .await?
         .dyn_into::<IdbDatabase>()
         .map_err(|_| "IndexedDB did not open".to_string())?;
+    // A newer version of the app opening in another tab needs this connection closed to
+    // upgrade the database; this tab then keeps working in memory until it is reloaded.
+    let this = db.clone();
+    let close = Closure::once_into_js(move |_: web_sys::Event| {
+        this.close();
+        DB.with(|d| *d.borrow_mut() = None);
+    });
+    db.set_onversionchange(Some(close.unchecked_ref()));
     DB.with(|d| *d.borrow_mut() = Some(db));
     Ok(())
 }

@@ -144,6 +144,21 @@ impl Workspace {
     /// Listens to the other tabs: re-reads what they committed (records, results, history
     /// rows, journal entries), so prices, results and the meter follow without a reload.
     pub(crate) fn follow_other_tabs(self) {
+        // A tab that closes mid-call tells nobody: look for its requests now and then.
+        let sweep = move || {
+            let me = tabs::tab_id();
+            let others_sending = self.journal.with_untracked(|j| {
+                j.values()
+                    .any(|e| e.tab != me && e.state() == serpkit::client::EntryState::Sent)
+            });
+            if others_sending {
+                spawn_local(async move {
+                    tabs::with_lock(tabs::JOURNAL_LOCK, self.sweep_closed_tabs()).await;
+                    self.refresh_spend();
+                });
+            }
+        };
+        let _ = set_interval_with_handle(sweep, std::time::Duration::from_secs(5));
         tabs::listen(move |text| {
             let Some(changed) = Changed::from_json(&text) else {
                 return;
