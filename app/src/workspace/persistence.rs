@@ -110,7 +110,6 @@ impl Workspace {
             }
             tabs::with_lock(tabs::JOURNAL_LOCK, self.sweep_closed_tabs()).await;
             self.follow_other_tabs();
-            self.refresh_spend();
             self.loaded.set(true);
         });
     }

@@ -154,7 +154,6 @@ impl Workspace {
             if others_sending {
                 spawn_local(async move {
                     tabs::with_lock(tabs::JOURNAL_LOCK, self.sweep_closed_tabs()).await;
-                    self.refresh_spend();
                 });
             }
         };
@@ -190,7 +189,6 @@ impl Workspace {
                     store::get_many::<JournalEntry>(store::JOURNAL, &changed.journal).await
                 {
                     self.merge_journal(entries);
-                    self.refresh_spend();
                 }
             });
         });

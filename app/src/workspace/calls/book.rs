@@ -114,7 +114,6 @@ impl Book {
             Ok(())
         })
         .await?;
-        workspace.refresh_spend();
         tabs::post(&Changed::journal(vec![entry.id.clone()]).to_json());
         Ok(())
     }
@@ -183,7 +182,6 @@ impl Book {
             serde_json::to_string(&entry).unwrap_or_default(),
         )];
         workspace.merge_journal([entry]);
-        workspace.refresh_spend();
         if !store::available() {
             return Ok(());
         }
