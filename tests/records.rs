@@ -307,3 +307,226 @@ fn a_chunked_job_buys_only_missing_keywords_and_maps_each_chunks_report() {
     assert_eq!(sb.ledger().total, Usd::from_micros(2_400));
     assert_eq!(store.len(), 8);
 }
+
+/// A journal that writes down what it is told (and can refuse every request).
+#[derive(Default)]
+struct Book {
+    refuse: bool,
+    sent: std::cell::RefCell<Vec<Request>>,
+    settled: std::cell::RefCell<Vec<(u64, serpkit::client::Settled)>>,
+}
+
+impl serpkit::client::Journal for Book {
+    fn sending(
+        &self,
+        sending: serpkit::client::Sending<'_>,
+    ) -> LocalBoxFuture<'_, Result<u64, serpkit::client::Error>> {
+        assert!(
+            sending.request.key().is_empty(),
+            "the journal never sees the key"
+        );
+        let refused = self
+            .refuse
+            .then_some(serpkit::client::Error::BudgetExceeded {
+                estimate: sending.estimate,
+                spent: Usd::ZERO,
+                budget: Usd::ZERO,
+            });
+        let mut sent = self.sent.borrow_mut();
+        sent.push(sending.request.clone());
+        let ticket = sent.len() as u64;
+        Box::pin(std::future::ready(match refused {
+            Some(e) => Err(e),
+            None => Ok(ticket),
+        }))
+    }
+
+    fn settled(
+        &self,
+        ticket: u64,
+        settled: serpkit::client::Settled,
+    ) -> LocalBoxFuture<'_, Result<(), String>> {
+        self.settled.borrow_mut().push((ticket, settled));
+        Box::pin(std::future::ready(Ok(())))
+    }
+}
+
+#[test]
+fn a_journal_writes_ahead_and_settles_with_the_records_instead_of_the_store() {
+    use serpkit::client::EntryState;
+    let sb = sandbox();
+    let book = Rc::new(Book::default());
+    let client = setup(LIVE, &sb).with_journal(book.clone());
+    let store = MemoryStore::new();
+    let r =
+        block_on(client.call_with_records(&bulk(&words(3)), Some(&store), &at(1.0), None)).unwrap();
+    assert_eq!((r.bought, r.charge), (3, Usd::from_micros(900)));
+    assert!(
+        store.is_empty(),
+        "the records went to the journal, not the store"
+    );
+    assert_eq!(book.sent.borrow().len(), 1);
+    {
+        let settled = book.settled.borrow();
+        let (ticket, s) = &settled[0];
+        assert_eq!(
+            (*ticket, s.state, s.charge),
+            (1, EntryState::Charged, r.charge)
+        );
+        let (kind, records) = s.records.as_ref().unwrap();
+        assert_eq!((*kind, records.len()), (RecordKind::SearchVolume, 3));
+        assert!(s.body.is_none());
+    }
+
+    // A per-request operation: settled with its body and report.
+    let related = Request::Related(serpkit::ops::related::Request {
+        key: Default::default(),
+        keyword: "trail shoes".into(),
+        ccode: "US".into(),
+    });
+    let r = block_on(client.call_with_records(&related, Some(&store), &at(1.0), None)).unwrap();
+    {
+        let settled = book.settled.borrow();
+        assert_eq!(settled.len(), 2);
+        let (body, report) = settled[1].1.body.as_ref().unwrap();
+        assert_eq!(body, &r.body);
+        assert!(report.as_ref().unwrap().ok());
+    }
+
+    // A refusal by the journal: nothing sent, nothing counted.
+    let refusing = Rc::new(Book {
+        refuse: true,
+        ..Book::default()
+    });
+    let before = sb.ledger().entries.len();
+    let spent = client.spent();
+    let c = setup(LIVE, &sb).with_journal(refusing.clone());
+    let err = block_on(c.call_raw(&related, None)).unwrap_err();
+    assert_eq!(err.code(), "budget_exceeded");
+    assert_eq!(sb.ledger().entries.len(), before);
+    assert_eq!((c.spent(), c.possibly_charged()), (Usd::ZERO, Usd::ZERO));
+    assert!(refusing.settled.borrow().is_empty());
+    assert_eq!(client.spent(), spent);
+}
+
+#[test]
+fn a_strict_refusal_and_a_lost_connection_are_settled_by_their_outcome() {
+    use serpkit::client::EntryState;
+    let sb = sandbox();
+    let related = Request::Related(serpkit::ops::related::Request {
+        key: Default::default(),
+        keyword: "trail shoes".into(),
+        ccode: "US".into(),
+    });
+    let book = Rc::new(Book::default());
+    let mut config = ClientConfig::new(format!("{}+break=type", sandbox::DEFAULT_KEY));
+    config.base_url = LIVE.into();
+    config.validation = ValidationMode::Strict;
+    let client = Client::new(config, Rc::new(sb.clone())).with_journal(book.clone());
+    let err = block_on(client.call_raw(&related, None)).unwrap_err();
+    let serpkit::client::Error::ContractViolation { body, .. } = &err else {
+        panic!("{err:?}");
+    };
+    {
+        let settled = book.settled.borrow();
+        let s = &settled[0].1;
+        assert_eq!(s.state, EntryState::Charged);
+        assert_eq!(&s.body.as_ref().unwrap().0, body, "the paid body is kept");
+    }
+
+    let mut config = ClientConfig::new(format!("{}+reset", sandbox::DEFAULT_KEY));
+    config.base_url = LIVE.into();
+    let client = Client::new(config, Rc::new(sb.clone())).with_journal(book.clone());
+    let err = block_on(client.call_raw(&related, None)).unwrap_err();
+    assert_eq!(err.code(), "connection_lost");
+    let settled = book.settled.borrow();
+    let s = &settled[1].1;
+    assert_eq!(s.state, EntryState::PossiblyCharged);
+    assert_eq!(s.possible_charge, Usd::from_micros(150_000));
+    assert!(s.body.is_none() && s.records.is_none());
+}
+
+/// Counts its writes (each a batch).
+#[derive(Default)]
+struct CountingStore {
+    inner: MemoryStore,
+    puts: std::cell::RefCell<Vec<usize>>,
+}
+
+impl RecordStore for CountingStore {
+    fn get<'a>(
+        &'a self,
+        kind: RecordKind,
+        keys: &'a [RecordKey],
+    ) -> LocalBoxFuture<'a, Result<Vec<Option<StoredRecord>>, String>> {
+        self.inner.get(kind, keys)
+    }
+    fn put(
+        &self,
+        kind: RecordKind,
+        records: Vec<(RecordKey, StoredRecord)>,
+    ) -> LocalBoxFuture<'_, Result<(), String>> {
+        self.puts.borrow_mut().push(records.len());
+        self.inner.put(kind, records)
+    }
+}
+
+#[test]
+fn a_bulk_job_keeps_each_chunk_as_it_arrives() {
+    use serpkit::client::{BulkOptions, Cancel, EntryState};
+    let sb = sandbox();
+    let client = setup(LIVE, &sb);
+    let store = CountingStore::default();
+    let all = words(1_000);
+    let options = BulkOptions {
+        chunk_size: 200,
+        concurrency: 1,
+    };
+    // Cut short after the second chunk (a tab closed mid-job): both are stored already.
+    let cancel = Cancel::new();
+    let job = block_on(client.search_volume_bulk_with_records(
+        &all,
+        "US",
+        options,
+        |p| {
+            if p.done_chunks == 2 {
+                cancel.cancel();
+            }
+        },
+        Some(&cancel),
+        Some(&store),
+        &at(1.0),
+    ));
+    assert_eq!(job.stopped.as_ref().map(|e| e.code()), Some("aborted"));
+    assert_eq!(*store.puts.borrow(), vec![200, 200], "one write per chunk");
+    assert_eq!((job.bought, job.missing.len()), (400, 600));
+    assert_eq!(keywords_in(&job.records), all[..400]);
+
+    // The rest, with a journal: one entry per chunk, each settled with its records.
+    let book = Rc::new(Book::default());
+    let journaled = client.with_journal(book.clone());
+    let job = block_on(journaled.search_volume_bulk_with_records(
+        &all,
+        "US",
+        options,
+        |_| {},
+        None,
+        Some(&store),
+        &at(2.0),
+    ));
+    assert!(job.stopped.is_none(), "{:?}", job.stopped);
+    assert_eq!((job.from_store, job.bought), (400, 600));
+    assert_eq!(keywords_in(&job.records), all);
+    assert_eq!(
+        store.puts.borrow().len(),
+        2,
+        "the journal keeps them, not the store"
+    );
+    assert_eq!(book.sent.borrow().len(), 3);
+    let settled = book.settled.borrow();
+    assert_eq!(settled.len(), 3);
+    for (_, s) in settled.iter() {
+        assert_eq!(s.state, EntryState::Charged);
+        assert_eq!(s.records.as_ref().unwrap().1.len(), 200);
+    }
+}

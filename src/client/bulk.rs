@@ -155,7 +155,7 @@ impl Client {
 
     /// The bulk driver: checks every chunk, then runs them with bounded concurrency through
     /// `call`, reporting progress after each.
-    async fn run_chunks<'k, T, Fut>(
+    pub(super) async fn run_chunks<'k, T, Fut>(
         &self,
         keywords: &'k [String],
         ccode: &str,
@@ -244,7 +244,7 @@ impl Client {
 }
 
 /// What the driver gathered: each chunk's result (`None`: not sent).
-struct Chunked<'k, T> {
+pub(super) struct Chunked<'k, T> {
     keywords: &'k [String],
     chunks: Vec<&'k [String]>,
     results: Vec<Option<Result<Reply<T>, Error>>>,
@@ -256,7 +256,10 @@ impl<T> Chunked<'_, T> {
     /// The outcome: successful chunks' data added in request order by `add` (which returns
     /// how many records it added) to the (default) records, the keywords of the others as
     /// missing.
-    fn merge<D: Default>(self, mut add: impl FnMut(&mut D, T) -> usize) -> BulkOutcome<D> {
+    pub(super) fn merge<D: Default>(
+        self,
+        mut add: impl FnMut(&mut D, T) -> usize,
+    ) -> BulkOutcome<D> {
         if let Some(e) = self.refused {
             return BulkOutcome {
                 missing: self.keywords.to_vec(),
@@ -300,11 +303,38 @@ impl<T> Chunked<'_, T> {
 
 /// The text between the brackets of a JSON array body (trimmed), or `None` when the body
 /// is not an array. The body is already known to be JSON (`call_raw` checks).
-fn array_items(body: &str) -> Option<&str> {
+pub(super) fn array_items(body: &str) -> Option<&str> {
     body.trim()
         .strip_prefix('[')?
         .strip_suffix(']')
         .map(str::trim)
+}
+
+/// Adds one chunk's array items (the text between its brackets) to the joined items; how
+/// many records that was.
+pub(super) fn join_items(all: &mut String, items: String) -> usize {
+    if items.is_empty() {
+        return 0;
+    }
+    if !all.is_empty() {
+        all.push(',');
+    }
+    all.push_str(&items);
+    count_items(&items)
+}
+
+/// A chunk's JSON body that is not an array (charged: the service answered).
+pub(super) fn not_an_array(charge: Usd) -> Error {
+    Error::Decode {
+        error: crate::decode::DecodeError {
+            path: String::new(),
+            message: "expected an array of search volume records".into(),
+            line: 1,
+            column: 1,
+            syntax: false,
+        },
+        charge,
+    }
 }
 
 /// How many values the text between an array's brackets holds (it is JSON: commas at depth

@@ -127,6 +127,18 @@ pub struct RawReply {
     pub charge: Usd,
     /// Attempts made (1 + retries).
     pub attempts: u32,
+    /// The client's journal could not settle this call (the answer is complete all the
+    /// same), as a failed record store write is reported.
+    pub store_error: Option<String>,
+}
+
+/// A request that was sent (or refused by the transport's outcome), and its journal entry
+/// still to settle.
+pub(crate) struct Sent {
+    /// The outcome.
+    pub result: Result<RawReply, Error>,
+    /// The journal's ticket (`None` without a journal).
+    pub ticket: Option<u64>,
 }
 
 /// A successful, decoded call.
@@ -248,13 +260,124 @@ impl Client {
         Ok(estimate)
     }
 
-    /// Sends any request and returns the body text, validated per the mode.
+    /// Sends any request and returns the body text, validated per the mode. With a journal,
+    /// the request is written ahead and settled with its body (when charged).
     pub async fn call_raw(
         &self,
         request: &Request,
         cancel: Option<&Cancel>,
     ) -> Result<RawReply, Error> {
+        let sent = self.send_journaled(request, cancel).await?;
+        self.settle_with_body(sent).await
+    }
+
+    /// Settles a sent request's journal entry with its body and report when it was charged
+    /// (also a strict refusal's); a failed commit is the reply's `store_error`.
+    pub(crate) async fn settle_with_body(&self, sent: Sent) -> Result<RawReply, Error> {
+        if self.journal.is_none() || sent.ticket.is_none() {
+            return sent.result;
+        }
+        let r = match sent.result {
+            Ok(r) => r,
+            Err(e) => return Err(self.settle_failure(e, sent.ticket).await),
+        };
+        let settled = Settled {
+            state: EntryState::of(r.charge, Usd::ZERO),
+            charge: r.charge,
+            possible_charge: Usd::ZERO,
+            records: None,
+            body: Some((r.body.clone(), r.report.clone())),
+        };
+        let store_error = self.settle(sent.ticket, settled).await;
+        Ok(RawReply { store_error, ..r })
+    }
+
+    /// Settles a failed request's journal entry by its outcome; the error.
+    pub(crate) async fn settle_failure(&self, error: Error, ticket: Option<u64>) -> Error {
+        let body = match &error {
+            Error::ContractViolation { report, body, .. } => {
+                Some((body.clone(), Some((**report).clone())))
+            }
+            _ => None,
+        };
+        let (charge, possible_charge) = (error.charge(), error.possible_charge());
+        let settled = Settled {
+            state: EntryState::of(charge, possible_charge),
+            charge,
+            possible_charge,
+            records: None,
+            body,
+        };
+        // The error is what the caller gets; a failed commit cannot be added to it.
+        let _ = self.settle(ticket, settled).await;
+        error
+    }
+
+    /// Settles the journal entry of `ticket` (nothing without a journal or a ticket); the
+    /// commit's failure, if any.
+    pub(crate) async fn settle(&self, ticket: Option<u64>, settled: Settled) -> Option<String> {
+        match (&self.journal, ticket) {
+            (Some(journal), Some(ticket)) => journal.settled(ticket, settled).await.err(),
+            _ => None,
+        }
+    }
+
+    /// Checks and prices `request`, writes it ahead in the journal, and sends it; the
+    /// journal entry is left for the caller to settle. `Err`: refused before sending
+    /// (nothing counted, no entry).
+    pub(crate) async fn send_journaled(
+        &self,
+        request: &Request,
+        cancel: Option<&Cancel>,
+    ) -> Result<Sent, Error> {
         let estimate = self.preflight(request)?;
+        let ticket = match &self.journal {
+            None => None,
+            Some(journal) => {
+                // The journal never sees the key.
+                let keyless;
+                let shown = if request.key().is_empty() {
+                    request
+                } else {
+                    let mut r = request.clone();
+                    r.set_key(ApiKey::default());
+                    keyless = r;
+                    &keyless
+                };
+                let source = self.record_source();
+                let sending = Sending {
+                    request: shown,
+                    source: &source,
+                    estimate,
+                };
+                let ticket = journal.sending(sending).await?;
+                // Other calls may have committed money while the journal wrote: the budget
+                // is checked again, and a refusal settles the entry as not charged.
+                if let Err(e) = self.preflight(request) {
+                    let free = Settled {
+                        state: EntryState::NotCharged,
+                        charge: Usd::ZERO,
+                        possible_charge: Usd::ZERO,
+                        records: None,
+                        body: None,
+                    };
+                    let _ = journal.settled(ticket, free).await;
+                    return Err(e);
+                }
+                Some(ticket)
+            }
+        };
+        let result = self.send_checked(request, estimate, cancel).await;
+        Ok(Sent { result, ticket })
+    }
+
+    /// Sends a checked, priced request: retries, the account, validation.
+    async fn send_checked(
+        &self,
+        request: &Request,
+        estimate: Usd,
+        cancel: Option<&Cancel>,
+    ) -> Result<RawReply, Error> {
         let mut request = request.clone();
         request.set_key(self.config.key.clone());
         let operation = request.operation();
@@ -323,6 +446,7 @@ impl Client {
             report,
             charge,
             attempts,
+            store_error: None,
         })
     }
 

@@ -1,12 +1,21 @@
 //! Calls that pay once per record: planned against a [`RecordStore`], only the missing
 //! records sent and priced, the answer merged in request order ([`crate::records`]).
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::{BulkOptions, BulkProgress, BulkReport, Cancel, Client, Error, ValidationMode};
+use super::bulk::{array_items, join_items, not_an_array};
+
+use super::{
+    BulkOptions, BulkOutcome, BulkProgress, BulkReport, Cancel, Client, EntryState, Error, Reply,
+    Sent, Settled, ValidationMode,
+};
 use crate::money::Usd;
 use crate::ops::{search_volume_bulk, Request};
-use crate::records::{shift_path, source_of, Bought, Plan, PlanOptions, RecordStore};
+use crate::records::{
+    shift_path, source_of, Bought, Plan, PlanOptions, RecordKey, RecordKind, RecordStore,
+    StoredRecord,
+};
 use crate::validate::{Issue, Report};
 
 /// A call answered from stored records and what this call bought.
@@ -95,29 +104,32 @@ impl Client {
                 }
             },
         };
-        let planned = plan.zip(store);
-        // One send (one copy of the call's code): the whole request without a plan, the
-        // missing records with one, nothing when every record is stored.
-        let (client, send) = match &planned {
-            None => (self.clone(), Some(request)),
-            Some((plan, _)) => (self.judged_later(), plan.to_buy.as_ref()),
+        let Some((plan, store)) = plan.zip(store) else {
+            // Without a plan: the whole request, its body settled with its journal entry.
+            let r = self.call_raw(request, cancel).await?;
+            return Ok(RecordReply {
+                body: r.body,
+                report: r.report,
+                charge: r.charge,
+                store_error: r.store_error.or(store_error),
+                attempts: r.attempts,
+                ..RecordReply::default()
+            });
         };
-        let sent = match send {
-            Some(r) => Some(client.call_raw(r, cancel).await?),
-            None => None,
-        };
-        let Some((plan, store)) = planned else {
-            // Without a plan the whole request was sent (`send` above), so `sent` is there.
-            return Ok(sent
-                .map(|r| RecordReply {
-                    body: r.body,
-                    report: r.report,
-                    charge: r.charge,
-                    store_error,
-                    attempts: r.attempts,
-                    ..RecordReply::default()
-                })
-                .unwrap_or_default());
+        // The missing records only (nothing when every record is stored); their journal
+        // entry is settled with the records they bought, after the merge.
+        let client = self.judged_later();
+        let (sent, ticket) = match &plan.to_buy {
+            None => (None, None),
+            Some(r) => {
+                let sent = client.send_journaled(r, cancel).await?;
+                let ticket = sent.ticket;
+                match sent.result {
+                    Ok(reply) => (Some(reply), ticket),
+                    // Nothing to store: settled by its outcome alone.
+                    Err(e) => return Err(client.settle_failure(e, ticket).await),
+                }
+            }
         };
         let mode = self.config.validation;
         let bought = sent.as_ref().map(|r| Bought {
@@ -128,10 +140,11 @@ impl Client {
         let merged = plan.merge(bought, mode != ValidationMode::Off);
         let (charge, attempts) = sent.map_or((Usd::ZERO, 0), |r| (r.charge, r.attempts));
         let bought = merged.fresh.len();
-        if !merged.fresh.is_empty() {
-            if let Err(e) = store.put(plan.kind, merged.fresh).await {
-                store_error = Some(e);
-            }
+        if let Some(e) = self
+            .keep(plan.kind, merged.fresh, ticket, charge, store)
+            .await
+        {
+            store_error = Some(e);
         }
         if mode == ValidationMode::Strict {
             if let Some(r) = merged.report.as_ref().filter(|r| !r.ok()) {
@@ -153,6 +166,35 @@ impl Client {
             store_error,
             attempts,
         })
+    }
+}
+
+impl Client {
+    /// Keeps records bought by one sent request: with a journal entry (`ticket`), settles it
+    /// with them (entry and records commit together); without one, puts them in `store`.
+    /// The failure, if any.
+    pub(crate) async fn keep(
+        &self,
+        kind: RecordKind,
+        fresh: Vec<(RecordKey, StoredRecord)>,
+        ticket: Option<u64>,
+        charge: Usd,
+        store: &dyn RecordStore,
+    ) -> Option<String> {
+        if self.journal.is_some() && ticket.is_some() {
+            let settled = Settled {
+                state: EntryState::of(charge, Usd::ZERO),
+                charge,
+                possible_charge: Usd::ZERO,
+                records: Some((kind, fresh)),
+                body: None,
+            };
+            return self.settle(ticket, settled).await;
+        }
+        if fresh.is_empty() {
+            return None;
+        }
+        store.put(kind, fresh).await.err()
     }
 }
 
@@ -184,10 +226,11 @@ pub struct RecordBulk {
 
 impl Client {
     /// `search_volume/bulk` over any number of keywords, buying only the records `store`
-    /// lacks: planned, the missing keywords run in chunks
-    /// ([`Client::search_volume_bulk_chunked_raw`]: cancel stops new chunks, chunks in
-    /// flight finish), merged in request order, new records stored. Without a store (`None`)
-    /// it is [`Client::search_volume_bulk_chunked_raw`].
+    /// lacks: planned, the missing keywords run in chunks (cancel stops new chunks, chunks
+    /// in flight finish), merged in request order. Each chunk's new records are kept as it
+    /// arrives (put in the store, or with a journal settled with the chunk's entry), so a job
+    /// cut short keeps every chunk it paid for. Without a store (`None`) it is
+    /// [`Client::search_volume_bulk_chunked_raw`].
     #[allow(clippy::too_many_arguments)]
     pub async fn search_volume_bulk_with_records(
         &self,
@@ -205,56 +248,64 @@ impl Client {
             ccode: ccode.to_owned(),
         });
         let mut out = RecordBulk::default();
-        let planned = match store {
-            None => None,
-            Some(store) => match self.plan(&request, store, plan).await {
-                Ok(p) => p,
-                Err(e) => {
-                    out.store_error = Some(e);
-                    Plan::new(&request, &self.record_source(), Vec::new(), plan)
-                }
+        let Some(store) = store else {
+            let job = self
+                .search_volume_bulk_chunked_raw(keywords, ccode, options, on_progress, cancel)
+                .await;
+            out.charge = job.charge;
+            out.possibly_charged = job.possibly_charged;
+            out.stopped = job.stopped;
+            out.records = job.records;
+            out.missing = job.missing;
+            return out;
+        };
+        let planned = match self.plan(&request, store, plan).await {
+            Ok(p) => p,
+            Err(e) => {
+                out.store_error = Some(e);
+                Plan::new(&request, &self.record_source(), Vec::new(), plan)
             }
-            .zip(Some(store)),
         };
-        // One job (one copy of its code): every keyword without a plan, the missing ones
-        // with one, none when every record is stored.
-        let (client, send) = match &planned {
-            None => (self.clone(), Some(keywords)),
-            Some((p, _)) => match &p.to_buy {
-                Some(Request::SearchVolumeBulk(q)) => (self.judged_later(), Some(&q.keywords[..])),
-                _ => (self.clone(), None),
-            },
-        };
-        let job = match send {
-            Some(k) => Some(
-                client
-                    .search_volume_bulk_chunked_raw(k, ccode, options, on_progress, cancel)
-                    .await,
-            ),
-            None => None,
+        let Some(planned) = planned else {
+            return out;
         };
         let validated = self.config.validation != ValidationMode::Off;
-        if let Some(job) = &job {
+        // The missing keywords (each once), none when every record is stored.
+        let job = match &planned.to_buy {
+            Some(Request::SearchVolumeBulk(q)) => Some(
+                self.judged_later()
+                    .chunks_kept(
+                        &q.keywords,
+                        ccode,
+                        options,
+                        on_progress,
+                        cancel,
+                        store,
+                        plan,
+                    )
+                    .await,
+            ),
+            _ => None,
+        };
+        if let Some((job, kept)) = &job {
             out.charge = job.charge;
             out.possibly_charged = job.possibly_charged;
             out.stopped = job.stopped.clone();
-        }
-        let Some((planned, store)) = planned else {
-            if let Some(job) = job {
-                out.records = job.records;
-                out.missing = job.missing;
+            out.bought = kept.bought;
+            if out.store_error.is_none() {
+                out.store_error = kept.error.clone();
             }
-            return out;
-        };
+        }
         let report = job
             .as_ref()
             .filter(|_| validated)
-            .map(|job| BulkReport::join(&job.reports));
-        let bought = job.as_ref().map(|job| Bought {
+            .map(|(job, _)| BulkReport::join(&job.reports));
+        let bought = job.as_ref().map(|(job, _)| Bought {
             body: &job.records,
             report: report.as_ref(),
             at_ms: plan.now_ms,
         });
+        // Once over the whole job for the answer; its records were kept chunk by chunk.
         let merged = planned.merge(bought, validated);
         out.missing = merged
             .missing
@@ -263,12 +314,6 @@ impl Client {
             .collect();
         out.from_store = merged.from_store;
         out.unmatched = merged.unmatched;
-        out.bought = merged.fresh.len();
-        if !merged.fresh.is_empty() {
-            if let Err(e) = store.put(planned.kind, merged.fresh).await {
-                out.store_error = Some(e);
-            }
-        }
         if self.config.validation == ValidationMode::Strict && out.stopped.is_none() {
             if let Some(r) = merged.report.as_ref().filter(|r| !r.ok()) {
                 out.stopped = Some(Error::ContractViolation {
@@ -282,6 +327,92 @@ impl Client {
         out.report = merged.report;
         out
     }
+
+    /// The chunks of a planned bulk job (`keywords`: the missing ones, distinct), each
+    /// chunk's new records kept as it arrives ([`Client::keep`]): the joined records as
+    /// [`Client::search_volume_bulk_chunked_raw`] returns them, and what was kept.
+    #[allow(clippy::too_many_arguments)]
+    async fn chunks_kept(
+        &self,
+        keywords: &[String],
+        ccode: &str,
+        options: BulkOptions,
+        on_progress: impl FnMut(BulkProgress),
+        cancel: Option<&Cancel>,
+        store: &dyn RecordStore,
+        plan: &PlanOptions,
+    ) -> (BulkOutcome<String>, Kept) {
+        let kept = RefCell::new(Kept::default());
+        let source = self.record_source();
+        let validated = self.config.validation != ValidationMode::Off;
+        let call = |request: search_volume_bulk::Request| {
+            let (kept, source) = (&kept, &source);
+            async move {
+                let request = Request::SearchVolumeBulk(request);
+                let sent = self.send_journaled(&request, None).await?;
+                let ticket = sent.ticket;
+                let r = match sent.result {
+                    Ok(r) => r,
+                    Err(e) => return Err(self.settle_failure(e, ticket).await),
+                };
+                let Some(items) = array_items(&r.body) else {
+                    // Charged, but no records to keep: the body goes with the entry.
+                    let charge = r.charge;
+                    let _ = self
+                        .settle_with_body(Sent {
+                            result: Ok(r),
+                            ticket,
+                        })
+                        .await;
+                    return Err(not_an_array(charge));
+                };
+                // This chunk alone is planned and merged: linear in the chunk, whatever
+                // the job's size.
+                let chunk = Plan::new(&request, source, Vec::new(), plan);
+                let bought = Bought {
+                    body: &r.body,
+                    report: r.report.as_ref(),
+                    at_ms: plan.now_ms,
+                };
+                let fresh = chunk.map(|p| p.merge(Some(bought), validated).fresh);
+                let fresh = fresh.unwrap_or_default();
+                let n = fresh.len();
+                let failed = self
+                    .keep(RecordKind::SearchVolume, fresh, ticket, r.charge, store)
+                    .await;
+                {
+                    let mut k = kept.borrow_mut();
+                    k.bought += n;
+                    if k.error.is_none() {
+                        k.error = failed;
+                    }
+                }
+                Ok(Reply {
+                    data: items.to_owned(),
+                    report: r.report,
+                    charge: r.charge,
+                })
+            }
+        };
+        let job = self
+            .run_chunks(keywords, ccode, options, on_progress, cancel, call)
+            .await
+            .merge(join_items);
+        let job = BulkOutcome {
+            records: format!("[{}]", job.records),
+            ..job
+        };
+        (job, kept.into_inner())
+    }
+}
+
+/// What the chunks of a planned bulk job kept.
+#[derive(Default)]
+struct Kept {
+    /// Records kept.
+    bought: usize,
+    /// The first failure to keep them.
+    error: Option<String>,
 }
 
 impl BulkReport {
