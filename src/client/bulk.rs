@@ -116,7 +116,32 @@ impl Client {
         on_progress: impl FnMut(BulkProgress),
         cancel: Option<&Cancel>,
     ) -> BulkOutcome<String> {
+        self.search_volume_bulk_chunked_raw_each(
+            keywords,
+            ccode,
+            options,
+            on_progress,
+            |_, _, _| {},
+            cancel,
+        )
+        .await
+    }
+
+    /// [`Self::search_volume_bulk_chunked_raw`], handing each successful chunk to `on_chunk`
+    /// as it arrives (its keywords, its body, its report), before its progress: the JS
+    /// package stores each chunk's records then, so a job cut short keeps what it paid for.
+    pub async fn search_volume_bulk_chunked_raw_each(
+        &self,
+        keywords: &[String],
+        ccode: &str,
+        options: BulkOptions,
+        on_progress: impl FnMut(BulkProgress),
+        on_chunk: impl Fn(&[String], &str, Option<&Report>),
+        cancel: Option<&Cancel>,
+    ) -> BulkOutcome<String> {
+        let on_chunk = &on_chunk;
         let call = |request: search_volume_bulk::Request| async move {
+            let chunk = request.keywords.clone();
             let r = self.call_raw(&request.into(), None).await?;
             let Some(items) = array_items(&r.body) else {
                 return Err(Error::Decode {
@@ -130,6 +155,7 @@ impl Client {
                     charge: r.charge,
                 });
             };
+            on_chunk(&chunk, &r.body, r.report.as_ref());
             Ok(Reply {
                 data: items.to_owned(),
                 report: r.report,
