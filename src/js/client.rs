@@ -15,6 +15,7 @@ use super::text::text_of;
 use crate::client::{BulkProgress, BulkReport, Client as CoreClient, ValidationMode};
 use crate::money::Usd;
 use crate::ops::{Operation, Request};
+use crate::validate::Report;
 
 /// The operation a JS argument names.
 pub(super) fn parse_operation(operation: &JsValue) -> Result<Operation, JsValue> {
@@ -104,13 +105,17 @@ impl JsClient {
     }
 
     /// A chunked bulk job: resolves to its `BulkResult`, or, for a planned call (`planned`:
-    /// its id), keeps what was bought for `__merge` and resolves to nothing.
+    /// its id), keeps what was bought for `__merge` and resolves to nothing; then `on_chunk`
+    /// gets each chunk's new records (`[{ key, json, issues }]`) as the chunk arrives, for
+    /// `cache.put`.
     pub(super) fn bulk(
         &self,
         request: Result<Request, JsValue>,
         options: JsValue,
         planned: Option<u32>,
+        on_chunk: Option<Function>,
     ) -> Promise {
+        let source = self.inner.record_source();
         let client = match planned {
             Some(_) => self.inner.judged_later(),
             None => self.inner.clone(),
@@ -143,13 +148,22 @@ impl JsClient {
                     let _ = callback.call1(&JsValue::NULL, &value);
                 }
             };
+            let chunk = |keywords: &[String], body: &str, report: Option<&Report>| {
+                let (Some(id), Some(callback)) = (planned, &on_chunk) else {
+                    return;
+                };
+                if let Some(text) = calls.chunk_entries(id, &source, keywords, body, report) {
+                    let _ = callback.call1(&JsValue::NULL, &json_value(&text));
+                }
+            };
             let cancel = abort.as_ref().map(|link| &link.cancel);
             let result = client
-                .search_volume_bulk_chunked_raw(
+                .search_volume_bulk_chunked_raw_each(
                     &request.keywords,
                     &request.ccode,
                     bulk,
                     progress,
+                    chunk,
                     cancel,
                 )
                 .await;

@@ -3,6 +3,8 @@
 //! lists this module's siblings export by `tests/ts_types.rs`). Each export converts its JS
 //! arguments and hands over to the module of its job.
 
+use std::rc::Rc;
+
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -13,6 +15,8 @@ use super::options::cancel_from;
 use super::records::{issues_from_rows, RecordCalls};
 use super::replies::{estimate_text, json_value, money, report_value, set};
 use super::text::text_of;
+
+use crate::client::fetch::FetchTransport;
 use crate::client::{Client as CoreClient, Error};
 use crate::ops::Operation;
 use crate::records::StoredRecord;
@@ -91,7 +95,7 @@ impl JsClient {
         #[wasm_bindgen(unchecked_optional_param_type = "BulkOptions")] options: Option<JsValue>,
     ) -> Promise {
         let request = parse_request(Operation::SearchVolumeBulk, &request);
-        self.bulk(request, options.unwrap_or(JsValue::UNDEFINED), None)
+        self.bulk(request, options.unwrap_or(JsValue::UNDEFINED), None, None)
     }
 
     /// Total charged so far by this client (confirmed): `{ usd, micros, display }`.
@@ -112,6 +116,20 @@ impl JsClient {
     #[wasm_bindgen(getter, unchecked_return_type = "Money | null")]
     pub fn remaining(&self) -> JsValue {
         self.inner.remaining().map(money).unwrap_or(JsValue::NULL)
+    }
+
+    /// Counts this client's calls in the account of `other` (under its budget) from now on:
+    /// the `account` option, read by exact_json.js's `Client` (an `Account` there is a
+    /// client's account, held through a client).
+    #[wasm_bindgen(js_name = __useAccount, skip_typescript)]
+    pub fn use_account(&mut self, other: &JsClient) {
+        let mut config = self.inner.config().clone();
+        config.budget = other.inner.config().budget;
+        self.inner = CoreClient::with_account(
+            config,
+            Rc::new(FetchTransport),
+            other.inner.account().clone(),
+        );
     }
 
     /// The place in the list of operations (`Operation::ALL`, the order of `static_data.js`)
@@ -243,9 +261,16 @@ impl JsClient {
     }
 
     /// Buys what a planned call lacks (step 4): in chunks for `searchVolumeBulkChunked`
-    /// (`chunked`), else in one call.
+    /// (`chunked`; `on_chunk` then gets each chunk's new records as it arrives, for
+    /// `cache.put`), else in one call.
     #[wasm_bindgen(js_name = __send, skip_typescript)]
-    pub fn send_planned(&self, id: u32, options: JsValue, chunked: bool) -> Promise {
+    pub fn send_planned(
+        &self,
+        id: u32,
+        options: JsValue,
+        chunked: bool,
+        on_chunk: JsValue,
+    ) -> Promise {
         let request = self
             .calls
             .to_buy(id)
@@ -254,7 +279,7 @@ impl JsClient {
             })
             .map_err(JsValue::from);
         if chunked {
-            return self.bulk(request, options, Some(id));
+            return self.bulk(request, options, Some(id), on_chunk.dyn_into().ok());
         }
         let prepared = request.and_then(|request| Ok((request, cancel_from(&options)?)));
         self.send(prepared, Some(id))

@@ -9,7 +9,7 @@
 // examples/pkg_data.rs).
 
 import { METHODS } from './static_data.js';
-import { integersMode, settleData } from './exact_json.js';
+import { accountOf, integersMode, settleData, settleError } from './exact_json.js';
 
 function message(error) {
   if (error instanceof Error) return error.message;
@@ -48,23 +48,38 @@ async function begin(client, cache, operation, request, options) {
   return call;
 }
 
-/** Sends what the plan lacks, merges, stores the new records: the merged answer. */
+/**
+ * Stores records bought now (`[{ key, json, issues }]`) with one `cache.put`: `undefined`, or
+ * the message of the cache's failure (the paid answer is returned all the same).
+ */
+async function store(cache, call, entries) {
+  if (entries.length === 0) return undefined;
+  const rows = entries.map(({ key, json, issues }) => ({
+    key,
+    record: { json, boughtAt: call.now, imported: false, issues },
+  }));
+  try {
+    await cache.put(call.kind, rows);
+  } catch (error) {
+    return message(error);
+  }
+  return undefined;
+}
+
+/**
+ * Sends what the plan lacks, merges, stores the new records: the merged answer. A chunked job
+ * (`bulk`) stores each chunk's records as the chunk arrives (one `cache.put` per chunk), so a
+ * job cut short (aborted, a closed tab, a killed process) keeps every chunk it paid for.
+ */
 async function finish(client, cache, call, options, bulk) {
   const plan = client.__plan(call.id, call.cacheError !== undefined);
-  if (plan.send) await client.__send(call.id, options, bulk);
+  const stores = [];
+  const onChunk = bulk ? (entries) => stores.push(store(cache, call, entries)) : undefined;
+  if (plan.send) await client.__send(call.id, options, bulk, onChunk);
   const merged = client.__merge(call.id);
+  if (!bulk) stores.push(store(cache, call, merged.entries));
   let cacheError = call.cacheError;
-  if (merged.entries.length > 0) {
-    const entries = merged.entries.map(({ key, json, issues }) => ({
-      key,
-      record: { json, boughtAt: call.now, imported: false, issues },
-    }));
-    try {
-      await cache.put(call.kind, entries);
-    } catch (error) {
-      cacheError = message(error);
-    }
-  }
+  for (const failed of await Promise.all(stores)) cacheError ??= failed;
   return { merged, cacheError };
 }
 
@@ -143,12 +158,24 @@ export function installRecordCalls(Client, estimateCost) {
   prototype.call = async function (operation, request, options) {
     const mode = integersMode(this);
     const cache = this.__cache();
-    const reply =
-      cache === undefined
-        ? await call.call(this, operation, request, options)
-        : await cachedCall(this, cache, operation, request, options, () => call.call(this, operation, request, options));
+    let reply;
+    try {
+      reply =
+        cache === undefined
+          ? await call.call(this, operation, request, options)
+          : await cachedCall(this, cache, operation, request, options, () => call.call(this, operation, request, options));
+    } catch (error) {
+      throw settleError(error, mode);
+    }
     return settleData(reply, mode);
   };
+  // `client.account`: one `Account` object per client (the one it was given, or its own).
+  Object.defineProperty(prototype, 'account', {
+    configurable: true,
+    get() {
+      return accountOf(this);
+    },
+  });
   prototype.quote = async function (operation, request, options) {
     const raw = () => wholeQuote(estimateCost, operation, request);
     const cache = this.__cache();
@@ -163,6 +190,7 @@ export function installRecordCalls(Client, estimateCost) {
       cache === undefined
         ? await chunked.call(this, request, options)
         : await cachedBulk(this, cache, request, options, () => chunked.call(this, request, options));
+    settleError(result.error, mode);
     return settleData(result, mode);
   };
 }

@@ -64,9 +64,25 @@ pub(crate) struct MergedReply<'a> {
     pub error: Option<&'a Error>,
 }
 
-/// The pending calls of one client, by id (a slot is `None` once dropped).
+/// The pending calls of one client with their ids. Ids are never reused: a call that is still
+/// storing what it bought (awaiting `cache.put` after its merge) drops its id afterwards, and
+/// that must never forget another call that took the same id meanwhile.
 #[derive(Clone, Default)]
-pub(crate) struct RecordCalls(Rc<RefCell<Vec<Option<Pending>>>>);
+pub(crate) struct RecordCalls(Rc<RefCell<Calls>>);
+
+#[derive(Default)]
+struct Calls {
+    /// The id the next call gets.
+    next: u32,
+    /// The calls between `__begin` and `__merge` (or `__drop`), by id.
+    pending: Vec<(u32, Pending)>,
+}
+
+impl Calls {
+    fn position(&self, id: u32) -> Option<usize> {
+        self.pending.iter().position(|(call, _)| *call == id)
+    }
+}
 
 fn no_call() -> PackageError {
     PackageError::invalid_argument("no such record call")
@@ -93,11 +109,28 @@ pub(crate) fn issues_from_rows(count: u32, field: impl Fn(u32) -> String) -> Vec
         .collect()
 }
 
+/// `[{ key, json, issues }]`: records bought now, for `cache.put`.
+fn push_entries(text: &mut String, fresh: &[(crate::records::RecordKey, StoredRecord)]) {
+    text.push('[');
+    for (n, (key, record)) in fresh.iter().enumerate() {
+        if n > 0 {
+            text.push(',');
+        }
+        text.push_str(&format!(
+            r#"{{"key":{},"json":{},"issues":{}}}"#,
+            to_json(key.as_str()),
+            to_json(&record.json),
+            to_json(&record.issues)
+        ));
+    }
+    text.push(']');
+}
+
 impl RecordCalls {
     fn with_call<R>(&self, id: u32, f: impl FnOnce(&mut Pending) -> R) -> Result<R, PackageError> {
         let mut calls = self.0.borrow_mut();
-        let call = calls.get_mut(id as usize).and_then(Option::as_mut);
-        call.map(f).ok_or_else(no_call)
+        let at = calls.position(id).ok_or_else(no_call)?;
+        Ok(f(&mut calls.pending[at].1))
     }
 
     /// Starts a call of a checked `request` for records bought from `source`: `{ id, kind,
@@ -114,10 +147,12 @@ impl RecordCalls {
         let (kind, keys) = request_keys(&request, source)?;
         let refresh = refresh();
         let mut calls = self.0.borrow_mut();
-        let id = calls
-            .iter()
-            .position(Option::is_none)
-            .unwrap_or(calls.len());
+        // Monotonic; after 2^32 calls it wraps, past any id still pending.
+        let mut id = calls.next;
+        while calls.position(id).is_some() {
+            id = id.wrapping_add(1);
+        }
+        calls.next = id.wrapping_add(1);
         let call = Pending {
             request,
             options: PlanOptions {
@@ -129,11 +164,7 @@ impl RecordCalls {
             plan: None,
             sent: None,
         };
-        if id == calls.len() {
-            calls.push(Some(call));
-        } else {
-            calls[id] = Some(call);
-        }
+        calls.pending.push((id, call));
         let mut text = format!(r#"{{"id":{id},"kind":"{}","keys":["#, kind.name());
         for (i, key) in keys.iter().enumerate() {
             if i > 0 {
@@ -197,9 +228,7 @@ impl RecordCalls {
 
     /// Keeps what a planned call bought for its merge (nothing when the call was dropped).
     pub(crate) fn keep(&self, id: u32, sent: Sent) {
-        if let Some(Some(call)) = self.0.borrow_mut().get_mut(id as usize) {
-            call.sent = Some(sent);
-        }
+        let _ = self.with_call(id, |call| call.sent = Some(sent));
     }
 
     /// The answer of a planned call, handed to `reply` (the call is forgotten): `{ data,
@@ -211,12 +240,11 @@ impl RecordCalls {
         validation: ValidationMode,
         reply: impl FnOnce(MergedReply<'_>) -> R,
     ) -> Result<R, PackageError> {
-        let call = self
-            .0
-            .borrow_mut()
-            .get_mut(id as usize)
-            .and_then(Option::take)
-            .ok_or_else(no_call)?;
+        let call = {
+            let mut calls = self.0.borrow_mut();
+            let at = calls.position(id).ok_or_else(no_call)?;
+            calls.pending.swap_remove(at).1
+        };
         let plan = call.plan.as_ref().ok_or_else(no_call)?;
         let sent = call.sent.as_ref();
         let merged = plan.merge(
@@ -247,19 +275,9 @@ impl RecordCalls {
                 ));
             }
         }
-        text.push_str(r#"],"entries":["#);
-        for (n, (key, record)) in merged.fresh.iter().enumerate() {
-            if n > 0 {
-                text.push(',');
-            }
-            text.push_str(&format!(
-                r#"{{"key":{},"json":{},"issues":{}}}"#,
-                to_json(key.as_str()),
-                to_json(&record.json),
-                to_json(&record.issues)
-            ));
-        }
-        text.push_str("]}");
+        text.push_str(r#"],"entries":"#);
+        push_entries(&mut text, &merged.fresh);
+        text.push('}');
         let stopped = sent.and_then(|sent| sent.stopped.as_ref());
         let verdict = match (validation, &merged.report) {
             (ValidationMode::Strict, Some(report)) if stopped.is_none() && !report.ok() => {
@@ -278,10 +296,39 @@ impl RecordCalls {
         }))
     }
 
+    /// The records one chunk of a planned bulk call bought, as it arrives: `[{ key, json,
+    /// issues }]` as JSON text for `cache.put` (`None` when the call is gone). `keywords` are
+    /// the chunk's, `body` and `report` its answer.
+    pub(crate) fn chunk_entries(
+        &self,
+        id: u32,
+        source: &str,
+        keywords: &[String],
+        body: &str,
+        report: Option<&crate::validate::Report>,
+    ) -> Option<String> {
+        let calls = self.0.borrow();
+        let call = &calls.pending[calls.position(id)?].1;
+        let mut chunk = call.request.clone();
+        if let Request::SearchVolumeBulk(bulk) = &mut chunk {
+            bulk.keywords = keywords.to_vec();
+        }
+        let plan = Plan::new(&chunk, source, Vec::new(), &call.options)?;
+        let bought = Bought {
+            body,
+            report,
+            at_ms: call.options.now_ms,
+        };
+        let mut text = String::new();
+        push_entries(&mut text, &plan.merge(Some(bought), report.is_some()).fresh);
+        Some(text)
+    }
+
     /// Forgets a pending call (nothing when it is gone already).
     pub(crate) fn drop_call(&self, id: u32) {
-        if let Some(slot) = self.0.borrow_mut().get_mut(id as usize) {
-            *slot = None;
+        let mut calls = self.0.borrow_mut();
+        if let Some(at) = calls.position(id) {
+            calls.pending.swap_remove(at);
         }
     }
 }
@@ -351,13 +398,16 @@ mod tests {
             calls.merge(0, ValidationMode::Warn, |_| ()).err(),
             Some(no_call())
         );
-        // The slot is used again.
+        // Ids are never reused: dropping a merged call's id (as its `finally` does, after a
+        // slow `cache.put`) cannot forget the call begun meanwhile.
         let again = calls
             .begin(bulk_request(&["c"]), "s", 0.0, None, || true)
             .unwrap();
-        assert!(again.starts_with(r#"{"id":0,"#));
+        assert!(again.starts_with(r#"{"id":1,"#), "{again}");
         calls.drop_call(0);
-        assert_eq!(calls.plan(0, "s", false), Err(no_call()));
+        assert!(calls.plan(1, "s", false).is_ok());
+        calls.drop_call(1);
+        assert_eq!(calls.plan(1, "s", false), Err(no_call()));
     }
 
     #[test]

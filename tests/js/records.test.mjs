@@ -2,7 +2,7 @@
 // only records the cache lacks are sent and charged, answers come back in request order.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { serpkit, sandbox, serveRepo, launchChromium } from './support.mjs';
+import { serpkit, sandbox, serveRepo, launchChromium, expectError } from './support.mjs';
 
 const { Client, MemoryRecordCache } = serpkit;
 const words = (n, from = 0) => Array.from({ length: n }, (_, i) => `running shoes ${i + from}`);
@@ -159,4 +159,119 @@ test('IndexedDbRecordCache keeps records across page loads (headless Chromium)',
     await browser.close();
     server.close();
   }
+});
+
+test('overlapping calls never share an id: a slow cache.put loses neither body', async () => {
+  await sandbox.reset();
+  const inner = new MemoryRecordCache();
+  let gets = 0;
+  let secondBegun;
+  const second = new Promise((resolve) => (secondBegun = resolve));
+  let firstPutStarted;
+  const firstPut = new Promise((resolve) => (firstPutStarted = resolve));
+  const puts = [];
+  const cache = {
+    async get(kind, keys) {
+      gets += 1;
+      if (gets === 2) secondBegun();
+      return inner.get(kind, keys);
+    },
+    async put(kind, entries) {
+      puts.push(entries.length);
+      if (puts.length === 1) {
+        firstPutStarted();
+        // The first call still stores what it bought while the second is pending (begun,
+        // sending): its id must not be the second's, or its `__drop` would forget the second.
+        await second;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return inner.put(kind, entries);
+    },
+  };
+  const c = client(cache);
+  const a = c.searchVolumeBulk({ keywords: words(2), ccode: 'US' });
+  await firstPut;
+  const b = c.searchVolumeBulk({ keywords: words(3, 10), ccode: 'US' });
+  const [first, next] = await Promise.all([a, b]);
+  assert.deepEqual(first.data.map((x) => x.keyword), words(2));
+  assert.deepEqual(next.data.map((x) => x.keyword), words(3, 10));
+  assert.equal(first.cacheError, undefined);
+  assert.equal(next.cacheError, undefined);
+  assert.deepEqual(puts, [2, 3]);
+  assert.equal(inner.size, 5, 'both bodies are stored');
+  const ledger = await sandbox.ledger();
+  assert.deepEqual(ledger.entries.map((e) => e.units), [2, 3]);
+  assert.equal(c.spent.display, '$0.0015');
+});
+
+test('a chunked job stores each chunk as it arrives; an aborted job keeps what it paid for', async () => {
+  await sandbox.reset();
+  const inner = new MemoryRecordCache();
+  const puts = [];
+  const cache = {
+    get: (kind, keys) => inner.get(kind, keys),
+    put(kind, entries) {
+      puts.push(entries.map((e) => e.key));
+      return inner.put(kind, entries);
+    },
+  };
+  const c = client(cache);
+  const all = words(6);
+  const ctl = new AbortController();
+  const storedAtProgress = [];
+  const first = await c.searchVolumeBulkChunked(
+    { keywords: all, ccode: 'US' },
+    {
+      chunkSize: 2,
+      concurrency: 1,
+      signal: ctl.signal,
+      onProgress: (p) => {
+        // The chunk's records are in the cache before the job ends (a killed process keeps
+        // them): one put per chunk, made as the chunk arrived.
+        storedAtProgress.push(inner.size);
+        if (p.doneChunks === 1) ctl.abort();
+      },
+    },
+  );
+  // (The chunks never sent report their progress too: the cache still holds the first's.)
+  assert.equal(storedAtProgress[0], 2);
+  assert.ok(storedAtProgress.every((n) => n === 2));
+  assert.equal(first.error?.code, 'aborted');
+  assert.deepEqual(first.data.map((x) => x.keyword), all.slice(0, 2));
+  assert.deepEqual(first.missing, all.slice(2));
+  assert.equal(first.bought, 2);
+  assert.equal(puts.length, 1, 'one cache.put per chunk, none again at the end');
+  assert.equal(inner.size, 2);
+
+  // The same job again with the same cache buys only the rest.
+  const storedThen = [];
+  const second = await c.searchVolumeBulkChunked(
+    { keywords: all, ccode: 'US' },
+    { chunkSize: 2, concurrency: 1, onProgress: () => storedThen.push(inner.size) },
+  );
+  assert.equal(second.error, null);
+  assert.deepEqual(second.data.map((x) => x.keyword), all);
+  assert.equal(second.fromCache, 2);
+  assert.equal(second.bought, 4);
+  assert.equal(second.charge.display, '$0.0012');
+  assert.deepEqual(storedThen, [4, 6], 'each chunk stored as it arrived');
+  assert.equal(puts.length, 3);
+  assert.equal(inner.size, 6);
+  const ledger = await sandbox.ledger();
+  assert.deepEqual(ledger.entries.map((e) => e.units), [2, 2, 2]);
+  assert.equal(ledger.total, '0.0018');
+  assert.equal(c.spent.display, '$0.0018');
+});
+
+test('strict refusal with a cache: the merged data paid for is on the error and stored', async () => {
+  await sandbox.reset();
+  const cache = new MemoryRecordCache();
+  const strict = new Client({ key: `${sandbox.key}+break=type`, baseUrl: sandbox.url, retries: 0, cache, validation: 'strict' });
+  const e = await expectError(strict.searchVolumeBulk({ keywords: words(2), ccode: 'US' }), 'contract_violation');
+  assert.equal(e.report.ok, false);
+  assert.ok(Array.isArray(e.data));
+  assert.deepEqual(e.data.map((x) => x.keyword), words(2));
+  assert.equal(e.charge.display, '$0.0006');
+  assert.equal(cache.size, 2, 'what was paid for is stored before the refusal');
+  assert.equal((await sandbox.ledger()).total, '0.0006');
 });
