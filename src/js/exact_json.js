@@ -23,39 +23,176 @@ export function integersMode(client) {
   return modes.get(client) ?? 'number';
 }
 
+/** The `Account` of each client whose account was given or read (`client.account`). */
+const accounts = new WeakMap();
+/** The wasm client holding each `Account`'s spend (an `Account` made by `new Account` holds one
+ * that never calls). */
+const holders = new WeakMap();
+/** The budget of each client's account when it was new (`Money`, or null). */
+const budgets = new WeakMap();
+/** The wasm `Client` class (given to `withIntegersOption`). */
+let WasmClientClass;
+
+/**
+ * What several clients spend together: `new Account({ budgetUsd })`, or `client.account`.
+ * Clients made with `new Client({ key, account })` count every call in it, so together they
+ * never pass its budget. Written in JS over a wasm client's account, which costs the wasm
+ * nothing: the spend is the core's shared `Account`.
+ */
+export class Account {
+  constructor(options) {
+    let value = options;
+    if (value === undefined || value === null) value = {};
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      throw invalidArgument('account options must be an object', 'account');
+    }
+    for (const key of Object.keys(value)) {
+      if (key !== 'budgetUsd') throw invalidArgument(`unknown option \`${key.slice(0, 40)}\` (known: ["budgetUsd"])`, 'account');
+    }
+    let holder;
+    try {
+      holder = new WasmClientClass(value.budgetUsd === undefined ? {} : { budgetUsd: value.budgetUsd });
+    } catch (error) {
+      throw invalidArgument(String(error?.message ?? error).replace(/^invalid client options: /, ''), 'account');
+    }
+    holders.set(this, holder);
+    budgets.set(holder, holder.remaining);
+  }
+
+  /** Confirmed charges of every client on the account. */
+  get spent() {
+    return holders.get(this).spent;
+  }
+
+  /** Estimates of calls sent whose outcome is unknown, by every client on the account. */
+  get possiblyCharged() {
+    return holders.get(this).possiblyCharged;
+  }
+
+  /** What is left of the budget after what was spent, possibly charged and is in flight. */
+  get remaining() {
+    return holders.get(this).remaining;
+  }
+
+  /** The budget, or null without one. */
+  get budget() {
+    return budgets.get(holders.get(this)) ?? null;
+  }
+}
+
+/** `client.account`: the `Account` it was given, or one over its own account (one object per client). */
+export function accountOf(client) {
+  let account = accounts.get(client);
+  if (account === undefined) {
+    account = Object.create(Account.prototype);
+    holders.set(account, client);
+    accounts.set(client, account);
+  }
+  return account;
+}
+
 /**
  * The package's `Client`: the wasm class, with its `integers` option read and checked here,
- * where `data` is made (the wasm accepts the option's name and leaves it to this file).
+ * where `data` is made (the wasm accepts the option's name and leaves it to this file), and
+ * its `account` option (an `Account`: its spend is another wasm client's account, shared).
  */
 export function withIntegersOption(WasmClient) {
+  WasmClientClass = WasmClient;
   return class Client extends WasmClient {
     constructor(options) {
-      const mode = readMode(options);
+      const value = optionsValue(options);
+      const mode = readMode(value);
+      const account = readAccount(value);
       super(options);
       if (mode !== 'number') modes.set(this, mode);
+      if (account === undefined) {
+        budgets.set(this, this.remaining);
+        return;
+      }
+      const holder = holders.get(account);
+      try {
+        this.__useAccount(holder);
+      } catch {
+        // A holder freed with `free()`.
+        throw invalidArgument('account must be an Account (new Account() or client.account of another client)');
+      }
+      budgets.set(this, budgets.get(holder));
+      accounts.set(this, account);
     }
   };
 }
 
+/** The shape of every `invalid_argument` error the wasm throws (src/js/errors.rs). */
+function invalidArgument(message, what = 'client') {
+  const error = new Error(`invalid ${what} options: ${message}`);
+  error.name = 'SerpkitError';
+  error.code = 'invalid_argument';
+  return error;
+}
+
 /**
- * The `integers` option of `new Client(options)` (options JSON text too). Anything the wasm
- * refuses (text that is not JSON, an options value that is not an object) is left to it.
+ * The options object of `new Client(options)` (options JSON text parsed), or `undefined`.
+ * Anything the wasm refuses (text that is not JSON, an options value that is not an object) is
+ * left to it.
  */
+function optionsValue(options) {
+  try {
+    const value = typeof options === 'string' ? JSON.parse(options) : options;
+    return value !== null && typeof value === 'object' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `integers` option. */
 function readMode(options) {
   let mode;
   try {
-    const value = typeof options === 'string' ? JSON.parse(options) : options;
-    mode = value !== null && typeof value === 'object' ? value.integers : undefined;
+    mode = options?.integers;
   } catch {
     return 'number';
   }
   if (mode === undefined || mode === null) return 'number';
   if (INTEGER_MODES.includes(mode)) return mode;
-  // The shape of every `invalid_argument` error the wasm throws (src/js/errors.rs).
-  const error = new Error(`invalid client options: integers must be one of ${JSON.stringify(INTEGER_MODES)}`);
-  error.name = 'SerpkitError';
-  error.code = 'invalid_argument';
-  throw error;
+  throw invalidArgument(`integers must be one of ${JSON.stringify(INTEGER_MODES)}`);
+}
+
+/**
+ * The `account` option (`undefined` when absent). Its budget is the clients' one budget, so
+ * `budgetUsd` beside it is refused rather than guessed at.
+ */
+function readAccount(options) {
+  let account;
+  let budget;
+  try {
+    account = options?.account;
+    budget = options?.budgetUsd;
+  } catch {
+    return undefined;
+  }
+  if (account === undefined || account === null) return undefined;
+  if (!holders.has(account)) {
+    throw invalidArgument('account must be an Account (new Account() or client.account of another client)');
+  }
+  if (budget !== undefined && budget !== null) {
+    throw invalidArgument('give budgetUsd to the Account (new Account({ budgetUsd })), not to a client on it');
+  }
+  return account;
+}
+
+/**
+ * A `contract_violation` error's `data`: the body that was paid for, handed over as text by
+ * the wasm, made the client's `data` value under its `integers` mode. Other errors as they are.
+ */
+export function settleError(error, mode) {
+  if (error !== null && typeof error === 'object' && error.code === 'contract_violation' && typeof error.data === 'string') {
+    try {
+      error.data = exactData(error.data, mode).data;
+    } catch {
+      // Not JSON (a strict refusal of a body that parsed cannot be): left as its text.
+    }
+  }
+  return error;
 }
 
 /**

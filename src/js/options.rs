@@ -8,8 +8,9 @@ use crate::client::{BulkOptions, ClientConfig, RetryPolicy, ValidationMode};
 use crate::money::Usd;
 
 /// The options of `new Client(...)` (`ClientOptions` in `serpkit.d.ts`); any other is an
-/// error.
-pub const CLIENT_OPTION_NAMES: [&str; 11] = [
+/// error. `integers` and `account` are read in the package's JS (`exact_json.js`): the wasm
+/// only accepts their names.
+pub const CLIENT_OPTION_NAMES: [&str; 12] = [
     "key",
     "baseUrl",
     "timeoutMs",
@@ -21,6 +22,7 @@ pub const CLIENT_OPTION_NAMES: [&str; 11] = [
     "cache",
     "maxAgeMs",
     "integers",
+    "account",
 ];
 
 /// The values of the `integers` option: how `data` holds integers beyond ±(2^53 − 1), which a

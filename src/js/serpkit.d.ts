@@ -425,7 +425,8 @@ export interface ClientOptions<I extends IntegersMode = "number"> {
   retries?: number | RetryOptions;
   /** Default "warn": attach the report. "strict" rejects on contract errors. */
   validation?: "off" | "warn" | "strict";
-  /** Stop before a call that would take the spend over this (dollars). */
+  /** Stop before a call that would take the spend over this (dollars): the budget of the
+   * client's own account. Not with `account` (the account's budget is the one budget). */
   budgetUsd?: number | string;
   /** Largest response body accepted (bytes). Default 256 MiB. */
   maxBodyBytes?: number;
@@ -446,6 +447,38 @@ export interface ClientOptions<I extends IntegersMode = "number"> {
    * `new Client({ key, integers: "bigint" })` is a `Client<"bigint">`.
    */
   integers?: I;
+  /**
+   * The account to count this client's calls in, shared with every other client on it:
+   * `new Account({ budgetUsd })` or `client.account` of another client. Spent, possibly
+   * charged and the budget are the account's, so one budget covers every client on it.
+   * Default: a new account of this client's own (with `budgetUsd`).
+   */
+  account?: Account;
+}
+
+/**
+ * What several clients spend together. Every client made with `new Client({ key, account })`
+ * counts its calls in it: `spent`, `possiblyCharged` and the budget are shared, so together
+ * they never pass it (the estimates of calls in flight count too). `client.account` is a
+ * client's account (the same object each time), to share with another client.
+ */
+export declare class Account {
+  constructor(options?: AccountOptions);
+  /** Confirmed charges of every client on the account. */
+  readonly spent: Money;
+  /** Estimates of calls sent whose outcome is unknown (timed out, aborted, connection lost). */
+  readonly possiblyCharged: Money;
+  /** The budget, or null without one. */
+  readonly budget: Money | null;
+  /** What is left of the budget after what was spent, possibly charged and is in flight, or null. */
+  readonly remaining: Money | null;
+}
+
+/** `new Account(options)`. */
+export interface AccountOptions {
+  /** Every client on the account stops before a call that would take the account's spend
+   * (spent, possibly charged, and calls in flight) over this (dollars). */
+  budgetUsd?: number | string;
 }
 
 export interface CallOptions {
@@ -582,7 +615,8 @@ export interface SerpkitErrorBase extends Error {
   /** What the failed call was charged (a 200 with a broken, too large or lost body is charged). */
   charge?: Money;
   /** What the failed call may have been charged: its estimate when it was sent and then timed
-   * out or was aborted (never retried); zero otherwise. Counted in `client.possiblyCharged`. */
+   * out, was aborted or lost its connection (never retried); zero otherwise. Counted in
+   * `client.possiblyCharged`. */
   possiblyCharged?: Money;
 }
 
@@ -625,6 +659,9 @@ export interface BodyTextError extends SerpkitErrorBase {
 export interface ContractViolationError extends SerpkitErrorBase {
   code: "contract_violation";
   report: ValidationReport;
+  /** The data that was paid for, as `data` of a reply would be (the client's `integers`
+   * mode; with a record cache, the merged answer). Typed loosely: it broke the contract. */
+  data: unknown;
 }
 
 /** `timeout`: no complete answer within `timeoutMs` (possibly charged; never retried). */
@@ -645,9 +682,13 @@ export interface BodyLostError extends SerpkitErrorBase {
   status: number;
 }
 
-/** The codes with no fields of their own. */
+/**
+ * The codes with no fields of their own. `network`: the request provably never left (refused,
+ * host not found), after the retries: free. `connection_lost`: the connection failed after the
+ * request may have left, before any answer: possibly charged (`possiblyCharged`), never retried.
+ */
 export interface PlainSerpkitError extends SerpkitErrorBase {
-  code: "invalid_argument" | "unknown_operation" | "missing_key" | "aborted" | "network";
+  code: "invalid_argument" | "unknown_operation" | "missing_key" | "aborted" | "network" | "connection_lost";
 }
 
 /**
@@ -721,4 +762,9 @@ export interface Client<I extends IntegersMode = "number"> {
    * (`summary`: "1 new keyword · 10 already bought"); without one, the whole request is.
    */
   quote(operation: string, request: object | string, options?: CallOptions): Promise<Quote>;
+  /**
+   * The account this client counts its calls in (the same object every time): give it to
+   * `new Client({ key, account })` to share its spend and budget with another client.
+   */
+  readonly account: Account;
 }

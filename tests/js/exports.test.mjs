@@ -39,7 +39,7 @@ const REQUESTS = {
 test('exports exactly the documented names', () => {
   const names = Object.keys(serpkit).filter((k) => k !== 'default').sort();
   assert.deepEqual(names, [
-    'Client', 'IndexedDbRecordCache', 'MemoryRecordCache', 'estimateCost', 'initSync',
+    'Account', 'Client', 'IndexedDbRecordCache', 'MemoryRecordCache', 'estimateCost', 'initSync',
     'jsonSchema', 'operations', 'parseResponse', 'responseSchema', 'validateResponse',
   ]);
 });

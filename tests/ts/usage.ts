@@ -3,6 +3,7 @@
 // with @ts-expect-error that wrong uses do not compile. Never run.
 import init, {
   initSync,
+  Account,
   Client,
   estimateCost,
   jsonSchema,
@@ -149,8 +150,11 @@ function describe(e: unknown): string {
     case 'not_json':
     case 'decode':
       return `${err.path} ${err.line}:${err.column} ${charge?.display}`;
-    case 'contract_violation':
-      return String(err.report.error_count);
+    case 'contract_violation': {
+      // The data that was paid for: unknown, as it broke the contract.
+      const paid: unknown = err.data;
+      return `${err.report.error_count} ${Array.isArray(paid)}`;
+    }
     case 'timeout':
       return `${err.timeoutMs} ${err.possiblyCharged?.display}`;
     case 'body_lost':
@@ -164,6 +168,8 @@ function describe(e: unknown): string {
       return `${code} ${err.message} ${err.possiblyCharged?.micros}`;
     case 'network':
       return `${err.name} ${err.message} ${err.hint ?? ''}`;
+    case 'connection_lost':
+      return `${err.message} ${err.possiblyCharged?.display}`;
   }
 }
 
@@ -330,4 +336,25 @@ export async function exactIntegers(): Promise<void> {
   // @ts-expect-error integers is one of three modes
   const float = new Client({ key: 'k', integers: 'float' });
   show(id, asNumber, digits, volume, exactNumber, float);
+}
+
+// One account for several clients: spent, possibly charged and the budget are shared.
+export function sharedAccount(): void {
+  const account = new Account({ budgetUsd: 1.5 });
+  const a = new Client({ key: 'k', account });
+  const b = new Client({ key: 'k', baseUrl: 'http://127.0.0.1:9', account: a.account });
+  const same: Account = b.account;
+  const left: Money | null = account.remaining;
+  const budget: Money | null = account.budget;
+  const spent: Money = account.spent;
+  const possibly: Money = same.possiblyCharged;
+  new Account();
+  new Account({ budgetUsd: '$2.00' });
+  // @ts-expect-error an account's option is budgetUsd
+  new Account({ budget: 2 });
+  // @ts-expect-error account is an Account, not its options
+  new Client({ key: 'k', account: { budgetUsd: 1 } });
+  // @ts-expect-error the account is read-only
+  a.account = account;
+  show(left, budget, spent, possibly);
 }

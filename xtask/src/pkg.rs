@@ -129,7 +129,8 @@ pub fn pkg(tools: &Tools) -> Res {
         "import { installRecordCalls } from './record_client.js';\ninstallRecordCalls(Client, estimateCost);\n\
          import { withIntegersOption } from './exact_json.js';\n\
          const ClientWithIntegers = withIntegersOption(Client);\n\
-         export { ClientWithIntegers as Client };\n",
+         export { ClientWithIntegers as Client };\n\
+         export { Account } from './exact_json.js';\n",
     );
     std::fs::write(&entry, js).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
     generic_client_class(&out.join("serpkit.d.ts"))?;
