@@ -145,7 +145,12 @@ pub(crate) fn describe_client_error(error: &Error, fields: &mut impl ErrorFields
             fields.number("line", error.line as f64);
             fields.number("column", error.column as f64);
         }
-        Error::ContractViolation { report, .. } => fields.report("report", report),
+        Error::ContractViolation { report, body, .. } => {
+            fields.report("report", report);
+            // The body that was paid for, as text: the package's JS makes `data` of it under
+            // the client's `integers` mode (exact_json.js `settleError`).
+            fields.text("data", body);
+        }
         Error::Timeout { after, .. } => fields.number("timeoutMs", after.as_millis() as f64),
         Error::BodyTooLarge { limit, .. } => fields.number("limit", *limit as f64),
         Error::BodyLost { status, .. } => fields.number("status", f64::from(*status)),
@@ -298,6 +303,23 @@ mod tests {
             ["status=429", "body=slow down", "retryAfterMs=1500"]
         );
         assert!(fields[0].starts_with("hint="));
+
+        let refused = Error::ContractViolation {
+            report: Box::new(crate::validate::validate(Operation::Related, "[1]", None)),
+            body: "[1]".into(),
+            charge: Usd::from_micros(150_000),
+        };
+        let fields = fields_of(&refused);
+        assert_eq!(fields[3..], ["report=ok:false", "data=[1]"]);
+
+        let lost = Error::ConnectionLost {
+            message: "socket hang up".into(),
+            possible_charge: Usd::from_micros(150_000),
+        };
+        let fields = fields_of(&lost);
+        assert_eq!(fields[1..], ["charge=$0.0000", "possiblyCharged=$0.1500"]);
+        assert_eq!(lost.code(), "connection_lost");
+        assert!(ERROR_CODES.contains(&lost.code()));
 
         let timeout = Error::Timeout {
             after: Duration::from_secs(2),

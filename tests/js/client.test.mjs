@@ -1,11 +1,13 @@
 // The Client of the built package against the sandbox HTTP server (SANDBOX_URL): every
 // operation over Node's fetch, result types, each fault mode's error, abort, retries with
 // Retry-After and the sandbox ledger, the budget, bulk chunking.
+import http from 'node:http';
+import net from 'node:net';
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { serpkit, sandbox, expectError, isMoney } from './support.mjs';
 
-const { Client, estimateCost } = serpkit;
+const { Account, Client, estimateCost } = serpkit;
 
 const client = (opts = {}) =>
   new Client({ key: sandbox.key, baseUrl: sandbox.url, retries: 0, ...opts });
@@ -122,6 +124,15 @@ test('invalid input rejects before anything is sent', async () => {
 });
 
 const REL = { keyword: 'trail shoes', ccode: 'US' };
+
+/** A loopback port nothing listens on (a connection to it is refused). */
+async function closedPort() {
+  const probe = net.createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 const REL_MICROS = 150_000;
 
 test('fault modes map to error codes (and what they were charged)', async () => {
@@ -179,7 +190,9 @@ test('fault modes map to error codes (and what they were charged)', async () => 
   assert.equal(e.status, 401);
   assert.ok(!e.message.includes('wrong-key-1234'));
 
-  e = await expectError(client({ baseUrl: 'http://127.0.0.1:9' }).related(REL), 'network');
+  // A closed port refuses the connection: never sent, free.
+  e = await expectError(client({ baseUrl: `http://127.0.0.1:${await closedPort()}` }).related(REL), 'network');
+  assert.equal(e.possiblyCharged.micros, 0);
 
   const ledger = await sandbox.ledger();
   // Charged: truncate, not_json (twice), break=type, break=range, break=missing_field, delay, huge.
@@ -294,4 +307,140 @@ test('searchVolumeBulkChunked: an invalid keyword anywhere stops the job before 
   // A malformed request rejects, naming the field.
   const e = await expectError(client().searchVolumeBulkChunked({ keywords: [1], ccode: 'US' }), 'invalid_request');
   assert.equal(e.field, '/keywords/0');
+});
+
+test('clients on one Account share its spend and its budget', async () => {
+  await sandbox.reset();
+  // related costs $0.15: a budget of $0.25 covers one call, whichever client makes it.
+  const account = new Account({ budgetUsd: 0.25 });
+  assert.equal(account.budget.display, '$0.2500');
+  const a = client({ account });
+  const b = client({ account: a.account, timeoutMs: 5000 });
+  assert.equal(a.account, account, 'client.account is the Account given');
+  assert.equal(b.account, account);
+  await a.related(REL);
+  let e = await expectError(b.related(REL), 'budget_exceeded');
+  assert.equal(e.spent.display, '$0.1500');
+  assert.equal(e.budget.display, '$0.2500');
+  for (const m of [account.spent, a.spent, b.spent]) assert.equal(m.display, '$0.1500');
+  assert.equal(account.remaining.display, '$0.1000');
+  assert.equal(b.remaining.display, '$0.1000');
+  assert.equal(account.possiblyCharged.micros, 0);
+
+  // Calls at once: the estimates in flight count, so two clients cannot both pass the budget.
+  await sandbox.reset();
+  const shared = new Account({ budgetUsd: '$0.20' });
+  const clients = [client({ account: shared }), client({ account: shared })];
+  const settled = await Promise.allSettled(clients.map((c) => c.related(REL)));
+  assert.deepEqual(settled.map((s) => s.status).sort(), ['fulfilled', 'rejected']);
+  assert.equal(settled.find((s) => s.status === 'rejected').reason.code, 'budget_exceeded');
+  assert.equal((await sandbox.ledger()).entries.length, 1);
+
+  // A client's own account (its budgetUsd) shared through client.account.
+  await sandbox.reset();
+  const own = client({ budgetUsd: 0.2 });
+  assert.equal(own.account, own.account, 'one Account object per client');
+  const other = client({ account: own.account });
+  assert.equal(other.remaining.display, '$0.2000');
+  await other.related(REL);
+  e = await expectError(own.related(REL), 'budget_exceeded');
+  assert.equal(own.spent.display, '$0.1500');
+  // Without a budget the account only counts.
+  const free = new Account();
+  assert.equal(free.budget, null);
+  assert.equal(free.remaining, null);
+  assert.equal(client({ account: free }).remaining, null);
+  assert.equal((await sandbox.ledger()).entries.length, 1);
+
+  // Wrong uses are the package's errors.
+  await expectError(() => client({ account: {} }), 'invalid_argument');
+  await expectError(() => client({ account: { budgetUsd: 1 } }), 'invalid_argument');
+  e = await expectError(() => client({ account, budgetUsd: 1 }), 'invalid_argument');
+  assert.match(e.message, /budgetUsd/);
+  await expectError(() => new Account({ budgetUsd: -1 }), 'invalid_argument');
+  await expectError(() => new Account({ budget: 1 }), 'invalid_argument');
+  await expectError(() => new Account('x'), 'invalid_argument');
+  await expectError(() => new Account({ budgetUsd: Number.NaN }), 'invalid_argument');
+  const gone = client();
+  const orphan = gone.account;
+  gone.free();
+  await expectError(() => client({ account: orphan }), 'invalid_argument');
+});
+
+test('contract_violation carries the data that was paid for, parsed with the integers mode', async () => {
+  await sandbox.reset();
+  const strict = (opts = {}) => client({ key: `${sandbox.key}+break=type`, validation: 'strict', ...opts });
+  let e = await expectError(strict().related(REL), 'contract_violation');
+  assert.equal(e.charge.micros, REL_MICROS);
+  assert.ok(Array.isArray(e.data) && e.data.length >= 1);
+  // The report points into the data: the value of the wrong type is there.
+  const path = e.report.errors[0].path.split('/').slice(1);
+  const broken = path.reduce((v, k) => v[k], e.data);
+  assert.equal(typeof broken, 'string', `${e.report.errors[0].path}: an integer sent as a string`);
+  assert.deepEqual(e.data, await client({ key: `${sandbox.key}+break=type`, validation: 'off' }).related(REL).then((r) => r.data));
+
+  // The integers mode applies: microblog ids beyond 2^53 as strings.
+  e = await expectError(strict({ integers: 'string' }).microblogPost({ keyword: 'trail shoes' }), 'contract_violation');
+  assert.ok(Array.isArray(e.data));
+  assert.ok(e.data.every((p) => typeof p.profile.user_id === 'string' || Number.isSafeInteger(p.profile.user_id)));
+
+  // A chunked job stopped by a refused chunk: the error has that chunk's records.
+  const job = await strict().searchVolumeBulkChunked({ keywords: ['a', 'b'], ccode: 'US' });
+  assert.equal(job.error.code, 'contract_violation');
+  assert.deepEqual(job.error.data.map((r) => r.keyword), ['a', 'b']);
+});
+
+test('a connection lost after sending is never repeated and possibly charged; a refused one is retried, free', async () => {
+  await sandbox.reset();
+  const retries = { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 1, jitter: false };
+  const lost = client({ key: `${sandbox.key}+reset`, retries });
+  const e = await expectError(lost.related(REL), 'connection_lost');
+  assert.equal(e.name, 'SerpkitError');
+  assert.equal(e.possiblyCharged.micros, REL_MICROS);
+  assert.equal(e.charge.micros, 0);
+  assert.equal(lost.possiblyCharged.micros, REL_MICROS, 'counted as possibly charged');
+  assert.equal(lost.spent.micros, 0);
+  assert.ok(!e.message.includes(sandbox.key), 'key redacted');
+  let ledger = await sandbox.ledger();
+  assert.equal(ledger.entries.length, 1, 'one attempt: not repeated');
+  assert.equal(ledger.total, '0.1500', 'the sandbox charged exactly once');
+
+  // A closed port on 127.0.0.1 refuses the connection: the request never left, so it is
+  // retried, and free. The port opens (a proxy to the sandbox) while the client waits to retry.
+  await sandbox.reset();
+  const port = await closedPort();
+  const refused = client({ baseUrl: `http://127.0.0.1:${port}`, retries: { ...retries, baseDelayMs: 400, maxDelayMs: 400 } });
+  const pending = refused.related(REL);
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  assert.equal((await sandbox.ledger()).entries.length, 0, 'nothing reached the service yet');
+  const proxy = http.createServer(async (req, res) => {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const r = await fetch(`${sandbox.url}${req.url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.concat(chunks),
+    });
+    res.writeHead(r.status, { 'content-type': 'application/json' });
+    res.end(await r.text());
+  });
+  await new Promise((resolve) => proxy.listen(port, '127.0.0.1', resolve));
+  try {
+    const reply = await pending;
+    assert.equal(reply.attempts, 2, 'the refused attempt was retried');
+    assert.equal(reply.charge.micros, REL_MICROS);
+    assert.equal(refused.possiblyCharged.micros, 0, 'a refusal is free');
+    assert.equal(refused.spent.micros, REL_MICROS);
+  } finally {
+    await new Promise((resolve) => proxy.close(resolve));
+  }
+  ledger = await sandbox.ledger();
+  assert.equal(ledger.entries.length, 1);
+
+  // Refused on every attempt: a network error after the retries, nothing counted.
+  const closed = client({ baseUrl: `http://127.0.0.1:${port}`, retries });
+  const n = await expectError(closed.related(REL), 'network');
+  assert.equal(n.possiblyCharged.micros, 0);
+  assert.equal(closed.possiblyCharged.micros, 0);
+  assert.equal(closed.spent.micros, 0);
 });
