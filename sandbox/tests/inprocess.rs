@@ -137,3 +137,43 @@ fn reset_in_process_is_a_lost_connection_and_charged() {
     );
     assert_eq!(t.ledger().total, Operation::Related.price().usd);
 }
+
+/// `www.` is not another domain: one answer for both spellings, valid for the request as sent.
+#[test]
+fn www_and_the_bare_domain_get_one_answer() {
+    use serpkit::ops::{
+        backlink_overview, domainstats, ranked_keywords_domain, ranked_keywords_metrics,
+    };
+    use serpkit::Request;
+    let day = today();
+    let make = |d: &str| -> Vec<Request> {
+        vec![
+            Request::DomainStats(domainstats::Request {
+                key: Default::default(),
+                domains: vec![d.into()],
+            }),
+            Request::RankedKeywordsMetrics(ranked_keywords_metrics::Request {
+                key: Default::default(),
+                domain: d.into(),
+            }),
+            Request::RankedKeywordsDomain(ranked_keywords_domain::Request {
+                key: Default::default(),
+                domain: d.into(),
+            }),
+            Request::BacklinkOverview(backlink_overview::Request {
+                key: Default::default(),
+                domain: d.into(),
+            }),
+        ]
+    };
+    for (bare, www) in make("example.com").iter().zip(make("WWW.Example.com")) {
+        let (a, b) = (
+            sandbox::generate::body(bare, day),
+            sandbox::generate::body(&www, day),
+        );
+        let strip = |s: &str| s.replace(r#","domainAsEntered":"WWW.Example.com""#, "");
+        assert_eq!(strip(&a), strip(&b), "{}", bare.operation());
+        let report = serpkit::validate::validate(www.operation(), &b, Some(&www));
+        assert!(report.ok(), "{}: {report}", www.operation());
+    }
+}

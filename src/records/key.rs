@@ -7,8 +7,10 @@
 //!   punctuation) is a different keyword. The validator's keyword cross-checks, the planner
 //!   and the app's lists all use [`normalize_keyword`] / [`same_keyword`].
 //! - **Country** (`ccode`): upper case, white space trimmed.
-//! - **Domain**: white space trimmed, ASCII lower case, one trailing `.` dropped. `www.` and a
-//!   scheme are kept: the service may treat them as other domains.
+//! - **Domain**: white space trimmed, ASCII lower case, one trailing `.` dropped, and a leading
+//!   `www.` dropped: SEO tools report a domain's metrics at the host level without `www`, and
+//!   the sandbox answers `www.example.com` and `example.com` with one record. A scheme is kept
+//!   (a domain field is not a URL).
 //! - **URL** (`backlink/metrics`): exactly as given. URLs are case-sensitive in their path
 //!   and the service's own normalisation is not documented, so no two spellings are merged.
 //! - **Source**: every key starts with where the record was bought ([`source_of`] the base
@@ -130,10 +132,16 @@ pub fn normalize_ccode(ccode: &str) -> String {
     ccode.trim().to_ascii_uppercase()
 }
 
-/// A domain as record keys see it: trimmed, ASCII lower case, one trailing `.` dropped.
+/// A domain as record keys see it: trimmed, ASCII lower case, one trailing `.` and a leading
+/// `www.` dropped.
 pub fn normalize_domain(domain: &str) -> String {
     let d = domain.trim();
-    d.strip_suffix('.').unwrap_or(d).to_ascii_lowercase()
+    let d = d.strip_suffix('.').unwrap_or(d).to_ascii_lowercase();
+    match d.strip_prefix("www.") {
+        // `www.` alone is no host: kept as written.
+        Some(host) if !host.is_empty() => host.to_string(),
+        _ => d,
+    }
 }
 
 /// Where records come from, from a client's base URL: scheme and host in lower case, the
@@ -238,10 +246,13 @@ mod tests {
             domain_key(&live, " Example.COM. "),
             domain_key(&live, "example.com")
         );
-        assert_ne!(
-            domain_key(&live, "www.example.com"),
+        assert_eq!(
+            domain_key(&live, "WWW.example.com."),
             domain_key(&live, "example.com")
         );
+        assert_eq!(normalize_domain(" www. "), "www");
+        assert_eq!(normalize_domain("www2.example.com"), "www2.example.com");
+        assert_eq!(normalize_domain("https://www.e.com"), "https://www.e.com");
         assert_ne!(
             url_key(&live, "https://e.com/A"),
             url_key(&live, "https://e.com/a")

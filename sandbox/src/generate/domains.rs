@@ -16,10 +16,11 @@ pub fn domain_stats(domains: &[String]) -> String {
     let mut out = String::with_capacity(domains.len() * 900);
     arr(&mut out, |a| {
         for entered in domains {
-            let lower = entered.trim().to_ascii_lowercase();
-            let domain = lower.strip_prefix("www.").unwrap_or(&lower).to_owned();
+            let domain = serpkit::records::normalize_domain(entered);
             let mut rng = Rng::from_parts(&["ds", &domain]);
-            let with_entered = domain != *entered || rng.chance(0.33);
+            // Drawn whatever the spelling: every spelling of a domain gets the same numbers.
+            let shown = rng.chance(0.33);
+            let with_entered = domain != *entered || shown;
             let da = rng.range(1, 95);
             let n = |rng: &mut Rng, lo: i64, hi: i64| rng.log_range(lo, hi).to_string();
             a.o(|o| {

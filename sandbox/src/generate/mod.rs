@@ -53,23 +53,32 @@ pub fn request_seed(request: &Request) -> u64 {
 
 /// The response body (JSON text) of a request, as of `today`.
 pub fn body(request: &Request, today: Date) -> String {
+    use serpkit::records::normalize_domain;
     match request {
         Request::SearchVolumeBulk(r) => search_volume_bulk(&r.keywords, &r.ccode, today),
         Request::SearchVolumeSingle(r) => search_volume_single(&r.keyword, &r.ccode, today),
         Request::DomainStats(r) => domain_stats(&r.domains),
         Request::BacklinkMetrics(r) => backlink_metrics(&r.urls),
-        Request::RankedKeywordsMetrics(r) => ranked_keywords_metrics(&r.domain),
-        Request::RankedKeywordsDomain(r) => ranked_keywords_domain(
-            &r.domain,
-            ranked_keywords_size(&r.domain),
-            fnv1a(r.domain.to_ascii_lowercase().as_bytes()),
-        ),
-        Request::BacklinkOverview(r) => backlink_overview(
-            &r.domain,
-            ref_newlost_size(&r.domain),
-            today,
-            fnv1a(r.domain.to_ascii_lowercase().as_bytes()),
-        ),
+        // A domain's data is its host's without `www.` (as record keys see it): `www.x.com`
+        // and `x.com` get one answer.
+        Request::RankedKeywordsMetrics(r) => ranked_keywords_metrics(&normalize_domain(&r.domain)),
+        Request::RankedKeywordsDomain(r) => {
+            let domain = normalize_domain(&r.domain);
+            ranked_keywords_domain(
+                &domain,
+                ranked_keywords_size(&domain),
+                fnv1a(domain.as_bytes()),
+            )
+        }
+        Request::BacklinkOverview(r) => {
+            let domain = normalize_domain(&r.domain);
+            backlink_overview(
+                &domain,
+                ref_newlost_size(&domain),
+                today,
+                fnv1a(domain.as_bytes()),
+            )
+        }
         Request::OutlineSeo(r) => outline_seo(&r.keyword),
         Request::MicroblogPost(r) => microblog_post(&r.keyword, today),
         Request::VideoVideo(r) => video_video(&r.keyword, today),
