@@ -199,3 +199,76 @@ export function parseCsv(text) {
   if (cell || row.length) { row.push(cell); rows.push(row); }
   return rows;
 }
+
+// ---------------------------------------------------------------------------------------
+// Two tabs of one browser profile, the meter and the ledger over time: the purchase
+// journal's tests (tests/e2e/journal*.test.mjs).
+
+/** A page (tab) in `context`, set up as `newPage`'s: page errors and console lines kept. */
+export async function newTab(context) {
+  const page = await context.newPage();
+  page.errors = [];
+  page.logs = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  page.on('console', (m) => page.logs.push(m.text()));
+  page.setDefaultTimeout(20000);
+  return page;
+}
+
+/**
+ * Two tabs (two pages of ONE browser context): they share IndexedDB, localStorage, Web Locks
+ * and BroadcastChannel, as two tabs of one browser profile do. Neither is opened yet (open
+ * `a` first when `b` should start from what `a` set).
+ */
+export async function twoTabs(browser, opts = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true, ...opts });
+  const a = await newTab(context);
+  const b = await newTab(context);
+  return { context, a, b };
+}
+
+/** The header's meter in micro-dollars: `spend` and `possibly-charged` (0 when not shown). */
+export async function meter(page) {
+  const spend = micros(await page.getByTestId('spend').textContent());
+  const shown = await page.getByTestId('possibly-charged').count();
+  const possible = shown ? micros(await page.getByTestId('possibly-charged').textContent()) : 0;
+  return { spend, possible };
+}
+
+/** Polls `probe()` until `done(value)` holds or `timeout` ms pass; returns the last value. */
+export async function until(probe, done, timeout = 15000, every = 150) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = await probe();
+    if (done(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
+
+/** The sandbox ledger once `done(ledger)` holds (or after `timeout` ms: the caller asserts). */
+export function ledgerUntil(done, timeout = 15000) {
+  return until(ledger, done, timeout);
+}
+
+/** Sum of `units` of the ledger's charged (200) entries. */
+export function chargedUnits(l) {
+  return l.entries.filter((e) => e.status === 200).reduce((n, e) => n + e.units, 0);
+}
+
+/**
+ * Asserts that the meter of every page in `pages` settles at the sandbox ledger's total
+ * (`spend` + `possibly-charged` = ledger total; the meter follows a call's end, so it is
+ * polled) and returns the meters.
+ */
+export async function meterEqualsLedger(pages, what = '') {
+  const total = micros('$' + (await ledger()).total);
+  const out = [];
+  for (const page of [pages].flat()) {
+    const m = await until(() => meter(page), (m) => m.spend + m.possible === total, 10000);
+    if (m.spend + m.possible !== total) {
+      throw new Error(`${what}: meter spend ${m.spend} + possibly charged ${m.possible} µ$ != ledger total ${total} µ$`);
+    }
+    out.push(m);
+  }
+  return out;
+}

@@ -121,6 +121,33 @@ fn e2e_stage(tools: &Tools, sandbox: &SandboxServer) -> Res {
     node_tests(tools, "tests/e2e", sandbox, Some(&app), &[])
 }
 
+/// The e2e files to run: every one, or with `E2E_ONLY=journal,records` those whose file
+/// name contains one of the comma-separated words (Err when none does).
+fn e2e_files(dir: &str) -> Result<Vec<String>, String> {
+    let only = std::env::var("E2E_ONLY").unwrap_or_default();
+    let words: Vec<&str> = only
+        .split(',')
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.is_empty() {
+        return Ok(vec![format!("{dir}/")]);
+    }
+    let mut files: Vec<String> = std::fs::read_dir(root().join(dir))
+        .map_err(|e| format!("{dir}: {e}"))?
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str().map(str::to_string))
+        .filter(|name| name.ends_with(".test.mjs") && words.iter().any(|w| name.contains(w)))
+        .map(|name| format!("{dir}/{name}"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("E2E_ONLY={only}: no test file in {dir} matches"));
+    }
+    eprintln!("E2E_ONLY={only}: {}", files.join(" "));
+    Ok(files)
+}
+
 /// `cargo xtask readme`: only the README's commands and snippets.
 pub fn readme() -> Res {
     let tools = Tools::ensure(true)?;
@@ -169,9 +196,15 @@ fn node_tests(
     }
     let out = root().join("test-output");
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    // Only the e2e stage is filtered (E2E_ONLY); the other directories always run whole.
+    let targets = if dir == "tests/e2e" {
+        e2e_files(dir)?
+    } else {
+        vec![format!("{dir}/")]
+    };
     let mut cmd = Command::new("node");
     cmd.args(["--test", "--test-concurrency=1"])
-        .arg(format!("{dir}/"))
+        .args(&targets)
         .env("SANDBOX_URL", &sandbox.url)
         .env("SANDBOX_KEY", SandboxServer::KEY)
         .env("SANDBOX_POOR_KEY", SandboxServer::POOR_KEY)
