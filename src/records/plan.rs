@@ -164,13 +164,30 @@ impl Plan {
         for k in &self.buy_keys {
             wanted.insert(k.as_str());
         }
-        let item_ids: Vec<Option<usize>> = items
+        let mut item_ids: Vec<Option<usize>> = items
             .iter()
             .map(|item| {
                 let k = item_key(self.kind, &self.source, &ccode, item)?;
                 wanted.find(k.as_str())
             })
             .collect();
+        // Search volume answers one record per keyword sent, in request order (the spec):
+        // with as many records as keywords, and no record matched elsewhere by its echo,
+        // position decides (an echo the service changed then loses no record; the validator
+        // still reports it).
+        let by_position = self.kind == RecordKind::SearchVolume
+            && !single
+            && items.len() == self.buy_keys.len()
+            && item_ids
+                .iter()
+                .enumerate()
+                .all(|(j, id)| id.is_none_or(|id| id == j));
+        if by_position {
+            item_ids = (0..items.len()).map(Some).collect();
+        }
+        if self.kind == RecordKind::BacklinkMetrics {
+            self.match_domain_echoes(&items, &mut item_ids);
+        }
         let mut count = vec![0u32; self.buy_keys.len()];
         for id in item_ids.iter().flatten() {
             count[*id] += 1;
@@ -304,6 +321,54 @@ impl Plan {
             missing,
         }
     }
+}
+
+impl Plan {
+    /// `backlink/metrics` answers with `url` "the URL or domain queried": a record matched by
+    /// no key whose `url` is the host (normalised, `www.` dropped) of exactly one queried URL
+    /// that no record matched belongs to that URL.
+    fn match_domain_echoes(&self, items: &[&str], item_ids: &mut [Option<usize>]) {
+        let Some(Request::BacklinkMetrics(q)) = &self.to_buy else {
+            return;
+        };
+        // `to_buy` holds the URLs of `buy_keys`, in their order.
+        let mut taken = vec![false; q.urls.len()];
+        for id in item_ids.iter().flatten() {
+            if let Some(t) = taken.get_mut(*id) {
+                *t = true;
+            }
+        }
+        let hosts: Vec<String> = q.urls.iter().map(|u| host_of(u)).collect();
+        for (j, item) in items.iter().enumerate() {
+            if item_ids[j].is_some() {
+                continue;
+            }
+            let Some(echo) = string_member(item, "url") else {
+                continue;
+            };
+            let echo = super::key::normalize_domain(&echo);
+            let mut open = (0..hosts.len()).filter(|&i| !taken[i] && hosts[i] == echo);
+            if let (Some(i), None) = (open.next(), open.next()) {
+                // Two records echoing one host both claim it: the merge's count leaves them
+                // unmatched.
+                item_ids[j] = Some(i);
+            }
+        }
+    }
+}
+
+/// The host of a URL as record keys see a domain: scheme, user, port, path, query and
+/// fragment dropped, then [`super::key::normalize_domain`].
+fn host_of(url: &str) -> String {
+    let rest = url.trim();
+    let rest = rest.split_once("://").map_or(rest, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = match host.rsplit_once(':') {
+        Some((h, port)) if port.bytes().all(|b| b.is_ascii_digit()) => h,
+        _ => host,
+    };
+    super::key::normalize_domain(host)
 }
 
 /// What the sub-request bought.

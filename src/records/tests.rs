@@ -453,3 +453,105 @@ fn tens_of_thousands_of_keywords_plan_in_linear_time() {
     // unoptimised.
     assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
 }
+
+#[test]
+fn search_volume_matches_by_position_when_every_keyword_has_its_record() {
+    let empty = HashMap::new();
+    let p = plan(
+        &bulk(&["a", "b", "c"], "US"),
+        LIVE,
+        &empty,
+        PlanOptions::default(),
+    );
+    // The service changed `b`'s echo: one record per keyword, in order, so it is `b`'s.
+    let body = format!("[{},{},{}]", sv("a", 1), sv("b!", 2), sv("c", 3));
+    fn bought(body: &str) -> Bought<'_> {
+        Bought {
+            body,
+            report: None,
+            at_ms: 1.0,
+        }
+    }
+    let m = p.merge(Some(bought(&body)), false);
+    assert_eq!((m.fresh.len(), m.unmatched, m.missing.len()), (3, 0, 0));
+    assert_eq!(m.fresh[1].0, key::search_volume_key(LIVE, "US", "b"));
+    assert!(m.fresh[1].1.json.contains("b!"));
+
+    // A record short: echoes decide, as before.
+    let body = format!("[{},{}]", sv("a", 1), sv("b!", 2));
+    let m = p.merge(Some(bought(&body)), false);
+    assert_eq!((m.fresh.len(), m.unmatched, m.missing), (1, 1, vec![1, 2]));
+
+    // Reordered but every echo right: echoes decide (position would swap them).
+    let body = format!("[{},{},{}]", sv("c", 3), sv("b", 2), sv("a", 1));
+    let m = p.merge(Some(bought(&body)), false);
+    let a = m
+        .fresh
+        .iter()
+        .find(|(k, _)| *k == key::search_volume_key(LIVE, "US", "a"))
+        .unwrap();
+    assert!(a.1.json.contains(r#""SEARCH_VOLUME":1"#));
+}
+
+#[test]
+fn a_backlink_record_echoing_the_domain_of_one_queried_url_is_that_urls() {
+    let urls = |u: &[&str]| {
+        Request::BacklinkMetrics(backlink_metrics::Request {
+            key: Default::default(),
+            urls: u.iter().map(|s| s.to_string()).collect(),
+        })
+    };
+    let empty = HashMap::new();
+    let bought = |body: &'static str| Bought {
+        body,
+        report: None,
+        at_ms: 1.0,
+    };
+    let p = plan(
+        &urls(&["https://www.e.com:8443/A?x#y", "https://f.org/b"]),
+        LIVE,
+        &empty,
+        PlanOptions::default(),
+    );
+    let m = p.merge(
+        Some(bought(r#"[{"url":"E.com"},{"url":"https://f.org/b"}]"#)),
+        false,
+    );
+    assert_eq!((m.fresh.len(), m.unmatched), (2, 0));
+    assert_eq!(
+        m.fresh[0].0,
+        key::url_key(LIVE, "https://www.e.com:8443/A?x#y")
+    );
+
+    // Two queried URLs on that host, one answered by its own URL: the domain is the other's.
+    let p = plan(
+        &urls(&["https://e.com/a", "https://e.com/b"]),
+        LIVE,
+        &empty,
+        PlanOptions::default(),
+    );
+    let m = p.merge(
+        Some(bought(r#"[{"url":"e.com"},{"url":"https://e.com/b"}]"#)),
+        false,
+    );
+    assert_eq!((m.fresh.len(), m.unmatched), (2, 0));
+    // Both open: the echo says not which, so it stays unmatched.
+    let m = p.merge(
+        Some(bought(r#"[{"url":"e.com"},{"url":"https://e.com/c"}]"#)),
+        false,
+    );
+    assert_eq!((m.fresh.len(), m.unmatched, m.missing), (0, 2, vec![0, 1]));
+
+    // Two records echoing one domain: neither is stored.
+    let p = plan(
+        &urls(&["https://e.com/a"]),
+        LIVE,
+        &empty,
+        PlanOptions::default(),
+    );
+    let m = p.merge(
+        Some(bought(r#"[{"url":"e.com"},{"url":"www.e.com"}]"#)),
+        false,
+    );
+    assert_eq!((m.fresh.len(), m.unmatched), (0, 2));
+}
