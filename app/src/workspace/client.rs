@@ -81,7 +81,7 @@ fn live_transport() -> Rc<dyn Transport> {
     impl Transport for NoNetwork {
         fn post(&self, _: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>> {
             Box::pin(async {
-                Err(TransportError::Network(
+                Err(TransportError::NotSent(
                     "no network in native builds".into(),
                 ))
             })

@@ -174,7 +174,8 @@ impl DemoTransport {
             .ok()
             .and_then(|v| v.as_string())
         {
-            return Err(TransportError::Network(m));
+            // The sandbox did not run: nothing was charged.
+            return Err(TransportError::NotSent(m));
         }
         let meta = Reflect::get(&data, &"meta".into())
             .ok()
@@ -199,7 +200,7 @@ fn start_failed(e: &JsValue) -> TransportError {
         .ok()
         .and_then(|v| v.as_string())
         .unwrap_or_else(|| "unknown error".into());
-    TransportError::Network(format!("{FAILURE} could not start: {what}"))
+    TransportError::NotSent(format!("{FAILURE} could not start: {what}"))
 }
 
 impl Transport for DemoTransport {
