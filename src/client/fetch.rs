@@ -62,9 +62,15 @@ fn rejection(thrown: &JsValue) -> TransportError {
     let own = js_code(thrown);
     let cause = Reflect::get(thrown, &"cause".into())
         .ok()
-        .filter(|c| c.is_object())
-        .and_then(|c| js_code(&c));
-    TransportError::of_rejection(js_message(thrown), &[own.as_deref(), cause.as_deref()])
+        .filter(|c| c.is_object());
+    let message = js_message(thrown);
+    // Node's undici under `redirect: "error"`: the service answered 3xx, which is not charged
+    // (only a success is): free, as a request that never left.
+    if message.ends_with("(unexpected redirect)") {
+        return TransportError::NotSent(message);
+    }
+    let cause = cause.and_then(|c| js_code(&c));
+    TransportError::of_rejection(message, &[own.as_deref(), cause.as_deref()])
 }
 
 impl Transport for FetchTransport {
