@@ -337,6 +337,13 @@ test('every fault mode: the documented error, and the ledger agrees with the cli
   assert.equal(e.charge.micros + e.possiblyCharged.micros, 0);
   seen.add('redirect');
 
+  // reset: charged, then the connection reset before any byte: connection_lost, possibly
+  // charged, never repeated (retries are allowed, none is made).
+  e = await bounded(withFault('reset', { retries: 2 }).related(REL), 'connection_lost');
+  assert.equal(e.charge.micros, 0);
+  assert.equal(e.possiblyCharged.micros, REL_MICROS);
+  seen.add('reset');
+
   // truncate / not_json: not_json, charged, with a position.
   for (const mode of ['truncate', 'not_json']) {
     e = await bounded(withFault(mode).related(REL), 'not_json');
@@ -409,9 +416,10 @@ test('every fault mode: the documented error, and the ledger agrees with the cli
   assert.ok(final.entries.every((x) => x.operation !== 'redirected'), 'no redirect followed');
   const spent = clients.reduce((s, c) => s + c.spent.micros, 0);
   const possibly = clients.reduce((s, c) => s + c.possiblyCharged.micros, 0);
-  // The timed-out answer is possibly charged; the 200 refused as body_too_large and the lost
-  // body are spent (see the test below).
-  assert.equal(possibly, REL_MICROS, 'the timed-out call');
+  // The timed-out answer and the reset one are possibly charged; the 200 refused as
+  // body_too_large and the lost body are spent (see the test below).
+  assert.equal(possibly, 2 * REL_MICROS, 'the timed-out call and the reset one');
+  assert.equal(final.entries.filter((x) => x.fault === 'reset').length, 1, 'reset: charged once, not repeated');
   assert.equal(micros(final), spent + possibly, 'ledger = client spend + possibly charged');
   const retried = final.entries.filter((x) => /_once$/.test(x.fault ?? ''));
   assert.equal(retried.filter((x) => x.status === 200).length, 2, 'each *_once call charged once');
