@@ -180,10 +180,10 @@ test('overlapping calls never share an id: a slow cache.put loses neither body',
       puts.push(entries.length);
       if (puts.length === 1) {
         firstPutStarted();
-        // The first call still stores what it bought while the second is pending (begun,
-        // sending): its id must not be the second's, or its `__drop` would forget the second.
+        // The first call still stores what it bought when the second begins; it ends (and
+        // drops its id) while the second is pending: its id must not be the second's, or its
+        // `__drop` would forget the second.
         await second;
-        await new Promise((resolve) => setTimeout(resolve, 20));
       }
       return inner.put(kind, entries);
     },
