@@ -47,6 +47,9 @@ test('a connection lost after the service charged is possibly charged and not re
   // The app sent it once; the service charged once: the request was not sent again.
   assert.equal(sent.length, 1, `the app sent the request once: ${JSON.stringify(sent)}`);
   const l = await ledger();
+  // (Chromium itself resends a request whose reused keep-alive connection was reset before
+  // any byte of the answer, net-log HTTP_TRANSACTION_RESTART_AFTER_ERROR: the sandbox must
+  // not let a `reset` request arrive on a reused connection.)
   assert.equal(l.entries.length, 1, `sent once, not retried: ${JSON.stringify(l.entries.map((e) => e.fault))}`);
   assert.equal(l.entries[0].fault, 'reset');
   assert.equal(micros('$' + l.total), micros('$0.1500'));
