@@ -9,7 +9,9 @@
 // - ranked keywords, 100,000 rows: Get → first table paint, opening the stored result,
 //   sort by volume, and the text filter per keystroke (20 runs each);
 // - keyword groups: 10,000 keywords grouped (20 runs);
-// - content gap: 4 domains × 20,000 ranked keywords, the lists recomputed (20 runs).
+// - content gap: 4 domains × 20,000 ranked keywords, the lists recomputed (20 runs);
+// - purchase journal: a 10,000-keyword bulk job with and without the journal, interleaved,
+//   each run on a fresh browser context, and the journal's commits (User Timing).
 //
 // Two timings per interaction: "work" is click/keystroke → the app's update done and laid
 // out (a macrotask after the event, then a forced layout); "to paint" waits two animation
@@ -32,6 +34,7 @@ function pct(values, p) {
   if (!s.length) return NaN;
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
 }
+const INTERACTIONS_HEAD = '| measurement | runs | p50 ms | p95 ms | goal |\n|---|---:|---:|---:|---|';
 const ms = (v) => (Number.isFinite(v) ? v.toFixed(1) : 'n/a');
 
 /**
@@ -118,9 +121,10 @@ const PAGE_HELPERS = () => {
   };
 };
 
-async function newPage(browser) {
+async function newPage(browser, init) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.addInitScript(PAGE_HELPERS);
+  if (init) await context.addInitScript(init);
   const page = await context.newPage();
   page.setDefaultTimeout(300000);
   page.on('pageerror', (e) => log('page error:', String(e)));
@@ -245,14 +249,10 @@ async function rankedKeywords(browser) {
 }
 
 /**
- * Keyword groups of 10,000 keywords in the explorer (a vocabulary of modifiers, topics and
- * questions, so groups form as in real research): the keywords are bought once (10 bulk calls
- * in the demo), then the groups are recomputed 20 times by setting the "Exclude words" filter
- * to a word no keyword has and back (the rows stay the same). Each run gives the page's own
- * grouping time (`groups-timing`) and the change → DOM updated and laid out time.
+ * 10,000 distinct keywords from a vocabulary of modifiers, topics and things (10 × 20 × 50),
+ * so they read, and group, like real research.
  */
-async function keywordGroups(browser) {
-  const page = await newPage(browser);
+function tenThousandKeywords() {
   const heads = ['best', 'cheap', 'how to choose', 'top', 'what is', 'buy', 'free', 'review of', 'near me', 'why'];
   const topics = ['running', 'trail', 'marathon', 'yoga', 'cycling', 'hiking', 'tennis', 'golf', 'swim', 'ski',
     'climbing', 'boxing', 'rowing', 'surf', 'skate', 'dance', 'camping', 'fishing', 'soccer', 'rugby'];
@@ -263,13 +263,33 @@ async function keywordGroups(browser) {
     'boots', 'tights', 'bra', 'pack', 'poles', 'helmet', 'tracker', 'headphones', 'sunglasses', 'towel'];
   const kws = [];
   for (const h of heads) for (const t of topics) for (const x of things) kws.push(`${h} ${t} ${x}`);
-  await page.getByTestId('nav-keywords').click();
-  // One input event, as a paste gives: Playwright's fill inserts a multi-line text line by
-  // line (an input event per line, 20,000 here), which times the typing, not the grouping.
+  return kws;
+}
+
+/**
+ * Puts `kws` into the explorer's input as one input event, as a paste gives: Playwright's
+ * fill inserts a multi-line text line by line (an input event per line, 20,000 for 10,000
+ * keywords), which times the typing, not what follows.
+ */
+async function pasteKeywords(page, kws) {
   await page.getByTestId('kw-input').evaluate((el, text) => {
     el.value = text;
     el.dispatchEvent(new Event('input', { bubbles: true }));
   }, kws.join('\n'));
+}
+
+/**
+ * Keyword groups of 10,000 keywords in the explorer (a vocabulary of modifiers, topics and
+ * questions, so groups form as in real research): the keywords are bought once (one bulk job
+ * of 50 requests of 200 in the demo), then the groups are recomputed 20 times by setting the "Exclude words" filter
+ * to a word no keyword has and back (the rows stay the same). Each run gives the page's own
+ * grouping time (`groups-timing`) and the change → DOM updated and laid out time.
+ */
+async function keywordGroups(browser) {
+  const page = await newPage(browser);
+  const kws = tenThousandKeywords();
+  await page.getByTestId('nav-keywords').click();
+  await pasteKeywords(page, kws);
   await page.getByTestId('run').click();
   await page.locator(`[data-testid="kw-table"][data-rows="${kws.length}"]`).waitFor();
   await page.getByTestId('groups-timing').waitFor();
@@ -335,6 +355,131 @@ async function contentGap(browser) {
   return runs;
 }
 
+/** Runs of each side of the journal A/B (`BENCH_JOURNAL_RUNS` overrides; at least 5). */
+const JOURNAL_RUNS = Math.max(5, Number(process.env.BENCH_JOURNAL_RUNS) || 6);
+const JOURNAL_COMMIT = 'serpkit:journal-commit';
+
+/** Installed before the app on the journal's pages: the main thread's long tasks (> 50 ms). */
+const LONG_TASKS = () => {
+  window.__longTasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {
+    // No Long Tasks API: the phases go without it.
+  }
+};
+
+/**
+ * One run of the 10,000-keyword bulk job (50 requests of 200, 2 in flight) on a fresh
+ * browser context, so nothing is bought yet, with the purchase journal or without it
+ * (`localStorage["serpkit.bench.journal"] = "off"`, honoured in demo mode, read per call).
+ *
+ * A one-keyword job (a keyword not in the list) runs first, untimed: it fetches the call's
+ * wasm chunk and starts the demo sandbox's worker, which every first call of a context pays
+ * on both sides alike. Its commit measure is cleared. Timed: Run clicked → the table shows
+ * 10,000 rows and the progress bar is gone (the job settled), then two animation frames.
+ * Phases, from the page's clock: when each chunk's progress was first seen (polled every
+ * frame), the journal's commit measures, and the main thread's long tasks.
+ */
+async function journalRun(browser, kws, withJournal) {
+  const page = await newPage(browser, LONG_TASKS);
+  await page.evaluate((off) => {
+    if (off) localStorage.setItem('serpkit.bench.journal', 'off');
+    else localStorage.removeItem('serpkit.bench.journal');
+  }, !withJournal);
+  await page.getByTestId('nav-keywords').click();
+  const settled = async (n) => {
+    await page.locator(`[data-testid="kw-table"][data-rows="${n}"]`).waitFor();
+    await page.locator('[data-testid="progress"]').waitFor({ state: 'detached' });
+  };
+  await pasteKeywords(page, ['bench warm up keyword']);
+  await page.locator('[data-testid="run"]:enabled').click();
+  await settled(1);
+  await page.waitForTimeout(300);
+  await page.evaluate((name) => performance.clearMeasures(name), JOURNAL_COMMIT);
+  await pasteKeywords(page, kws);
+  await page.locator('[data-testid="run"]:enabled').waitFor();
+  const r = await page.evaluate(async ({ n, name }) => {
+    const b = window.__bench;
+    const done = () => !document.querySelector('[data-testid="progress"]')
+      && document.querySelector(`[data-testid="kw-table"][data-rows="${n}"]`);
+    const progress = []; // [ms since Run, keywords done]
+    let last = -1;
+    const t0 = performance.now();
+    document.querySelector('[data-testid="run"]').click();
+    while (!done()) {
+      const bar = document.querySelector('[data-testid="progress"] progress[value]');
+      const v = bar ? Number(bar.getAttribute('value')) : -1;
+      if (v !== last && v >= 0) {
+        progress.push([performance.now() - t0, v]);
+        last = v;
+      }
+      if (performance.now() - t0 > 300000) throw new Error('timeout: the job did not end');
+      await new Promise((res) => requestAnimationFrame(res));
+    }
+    const settledAt = performance.now() - t0;
+    await b.raf2();
+    const wall = performance.now() - t0;
+    const commits = performance.getEntriesByName(name).map((e) => [e.startTime - t0, e.duration]);
+    const longTasks = (window.__longTasks || []).filter(([s]) => s >= t0).map(([s, d]) => [s - t0, d]);
+    const shown = document.querySelector('[data-testid="timing"]')?.textContent || '';
+    return { wall, settledAt, progress, commits, longTasks, shown };
+  }, { n: kws.length, name: JOURNAL_COMMIT });
+  await page.context().close();
+  return r;
+}
+
+/**
+ * The purchase journal's cost: the 10,000-keyword bulk job with the journal and without it,
+ * JOURNAL_RUNS runs each in turns (A B, B A, …, so drift of the machine falls on both), and
+ * the journal's commit durations across the runs with it (50 per run). A commit measure
+ * (app/src/workspace/calls/book.rs) runs from the settle to the resumption after its
+ * IndexedDB transaction completed, so it includes waiting for a main thread busy with the
+ * rest of the job (the other chunk in flight, the page's updates).
+ */
+async function purchaseJournal(browser) {
+  const kws = tenThousandKeywords();
+  const on = [];
+  const off = [];
+  const commits = [];
+  for (let pair = 0; pair < JOURNAL_RUNS; pair++) {
+    for (const withJournal of pair % 2 ? [false, true] : [true, false]) {
+      const r = await journalRun(browser, kws, withJournal);
+      const side = withJournal ? 'with journal' : 'without';
+      const expected = withJournal ? Math.ceil(kws.length / 200) : 0;
+      if (r.commits.length !== expected) {
+        throw new Error(`${side}: ${r.commits.length} ${JOURNAL_COMMIT} measures, expected ${expected}`);
+      }
+      (withJournal ? on : off).push(r.wall);
+      if (withJournal) commits.push(...r.commits.map(([, d]) => d));
+      const first = r.progress.find(([, v]) => v > 0);
+      const last = r.progress[r.progress.length - 1];
+      const sum = (xs) => xs.reduce((a, x) => a + x, 0);
+      const long = sum(r.longTasks.map(([, d]) => d));
+      const commit = r.commits.map(([, d]) => d);
+      log(`journal ${pair + 1}/${JOURNAL_RUNS} ${side}: ${r.wall.toFixed(0)} ms` +
+        ` (first chunk seen ${first ? first[0].toFixed(0) : '?'} ms, last progress ${last ? `${last[1]} at ${last[0].toFixed(0)}` : '?'} ms,` +
+        ` settled ${r.settledAt.toFixed(0)} ms; long tasks ${r.longTasks.length} = ${long.toFixed(0)} ms,` +
+        ` longest ${Math.max(0, ...r.longTasks.map(([, d]) => d)).toFixed(0)} ms` +
+        (withJournal ? `; commits p50 ${ms(pct(commit, 50))} p95 ${ms(pct(commit, 95))} max ${ms(Math.max(...commit))} sum ${sum(commit).toFixed(0)} ms` : '') +
+        `; page says "${r.shown}")`);
+    }
+  }
+  const ratio50 = pct(on, 50) / pct(off, 50);
+  const ratio95 = pct(on, 95) / pct(off, 95);
+  const x = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : 'n/a');
+  const verdict = (ok) => (ok ? 'met' : '**NOT met**');
+  const job = '10,000-keyword bulk job (50 requests of 200, 2 in flight; a fresh browser context each run, nothing bought): Run → table of 10,000 rendered';
+  return [
+    `| purchase journal: ${job}, with the journal | ${on.length} | ${ms(pct(on, 50))} | ${ms(pct(on, 95))} | |`,
+    `| purchase journal: the same job without it (\`serpkit.bench.journal\` = off; the two sides in turns) | ${off.length} | ${ms(pct(off, 50))} | ${ms(pct(off, 95))} | |`,
+    `| purchase journal: with / without (ratio of the p50s and of the p95s) | ${on.length} + ${off.length} | ${x(ratio50)} | ${x(ratio95)} | ≤ 1.10× p50: ${verdict(ratio50 <= 1.1)} (${x(ratio50)}) |`,
+    `| purchase journal: one commit (\`${JOURNAL_COMMIT}\`: a request's entry settled with its 200 records in one IndexedDB transaction, until the transaction completed), every commit of the runs with it | ${commits.length} | ${ms(pct(commits, 50))} | ${ms(pct(commits, 95))} | ≤ 20 ms p95: ${verdict(pct(commits, 95) <= 20)} (${ms(pct(commits, 95))} ms) |`,
+  ];
+}
+
 async function main() {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -343,11 +488,13 @@ async function main() {
   });
   try {
     if (ONLY.length) {
-      const parts = { sizes, explorer, ranked: rankedKeywords, groups: keywordGroups, gap: contentGap };
+      const parts = { sizes, explorer, ranked: rankedKeywords, groups: keywordGroups, gap: contentGap, journal: purchaseJournal };
       for (const name of ONLY) {
         if (!parts[name]) throw new Error(`BENCH_APP_ONLY: no part ${name} (${Object.keys(parts)})`);
         log(name);
-        await parts[name](browser);
+        const out = await parts[name](browser);
+        // The journal part gives its table rows: print them.
+        if (name === 'journal') process.stdout.write([INTERACTIONS_HEAD, ...out].join('\n') + '\n');
       }
       return;
     }
@@ -361,6 +508,8 @@ async function main() {
     const groups = await keywordGroups(browser);
     log('content gap: 4 × 20,000 rows');
     const gap = await contentGap(browser);
+    log(`purchase journal: 10,000-keyword bulk job, ${JOURNAL_RUNS} runs with and ${JOURNAL_RUNS} without`);
+    const journalRows = await purchaseJournal(browser);
     const col = (pairs, i) => pairs.map((p) => p[i]);
     const lines = [
       '### Shipped size',
@@ -371,8 +520,7 @@ async function main() {
       '',
       '### Interactions (demo mode, headless Chromium)',
       '',
-      '| measurement | runs | p50 ms | p95 ms | goal |',
-      '|---|---:|---:|---:|---|',
+      INTERACTIONS_HEAD,
       `| keyword explorer: 1,000 keywords, Run → table rendered | ${ex.runs} | ${ms(ex.p50)} | ${ms(ex.p95)} | |`,
       `| ranked keywords, 100,000 rows: Get → first table paint (the sandbox worker generates; the page validates and decodes) | ${rk.first.length} | ${ms(pct(rk.first, 50))} | ${ms(pct(rk.first, 95))} | |`,
       `| ranked keywords, 100,000 rows: open the stored result (tab switch) → table paint | ${rk.reopen.length} | ${ms(pct(rk.reopen, 50))} | ${ms(pct(rk.reopen, 95))} | |`,
@@ -384,6 +532,7 @@ async function main() {
       `| keyword groups: a filter changed → rows and groups recomputed, DOM updated and laid out | ${groups.length} | ${ms(pct(col(groups, 1), 50))} | ${ms(pct(col(groups, 1), 95))} | |`,
       `| content gap, 4 domains × 20,000 ranked keywords: the lists computed (the page's own timing) | ${gap.length} | ${ms(pct(col(gap, 0), 50))} | ${ms(pct(col(gap, 0), 95))} | < 200 ms p95 |`,
       `| content gap: brand terms changed → lists recomputed, DOM updated and laid out | ${gap.length} | ${ms(pct(col(gap, 1), 50))} | ${ms(pct(col(gap, 1), 95))} | |`,
+      ...journalRows,
       '',
       `Rows in the DOM with 100,000 loaded: ${rk.rowsInDom}.`,
     ];
