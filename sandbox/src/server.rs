@@ -120,6 +120,12 @@ async fn handle(
     };
     let h = resp.headers_mut();
     h.append("vary", HeaderValue::from_static("origin"));
+    // One request per connection: a browser resends a request by itself when a reused
+    // keep-alive connection is reset before any byte of the answer (Chromium does, POSTs
+    // included), so the `reset` fault on a connection its preflight opened would be charged
+    // twice without any client code repeating it. A fresh connection per request keeps the
+    // ledger about what the client did.
+    h.insert("connection", HeaderValue::from_static("close"));
     if let Some(value) = allowed.and_then(|a| HeaderValue::try_from(a).ok()) {
         h.insert("access-control-allow-origin", value);
         h.insert(
