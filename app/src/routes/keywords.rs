@@ -13,8 +13,8 @@ use crate::components::keyword_row::{
     score_rows, KeywordRow, TrendFilterFields, TrendFilterInputs,
 };
 use crate::components::{
-    csv, current_month, fmt_int, price_text, run_text, AddToList, DataTable, ErrorBox, PriceButton,
-    ProgressBar, ResultMeta, TableModel, ValidationPanel,
+    csv, current_month, fmt_int, price_text, price_text_with, AddToList, DataTable, ErrorBox,
+    PriceButton, ProgressBar, ResultMeta, TableModel, ValidationPanel,
 };
 use crate::model::{parse_keywords, plural, preview, CallResult};
 use crate::paths::{enc, keywords_route};
@@ -123,9 +123,19 @@ pub fn Keywords() -> impl IntoView {
             ccode: cc.get().trim().to_uppercase(),
         })
     });
-    let call = Call::following(move || Some(workspace::canonical(workspace, &request.get()).1));
-    let price = Memo::new(move |_| workspace::price_now(workspace, &request.get(), false));
-    let full_price = Memo::new(move |_| workspace::price_now(workspace, &request.get(), true));
+    // The request's cache key, once per edit (a 10,000-keyword list takes milliseconds).
+    let key = Memo::new(move |_| workspace::canonical(workspace, &request.get()).1);
+    let call = Call::following(move || Some(key.get()));
+    // While this request's job runs the button is disabled: its price is not recomputed as
+    // each chunk's records arrive (planning 10,000 keywords per chunk would make the job
+    // quadratic); it is priced again when the job ends.
+    let quote = move |refresh: bool| {
+        Memo::new(move |prev: Option<&workspace::Quote>| match prev {
+            Some(q) if call.loading.get() => *q,
+            _ => workspace::quote_now(workspace, &request.get(), refresh),
+        })
+    };
+    let (price, full_price) = (quote(false), quote(true));
     let check = Memo::new(move |_| {
         if keywords.with(Vec::is_empty) {
             return None;
@@ -312,10 +322,7 @@ pub fn Keywords() -> impl IntoView {
     };
     // The typed input is the result on screen: nothing to run.
     let showing = Memo::new(move |_| {
-        committed
-            .get()
-            .is_some_and(|k| k == workspace::canonical(workspace, &request.get()).1)
-            && price.with(|p| p.1 == 0)
+        committed.get().is_some_and(|k| k == key.get()) && price.with(|q| q.units == 0)
     });
     let run_text = Signal::derive(move || {
         // Nothing typed: the disabled button says what to do rather than a price of nothing.
@@ -325,8 +332,7 @@ pub fn Keywords() -> impl IntoView {
         if showing.get() {
             return "Saved result shown — no charge".to_string();
         }
-        price.track();
-        request.with(|r| run_text(workspace, "Run", r, false, "keyword"))
+        price.with(|q| price_text_with("Run", q.usd, q.units, "keyword", q.reused))
     });
     let can_run = Signal::derive(move || {
         !call.loading.get()
@@ -334,10 +340,7 @@ pub fn Keywords() -> impl IntoView {
             && check.with(Option::is_none)
             && !showing.get()
     });
-    let stored_now = move || {
-        let key = workspace::canonical(workspace, &request.get()).1;
-        workspace.has_result(&key)
-    };
+    let stored_now = move || workspace.has_result(&key.get());
     let export = move |_| {
         let c = cc.get_untracked().to_uppercase();
         if let Err(e) = csv::download(&format!("keywords-{c}.csv"), "text/csv", &model.csv()) {
@@ -386,13 +389,13 @@ pub fn Keywords() -> impl IntoView {
                 <div class="field">
                     <label for="kw-country">"Country"</label>
                     <CountrySelect value=cc id="kw-country" />
-                    <PriceButton testid="run" text=run_text price=Signal::derive(move || price.get().0)
+                    <PriceButton testid="run" text=run_text price=Signal::derive(move || price.get().usd)
                         disabled=Signal::derive(move || !can_run.get())
                         on_run=Callback::new(move |_| go(false)) />
                     <Show when=stored_now>
                         <PriceButton testid="refresh" secondary=true
-                            text=Signal::derive(move || { let (p, u) = full_price.get(); price_text("Refresh", p, u, "keyword") })
-                            price=Signal::derive(move || full_price.get().0)
+                            text=Signal::derive(move || { let q = full_price.get(); price_text("Refresh", q.usd, q.units, "keyword") })
+                            price=Signal::derive(move || full_price.get().usd)
                             disabled=Signal::derive(move || call.loading.get())
                             on_run=Callback::new(move |_| go(true)) />
                     </Show>

@@ -71,12 +71,20 @@ impl Book {
         let text = serde_json::to_string(entry).unwrap_or_default();
         let estimate = entry.estimate;
         tabs::with_lock(tabs::JOURNAL_LOCK, async move {
-            // Read under the lock: every tab's entries, as committed.
+            // Under the lock: every entry another tab wrote ahead is committed (it writes
+            // under this lock too). Only ids not known here are read; a known entry that
+            // another tab settled meanwhile still counts as in flight with its estimate,
+            // never less than what it was charged, so the cap is never passed.
             if store::available() {
-                if let Ok(all) =
-                    store::load_all::<JournalEntry>(store::JOURNAL, "journal entry").await
-                {
-                    workspace.merge_journal(all.items);
+                if let Ok(ids) = store::keys(store::JOURNAL).await {
+                    let unknown: Vec<String> = workspace.journal.with_untracked(|j| {
+                        ids.into_iter().filter(|id| !j.contains_key(id)).collect()
+                    });
+                    if let Ok(entries) =
+                        store::get_many::<JournalEntry>(store::JOURNAL, &unknown).await
+                    {
+                        workspace.merge_journal(entries);
+                    }
                 }
             }
             // The cap and its period as last saved by any tab (localStorage is shared).

@@ -89,13 +89,15 @@ impl Call {
     /// A view of the calls it runs itself and, until it ran one, of the request whose cache
     /// key `key` gives: coming back to a page while its request runs shows it running.
     pub fn following(key: impl Fn() -> Option<String> + Send + Sync + 'static) -> Call {
-        Call::build(Some(Signal::derive(key)))
+        Call::build(Some(Memo::new(move |_| key()).into()))
     }
 
     fn build(follow: Option<Signal<Option<String>>>) -> Call {
         let workspace = use_workspace();
         let ran = RwSignal::new(None::<String>);
-        let key = Signal::derive(move || ran.get().or_else(|| follow.and_then(|f| f.get())));
+        // Memos: a view reads its state often, and a key can take long to compute.
+        let key: Signal<Option<String>> =
+            Memo::new(move |_| ran.get().or_else(|| follow.and_then(|f| f.get()))).into();
         let state = Signal::derive(move || {
             key.with(|k| {
                 k.as_ref()
