@@ -118,6 +118,21 @@ pub trait Journal {
     fn settled(&self, ticket: u64, settled: Settled) -> LocalBoxFuture<'_, Result<(), String>>;
 }
 
+/// No journal: the journal type of a client built without the `journal` feature. It has no
+/// value, so code that would use a journal is unreachable and compiled away.
+#[derive(Clone, Copy, Debug)]
+pub enum NoJournal {}
+
+impl Journal for NoJournal {
+    fn sending(&self, _: Sending<'_>) -> LocalBoxFuture<'_, Result<u64, Error>> {
+        match *self {}
+    }
+
+    fn settled(&self, _: u64, _: Settled) -> LocalBoxFuture<'_, Result<(), String>> {
+        match *self {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

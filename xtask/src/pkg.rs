@@ -58,6 +58,7 @@ pub fn pkg(tools: &Tools) -> Res {
         wasm,
         "-p",
         "serpkit",
+        "--no-default-features",
         "--features",
         "js",
     ]))?;
@@ -177,7 +178,7 @@ struct PackageManifest {
     module: &'static str,
     types: &'static str,
     exports: Exports,
-    files: [&'static str; 13],
+    files: [&'static str; 14],
     /// The modules a bundler may not drop unused: the runtime entries instantiate the wasm.
     #[serde(rename = "sideEffects")]
     side_effects: [&'static str; 2],
@@ -185,7 +186,8 @@ struct PackageManifest {
 }
 
 /// The package's hand-written JS modules, copied from `src/js/` (the rest is generated).
-const HAND_WRITTEN: [&str; 7] = [
+const HAND_WRITTEN: [&str; 8] = [
+    "client_options.js",
     "record_cache.js",
     "record_client.js",
     "exact_json.js",
@@ -197,10 +199,11 @@ const HAND_WRITTEN: [&str; 7] = [
 
 /// What the package publishes (package.json `files`; the size check and the `npm pack` test
 /// read it there): the wasm-bindgen output, the hand-written modules and the generated data.
-const FILES: [&str; 13] = [
+const FILES: [&str; 14] = [
     "serpkit.js",
     "serpkit.node.js",
     "serpkit.workerd.js",
+    "client_options.js",
     "record_cache.js",
     "record_client.js",
     "exact_json.js",
@@ -273,7 +276,7 @@ mod tests {
         let text = serde_json::to_string(&PackageManifest::new("1.2.3".into())).unwrap();
         assert_eq!(
             text,
-            r#"{"name":"serpkit","version":"1.2.3","description":"Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)","type":"module","main":"serpkit.js","module":"serpkit.js","types":"serpkit.d.ts","exports":{".":{"types":"./serpkit.d.ts","workerd":"./serpkit.workerd.js","node":"./serpkit.node.js","deno":"./serpkit.node.js","bun":"./serpkit.node.js","default":"./serpkit.js"},"./serpkit_bg.wasm":"./serpkit_bg.wasm"},"files":["serpkit.js","serpkit.node.js","serpkit.workerd.js","record_cache.js","record_client.js","exact_json.js","static_api.js","static_data.js","validators.js","validate_value.js","serpkit.d.ts","serpkit_bg.wasm","serpkit_bg.wasm.d.ts"],"sideEffects":["./serpkit.node.js","./serpkit.workerd.js"],"license":"MIT OR Apache-2.0"}"#
+            r#"{"name":"serpkit","version":"1.2.3","description":"Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)","type":"module","main":"serpkit.js","module":"serpkit.js","types":"serpkit.d.ts","exports":{".":{"types":"./serpkit.d.ts","workerd":"./serpkit.workerd.js","node":"./serpkit.node.js","deno":"./serpkit.node.js","bun":"./serpkit.node.js","default":"./serpkit.js"},"./serpkit_bg.wasm":"./serpkit_bg.wasm"},"files":["serpkit.js","serpkit.node.js","serpkit.workerd.js","client_options.js","record_cache.js","record_client.js","exact_json.js","static_api.js","static_data.js","validators.js","validate_value.js","serpkit.d.ts","serpkit_bg.wasm","serpkit_bg.wasm.d.ts"],"sideEffects":["./serpkit.node.js","./serpkit.workerd.js"],"license":"MIT OR Apache-2.0"}"#
         );
     }
 }
