@@ -91,22 +91,17 @@ impl Workspace {
         });
         let mut rows: Vec<HistoryEntry> = Vec::new();
         self.history.update(|h| {
-            for row in h.iter_mut().filter(|r| r.outcome == "running" && gone(&r.tab)) {
+            for row in h.iter_mut().filter(|r| gone(&r.tab)) {
                 let (charge, possible) = self.journal.with_untracked(|j| {
-                    j.values().filter(|e| e.job == row.id).fold(
-                        (serpkit::Usd::ZERO, serpkit::Usd::ZERO),
-                        |(c, p), e| (c + e.charge, p + e.possible_charge),
-                    )
+                    j.values()
+                        .filter(|e| e.job == row.id)
+                        .fold((serpkit::Usd::ZERO, serpkit::Usd::ZERO), |(c, p), e| {
+                            (c + e.charge, p + e.possible_charge)
+                        })
                 });
-                row.outcome = "interrupted".into();
-                row.charge = charge;
-                row.possible_charge = possible;
-                row.items.clear();
-                row.message = if possible > serpkit::Usd::ZERO {
-                    format!("The tab was closed or reloaded during the call: what arrived is kept; may have been charged {possible}. Run it again to buy only what is missing.")
-                } else {
-                    "The tab was closed or reloaded during the call: what arrived is kept. Run it again to buy only what is missing.".into()
-                };
+                if !super::history::interrupt(row, charge, possible) {
+                    continue;
+                }
                 rows.push(row.clone());
             }
         });

@@ -22,6 +22,7 @@
 
 pub mod account;
 mod book;
+pub mod history;
 pub mod journal;
 pub mod key;
 mod service;
@@ -35,8 +36,8 @@ use serpkit::{Request, Usd};
 
 use super::prices::price_now;
 use super::state::Waiter;
-use super::{history_message, now, use_workspace, ErrorInfo, Workspace};
-use crate::model::{plural, CallResult, HistoryEntry, Mode, Validation};
+use super::{now, use_workspace, ErrorInfo, Workspace};
+use crate::model::{CallResult, HistoryEntry, Mode, Validation};
 use crate::store;
 use journal::{overlap, Changed};
 pub use service::CHUNK_SIZE;
@@ -508,54 +509,40 @@ impl Workspace {
     }
 }
 
-/// Stores what a call bought and settles its history row (written ahead), and the error
-/// under its key; true when a result is stored. A body that was paid for is kept, also when
-/// strict validation refused it. Touches only the workspace (the page may be gone).
+/// Stores what a call bought and settles its history row (written ahead, rules in
+/// [`history`]), and the error under its key; true when a result is stored. A body that was
+/// paid for is kept, also when strict validation refused it. Touches only the workspace (the
+/// page may be gone).
 fn settle(
     workspace: Workspace,
-    mut entry: HistoryEntry,
+    row: HistoryEntry,
     key: &str,
     mode: Mode,
     outcome: Result<Outcome, SplitLoaderError>,
 ) -> bool {
-    entry.items.clear();
-    entry.outcome = "ok".into();
     let Ok(outcome) = outcome else {
-        entry.outcome = "error".into();
-        entry.message = "the call's code could not be loaded: nothing was sent".into();
-        workspace.add_history(entry);
+        workspace.add_history(history::finish(row, &history::Outcome::CodeUnavailable));
         workspace.set_error(key, Some(ErrorInfo::code_unavailable()));
         return false;
     };
     match outcome {
         Ok(bought) => {
             let result = bought.result;
-            entry.charge = bought.charge;
-            if bought.reused > 0 {
-                entry.message = format!("{} already bought, not charged again", bought.reused);
-            }
             if let Some(e) = &bought.store_error {
                 workspace.save_failed(format!("Could not save the bought records: {e}"));
             }
-            entry.key = result.key.clone();
-            entry.validation = result.validation.summary();
-            if !result.missing.is_empty() {
-                entry.outcome = "partial".into();
-                entry.message = format!(
-                    "{} keyword{} not bought",
-                    result.missing.len(),
-                    plural(result.missing.len())
-                );
-            }
-            if let Some(e) = &bought.stopped {
-                entry.possible_charge = bought.possible;
-                entry.message = format!(
-                    "{} ({})",
-                    entry.message,
-                    history_message(e.code(), status(e))
-                );
-                note_possible(&mut entry);
-            }
+            let ended = history::Outcome::Answered {
+                key: result.key.clone(),
+                charge: bought.charge,
+                possible_charge: bought.possible,
+                reused: bought.reused,
+                missing: result.missing.len(),
+                stopped: bought
+                    .stopped
+                    .as_ref()
+                    .map(|e| (e.code().to_string(), status(e))),
+                validation: result.validation.summary(),
+            };
             if bought.result_stored {
                 workspace.results.update(|m| {
                     m.insert(result.key.clone(), result);
@@ -563,77 +550,60 @@ fn settle(
             } else {
                 workspace.put_result(result);
             }
-            workspace.add_history(entry);
+            workspace.add_history(history::finish(row, &ended));
             if let Some(e) = &bought.stopped {
                 workspace.set_error(key, Some(ErrorInfo::from_error(e, mode)));
             }
             true
         }
         Err((e, charge, possible)) => {
-            let info = ErrorInfo::from_error(&e, mode);
-            entry.outcome = if e.code() == "aborted" {
-                "cancelled"
-            } else {
-                "error"
-            }
-            .into();
-            entry.message = history_message(e.code(), status(&e));
-            entry.charge = charge;
-            entry.possible_charge = possible;
-            note_possible(&mut entry);
-            let mut stored = false;
+            let mut refused = None;
             if let Error::ContractViolation { report, body, .. } = &e {
-                let validation = Validation::from_report(report, 0);
-                entry.validation = validation.summary();
                 // Paid for: kept, marked refused, never bought again without asking.
-                let result = workspace.results.with_untracked(|m| m.get(key).cloned());
-                let result = result.filter(|r| r.rejected).unwrap_or_else(|| CallResult {
+                let validation = Validation::from_report(report, 0);
+                refused = Some((validation.summary(), key.to_string()));
+                let kept = workspace
+                    .results
+                    .with_untracked(|m| m.get(key).cloned())
+                    .filter(|r| r.rejected);
+                workspace.put_result(kept.unwrap_or_else(|| CallResult {
                     key: key.to_string(),
-                    operation: entry.operation.clone(),
+                    operation: row.operation.clone(),
                     request: String::new(),
                     body: body.clone(),
                     validation,
                     charge,
-                    at: entry.at,
+                    at: row.at,
                     mode,
                     missing: Vec::new(),
                     imported: false,
-                    source: entry.source.clone(),
+                    source: row.source.clone(),
                     rejected: true,
-                });
-                entry.key = key.to_string();
-                workspace.put_result(result);
-                stored = true;
+                }));
             }
-            let nothing_sent = matches!(
-                e,
-                Error::InvalidRequest(_) | Error::MissingKey | Error::BudgetExceeded { .. }
-            ) && charge == Usd::ZERO
-                && possible == Usd::ZERO;
-            if nothing_sent {
-                workspace.remove_history(&entry.id);
+            let stored = refused.is_some();
+            let ended = history::Outcome::Failed {
+                code: e.code().to_string(),
+                status: status(&e),
+                charge,
+                possible_charge: possible,
+                refused,
+            };
+            if history::sent_nothing(&ended) {
+                workspace.remove_history(&row.id);
             } else {
-                workspace.add_history(entry);
+                workspace.add_history(history::finish(row, &ended));
             }
-            workspace.set_error(key, Some(info));
+            workspace.set_error(key, Some(ErrorInfo::from_error(&e, mode)));
             stored
         }
     }
 }
+
 /// The HTTP status an error carries, if the service answered.
 fn status(e: &Error) -> Option<u16> {
     match e {
         Error::Http { status, .. } => Some(*status),
         _ => None,
-    }
-}
-
-/// Adds "may have been charged $x" to a history row whose outcome is unknown.
-fn note_possible(entry: &mut HistoryEntry) {
-    if entry.possible_charge > Usd::ZERO {
-        entry.message = format!(
-            "{} · may have been charged {}",
-            entry.message, entry.possible_charge
-        );
     }
 }
