@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 
 use super::errors::{client_error, operation_named, request_error, PackageError};
 use super::exports::JsClient;
-use super::options::{bulk_options, cancel_from, read_client_options, AbortLink};
+use super::options::{bulk_options, cancel_from, AbortLink, ClientOptions};
 use super::records::Sent;
 use super::replies::{json_value, money, report_value, set, to_json};
 use super::text::text_of;
@@ -32,14 +32,13 @@ pub(super) fn parse_request(operation: Operation, request: &JsValue) -> Result<R
 type Prepared = Result<(Request, Option<AbortLink>), JsValue>;
 
 impl JsClient {
-    /// `new Client(options)`.
-    pub(super) fn from_options(options: &JsValue) -> Result<JsClient, JsValue> {
-        let setup = read_client_options(options, |text| js_sys::JSON::parse(text).ok())
+    /// `new Client(options)`, from the compact form client_options.js makes of them.
+    pub(super) fn from_options(compact: &JsValue) -> Result<JsClient, JsValue> {
+        let config = ClientOptions::from_compact(compact)
+            .into_config()
             .map_err(PackageError::invalid_argument)?;
         Ok(JsClient {
-            inner: CoreClient::with_fetch(setup.config),
-            cache: setup.cache,
-            max_age_ms: setup.max_age_ms,
+            inner: CoreClient::with_fetch(config),
             calls: Default::default(),
         })
     }

@@ -11,6 +11,7 @@
 // indices as `*`), never once per record.
 
 import { INTEGER_MODES } from './static_data.js';
+import { readClientOptions } from './client_options.js';
 
 /** The largest integer a JS number holds exactly, as digits (16 of them). */
 const MAX_SAFE = '9007199254740991';
@@ -21,6 +22,19 @@ const modes = new WeakMap();
 /** The `integers` mode of a client ("number" unless it was made with another). */
 export function integersMode(client) {
   return modes.get(client) ?? 'number';
+}
+
+/** The record cache of each client made with one: `{ cache, maxAgeMs }` (client_options.js). */
+const recordCaches = new WeakMap();
+
+/** The record cache of a client and its `maxAgeMs` (-1: no expiry), or `undefined` without one. */
+export function recordCacheOf(client) {
+  return recordCaches.get(client);
+}
+
+/** The wasm constructor's argument for `new Client(options)`, and the record cache. */
+function clientOptions(options) {
+  return readClientOptions(options, (text) => WasmClientClass.__budgetError(text));
 }
 
 /** The `Account` of each client whose account was given or read (`client.account`). */
@@ -51,7 +65,7 @@ export class Account {
     }
     let holder;
     try {
-      holder = new WasmClientClass(value.budgetUsd === undefined ? {} : { budgetUsd: value.budgetUsd });
+      holder = new WasmClientClass(clientOptions(value.budgetUsd === undefined ? {} : { budgetUsd: value.budgetUsd }).compact);
     } catch (error) {
       throw invalidArgument(String(error?.message ?? error).replace(/^invalid client options: /, ''), 'account');
     }
@@ -103,7 +117,9 @@ export function withIntegersOption(WasmClient) {
       const value = optionsValue(options);
       const mode = readMode(value);
       const account = readAccount(value);
-      super(options);
+      const { compact, cache, maxAgeMs } = clientOptions(options);
+      super(compact);
+      if (cache !== undefined) recordCaches.set(this, { cache, maxAgeMs });
       if (mode !== 'number') modes.set(this, mode);
       if (account === undefined) {
         budgets.set(this, this.remaining);
@@ -132,8 +148,8 @@ function invalidArgument(message, what = 'client') {
 
 /**
  * The options object of `new Client(options)` (options JSON text parsed), or `undefined`.
- * Anything the wasm refuses (text that is not JSON, an options value that is not an object) is
- * left to it.
+ * Anything else refused (text that is not JSON, an options value that is not an object) is
+ * left to client_options.js.
  */
 function optionsValue(options) {
   try {

@@ -18,6 +18,7 @@ use super::text::text_of;
 
 use crate::client::fetch::FetchTransport;
 use crate::client::{Client as CoreClient, Error};
+use crate::money::Usd;
 use crate::ops::Operation;
 use crate::records::StoredRecord;
 
@@ -47,11 +48,6 @@ pub fn estimate_cost(
 pub struct JsClient {
     /// The core client.
     pub(super) inner: CoreClient,
-    /// The record cache (`cache` option): records are then paid for once (driven from JS,
-    /// `record_client.js`, through the steps in [`super::records`]).
-    pub(super) cache: Option<JsValue>,
-    /// Stored records older than this are bought again (`maxAgeMs`; default no expiry).
-    pub(super) max_age_ms: Option<f64>,
     /// Calls that pay once per record, between their plan and their merge.
     pub(super) calls: RecordCalls,
 }
@@ -59,12 +55,21 @@ pub struct JsClient {
 #[wasm_bindgen(js_class = Client)]
 impl JsClient {
     /// `new Client({ key, baseUrl?, timeoutMs?, retries?, validation?, budgetUsd?,
-    /// maxBodyBytes?, headers?, cache?, maxAgeMs? })`.
+    /// maxBodyBytes?, headers?, cache?, maxAgeMs? })`: the package's `Client` (exact_json.js)
+    /// reads the options (client_options.js) and calls this with their compact form; the
+    /// record cache and `maxAgeMs` stay in JS (`record_client.js` uses them).
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "ClientOptions<I>")] options: JsValue,
     ) -> Result<JsClient, JsValue> {
         JsClient::from_options(&options)
+    }
+
+    /// Why a `budgetUsd` in text is not a dollar amount (`undefined` when it is one), for
+    /// client_options.js, which checks the options in order.
+    #[wasm_bindgen(js_name = __budgetError, skip_typescript)]
+    pub fn budget_error(text: String) -> Option<String> {
+        text.parse::<Usd>().err().map(|error| error.to_string())
     }
 
     /// Any operation by its path (`"related"`, `"search_volume/bulk"`, ...). Typed by the path
@@ -187,13 +192,8 @@ impl JsClient {
 
     // ---- The steps of paying once per record (`super::records`; record_client.js) -------
 
-    /// The record cache given to the constructor (`undefined` without one).
-    #[wasm_bindgen(js_name = __cache, skip_typescript)]
-    pub fn cache(&self) -> JsValue {
-        self.cache.clone().unwrap_or(JsValue::UNDEFINED)
-    }
-
-    /// Starts a call that pays once per record (step 1).
+    /// Starts a call that pays once per record (step 1); stored records older than
+    /// `max_age_ms` are bought again (the `maxAgeMs` option; negative: no expiry).
     #[wasm_bindgen(js_name = __begin, skip_typescript)]
     pub fn begin(
         &self,
@@ -201,6 +201,7 @@ impl JsClient {
         request: JsValue,
         options: JsValue,
         now_ms: f64,
+        max_age_ms: f64,
     ) -> Result<JsValue, JsValue> {
         let operation = parse_operation(&operation)?;
         let request = parse_request(operation, &request)?;
@@ -215,11 +216,9 @@ impl JsClient {
                     .is_ok_and(|refresh| refresh.is_truthy())
         };
         let source = self.inner.record_source();
+        let max_age = (max_age_ms >= 0.0).then_some(max_age_ms);
         Ok(
-            match self
-                .calls
-                .begin(request, &source, now_ms, self.max_age_ms, refresh)
-            {
+            match self.calls.begin(request, &source, now_ms, max_age, refresh) {
                 Some(text) => json_value(&text),
                 None => JsValue::NULL,
             },

@@ -1,15 +1,17 @@
 //! The options of `new Client(...)` and of each call (`{ signal, refresh }`, and the bulk
-//! job's). They are read through [`OptionValue`], which the JS value implements in the
-//! wasm-only part at the end, and plain data in the unit tests.
+//! job's). The client's are read and checked in the package's JS (`client_options.js`) and
+//! arrive here in a compact form ([`ClientOptions`]); a call's are read through
+//! [`OptionValue`], which the JS value implements in the wasm-only part at the end, and plain
+//! data in the unit tests.
 
 use std::time::Duration;
 
-use crate::client::{BulkOptions, ClientConfig, RetryPolicy, ValidationMode};
+use crate::client::{BulkOptions, ClientConfig, ValidationMode};
 use crate::money::Usd;
 
 /// The options of `new Client(...)` (`ClientOptions` in `serpkit.d.ts`); any other is an
-/// error. `integers` and `account` are read in the package's JS (`exact_json.js`): the wasm
-/// only accepts their names.
+/// error. Read in the package's JS, which holds the same list (`client_options.js`;
+/// `integers` and `account` in `exact_json.js`).
 pub const CLIENT_OPTION_NAMES: [&str; 12] = [
     "key",
     "baseUrl",
@@ -36,7 +38,7 @@ pub const CLIENT_OPTION_NAMES: [&str; 12] = [
 pub const INTEGER_MODES: [&str; 3] = ["number", "bigint", "string"];
 
 /// The options of a retry policy (`retries: { ... }`, `RetryOptions` in `serpkit.d.ts`); any
-/// other is an error.
+/// other is an error (read in `client_options.js`, which holds the same list).
 pub const RETRY_OPTION_NAMES: [&str; 5] = [
     "maxRetries",
     "baseDelayMs",
@@ -52,236 +54,61 @@ pub const CALL_OPTION_NAMES: [&str; 2] = ["signal", "refresh"];
 /// `serpkit.d.ts`); others are ignored.
 pub const BULK_OPTION_NAMES: [&str; 3] = ["chunkSize", "concurrency", "onProgress"];
 
-/// What the option reader needs of a JS value: the JS value itself in the package, plain
-/// data in the unit tests.
+/// What the readers of a call's options need of a JS value: the JS value itself in the
+/// package, plain data in the unit tests.
 pub(crate) trait OptionValue: Clone {
     /// `undefined` or `null`: absent, as in JSON.
     fn is_absent(&self) -> bool;
     /// A number (NaN and the infinities included).
     fn number(&self) -> Option<f64>;
-    /// A string.
-    fn text(&self) -> Option<String>;
-    /// A boolean.
-    fn boolean(&self) -> Option<bool>;
     /// An object that is neither a function nor an array.
     fn is_plain_object(&self) -> bool;
-    /// The own string keys (symbols left out); `None` when they cannot be read.
-    fn own_keys(&self) -> Option<impl Iterator<Item = String>>;
     /// The property `key`, inherited ones too; `None` when reading it throws.
     fn get(&self, key: &str) -> Option<Self>;
-    /// Whether the property `name` is a function (`false` when reading it throws).
-    fn has_method(&self, name: &str) -> bool;
 }
 
-/// `new Client(options)` read: the client's configuration and the record cache.
-pub(crate) struct ClientSetup<V> {
-    /// The core client's configuration.
-    pub config: ClientConfig,
-    /// The record cache (`cache`): records are then paid for once.
-    pub cache: Option<V>,
-    /// Stored records older than this are bought again (`maxAgeMs`; `None`: no expiry).
-    pub max_age_ms: Option<f64>,
-}
-
-/// Reads `new Client(options)`: `options` is the object, or JSON text that `parse_text`
-/// turns into one. The error is the message of an `invalid_argument` error.
+/// `new Client(options)` as the wasm constructor gets it: read and checked by the package's
+/// JS (`client_options.js`: each option's type, unknown options, the retry policy's shape,
+/// the record cache), which hands over this compact form; what needs the core is checked
+/// here. `None` (JS `undefined`) is an absent option; numbers are finite.
 ///
-/// Decision: read field by field rather than `JSON.stringify` + a serde derive, which (with
-/// the untagged `retries`) cost over 10 KB of the package's wasm; the rules stay those of the
-/// JSON form: unknown options are errors, `null` and `undefined` mean absent.
-pub(crate) fn read_client_options<V: OptionValue>(
-    options: &V,
-    parse_text: impl FnOnce(&str) -> Option<V>,
-) -> Result<ClientSetup<V>, String> {
-    // JSON.stringify turns NaN and Infinity into null, which would read as "no budget".
-    let budget = options.get("budgetUsd").and_then(|budget| budget.number());
-    if budget.is_some_and(|budget| !budget.is_finite()) {
-        return Err("budgetUsd must be a finite amount of dollars".into());
-    }
-    let invalid = |message: String| format!("invalid client options: {message}");
-    let value = match options.text() {
-        Some(text) => {
-            parse_text(&text).ok_or_else(|| invalid("options text is not JSON".into()))?
-        }
-        None => options.clone(),
-    };
-    let mut read = ClientOptions::read(value).map_err(invalid)?;
-    let cache = read.cache.take();
-    let max_age_ms = read.max_age_ms.filter(|max_age| *max_age >= 0.0);
-    Ok(ClientSetup {
-        config: read.into_config()?,
-        cache,
-        max_age_ms,
-    })
+/// Decision: the options were read here field by field over JS values, which cost about
+/// 3 kB gzip of the package's wasm (a serde derive over `JSON.stringify` cost over 10 kB).
+#[derive(Debug, Default)]
+pub(crate) struct ClientOptions {
+    pub key: String,
+    pub base_url: Option<String>,
+    pub validation: Option<String>,
+    /// `budgetUsd` in text (`"$1.50"`), read by [`budget_of_text`] (client_options.js has
+    /// checked it with the same function).
+    pub budget_text: Option<String>,
+    /// `budgetUsd` as a number of dollars, from 0 and under 9e12.
+    pub budget_number: Option<f64>,
+    pub timeout_ms: Option<f64>,
+    pub max_retries: Option<u32>,
+    pub base_delay_ms: Option<f64>,
+    pub max_delay_ms: Option<f64>,
+    pub max_retry_after_ms: Option<f64>,
+    pub jitter: Option<bool>,
+    pub max_body_bytes: Option<f64>,
+    pub headers: Vec<(String, String)>,
 }
 
-/// `new Client(options)`, option by option.
-struct ClientOptions<V> {
-    key: Option<String>,
-    base_url: Option<String>,
-    timeout_ms: Option<f64>,
-    retries: Option<RetryOptions>,
-    validation: Option<String>,
-    budget_usd: Option<Usd>,
-    max_body_bytes: Option<f64>,
-    headers: Vec<(String, String)>,
-    cache: Option<V>,
-    max_age_ms: Option<f64>,
+/// A `budgetUsd` in text: the error is an `invalid_argument` message.
+pub(crate) fn budget_of_text(text: &str) -> Result<Usd, String> {
+    text.parse::<Usd>()
+        .map_err(|error| format!("invalid client options: {error}"))
 }
 
-/// `retries`: a number of retries, or a policy.
-enum RetryOptions {
-    Count(u32),
-    Policy(RetryPolicyOptions),
-}
-
-/// `retries: { maxRetries, baseDelayMs, maxDelayMs, maxRetryAfterMs, jitter }`.
-struct RetryPolicyOptions {
-    max_retries: Option<u32>,
-    base_delay_ms: Option<f64>,
-    max_delay_ms: Option<f64>,
-    max_retry_after_ms: Option<f64>,
-    jitter: Option<bool>,
-}
-
-/// A plain object whose options are read one by one.
-struct OptionBag<V>(V);
-
-impl<V: OptionValue> OptionBag<V> {
-    /// `value` if it is a plain object whose own string keys are all in `known`.
-    fn new(value: V, what: &str, known: &[&str]) -> Result<OptionBag<V>, String> {
-        if !value.is_plain_object() {
-            return Err(format!("{what} must be an object"));
-        }
-        let keys = value
-            .own_keys()
-            .ok_or_else(|| format!("{what}: keys unreadable"))?;
-        for key in keys {
-            if !known.contains(&key.as_str()) {
-                let key: String = key.chars().take(40).collect();
-                return Err(format!(
-                    "unknown option `{key}` in {what} (known: {known:?})"
-                ));
-            }
-        }
-        Ok(OptionBag(value))
-    }
-
-    /// The option `key`; `None` when absent, `undefined` or `null` (as in JSON).
-    fn get(&self, key: &str) -> Result<Option<V>, String> {
-        let value = self
-            .0
-            .get(key)
-            .ok_or_else(|| format!("{key}: unreadable"))?;
-        Ok((!value.is_absent()).then_some(value))
-    }
-
-    fn string(&self, key: &str) -> Result<Option<String>, String> {
-        self.get(key)?
-            .map(|value| {
-                value
-                    .text()
-                    .ok_or_else(|| format!("{key} must be a string"))
-            })
-            .transpose()
-    }
-
-    /// A number; NaN and the infinities count as absent (JSON has no such numbers).
-    fn number(&self, key: &str) -> Result<Option<f64>, String> {
-        match self.get(key)? {
-            None => Ok(None),
-            Some(value) => match value.number() {
-                Some(n) => Ok(n.is_finite().then_some(n)),
-                None => Err(format!("{key} must be a number")),
-            },
-        }
-    }
-
-    fn count(&self, key: &str) -> Result<Option<u32>, String> {
-        self.get(key)?
-            .map(|value| count_of(&value, key))
-            .transpose()
-    }
-}
-
-/// A whole number in `u32`.
-fn count_of(value: &impl OptionValue, key: &str) -> Result<u32, String> {
-    value
-        .number()
-        .filter(|number| number.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(number))
-        .map(|number| number as u32)
-        .ok_or_else(|| format!("{key} must be a whole number from 0"))
-}
-
-impl<V: OptionValue> ClientOptions<V> {
-    /// Reads the options object.
-    fn read(value: V) -> Result<ClientOptions<V>, String> {
-        let options = OptionBag::new(value, "options", &CLIENT_OPTION_NAMES)?;
-        let retries = match options.get("retries")? {
-            None => None,
-            Some(count) if count.number().is_some() => {
-                Some(RetryOptions::Count(count_of(&count, "retries")?))
-            }
-            Some(policy) => {
-                let policy = OptionBag::new(policy, "retries", &RETRY_OPTION_NAMES)
-                    .map_err(|message| format!("{message} (or a number of retries)"))?;
-                Some(RetryOptions::Policy(RetryPolicyOptions {
-                    max_retries: policy.count("maxRetries")?,
-                    base_delay_ms: policy.number("baseDelayMs")?,
-                    max_delay_ms: policy.number("maxDelayMs")?,
-                    max_retry_after_ms: policy.number("maxRetryAfterMs")?,
-                    jitter: policy
-                        .get("jitter")?
-                        .map(|jitter| jitter.boolean().ok_or("jitter must be a boolean"))
-                        .transpose()?,
-                }))
-            }
-        };
-        let budget_usd = match options.get("budgetUsd")? {
-            None => None,
-            Some(budget) => Some(match (budget.number(), budget.text()) {
-                (Some(n), _) if (0.0..9.0e12).contains(&n) => {
-                    Usd::from_micros((n * 1_000_000.0).round() as i64)
-                }
-                (_, Some(text)) => text.parse::<Usd>().map_err(|error| error.to_string())?,
-                _ => return Err("budgetUsd must be a dollar amount from 0".into()),
-            }),
-        };
-        let headers = match options.get("headers")? {
-            None => Vec::new(),
-            Some(object) => {
-                if !object.is_plain_object() {
-                    return Err("headers must be an object of strings".into());
-                }
-                let names = object.own_keys().ok_or("headers: keys unreadable")?;
-                let mut headers = Vec::new();
-                for name in names {
-                    let value = object
-                        .get(&name)
-                        .and_then(|value| value.text())
-                        .ok_or("headers must be an object of strings")?;
-                    headers.push((name, value));
-                }
-                headers
-            }
-        };
-        Ok(ClientOptions {
-            key: options.string("key")?,
-            base_url: options.string("baseUrl")?,
-            timeout_ms: options.number("timeoutMs")?,
-            retries,
-            validation: options.string("validation")?,
-            budget_usd,
-            max_body_bytes: options.number("maxBodyBytes")?,
-            headers,
-            cache: options.get("cache")?.map(record_cache).transpose()?,
-            max_age_ms: options.number("maxAgeMs")?,
-        })
-    }
-
+impl ClientOptions {
     /// The core client's configuration (the error: an `invalid_argument` message).
-    fn into_config(self) -> Result<ClientConfig, String> {
-        let mut config = ClientConfig::new(self.key.unwrap_or_default());
+    pub(crate) fn into_config(self) -> Result<ClientConfig, String> {
+        let mut config = ClientConfig::new(self.key);
+        config.budget = match (self.budget_text, self.budget_number) {
+            (Some(text), _) => Some(budget_of_text(&text)?),
+            (None, Some(n)) => Some(Usd::from_micros((n * 1_000_000.0).round() as i64)),
+            (None, None) => None,
+        };
         if let Some(url) = self.base_url {
             if !crate::ops::check::is_http_url(&url) {
                 return Err("baseUrl must be an absolute http(s) URL".into());
@@ -291,52 +118,31 @@ impl<V: OptionValue> ClientOptions<V> {
         if let Some(timeout) = self.timeout_ms {
             config.timeout = (timeout > 0.0).then(|| duration_of_ms(timeout));
         }
-        match self.retries {
-            None => {}
-            Some(RetryOptions::Count(n)) => config.retry.max_retries = n,
-            Some(RetryOptions::Policy(policy)) => {
-                let default = RetryPolicy::default();
-                config.retry = RetryPolicy {
-                    max_retries: policy.max_retries.unwrap_or(default.max_retries),
-                    base_delay: policy
-                        .base_delay_ms
-                        .map(duration_of_ms)
-                        .unwrap_or(default.base_delay),
-                    max_delay: policy
-                        .max_delay_ms
-                        .map(duration_of_ms)
-                        .unwrap_or(default.max_delay),
-                    max_retry_after: policy
-                        .max_retry_after_ms
-                        .map(duration_of_ms)
-                        .unwrap_or(default.max_retry_after),
-                    jitter: policy.jitter.unwrap_or(default.jitter),
-                };
-            }
+        // `retries: n` is the default policy with `maxRetries: n`.
+        let retry = &mut config.retry;
+        if let Some(n) = self.max_retries {
+            retry.max_retries = n;
+        }
+        if let Some(ms) = self.base_delay_ms {
+            retry.base_delay = duration_of_ms(ms);
+        }
+        if let Some(ms) = self.max_delay_ms {
+            retry.max_delay = duration_of_ms(ms);
+        }
+        if let Some(ms) = self.max_retry_after_ms {
+            retry.max_retry_after = duration_of_ms(ms);
+        }
+        if let Some(jitter) = self.jitter {
+            retry.jitter = jitter;
         }
         if let Some(mode) = self.validation {
             config.validation = mode.parse::<ValidationMode>()?;
         }
-        config.budget = self.budget_usd;
         if let Some(n) = self.max_body_bytes {
-            config.max_body_bytes = if n.is_finite() && n > 0.0 {
-                n as usize
-            } else {
-                0
-            };
+            config.max_body_bytes = if n > 0.0 { n as usize } else { 0 };
         }
         config.headers = self.headers;
         Ok(config)
-    }
-}
-
-/// The `cache` option: an object with `get` and `put` methods (`record_client.js` calls
-/// them).
-fn record_cache<V: OptionValue>(value: V) -> Result<V, String> {
-    if value.has_method("get") && value.has_method("put") {
-        Ok(value)
-    } else {
-        Err("cache must be an object with get(kind, keys) and put(kind, entries) methods".into())
     }
 }
 
@@ -388,7 +194,7 @@ mod wasm {
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
 
-    use super::{signal_of, OptionValue};
+    use super::{signal_of, ClientOptions, OptionValue};
     use crate::client::Cancel;
     use crate::js::errors::PackageError;
 
@@ -399,24 +205,44 @@ mod wasm {
         fn number(&self) -> Option<f64> {
             self.as_f64()
         }
-        fn text(&self) -> Option<String> {
-            self.as_string()
-        }
-        fn boolean(&self) -> Option<bool> {
-            self.as_bool()
-        }
         fn is_plain_object(&self) -> bool {
             self.is_object() && !self.is_function() && !js_sys::Array::is_array(self)
-        }
-        fn own_keys(&self) -> Option<impl Iterator<Item = String>> {
-            let keys = Reflect::own_keys(self).ok()?;
-            Some(keys.into_iter().filter_map(|key| key.as_string()))
         }
         fn get(&self, key: &str) -> Option<JsValue> {
             Reflect::get(self, &JsValue::from_str(key)).ok()
         }
-        fn has_method(&self, name: &str) -> bool {
-            Reflect::get(self, &name.into()).is_ok_and(|method| method.is_function())
+    }
+
+    impl ClientOptions {
+        /// The compact form client_options.js makes of the options: `[key, baseUrl,
+        /// validation, budgetText, budgetNumber, timeoutMs, maxRetries, baseDelayMs,
+        /// maxDelayMs, maxRetryAfterMs, jitter, maxBodyBytes, ...headers]`, a header's name
+        /// and value in a row each, `undefined` for an absent option.
+        pub(crate) fn from_compact(compact: &JsValue) -> ClientOptions {
+            let list: &js_sys::Array = compact.unchecked_ref();
+            let text = |i: u32| list.get(i).as_string();
+            let number = |i: u32| list.get(i).as_f64();
+            let mut headers = Vec::new();
+            let mut i = 12;
+            while i < list.length() {
+                headers.push((text(i).unwrap_or_default(), text(i + 1).unwrap_or_default()));
+                i += 2;
+            }
+            ClientOptions {
+                key: text(0).unwrap_or_default(),
+                base_url: text(1),
+                validation: text(2),
+                budget_text: text(3),
+                budget_number: number(4),
+                timeout_ms: number(5),
+                max_retries: number(6).map(|n| n as u32),
+                base_delay_ms: number(7),
+                max_delay_ms: number(8),
+                max_retry_after_ms: number(9),
+                jitter: list.get(10).as_bool(),
+                max_body_bytes: number(11),
+                headers,
+            }
         }
     }
 
@@ -471,6 +297,7 @@ mod wasm {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::RetryPolicy;
 
     /// A JS value as plain data.
     #[derive(Clone, Debug)]
@@ -478,10 +305,7 @@ mod tests {
         Undefined,
         Null,
         Number(f64),
-        Text(&'static str),
-        Bool(bool),
         Object(Vec<(&'static str, Value)>),
-        Array,
         Function,
     }
 
@@ -495,27 +319,8 @@ mod tests {
                 _ => None,
             }
         }
-        fn text(&self) -> Option<String> {
-            match self {
-                Value::Text(t) => Some(t.to_string()),
-                _ => None,
-            }
-        }
-        fn boolean(&self) -> Option<bool> {
-            match self {
-                Value::Bool(b) => Some(*b),
-                _ => None,
-            }
-        }
         fn is_plain_object(&self) -> bool {
             matches!(self, Value::Object(_))
-        }
-        fn own_keys(&self) -> Option<impl Iterator<Item = String>> {
-            let members = match self {
-                Value::Object(members) => members.clone(),
-                _ => Vec::new(),
-            };
-            Some(members.into_iter().map(|(name, _)| name.to_string()))
         }
         fn get(&self, key: &str) -> Option<Value> {
             match self {
@@ -526,12 +331,9 @@ mod tests {
                         .map_or(Value::Undefined, |(_, value)| value.clone()),
                 ),
                 // Reflect.get throws on a primitive.
-                Value::Text(_) | Value::Number(_) | Value::Bool(_) => None,
+                Value::Number(_) => None,
                 _ => Some(Value::Undefined),
             }
-        }
-        fn has_method(&self, name: &str) -> bool {
-            matches!(self.get(name), Some(Value::Function))
         }
     }
 
@@ -539,37 +341,22 @@ mod tests {
         Value::Object(members)
     }
 
-    fn read(options: Value) -> Result<ClientSetup<Value>, String> {
-        read_client_options(&options, |_| None)
-    }
-
-    fn error(options: Value) -> String {
-        read(options).err().expect("an error")
-    }
-
     #[test]
-    fn every_option_is_read() {
-        let cache = object(vec![("get", Value::Function), ("put", Value::Function)]);
-        let setup = read(object(vec![
-            ("key", Value::Text("k")),
-            ("baseUrl", Value::Text("http://127.0.0.1:9")),
-            ("timeoutMs", Value::Number(1500.0)),
-            (
-                "retries",
-                object(vec![
-                    ("maxRetries", Value::Number(4.0)),
-                    ("jitter", Value::Bool(false)),
-                ]),
-            ),
-            ("validation", Value::Text("strict")),
-            ("budgetUsd", Value::Text("$1.50")),
-            ("maxBodyBytes", Value::Number(1024.0)),
-            ("headers", object(vec![("x-trace", Value::Text("1"))])),
-            ("cache", cache),
-            ("maxAgeMs", Value::Number(-5.0)),
-        ]))
+    fn every_option_is_applied() {
+        let config = ClientOptions {
+            key: "k".into(),
+            base_url: Some("http://127.0.0.1:9".into()),
+            validation: Some("strict".into()),
+            budget_text: Some("$1.50".into()),
+            timeout_ms: Some(1500.0),
+            max_retries: Some(4),
+            jitter: Some(false),
+            max_body_bytes: Some(1024.0),
+            headers: vec![("x-trace".into(), "1".into())],
+            ..ClientOptions::default()
+        }
+        .into_config()
         .unwrap();
-        let config = setup.config;
         assert_eq!(config.base_url, "http://127.0.0.1:9");
         assert_eq!(config.timeout, Some(Duration::from_millis(1500)));
         assert_eq!(config.retry.max_retries, 4);
@@ -579,98 +366,79 @@ mod tests {
         assert_eq!(config.budget, Some(Usd::from_micros(1_500_000)));
         assert_eq!(config.max_body_bytes, 1024);
         assert_eq!(config.headers, [("x-trace".to_string(), "1".to_string())]);
-        assert!(setup.cache.is_some());
-        assert_eq!(
-            setup.max_age_ms, None,
-            "a negative maxAgeMs means no expiry"
-        );
     }
 
     #[test]
-    fn absent_means_default_and_numbers_are_checked() {
-        let setup = read(object(vec![
-            ("key", Value::Null),
-            ("timeoutMs", Value::Number(0.0)),
-            ("retries", Value::Number(0.0)),
-            ("budgetUsd", Value::Number(0.25)),
-        ]))
+    fn absent_means_default() {
+        let default = ClientConfig::new("");
+        let config = ClientOptions::default().into_config().unwrap();
+        assert_eq!(config.base_url, default.base_url);
+        assert_eq!(config.timeout, default.timeout);
+        assert_eq!(config.retry, RetryPolicy::default());
+        assert_eq!(config.budget, None);
+        assert_eq!(config.max_body_bytes, default.max_body_bytes);
+        let config = ClientOptions {
+            timeout_ms: Some(0.0),
+            max_retries: Some(0),
+            budget_number: Some(0.25),
+            base_delay_ms: Some(-5.0),
+            max_body_bytes: Some(-1.0),
+            ..ClientOptions::default()
+        }
+        .into_config()
         .unwrap();
-        assert_eq!(setup.config.timeout, None, "0 waits forever");
-        assert_eq!(setup.config.retry.max_retries, 0);
-        assert_eq!(setup.config.budget, Some(Usd::from_micros(250_000)));
-        assert!(setup.cache.is_none());
-        assert_eq!(
-            error(object(vec![("budgetUsd", Value::Number(f64::NAN))])),
-            "budgetUsd must be a finite amount of dollars"
-        );
-        assert_eq!(
-            error(object(vec![("retries", Value::Number(1.5))])),
-            "invalid client options: retries must be a whole number from 0"
-        );
-        assert_eq!(
-            error(object(vec![("budgetUsd", Value::Number(-1.0))])),
-            "invalid client options: budgetUsd must be a dollar amount from 0"
-        );
-        assert_eq!(
-            error(object(vec![("timeoutMs", Value::Text("5"))])),
-            "invalid client options: timeoutMs must be a number"
-        );
+        assert_eq!(config.timeout, None, "0 waits forever");
+        assert_eq!(config.retry.max_retries, 0);
+        assert_eq!(config.retry.base_delay, Duration::ZERO);
+        assert_eq!(config.retry.max_delay, RetryPolicy::default().max_delay);
+        assert_eq!(config.budget, Some(Usd::from_micros(250_000)));
+        assert_eq!(config.max_body_bytes, 0);
     }
 
     #[test]
-    fn wrong_shapes_are_invalid_arguments() {
+    fn what_the_core_checks() {
+        let error = |options: ClientOptions| options.into_config().expect_err("an error");
         assert_eq!(
-            error(Value::Array),
-            "invalid client options: options must be an object"
-        );
-        let unknown = error(object(vec![("apiKey", Value::Text("k"))]));
-        assert!(unknown.starts_with("invalid client options: unknown option `apiKey` in options"));
-        assert_eq!(
-            error(object(vec![("retries", object(vec![("tries", Value::Number(1.0))]))])),
-            format!(
-                "invalid client options: unknown option `tries` in retries (known: {RETRY_OPTION_NAMES:?}) (or a number of retries)"
-            )
-        );
-        assert_eq!(
-            error(object(vec![(
-                "headers",
-                object(vec![("x", Value::Number(1.0))])
-            )])),
-            "invalid client options: headers must be an object of strings"
-        );
-        assert!(error(object(vec![(
-            "cache",
-            object(vec![("get", Value::Function)])
-        )]))
-        .contains("cache must be an object with get(kind, keys) and put(kind, entries)"));
-        assert_eq!(
-            error(object(vec![("baseUrl", Value::Text("ftp://x"))])),
+            error(ClientOptions {
+                base_url: Some("ftp://x".into()),
+                ..ClientOptions::default()
+            }),
             "baseUrl must be an absolute http(s) URL"
         );
-        assert!(read(object(vec![("validation", Value::Text("loud"))])).is_err());
+        assert!(error(ClientOptions {
+            validation: Some("loud".into()),
+            ..ClientOptions::default()
+        })
+        .contains("validation mode must be"));
+        // The budget's text is read first, as the JS reader checks it in its turn.
         assert_eq!(
-            error(Value::Text("{")),
-            "invalid client options: options text is not JSON"
+            error(ClientOptions {
+                budget_text: Some("lots".into()),
+                base_url: Some("ftp://x".into()),
+                ..ClientOptions::default()
+            }),
+            "invalid client options: not a dollar amount: lots"
         );
-        let from_text = read_client_options(&Value::Text("{}"), |_| Some(object(vec![]))).unwrap();
-        assert_eq!(
-            from_text.config.retry.max_retries,
-            RetryPolicy::default().max_retries
-        );
+        assert_eq!(budget_of_text(" $2 "), Ok(Usd::from_micros(2_000_000)));
+        assert!(budget_of_text("-1").is_err());
     }
 
+    /// client_options.js holds the same lists of option names.
     #[test]
-    fn every_listed_option_is_known() {
-        let all: Vec<(&'static str, Value)> = CLIENT_OPTION_NAMES
-            .iter()
-            .map(|name| (*name, Value::Undefined))
-            .collect();
-        assert!(read(object(all)).is_ok());
-        let policy: Vec<(&'static str, Value)> = RETRY_OPTION_NAMES
-            .iter()
-            .map(|name| (*name, Value::Null))
-            .collect();
-        assert!(read(object(vec![("retries", object(policy))])).is_ok());
+    fn the_js_reader_knows_the_same_options() {
+        let js = include_str!("client_options.js");
+        let list = |names: &[&str]| {
+            let quoted: Vec<String> = names.iter().map(|name| format!("'{name}'")).collect();
+            format!("[{}];", quoted.join(", "))
+        };
+        assert!(js.contains(&format!(
+            "export const CLIENT_OPTION_NAMES = {}",
+            list(&CLIENT_OPTION_NAMES)
+        )));
+        assert!(js.contains(&format!(
+            "export const RETRY_OPTION_NAMES = {}",
+            list(&RETRY_OPTION_NAMES)
+        )));
     }
 
     #[test]

@@ -9,7 +9,7 @@
 // examples/pkg_data.rs).
 
 import { METHODS } from './static_data.js';
-import { accountOf, integersMode, settleData, settleError } from './exact_json.js';
+import { accountOf, integersMode, recordCacheOf, settleData, settleError } from './exact_json.js';
 
 function message(error) {
   if (error instanceof Error) return error.message;
@@ -17,12 +17,13 @@ function message(error) {
 }
 
 /**
- * Starts a call: checks the request, reads the cache. `null` for an operation priced per
- * request; else the pending call `{ id, kind, keys, now, cacheError? }`.
+ * Starts a call: checks the request, reads the cache (`records`: the client's `{ cache,
+ * maxAgeMs }`, exact_json.js's `recordCacheOf`). `null` for an operation priced per request;
+ * else the pending call `{ id, kind, keys, now, cacheError? }`.
  */
-async function begin(client, cache, operation, request, options) {
+async function begin(client, { cache, maxAgeMs }, operation, request, options) {
   const now = Date.now();
-  const call = client.__begin(operation, request, options, now);
+  const call = client.__begin(operation, request, options, now, maxAgeMs);
   if (call === null) return null;
   call.now = now;
   try {
@@ -83,11 +84,11 @@ async function finish(client, cache, call, options, bulk) {
   return { merged, cacheError };
 }
 
-async function cachedCall(client, cache, operation, request, options, raw) {
-  const call = await begin(client, cache, operation, request, options);
+async function cachedCall(client, records, operation, request, options, raw) {
+  const call = await begin(client, records, operation, request, options);
   if (call === null) return { fromCache: 0, bought: 0, ...(await raw()) };
   try {
-    const { merged, cacheError } = await finish(client, cache, call, options, false);
+    const { merged, cacheError } = await finish(client, records.cache, call, options, false);
     // Strict validation judges the merged answer, after the records bought are stored.
     if (merged.error) throw merged.error;
     const reply = { fromCache: merged.fromCache, bought: merged.bought };
@@ -98,11 +99,11 @@ async function cachedCall(client, cache, operation, request, options, raw) {
   }
 }
 
-async function cachedBulk(client, cache, request, options, raw) {
-  const call = await begin(client, cache, 'search_volume/bulk', request, options);
+async function cachedBulk(client, records, request, options, raw) {
+  const call = await begin(client, records, 'search_volume/bulk', request, options);
   if (call === null) return raw();
   try {
-    const { merged, cacheError } = await finish(client, cache, call, options, true);
+    const { merged, cacheError } = await finish(client, records.cache, call, options, true);
     const result = { fromCache: merged.fromCache, bought: merged.bought, report: merged.report };
     if (cacheError !== undefined) result.cacheError = cacheError;
     return {
@@ -118,8 +119,8 @@ async function cachedBulk(client, cache, request, options, raw) {
   }
 }
 
-async function cachedQuote(client, cache, operation, request, options, raw) {
-  const call = await begin(client, cache, operation, request, options);
+async function cachedQuote(client, records, operation, request, options, raw) {
+  const call = await begin(client, records, operation, request, options);
   if (call === null) return raw();
   try {
     // A cache that cannot be read prices the whole request.
@@ -157,13 +158,13 @@ export function installRecordCalls(Client, estimateCost) {
   const call = prototype.call;
   prototype.call = async function (operation, request, options) {
     const mode = integersMode(this);
-    const cache = this.__cache();
+    const records = recordCacheOf(this);
     let reply;
     try {
       reply =
-        cache === undefined
+        records === undefined
           ? await call.call(this, operation, request, options)
-          : await cachedCall(this, cache, operation, request, options, () => call.call(this, operation, request, options));
+          : await cachedCall(this, records, operation, request, options, () => call.call(this, operation, request, options));
     } catch (error) {
       throw settleError(error, mode);
     }
@@ -178,18 +179,18 @@ export function installRecordCalls(Client, estimateCost) {
   });
   prototype.quote = async function (operation, request, options) {
     const raw = () => wholeQuote(estimateCost, operation, request);
-    const cache = this.__cache();
-    if (cache === undefined) return raw();
-    return cachedQuote(this, cache, operation, request, options, raw);
+    const records = recordCacheOf(this);
+    if (records === undefined) return raw();
+    return cachedQuote(this, records, operation, request, options, raw);
   };
   const chunked = prototype.searchVolumeBulkChunked;
   prototype.searchVolumeBulkChunked = async function (request, options) {
     const mode = integersMode(this);
-    const cache = this.__cache();
+    const records = recordCacheOf(this);
     const result =
-      cache === undefined
+      records === undefined
         ? await chunked.call(this, request, options)
-        : await cachedBulk(this, cache, request, options, () => chunked.call(this, request, options));
+        : await cachedBulk(this, records, request, options, () => chunked.call(this, request, options));
     settleError(result.error, mode);
     return settleData(result, mode);
   };

@@ -3,8 +3,8 @@
 //! cache and these synchronous steps (the `Client`'s `__` methods in `exports`), and sends the
 //! sub-request through the client:
 //!
-//! 1. `__begin(operation, request, options, now)`: checks the request; `null` when the operation is
-//!    priced per request, else `{ id, kind, keys }` (a pending call).
+//! 1. `__begin(operation, request, options, now, maxAgeMs)`: checks the request; `null` when
+//!    the operation is priced per request, else `{ id, kind, keys }` (a pending call).
 //! 2. `__found(id, i, json, boughtAt, imported, issues)`: the records `cache.get` found.
 //! 3. `__plan(id, cacheFailed)`: the plan's price and summary, and whether to send.
 //! 4. `__send(id, options, chunked)`: buys the missing records, in chunks for

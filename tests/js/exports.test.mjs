@@ -227,6 +227,33 @@ test('new Client() checks its options', async () => {
   }
 });
 
+test('new Client() option errors: their messages, the first in reading order (client_options.js)', async () => {
+  const messageOf = async (options) => (await expectError(() => new Client(options), 'invalid_argument')).message;
+  const RETRY = '["maxRetries", "baseDelayMs", "maxDelayMs", "maxRetryAfterMs", "jitter"]';
+  for (const [options, message] of [
+    [[], 'invalid client options: options must be an object'],
+    ['{', 'invalid client options: options text is not JSON'],
+    [{ budgetUsd: NaN }, 'budgetUsd must be a finite amount of dollars'],
+    [{ retries: 1.5 }, 'invalid client options: retries must be a whole number from 0'],
+    [{ retries: { tries: 1 } }, `invalid client options: unknown option \`tries\` in retries (known: ${RETRY}) (or a number of retries)`],
+    [{ retries: { jitter: 1 } }, 'invalid client options: jitter must be a boolean'],
+    [{ budgetUsd: -1 }, 'invalid client options: budgetUsd must be a dollar amount from 0'],
+    [{ budgetUsd: 'lots', headers: 5 }, 'invalid client options: not a dollar amount: lots'],
+    [{ headers: { x: 1 } }, 'invalid client options: headers must be an object of strings'],
+    [{ timeoutMs: '5' }, 'invalid client options: timeoutMs must be a number'],
+    [{ key: 5, baseUrl: 'ftp://x' }, 'invalid client options: key must be a string'],
+    [{ cache: { get() {} } }, 'invalid client options: cache must be an object with get(kind, keys) and put(kind, entries) methods'],
+    [{ get key() { throw new Error('getter'); } }, 'invalid client options: key: unreadable'],
+    [{ baseUrl: 'ftp://x', validation: 'loud' }, 'baseUrl must be an absolute http(s) URL'],
+    [{ validation: 'loud' }, 'validation mode must be "off", "warn" or "strict"'],
+  ]) {
+    assert.equal(await messageOf(options), message, message);
+  }
+  assert.match(await messageOf({ apiKey: 'k' }), /^invalid client options: unknown option `apiKey` in options \(known: \["key", "baseUrl", /);
+  // Every listed option is known; null and undefined are absent.
+  new Client({ key: 'k', baseUrl: undefined, timeoutMs: null, retries: { maxRetries: null, baseDelayMs: undefined, maxDelayMs: null, maxRetryAfterMs: null, jitter: null }, validation: null, budgetUsd: undefined, maxBodyBytes: null, headers: null, cache: null, maxAgeMs: null, integers: null, account: null }).free();
+});
+
 test('validateResponse() takes UTF-8 bytes: Uint8Array, Buffer, ArrayBuffer; anything else is invalid_argument', async () => {
   const rec = (i) => ({ keyword: `größe ✓ 🏃 ${i}`, competition: 0.4, cpc: 1.2, search_volume: 1_000_000 - i, kd: 7 });
   const rows = Array.from({ length: 3000 }, (_, i) => rec(i));
