@@ -276,8 +276,18 @@ impl Client {
         request: &Request,
         cancel: Option<&Cancel>,
     ) -> Result<RawReply, Error> {
-        let sent = self.send_journaled(request, cancel).await?;
-        self.settle_with_body(sent).await
+        // Without the `journal` feature (the JS package) there is nothing to write ahead or
+        // settle: the send alone, without the journal's layers of futures (1.2 kB gzip).
+        #[cfg(not(feature = "journal"))]
+        {
+            let estimate = self.preflight(request)?;
+            self.send_checked(request, estimate, cancel).await
+        }
+        #[cfg(feature = "journal")]
+        {
+            let sent = self.send_journaled(request, cancel).await?;
+            self.settle_with_body(sent).await
+        }
     }
 
     /// Settles a sent request's journal entry with its body and report when it was charged
