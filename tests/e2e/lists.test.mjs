@@ -83,7 +83,7 @@ test('a list shows the trends of its bought keywords, filters them and exports t
 
 test('a damaged stored entry is skipped with a message and the rest survives', async () => {
   await page.evaluate(() => new Promise((resolve, reject) => {
-    const req = indexedDB.open('serpkit', 2);
+    const req = indexedDB.open('serpkit');
     req.onerror = () => reject(req.error);
     req.onsuccess = () => {
       const tx = req.result.transaction(['lists', 'history'], 'readwrite');

@@ -42,13 +42,6 @@ impl Workspace {
         });
     }
 
-    /// Forgets a journal entry that was never written.
-    pub(crate) fn forget_journal(self, id: &str) {
-        self.journal.update(|j| {
-            j.remove(id);
-        });
-    }
-
     /// The account of `mode` since `since`: demo money and live money are counted apart.
     pub fn totals(self, mode: Mode, since: f64) -> Totals {
         self.journal

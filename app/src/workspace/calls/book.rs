@@ -111,12 +111,13 @@ impl Book {
             workspace.merge_journal([entry.clone()]);
             if store::available() {
                 if let Err(e) = store::put_text(store::JOURNAL, &entry.id, &text).await {
-                    // Not written ahead: do not send (a reload could not count it).
-                    workspace.forget_journal(&entry.id);
-                    workspace.save_failed(format!("Could not write the purchase journal: {e}"));
-                    return Err(Error::Network(format!(
-                        "not sent: the purchase journal could not be written ({e})"
-                    )));
+                    // Storage refuses (full, or gone): the request is still counted here, in
+                    // memory, against the cap; the user is told that a reload in the middle
+                    // of it would not remember it. Refusing instead would stop every call
+                    // whenever the browser's storage for the site is full.
+                    workspace.save_failed(format!(
+                        "Could not write the purchase journal ({e}): calls are counted in this tab only until storage works again."
+                    ));
                 }
             }
             Ok(())
