@@ -104,7 +104,7 @@ function countOf(value, key) {
 
 /**
  * Reads `new Client(options)`: `options` is the object or its JSON text. `budgetError(text)`
- * is the wasm's reading of a dollar amount in text (its error message, or `undefined`).
+ * is the wasm's reading of a dollar amount in text (its error, or `undefined`).
  * Returns `{ compact, cache, maxAgeMs }`: the wasm constructor's argument, the record cache
  * (or `undefined`) and the age past which stored records are bought again (-1: never).
  */
@@ -162,8 +162,9 @@ function readOptions(value, budgetError) {
   if (typeof budget === 'number' && budget >= 0 && budget < 9e12) {
     budgetNumber = budget;
   } else if (typeof budget === 'string') {
+    // The wasm's own reading of dollar amounts (its `invalid_argument` error as it is).
     const error = budgetError(budget);
-    if (error !== undefined) throw new Invalid(error);
+    if (error !== undefined) throw error;
     budgetText = budget;
   } else if (budget !== undefined) {
     throw new Invalid('budgetUsd must be a dollar amount from 0');

@@ -34,7 +34,21 @@ export function recordCacheOf(client) {
 
 /** The wasm constructor's argument for `new Client(options)`, and the record cache. */
 function clientOptions(options) {
-  return readClientOptions(options, (text) => WasmClientClass.__budgetError(text));
+  return readClientOptions(options, budgetError);
+}
+
+/**
+ * The error of a `budgetUsd` in text (`undefined` for a dollar amount): the wasm constructor
+ * reads it, given it alone (a wasm export of its own cost more than this client made and
+ * freed).
+ */
+function budgetError(text) {
+  try {
+    new WasmClientClass(['', undefined, undefined, text]).free();
+    return undefined;
+  } catch (error) {
+    return error;
+  }
 }
 
 /** The `Account` of each client whose account was given or read (`client.account`). */

@@ -18,7 +18,6 @@ use super::text::text_of;
 
 use crate::client::fetch::FetchTransport;
 use crate::client::{Client as CoreClient, Error};
-use crate::money::Usd;
 use crate::ops::Operation;
 use crate::records::StoredRecord;
 
@@ -63,13 +62,6 @@ impl JsClient {
         #[wasm_bindgen(unchecked_param_type = "ClientOptions<I>")] options: JsValue,
     ) -> Result<JsClient, JsValue> {
         JsClient::from_options(&options)
-    }
-
-    /// Why a `budgetUsd` in text is not a dollar amount (`undefined` when it is one), for
-    /// client_options.js, which checks the options in order.
-    #[wasm_bindgen(js_name = __budgetError, skip_typescript)]
-    pub fn budget_error(text: String) -> Option<String> {
-        text.parse::<Usd>().err().map(|error| error.to_string())
     }
 
     /// Any operation by its path (`"related"`, `"search_volume/bulk"`, ...). Typed by the path

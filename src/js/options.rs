@@ -79,8 +79,8 @@ pub(crate) struct ClientOptions {
     pub key: String,
     pub base_url: Option<String>,
     pub validation: Option<String>,
-    /// `budgetUsd` in text (`"$1.50"`), read by [`budget_of_text`] (client_options.js has
-    /// checked it with the same function).
+    /// `budgetUsd` in text (`"$1.50"`), read by [`budget_of_text`] (client_options.js checks
+    /// it in its turn by a constructor given it alone).
     pub budget_text: Option<String>,
     /// `budgetUsd` as a number of dollars, from 0 and under 9e12.
     pub budget_number: Option<f64>,

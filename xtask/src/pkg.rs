@@ -51,6 +51,7 @@ pub fn pkg(tools: &Tools) -> Res {
     // feature the package is built without, `--no-default-features` below):
     //   the options of `new Client()` read in JS (client_options.js):      101.5 kB (-2.5)
     //   call_raw without the journal's layers of futures (no journal):   100.3 kB (-1.2)
+    //   no wasm export to check a budget in text (a throwaway client does): 100.2 kB (-0.15)
     run(cargo().args([
         "build",
         "--config",
