@@ -40,8 +40,6 @@ pub enum Outcome {
         /// The validation summary of a refused body, and the key it is stored under.
         refused: Option<(String, String)>,
     },
-    /// The call's code could not be loaded: nothing was sent.
-    CodeUnavailable,
 }
 
 /// Settles a row written ahead with its outcome: it reserves nothing any more.
@@ -49,10 +47,6 @@ pub fn finish(mut row: HistoryEntry, outcome: &Outcome) -> HistoryEntry {
     row.items.clear();
     row.outcome = "ok".into();
     match outcome {
-        Outcome::CodeUnavailable => {
-            row.outcome = "error".into();
-            row.message = "the call's code could not be loaded: nothing was sent".into();
-        }
         Outcome::Answered {
             key,
             charge,
@@ -264,10 +258,6 @@ mod tests {
             refused: None,
         };
         assert!(sent_nothing(&over));
-        assert_eq!(
-            finish(running(), &Outcome::CodeUnavailable).outcome,
-            "error"
-        );
     }
 
     #[test]

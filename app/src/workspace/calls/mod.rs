@@ -25,23 +25,20 @@ mod book;
 pub mod history;
 pub mod journal;
 pub mod key;
+mod reserve;
 mod service;
+mod settle;
 pub mod tabs;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use leptos::wasm_split::SplitLoaderError;
 use serpkit::client::{Cancel, Error};
-use serpkit::{Request, Usd};
+use serpkit::Request;
 
-use super::prices::price_now;
 use super::state::Waiter;
 use super::{now, use_workspace, ErrorInfo, Workspace};
-use crate::model::{CallResult, HistoryEntry, Mode, Validation};
-use crate::store;
-use journal::{overlap, Changed};
 pub use service::CHUNK_SIZE;
-use service::{call_service, Outcome, ServiceCall, CONCURRENCY};
+use service::{call_service, Ask, CONCURRENCY};
 
 /// A running call's state, kept by the workspace under the request's cache key.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -324,286 +321,25 @@ pub fn run(
     }
     call.started.set(Some(now()));
     let cancel = workspace.begin(&key, done);
+    let ask = Ask {
+        workspace,
+        request: job.request,
+        route: job.route,
+        input: job.input,
+        refresh,
+        cancel,
+        key: key.clone(),
+        canonical_json,
+    };
     spawn_local(async move {
-        let Some(row) = reserve(workspace, &job, &key, refresh, &cancel).await else {
-            return;
+        let stored = match call_service(ask).await {
+            Ok(stored) => stored,
+            // Its code could not be fetched: nothing was sent.
+            Err(_) => {
+                workspace.set_error(&key, Some(ErrorInfo::code_unavailable()));
+                false
+            }
         };
-        let mode = workspace.mode();
-        let plan = workspace.plan_options(refresh);
-        let at = plan.now_ms;
-        let exec = ServiceCall {
-            workspace,
-            request: job.request.clone(),
-            plan,
-            cancel,
-            key: key.clone(),
-            canonical_json,
-            at,
-            mode,
-            source: row.source.clone(),
-            job: row.id.clone(),
-        };
-        let outcome = call_service(exec).await;
-        let stored = settle(workspace, row, &key, mode, outcome);
         workspace.end(&key, stored);
     });
-}
-
-/// How long a call waits before it looks again at the job it waits for.
-const WAIT_MS: i32 = 300;
-
-/// What a job reserves: the records it would buy now, or its request's key for an
-/// operation priced per request.
-fn reserved_items(
-    workspace: Workspace,
-    request: &Request,
-    key: &str,
-    refresh: bool,
-) -> Vec<String> {
-    let source = workspace.record_source();
-    match workspace
-        .records
-        .plan(request, &source, &workspace.plan_options(refresh))
-    {
-        Some(plan) => plan
-            .to_buy
-            .as_ref()
-            .and_then(|r| serpkit::records::request_keys(r, &source))
-            .map(|(_, keys)| keys.into_iter().map(|k| k.as_str().to_string()).collect())
-            .unwrap_or_default(),
-        None => vec![key.to_string()],
-    }
-}
-
-/// Reserves what the job buys and writes its history row ahead (`running`), waiting while a
-/// running job of any open tab reserves some of it. `None`: nothing to buy any more (another
-/// job bought it meanwhile: the call ended with its result) or cancelled while waiting.
-async fn reserve(
-    workspace: Workspace,
-    job: &Job,
-    key: &str,
-    refresh: bool,
-    cancel: &Cancel,
-) -> Option<HistoryEntry> {
-    let mut waited = false;
-    loop {
-        if cancel.is_cancelled() {
-            workspace.end(key, false);
-            return None;
-        }
-        if waited {
-            // The other job is done: what it stored answers here now.
-            workspace.reload_for(&job.request, key).await;
-            if !refresh && workspace.has_result(key) {
-                workspace.end(key, true);
-                return None;
-            }
-        }
-        let (estimate, _) = price_now(workspace, &job.request, refresh);
-        let row = HistoryEntry {
-            id: tabs::next_id(),
-            operation: job.request.operation().path().to_string(),
-            input: job.input.clone(),
-            route: job.route.clone(),
-            key: String::new(),
-            at: now(),
-            estimate,
-            charge: Usd::ZERO,
-            possible_charge: Usd::ZERO,
-            outcome: "running".into(),
-            message: String::new(),
-            validation: String::new(),
-            mode: workspace.mode(),
-            tab: tabs::tab_id(),
-            items: reserved_items(workspace, &job.request, key, refresh),
-            source: workspace.record_source(),
-        };
-        match workspace.write_ahead_row(&row).await {
-            Ok(()) => {
-                workspace.set_waiting(key, None);
-                return Some(row);
-            }
-            Err(place) => {
-                waited = true;
-                workspace.set_waiting(key, Some(place));
-                serpkit::client::sleep(std::time::Duration::from_millis(WAIT_MS as u64)).await;
-            }
-        }
-    }
-}
-
-impl Workspace {
-    fn set_waiting(self, key: &str, place: Option<&'static str>) {
-        self.running.update(|r| {
-            if let Some(s) = r.get_mut(key) {
-                s.waiting = place;
-            }
-        });
-    }
-
-    /// Under the journal lock: `Err("in another tab" | "in this tab")` while a running job
-    /// of an open tab reserves some of `row.items`; else writes `row` (running) and tells
-    /// the other tabs.
-    async fn write_ahead_row(self, row: &HistoryEntry) -> Result<(), &'static str> {
-        let me = tabs::tab_id();
-        let text = serde_json::to_string(row).unwrap_or_default();
-        tabs::with_lock(tabs::JOURNAL_LOCK, async {
-            let open = tabs::open_tabs().await;
-            let rows = if store::available() {
-                store::load_all::<HistoryEntry>(store::HISTORY, "history entry")
-                    .await
-                    .map(|l| l.items)
-                    .unwrap_or_default()
-            } else {
-                self.history.get_untracked()
-            };
-            let running: Vec<&HistoryEntry> = rows
-                .iter()
-                .filter(|r| r.outcome == "running" && r.id != row.id && !r.items.is_empty())
-                .filter(|r| r.tab == me || open.as_ref().is_none_or(|o| o.contains(&r.tab)))
-                .collect();
-            let reserved: Vec<Vec<String>> = running.iter().map(|r| r.items.clone()).collect();
-            if let Some((i, _)) = overlap(&reserved, &row.items) {
-                return Err(if running[i].tab == me {
-                    "in this tab"
-                } else {
-                    "in another tab"
-                });
-            }
-            if store::available() {
-                if let Err(e) = store::put_text(store::HISTORY, &row.id, &text).await {
-                    self.save_failed(format!("Could not save the history: {e}"));
-                }
-            }
-            Ok(())
-        })
-        .await?;
-        self.upsert_history([row.clone()]);
-        tabs::post(&Changed::history(vec![row.id.clone()]).to_json());
-        Ok(())
-    }
-
-    /// Re-reads from IndexedDB the records `request` needs and the result under `key`: what
-    /// another tab stored while this one waited.
-    async fn reload_for(self, request: &Request, key: &str) {
-        if !store::available() {
-            return;
-        }
-        if let Some((kind, keys)) = serpkit::records::request_keys(request, &self.record_source()) {
-            let ids: Vec<String> = keys
-                .iter()
-                .map(|k| super::records::record_id(kind.name(), k.as_str()))
-                .collect();
-            if let Ok(entries) = store::get_many(store::RECORDS, &ids).await {
-                self.records.extend(entries);
-            }
-        }
-        if let Ok(results) = store::get_many::<CallResult>(store::RESULTS, &[key.to_string()]).await
-        {
-            self.results.update(|m| {
-                for r in results {
-                    m.insert(r.key.clone(), r);
-                }
-            });
-        }
-    }
-}
-
-/// Stores what a call bought and settles its history row (written ahead, rules in
-/// [`history`]), and the error under its key; true when a result is stored. A body that was
-/// paid for is kept, also when strict validation refused it. Touches only the workspace (the
-/// page may be gone).
-fn settle(
-    workspace: Workspace,
-    row: HistoryEntry,
-    key: &str,
-    mode: Mode,
-    outcome: Result<Outcome, SplitLoaderError>,
-) -> bool {
-    let Ok(outcome) = outcome else {
-        workspace.add_history(history::finish(row, &history::Outcome::CodeUnavailable));
-        workspace.set_error(key, Some(ErrorInfo::code_unavailable()));
-        return false;
-    };
-    match outcome {
-        Ok(bought) => {
-            let result = bought.result;
-            if let Some(e) = &bought.store_error {
-                workspace.save_failed(format!("Could not save the bought records: {e}"));
-            }
-            let ended = history::Outcome::Answered {
-                key: result.key.clone(),
-                charge: bought.charge,
-                possible_charge: bought.possible,
-                reused: bought.reused,
-                missing: result.missing.len(),
-                stopped: bought
-                    .stopped
-                    .as_ref()
-                    .map(|e| (e.code().to_string(), status(e))),
-                validation: result.validation.summary(),
-            };
-            if bought.result_stored {
-                workspace.results.update(|m| {
-                    m.insert(result.key.clone(), result);
-                });
-            } else {
-                workspace.put_result(result);
-            }
-            workspace.add_history(history::finish(row, &ended));
-            if let Some(e) = &bought.stopped {
-                workspace.set_error(key, Some(ErrorInfo::from_error(e, mode)));
-            }
-            true
-        }
-        Err((e, charge, possible)) => {
-            let mut refused = None;
-            if let Error::ContractViolation { report, body, .. } = &e {
-                // Paid for: kept, marked refused, never bought again without asking.
-                let validation = Validation::from_report(report, 0);
-                refused = Some((validation.summary(), key.to_string()));
-                let kept = workspace
-                    .results
-                    .with_untracked(|m| m.get(key).cloned())
-                    .filter(|r| r.rejected);
-                workspace.put_result(kept.unwrap_or_else(|| CallResult {
-                    key: key.to_string(),
-                    operation: row.operation.clone(),
-                    request: String::new(),
-                    body: body.clone(),
-                    validation,
-                    charge,
-                    at: row.at,
-                    mode,
-                    missing: Vec::new(),
-                    imported: false,
-                    source: row.source.clone(),
-                    rejected: true,
-                }));
-            }
-            let stored = refused.is_some();
-            let ended = history::Outcome::Failed {
-                code: e.code().to_string(),
-                status: status(&e),
-                charge,
-                possible_charge: possible,
-                refused,
-            };
-            if history::sent_nothing(&ended) {
-                workspace.remove_history(&row.id);
-            } else {
-                workspace.add_history(history::finish(row, &ended));
-            }
-            workspace.set_error(key, Some(ErrorInfo::from_error(&e, mode)));
-            stored
-        }
-    }
-}
-
-/// The HTTP status an error carries, if the service answered.
-fn status(e: &Error) -> Option<u16> {
-    match e {
-        Error::Http { status, .. } => Some(*status),
-        _ => None,
-    }
 }

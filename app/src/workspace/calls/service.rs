@@ -15,6 +15,8 @@ use serpkit::records::PlanOptions;
 use serpkit::{Operation, Request, Usd};
 
 use super::book::Book;
+use super::reserve::{reserve, Wanted};
+use super::settle::settle;
 use crate::model::{CallResult, Mode, Validation};
 use crate::workspace::Workspace;
 
@@ -41,7 +43,27 @@ pub(super) struct Bought {
 /// What one call bought, or why it failed, what it was charged and what it may have been.
 pub(super) type Outcome = Result<Bought, (Error, Usd, Usd)>;
 
-/// The inputs of [`call_service`]: one call, as `run` prepared it.
+/// What `run` asks of [`call_service`]: one call, checked, not reserved yet.
+pub(super) struct Ask {
+    /// The workspace the call belongs to (its client, records and running state).
+    pub(super) workspace: Workspace,
+    /// The request (without key: the client adds it).
+    pub(super) request: Request,
+    /// The route that shows its result (History).
+    pub(super) route: String,
+    /// Its input as History shows it.
+    pub(super) input: String,
+    /// Buy it again even if it is stored (Refresh).
+    pub(super) refresh: bool,
+    /// Cancels the call (a bulk job stops starting chunks).
+    pub(super) cancel: Cancel,
+    /// The request's cache key ([`super::canonical`]).
+    pub(super) key: String,
+    /// The canonical request as JSON, stored with the result.
+    pub(super) canonical_json: String,
+}
+
+/// One call once reserved: what [`buy`] sends.
 pub(super) struct ServiceCall {
     /// The workspace the call belongs to (its client, records and running state).
     pub(super) workspace: Workspace,
@@ -65,21 +87,54 @@ pub(super) struct ServiceCall {
     pub(super) job: String,
 }
 
-/// The part of a run that talks to the service: the client, its transports, validation and
-/// bulk merging. It is the app's largest piece of code after the pages, and no page needs it
-/// before its first call, so it is split into its own wasm chunk (like the pages,
-/// `routes::page!`), fetched on the first call. `Err`: that chunk could not be fetched;
-/// nothing was sent.
+/// The part of a run after its checks: reserve what it buys ([`reserve`]), talk to the
+/// service (the client, its transports, validation, bulk merging, the purchase journal) and
+/// settle ([`settle`]). It is the app's largest piece of code after the pages, and no page
+/// needs it before its first call, so it is split into its own wasm chunk (like the pages,
+/// `routes::page!`), fetched on the first call. `Ok`: whether a result is stored. `Err`:
+/// that chunk could not be fetched; nothing was sent.
 #[::leptos::wasm_split::wasm_split(
     call_service,
     wasm_split_path = ::leptos::wasm_split,
     fallible,
-    return_wrapper(let future = _; { future.await } -> Result<Outcome, SplitLoaderError>)
+    return_wrapper(let future = _; { future.await } -> Result<bool, SplitLoaderError>)
 )]
-pub(super) fn call_service(
-    call: ServiceCall,
-) -> LocalBoxFuture<'static, Result<Outcome, SplitLoaderError>> {
+pub(super) fn call_service(ask: Ask) -> LocalBoxFuture<'static, Result<bool, SplitLoaderError>> {
     Box::pin(async move {
+        let workspace = ask.workspace;
+        let wanted = Wanted {
+            request: &ask.request,
+            key: &ask.key,
+            route: &ask.route,
+            input: &ask.input,
+            refresh: ask.refresh,
+        };
+        let row = match reserve(workspace, &wanted, &ask.cancel).await {
+            Ok(row) => row,
+            Err(stored) => return Ok(stored),
+        };
+        let mode = workspace.mode();
+        let plan = workspace.plan_options(ask.refresh);
+        let call = ServiceCall {
+            workspace,
+            at: plan.now_ms,
+            request: ask.request,
+            plan,
+            cancel: ask.cancel,
+            key: ask.key,
+            canonical_json: ask.canonical_json,
+            mode,
+            source: row.source.clone(),
+            job: row.id.clone(),
+        };
+        let outcome = buy(&call).await;
+        Ok(settle(workspace, row, &call.key, mode, outcome))
+    })
+}
+
+/// Sends a reserved call through the client with the app's purchase journal.
+async fn buy(call: &ServiceCall) -> Outcome {
+    {
         let book = Rc::new(Book::new(
             call.workspace,
             &call.job,
@@ -95,7 +150,7 @@ pub(super) fn call_service(
         };
         let records = call.workspace.records;
         let outcome = match &call.request {
-            Request::SearchVolumeBulk(bulk) => run_bulk(&client, &call, bulk).await,
+            Request::SearchVolumeBulk(bulk) => run_bulk(&client, call, bulk).await,
             request => match client
                 .call_with_records(request, Some(&records), &call.plan, Some(&call.cancel))
                 .await
@@ -133,8 +188,8 @@ pub(super) fn call_service(
             },
         };
         call.workspace.refresh_spend();
-        Ok(outcome)
-    })
+        outcome
+    }
 }
 
 /// The benchmark's A/B switch (`localStorage["serpkit.bench.journal"] = "off"`): honoured

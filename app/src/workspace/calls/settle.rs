@@ -1,0 +1,105 @@
+//! Settling a call: what it bought is stored and its history row (written ahead) gets its
+//! outcome ([`super::history`]); the error, if any, is kept under the call's key. A body
+//! that was paid for is kept, also when strict validation refused it.
+
+use leptos::prelude::*;
+use serpkit::client::Error;
+
+use super::history;
+use super::service::Outcome;
+use crate::model::{CallResult, HistoryEntry, Mode, Validation};
+use crate::workspace::{ErrorInfo, Workspace};
+
+/// Stores what a call bought and settles its history row (written ahead, rules in
+/// [`history`]), and the error under its key; true when a result is stored. A body that was
+/// paid for is kept, also when strict validation refused it. Touches only the workspace (the
+/// page may be gone).
+pub(super) fn settle(
+    workspace: Workspace,
+    row: HistoryEntry,
+    key: &str,
+    mode: Mode,
+    outcome: Outcome,
+) -> bool {
+    match outcome {
+        Ok(bought) => {
+            let result = bought.result;
+            if let Some(e) = &bought.store_error {
+                workspace.save_failed(format!("Could not save the bought records: {e}"));
+            }
+            let ended = history::Outcome::Answered {
+                key: result.key.clone(),
+                charge: bought.charge,
+                possible_charge: bought.possible,
+                reused: bought.reused,
+                missing: result.missing.len(),
+                stopped: bought
+                    .stopped
+                    .as_ref()
+                    .map(|e| (e.code().to_string(), status(e))),
+                validation: result.validation.summary(),
+            };
+            if bought.result_stored {
+                workspace.results.update(|m| {
+                    m.insert(result.key.clone(), result);
+                });
+            } else {
+                workspace.put_result(result);
+            }
+            workspace.add_history(history::finish(row, &ended));
+            if let Some(e) = &bought.stopped {
+                workspace.set_error(key, Some(ErrorInfo::from_error(e, mode)));
+            }
+            true
+        }
+        Err((e, charge, possible)) => {
+            let mut refused = None;
+            if let Error::ContractViolation { report, body, .. } = &e {
+                // Paid for: kept, marked refused, never bought again without asking.
+                let validation = Validation::from_report(report, 0);
+                refused = Some((validation.summary(), key.to_string()));
+                let kept = workspace
+                    .results
+                    .with_untracked(|m| m.get(key).cloned())
+                    .filter(|r| r.rejected);
+                workspace.put_result(kept.unwrap_or_else(|| CallResult {
+                    key: key.to_string(),
+                    operation: row.operation.clone(),
+                    request: String::new(),
+                    body: body.clone(),
+                    validation,
+                    charge,
+                    at: row.at,
+                    mode,
+                    missing: Vec::new(),
+                    imported: false,
+                    source: row.source.clone(),
+                    rejected: true,
+                }));
+            }
+            let stored = refused.is_some();
+            let ended = history::Outcome::Failed {
+                code: e.code().to_string(),
+                status: status(&e),
+                charge,
+                possible_charge: possible,
+                refused,
+            };
+            if history::sent_nothing(&ended) {
+                workspace.remove_history(&row.id);
+            } else {
+                workspace.add_history(history::finish(row, &ended));
+            }
+            workspace.set_error(key, Some(ErrorInfo::from_error(&e, mode)));
+            stored
+        }
+    }
+}
+
+/// The HTTP status an error carries, if the service answered.
+fn status(e: &Error) -> Option<u16> {
+    match e {
+        Error::Http { status, .. } => Some(*status),
+        _ => None,
+    }
+}
