@@ -108,7 +108,7 @@ impl Workspace {
                     self.notice(format!("Could not read the purchase journal: {e}"));
                 }
             }
-            tabs::with_lock(tabs::JOURNAL_LOCK, self.sweep_closed_tabs()).await;
+            self.sweep_closed_tabs().await;
             self.follow_other_tabs();
             self.loaded.set(true);
         });

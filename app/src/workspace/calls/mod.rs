@@ -22,6 +22,7 @@
 
 pub mod account;
 mod book;
+mod follow;
 pub mod history;
 pub mod journal;
 pub mod key;
