@@ -222,6 +222,15 @@ pub async fn get_many<T: DeserializeOwned>(
     store_name: &str,
     keys: &[String],
 ) -> Result<Vec<T>, String> {
+    let texts = texts_of(store_name, keys).await?;
+    Ok(texts
+        .into_iter()
+        .filter_map(|t| parse::<T>(t).ok())
+        .collect())
+}
+
+/// The texts stored under `keys` (`None` where there is none or it is not text).
+async fn texts_of(store_name: &str, keys: &[String]) -> Result<Vec<Option<String>>, String> {
     let s = store(store_name, IdbTransactionMode::Readonly)?;
     let requests: Vec<IdbRequest> = keys
         .iter()
@@ -229,15 +238,21 @@ pub async fn get_many<T: DeserializeOwned>(
         .collect();
     let mut out = Vec::with_capacity(requests.len());
     for r in &requests {
-        if let Some(item) = done(r)
-            .await?
-            .as_string()
-            .and_then(|t| serde_json::from_str(&t).ok())
-        {
-            out.push(item);
-        }
+        out.push(done(r).await?.as_string());
     }
     Ok(out)
+}
+
+/// One stored entry's text as a `T`: the only place entries are parsed (one copy of each
+/// type's parser in the wasm, whatever reads it).
+fn parse<T: DeserializeOwned>(text: Option<String>) -> Result<T, String> {
+    let text = text.ok_or("not text")?;
+    serde_json::from_str::<T>(&text).map_err(|e| e.to_string())
+}
+
+/// The settings as last saved by any tab (localStorage is shared), if readable.
+pub fn stored_settings() -> Option<crate::model::Settings> {
+    parse(local_get(SETTINGS_KEY)).ok()
 }
 
 /// Deletes one entry.
@@ -298,14 +313,11 @@ pub async fn load_all<T: DeserializeOwned>(
             .as_string()
             .unwrap_or_else(|| format!("#{i}"));
         let shown: String = key.chars().take(60).collect();
-        match v.as_string().map(|t| serde_json::from_str::<T>(&t)) {
-            Some(Ok(item)) => out.items.push(item),
-            Some(Err(e)) => out
+        match parse::<T>(v.as_string()) {
+            Ok(item) => out.items.push(item),
+            Err(e) => out
                 .skipped
-                .push(format!("Skipped a damaged {what} ({shown:?}): {e}")),
-            None => out
-                .skipped
-                .push(format!("Skipped a damaged {what} ({shown:?}): not text")),
+                .push(format!("Skipped a damaged {what} (\"{shown}\"): {e}")),
         }
     }
     Ok(out)

@@ -125,10 +125,17 @@ fn stamp(wasm: &[u8], release: bool) -> String {
     )
 }
 
-/// `wasm-opt -Oz` in place (what Trunk's `data-wasm-opt="z"` ran before the split).
+/// `wasm-opt -Oz` in place (what Trunk's `data-wasm-opt="z"` ran before the split). The
+/// `target_features` section is for linkers only (no runtime reads it); every chunk carries
+/// one, and a page's first load fetches a few dozen chunks.
 fn optimize(tools: &Tools, module: &Path) -> Res {
     run(Command::new(&tools.wasm_opt)
-        .args(["-Oz", "--strip-debug", "--strip-producers"])
+        .args([
+            "-Oz",
+            "--strip-debug",
+            "--strip-producers",
+            "--strip-target-features",
+        ])
         .arg(module)
         .arg("-o")
         .arg(module))

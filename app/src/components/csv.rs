@@ -104,11 +104,7 @@ pub fn to_csv(header: &[&str], rows: impl IntoIterator<Item = Vec<Cell>>) -> Str
 /// Offers `content` as a file download named `filename`. In demo mode a CSV's name starts
 /// with `demo-`: the rows are synthetic, and a file outlives the page that said so.
 pub fn download(filename: &str, mime: &str, content: &str) -> Result<(), String> {
-    let demo = crate::store::local_get(crate::store::SETTINGS_KEY)
-        .and_then(|t| serde_json::from_str::<crate::model::Settings>(&t).ok())
-        .unwrap_or_default()
-        .mode
-        == crate::model::Mode::Demo;
+    let demo = crate::store::stored_settings().unwrap_or_default().mode == crate::model::Mode::Demo;
     let labelled;
     let filename = if demo && mime == "text/csv" && !filename.starts_with("demo-") {
         labelled = format!("demo-{filename}");

@@ -41,7 +41,7 @@ impl Workspace {
             }
             list.updated = now();
             saved = Some(list.clone());
-            sort::sort_by_key(lists, |a| a.name.to_lowercase());
+            sort::sort_by_key(lists, |a| serpkit::records::normalize_keyword(&a.name));
         });
         if let Some(l) = saved {
             self.persist(store::LISTS, l.name.clone(), &l);

@@ -79,7 +79,7 @@ impl Workspace {
                                 v.push(item);
                             }
                         }
-                        sort::sort_by_key(v, |a| a.name.to_lowercase());
+                        sort::sort_by_key(v, |a| serpkit::records::normalize_keyword(&a.name));
                     });
                     l.skipped.into_iter().for_each(|m| {
                         self.notice(m);

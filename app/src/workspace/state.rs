@@ -91,9 +91,7 @@ pub fn use_workspace() -> Workspace {
 impl Workspace {
     /// A fresh workspace with the settings (and a remembered key) from localStorage.
     pub fn new() -> Workspace {
-        let settings: Settings = store::local_get(store::SETTINGS_KEY)
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or_default();
+        let settings: Settings = store::stored_settings().unwrap_or_default();
         let key = if settings.remember_key {
             store::local_get(store::API_KEY_KEY).unwrap_or_default()
         } else {

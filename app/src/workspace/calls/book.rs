@@ -88,9 +88,8 @@ impl Book {
                 }
             }
             // The cap and its period as last saved by any tab (localStorage is shared).
-            let settings = store::local_get(store::SETTINGS_KEY)
-                .and_then(|t| serde_json::from_str::<crate::model::Settings>(&t).ok())
-                .unwrap_or_else(|| workspace.settings.get_untracked());
+            let settings =
+                store::stored_settings().unwrap_or_else(|| workspace.settings.get_untracked());
             let cap = settings
                 .budget
                 .trim()

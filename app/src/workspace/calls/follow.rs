@@ -20,7 +20,7 @@ use crate::workspace::Workspace;
 /// charged; both are written back and the other tabs told. `Err`: the chunk could not be
 /// fetched (tried again at the next look).
 #[::leptos::wasm_split::wasm_split(
-    journal_follow,
+    call_service,
     wasm_split_path = ::leptos::wasm_split,
     fallible,
     return_wrapper(let future = _; { future.await } -> Result<(), SplitLoaderError>)
@@ -34,7 +34,7 @@ pub(super) fn sweep(workspace: Workspace) -> LocalBoxFuture<'static, Result<(), 
 
 /// Re-reads what another tab committed (its message `text`, a [`Changed`]).
 #[::leptos::wasm_split::wasm_split(
-    journal_follow,
+    call_service,
     wasm_split_path = ::leptos::wasm_split,
     fallible,
     return_wrapper(let future = _; { future.await } -> Result<(), SplitLoaderError>)
