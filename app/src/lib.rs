@@ -40,12 +40,6 @@ pub fn App() -> impl IntoView {
     let workspace = Workspace::new();
     provide_context(workspace);
     workspace.load();
-    // The meter follows the mode and the budget's period (read from the journal).
-    Effect::new(move |_| {
-        workspace.settings.track();
-        workspace.journal.track();
-        workspace.refresh_spend();
-    });
     Effect::new(move |_| {
         let theme = workspace.settings.with(|s| s.theme.clone());
         if let Some(root) = web_sys::window()

@@ -13,7 +13,7 @@ use crate::ops::Request;
 pub fn request_key(request: &Request, source: &str) -> String {
     let set = |items: Vec<String>| {
         let mut items = items;
-        items.sort_unstable();
+        items.sort();
         items.dedup();
         items.join("\n")
     };

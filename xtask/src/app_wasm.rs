@@ -132,6 +132,8 @@ fn optimize(tools: &Tools, module: &Path) -> Res {
     run(Command::new(&tools.wasm_opt)
         .args([
             "-Oz",
+            "--converge",
+            "--low-memory-unused",
             "--strip-debug",
             "--strip-producers",
             "--strip-target-features",

@@ -54,7 +54,7 @@ impl PricedCall {
     ) -> PricedCall {
         let request = Memo::new(move |_| make());
         let cache_key =
-            move || request.with(|r| r.as_ref().map(|r| workspace::canonical(workspace, r).1));
+            move || request.with(|r| r.as_ref().map(|r| workspace::cache_key(workspace, r)));
         let bought = Memo::new(move |_| cache_key().is_some_and(|k| workspace.has_result(&k)));
         let ident = Memo::new(move |_| {
             let key = cache_key()?;

@@ -106,7 +106,7 @@ pub fn DomainStatsPage() -> impl IntoView {
     let typed_stored = move || {
         typed_req.with(|r| {
             r.as_ref()
-                .is_some_and(|r| workspace.has_result(&workspace::canonical(workspace, r).1))
+                .is_some_and(|r| workspace.has_result(&workspace::cache_key(workspace, r)))
         })
     };
     let can_run = Signal::derive(move || {

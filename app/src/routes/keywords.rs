@@ -124,7 +124,7 @@ pub fn Keywords() -> impl IntoView {
         })
     });
     // The request's cache key, once per edit (a 10,000-keyword list takes milliseconds).
-    let key = Memo::new(move |_| workspace::canonical(workspace, &request.get()).1);
+    let key = Memo::new(move |_| workspace::cache_key(workspace, &request.get()));
     let call = Call::following(move || Some(key.get()));
     // While this request's job runs the button is disabled: its price is not recomputed as
     // each chunk's records arrive (planning 10,000 keywords per chunk would make the job
@@ -167,7 +167,7 @@ pub fn Keywords() -> impl IntoView {
                 keywords: kws,
                 ccode: c,
             });
-            workspace::canonical(workspace, &req).1
+            workspace::cache_key(workspace, &req)
         })
     });
     let shown: Memo<Option<CallResult>> =

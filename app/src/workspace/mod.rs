@@ -39,7 +39,7 @@ pub mod settings;
 pub mod state;
 
 pub use calls::journal::Period;
-pub use calls::{canonical, run, run_then_show, Call, Job, Running, CHUNK_SIZE};
+pub use calls::{cache_key, run, run_then_show, Call, Job, Running, CHUNK_SIZE};
 pub use errors::{history_message, ErrorInfo};
 pub use persistence::MAX_HISTORY;
 pub use prices::{price_now, quote_now, Quote};

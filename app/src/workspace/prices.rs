@@ -3,7 +3,7 @@
 
 use serpkit::{Request, Usd};
 
-use super::{canonical, Workspace};
+use super::{cache_key, Workspace};
 
 /// The price of a run now ([`quote_now`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -22,7 +22,7 @@ pub struct Quote {
 /// priced per record, only the records not bought yet (fresh enough per Settings) are
 /// priced; `reused` says how many are. Otherwise the whole request.
 pub fn quote_now(workspace: Workspace, request: &Request, refresh: bool) -> Quote {
-    let (_, key) = canonical(workspace, request);
+    let key = cache_key(workspace, request);
     if !refresh && workspace.has_result(&key) {
         return Quote::default();
     }

@@ -23,6 +23,8 @@ impl Workspace {
         }
         self.settings.set(settings);
         self.persist_key();
+        // The meter follows the mode, the cap's period and a reset.
+        self.refresh_spend();
     }
 
     /// Sets the API key (memory; stored only when "remember" is ticked).

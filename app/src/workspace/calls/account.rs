@@ -30,13 +30,14 @@ impl Workspace {
         self.budget_period().start(now(), reset)
     }
 
-    /// Adds or replaces journal entries (memory only).
+    /// Adds or replaces journal entries (memory only); the meter follows.
     pub(crate) fn merge_journal(self, entries: impl IntoIterator<Item = JournalEntry>) {
         self.journal.update(|j| {
             for e in entries {
                 j.insert(e.id.clone(), e);
             }
         });
+        self.refresh_spend();
     }
 
     /// The account of `mode` since `since`: demo money and live money are counted apart.
@@ -61,7 +62,6 @@ impl Workspace {
         let mut s = self.settings.get_untracked();
         s.budget_reset_at = now();
         self.set_settings(s);
-        self.refresh_spend();
     }
 
     /// True when another tab left requests `sent` or a call `running`: whether it is still

@@ -82,6 +82,7 @@ async fn sweep_closed_tabs(workspace: Workspace) {
             }
         }
     });
+    workspace.refresh_spend();
     let mut rows: Vec<HistoryEntry> = Vec::new();
     workspace.history.update(|h| {
         for row in h.iter_mut().filter(|r| gone(&r.tab)) {

@@ -237,16 +237,11 @@ pub struct Job {
     pub input: String,
 }
 
-/// The canonical request (without its key, as JSON) and its cache key: one key per item
-/// and source ([`key::cache_key`]), so "Running Shoes" answers "running shoes", and a demo
-/// result never answers a live call.
-pub fn canonical(workspace: Workspace, request: &Request) -> (String, String) {
-    let mut r = request.clone();
-    r.set_key(serpkit::ApiKey::default());
-    (
-        r.to_json(),
-        key::cache_key(request, &workspace.record_source()),
-    )
+/// The cache key of `request`'s result now: one key per item and source
+/// ([`key::cache_key`]), so "Running Shoes" answers "running shoes", and a demo result never
+/// answers a live call.
+pub fn cache_key(workspace: Workspace, request: &Request) -> String {
+    key::cache_key(request, &workspace.record_source())
 }
 
 /// [`run`], then shows the job's route (whose URL holds the inputs) through `navigate`,
@@ -285,7 +280,7 @@ pub fn run(
     refresh: bool,
     on_done: impl FnOnce(String) + 'static,
 ) {
-    let (canonical_json, key) = canonical(workspace, &job.request);
+    let key = cache_key(workspace, &job.request);
     call.ran.set(Some(key.clone()));
     if !workspace.loaded.get_untracked() {
         workspace.set_error(&key, Some(ErrorInfo::loading()));
@@ -330,7 +325,6 @@ pub fn run(
         refresh,
         cancel,
         key: key.clone(),
-        canonical_json,
     };
     spawn_local(async move {
         let stored = match call_service(ask).await {

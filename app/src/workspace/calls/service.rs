@@ -57,10 +57,8 @@ pub(super) struct Ask {
     pub(super) refresh: bool,
     /// Cancels the call (a bulk job stops starting chunks).
     pub(super) cancel: Cancel,
-    /// The request's cache key ([`super::canonical`]).
+    /// The request's cache key ([`super::cache_key`]).
     pub(super) key: String,
-    /// The canonical request as JSON, stored with the result.
-    pub(super) canonical_json: String,
 }
 
 /// One call once reserved: what [`buy`] sends.
@@ -73,7 +71,7 @@ pub(super) struct ServiceCall {
     pub(super) plan: PlanOptions,
     /// Cancels the call (a bulk job stops starting chunks).
     pub(super) cancel: Cancel,
-    /// The request's cache key ([`super::canonical`]).
+    /// The request's cache key ([`super::cache_key`]).
     pub(super) key: String,
     /// The canonical request as JSON, stored with the result.
     pub(super) canonical_json: String,
@@ -115,6 +113,7 @@ pub(super) fn call_service(ask: Ask) -> LocalBoxFuture<'static, Result<bool, Spl
         };
         let mode = workspace.mode();
         let plan = workspace.plan_options(ask.refresh);
+        let canonical_json = canonical_json(&ask.request);
         let call = ServiceCall {
             workspace,
             at: plan.now_ms,
@@ -122,7 +121,7 @@ pub(super) fn call_service(ask: Ask) -> LocalBoxFuture<'static, Result<bool, Spl
             plan,
             cancel: ask.cancel,
             key: ask.key,
-            canonical_json: ask.canonical_json,
+            canonical_json,
             mode,
             source: row.source.clone(),
             job: row.id.clone(),
@@ -130,6 +129,13 @@ pub(super) fn call_service(ask: Ask) -> LocalBoxFuture<'static, Result<bool, Spl
         let outcome = buy(&call).await;
         Ok(settle(workspace, row, &call.key, mode, outcome))
     })
+}
+
+/// The request as its stored result keeps it: JSON without the key.
+fn canonical_json(request: &Request) -> String {
+    let mut r = request.clone();
+    r.set_key(serpkit::ApiKey::default());
+    r.to_json()
 }
 
 /// Sends a reserved call through the client with the app's purchase journal.
