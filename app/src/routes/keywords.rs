@@ -177,10 +177,12 @@ pub fn Keywords() -> impl IntoView {
         shown.with(|r| {
             r.as_ref()
                 .map(|r| {
-                    let cc = serde_json::from_str::<serde_json::Value>(&r.request)
-                        .ok()
-                        .and_then(|v| v.get("ccode").and_then(|c| c.as_str()).map(str::to_string))
-                        .unwrap_or_default();
+                    // The country of the URL: the stored result's key holds the same one.
+                    let cc = q
+                        .with(|m| m.get("cc"))
+                        .unwrap_or_default()
+                        .trim()
+                        .to_uppercase();
                     let month = current_month();
                     let mut rows = serpkit::decode::<Vec<SearchVolumeRecord>>(&r.body)
                         .unwrap_or_default()

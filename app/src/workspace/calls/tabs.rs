@@ -7,7 +7,7 @@
 //! Where a browser lacks Web Locks, locks are skipped and every other tab counts as gone,
 //! so its unsettled requests are counted as possibly charged (more, never less).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 use std::future::Future;
 
@@ -24,14 +24,25 @@ const TAB_LOCK: &str = "serpkit-tab:";
 const CHANNEL: &str = "serpkit";
 
 thread_local! {
-    static TAB: String = format!("{:x}{:x}", js_sys::Date::now() as u64, (js_sys::Math::random() * 1e12) as u64);
+    // Numbers, set on first use: a `String` here would need a lazily built thread-local and
+    // its destructor (std's thread machinery in the first load).
+    static TAB: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
     static SEQ: RefCell<u64> = const { RefCell::new(0) };
     static BUS: RefCell<Option<web_sys::BroadcastChannel>> = const { RefCell::new(None) };
 }
 
 /// This tab's id (new on every load).
 pub fn tab_id() -> String {
-    TAB.with(Clone::clone)
+    let (time, random) = TAB.with(|t| {
+        if t.get() == (0, 0) {
+            t.set((
+                js_sys::Date::now() as u64,
+                (js_sys::Math::random() * 1e12) as u64 | 1,
+            ));
+        }
+        t.get()
+    });
+    format!("{time:x}{random:x}")
 }
 
 /// A new id, unique across tabs: the tab's id and a counter.
