@@ -302,12 +302,24 @@ async fn cancel_aborts_a_call_in_flight() {
     assert!(client.possibly_charged() > Usd::ZERO);
 }
 
+/// The options of the package's `Client` in the compact form its JS side hands the wasm
+/// constructor (`client_options.js`): key, base URL, then `undefined` for the defaults but the
+/// retry count.
+fn compact_options(key: &str, retries: Option<u32>) -> JsValue {
+    let list = js_sys::Array::new_with_length(12);
+    list.set(0, key.into());
+    list.set(1, sandbox_url().into());
+    if let Some(n) = retries {
+        list.set(6, n.into());
+    }
+    list.into()
+}
+
 #[wasm_bindgen_test]
 async fn abort_signal_through_the_js_client() {
     reset_ledger().await;
-    let options =
-        json!({"key": format!("{KEY}+delay=5000"), "baseUrl": sandbox_url(), "retries": 0});
-    let client = serpkit::js::JsClient::new(options.to_string().into()).unwrap();
+    let client =
+        serpkit::js::JsClient::new(compact_options(&format!("{KEY}+delay=5000"), Some(0))).unwrap();
     let controller = web_sys::AbortController::new().unwrap();
     let call_options = Object::new();
     Reflect::set(&call_options, &"signal".into(), &controller.signal()).unwrap();
@@ -335,12 +347,7 @@ async fn abort_signal_through_the_js_client() {
     assert_eq!(micros(&client.spent()), Some(0.0));
 
     // Already aborted: rejected without sending anything.
-    let fast = serpkit::js::JsClient::new(
-        json!({"key": KEY, "baseUrl": sandbox_url()})
-            .to_string()
-            .into(),
-    )
-    .unwrap();
+    let fast = serpkit::js::JsClient::new(compact_options(KEY, None)).unwrap();
     let done = Object::new();
     Reflect::set(&done, &"signal".into(), &controller.signal()).unwrap();
     let err = JsFuture::from(fast.call("related".into(), request, Some(done.into())))
