@@ -65,7 +65,8 @@ test('keyword detail: outline, videos, posts, related: payloads shown as text, n
   await page.getByTestId('run-all').click();
   for (const id of ['outline', 'videos', 'posts']) await page.getByTestId(id).waitFor();
   await page.getByTestId('related-table').waitFor();
-  await page.locator('main [role="status"]:has-text("Loading")').waitFor({ state: 'detached' });
+  // Every section done (they run at once: several may still be loading here).
+  await page.waitForFunction(() => ![...document.querySelectorAll('main [role="status"]')].some((e) => e.textContent.includes('Loading')));
   // Payloads reached the views (the sandbox really served them).
   const outline = await page.getByTestId('outline').innerText();
   assert.match(outline, /<script>window\.__xss=1<\/script>|onerror|<svg onload/);

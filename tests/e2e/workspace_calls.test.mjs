@@ -53,9 +53,11 @@ test('leaving a page while its call runs: result and history row stored, charged
   await page.getByTestId('history-summary').waitFor();
   const l = await ledgerWith(1);
   assert.equal(l.entries.length, 1, 'the service was called once');
-  // The history row appears on the page we are on, when the call ends.
-  await page.locator('[data-testid="history-row"][data-op="related"]').waitFor({ timeout: 10000 });
-  assert.equal(await page.locator('[data-testid="history-row"][data-op="related"] [data-testid="history-charge"]').first().textContent(), '$0.1500');
+  // The history row (written ahead as running) is settled on the page we are on, when the
+  // call ends.
+  const settled = page.locator('[data-testid="history-row"][data-op="related"][data-outcome="ok"]');
+  await settled.waitFor({ timeout: 10000 });
+  assert.equal(await settled.getByTestId('history-charge').first().textContent(), '$0.1500');
   assert.equal(await page.getByTestId('spend').textContent(), '$0.1500');
   noErrors('after the call ended on another page');
   // Back on the keyword's page: the stored result, no offer to buy it again.
