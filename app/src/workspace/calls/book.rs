@@ -67,63 +67,80 @@ impl Book {
 
     async fn write_ahead(&self, entry: &JournalEntry) -> Result<(), Error> {
         let workspace = self.workspace;
-        let mode = self.mode;
-        let text = serde_json::to_string(entry).unwrap_or_default();
-        let estimate = entry.estimate;
-        tabs::with_lock(tabs::JOURNAL_LOCK, async move {
-            // Under the lock: every entry another tab wrote ahead is committed (it writes
-            // under this lock too). Only ids not known here are read; a known entry that
-            // another tab settled meanwhile still counts as in flight with its estimate,
-            // never less than what it was charged, so the cap is never passed.
-            if store::available() {
-                if let Ok(ids) = store::keys(store::JOURNAL).await {
-                    let unknown: Vec<String> = workspace.journal.with_untracked(|j| {
-                        ids.into_iter().filter(|id| !j.contains_key(id)).collect()
-                    });
-                    if let Ok(entries) =
-                        store::get_many::<JournalEntry>(store::JOURNAL, &unknown).await
-                    {
-                        workspace.merge_journal(entries);
+        // The cap and its period as last saved by any tab (localStorage is shared).
+        let settings =
+            store::stored_settings().unwrap_or_else(|| workspace.settings.get_untracked());
+        let cap = settings
+            .budget
+            .trim()
+            .parse::<serpkit::Usd>()
+            .ok()
+            .filter(|b| *b > serpkit::Usd::ZERO);
+        match cap {
+            // Without a cap there is nothing to check against the other tabs: the entry is
+            // written ahead without the lock and without reading theirs (two IndexedDB
+            // transactions fewer per request, measured in BENCHMARKS.md).
+            None => self.write_entry(entry).await,
+            Some(budget) => {
+                let period =
+                    super::journal::Period::from_name(&settings.budget_period).unwrap_or_default();
+                let since = period.start(now(), settings.budget_reset_at);
+                tabs::with_lock(tabs::JOURNAL_LOCK, async move {
+                    self.read_other_tabs().await;
+                    let totals = workspace.totals(self.mode, since);
+                    if let Err(committed) = totals.admits(entry.estimate, Some(budget)) {
+                        return Err(Error::BudgetExceeded {
+                            estimate: entry.estimate,
+                            spent: committed,
+                            budget,
+                        });
                     }
-                }
+                    self.write_entry(entry).await;
+                    Ok(())
+                })
+                .await?
             }
-            // The cap and its period as last saved by any tab (localStorage is shared).
-            let settings =
-                store::stored_settings().unwrap_or_else(|| workspace.settings.get_untracked());
-            let cap = settings
-                .budget
-                .trim()
-                .parse::<serpkit::Usd>()
-                .ok()
-                .filter(|b| *b > serpkit::Usd::ZERO);
-            let period =
-                super::journal::Period::from_name(&settings.budget_period).unwrap_or_default();
-            let since = period.start(now(), settings.budget_reset_at);
-            let totals = workspace.totals(mode, since);
-            if let (Err(committed), Some(budget)) = (totals.admits(estimate, cap), cap) {
-                return Err(Error::BudgetExceeded {
-                    estimate,
-                    spent: committed,
-                    budget,
-                });
-            }
-            workspace.merge_journal([entry.clone()]);
-            if store::available() {
-                if let Err(e) = store::put_text(store::JOURNAL, &entry.id, &text).await {
-                    // Storage refuses (full, or gone): the request is still counted here, in
-                    // memory, against the cap; the user is told that a reload in the middle
-                    // of it would not remember it. Refusing instead would stop every call
-                    // whenever the browser's storage for the site is full.
-                    workspace.save_failed(format!(
-                        "Could not write the purchase journal ({e}): calls are counted in this tab only until storage works again."
-                    ));
-                }
-            }
-            Ok(())
-        })
-        .await?;
+        }
         tabs::post(&Changed::journal(vec![entry.id.clone()]).to_json());
         Ok(())
+    }
+
+    /// Under the journal lock: every entry another tab wrote ahead is committed (it writes
+    /// under this lock too). Only ids not known here are read; a known entry that another
+    /// tab settled meanwhile still counts as in flight with its estimate, never less than
+    /// what it was charged, so the cap is never passed.
+    async fn read_other_tabs(&self) {
+        let workspace = self.workspace;
+        if !store::available() {
+            return;
+        }
+        if let Ok(ids) = store::keys(store::JOURNAL).await {
+            let unknown: Vec<String> = workspace
+                .journal
+                .with_untracked(|j| ids.into_iter().filter(|id| !j.contains_key(id)).collect());
+            if let Ok(entries) = store::get_many::<JournalEntry>(store::JOURNAL, &unknown).await {
+                workspace.merge_journal(entries);
+            }
+        }
+    }
+
+    /// Writes `entry` ahead (`sent`): in memory at once, then committed to IndexedDB.
+    async fn write_entry(&self, entry: &JournalEntry) {
+        let workspace = self.workspace;
+        workspace.merge_journal([entry.clone()]);
+        if !store::available() {
+            return;
+        }
+        let text = serde_json::to_string(entry).unwrap_or_default();
+        if let Err(e) = store::put_text(store::JOURNAL, &entry.id, &text).await {
+            // Storage refuses (full, or gone): the request is still counted here, in memory,
+            // against the cap; the user is told that a reload in the middle of it would not
+            // remember it. Refusing instead would stop every call whenever the browser's
+            // storage for the site is full.
+            workspace.save_failed(format!(
+                "Could not write the purchase journal ({e}): calls are counted in this tab only until storage works again."
+            ));
+        }
     }
 
     async fn commit(&self, ticket: u64, settled: Settled) -> Result<(), String> {
