@@ -165,16 +165,7 @@ impl Client {
         let mut out = self
             .run_chunks(keywords, ccode, options, on_progress, cancel, call)
             .await
-            .merge(|all: &mut String, items| {
-                if items.is_empty() {
-                    return 0;
-                }
-                if !all.is_empty() {
-                    all.push(',');
-                }
-                all.push_str(&items);
-                count_items(&items)
-            });
+            .merge(join_items);
         out.records = format!("[{}]", out.records);
         out
     }
