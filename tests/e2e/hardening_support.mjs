@@ -2,7 +2,9 @@
 // dist/ like helpers.mjs does (HARDENING_DIST may point at another build), live mode with a
 // key, page checks (XSS canary, links, handlers) and a dump of everything the app stored.
 
-import { DIST as DEFAULT_DIST, SANDBOX_URL, serveApp as serveDist } from './helpers.mjs';
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { DIST as DEFAULT_DIST, SANDBOX_URL, launch, serveApp as serveDist } from './helpers.mjs';
 
 export const DIST = process.env.HARDENING_DIST || DEFAULT_DIST;
 
@@ -112,4 +114,22 @@ export async function spaGo(page, route) {
   // (The explorer may add its inputs to the URL at once: the path is what must match.)
   await page.waitForURL((u) => u.pathname === new URL(route, 'http://x').pathname);
   await page.locator('main[data-loaded="true"]').waitFor();
+}
+
+/**
+ * The served app and one Chromium for a test file, started before its tests and closed after
+ * them (node:test hooks); `ctx.app.url`, `ctx.browser` inside the tests.
+ */
+export function appAndBrowser() {
+  const ctx = {};
+  before(async () => {
+    assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
+    ctx.app = await serveApp();
+    ctx.browser = await launch();
+  });
+  after(async () => {
+    await ctx.browser?.close();
+    await ctx.app?.close();
+  });
+  return ctx;
 }

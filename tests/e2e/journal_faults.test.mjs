@@ -4,28 +4,19 @@
 // body that breaks the contract under strict validation is kept with its report, and not
 // bought again. Live against the sandbox server; its ledger is what money is compared with.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, newPage, open, ledger, resetLedger, micros, meter, meterEqualsLedger, ledgerUntil, shot,
+  newPage, open, ledger, resetLedger, micros, meter, meterEqualsLedger, ledgerUntil, shot,
   SANDBOX_URL, SANDBOX_KEY,
 } from './helpers.mjs';
-import { serveApp, goLive, spaGo } from './hardening_support.mjs';
+import { appAndBrowser, goLive, spaGo } from './hardening_support.mjs';
 
-let app, browser;
-before(async () => {
-  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
-  app = await serveApp();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const ctx = appAndBrowser();
 
 test('a connection lost after the service charged is possibly charged and not retried', async () => {
-  const page = await newPage(browser);
-  await open(page, app.url, '/keywords');
+  const page = await newPage(ctx.browser);
+  await open(page, ctx.app.url, '/keywords');
   await goLive(page, `${SANDBOX_KEY}+reset`);
   // The app's own requests (a resend by the browser's network stack is not one).
   const sent = [];
@@ -66,8 +57,8 @@ test('a connection lost after the service charged is possibly charged and not re
 });
 
 test('strict validation keeps the paid body that breaks the contract and does not buy it again', async () => {
-  const page = await newPage(browser);
-  await open(page, app.url, '/keywords');
+  const page = await newPage(ctx.browser);
+  await open(page, ctx.app.url, '/keywords');
   await goLive(page, `${SANDBOX_KEY}+break=order`);
   await page.getByTestId('validation-mode').selectOption('strict');
   await resetLedger();

@@ -4,29 +4,20 @@
 // again buys only what is missing; and a click before the workspace is loaded sends nothing.
 // Live against the sandbox server (the key remembered on the device, so a reload keeps it).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, newPage, open, ledger, resetLedger, micros, meter, meterEqualsLedger, ledgerUntil, until,
+  newPage, open, ledger, resetLedger, micros, meter, meterEqualsLedger, ledgerUntil, until,
   research, enterLines, chargedUnits, saved, shot, SANDBOX_URL, SANDBOX_KEY,
 } from './helpers.mjs';
-import { serveApp, goLive, spaGo } from './hardening_support.mjs';
+import { appAndBrowser, goLive, spaGo } from './hardening_support.mjs';
 
 /** Price of one keyword of `search_volume/bulk`, in micro-dollars. */
 const PER_KEYWORD = 300;
 /** The app's chunk of a bulk job (app/src/workspace/calls/mod.rs CHUNK_SIZE). */
 const CHUNK = 200;
 
-let app, browser;
-before(async () => {
-  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
-  app = await serveApp();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const ctx = appAndBrowser();
 
 /** Live mode at the sandbox with `key`, remembered on this device (a reload keeps it). */
 async function goLiveRemembered(page, key) {
@@ -43,8 +34,8 @@ async function progress(page) {
 }
 
 test('a reload during a 2,000-keyword job: interrupted, counted as charged, resumed buying only what is missing', { timeout: 120_000 }, async () => {
-  const page = await newPage(browser);
-  await open(page, app.url, '/keywords');
+  const page = await newPage(ctx.browser);
+  await open(page, ctx.app.url, '/keywords');
   // Each request answers after 2 s: 10 chunks, 2 in flight, about 10 s for the job.
   await goLiveRemembered(page, `${SANDBOX_KEY}+delay=2000`);
   await resetLedger();
@@ -151,8 +142,8 @@ function holdIndexedDbOpen() {
 }
 
 test('while the workspace loads the price button is disabled, a click sends nothing; then it prices what is bought', { timeout: 90_000 }, async () => {
-  const page = await newPage(browser);
-  await open(page, app.url, '/keywords');
+  const page = await newPage(ctx.browser);
+  await open(page, ctx.app.url, '/keywords');
   await goLiveRemembered(page, SANDBOX_KEY);
   await resetLedger();
   await spaGo(page, '/keywords');
@@ -169,7 +160,7 @@ test('while the workspace loads the price button is disabled, a click sends noth
   });
   await page.addInitScript(holdIndexedDbOpen);
   const eleven = [...ten, 'loading probe new'];
-  await page.goto(`${app.url}/keywords?cc=US&kw=${encodeURIComponent(eleven.join('\n'))}`);
+  await page.goto(`${ctx.app.url}/keywords?cc=US&kw=${encodeURIComponent(eleven.join('\n'))}`);
   const run = page.getByTestId('run');
   await run.waitFor();
   assert.equal(await page.evaluate(() => window.__idbHeld), true, 'the open is held');

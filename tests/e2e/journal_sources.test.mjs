@@ -3,28 +3,19 @@
 // of one item ("running shoes" / "Running  Shoes", example.com / www.example.com) are bought
 // once. Live against the sandbox server; its ledger is what the money is compared with.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, newPage, open, ledger, resetLedger, micros, meter, meterEqualsLedger, ledgerUntil, shot,
+  newPage, open, ledger, resetLedger, micros, meter, meterEqualsLedger, ledgerUntil, shot,
   SANDBOX_URL, SANDBOX_KEY,
 } from './helpers.mjs';
-import { serveApp, goLive, spaGo } from './hardening_support.mjs';
+import { appAndBrowser, goLive, spaGo } from './hardening_support.mjs';
 
-let app, browser;
-before(async () => {
-  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
-  app = await serveApp();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const ctx = appAndBrowser();
 
 test('a result bought in demo mode never answers a live call: full price, one charge', async () => {
-  const page = await newPage(browser);
-  await open(page, app.url, '/keyword?kw=demo%20then%20live&cc=US');
+  const page = await newPage(ctx.browser);
+  await open(page, ctx.app.url, '/keyword?kw=demo%20then%20live&cc=US');
   assert.equal(await page.getByTestId('mode').textContent(), 'Demo · synthetic data');
   const related = page.getByTestId('related');
   assert.equal(await related.textContent(), 'Get related keywords — $0.1500');
@@ -62,8 +53,8 @@ test('a result bought in demo mode never answers a live call: full price, one ch
 });
 
 test('forms of one keyword are bought once: "running shoes" then "Running  Shoes"', async () => {
-  const page = await newPage(browser);
-  await open(page, app.url, '/keywords');
+  const page = await newPage(ctx.browser);
+  await open(page, ctx.app.url, '/keywords');
   await goLive(page, SANDBOX_KEY);
   await resetLedger();
   await spaGo(page, '/keyword?kw=running%20shoes&cc=US');
@@ -91,8 +82,8 @@ test('forms of one keyword are bought once: "running shoes" then "Running  Shoes
 });
 
 test('forms of one domain are bought once: example.com then www.example.com', async () => {
-  const page = await newPage(browser);
-  await open(page, app.url, '/keywords');
+  const page = await newPage(ctx.browser);
+  await open(page, ctx.app.url, '/keywords');
   await goLive(page, SANDBOX_KEY);
   await resetLedger();
   await spaGo(page, '/domain?d=example.com&tab=overview');

@@ -4,24 +4,15 @@
 // ("being bought in another tab") and then buys only the rest; the budget cap and the meter
 // are every tab's together and survive a reload. Live against the sandbox server.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   launch, open, ledger, resetLedger, micros, meter, meterEqualsLedger, ledgerUntil, until,
   research, chargedUnits, saved, shot, twoTabs, SANDBOX_URL, SANDBOX_KEY,
 } from './helpers.mjs';
-import { serveApp, goLive, spaGo } from './hardening_support.mjs';
+import { appAndBrowser, goLive, spaGo } from './hardening_support.mjs';
 
-let app, browser;
-before(async () => {
-  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
-  app = await serveApp();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const ctx = appAndBrowser();
 
 /** Live mode at the sandbox with `key`, remembered on this device, so a tab opened later
  * (or reloaded) starts with it. */
@@ -32,11 +23,11 @@ async function goLiveRemembered(page, key, opts) {
 }
 
 test('a job reserves its keywords: the other tab waits, then buys only what the first did not', { timeout: 90_000 }, async () => {
-  const { context, a, b } = await twoTabs(browser);
-  await open(a, app.url, '/keywords');
+  const { context, a, b } = await twoTabs(ctx.browser);
+  await open(a, ctx.app.url, '/keywords');
   // Each request answers after 2 s: A's 1,000 keywords are 5 chunks, 2 in flight, ~6 s.
   await goLiveRemembered(a, `${SANDBOX_KEY}+delay=2000`);
-  await open(b, app.url, '/keywords');
+  await open(b, ctx.app.url, '/keywords');
   assert.equal(await b.getByTestId('mode').textContent(), 'Live service', 'tab B shares the settings');
   await resetLedger();
 
@@ -74,14 +65,14 @@ test('a job reserves its keywords: the other tab waits, then buys only what the 
 });
 
 test('the budget cap and the meter are shared by the tabs and kept across a reload', { timeout: 60_000 }, async () => {
-  const { context, a, b } = await twoTabs(browser);
-  await open(a, app.url, '/keywords');
+  const { context, a, b } = await twoTabs(ctx.browser);
+  await open(a, ctx.app.url, '/keywords');
   // A $0.25 cap until reset: $0.15 spent in A leaves no room for B's $0.25 call.
   await goLiveRemembered(a, SANDBOX_KEY, { budget: '0.25' });
   await a.getByTestId('budget-period').selectOption('until_reset');
   await a.getByTestId('reset-meter').click();
   await saved(a);
-  await open(b, app.url, '/keyword?kw=budget%20tab%20b&cc=US');
+  await open(b, ctx.app.url, '/keyword?kw=budget%20tab%20b&cc=US');
   assert.equal(await b.getByTestId('mode').textContent(), 'Live service');
   await resetLedger();
   assert.deepEqual(await meter(b), { spend: 0, possible: 0 });
