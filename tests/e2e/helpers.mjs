@@ -62,16 +62,14 @@ export function launch() {
   return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
+/** A fresh browser context as the tests use it (viewport, downloads). */
+function newContext(browser, opts) {
+  return browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true, ...opts });
+}
+
 /** A page on a fresh context; console errors are collected in `page.errors`. */
 export async function newPage(browser, opts = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true, ...opts });
-  const page = await context.newPage();
-  page.errors = [];
-  page.logs = [];
-  page.on('pageerror', (e) => page.errors.push(String(e)));
-  page.on('console', (m) => page.logs.push(m.text()));
-  page.setDefaultTimeout(20000);
-  return page;
+  return newTab(await newContext(browser, opts));
 }
 
 /** Opens an app route and waits for the stored workspace to be loaded. */
@@ -204,7 +202,7 @@ export function parseCsv(text) {
 // Two tabs of one browser profile, the meter and the ledger over time: the purchase
 // journal's tests (tests/e2e/journal*.test.mjs).
 
-/** A page (tab) in `context`, set up as `newPage`'s: page errors and console lines kept. */
+/** A page (tab) in `context`: page errors (`page.errors`) and console lines kept. */
 export async function newTab(context) {
   const page = await context.newPage();
   page.errors = [];
@@ -221,7 +219,7 @@ export async function newTab(context) {
  * `a` first when `b` should start from what `a` set).
  */
 export async function twoTabs(browser, opts = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true, ...opts });
+  const context = await newContext(browser, opts);
   const a = await newTab(context);
   const b = await newTab(context);
   return { context, a, b };
