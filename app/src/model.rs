@@ -150,19 +150,11 @@ impl Validation {
         self.omitted += report.omitted();
         self.issues
             .extend(report.issues.iter().map(|i| StoredIssue {
-                path: shift_path(&i.path, offset),
+                path: serpkit::records::shift_path(&i.path, offset),
                 code: i.code.to_string(),
                 severity: i.severity.as_str().to_string(),
                 message: i.message.clone(),
             }));
-    }
-
-    /// Moves every listed issue whose path starts with a record index: record `i` becomes
-    /// record `f(i)` (bulk records re-ordered after merging).
-    pub fn remap(&mut self, f: impl Fn(usize) -> usize) {
-        for i in &mut self.issues {
-            i.path = map_index(&i.path, &f);
-        }
     }
 
     /// "valid", "2 errors, 1 warning", or "not checked".
@@ -200,43 +192,6 @@ pub fn preview(items: &[String]) -> String {
         shown.push_str(", …");
     }
     shown
-}
-
-/// `/3/x` with `f(3) = 7` is `/7/x`; a path not starting with an index is unchanged.
-pub fn map_index(path: &str, f: impl Fn(usize) -> usize) -> String {
-    let Some(rest) = path.strip_prefix('/') else {
-        return path.to_string();
-    };
-    let (first, tail) = rest
-        .split_once('/')
-        .map_or((rest, None), |(a, b)| (a, Some(b)));
-    match first.parse::<usize>() {
-        Ok(i) => match tail {
-            Some(t) => format!("/{}/{t}", f(i)),
-            None => format!("/{}", f(i)),
-        },
-        Err(_) => path.to_string(),
-    }
-}
-
-/// `/3/x` shifted by 100 is `/103/x`; a path not starting with an index is unchanged.
-pub fn shift_path(path: &str, offset: usize) -> String {
-    if offset == 0 {
-        return path.to_string();
-    }
-    let rest = path.strip_prefix('/').unwrap_or("");
-    let (first, tail) = rest.split_once('/').map_or((rest, ""), |(a, b)| (a, b));
-    match first.parse::<usize>() {
-        Ok(i) if path.starts_with('/') => {
-            let mut s = format!("/{}", i.saturating_add(offset));
-            if !tail.is_empty() || rest.contains('/') {
-                s.push('/');
-                s.push_str(tail);
-            }
-            s
-        }
-        _ => path.to_string(),
-    }
 }
 
 /// A successful call's result as stored: the response body (merged for chunked bulk work)
@@ -394,18 +349,5 @@ mod tests {
             parse_keywords(" a \n\nB\nb\n a\nc "),
             vec!["a".to_string(), "B".into(), "c".into()]
         );
-    }
-
-    #[test]
-    fn paths_shift() {
-        assert_eq!(shift_path("/3/keyword", 100), "/103/keyword");
-        assert_eq!(shift_path("/3", 100), "/103");
-        assert_eq!(shift_path("", 100), "");
-        assert_eq!(shift_path("/x/1", 100), "/x/1");
-        assert_eq!(shift_path("/3/a", 0), "/3/a");
-        assert_eq!(map_index("/3/kd", |i| i * 2), "/6/kd");
-        assert_eq!(map_index("/3", |i| i + 1), "/4");
-        assert_eq!(map_index("/x/3", |i| i + 1), "/x/3");
-        assert_eq!(map_index("", |i| i + 1), "");
     }
 }
