@@ -13,7 +13,8 @@ pub const LETTERS: [&str; MAX_COMPARE] = ["A", "B", "C", "D"];
 /// A domain as typed or pasted, normalized: trimmed, lower case, without scheme, path, port
 /// or trailing dot (`https://Example.com/x` → `example.com`). The request check still
 /// validates the result.
-pub fn normalize_domain(s: &str) -> String {
+/// Not `serpkit::records::normalize_domain`: that keys records (keeps `https://`, drops `www.`).
+pub fn domain_from_input(s: &str) -> String {
     let t = s.trim();
     let t = t
         .split_once("://")
@@ -39,7 +40,7 @@ pub fn parse_domains(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for d in text
         .split(|c: char| c == '\n' || c == ',' || c.is_whitespace())
-        .map(normalize_domain)
+        .map(domain_from_input)
         .filter(|d| !d.is_empty())
     {
         if !out.contains(&d) {
@@ -69,10 +70,13 @@ mod tests {
 
     #[test]
     fn domains_are_normalized() {
-        assert_eq!(normalize_domain(" https://Example.com/x?y "), "example.com");
-        assert_eq!(normalize_domain("www.example.com."), "www.example.com");
-        assert_eq!(normalize_domain("user@example.com:8080/a"), "example.com");
-        assert_eq!(normalize_domain(""), "");
+        assert_eq!(
+            domain_from_input(" https://Example.com/x?y "),
+            "example.com"
+        );
+        assert_eq!(domain_from_input("www.example.com."), "www.example.com");
+        assert_eq!(domain_from_input("user@example.com:8080/a"), "example.com");
+        assert_eq!(domain_from_input(""), "");
         assert_eq!(
             parse_domains("a.com, b.com\nA.com\n\n https://c.com/ "),
             vec!["a.com".to_string(), "b.com".into(), "c.com".into()]

@@ -17,7 +17,7 @@ use serpkit::Request;
 use crate::components::backlink_overview::BacklinkOverviewView;
 use crate::components::domain_card::DomainCard;
 use crate::components::domain_charts::RankChart;
-use crate::components::domain_nav::{normalize_domain, DomainNav};
+use crate::components::domain_nav::{domain_from_input, DomainNav};
 use crate::components::fmt_int;
 use crate::components::priced_call::unreadable;
 use crate::components::ranked_keywords::{
@@ -42,7 +42,7 @@ pub fn DomainDetail() -> impl IntoView {
     let q = use_query_map();
     let navigate = use_navigate();
     let qget = move |k: &str| q.with_untracked(|m| m.get(k)).unwrap_or_default();
-    let domain = Memo::new(move |_| normalize_domain(&q.with(|m| m.get("d")).unwrap_or_default()));
+    let domain = Memo::new(move |_| domain_from_input(&q.with(|m| m.get("d")).unwrap_or_default()));
     let tab = Memo::new(move |_| {
         let t = q.with(|m| m.get("tab")).unwrap_or_default();
         if TABS.iter().any(|(id, _)| *id == t) {
@@ -173,7 +173,7 @@ pub fn DomainDetail() -> impl IntoView {
     });
 
     let open = move || {
-        let d = normalize_domain(&input.get_untracked());
+        let d = domain_from_input(&input.get_untracked());
         if !d.is_empty() {
             nav.with_value(|n| n(&domain_route(&d, &tab.get_untracked()), Default::default()));
         }
