@@ -14,10 +14,10 @@ pub mod domain_gap;
 pub mod domain_pages;
 pub mod domains;
 pub mod history;
-pub mod home;
 pub mod keyword;
 pub mod keywords;
 pub mod lists;
+pub mod prices;
 pub mod settings;
 
 use leptos::prelude::*;
@@ -68,7 +68,7 @@ page!(GapPage, pages_domains, domain_gap::ContentGap);
 page!(ListsPage, pages_workspace, lists::Lists);
 page!(HistoryPage, pages_workspace, history::History);
 page!(SettingsRoute, pages_workspace, settings::SettingsPage);
-page!(PricesPage, pages_workspace, home::Home);
+page!(PricesPage, pages_workspace, prices::PriceList);
 
 /// Main navigation: (path, label).
 pub const NAV: &[(&str, &str)] = &[

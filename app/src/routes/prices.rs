@@ -5,7 +5,7 @@ use serpkit::Operation;
 
 /// Lists the 11 operations with their prices.
 #[component]
-pub fn Home() -> impl IntoView {
+pub fn PriceList() -> impl IntoView {
     view! {
         <section class="page" aria-labelledby="ops-title">
             <h1 id="ops-title">"Prices"</h1>
