@@ -1,7 +1,7 @@
 //! The client against a scripted transport: retries, budget, validation modes, errors,
 //! timeouts, cancellation, possibly charged calls, the shared account, key redaction and
-//! bulk chunking. (Against the sandbox: tests/client_sandbox.rs;
-//! in the browser: tests/web_client.rs.)
+//! bulk chunking. (Against the sandbox: tests/records.rs in process, the reset fault over TCP
+//! in sandbox/tests/server.rs, and in the browser tests/web_client.rs.)
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::cell::RefCell;
