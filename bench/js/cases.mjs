@@ -114,11 +114,11 @@ function paired(ours, theirs, samples) {
   return { ours: best.ours, theirs: best.theirs, oursK, theirsK, samples };
 }
 
-/** What the parsed-value and validated-data cases need from the package (issue 20). */
+/** What the parsed-value and validated-data cases need from the package. */
 export function missingApi(serpkit) {
   return typeof serpkit.parseResponse === 'function'
     ? null
-    : 'the package has no `parseResponse(op, textOrBytes, request?)` export (issue 20: JSON.parse, then the generated JS validator)';
+    : 'the package has no `parseResponse(op, textOrBytes, request?)` export (JSON.parse, then the generated JS validator)';
 }
 
 /**
@@ -143,7 +143,7 @@ export function runCases({ serpkit, ajvValidate, zod, text, runs = 7 }) {
   must(!serpkit.validateResponse(OP, broken).ok, 'validateResponse(value) finds a broken record');
   must(ajvValidate(broken) === false, 'ajv finds a broken record');
 
-  // Parsed value (issue 20's first goal: ≤ 2× Ajv): the body already parsed, as
+  // Parsed value (the first goal, BENCHMARKS.md: ≤ 2× Ajv): the body already parsed, as
   // `await res.json()` gives it; ours runs the generated JS validator on it.
   const parsed = paired(
     { fn: () => serpkit.validateResponse(OP, data), check: ok },

@@ -8,12 +8,12 @@
 // /usr/bin/chromium; skipped with a note if it cannot start):
 // - validateResponse(text) and (bytes), the wasm scanner, vs JSON.parse + Ajv 8 (allErrors,
 //   our exported JSON Schema) vs JSON.parse + zod 4: best of 7 runs after 2 warm-ups;
-// - issue 20's goals, ours and Ajv's samples taken in turns: validateResponse(op, value) on
-//   the parsed body (the generated JS validator) vs Ajv on it, each sample repeating the
-//   call until it lasts >= 20 ms, best of 15; parseResponse(op, text | bytes) (validated
-//   data) vs JSON.parse + Ajv, best of 7;
+// - the JS validators' goals (BENCHMARKS.md), ours and Ajv's samples taken in turns:
+//   validateResponse(op, value) on the parsed body (the generated JS validator) vs Ajv on it,
+//   each sample repeating the call until it lasts >= 20 ms, best of 15; parseResponse(op,
+//   text | bytes) (validated data) vs JSON.parse + Ajv, best of 7;
 // - the cost of handing the data to JS, and the package's sizes.
-// The package must have issue 20's parseResponse and pkg/validators.js: the script stops
+// The package must have parseResponse and pkg/validators.js: the script stops
 // with a message saying what is missing otherwise.
 import fs from 'node:fs';
 import http from 'node:http';
@@ -44,14 +44,14 @@ const wasmPath = path.join(root, 'pkg', 'serpkit_bg.wasm');
 if (!fs.existsSync(wasmPath)) throw new Error('pkg/ is missing: run `cargo xtask pkg` first');
 serpkit.initSync({ module: fs.readFileSync(wasmPath) });
 
-// The generated JS validators (issue 20), measured and sized below.
+// The generated JS validators, measured and sized below.
 const generatedFiles = ['validators.js', 'validate_value.js'];
 {
   const missing = generatedFiles.filter((f) => !fs.existsSync(path.join(root, 'pkg', f))).map((f) => `pkg/${f}`);
   const api = missingApi(serpkit);
   if (api) missing.push(api);
   if (missing.length) {
-    console.error(`[bench/js] cannot run: ${missing.join('; ')}.\n[bench/js] The benchmark measures issue 20's generated JS validators: build pkg/ (\`cargo xtask pkg\`) from a tree that has them.`);
+    console.error(`[bench/js] cannot run: ${missing.join('; ')}.\n[bench/js] The benchmark measures the generated JS validators: build pkg/ (\`cargo xtask pkg\`) from a tree that has them.`);
     process.exit(1);
   }
 }

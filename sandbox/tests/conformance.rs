@@ -1,5 +1,5 @@
 //! Generated data against the spec: zero validator findings for every operation across many
-//! seeds and dates, typed decoding, determinism, and the variety the issue asks for.
+//! seeds and dates, typed decoding, determinism, and the variety the app's views need to show.
 
 use std::collections::HashSet;
 
@@ -172,7 +172,7 @@ fn arr(v: &Value) -> &Vec<Value> {
 }
 
 #[test]
-fn shapes_and_variety_the_issue_asks_for() {
+fn shapes_and_variety_the_app_needs() {
     let today = Date::new(2024, 3, 5).unwrap();
     let body = |op: Operation, seed: u64| -> Value {
         serde_json::from_str(&generate::body(&sample_request(op, seed), today)).unwrap()
@@ -339,7 +339,7 @@ fn ranked_keywords(domain: &str, today: Date) -> Vec<(String, i64)> {
         .collect()
 }
 
-/// The issue's seasonality rule: at least half of the 12-month volume in at most 3
+/// The app's seasonality rule (`SEASON_RULE`): at least half of the 12-month volume in at most 3
 /// consecutive months (wrapping over the year end); never with zero volume.
 fn seasonal(months: &[i64]) -> bool {
     let total: i64 = months.iter().sum();

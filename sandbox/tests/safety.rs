@@ -1,4 +1,4 @@
-//! Issue #16: the sandbox server is safe to leave running, and the `drop_body` and
+//! The sandbox server is safe to leave running, and the `drop_body` and
 //! `redirect` faults behave as clients need for their tests.
 
 use std::sync::Arc;

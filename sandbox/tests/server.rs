@@ -34,7 +34,7 @@ async fn health_cors_and_all_operations() {
     )
     .await;
     assert_eq!(pre.status, 204);
-    // Issue #16: a loopback origin is echoed (was `*` for any origin).
+    // A loopback origin is echoed, never `*`: no other site may call a sandbox left running.
     assert_eq!(
         pre.header("access-control-allow-origin"),
         Some("http://localhost:5173")
@@ -57,7 +57,7 @@ async fn health_cors_and_all_operations() {
         req.set_key(serpkit::ApiKey::new(KEY));
         let r = post(addr, op.path(), &req.to_json()).await;
         assert_eq!(r.status, 200, "{op}: {}", r.body);
-        // Issue #16: no Origin (not a browser), no CORS headers (was `*` always).
+        // No Origin (not a browser): no CORS headers at all.
         assert_eq!(r.header("access-control-allow-origin"), None);
         assert_eq!(r.header("content-type"), Some("application/json"));
         let report = validate(op, &r.body, Some(&req));

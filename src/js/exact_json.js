@@ -5,7 +5,7 @@
 // bodies have no run of 16 digits and skip the scan), `JSON.parse` builds the data, and the
 // values found are put back as `BigInt` or strings of their digits.
 //
-// Decided (issue #19): only integers beyond ±(2^53 − 1) are converted under "bigint" and
+// Decided: only integers beyond ±(2^53 − 1) are converted under "bigint" and
 // "string" (every other number stays a number); under "number", the default, they stay rounded
 // numbers and the report gets one `unsafe_integer` warning per field path pattern (array
 // indices as `*`), never once per record.

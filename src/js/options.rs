@@ -32,7 +32,7 @@ pub const CLIENT_OPTION_NAMES: [&str; 12] = [
 /// (`exact_json.js`, the list carried there by static_data.js), where `data` is made from the
 /// body text: the wasm only accepts its name (reading it here cost 0.3 kB gzip of the wasm).
 ///
-/// Decided (issue #19): only such integers are converted under "bigint" and "string"; every
+/// Decided: only such integers are converted under "bigint" and "string"; every
 /// other number stays a number. "number" (the default) keeps them as rounded numbers but never
 /// silently: the reply's report gets one `unsafe_integer` warning per field path pattern.
 pub const INTEGER_MODES: [&str; 3] = ["number", "bigint", "string"];

@@ -4,7 +4,7 @@
 //! no operation by name. A leaf: it imports only [`crate::json`] and [`crate::keyword`].
 //!
 //! Declarations are data ([`Node`] trees built with [`dsl`]) so that a generator can also
-//! turn them into other validators (issue 20: JS validators from the same declarations). A
+//! turn them into other validators (the package's JS validators for parsed values). A
 //! rule that relates several values or the request stays a Rust function, wrapped in
 //! [`Named`] (its stable name, for pairing a JS twin with it).
 

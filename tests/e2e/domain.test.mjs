@@ -1,4 +1,4 @@
-// Domain research (issue 7) in demo mode: domain stats cards ("—" for empty values), page
+// Domain research in demo mode: domain stats cards ("—" for empty values), page
 // backlink metrics, backlink overview (chart, new/lost filters), rank distribution (the
 // missing 61–70 range shown as such), the 100,000-row ranked keywords table (virtualized,
 // scroll to the end, sort, filter, CSV export of the filtered rows, row click), and the

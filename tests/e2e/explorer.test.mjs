@@ -111,7 +111,7 @@ test('CSV export contains exactly the filtered rows', async () => {
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-/** The trend rules, written again here from its text (not from the app's code). */
+/** The trend rules as the page states them, written again here (not from the app's code). */
 function expectedTrend(monthly, currentMonth) {
   const at = (m) => m.year * 12 + MONTHS.indexOf(m.month);
   const sorted = [...monthly].sort((a, b) => at(a) - at(b));

@@ -1,4 +1,4 @@
-// Content gap (issue 18, section 1) in demo mode: your domain against two competitors from
+// Content gap in demo mode: your domain against two competitors from
 // their ranked keywords. The price is shown and charged once per domain; reopening buys
 // nothing. Every list is recomputed here from the sandbox server's records (the same
 // generator as the in-browser demo) by the rules the page states, so nothing depends on facts

@@ -1,4 +1,4 @@
-// Keyword groups (issue 18, section 4) in the explorer, demo mode: each group's size and
+// Keyword groups in the explorer, demo mode: each group's size and
 // summed volume agree with the table's rows; question and modifier groups hold exactly the
 // keywords with that word (checked by a JS reading of the stated rule); ticked groups go to
 // a list; the groups CSV has every shown group with its keywords; the explorer's report has

@@ -1,4 +1,4 @@
-// Content-Security-Policy (issue 8): the built index.html has no inline script (the app's
+// Content-Security-Policy: the built index.html has no inline script (the app's
 // loader is the file app/boot.js written by `cargo xtask app-wasm`), carries the CSP meta, the
 // loader file is served and imports the app; the CSP is in force
 // (an injected inline script and inline handler are refused); and the app works under it: the main

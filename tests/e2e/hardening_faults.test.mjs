@@ -1,4 +1,4 @@
-// Faults in the app (issue 8): for every sandbox fault mode, in live mode, a Refresh of a
+// Faults in the app: for every sandbox fault mode, in live mode, a Refresh of a
 // stored result (related keywords on the keyword page) and a new explorer run beside stored
 // rows. Each failure shows a clear message (a title, what happened, what to do), the prior
 // results stay visible, and the sandbox ledger agrees with the app's spend meter: a call is

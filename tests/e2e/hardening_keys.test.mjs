@@ -1,4 +1,4 @@
-// Key safety (issue 8): with the test key in live mode, every view and every export is
+// Key safety: with the test key in live mode, every view and every export is
 // driven, and the key appears in no URL (navigations, requests, history entries), no console
 // message, no downloaded file, no error text, no DOM (the key field holds it as a property,
 // never as markup), and nowhere in browser storage unless "remember on this device" is

@@ -1,4 +1,4 @@
-// Persistence (issue 8): one damaged entry in each IndexedDB store (results, history, lists)
+// Persistence: one damaged entry in each IndexedDB store (results, history, lists)
 // costs only itself: after a reload the rest is there and a notice says what was skipped.
 // Save failures are reported, not swallowed: a real IndexedDB quota error (Chromium's
 // per-origin quota lowered through CDP) and a full localStorage when the settings or the

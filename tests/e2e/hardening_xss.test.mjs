@@ -1,4 +1,4 @@
-// XSS (issue 8): the sandbox's `xss` fault (key suffix `+xss`) fills outline headings, post
+// XSS: the sandbox's `xss` fault (key suffix `+xss`) fills outline headings, post
 // text/hashtags/tags/profiles, video titles/descriptions/hashtags, channel names, keywords,
 // domains and every URL field with script tags, event-handler attributes, `javascript:` and
 // `data:` URLs and broken markup; each sets `window.__xss` if it ever runs. Every view of the

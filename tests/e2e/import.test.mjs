@@ -1,4 +1,4 @@
-// Bring your own keywords (issue 18, section 5) in the explorer, demo mode: a CSV file with a
+// Bring your own keywords in the explorer, demo mode: a CSV file with a
 // header, a quoted keyword holding a comma, duplicates in another case and an empty row; the
 // keyword column proposed and changeable; the counts; the keywords not bought yet and their
 // price shown before any call (two of them were bought first); applying fills the keyword box

@@ -1,4 +1,4 @@
-// Importing a workspace file never changes where the key goes (issue #16, part 4): a file
+// Importing a workspace file never changes where the key goes: a file
 // asking for live mode, a foreign base URL, no budget and no validation leaves the settings
 // as they were (shown for an explicit Apply); imported results are labelled and not bought
 // here (running them again costs their price); history rows whose route is not one of the

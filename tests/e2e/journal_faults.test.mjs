@@ -1,4 +1,4 @@
-// The purchase journal (issue 29): money the service took is never lost nor paid twice.
+// The purchase journal: money the service took is never lost nor paid twice.
 // A connection lost after the service charged (the sandbox's `reset` fault: charged, then a
 // TCP reset before any byte) is `connection_lost`, possibly charged and not retried; a paid
 // body that breaks the contract under strict validation is kept with its report, and not

@@ -1,4 +1,4 @@
-// The purchase journal (issue 29) across a reload: a bulk job interrupted by a reload is kept
+// The purchase journal across a reload: a bulk job interrupted by a reload is kept
 // as an interrupted history row that can be resumed, its chunks counted by the meter as the
 // ledger charged them (settled ones spent, those in flight possibly charged), and running it
 // again buys only what is missing; and a click before the workspace is loaded sends nothing.

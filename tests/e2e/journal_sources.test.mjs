@@ -1,4 +1,4 @@
-// The purchase journal (issue 29): what a stored result answers. A result bought in demo mode
+// The purchase journal: what a stored result answers. A result bought in demo mode
 // never answers a live call (the source is part of every stored result's key), and the forms
 // of one item ("running shoes" / "Running  Shoes", example.com / www.example.com) are bought
 // once. Live against the sandbox server; its ledger is what the money is compared with.

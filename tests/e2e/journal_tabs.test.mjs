@@ -1,4 +1,4 @@
-// The purchase journal (issue 29) across tabs: two pages of ONE browser context (they share
+// The purchase journal across tabs: two pages of ONE browser context (they share
 // IndexedDB, localStorage, Web Locks and BroadcastChannel as two tabs of a profile do).
 // A job reserves what it buys: a tab asking for some of the same keywords meanwhile waits
 // ("being bought in another tab") and then buys only the rest; the budget cap and the meter

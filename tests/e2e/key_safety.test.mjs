@@ -1,5 +1,5 @@
-// The key goes only where the user sent it, and what the app keeps or exports is safe
-// (issue #16, part 5, app side, and the footer of "Also"), live mode against the sandbox:
+// The key goes only where the user sent it, and what the app keeps or exports is safe, live
+// mode against the sandbox:
 // - only http(s) base URLs are saved; plain http to another host is warned about in
 //   Settings and live calls there are refused (nothing sent) until confirmed;
 // - history keeps the error's code and status, never text from the service's body;

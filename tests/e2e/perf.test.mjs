@@ -45,7 +45,7 @@ test('first load: wasm + JS + CSS gzipped; other pages, the call code and the de
   }
   figures.gzip_total_bytes = total;
   figures.first_load_files = first.length;
-  // The goal (issue 6): at most 400 KB gzipped.
+  // The goal (ARCHITECTURE.md, Dependencies): at most 400 KiB gzipped.
   assert.ok(total <= 400 * 1024, `first load ${total} bytes gzipped`);
   // The first demo call fetches the code that makes calls and starts the worker.
   await fresh.goto(app.url + '/keywords');

@@ -1,4 +1,4 @@
-// A call whose outcome is unknown is counted, never repeated (issue #16, part 2), in the app,
+// A call whose outcome is unknown is counted, never repeated, in the app,
 // live against the sandbox server: an answer that outlasts the client's 60 s timeout shows
 // as possibly charged in the meter and the history, counts against the budget cap, and the
 // sandbox's ledger equals spent + possibly charged. (Slow on purpose: the app's timeout is

@@ -1,4 +1,4 @@
-// Reports to hand over (issue 18, section 6): the explorer's keyword research and the content
+// Reports to hand over: the explorer's keyword research and the content
 // gap, each exported as one HTML file, are opened in Chromium with JavaScript disabled. The
 // file holds no script and fetches nothing (every request is recorded), its text matches what
 // the page showed, its charts are inline SVG, and it prints (PDF) without error.

@@ -1,4 +1,4 @@
-// Calls belong to the workspace, not to the page (issue #16, part 3), live mode against the
+// Calls belong to the workspace, not to the page, live mode against the
 // sandbox server with its `delay` fault: leaving a page while its call runs keeps the result
 // and its history row, charges once and breaks nothing; two views (or a double click) asking
 // for the same request share one call: one ledger entry.

@@ -1,4 +1,4 @@
-// Exact integers (issue #19, part 4): microblog `user_id` is a 64-bit id, beyond what a JS
+// Exact integers: microblog `user_id` is a 64-bit id, beyond what a JS
 // number holds exactly (±(2^53 − 1)). The client's `integers` option: "number" (default:
 // rounded, with one `unsafe_integer` warning per field path pattern), "bigint" or "string"
 // (exact; every other number stays a number). Tested in Node and in headless Chromium against

@@ -1,4 +1,4 @@
-// Hardening of the JS package (issue 8): bad input and every sandbox fault mode.
+// Hardening of the JS package: bad input and every sandbox fault mode.
 //
 // - Bad input: wrong types, missing fields, unknown operation names (strings and non-strings),
 //   arguments of the wrong kind: always a `SerpkitError` with the documented `code` (never a

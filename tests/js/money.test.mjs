@@ -1,4 +1,4 @@
-// Money and key safety of the package's Client (issue 16) against the sandbox ledger: a call
+// Money and key safety of the package's Client against the sandbox ledger: a call
 // whose outcome is unknown (sent, then timed out or aborted) is counted as possibly charged and
 // never repeated; a 200 whose body is lost is charged and never repeated; a redirect is never
 // followed; possibly charged money counts against budgetUsd; a bulk job's cancel lets the

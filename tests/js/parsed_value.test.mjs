@@ -1,4 +1,4 @@
-// The parsed-value path of `validateResponse` (the generated JS validators, issue 20) and
+// The parsed-value path of `validateResponse` (the generated JS validators) and
 // `parseResponse`: what only a parsed value can say (`unsafe_integer`), what only text can say
 // (duplicate keys, number spelling), requests refused exactly as with text, values only
 // their JSON text can tell (`toJSON`), and the whole path in headless Chromium under a

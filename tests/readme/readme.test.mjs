@@ -1,4 +1,4 @@
-// The README, run as a new user would type it (issue #19, part 6). Run by the last stage of
+// The README, run as a new user would type it. Run by the last stage of
 // `cargo xtask test` (after the e2e stage, so the app's build is warm), from the repository
 // root, with SANDBOX_URL and SANDBOX_KEY of the stage's sandbox server.
 //
@@ -44,7 +44,7 @@ const COMMAND_MS = 15 * 60_000;
 
 /** Commands not run, by pattern, with the reason. */
 const EXCLUDED = [
-  [/^cargo xtask test\b/, 'this test runs inside it (the issue\'s one exclusion)'],
+  [/^cargo xtask test\b/, 'this test runs inside it'],
   [/^cargo xtask (js|e2e)$/, 'stages of `cargo xtask test`, run just before this test by the same functions'],
   [/^trunk build --release$/, 'the e2e stage runs exactly this build (xtask/src/app.rs `build`)'],
   [/^cargo xtask app-wasm$/, 'Trunk\'s pre_build hook: every Trunk build runs it (the e2e stage\'s, the serve commands here)'],

@@ -1,6 +1,6 @@
 // The JS package's size goals, checked by `cargo xtask test` after `cargo xtask pkg`:
 // the wasm at most 100 kB gzip (level 9, Node's zlib, as BENCHMARKS.md measures), and the
-// JS glue, the record caches, their orchestration, the generated JS validators (issue 20) and
+// JS glue, the record caches, their orchestration, the generated JS validators and
 // the types reported beside it.
 import fs from 'node:fs';
 import zlib from 'node:zlib';

@@ -3,7 +3,7 @@
 //! rank for and you do not, where they are ahead, where you are close to page one, and what
 //! you share.
 //!
-//! Rules (the page states them; decided where the issue is silent):
+//! Rules (our decisions; the page states them):
 //! - Keywords are compared lower-cased; a domain listing a keyword more than once (several
 //!   URLs) counts its best rank and that rank's URL. Rank 0 or less is no rank.
 //! - **Missing**: at least one competitor ranks, you do not. **Weaker**: you rank and a

@@ -1,6 +1,6 @@
 //! Keyword groups: a free, lexical grouping of the current keyword set (no call).
 //!
-//! Rules (the page states [`GROUP_RULES`]; decided where the issue is silent):
+//! Rules (our decisions; the page states [`GROUP_RULES`]):
 //! - A keyword is read as words: lower-cased, split at every character that is not a letter
 //!   or digit. Keywords equal after that are one keyword (the first spelling counts).
 //! - **Questions**: one group per question word the keyword has as a word ([`QUESTIONS`]).

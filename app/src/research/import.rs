@@ -2,7 +2,7 @@
 //! semicolon-separated), find its columns, pick the keyword column, and extract the keywords
 //! the explorer would run. No call here: the explorer prices the keywords before buying.
 //!
-//! Rules (decided where the issue is silent):
+//! Rules (our decisions):
 //! - A UTF-8 byte order mark is dropped; lines end in LF or CRLF.
 //! - The delimiter is the one of `,`, tab and `;` that splits the first 20 lines (outside
 //!   quotes) into the same number (more than one) of cells most often; none: one keyword per

@@ -6,7 +6,7 @@
 //! does not flatten the rest); competition and difficulty count inverted (lower is better);
 //! the score is the weighted mean of the metrics the keyword has, × 100.
 //!
-//! Decided where the issue is silent: a metric missing for a keyword (no difficulty from
+//! Decided here: a metric missing for a keyword (no difficulty from
 //! search volume records) leaves it out of that keyword's mean, weight included, so rows with
 //! and without it stay comparable; a metric equal for every keyword (min = max) normalises to
 //! 0.5 for all, neutral; negative or non-finite values count as missing; all weights zero

@@ -1,7 +1,7 @@
 //! Trends and seasonality from a keyword's 12 monthly search values (no call: the monthly
 //! searches of search volume records already bought).
 //!
-//! Definitions (issue #18, stated in the UI by [`SEASON_RULE`] and the column titles):
+//! Definitions (stated in the UI by [`SEASON_RULE`] and the column titles):
 //! - **12-month change**: the latest month against the first month of the 12-month window
 //!   (the 12 values cover 12 months, so a true year-over-year change would need a 13th).
 //! - **3-month change**: the mean of the latest 3 months against the mean of the 3 before.
@@ -12,7 +12,7 @@
 //!   season" (the month is in it), "approaching" (it starts within the next 2 months), else
 //!   "out of season".
 //!
-//! Decided where the issue is silent:
+//! Decided here (the definitions above leave these open):
 //! - Months are placed by their `year` and `month` fields, never by array position; entries
 //!   whose month name is not an English full month name are left out; a month given twice
 //!   counts once (its first entry). The window is the 12 months ending at the latest month.
