@@ -12,47 +12,8 @@ use crate::{cargo, root, run, target_dir, Res};
 /// Builds the JS package into `pkg/` (wasm-bindgen `--target web`, then wasm-opt).
 pub fn pkg(tools: &Tools) -> Res {
     let wasm = "wasm32-unknown-unknown";
-    // The `pkg` profile (Cargo.toml): release settings, size ("z") for every crate, serpkit
-    // too, with LLVM's inline threshold lowered to 25 for this build only. Measured after the
-    // validator's hot path was written to need neither unrolling nor inlining of library
-    // helpers (Node 20, `validateResponse(bytes)` on the 10.4 MB ranked-keywords body, best
-    // of 30 runs, 3 to 4 runs of the script; gzip -9 of the wasm by Node's zlib, rounded):
-    //   serpkit 3,   threshold 80:  130.0 KB, 11.5 to 12.6 ms (the settings before)
-    //   serpkit "s", threshold 80:  128.6 KB
-    //   serpkit "z", threshold 80:  124.7 KB, 12.0 to 12.9 ms
-    //   serpkit "z", threshold 25:  122.6 KB, 12.5 to 13.2 ms (chosen)
-    //   serpkit "z", threshold 5:   122.4 KB, 19.6 ms
-    //   serpkit "z", threshold 250 (LLVM's default at opt-level 3): 131.0 KB
-    // Text in, against JSON.parse + Ajv 8 / zod 4 (bench/js, Node), 4 runs of the script:
-    // 0.44x to 0.71x Ajv's time and 3.7x to 4.3x faster than zod in 3, and 0.82x / 2.5x in
-    // one run caught in the machine's slow mode (about 20 ms a validation, which the old
-    // settings hit as well: they gave 0.45x to 0.62x and 3.0x to 4.2x in the same session).
-    // Best over 8 processes each, text: 13.3 ms here against 12.6 ms with the old settings.
-    // (Sizes above are of that time; the package has since lost serde's deserializer, core's
-    // float printing and `serde_json::Value`: BENCHMARKS.md has the current size.)
-    //
-    // Under the 100 kB goal again (issue 16; `node tests/size/check.mjs`, gzip -9 by Node):
-    //   before record reuse (wt-core 98bb4db):                          102.2 kB
-    //   record reuse as async Rust over a JS cache (main b1f9338):      116.2 kB
-    //   its steps as sync wasm calls, orchestrated by record_client.js: 113.5 kB
-    //   talc instead of dlmalloc:                                        111.3 kB
-    //     (validateResponse, 10.4 MB ranked-keywords body, Node, best of 5 processes x 60
-    //     runs, interleaved: text 10.66 ms vs 10.85 ms, bytes 10.58 ms vs 10.26 ms)
-    //   operations() and jsonSchema() as static data (static_data.js):  108.2 kB
-    //   keyword lower case from a 2.2 kB table of runs (keyword/lower.rs)
-    //   instead of std's char::to_lowercase tables:                      101.2 kB
-    //   (wasm-opt -Oz instead of -O3 here: 100.97 kB, not taken: the validator's speed)
-    //   the per-operation methods and quote() in JS (each is call(path)): 100.5 kB
-    //   one record step for a found record and its issues, one for sends: 100.3 kB
-    //   wasm-opt --low-memory-unused --converge (below):                   99.7 kB
-    //     (validateResponse best of 4 processes: text 10.93 vs 11.12 ms, bytes 10.50 vs
-    //     10.71 ms: not slower)
-    // Back under it after the purchase journal's day (103.7 to 104.0 kB; the journal is a
-    // feature the package is built without, `--no-default-features` below):
-    //   the options of `new Client()` read in JS (client_options.js):      101.5 kB (-2.5)
-    //   call_raw without the journal's layers of futures (no journal):   100.3 kB (-1.2)
-    //   no wasm export to check a budget in text (a throwaway client does): 100.2 kB (-0.15)
-    //   import, export and module names minified (`minify_names` below):   98.4 kB (-1.8)
+    // Size first (the `pkg` profile: "z") and LLVM's inline threshold at 25 for this build only:
+    // the smallest wasm that keeps the validator's speed (figures: ARCHITECTURE.md, Decisions).
     run(cargo().args([
         "build",
         "--config",
@@ -101,7 +62,7 @@ pub fn pkg(tools: &Tools) -> Res {
     // `operations()` and `jsonSchema(op)` are static data written by the core natively
     // (examples/pkg_data.rs) into static_data.js, with static_api.js around them. The same
     // program writes validators.js: the JS validator of every operation for parsed values,
-    // generated from the rule declarations (issue 20), run by validate_value.js;
+    // generated from the rule declarations, run by validate_value.js;
     // static_api.js's `validateResponse` picks it for a parsed value and the wasm engine for
     // text and bytes.
     run(cargo()
