@@ -6,27 +6,16 @@ use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::errors::{client_error, operation_named, request_error, PackageError};
+use super::args::parse_request;
+use super::errors::{client_error, PackageError};
 use super::exports::JsClient;
 use super::options::{bulk_options, cancel_from, AbortLink, ClientOptions};
 use super::records::Sent;
 use super::replies::{json_value, money, report_value, set, to_json};
-use super::text::text_of;
 use crate::client::{BulkProgress, BulkReport, Client as CoreClient, ValidationMode};
 use crate::money::Usd;
 use crate::ops::{Operation, Request};
 use crate::validate::Report;
-
-/// The operation a JS argument names.
-pub(super) fn parse_operation(operation: &JsValue) -> Result<Operation, JsValue> {
-    Ok(operation_named(operation.as_string())?)
-}
-
-/// The request of `operation` from JSON text, bytes or a JS value.
-pub(super) fn parse_request(operation: Operation, request: &JsValue) -> Result<Request, JsValue> {
-    let text = text_of(request, "request")?;
-    Request::from_json(operation, &text).map_err(|error| request_error(&error))
-}
 
 /// A request ready to send, with the call's abort signal.
 type Prepared = Result<(Request, Option<AbortLink>), JsValue>;

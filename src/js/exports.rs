@@ -9,7 +9,7 @@ use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::client::{parse_operation, parse_request};
+use super::args::{parse_operation, parse_request};
 use super::errors::{client_error, request_error, PackageError};
 use super::options::cancel_from;
 use super::records::{issues_from_rows, RecordCalls};

@@ -10,6 +10,7 @@
 //! - `exports` (wasm): every `#[wasm_bindgen]` function and the `Client` class, with the
 //!   TypeScript section;
 //! - `client` (wasm): the `Client`'s calls: one call, a chunked bulk job, planned sends;
+//! - `args` (wasm): a call's JS arguments as the operation and its request;
 //! - `records`: the steps of paying once per record (`record_client.js` drives them);
 //! - `options`: `new Client(options)` and the options of a call;
 //! - `text`: JS text and bytes into wasm;
@@ -30,6 +31,8 @@ mod records;
 mod replies;
 mod text;
 
+#[cfg(target_arch = "wasm32")]
+mod args;
 #[cfg(target_arch = "wasm32")]
 mod client;
 #[cfg(target_arch = "wasm32")]

@@ -8,10 +8,11 @@
 //! nesting cannot overflow the call stack.
 //!
 //! Split by job: `reader` (position, white space, errors), `token` (what it hands out),
-//! `grammar` (objects, arrays, strings, skipping), `number`, `words` (word-at-a-time
-//! helpers) and `position` (line and column, JSON Pointers). A leaf: it imports nothing of
-//! the crate.
+//! `grammar` (objects, arrays, strings, skipping), `number`, `float` (number text as `f64`),
+//! `words` (word-at-a-time helpers) and `position` (line and column, JSON Pointers). A leaf:
+//! it imports nothing of the crate.
 
+mod float;
 mod grammar;
 mod number;
 mod position;
@@ -19,7 +20,7 @@ mod reader;
 mod token;
 mod words;
 
-pub(crate) use number::json_f64;
+pub(crate) use float::json_f64;
 pub(crate) use number::Decimal;
 pub(crate) use position::{line_col, offset_of, pointer_at, push_token};
 pub(crate) use reader::Scanner;

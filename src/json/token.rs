@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::number::json_f64;
+use super::float::json_f64;
 
 /// A string token: the raw text between the quotes (escapes not decoded).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -64,6 +64,14 @@ impl fmt::Debug for ApiKey {
     }
 }
 
+/// A request body's `key`: read as the string it is (`ApiKey` is a transparent `String`).
+impl parse::Field for ApiKey {
+    const KIND: parse::Kind = parse::Kind::Str;
+    fn from_value(v: Option<parse::Value>) -> Self {
+        ApiKey(<String as parse::Field>::from_value(v))
+    }
+}
+
 /// What one unit of an operation's price is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -15,7 +15,6 @@
 //! `invalid type: integer, expected a string`, then `at line L column C`), and every error
 //! carries the JSON Pointer of the value it is about.
 
-use super::ApiKey;
 use crate::json::{line_col, push_token, Scalar, Scanner, Start, SyntaxError};
 
 /// A request field's type.
@@ -46,13 +45,6 @@ impl Field for String {
             Some(Value::Str(s)) => s,
             _ => String::new(),
         }
-    }
-}
-
-impl Field for ApiKey {
-    const KIND: Kind = Kind::Str;
-    fn from_value(v: Option<Value>) -> Self {
-        ApiKey(String::from_value(v))
     }
 }
 

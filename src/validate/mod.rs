@@ -39,12 +39,14 @@
 //! operation's module (`RESPONSE` and the items it names).
 
 mod engine;
+mod issue;
 #[cfg(not(target_arch = "wasm32"))]
 mod js;
 mod messages;
 
 mod schema;
 
+pub use issue::{Issue, MAX_ISSUES};
 #[cfg(not(target_arch = "wasm32"))]
 pub use js::js_validators;
 
@@ -56,23 +58,6 @@ use serde::{Serialize, Serializer};
 use crate::ops::{Operation, Request};
 pub use crate::rules::Severity;
 use crate::rules::{Node, RuleCode};
-
-/// Most issues a report lists; further ones are only counted.
-pub const MAX_ISSUES: usize = 1_000;
-
-/// One deviation from the spec.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Issue {
-    /// JSON Pointer to the offending value (`/0/TARGETED_MONTHLY_SEARCHES/3/date`); `""` is
-    /// the whole body.
-    pub path: String,
-    /// Stable rule code (`type`, `missing_field`, `unknown_field`, `monthly_count`, ...).
-    pub code: &'static str,
-    /// Error or warning.
-    pub severity: Severity,
-    /// Human-readable explanation.
-    pub message: String,
-}
 
 /// Where in the text a syntax error is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

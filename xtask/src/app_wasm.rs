@@ -20,23 +20,18 @@
 //! `trunk serve` and `cargo xtask serve`, even with nothing changed).
 //!
 //! Steps 2–5 are skipped when the cargo build gave the same wasm as the last run that wrote
-//! [`out_dir`] (a stamp records it), as after a change to the CSS or with nothing
+//! [`app_out_dir`] (a stamp records it), as after a change to the CSS or with nothing
 //! changed: splitting and optimizing every module takes longer than a fresh cargo build. The
 //! stamp is `target/web/app.stamp`, beside the directory Trunk copies, so it never ships.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::{env, fs};
 
-use crate::tools::Tools;
-use crate::{cargo, root, run, Res};
+use crate::tools::{app_out_dir, Tools};
+use crate::{cargo, run, Res};
 
-/// Where the split app is written; index.html's `copy-dir` reads it from here.
-pub fn out_dir() -> PathBuf {
-    root().join("target").join("web").join("app")
-}
-
-/// Builds the split app into [`out_dir`]. `release` as Trunk's profile (its hooks get
+/// Builds the split app into [`app_out_dir`]. `release` as Trunk's profile (its hooks get
 /// `TRUNK_PROFILE`); without Trunk, release.
 pub fn app_wasm(tools: &Tools) -> Res {
     let release = env::var("TRUNK_PROFILE").map_or(true, |p| p == "release");
@@ -55,7 +50,7 @@ pub fn app_wasm(tools: &Tools) -> Res {
         .join("app.wasm");
     let bytes = fs::read(&input).map_err(|e| format!("{}: {e}", input.display()))?;
 
-    let out = out_dir();
+    let out = app_out_dir();
     let stamp = stamp(&bytes, release);
     let stamp_file = out.with_extension("stamp");
     if fs::read_to_string(&stamp_file).is_ok_and(|s| s == stamp) && out.join("boot.js").exists() {

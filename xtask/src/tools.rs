@@ -15,6 +15,12 @@ use serde::Deserialize;
 
 use crate::{cargo, root, run, Res};
 
+/// Where the split app is written (`cargo xtask app-wasm`); index.html's `copy-dir` reads it
+/// from here, and Trunk.toml's watch ignore list names it, so [`Tools::ensure`] creates it.
+pub fn app_out_dir() -> PathBuf {
+    root().join("target").join("web").join("app")
+}
+
 /// The trunk series we use (0.22 needs a newer rustc than this machine's).
 const TRUNK_SERIES: &str = "0.21";
 
@@ -256,7 +262,7 @@ impl Tools {
         link_wasm_opt(&wasm_opt, &wasm_opt_version)?;
         // Trunk.toml's watch ignore list names the app's output directory, and Trunk refuses
         // an ignore path that does not exist.
-        let app_out = crate::app_wasm::out_dir();
+        let app_out = app_out_dir();
         std::fs::create_dir_all(&app_out).map_err(|e| format!("{}: {e}", app_out.display()))?;
 
         let (chromium, chromedriver) = if browser {
