@@ -39,6 +39,17 @@ impl Usd {
         self.to_string().replacen('$', "", 1)
     }
 
+    /// The amount as prose writes a price: two decimals when they are exact (`$0.05`,
+    /// `$0.10`, `$1.00`), the [`Display`](fmt::Display) form otherwise (`$0.0003`).
+    pub fn short_text(self) -> String {
+        let mut text = self.to_string();
+        if self.0 % 10_000 == 0 {
+            // Display wrote four decimals, the last two zeros.
+            text.truncate(text.len() - 2);
+        }
+        text
+    }
+
     /// `self - other`, or zero when `other` is larger.
     pub fn saturating_sub(self, other: Usd) -> Usd {
         Usd(self.0.saturating_sub(other.0).max(0))
@@ -195,6 +206,12 @@ mod tests {
         assert_eq!(Usd::from_micros(1_234_567).to_string(), "$1.234567");
         assert_eq!(Usd::from_micros(1_234_567).decimal(), "1.234567");
         assert_eq!(Usd::from_micros(-30_000).decimal(), "-0.0300");
+        assert_eq!(Usd::from_micros(50_000).short_text(), "$0.05");
+        assert_eq!(Usd::from_micros(100_000).short_text(), "$0.10");
+        assert_eq!(Usd::from_micros(2_000_000).short_text(), "$2.00");
+        assert_eq!(Usd::from_micros(-250_000).short_text(), "-$0.25");
+        assert_eq!(Usd::from_micros(300).short_text(), "$0.0003");
+        assert_eq!(Usd::from_micros(1_234_567).short_text(), "$1.234567");
         assert_eq!("0.0003".parse::<Usd>().unwrap(), Usd::from_micros(300));
         assert_eq!("$2".parse::<Usd>().unwrap(), Usd::from_micros(2_000_000));
         assert_eq!(".5".parse::<Usd>().unwrap(), Usd::from_micros(500_000));

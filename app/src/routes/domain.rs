@@ -198,7 +198,13 @@ pub fn DomainDetail() -> impl IntoView {
                 fallback=|| view! {
                     <div class="empty" data-testid="empty">
                         <h2>"Research a domain"</h2>
-                        <p>"Type a domain and press Open. Nothing is bought until you press a price button: authority ($0.05), rank distribution ($0.10), backlink overview ($0.25) and ranked keywords ($0.10)."</p>
+                        <p>{format!(
+                            "Type a domain and press Open. Nothing is bought until you press a price button: authority ({}), rank distribution ({}), backlink overview ({}) and ranked keywords ({}).",
+                            domainstats::PRICE.usd.short_text(),
+                            ranked_keywords_metrics::PRICE.usd.short_text(),
+                            backlink_overview::PRICE.usd.short_text(),
+                            ranked_keywords_domain::PRICE.usd.short_text(),
+                        )}</p>
                     </div>
                 }>
                 <div class="detail-head">

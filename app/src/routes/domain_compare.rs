@@ -162,7 +162,12 @@ pub fn Compare() -> impl IntoView {
                 fallback=|| view! {
                     <div class="empty" data-testid="empty">
                         <h2>"Side by side"</h2>
-                        <p>"Enter two to four domains. Each section shows its price first: stats $0.05 per domain, rank distribution $0.10 per domain, ranked keywords $0.10 per domain."</p>
+                        <p>{format!(
+                            "Enter two to four domains. Each section shows its price first: stats {} per domain, rank distribution {} per domain, ranked keywords {} per domain.",
+                            domainstats::PRICE.usd.short_text(),
+                            ranked_keywords_metrics::PRICE.usd.short_text(),
+                            ranked_keywords_domain::PRICE.usd.short_text(),
+                        )}</p>
                     </div>
                 }>
                 <div class="detail-head">

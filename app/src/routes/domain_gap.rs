@@ -264,7 +264,10 @@ pub fn ContentGap() -> impl IntoView {
                 fallback=|| view! {
                     <div class="empty" data-testid="empty">
                         <h2>"What your competitors rank for and you do not"</h2>
-                        <p>"Enter your domain and one to three competitors. The gap is computed from each domain's ranked keywords ($0.10 per domain, price shown before anything is bought); domains already bought are reused at no charge."</p>
+                        <p>{format!(
+                            "Enter your domain and one to three competitors. The gap is computed from each domain's ranked keywords ({} per domain, price shown before anything is bought); domains already bought are reused at no charge.",
+                            ranked_keywords_domain::PRICE.usd.short_text(),
+                        )}</p>
                     </div>
                 }>
                 <div class="detail-head">

@@ -296,7 +296,11 @@ pub fn PageMetrics() -> impl IntoView {
                             on_run=Callback::new(move |_| go(true)) />
                     </Show>
                     {move || check.get().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> })}
-                    <p class="meta">"$0.05 per URL (the service prices it “per domain, per request”; we count every URL, so the shown price is never below the charge)."</p>
+                    <p class="meta">{format!(
+                        "{} {} (the service prices it “per domain, per request”; we count every URL, so the shown price is never below the charge).",
+                        backlink_metrics::PRICE.usd.short_text(),
+                        backlink_metrics::PRICE.unit.label(),
+                    )}</p>
                 </div>
             </div>
             <ErrorBox call=call />

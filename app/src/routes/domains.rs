@@ -170,7 +170,10 @@ pub fn DomainStatsPage() -> impl IntoView {
                         view! {
                             <div class="empty" data-testid="empty">
                                 <h2>"Authority at a glance"</h2>
-                                <p>"Enter one or more domains and press “Get stats”. Each domain costs $0.05; the total is on the button before anything is bought. Results are saved in this browser and reopen without paying again."</p>
+                                <p>{format!(
+                                    "Enter one or more domains and press “Get stats”. Each domain costs {}; the total is on the button before anything is bought. Results are saved in this browser and reopen without paying again.",
+                                    domainstats::PRICE.usd.short_text(),
+                                )}</p>
                             </div>
                         }.into_any()
                     };
