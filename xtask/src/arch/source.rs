@@ -1,6 +1,7 @@
-//! Reading a Rust source file for the architecture checks: a small tokenizer (comments,
-//! strings and character literals are skipped, so a path in them is no import) and the
-//! crate-relative paths the file names, in `use` trees and inline alike.
+//! Reading a Rust source file for the architecture checks: a small tokenizer (comments and
+//! character literals are skipped, strings are tokens of their own, so a path in them is no
+//! import), the crate-relative paths the file names, in `use` trees and inline alike, and its
+//! string literals.
 
 /// A token: what the import finder needs of Rust's grammar.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -9,6 +10,9 @@ enum Kind {
     Ident(String),
     /// `::`.
     PathSep,
+    /// A string literal (plain, byte, C or raw): its text between the quotes, escapes as
+    /// written.
+    Str(String),
     /// Any other punctuation character.
     Punct(char),
 }
@@ -20,8 +24,8 @@ struct Token {
     line: usize,
 }
 
-/// Splits `text` into tokens, skipping whitespace, comments, string, byte-string, raw-string
-/// and character literals, lifetimes and numbers.
+/// Splits `text` into tokens, skipping whitespace, comments, character literals, lifetimes
+/// and numbers.
 fn tokenize(text: &str) -> Vec<Token> {
     let chars: Vec<char> = text.chars().collect();
     let mut tokens = Vec::new();
@@ -87,8 +91,18 @@ fn tokenize(text: &str) -> Vec<Token> {
                 }
             }
             '"' => {
+                let first_line = line;
                 i += 1;
+                let start = i;
                 skip_string(&mut i, &mut line, None);
+                tokens.push(Token {
+                    kind: Kind::Str(
+                        chars[start..i.saturating_sub(1).max(start)]
+                            .iter()
+                            .collect(),
+                    ),
+                    line: first_line,
+                });
             }
             '\'' => {
                 // A character literal ('a', '\n', '\u{1F600}') or a lifetime / label ('a).
@@ -121,9 +135,19 @@ fn tokenize(text: &str) -> Vec<Token> {
                 let prefix = matches!(word.as_str(), "r" | "b" | "br" | "c" | "cr");
                 if prefix && chars.get(i) == Some(&'"') {
                     // b"...", c"...", r"..."
+                    let first_line = line;
                     i += 1;
+                    let start = i;
                     let raw = word.contains('r').then_some(0);
                     skip_string(&mut i, &mut line, raw);
+                    tokens.push(Token {
+                        kind: Kind::Str(
+                            chars[start..i.saturating_sub(1).max(start)]
+                                .iter()
+                                .collect(),
+                        ),
+                        line: first_line,
+                    });
                 } else if prefix && word.contains('r') && chars.get(i) == Some(&'#') {
                     let mut hashes = 0;
                     while chars.get(i + hashes) == Some(&'#') {
@@ -131,8 +155,15 @@ fn tokenize(text: &str) -> Vec<Token> {
                     }
                     if chars.get(i + hashes) == Some(&'"') {
                         // r#"..."#
+                        let first_line = line;
                         i += hashes + 1;
+                        let start = i;
                         skip_string(&mut i, &mut line, Some(hashes));
+                        let end = i.saturating_sub(hashes + 1).max(start);
+                        tokens.push(Token {
+                            kind: Kind::Str(chars[start..end].iter().collect()),
+                            line: first_line,
+                        });
                     } else if word == "r" {
                         // r#ident
                         i += 1;
@@ -193,6 +224,13 @@ pub struct Import {
     pub path: Vec<String>,
     /// The name it is brought into scope under when renamed (`use a::B as C`).
     pub alias: Option<String>,
+    /// Whether a `use` declaration names it (an inline path does not bring a name into scope).
+    pub is_use: bool,
+    /// Whether that `use` is public (`pub use`, `pub(crate) use`, …): a re-export, which
+    /// passes a name on rather than using it.
+    pub reexport: bool,
+    /// Whether it is a glob (`use super::*`): `path` is then the module whose names it takes.
+    pub glob: bool,
 }
 
 /// What the checks need of one source file.
@@ -200,8 +238,12 @@ pub struct Import {
 pub struct Scanned {
     /// Every crate-relative path outside test code: `use crate::…`, `use super::…`,
     /// `use self::…` trees and the same paths inline (`crate::api::enc(…)`, `$crate::…` in
-    /// macros). In the crate root, `use` trees of plain paths too (`pub use ops::X`).
+    /// macros). In the crate root, `use` trees of plain paths too (`pub use ops::X`); in any
+    /// other file, paths that start at a child module it declares (`mod reader;` then
+    /// `use reader::Reader` or `reader::f()`).
     pub imports: Vec<Import>,
+    /// Every string literal outside test code and attributes, with the line it starts on.
+    pub strings: Vec<(usize, String)>,
     /// Lines inside `#[cfg(test)]` items (test modules, test-only functions and imports).
     pub test_lines: usize,
 }
@@ -219,7 +261,23 @@ pub fn scan(text: &str, module: &[String]) -> Scanned {
         _ => None,
     };
     let is = |i: usize, kind: Kind| tokens.get(i).map(|t| &t.kind) == Some(&kind);
+    // Whether the path starting at `i` is the head of a `use` declaration, and of a public one
+    // (`pub use`; a `)` before `use` can only close a visibility: `pub(crate) use`).
+    let after_use = |i: usize| i > 0 && ident(i - 1) == Some("use");
+    let public = |i: usize| {
+        after_use(i) && i > 1 && (ident(i - 2) == Some("pub") || is(i - 2, Kind::Punct(')')))
+    };
+    // The file modules this file declares (`mod reader;`), whose plain paths are its own.
+    let children: Vec<&str> = if module.is_empty() {
+        Vec::new() // the crate root reads its plain `use` trees below
+    } else {
+        (0..tokens.len())
+            .filter(|&k| ident(k) == Some("mod") && is(k + 2, Kind::Punct(';')))
+            .filter_map(|k| ident(k + 1))
+            .collect()
+    };
     while i < tokens.len() {
+        let first_import = scanned.imports.len();
         let here = || -> Vec<String> {
             let mut path = module.to_vec();
             path.extend(inline.iter().map(|(name, _)| name.clone()));
@@ -271,14 +329,31 @@ pub fn scan(text: &str, module: &[String]) -> Scanned {
                     i += 1;
                 }
             }
+            Kind::Str(text) => {
+                scanned.strings.push((tokens[i].line, text.clone()));
+                i += 1;
+            }
             Kind::Ident(word) if word == "crate" && is(i + 1, Kind::PathSep) => {
+                let (is_use, reexport) = (after_use(i), public(i));
                 i = tree(&tokens, i + 2, Vec::new(), &mut scanned.imports);
+                mark_use(&mut scanned.imports[first_import..], is_use, reexport);
+            }
+            Kind::Ident(word)
+                if inline.is_empty()
+                    && children.contains(&word.as_str())
+                    && is(i + 1, Kind::PathSep)
+                    && !(i > 0 && is(i - 1, Kind::PathSep)) =>
+            {
+                let (is_use, reexport) = (after_use(i), public(i));
+                i = tree(&tokens, i, module.to_vec(), &mut scanned.imports);
+                mark_use(&mut scanned.imports[first_import..], is_use, reexport);
             }
             Kind::Ident(word)
                 if (word == "super" || word == "self")
                     && is(i + 1, Kind::PathSep)
                     && !(i > 0 && is(i - 1, Kind::PathSep)) =>
             {
+                let (is_use, reexport) = (after_use(i), public(i));
                 let mut base = here();
                 let mut j = i;
                 if word == "self" {
@@ -294,8 +369,10 @@ pub fn scan(text: &str, module: &[String]) -> Scanned {
                 } else {
                     tree(&tokens, j, base, &mut scanned.imports)
                 };
+                mark_use(&mut scanned.imports[first_import..], is_use, reexport);
             }
             Kind::Ident(word) if word == "use" && module.is_empty() && inline.is_empty() => {
+                let reexport = public(i + 1);
                 let start = if is(i + 1, Kind::PathSep) {
                     i + 2
                 } else {
@@ -305,12 +382,22 @@ pub fn scan(text: &str, module: &[String]) -> Scanned {
                     i = start;
                 } else {
                     i = tree(&tokens, start, Vec::new(), &mut scanned.imports);
+                    mark_use(&mut scanned.imports[first_import..], true, reexport);
                 }
             }
             _ => i += 1,
         }
     }
     scanned
+}
+
+/// Marks the imports just read as named by a `use` declaration (or not), a public one (or
+/// not).
+fn mark_use(imports: &mut [Import], is_use: bool, reexport: bool) {
+    for import in imports {
+        import.is_use = is_use;
+        import.reexport = reexport;
+    }
 }
 
 /// The index of the bracket closing the one at `open` (`(`, `[` or `{`), or the last token.
@@ -350,9 +437,16 @@ fn item_end(tokens: &[Token], start: usize) -> usize {
 /// `out`; returns the index after it.
 fn tree(tokens: &[Token], mut i: usize, prefix: Vec<String>, out: &mut Vec<Import>) -> usize {
     let line = tokens.get(i).map_or(0, |t| t.line);
-    let leaf = |out: &mut Vec<Import>, path: Vec<String>, alias: Option<String>| {
+    let leaf = |out: &mut Vec<Import>, path: Vec<String>, alias: Option<String>, glob: bool| {
         if !path.is_empty() {
-            out.push(Import { line, path, alias });
+            out.push(Import {
+                line,
+                path,
+                alias,
+                is_use: false,
+                reexport: false,
+                glob,
+            });
         }
     };
     match tokens.get(i).map(|t| &t.kind) {
@@ -372,8 +466,12 @@ fn tree(tokens: &[Token], mut i: usize, prefix: Vec<String>, out: &mut Vec<Impor
         Some(Kind::Ident(name)) if name == "self" => {
             let alias = alias_at(tokens, i + 1);
             let next = if alias.is_some() { i + 3 } else { i + 1 };
-            leaf(out, prefix, alias);
+            leaf(out, prefix, alias, false);
             next
+        }
+        Some(Kind::Punct('*')) => {
+            leaf(out, prefix, None, true);
+            i + 1
         }
         Some(Kind::Ident(name)) => {
             let mut path = prefix;
@@ -383,12 +481,12 @@ fn tree(tokens: &[Token], mut i: usize, prefix: Vec<String>, out: &mut Vec<Impor
             } else {
                 let alias = alias_at(tokens, i + 1);
                 let next = if alias.is_some() { i + 3 } else { i + 1 };
-                leaf(out, path, alias);
+                leaf(out, path, alias, false);
                 next
             }
         }
         _ => {
-            leaf(out, prefix, None);
+            leaf(out, prefix, None, false);
             i
         }
     }

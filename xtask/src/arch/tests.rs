@@ -1,6 +1,8 @@
 //! The architecture rules on small synthetic crates.
 
-use super::{count_lines, crate_violations, layer_table, too_long, SourceFile, MAX_LINES};
+use super::{
+    count_lines, crate_violations, layer_table, pairs, prices, too_long, SourceFile, MAX_LINES,
+};
 
 fn file(path: &str, text: &str) -> SourceFile {
     SourceFile {
@@ -205,4 +207,142 @@ fn architecture_md_holds_a_table_for_the_core_and_the_app() {
     let table = layer_table(&doc).unwrap();
     let dirs: Vec<&str> = table.iter().map(|(dir, _)| dir.as_str()).collect();
     assert_eq!(dirs, ["src", "app/src"]);
+}
+
+fn pair_messages(files: &[SourceFile], allowed: &[(&str, &str)]) -> Vec<String> {
+    pairs::file_pairs(files, allowed)
+        .into_iter()
+        .map(|v| v.to_string())
+        .collect()
+}
+
+#[test]
+fn two_files_importing_each_other_are_reported() {
+    let files = [
+        file(
+            "lib.rs",
+            "mod json;
+",
+        ),
+        file(
+            "json/mod.rs",
+            "mod number;
+mod token;
+",
+        ),
+        file(
+            "json/number.rs",
+            "use super::token::Scalar;
+",
+        ),
+        file(
+            "json/token.rs",
+            "pub enum Scalar {}
+\nfn f() { super::number::json_f64(\"1\") }
+",
+        ),
+    ];
+    assert_eq!(
+        pair_messages(&files, &[]),
+        vec![
+            "json/number.rs:1: `json/number.rs` and `json/token.rs` import each other \
+             (json/number.rs:1 and json/token.rs:3): move what they share so the import goes \
+             one way"
+                .to_string()
+        ]
+    );
+    let allowed = [("json/token.rs", "json/number.rs")];
+    assert_eq!(pair_messages(&files, &allowed), Vec::<String>::new());
+}
+
+#[test]
+fn a_module_and_its_child_pair_only_when_the_module_uses_the_child() {
+    // A re-export passes the name on: `Reader`'s users depend on reader.rs, not on mod.rs.
+    let reexport = [
+        file(
+            "json/mod.rs",
+            "mod reader;
+pub(crate) use reader::Reader;
+pub struct Error;
+",
+        ),
+        file(
+            "json/reader.rs",
+            "use super::Error;
+pub struct Reader;
+",
+        ),
+        file(
+            "rules.rs",
+            "use crate::json::Reader;
+",
+        ),
+        file(
+            "json/tests.rs",
+            "use super::reader::Reader;
+use crate::rules;
+",
+        ),
+    ];
+    assert_eq!(pair_messages(&reexport, &[]), Vec::<String>::new());
+    // A plain path through a child the file declares is a use of it.
+    let uses = [
+        file(
+            "json/mod.rs",
+            "mod reader;
+pub struct Error;
+fn f() { reader::read() }
+",
+        ),
+        file(
+            "json/reader.rs",
+            "use super::Error;
+pub fn read() {}
+",
+        ),
+    ];
+    assert_eq!(
+        pair_messages(&uses, &[]).len(),
+        1,
+        "{:?}",
+        pair_messages(&uses, &[])
+    );
+}
+
+#[test]
+fn crate_roots_are_left_out_of_pairs() {
+    let files = [
+        file(
+            "main.rs",
+            "mod tools;
+use tools::Tools;
+pub fn root() {}
+",
+        ),
+        file(
+            "tools.rs",
+            "pub struct Tools;
+fn f() { crate::root() }
+",
+        ),
+    ];
+    assert_eq!(pair_messages(&files, &[]), Vec::<String>::new());
+}
+
+#[test]
+fn a_price_in_a_string_is_reported_outside_tests_and_comments() {
+    let files = [
+        file(
+            "routes/domain.rs",
+            "// $0.05 in a comment\nfn v() -> &'static str {\n    \"stats ($0.05)\"\n}\n\
+             const R: &str = r#\"$1\"#;\nconst S: &str = \"US$ or $x\";\n\
+             #[cfg(test)]\nmod tests {\n    const T: &str = \"$0.0500\";\n}\n",
+        ),
+        file("routes/tests.rs", "const T: &str = \"$0.10\";\n"),
+    ];
+    let found: Vec<String> = prices::price_literals(&files)
+        .into_iter()
+        .map(|v| v.at)
+        .collect();
+    assert_eq!(found, ["routes/domain.rs:3", "routes/domain.rs:5"]);
 }
