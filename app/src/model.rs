@@ -132,29 +132,24 @@ pub struct Validation {
 }
 
 impl Validation {
-    /// From a core report; `offset` shifts a leading array index (bulk chunks).
-    pub fn from_report(report: &Report, offset: usize) -> Validation {
-        let mut v = Validation {
+    /// From a core report (bulk reports arrive already joined, paths on the whole answer).
+    pub fn from_report(report: &Report) -> Validation {
+        Validation {
             checked: true,
-            ..Validation::default()
-        };
-        v.add(report, offset);
-        v
-    }
-
-    /// Adds a report of one chunk whose first record is record `offset` of the whole.
-    pub fn add(&mut self, report: &Report, offset: usize) {
-        self.checked = true;
-        self.errors += report.error_count();
-        self.warnings += report.warning_count();
-        self.omitted += report.omitted();
-        self.issues
-            .extend(report.issues.iter().map(|i| StoredIssue {
-                path: serpkit::records::shift_path(&i.path, offset),
-                code: i.code.to_string(),
-                severity: i.severity.as_str().to_string(),
-                message: i.message.clone(),
-            }));
+            errors: report.error_count(),
+            warnings: report.warning_count(),
+            omitted: report.omitted(),
+            issues: report
+                .issues
+                .iter()
+                .map(|i| StoredIssue {
+                    path: i.path.clone(),
+                    code: i.code.to_string(),
+                    severity: i.severity.as_str().to_string(),
+                    message: i.message.clone(),
+                })
+                .collect(),
+        }
     }
 
     /// "valid", "2 errors, 1 warning", or "not checked".

@@ -168,24 +168,10 @@ fn committed(tx: &web_sys::IdbTransaction) -> JsFuture {
 pub async fn put_text(store_name: &str, key: &str, text: &str) -> Result<(), String> {
     let s = store(store_name, IdbTransactionMode::Readwrite)?;
     let commit = committed(&s.transaction());
-    let req = s
-        .put_with_key(&JsValue::from_str(text), &JsValue::from_str(key))
+    // The commit alone is awaited (a failed put aborts the transaction): one wake-up of a
+    // busy main thread instead of two.
+    s.put_with_key(&JsValue::from_str(text), &JsValue::from_str(key))
         .map_err(|e| err_text(&e))?;
-    done(&req).await?;
-    commit.await.map(|_| ()).map_err(|e| err_text(&e))
-}
-
-/// Writes many entries (key, JSON text) in one transaction; Ok once committed.
-pub async fn put_many_text(store_name: &str, entries: &[(String, String)]) -> Result<(), String> {
-    if entries.is_empty() {
-        return Ok(());
-    }
-    let s = store(store_name, IdbTransactionMode::Readwrite)?;
-    let commit = committed(&s.transaction());
-    for (key, text) in entries {
-        s.put_with_key(&JsValue::from_str(text), &JsValue::from_str(key))
-            .map_err(|e| err_text(&e))?;
-    }
     commit.await.map(|_| ()).map_err(|e| err_text(&e))
 }
 
@@ -230,7 +216,7 @@ pub async fn get_many<T: DeserializeOwned>(
 }
 
 /// The texts stored under `keys` (`None` where there is none or it is not text).
-async fn texts_of(store_name: &str, keys: &[String]) -> Result<Vec<Option<String>>, String> {
+pub async fn texts_of(store_name: &str, keys: &[String]) -> Result<Vec<Option<String>>, String> {
     let s = store(store_name, IdbTransactionMode::Readonly)?;
     let requests: Vec<IdbRequest> = keys
         .iter()
@@ -241,6 +227,16 @@ async fn texts_of(store_name: &str, keys: &[String]) -> Result<Vec<Option<String
         out.push(done(r).await?.as_string());
     }
     Ok(out)
+}
+
+/// The texts of the entries whose key is `from` or after, in key order.
+pub async fn texts_from(store_name: &str, from: &str) -> Result<Vec<Option<String>>, String> {
+    let s = store(store_name, IdbTransactionMode::Readonly)?;
+    let range =
+        web_sys::IdbKeyRange::lower_bound(&JsValue::from_str(from)).map_err(|e| err_text(&e))?;
+    let req = s.get_all_with_key(&range).map_err(|e| err_text(&e))?;
+    let arr: js_sys::Array = done(&req).await?.unchecked_into();
+    Ok(arr.iter().map(|v| v.as_string()).collect())
 }
 
 /// One stored entry's text as a `T`: the only place entries are parsed (one copy of each
@@ -293,11 +289,21 @@ pub async fn keys(store_name: &str) -> Result<Vec<String>, String> {
     Ok(arr.iter().filter_map(|k| k.as_string()).collect())
 }
 
-/// Every entry of a store that parses; the others are skipped with a message each.
-pub async fn load_all<T: DeserializeOwned>(
-    store_name: &str,
-    what: &str,
-) -> Result<Loaded<T>, String> {
+/// What a store's entries are read as: a JSON type, or a type with its own text form.
+pub trait Stored: Sized {
+    /// The entry from its stored text.
+    fn from_text(text: Option<String>) -> Result<Self, String>;
+}
+
+impl<T: DeserializeOwned> Stored for T {
+    fn from_text(text: Option<String>) -> Result<T, String> {
+        parse(text)
+    }
+}
+
+/// Every entry of a store that parses, in key order; the others are skipped with a
+/// message each.
+pub async fn load_all<T: Stored>(store_name: &str, what: &str) -> Result<Loaded<T>, String> {
     let s = store(store_name, IdbTransactionMode::Readonly)?;
     let keys_req = s.get_all_keys().map_err(|e| err_text(&e))?;
     let vals_req = s.get_all().map_err(|e| err_text(&e))?;
@@ -313,7 +319,7 @@ pub async fn load_all<T: DeserializeOwned>(
             .as_string()
             .unwrap_or_else(|| format!("#{i}"));
         let shown: String = key.chars().take(60).collect();
-        match parse::<T>(v.as_string()) {
+        match T::from_text(v.as_string()) {
             Ok(item) => out.items.push(item),
             Err(e) => out
                 .skipped

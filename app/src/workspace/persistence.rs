@@ -9,7 +9,7 @@ use leptos::task::spawn_local;
 
 use super::calls::journal::JournalEntry;
 use super::calls::tabs;
-use super::records::RecordEntry;
+use super::records::RecordRow;
 use super::Workspace;
 use crate::model::{CallResult, HistoryEntry, KeywordList};
 use crate::sort;
@@ -32,9 +32,9 @@ impl Workspace {
                 self.loaded.set(true);
                 return;
             }
-            match store::load_all::<RecordEntry>(store::RECORDS, "bought record").await {
+            match store::load_all::<RecordRow>(store::RECORDS, "bought record").await {
                 Ok(l) => {
-                    self.records.extend(l.items);
+                    self.records.extend(l.items.into_iter().flat_map(|r| r.0));
                     l.skipped.into_iter().for_each(|m| {
                         self.notice(m);
                     });

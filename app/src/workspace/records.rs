@@ -1,6 +1,9 @@
 //! Bought records of the workspace, so a record is paid for once ([`serpkit::records`]):
 //! kept in memory (a signal, so prices update as records arrive) and in IndexedDB's
-//! `records` store, one entry per record, written in one transaction per call.
+//! `records` store, one row per request that bought them (one JSON record per line; a row
+//! of the earlier layout is one record, so it reads the same). One value per request instead of one per
+//! record: committing a 200-record chunk is one put, not 200 (BENCHMARKS.md). A record
+//! bought again lives in two rows; the newer one wins when they are read.
 
 use std::collections::HashMap;
 
@@ -83,9 +86,61 @@ impl RecordEntry {
     }
 }
 
-/// The id of a record in memory and in IndexedDB: `kind \0 key`.
+/// The id of a record in memory: `kind \0 key`.
 pub(crate) fn record_id(kind: &str, key: &str) -> String {
     format!("{kind}\u{0}{key}")
+}
+
+/// The records of one row of the `records` store: one JSON record per line (serde_json
+/// never writes a raw line break), so a row of the earlier layout (one record) is a row of
+/// one line. Each line is read by the one record parser the first load already carries.
+pub(crate) fn parse_row(text: Option<String>) -> Result<Vec<RecordEntry>, String> {
+    let text = text.ok_or("not text")?;
+    let mut records = Vec::new();
+    for line in text.split('\n').filter(|line| !line.trim().is_empty()) {
+        records.push(serde_json::from_str::<RecordEntry>(line).map_err(|e| e.to_string())?);
+    }
+    Ok(records)
+}
+
+/// A row of the `records` store as read ([`parse_row`]).
+pub(crate) struct RecordRow(pub Vec<RecordEntry>);
+
+impl store::Stored for RecordRow {
+    fn from_text(text: Option<String>) -> Result<RecordRow, String> {
+        parse_row(text).map(RecordRow)
+    }
+}
+
+/// The records stored under `keys` that parse (absent and damaged rows are left out).
+pub(crate) async fn read_rows(keys: &[String]) -> Result<Vec<RecordEntry>, String> {
+    let texts = store::texts_of(store::RECORDS, keys).await?;
+    Ok(texts
+        .into_iter()
+        .filter_map(|t| parse_row(t).ok())
+        .flatten()
+        .collect())
+}
+
+/// The text of a row holding `entries`: one JSON record per line.
+pub(crate) fn row_text(entries: &[RecordEntry]) -> String {
+    let texts: Vec<String> = entries
+        .iter()
+        .filter_map(|e| serde_json::to_string(e).ok())
+        .collect();
+    texts.join("\n")
+}
+
+/// A new row's key: `~` (after every key of the earlier layout, which starts with a
+/// record kind's name), the time in fixed-width hex, a random tail (unique across tabs).
+/// Keys sort by time, so reading rows in key order and keeping the last copy of a record
+/// keeps the newest.
+pub(crate) fn new_row_key() -> String {
+    row_key(js_sys::Date::now(), js_sys::Math::random())
+}
+
+fn row_key(now_ms: f64, random: f64) -> String {
+    format!("~{:013x}{:013x}", now_ms as u64, (random * 1e15) as u64)
 }
 
 /// The workspace's records. `Copy`; part of the workspace.
@@ -103,10 +158,27 @@ impl Records {
         }
     }
 
-    /// Adds records read from storage or an import (without writing them back).
+    /// Adds records read from storage or an import (without writing them back); of two
+    /// copies of a record the later one is kept (rows are read in key order: by time).
     pub fn extend(self, entries: impl IntoIterator<Item = RecordEntry>) {
         self.map
             .update(|m| m.extend(entries.into_iter().map(|e| (e.id(), e))));
+    }
+
+    /// Re-reads the rows stored since `since` (ms since the epoch) by any tab, in key order.
+    pub(crate) async fn read_since(self, since: f64) {
+        if !store::available() {
+            return;
+        }
+        let from = format!("~{:013x}", since.max(0.0) as u64);
+        if let Ok(texts) = store::texts_from(store::RECORDS, &from).await {
+            self.extend(
+                texts
+                    .into_iter()
+                    .filter_map(|t| parse_row(t).ok())
+                    .flatten(),
+            );
+        }
     }
 
     /// How many records are kept.
@@ -206,8 +278,8 @@ impl RecordStore for Records {
     }
 
     /// Keeps the records in memory at once (so the answer and later prices see them), then
-    /// writes them to IndexedDB in one transaction; a failed write is reported, never loses
-    /// the answer.
+    /// writes them to IndexedDB as one row; a failed write is reported, never loses the
+    /// answer.
     fn put(
         &self,
         kind: RecordKind,
@@ -222,11 +294,48 @@ impl RecordStore for Records {
             if !store::available() {
                 return Ok(());
             }
-            let texts: Vec<(String, String)> = entries
-                .iter()
-                .filter_map(|e| Some((e.id(), serde_json::to_string(e).ok()?)))
-                .collect();
-            store::put_many_text(store::RECORDS, &texts).await
+            let key = new_row_key();
+            store::put_text(store::RECORDS, &key, &row_text(&entries)).await
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(key: &str, at: f64) -> RecordEntry {
+        RecordEntry {
+            kind: "search_volume".into(),
+            key: key.into(),
+            json: format!("{{\"at\":{at}}}"),
+            at,
+            issues: Vec::new(),
+            imported: false,
+        }
+    }
+
+    #[test]
+    fn a_row_is_one_record_per_line_and_a_row_of_the_earlier_layout_is_one_line() {
+        let row = row_text(&[entry("a", 1.0), entry("b\nc", 2.0)]);
+        assert_eq!(row.lines().count(), 2, "a line break in a field is escaped");
+        assert_eq!(
+            parse_row(Some(row)).unwrap(),
+            vec![entry("a", 1.0), entry("b\nc", 2.0)]
+        );
+        assert_eq!(parse_row(Some(row_text(&[]))).unwrap(), vec![]);
+        let one = serde_json::to_string(&entry("c", 3.0)).unwrap();
+        assert_eq!(parse_row(Some(one)).unwrap(), vec![entry("c", 3.0)]);
+        assert!(parse_row(Some("{\"kind\":1}".into())).is_err());
+        assert!(parse_row(Some("[]".into())).is_err());
+        assert!(parse_row(None).is_err());
+    }
+
+    #[test]
+    fn new_rows_sort_after_rows_of_the_earlier_layout_and_by_time() {
+        let old_layout = record_id("search_volume", "k");
+        let (a, b) = (row_key(1.7e12, 0.999), row_key(1.7e12 + 1.0, 0.0));
+        assert!(old_layout < a && a.len() == 27 && b.len() == 27);
+        assert!(a < b, "a later time sorts after, whatever the random tail");
     }
 }

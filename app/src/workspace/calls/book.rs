@@ -16,7 +16,7 @@ use super::journal::{Changed, JournalEntry};
 use super::tabs;
 use crate::model::{CallResult, Mode, Validation};
 use crate::store;
-use crate::workspace::records::RecordEntry;
+use crate::workspace::records::{new_row_key, row_text, RecordEntry};
 use crate::workspace::{now, Workspace};
 
 /// One call's journal: its entries belong to the call's history row (`job`).
@@ -159,16 +159,15 @@ impl Book {
         entry.settle(settled.state, settled.charge, settled.possible_charge);
         let mut changed = Changed::journal(vec![entry.id.clone()]);
         let mut records: Vec<(String, String)> = Vec::new();
-        if let Some((kind, bought)) = &settled.records {
+        if let Some((kind, bought)) = settled.records.as_ref().filter(|(_, b)| !b.is_empty()) {
             let entries: Vec<RecordEntry> = bought
                 .iter()
                 .map(|(k, r)| RecordEntry::from_stored(*kind, k, r))
                 .collect();
-            records = entries
-                .iter()
-                .filter_map(|e| Some((e.id(), serde_json::to_string(e).ok()?)))
-                .collect();
-            changed.records = records.iter().map(|(id, _)| id.clone()).collect();
+            // One row: one put for the whole chunk.
+            let row = new_row_key();
+            records.push((row.clone(), row_text(&entries)));
+            changed.records = vec![row];
             // In memory at once: the answer and every price see them.
             workspace.records.extend(entries);
         }
@@ -176,7 +175,7 @@ impl Book {
         if let (Some((body, report)), EntryState::Charged) = (&settled.body, settled.state) {
             let validation = report
                 .as_ref()
-                .map(|r| Validation::from_report(r, 0))
+                .map(Validation::from_report)
                 .unwrap_or_default();
             let rejected = self.strict && report.as_ref().is_some_and(|r| !r.ok());
             let result = CallResult {

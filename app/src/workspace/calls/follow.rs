@@ -12,7 +12,7 @@ use super::journal::{Changed, JournalEntry};
 use super::tabs;
 use crate::model::{CallResult, HistoryEntry};
 use crate::store;
-use crate::workspace::records::RecordEntry;
+use crate::workspace::records::read_rows;
 use crate::workspace::Workspace;
 
 /// Under the journal lock: requests still `sent` by tabs that are gone become possibly
@@ -52,8 +52,8 @@ pub(super) fn apply(
 }
 
 async fn reread(workspace: Workspace, changed: Changed) {
-    if let Ok(entries) = store::get_many::<RecordEntry>(store::RECORDS, &changed.records).await {
-        workspace.records.extend(entries);
+    if let Ok(records) = read_rows(&changed.records).await {
+        workspace.records.extend(records);
     }
     if let Ok(results) = store::get_many::<CallResult>(store::RESULTS, &changed.results).await {
         workspace.results.update(|m| {

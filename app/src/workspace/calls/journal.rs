@@ -223,7 +223,7 @@ pub struct Changed {
     /// Journal entry ids.
     #[serde(default)]
     pub journal: Vec<String>,
-    /// Record ids (`kind \0 key`).
+    /// Keys of rows of the `records` store (the records one request bought are one row).
     #[serde(default)]
     pub records: Vec<String>,
     /// Result cache keys.

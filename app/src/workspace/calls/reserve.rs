@@ -167,17 +167,12 @@ impl Workspace {
         if !store::available() {
             return;
         }
-        if let Some((kind, keys)) = serpkit::records::request_keys(request, &self.record_source()) {
-            let ids: Vec<String> = keys
-                .iter()
-                .map(|k| crate::workspace::records::record_id(kind.name(), k.as_str()))
-                .collect();
-            if let Ok(entries) =
-                store::get_many::<crate::workspace::records::RecordEntry>(store::RECORDS, &ids)
-                    .await
-            {
-                self.records.extend(entries);
-            }
+        if serpkit::records::request_keys(request, &self.record_source()).is_some() {
+            // Every row stored since this tab opened (a minute's margin for the clocks of
+            // two tabs): another tab's purchase is among them, whether or not its message
+            // arrived yet.
+            let opened = js_sys::Date::now() - super::tabs::clock();
+            self.records.read_since(opened - 60_000.0).await;
         }
         if let Ok(results) = store::get_many::<CallResult>(store::RESULTS, &[key.to_string()]).await
         {

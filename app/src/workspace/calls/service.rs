@@ -170,7 +170,7 @@ async fn buy(call: &ServiceCall) -> Outcome {
                         validation: reply
                             .report
                             .as_ref()
-                            .map(|r| Validation::from_report(r, 0))
+                            .map(Validation::from_report)
                             .unwrap_or_default(),
                         charge: reply.charge,
                         at: call.at,
@@ -266,7 +266,7 @@ async fn run_bulk(
             validation: job
                 .report
                 .as_ref()
-                .map(|r| Validation::from_report(r, 0))
+                .map(Validation::from_report)
                 .unwrap_or_default(),
             charge: job.charge,
             at,

@@ -56,7 +56,7 @@ pub(super) fn settle(
             let mut refused = None;
             if let Error::ContractViolation { report, body, .. } = &e {
                 // Paid for: kept, marked refused, never bought again without asking.
-                let validation = Validation::from_report(report, 0);
+                let validation = Validation::from_report(report);
                 refused = Some((validation.summary(), key.to_string()));
                 let kept = workspace
                     .results
