@@ -39,12 +39,12 @@ pub mod settings;
 pub mod state;
 
 pub use calls::journal::Period;
-pub use calls::{cache_key, run, run_then_show, Call, Job, Running, CHUNK_SIZE};
+pub use calls::{cache_key, run, run_then_show, Call, Job, CHUNK_SIZE};
 pub use errors::{history_message, ErrorInfo};
 pub use persistence::MAX_HISTORY;
 pub use prices::{price_now, quote_now, Quote};
 pub use settings::DEMO_BASE_URL;
-pub use state::{use_workspace, Workspace};
+pub use state::{use_workspace, Running, Workspace};
 
 /// Milliseconds since the epoch.
 pub fn now() -> f64 {

@@ -11,7 +11,6 @@ use super::calls::journal::JournalEntry;
 use super::demo::DemoTransport;
 use super::errors::ErrorInfo;
 use super::records::Records;
-use super::Running;
 use crate::model::{CallResult, HistoryEntry, KeywordList, Settings};
 use crate::store;
 
@@ -32,6 +31,21 @@ pub(super) struct LocalParts {
 
 /// What a view does when the call it asked for ends (told whether a result is stored).
 pub(super) type Waiter = Box<dyn FnOnce(bool)>;
+
+/// A running call's state, kept by the workspace under the request's cache key.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Running {
+    /// Bulk progress: (keywords done, total).
+    pub progress: Option<(usize, usize)>,
+    /// Bulk chunks: (done, total).
+    pub chunks: (usize, usize),
+    /// Cancelled: how many requests already sent are still awaited (they finish and keep
+    /// what they bought).
+    pub cancelling: Option<usize>,
+    /// Waiting for another job that buys some of the same records ("in another tab" or "in
+    /// this tab").
+    pub waiting: Option<&'static str>,
+}
 
 /// The workspace: settings, key, stored results, history, lists and spend. `Copy`; provided
 /// as context by the app root.

@@ -37,24 +37,9 @@ use serpkit::client::{Cancel, Error};
 use serpkit::Request;
 
 use super::state::Waiter;
-use super::{now, use_workspace, ErrorInfo, Workspace};
+use super::{now, use_workspace, ErrorInfo, Running, Workspace};
 pub use service::CHUNK_SIZE;
 use service::{call_service, Ask, CONCURRENCY};
-
-/// A running call's state, kept by the workspace under the request's cache key.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Running {
-    /// Bulk progress: (keywords done, total).
-    pub progress: Option<(usize, usize)>,
-    /// Bulk chunks: (done, total).
-    pub chunks: (usize, usize),
-    /// Cancelled: how many requests already sent are still awaited (they finish and keep
-    /// what they bought).
-    pub cancelling: Option<usize>,
-    /// Waiting for another job that buys some of the same records ("in another tab" or "in
-    /// this tab").
-    pub waiting: Option<&'static str>,
-}
 
 /// A view's handle on the call of its request: whether it runs, its progress and its last
 /// error, all read from the workspace. `Copy`; its own signals belong to the page, and

@@ -16,7 +16,7 @@ use serpkit::{Operation, Request, Usd};
 
 use super::book::Book;
 use super::reserve::{reserve, Wanted};
-use super::settle::settle;
+use super::settle::{settle, Failure, Outcome, Purchase};
 use crate::model::{CallResult, Mode, Validation};
 use crate::workspace::Workspace;
 
@@ -24,24 +24,6 @@ use crate::workspace::Workspace;
 pub const CHUNK_SIZE: usize = 200;
 /// Chunks of a bulk job in flight at once.
 pub(super) const CONCURRENCY: usize = 2;
-
-/// What one call bought: the result, this call's charge, and why a bulk job stopped early.
-pub(super) struct Bought {
-    pub(super) result: CallResult,
-    pub(super) charge: Usd,
-    /// What the job's calls whose outcome is unknown may have been charged.
-    pub(super) possible: Usd,
-    pub(super) stopped: Option<Error>,
-    /// Requested records answered from records bought before.
-    pub(super) reused: usize,
-    /// The bought records could not be saved (the answer is kept all the same).
-    pub(super) store_error: Option<String>,
-    /// The journal already stored the result with its entry (operations priced per request).
-    pub(super) result_stored: bool,
-}
-
-/// What one call bought, or why it failed, what it was charged and what it may have been.
-pub(super) type Outcome = Result<Bought, (Error, Usd, Usd)>;
 
 /// What `run` asks of [`call_service`]: one call, checked, not reserved yet.
 pub(super) struct Ask {
@@ -161,7 +143,7 @@ async fn buy(call: &ServiceCall) -> Outcome {
                 .call_with_records(request, Some(&records), &call.plan, Some(&call.cancel))
                 .await
             {
-                Ok(reply) => Ok(Bought {
+                Ok(reply) => Ok(Purchase {
                     result: CallResult {
                         key: call.key.clone(),
                         operation: request.operation().path().to_string(),
@@ -187,10 +169,11 @@ async fn buy(call: &ServiceCall) -> Outcome {
                     store_error: reply.store_error,
                     result_stored: book.result_stored(),
                 }),
-                Err(e) => {
-                    let (c, p) = (e.charge(), e.possible_charge());
-                    Err((e, c, p))
-                }
+                Err(error) => Err(Failure {
+                    charge: error.charge(),
+                    possible: error.possible_charge(),
+                    error,
+                }),
             },
         };
         call.workspace.refresh_spend();
@@ -255,9 +238,13 @@ async fn run_bulk(
         let e = job.stopped.unwrap_or(Error::Aborted {
             possible_charge: job.possibly_charged,
         });
-        return Err((e, job.charge, job.possibly_charged));
+        return Err(Failure {
+            error: e,
+            charge: job.charge,
+            possible: job.possibly_charged,
+        });
     }
-    Ok(Bought {
+    Ok(Purchase {
         result: CallResult {
             key: key.to_string(),
             operation: Operation::SearchVolumeBulk.path().to_string(),

@@ -4,11 +4,36 @@
 
 use leptos::prelude::*;
 use serpkit::client::Error;
+use serpkit::Usd;
 
 use super::history;
-use super::service::Outcome;
 use crate::model::{CallResult, HistoryEntry, Mode, Validation};
 use crate::workspace::{ErrorInfo, Workspace};
+
+/// What one call bought: the result, this call's charge, and why a bulk job stopped early.
+pub(super) struct Purchase {
+    pub(super) result: CallResult,
+    pub(super) charge: Usd,
+    /// What the job's calls whose outcome is unknown may have been charged.
+    pub(super) possible: Usd,
+    pub(super) stopped: Option<Error>,
+    /// Requested records answered from records bought before.
+    pub(super) reused: usize,
+    /// The bought records could not be saved (the answer is kept all the same).
+    pub(super) store_error: Option<String>,
+    /// The journal already stored the result with its entry (operations priced per request).
+    pub(super) result_stored: bool,
+}
+
+/// A call that ended in an error: what it was charged, and what it may have been.
+pub(super) struct Failure {
+    pub(super) error: Error,
+    pub(super) charge: Usd,
+    pub(super) possible: Usd,
+}
+
+/// What one call bought, or how it failed.
+pub(super) type Outcome = Result<Purchase, Failure>;
 
 /// Stores what a call bought and settles its history row (written ahead, rules in
 /// [`history`]), and the error under its key; true when a result is stored. A body that was
@@ -52,7 +77,11 @@ pub(super) fn settle(
             }
             true
         }
-        Err((e, charge, possible)) => {
+        Err(Failure {
+            error: e,
+            charge,
+            possible,
+        }) => {
             let mut refused = None;
             if let Error::ContractViolation { report, body, .. } = &e {
                 // Paid for: kept, marked refused, never bought again without asking.
