@@ -7,6 +7,7 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::params::ParamsMap;
 use leptos_router::NavigateOptions;
 use serpkit::ops::backlink_overview::{self, DomainOverview};
 use serpkit::ops::domainstats::{self, DomainStatsRecord};
@@ -26,7 +27,7 @@ use crate::components::ranked_keywords::{
 use crate::components::virtual_table::Shared;
 use crate::components::{LoadEverything, PricedCall, PricedCallCard, PricedCalls};
 use crate::paths::{compare_route, domain_route, enc};
-use crate::workspace::use_workspace;
+use crate::workspace::{use_workspace, Workspace};
 
 /// The tabs: (id, label).
 pub const TABS: [(&str, &str); 3] = [
@@ -35,13 +36,11 @@ pub const TABS: [(&str, &str); 3] = [
     ("keywords", "Ranked keywords"),
 ];
 
-/// The domain page.
+/// The domain page: reads the route, composes the form, the head, the tabs and the open tab.
 #[component]
 pub fn DomainDetail() -> impl IntoView {
     let workspace = use_workspace();
     let q = use_query_map();
-    let navigate = use_navigate();
-    let qget = move |k: &str| q.with_untracked(|m| m.get(k)).unwrap_or_default();
     let domain = Memo::new(move |_| domain_from_input(&q.with(|m| m.get("d")).unwrap_or_default()));
     let tab = Memo::new(move |_| {
         let t = q.with(|m| m.get("tab")).unwrap_or_default();
@@ -51,45 +50,7 @@ pub fn DomainDetail() -> impl IntoView {
             "overview".to_string()
         }
     });
-    let input = RwSignal::new(domain.get_untracked());
-    Effect::new(move |_| input.set(domain.get()));
-
-    // One call per section; each shows its result on its own tab.
-    let call_on = move |tab: &'static str, make: fn(String) -> Request| {
-        PricedCall::new(
-            workspace,
-            Signal::derive(move || domain_route(&domain.get(), tab)),
-            Signal::derive(move || domain.get()),
-            move || {
-                let d = domain.get();
-                (!d.is_empty()).then(|| make(d))
-            },
-        )
-    };
-    let stats = call_on("overview", |d| {
-        Request::DomainStats(domainstats::Request {
-            key: Default::default(),
-            domains: vec![d],
-        })
-    });
-    let rank_metrics = call_on("overview", |d| {
-        Request::RankedKeywordsMetrics(ranked_keywords_metrics::Request {
-            key: Default::default(),
-            domain: d,
-        })
-    });
-    let overview = call_on("backlinks", |d| {
-        Request::BacklinkOverview(backlink_overview::Request {
-            key: Default::default(),
-            domain: d,
-        })
-    });
-    let ranked_keywords = call_on("keywords", |d| {
-        Request::RankedKeywordsDomain(ranked_keywords_domain::Request {
-            key: Default::default(),
-            domain: d,
-        })
-    });
+    let calls = DomainCalls::new(workspace, domain);
     let check = Memo::new(move |_| {
         let d = domain.get();
         (!d.is_empty())
@@ -100,9 +61,101 @@ pub fn DomainDetail() -> impl IntoView {
             })
             .flatten()
     });
+    let table_state = table_state_in_url(q, domain, tab);
+    // Created once here, not in `Show`'s children (rebuilt each time they show).
+    let every_call = calls.every();
 
-    // Ranked keyword table state, mirrored in the URL.
-    let table_state = RankedKeywordsState {
+    view! {
+        <section class="page domain-page" aria-labelledby="dd-title">
+            <DomainNav />
+            <OpenDomain domain=domain tab=tab />
+            <Show when=move || !domain.with(String::is_empty) fallback=|| view! { <NoDomain /> }>
+                <div class="detail-head">
+                    <h1 id="dd-title" data-testid="domain-title">{move || domain.get()}</h1>
+                    <LoadEverything calls=every_call secondary=true blocked=Signal::derive(move || check.with(Option::is_some)) />
+                </div>
+                {move || check.get().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> })}
+                <DomainTabs domain=domain tab=tab />
+                {move || match tab.get().as_str() {
+                    "backlinks" => backlinks_tab(calls.overview, domain).into_any(),
+                    "keywords" => keywords_tab(calls.ranked_keywords, domain, table_state).into_any(),
+                    _ => overview_tab(calls.stats, calls.rank_metrics, domain).into_any(),
+                }}
+            </Show>
+        </section>
+    }
+}
+
+/// The page's calls, one per section; each shows its result on its own tab.
+#[derive(Clone, Copy)]
+struct DomainCalls {
+    stats: PricedCall,
+    rank_metrics: PricedCall,
+    overview: PricedCall,
+    ranked_keywords: PricedCall,
+}
+
+impl DomainCalls {
+    fn new(workspace: Workspace, domain: Memo<String>) -> Self {
+        let call_on = move |tab: &'static str, make: fn(String) -> Request| {
+            PricedCall::new(
+                workspace,
+                Signal::derive(move || domain_route(&domain.get(), tab)),
+                Signal::derive(move || domain.get()),
+                move || {
+                    let d = domain.get();
+                    (!d.is_empty()).then(|| make(d))
+                },
+            )
+        };
+        DomainCalls {
+            stats: call_on("overview", |d| {
+                Request::DomainStats(domainstats::Request {
+                    key: Default::default(),
+                    domains: vec![d],
+                })
+            }),
+            rank_metrics: call_on("overview", |d| {
+                Request::RankedKeywordsMetrics(ranked_keywords_metrics::Request {
+                    key: Default::default(),
+                    domain: d,
+                })
+            }),
+            overview: call_on("backlinks", |d| {
+                Request::BacklinkOverview(backlink_overview::Request {
+                    key: Default::default(),
+                    domain: d,
+                })
+            }),
+            ranked_keywords: call_on("keywords", |d| {
+                Request::RankedKeywordsDomain(ranked_keywords_domain::Request {
+                    key: Default::default(),
+                    domain: d,
+                })
+            }),
+        }
+    }
+
+    /// Every call, in the order "load everything" runs them.
+    fn every(self) -> Signal<Vec<PricedCall>> {
+        Signal::stored(vec![
+            self.stats,
+            self.rank_metrics,
+            self.overview,
+            self.ranked_keywords,
+        ])
+    }
+}
+
+/// The ranked keyword table's state, read from the URL and written back to it (debounced)
+/// while the keywords tab is open.
+fn table_state_in_url(
+    q: Memo<ParamsMap>,
+    domain: Memo<String>,
+    tab: Memo<String>,
+) -> RankedKeywordsState {
+    let qget = move |k: &str| q.with_untracked(|m| m.get(k)).unwrap_or_default();
+    let state = RankedKeywordsState {
         filter: RwSignal::new(RankedKeywordsFilter {
             text: qget("q"),
             vmin: qget("vmin"),
@@ -117,11 +170,11 @@ pub fn DomainDetail() -> impl IntoView {
             (!s.is_empty()).then(|| (s, qget("dir") != "asc"))
         }),
     };
-    let nav = StoredValue::new(navigate);
+    let nav = StoredValue::new(use_navigate());
     let url_gen = StoredValue::new(0u64);
     Effect::new(move |prev: Option<()>| {
-        let f = table_state.filter.get();
-        let s = table_state.sort.get();
+        let f = state.filter.get();
+        let s = state.sort.get();
         if prev.is_none() {
             return;
         }
@@ -133,33 +186,10 @@ pub fn DomainDetail() -> impl IntoView {
                 if url_gen.get_value() != mine || tab.get_untracked() != "keywords" {
                     return;
                 }
-                let mut qs = vec![
-                    ("d", domain.get_untracked()),
-                    ("tab", "keywords".to_string()),
-                    ("q", f.text.clone()),
-                ];
-                for (k, v) in [
-                    ("vmin", &f.vmin),
-                    ("vmax", &f.vmax),
-                    ("rmin", &f.rmin),
-                    ("rmax", &f.rmax),
-                    ("cmin", &f.cmin),
-                    ("cmax", &f.cmax),
-                ] {
-                    qs.push((k, v.clone()));
-                }
-                if let Some((c, desc)) = &s {
-                    qs.push(("sort", c.clone()));
-                    qs.push(("dir", if *desc { "desc" } else { "asc" }.to_string()));
-                }
-                let query: Vec<String> = qs
-                    .into_iter()
-                    .filter(|(_, v)| !v.is_empty())
-                    .map(|(k, v)| format!("{k}={}", enc(&v)))
-                    .collect();
+                let url = keywords_url(domain.get_untracked(), &f, &s);
                 nav.with_value(|n| {
                     n(
-                        &format!("/domain?{}", query.join("&")),
+                        &url,
                         NavigateOptions {
                             replace: true,
                             scroll: false,
@@ -171,64 +201,96 @@ pub fn DomainDetail() -> impl IntoView {
             std::time::Duration::from_millis(350),
         );
     });
+    state
+}
 
+/// The keywords tab's URL with the table's filters and sort (empty values left out).
+fn keywords_url(domain: String, f: &RankedKeywordsFilter, s: &Option<(String, bool)>) -> String {
+    let mut qs = vec![
+        ("d", domain),
+        ("tab", "keywords".to_string()),
+        ("q", f.text.clone()),
+    ];
+    for (k, v) in [
+        ("vmin", &f.vmin),
+        ("vmax", &f.vmax),
+        ("rmin", &f.rmin),
+        ("rmax", &f.rmax),
+        ("cmin", &f.cmin),
+        ("cmax", &f.cmax),
+    ] {
+        qs.push((k, v.clone()));
+    }
+    if let Some((c, desc)) = s {
+        qs.push(("sort", c.clone()));
+        qs.push(("dir", if *desc { "desc" } else { "asc" }.to_string()));
+    }
+    let query: Vec<String> = qs
+        .into_iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| format!("{k}={}", enc(&v)))
+        .collect();
+    format!("/domain?{}", query.join("&"))
+}
+
+/// The domain input; Open (free) navigates to the domain on the current tab.
+#[component]
+fn OpenDomain(domain: Memo<String>, tab: Memo<String>) -> impl IntoView {
+    let navigate = use_navigate();
+    let input = RwSignal::new(domain.get_untracked());
+    Effect::new(move |_| input.set(domain.get()));
     let open = move || {
         let d = domain_from_input(&input.get_untracked());
         if !d.is_empty() {
-            nav.with_value(|n| n(&domain_route(&d, &tab.get_untracked()), Default::default()));
+            navigate(&domain_route(&d, &tab.get_untracked()), Default::default());
         }
     };
-    let every_call = Signal::stored(vec![stats, rank_metrics, overview, ranked_keywords]);
-
     view! {
-        <section class="page domain-page" aria-labelledby="dd-title">
-            <DomainNav />
-            <form class="research slim" on:submit=move |ev| { ev.prevent_default(); open(); }>
-                <div class="field grow">
-                    <label for="dd-input">"Domain"</label>
-                    <input id="dd-input" data-testid="domain-input" placeholder="example.com" spellcheck="false" autocomplete="off"
-                        prop:value=move || input.get() on:input=move |ev| input.set(event_target_value(&ev)) />
-                </div>
-                <div class="field">
-                    <span class="label-spacer" aria-hidden="true">" "</span>
-                    <button type="submit" class="secondary" data-testid="open-domain">"Open (free)"</button>
-                </div>
-            </form>
-            <Show when=move || !domain.with(String::is_empty)
-                fallback=|| view! {
-                    <div class="empty" data-testid="empty">
-                        <h2>"Research a domain"</h2>
-                        <p>{format!(
-                            "Type a domain and press Open. Nothing is bought until you press a price button: authority ({}), rank distribution ({}), backlink overview ({}) and ranked keywords ({}).",
-                            domainstats::PRICE.usd.short_text(),
-                            ranked_keywords_metrics::PRICE.usd.short_text(),
-                            backlink_overview::PRICE.usd.short_text(),
-                            ranked_keywords_domain::PRICE.usd.short_text(),
-                        )}</p>
-                    </div>
-                }>
-                <div class="detail-head">
-                    <h1 id="dd-title" data-testid="domain-title">{move || domain.get()}</h1>
-                    <LoadEverything calls=every_call secondary=true blocked=Signal::derive(move || check.with(Option::is_some)) />
-                </div>
-                {move || check.get().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> })}
-                <nav class="tabs" aria-label="Domain sections">
-                    {TABS.iter().map(|(id, label)| {
-                        let id = *id;
-                        view! {
-                            <A href=move || domain_route(&domain.get(), id) attr:data-testid=format!("tab-{id}")
-                                attr:class=move || if tab.get() == id { "tab active" } else { "tab" }
-                                attr:aria-current=move || (tab.get() == id).then_some("page")>{*label}</A>
-                        }
-                    }).collect_view()}
-                </nav>
-                {move || match tab.get().as_str() {
-                    "backlinks" => backlinks_tab(overview, domain).into_any(),
-                    "keywords" => keywords_tab(ranked_keywords, domain, table_state).into_any(),
-                    _ => overview_tab(stats, rank_metrics, domain).into_any(),
-                }}
-            </Show>
-        </section>
+        <form class="research slim" on:submit=move |ev| { ev.prevent_default(); open(); }>
+            <div class="field grow">
+                <label for="dd-input">"Domain"</label>
+                <input id="dd-input" data-testid="domain-input" placeholder="example.com" spellcheck="false" autocomplete="off"
+                    prop:value=move || input.get() on:input=move |ev| input.set(event_target_value(&ev)) />
+            </div>
+            <div class="field">
+                <span class="label-spacer" aria-hidden="true">" "</span>
+                <button type="submit" class="secondary" data-testid="open-domain">"Open (free)"</button>
+            </div>
+        </form>
+    }
+}
+
+/// Shown until a domain is opened: what each section costs.
+#[component]
+fn NoDomain() -> impl IntoView {
+    view! {
+        <div class="empty" data-testid="empty">
+            <h2>"Research a domain"</h2>
+            <p>{format!(
+                "Type a domain and press Open. Nothing is bought until you press a price button: authority ({}), rank distribution ({}), backlink overview ({}) and ranked keywords ({}).",
+                domainstats::PRICE.usd.short_text(),
+                ranked_keywords_metrics::PRICE.usd.short_text(),
+                backlink_overview::PRICE.usd.short_text(),
+                ranked_keywords_domain::PRICE.usd.short_text(),
+            )}</p>
+        </div>
+    }
+}
+
+/// The tab links; the open one is marked active and current.
+#[component]
+fn DomainTabs(domain: Memo<String>, tab: Memo<String>) -> impl IntoView {
+    view! {
+        <nav class="tabs" aria-label="Domain sections">
+            {TABS.iter().map(|(id, label)| {
+                let id = *id;
+                view! {
+                    <A href=move || domain_route(&domain.get(), id) attr:data-testid=format!("tab-{id}")
+                        attr:class=move || if tab.get() == id { "tab active" } else { "tab" }
+                        attr:aria-current=move || (tab.get() == id).then_some("page")>{*label}</A>
+                }
+            }).collect_view()}
+        </nav>
     }
 }
 
