@@ -11,33 +11,62 @@ use crate::model::{Mode, Settings, DEFAULT_MAX_BODY_MB};
 use crate::research::score;
 use crate::workspace::base_url::{self, BaseUrl};
 use crate::workspace::use_workspace;
-use crate::workspace::Period;
+use crate::workspace::{Period, Workspace};
 
-/// The settings page.
+/// The settings page: one card per group of settings.
 #[component]
 pub fn SettingsPage() -> impl IntoView {
     let workspace = use_workspace();
-    let edit = move |f: fn(&mut Settings, String)| {
-        move |ev: leptos::ev::Event| {
-            let mut s = workspace.settings.get_untracked();
-            f(&mut s, event_target_value(&ev));
-            workspace.set_settings(s);
-        }
-    };
+    view! {
+        <section class="page settings" aria-labelledby="set-title">
+            <h1 id="set-title">"Settings"</h1>
+            <DataSource workspace=workspace />
+            <SpendingAndChecks workspace=workspace />
+            <ScoreWeights workspace=workspace />
+            <WorkspaceData workspace=workspace />
+        </section>
+    }
+}
+
+/// A change handler that saves the field's text with `f`.
+fn edit(workspace: Workspace, f: fn(&mut Settings, String)) -> impl Fn(leptos::ev::Event) {
+    move |ev: leptos::ev::Event| {
+        let mut s = workspace.settings.get_untracked();
+        f(&mut s, event_target_value(&ev));
+        workspace.set_settings(s);
+    }
+}
+
+/// Demo or live service; the live service's base URL and API key.
+#[component]
+fn DataSource(workspace: Workspace) -> impl IntoView {
     let set_mode = move |m: Mode| {
         let mut s = workspace.settings.get_untracked();
         s.mode = m;
         workspace.set_settings(s);
     };
     let live = move || workspace.settings.with(|s| s.mode == Mode::Live);
-    let budget_error = move || {
-        workspace.settings.with(|s| {
-            let b = s.budget.trim();
-            (!b.is_empty() && b.parse::<Usd>().is_err())
-                .then(|| "Enter an amount in dollars, e.g. 5 or 0.50.".to_string())
-        })
-    };
-    // Only http(s) URLs are saved; anything else stays in the field with the reason.
+    view! {
+        <fieldset class="card">
+            <legend>"Data source"</legend>
+            <label class="radio"><input type="radio" name="mode" data-testid="mode-demo" prop:checked=move || !live()
+                on:change=move |_| set_mode(Mode::Demo) />
+                " Demo: synthetic data generated in this browser. No key, no network, nothing paid."</label>
+            <label class="radio"><input type="radio" name="mode" data-testid="mode-live" prop:checked=live
+                on:change=move |_| set_mode(Mode::Live) />
+                " Live service: real data, charged to your account."</label>
+            <div class="grid" class:dim=move || !live()>
+                <BaseUrlField workspace=workspace />
+                <ApiKeyField workspace=workspace />
+            </div>
+        </fieldset>
+    }
+}
+
+/// The base URL (grid rows): only http(s) URLs are saved; anything else stays in the field
+/// with the reason.
+#[component]
+fn BaseUrlField(workspace: Workspace) -> impl IntoView {
     let url_error = RwSignal::new(None::<String>);
     let set_url = move |ev: leptos::ev::Event| {
         let v = event_target_value(&ev).trim().to_string();
@@ -51,6 +80,20 @@ pub fn SettingsPage() -> impl IntoView {
             }
         }
     };
+    view! {
+        <label for="base-url">"Base URL"</label>
+        <input id="base-url" data-testid="base-url" type="url" spellcheck="false"
+            prop:value=move || workspace.settings.with(|s| s.base_url.clone())
+            on:change=set_url />
+        {move || url_error.get().map(|e| view! { <span></span><p class="error inline" data-testid="base-url-error">{e}</p> })}
+        <InsecureUrlWarning workspace=workspace />
+    }
+}
+
+/// The warning (grid rows) for a plain http:// base URL to another machine, with its
+/// confirmation: live calls to it are refused until confirmed.
+#[component]
+fn InsecureUrlWarning(workspace: Workspace) -> impl IntoView {
     let insecure_host = move || {
         workspace
             .settings
@@ -68,6 +111,112 @@ pub fn SettingsPage() -> impl IntoView {
         };
         workspace.set_settings(s);
     };
+    move || {
+        insecure_host().map(|(host, confirmed)| view! {
+            <span></span>
+            <div class="warning" role="alert" data-testid="insecure-url-warning" data-confirmed=confirmed.to_string()>
+                <strong>"Plain http:// to another machine: "</strong>
+                {format!("your API key would travel unencrypted to {host}, readable by anyone on the way. Use https:// if the service offers it.")}
+                {if confirmed {
+                    view! {
+                        <p>"You confirmed sending the key to this URL. "
+                            <button type="button" class="secondary" data-testid="insecure-url-revoke" on:click=move |_| confirm_insecure(false)>"Withdraw the confirmation"</button></p>
+                    }.into_any()
+                } else {
+                    view! {
+                        <p>"Live calls to it are refused until you confirm. "
+                            <button type="button" class="danger" data-testid="insecure-url-confirm" on:click=move |_| confirm_insecure(true)>"Send my key over plain http to this URL"</button></p>
+                    }.into_any()
+                }}
+            </div>
+        })
+    }
+}
+
+/// The API key and whether it is remembered on this device (grid rows).
+#[component]
+fn ApiKeyField(workspace: Workspace) -> impl IntoView {
+    view! {
+        <label for="api-key">"API key"</label>
+        <div>
+            <input id="api-key" data-testid="api-key" type="password" autocomplete="off" spellcheck="false"
+                prop:value=move || workspace.key.get()
+                on:input=move |ev| workspace.set_key(event_target_value(&ev)) />
+            <p class="meta">"Sent only in request bodies to the base URL. Never put in URLs, exports or logs."</p>
+        </div>
+        <span></span>
+        <label class="check"><input type="checkbox" data-testid="remember-key"
+            prop:checked=move || workspace.settings.with(|s| s.remember_key)
+            on:change=move |ev| {
+                let mut s = workspace.settings.get_untracked();
+                s.remember_key = event_target_checked(&ev);
+                workspace.set_settings(s);
+            } />
+            " Remember the key on this device (otherwise it is forgotten when you close or reload the tab)"</label>
+    }
+}
+
+/// Budget, validation, limits and the default country.
+#[component]
+fn SpendingAndChecks(workspace: Workspace) -> impl IntoView {
+    view! {
+        <fieldset class="card">
+            <legend>"Spending and checks"</legend>
+            <div class="grid">
+                <BudgetFields workspace=workspace />
+                <label for="validation">"Response validation"</label>
+                <select id="validation" data-testid="validation-mode" on:change=edit(workspace, |s, v| s.validation = v)>
+                    {[("warn", "Check and report (default)"), ("strict", "Strict: reject answers that break the contract"), ("off", "Off")]
+                        .into_iter().map(|(v, l)| view! {
+                            <option value=v selected=move || workspace.settings.with(|s| s.validation == v)>{l}</option>
+                        }).collect_view()}
+                </select>
+                <LimitFields workspace=workspace />
+                <label for="def-cc">"Default country"</label>
+                <input id="def-cc" maxlength="2" prop:value=move || workspace.settings.with(|s| s.ccode.clone())
+                    on:change=edit(workspace, |s, v| s.ccode = v.trim().to_uppercase()) />
+            </div>
+        </fieldset>
+    }
+}
+
+/// The budget cap and its period (grid rows).
+#[component]
+fn BudgetFields(workspace: Workspace) -> impl IntoView {
+    let budget_error = move || {
+        workspace.settings.with(|s| {
+            let b = s.budget.trim();
+            (!b.is_empty() && b.parse::<Usd>().is_err())
+                .then(|| "Enter an amount in dollars, e.g. 5 or 0.50.".to_string())
+        })
+    };
+    view! {
+        <label for="budget">"Budget cap ($)"</label>
+        <div>
+            <input id="budget" data-testid="budget" inputmode="decimal" placeholder="no cap"
+                prop:value=move || workspace.settings.with(|s| s.budget.clone())
+                on:change=edit(workspace, |s, v| s.budget = v.trim().to_string()) />
+            {move || budget_error().map(|e| view! { <p class="error inline">{e}</p> })}
+            <p class="meta">"Shared by every tab of this browser and kept across reloads: a call that would take what was spent, possibly charged and is in flight over the cap is not sent. Demo and live money are counted apart."</p>
+        </div>
+        <label for="budget-period">"Budget period"</label>
+        <div>
+            <select id="budget-period" data-testid="budget-period" on:change=edit(workspace, |s, v| s.budget_period = v)>
+                {Period::ALL.into_iter().map(|p| view! {
+                    <option value=p.as_str() selected=move || workspace.budget_period() == p>
+                        {match p { Period::Day => "Per day (UTC)", Period::Month => "Per calendar month (UTC)", Period::UntilReset => "Until I reset it" }}
+                    </option>
+                }).collect_view()}
+            </select>
+            " "
+            <button type="button" class="secondary" data-testid="reset-meter" on:click=move |_| workspace.reset_meter()>"Reset the meter now"</button>
+        </div>
+    }
+}
+
+/// The largest answer read and how long bought records are reused (grid rows).
+#[component]
+fn LimitFields(workspace: Workspace) -> impl IntoView {
     let max_mb_error = RwSignal::new(None::<String>);
     let set_max_mb =
         move |ev: leptos::ev::Event| match event_target_value(&ev).trim().parse::<u32>() {
@@ -90,7 +239,67 @@ pub fn SettingsPage() -> impl IntoView {
             }
             _ => max_age_error.set(Some("Enter a whole number of days from 0 to 3650.".into())),
         };
-    let imported = move || workspace.imported_settings.get();
+    view! {
+        <label for="max-body">"Largest answer (MB)"</label>
+        <div>
+            <input id="max-body" data-testid="max-body-mb" type="number" min="1" max="4096" step="1"
+                prop:value=move || workspace.settings.with(|s| s.max_body_mb.to_string())
+                on:change=set_max_mb />
+            {move || max_mb_error.get().map(|e| view! { <p class="error inline" data-testid="max-body-error">{e}</p> })}
+            <p class="meta">{format!("An answer larger than this is not read (it is still charged by the service). Default {DEFAULT_MAX_BODY_MB} MB: what a browser tab holds comfortably.")}</p>
+        </div>
+        <label for="max-age">"Bought records expire after (days)"</label>
+        <div>
+            <input id="max-age" data-testid="record-max-age" type="number" min="0" max="3650" step="1"
+                prop:value=move || workspace.settings.with(|s| s.record_max_age_days.to_string())
+                on:change=set_max_age />
+            {move || max_age_error.get().map(|e| view! { <p class="error inline" data-testid="max-age-error">{e}</p> })}
+            <p class="meta">"A keyword, domain or URL is paid for once: a later request that asks for it again is answered from what was bought. Older records than this are bought again (with their price shown first). 0: never expire. Refresh buys everything asked again."</p>
+        </div>
+    }
+}
+
+/// The weights of the opportunity score and its formula.
+#[component]
+fn ScoreWeights(workspace: Workspace) -> impl IntoView {
+    view! {
+        <fieldset class="card" data-testid="score-weights">
+            <legend>"Opportunity score"</legend>
+            <p class="meta" data-testid="score-formula">{move || workspace.settings.with(|s| score::formula_text(&s.score_weights))}</p>
+            <div class="grid">
+                <label for="w-volume">"Weight of volume"</label>
+                <input id="w-volume" data-testid="w-volume" type="number" min="0" max="100" step="any"
+                    prop:value=move || workspace.settings.with(|s| s.score_weights.volume.to_string())
+                    on:change=edit(workspace, |s, v| s.score_weights.volume = weight(&v, s.score_weights.volume)) />
+                <label for="w-cpc">"Weight of CPC"</label>
+                <input id="w-cpc" data-testid="w-cpc" type="number" min="0" max="100" step="any"
+                    prop:value=move || workspace.settings.with(|s| s.score_weights.cpc.to_string())
+                    on:change=edit(workspace, |s, v| s.score_weights.cpc = weight(&v, s.score_weights.cpc)) />
+                <label for="w-competition">"Weight of low competition"</label>
+                <input id="w-competition" data-testid="w-competition" type="number" min="0" max="100" step="any"
+                    prop:value=move || workspace.settings.with(|s| s.score_weights.competition.to_string())
+                    on:change=edit(workspace, |s, v| s.score_weights.competition = weight(&v, s.score_weights.competition)) />
+                <label for="w-difficulty">"Weight of low difficulty"</label>
+                <input id="w-difficulty" data-testid="w-difficulty" type="number" min="0" max="100" step="any"
+                    prop:value=move || workspace.settings.with(|s| s.score_weights.difficulty.to_string())
+                    on:change=edit(workspace, |s, v| s.score_weights.difficulty = weight(&v, s.score_weights.difficulty)) />
+            </div>
+        </fieldset>
+    }
+}
+
+/// A weight typed in Settings: a finite number from 0 to 100, else the previous weight.
+fn weight(text: &str, previous: f64) -> f64 {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|w| w.is_finite() && (0.0..=100.0).contains(w))
+        .unwrap_or(previous)
+}
+
+/// Workspace export and import; an imported file's settings wait for confirmation.
+#[component]
+fn WorkspaceData(workspace: Workspace) -> impl IntoView {
     let import_msg = RwSignal::new(String::new());
     let import = move |ev: leptos::ev::Event| {
         let Some(input) = ev
@@ -125,171 +334,45 @@ pub fn SettingsPage() -> impl IntoView {
         }
     };
     view! {
-        <section class="page settings" aria-labelledby="set-title">
-            <h1 id="set-title">"Settings"</h1>
-            <fieldset class="card">
-                <legend>"Data source"</legend>
-                <label class="radio"><input type="radio" name="mode" data-testid="mode-demo" prop:checked=move || !live()
-                    on:change=move |_| set_mode(Mode::Demo) />
-                    " Demo: synthetic data generated in this browser. No key, no network, nothing paid."</label>
-                <label class="radio"><input type="radio" name="mode" data-testid="mode-live" prop:checked=live
-                    on:change=move |_| set_mode(Mode::Live) />
-                    " Live service: real data, charged to your account."</label>
-                <div class="grid" class:dim=move || !live()>
-                    <label for="base-url">"Base URL"</label>
-                    <input id="base-url" data-testid="base-url" type="url" spellcheck="false"
-                        prop:value=move || workspace.settings.with(|s| s.base_url.clone())
-                        on:change=set_url />
-                    {move || url_error.get().map(|e| view! { <span></span><p class="error inline" data-testid="base-url-error">{e}</p> })}
-                    {move || insecure_host().map(|(host, confirmed)| view! {
-                        <span></span>
-                        <div class="warning" role="alert" data-testid="insecure-url-warning" data-confirmed=confirmed.to_string()>
-                            <strong>"Plain http:// to another machine: "</strong>
-                            {format!("your API key would travel unencrypted to {host}, readable by anyone on the way. Use https:// if the service offers it.")}
-                            {if confirmed {
-                                view! {
-                                    <p>"You confirmed sending the key to this URL. "
-                                        <button type="button" class="secondary" data-testid="insecure-url-revoke" on:click=move |_| confirm_insecure(false)>"Withdraw the confirmation"</button></p>
-                                }.into_any()
-                            } else {
-                                view! {
-                                    <p>"Live calls to it are refused until you confirm. "
-                                        <button type="button" class="danger" data-testid="insecure-url-confirm" on:click=move |_| confirm_insecure(true)>"Send my key over plain http to this URL"</button></p>
-                                }.into_any()
-                            }}
-                        </div>
-                    })}
-                    <label for="api-key">"API key"</label>
-                    <div>
-                        <input id="api-key" data-testid="api-key" type="password" autocomplete="off" spellcheck="false"
-                            prop:value=move || workspace.key.get()
-                            on:input=move |ev| workspace.set_key(event_target_value(&ev)) />
-                        <p class="meta">"Sent only in request bodies to the base URL. Never put in URLs, exports or logs."</p>
-                    </div>
-                    <span></span>
-                    <label class="check"><input type="checkbox" data-testid="remember-key"
-                        prop:checked=move || workspace.settings.with(|s| s.remember_key)
-                        on:change=move |ev| {
-                            let mut s = workspace.settings.get_untracked();
-                            s.remember_key = event_target_checked(&ev);
-                            workspace.set_settings(s);
-                        } />
-                        " Remember the key on this device (otherwise it is forgotten when you close or reload the tab)"</label>
-                </div>
-            </fieldset>
-            <fieldset class="card">
-                <legend>"Spending and checks"</legend>
-                <div class="grid">
-                    <label for="budget">"Budget cap ($)"</label>
-                    <div>
-                        <input id="budget" data-testid="budget" inputmode="decimal" placeholder="no cap"
-                            prop:value=move || workspace.settings.with(|s| s.budget.clone())
-                            on:change=edit(|s, v| s.budget = v.trim().to_string()) />
-                        {move || budget_error().map(|e| view! { <p class="error inline">{e}</p> })}
-                        <p class="meta">"Shared by every tab of this browser and kept across reloads: a call that would take what was spent, possibly charged and is in flight over the cap is not sent. Demo and live money are counted apart."</p>
-                    </div>
-                    <label for="budget-period">"Budget period"</label>
-                    <div>
-                        <select id="budget-period" data-testid="budget-period" on:change=edit(|s, v| s.budget_period = v)>
-                            {Period::ALL.into_iter().map(|p| view! {
-                                <option value=p.as_str() selected=move || workspace.budget_period() == p>
-                                    {match p { Period::Day => "Per day (UTC)", Period::Month => "Per calendar month (UTC)", Period::UntilReset => "Until I reset it" }}
-                                </option>
-                            }).collect_view()}
-                        </select>
-                        " "
-                        <button type="button" class="secondary" data-testid="reset-meter" on:click=move |_| workspace.reset_meter()>"Reset the meter now"</button>
-                    </div>
-                    <label for="validation">"Response validation"</label>
-                    <select id="validation" data-testid="validation-mode" on:change=edit(|s, v| s.validation = v)>
-                        {[("warn", "Check and report (default)"), ("strict", "Strict: reject answers that break the contract"), ("off", "Off")]
-                            .into_iter().map(|(v, l)| view! {
-                                <option value=v selected=move || workspace.settings.with(|s| s.validation == v)>{l}</option>
-                            }).collect_view()}
-                    </select>
-                    <label for="max-body">"Largest answer (MB)"</label>
-                    <div>
-                        <input id="max-body" data-testid="max-body-mb" type="number" min="1" max="4096" step="1"
-                            prop:value=move || workspace.settings.with(|s| s.max_body_mb.to_string())
-                            on:change=set_max_mb />
-                        {move || max_mb_error.get().map(|e| view! { <p class="error inline" data-testid="max-body-error">{e}</p> })}
-                        <p class="meta">{format!("An answer larger than this is not read (it is still charged by the service). Default {DEFAULT_MAX_BODY_MB} MB: what a browser tab holds comfortably.")}</p>
-                    </div>
-                    <label for="max-age">"Bought records expire after (days)"</label>
-                    <div>
-                        <input id="max-age" data-testid="record-max-age" type="number" min="0" max="3650" step="1"
-                            prop:value=move || workspace.settings.with(|s| s.record_max_age_days.to_string())
-                            on:change=set_max_age />
-                        {move || max_age_error.get().map(|e| view! { <p class="error inline" data-testid="max-age-error">{e}</p> })}
-                        <p class="meta">"A keyword, domain or URL is paid for once: a later request that asks for it again is answered from what was bought. Older records than this are bought again (with their price shown first). 0: never expire. Refresh buys everything asked again."</p>
-                    </div>
-                    <label for="def-cc">"Default country"</label>
-                    <input id="def-cc" maxlength="2" prop:value=move || workspace.settings.with(|s| s.ccode.clone())
-                        on:change=edit(|s, v| s.ccode = v.trim().to_uppercase()) />
-                </div>
-            </fieldset>
-            <fieldset class="card" data-testid="score-weights">
-                <legend>"Opportunity score"</legend>
-                <p class="meta" data-testid="score-formula">{move || workspace.settings.with(|s| score::formula_text(&s.score_weights))}</p>
-                <div class="grid">
-                    <label for="w-volume">"Weight of volume"</label>
-                    <input id="w-volume" data-testid="w-volume" type="number" min="0" max="100" step="any"
-                        prop:value=move || workspace.settings.with(|s| s.score_weights.volume.to_string())
-                        on:change=edit(|s, v| s.score_weights.volume = weight(&v, s.score_weights.volume)) />
-                    <label for="w-cpc">"Weight of CPC"</label>
-                    <input id="w-cpc" data-testid="w-cpc" type="number" min="0" max="100" step="any"
-                        prop:value=move || workspace.settings.with(|s| s.score_weights.cpc.to_string())
-                        on:change=edit(|s, v| s.score_weights.cpc = weight(&v, s.score_weights.cpc)) />
-                    <label for="w-competition">"Weight of low competition"</label>
-                    <input id="w-competition" data-testid="w-competition" type="number" min="0" max="100" step="any"
-                        prop:value=move || workspace.settings.with(|s| s.score_weights.competition.to_string())
-                        on:change=edit(|s, v| s.score_weights.competition = weight(&v, s.score_weights.competition)) />
-                    <label for="w-difficulty">"Weight of low difficulty"</label>
-                    <input id="w-difficulty" data-testid="w-difficulty" type="number" min="0" max="100" step="any"
-                        prop:value=move || workspace.settings.with(|s| s.score_weights.difficulty.to_string())
-                        on:change=edit(|s, v| s.score_weights.difficulty = weight(&v, s.score_weights.difficulty)) />
-                </div>
-            </fieldset>
-            <fieldset class="card">
-                <legend>"Workspace data"</legend>
-                <p>"Results, lists and history are kept in this browser (IndexedDB). Export them to a JSON file to move or back them up; the API key is never part of an export."</p>
-                <div class="toolbar">
-                    <button type="button" data-testid="export-workspace" on:click=export>"Export workspace"</button>
-                    <label class="button secondary">"Import workspace…"
-                        <input type="file" accept="application/json,.json" class="sr-only" data-testid="import-workspace" on:change=import />
-                    </label>
-                    <span role="status" data-testid="import-status">{move || import_msg.get()}</span>
-                </div>
-                {move || imported().map(|f| {
-                    let budget = if f.budget.trim().is_empty() { "no cap".to_string() } else { format!("${}", f.budget.trim()) };
-                    view! {
-                        <div class="warning" data-testid="imported-settings">
-                            <p><strong>"The imported file's settings were not applied."</strong>" An import never changes where your key goes. The file had:"</p>
-                            <ul>
-                                <li data-testid="imported-mode">{format!("Data source: {}", if f.mode == Mode::Live { "live service" } else { "demo" })}</li>
-                                <li data-testid="imported-base-url">{format!("Base URL: {}", f.base_url)}</li>
-                                <li data-testid="imported-budget">{format!("Budget cap: {budget}")}</li>
-                                <li data-testid="imported-validation">{format!("Response validation: {}", f.validation)}</li>
-                            </ul>
-                            <div class="toolbar">
-                                <button type="button" class="danger" data-testid="apply-imported-settings"
-                                    on:click=move |_| workspace.apply_imported_settings()>"Apply these settings"</button>
-                                <button type="button" class="secondary" data-testid="discard-imported-settings"
-                                    on:click=move |_| workspace.imported_settings.set(None)>"Keep mine"</button>
-                            </div>
-                        </div>
-                    }
-                })}
-            </fieldset>
-        </section>
+        <fieldset class="card">
+            <legend>"Workspace data"</legend>
+            <p>"Results, lists and history are kept in this browser (IndexedDB). Export them to a JSON file to move or back them up; the API key is never part of an export."</p>
+            <div class="toolbar">
+                <button type="button" data-testid="export-workspace" on:click=export>"Export workspace"</button>
+                <label class="button secondary">"Import workspace…"
+                    <input type="file" accept="application/json,.json" class="sr-only" data-testid="import-workspace" on:change=import />
+                </label>
+                <span role="status" data-testid="import-status">{move || import_msg.get()}</span>
+            </div>
+            <ImportedSettings workspace=workspace />
+        </fieldset>
     }
 }
 
-/// A weight typed in Settings: a finite number from 0 to 100, else the previous weight.
-fn weight(text: &str, previous: f64) -> f64 {
-    text.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|w| w.is_finite() && (0.0..=100.0).contains(w))
-        .unwrap_or(previous)
+/// The settings of the last imported file, never applied without a click: an import never
+/// changes where the key goes.
+#[component]
+fn ImportedSettings(workspace: Workspace) -> impl IntoView {
+    move || {
+        workspace.imported_settings.get().map(|f| {
+            let budget = if f.budget.trim().is_empty() { "no cap".to_string() } else { format!("${}", f.budget.trim()) };
+            view! {
+                <div class="warning" data-testid="imported-settings">
+                    <p><strong>"The imported file's settings were not applied."</strong>" An import never changes where your key goes. The file had:"</p>
+                    <ul>
+                        <li data-testid="imported-mode">{format!("Data source: {}", if f.mode == Mode::Live { "live service" } else { "demo" })}</li>
+                        <li data-testid="imported-base-url">{format!("Base URL: {}", f.base_url)}</li>
+                        <li data-testid="imported-budget">{format!("Budget cap: {budget}")}</li>
+                        <li data-testid="imported-validation">{format!("Response validation: {}", f.validation)}</li>
+                    </ul>
+                    <div class="toolbar">
+                        <button type="button" class="danger" data-testid="apply-imported-settings"
+                            on:click=move |_| workspace.apply_imported_settings()>"Apply these settings"</button>
+                        <button type="button" class="secondary" data-testid="discard-imported-settings"
+                            on:click=move |_| workspace.imported_settings.set(None)>"Keep mine"</button>
+                    </div>
+                </div>
+            }
+        })
+    }
 }
