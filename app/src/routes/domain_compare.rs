@@ -33,9 +33,7 @@ use crate::workspace::use_workspace;
 /// The compare page.
 #[component]
 pub fn Compare() -> impl IntoView {
-    let workspace = use_workspace();
     let q = use_query_map();
-    let navigate = use_navigate();
     let domains = Memo::new(move |_| {
         let mut d = parse_domains(&q.with(|m| m.get("d")).unwrap_or_default());
         d.truncate(MAX_COMPARE);
@@ -43,16 +41,61 @@ pub fn Compare() -> impl IntoView {
     });
     let input = RwSignal::new(domains.get_untracked().join(", "));
     Effect::new(move |_| input.set(domains.get().join(", ")));
-    let typed_n = Memo::new(move |_| parse_domains(&input.get()).len());
-    let nav = StoredValue::new(navigate);
-    let open = move || {
-        let mut d = parse_domains(&input.get_untracked());
-        d.truncate(MAX_COMPARE);
-        nav.with_value(|n| n(&compare_route(&d), Default::default()));
-    };
+    let calls = compare_calls(domains);
+    let checks = domain_checks(domains);
+    let every_call = Signal::stored(
+        std::iter::once(calls.stats)
+            .chain(calls.rank_metrics.iter().copied())
+            .chain(calls.ranked_keywords.iter().copied())
+            .collect::<Vec<_>>(),
+    );
+    let count = Signal::derive(move || domains.with(Vec::len));
+    let stats_records = calls.stats.decoded::<Vec<DomainStatsRecord>>();
+    let rank_records: RankMemos = calls
+        .rank_metrics
+        .iter()
+        .map(|c| c.decoded::<Vec<RankedKeywordsMetrics>>())
+        .collect();
+    let overlap = overlap_of(&calls.ranked_keywords, domains);
+    // Built here, outside the `<Show>`, so the overlap filters survive it.
+    let rank_body = ViewFn::from(rank_body(rank_records.clone(), domains));
+    let overlap_body = ViewFn::from(overlap_body(overlap, domains));
+    let make_report = report_maker(domains, stats_records, rank_records, overlap);
+    let stats = calls.stats;
+    let rank_calls = PricedCalls::per_item(calls.rank_metrics, count, "domain");
+    let overlap_calls = PricedCalls::per_item(calls.ranked_keywords, count, "domain");
+
+    view! {
+        <section class="page domain-page" aria-labelledby="cmp-title">
+            <DomainNav />
+            <h1 id="cmp-title">"Compare domains"</h1>
+            <CompareForm input=input />
+            <Show when=move || !domains.with(Vec::is_empty) fallback=|| view! { <CompareEmpty /> }>
+                <ComparedDomains domains=domains calls=every_call checks=checks />
+                {move || checks.get().into_iter().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> }).collect_view()}
+                <div class="toolbar"><ReportButton testid="compare-report" make=make_report disabled=Signal::derive(|| false) /></div>
+                {stats_section(stats, stats_records, domains)}
+                <PricedCallCard calls=rank_calls id="cmp-rank" title="Rank distribution"
+                    what="rank distributions" body=rank_body.clone() />
+                <PricedCallCard calls=overlap_calls id="cmp-overlap" title="Shared ranked keywords"
+                    what="ranked keywords" body=overlap_body.clone() />
+            </Show>
+        </section>
+    }
+}
+
+/// The page's calls: the stats of all domains, and per domain slot its rank distribution
+/// and ranked keywords.
+struct CompareCalls {
+    stats: PricedCall,
+    rank_metrics: Vec<PricedCall>,
+    ranked_keywords: Vec<PricedCall>,
+}
+
+fn compare_calls(domains: Memo<Vec<String>>) -> CompareCalls {
+    let workspace = use_workspace();
     let route = Signal::derive(move || compare_route(&domains.get()));
     let label = Signal::derive(move || domains.get().join(", "));
-
     let stats = PricedCall::new(workspace, route, label, move || {
         let d = domains.get();
         (!d.is_empty()).then(|| {
@@ -88,7 +131,16 @@ pub fn Compare() -> impl IntoView {
             domain,
         })
     });
-    let checks = Memo::new(move |_| {
+    CompareCalls {
+        stats,
+        rank_metrics,
+        ranked_keywords,
+    }
+}
+
+/// The domains that fail the input check, each with its reason.
+fn domain_checks(domains: Memo<Vec<String>>) -> Memo<Vec<String>> {
+    Memo::new(move |_| {
         domains.with(|ds| {
             ds.iter()
                 .filter_map(|d| {
@@ -98,23 +150,17 @@ pub fn Compare() -> impl IntoView {
                 })
                 .collect::<Vec<_>>()
         })
-    });
-    let every_call = Signal::stored(
-        std::iter::once(stats)
-            .chain(rank_metrics.iter().copied())
-            .chain(ranked_keywords.iter().copied())
-            .collect::<Vec<_>>(),
-    );
-    let count = Signal::derive(move || domains.with(Vec::len));
-    let stats_records = stats.decoded::<Vec<DomainStatsRecord>>();
-    let rank_records: RankMemos = rank_metrics
-        .iter()
-        .map(|c| c.decoded::<Vec<RankedKeywordsMetrics>>())
-        .collect();
-    let overlap = overlap_of(&ranked_keywords, domains);
-    let rank_body = ViewFn::from(rank_body(rank_records.clone(), domains));
-    let overlap_body = ViewFn::from(overlap_body(overlap, domains));
-    let make_report = Callback::new(move |_| {
+    })
+}
+
+/// Makes the report from the stored results.
+fn report_maker(
+    domains: Memo<Vec<String>>,
+    stats_records: StatsMemo,
+    rank_records: RankMemos,
+    overlap: Memo<Shared<Overlap>>,
+) -> Callback<(), Option<(String, Report)>> {
+    Callback::new(move |_| {
         let ds = domains.get_untracked();
         let stats = match stats_records.get_untracked() {
             Some(Ok(list)) => match_stats(&list, &ds),
@@ -136,60 +182,74 @@ pub fn Compare() -> impl IntoView {
             &ranks,
             &overlap.get_untracked(),
         ))
-    });
-    let rank_calls = PricedCalls::per_item(rank_metrics, count, "domain");
-    let overlap_calls = PricedCalls::per_item(ranked_keywords, count, "domain");
+    })
+}
+
+/// The domains input; opening compares the first [`MAX_COMPARE`] (free).
+#[component]
+fn CompareForm(input: RwSignal<String>) -> impl IntoView {
+    let navigate = use_navigate();
+    let typed_n = Memo::new(move |_| parse_domains(&input.get()).len());
+    let nav = StoredValue::new(navigate);
+    let open = move || {
+        let mut d = parse_domains(&input.get_untracked());
+        d.truncate(MAX_COMPARE);
+        nav.with_value(|n| n(&compare_route(&d), Default::default()));
+    };
 
     view! {
-        <section class="page domain-page" aria-labelledby="cmp-title">
-            <DomainNav />
-            <h1 id="cmp-title">"Compare domains"</h1>
-            <form class="research slim" on:submit=move |ev| { ev.prevent_default(); open(); }>
-                <div class="field grow">
-                    <label for="cmp-input">{format!("Up to {MAX_COMPARE} domains, separated by commas")}</label>
-                    <input id="cmp-input" data-testid="compare-input" spellcheck="false" autocomplete="off" placeholder="a.com, b.com, c.com"
-                        prop:value=move || input.get() on:input=move |ev| input.set(event_target_value(&ev)) />
-                    {move || (typed_n.get() > MAX_COMPARE).then(|| view! {
-                        <p class="error inline" data-testid="too-many">{format!("Only the first {MAX_COMPARE} domains are compared.")}</p>
-                    })}
-                </div>
-                <div class="field">
-                    <span class="label-spacer" aria-hidden="true">" "</span>
-                    <button type="submit" class="secondary" data-testid="compare-open">"Compare (free)"</button>
-                </div>
-            </form>
-            <Show when=move || !domains.with(Vec::is_empty)
-                fallback=|| view! {
-                    <div class="empty" data-testid="empty">
-                        <h2>"Side by side"</h2>
-                        <p>{format!(
-                            "Enter two to four domains. Each section shows its price first: stats {} per domain, rank distribution {} per domain, ranked keywords {} per domain.",
-                            domainstats::PRICE.usd.short_text(),
-                            ranked_keywords_metrics::PRICE.usd.short_text(),
-                            ranked_keywords_domain::PRICE.usd.short_text(),
-                        )}</p>
-                    </div>
-                }>
-                <div class="detail-head">
-                    <ul class="legend-chips" data-testid="compare-domains" aria-label="Compared domains">
-                        {move || domains.get().into_iter().enumerate().map(|(i, d)| view! {
-                            <li class=format!("chip dom{i}") data-testid="compare-domain">
-                                <strong>{LETTERS[i]}</strong>" "
-                                <A href=domain_route(&d, "overview")>{d.clone()}</A>
-                            </li>
-                        }).collect_view()}
-                    </ul>
-                    <LoadEverything calls=every_call secondary=true blocked=Signal::derive(move || !checks.with(Vec::is_empty)) />
-                </div>
-                {move || checks.get().into_iter().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> }).collect_view()}
-                <div class="toolbar"><ReportButton testid="compare-report" make=make_report disabled=Signal::derive(|| false) /></div>
-                {stats_section(stats, stats_records, domains)}
-                <PricedCallCard calls=rank_calls id="cmp-rank" title="Rank distribution"
-                    what="rank distributions" body=rank_body.clone() />
-                <PricedCallCard calls=overlap_calls id="cmp-overlap" title="Shared ranked keywords"
-                    what="ranked keywords" body=overlap_body.clone() />
-            </Show>
-        </section>
+        <form class="research slim" on:submit=move |ev| { ev.prevent_default(); open(); }>
+            <div class="field grow">
+                <label for="cmp-input">{format!("Up to {MAX_COMPARE} domains, separated by commas")}</label>
+                <input id="cmp-input" data-testid="compare-input" spellcheck="false" autocomplete="off" placeholder="a.com, b.com, c.com"
+                    prop:value=move || input.get() on:input=move |ev| input.set(event_target_value(&ev)) />
+                {move || (typed_n.get() > MAX_COMPARE).then(|| view! {
+                    <p class="error inline" data-testid="too-many">{format!("Only the first {MAX_COMPARE} domains are compared.")}</p>
+                })}
+            </div>
+            <div class="field">
+                <span class="label-spacer" aria-hidden="true">" "</span>
+                <button type="submit" class="secondary" data-testid="compare-open">"Compare (free)"</button>
+            </div>
+        </form>
+    }
+}
+
+/// Before any domains: what the page does and its prices.
+#[component]
+fn CompareEmpty() -> impl IntoView {
+    view! {
+        <div class="empty" data-testid="empty">
+            <h2>"Side by side"</h2>
+            <p>{format!(
+                "Enter two to four domains. Each section shows its price first: stats {} per domain, rank distribution {} per domain, ranked keywords {} per domain.",
+                domainstats::PRICE.usd.short_text(),
+                ranked_keywords_metrics::PRICE.usd.short_text(),
+                ranked_keywords_domain::PRICE.usd.short_text(),
+            )}</p>
+        </div>
+    }
+}
+
+/// The compared domains as lettered chips, and the button that loads every section.
+#[component]
+fn ComparedDomains(
+    domains: Memo<Vec<String>>,
+    calls: Signal<Vec<PricedCall>>,
+    checks: Memo<Vec<String>>,
+) -> impl IntoView {
+    view! {
+        <div class="detail-head">
+            <ul class="legend-chips" data-testid="compare-domains" aria-label="Compared domains">
+                {move || domains.get().into_iter().enumerate().map(|(i, d)| view! {
+                    <li class=format!("chip dom{i}") data-testid="compare-domain">
+                        <strong>{LETTERS[i]}</strong>" "
+                        <A href=domain_route(&d, "overview")>{d.clone()}</A>
+                    </li>
+                }).collect_view()}
+            </ul>
+            <LoadEverything calls=calls secondary=true blocked=Signal::derive(move || !checks.with(Vec::is_empty)) />
+        </div>
     }
 }
 
