@@ -26,7 +26,7 @@ use crate::components::{
 use crate::paths::{enc, gap_route, keyword_route};
 use crate::research::gap::{self, Gap, GapList, Ranked, MAX_COMPETITORS};
 use crate::research::report::{self, Block, Report, Section};
-use crate::workspace::{self, use_workspace};
+use crate::workspace::{self, use_workspace, Workspace};
 
 /// Your domain and the competitors.
 const SLOTS: usize = MAX_COMPETITORS + 1;
@@ -287,6 +287,18 @@ pub fn ContentGap() -> impl IntoView {
     }
 }
 
+/// (the computed gap, every domain loaded, compute time in ms).
+type GapData = (Shared<GapView>, bool, f64);
+
+/// The table's filter inputs and sort, made with the body so a re-render keeps them.
+#[derive(Clone, Copy)]
+struct GapFilter {
+    text: RwSignal<String>,
+    vmin: RwSignal<String>,
+    cmax: RwSignal<String>,
+    sort: RwSignal<Option<(String, bool)>>,
+}
+
 /// The lists, computed from the stored ranked keywords of every domain.
 fn gap_body(
     calls: Vec<PricedCall>,
@@ -295,8 +307,73 @@ fn gap_body(
     brand: RwSignal<String>,
 ) -> impl Fn() -> AnyView + Send + Sync + 'static {
     let workspace = use_workspace();
+    let view_data = gap_data(&calls, domains, brand);
+    let filter = GapFilter {
+        text: RwSignal::new(String::new()),
+        vmin: RwSignal::new(String::new()),
+        cmax: RwSignal::new(String::new()),
+        sort: RwSignal::new(None),
+    };
+    let order = gap_order(view_data, list, filter);
+    let shown_keywords = Signal::derive(move || {
+        let (v, _, _) = view_data.get();
+        order.with(|o| {
+            o.iter()
+                .map(|&i| v.gap.keyword[i as usize].clone())
+                .collect::<Vec<_>>()
+        })
+    });
+    let render = gap_row(view_data, workspace);
+    let export = move |_| export_csv(view_data, order, list, domains, workspace);
+    move || {
+        let render = render.clone();
+        let (v, loaded, elapsed) = view_data.get();
+        let counts: Vec<(GapList, usize)> = GapList::ALL
+            .iter()
+            .map(|&l| (l, v.gap.list(l).len()))
+            .collect();
+        let current = list.get();
+        let branded = v.gap.branded;
+        view! {
+            <div class="gap" data-testid="gap">
+                {(!loaded).then(|| view! { <p class="meta warn" data-testid="gap-partial">"Some domains are not loaded: the lists count only the domains loaded."</p> })}
+                <GapTabs counts=counts current=current domains=domains />
+                <GapFilters filter=filter brand=brand />
+                <div class="toolbar">
+                    <strong data-testid="gap-count" aria-live="polite">{move || format!("{} keywords", fmt_int(order.with(|o| o.len()) as i64))}</strong>
+                    <AddToList keywords=shown_keywords id="gap" />
+                    <button type="button" class="secondary" data-testid="gap-csv" on:click=export
+                        disabled=move || order.with(|o| o.is_empty())>
+                        {move || format!("Export CSV ({} rows)", fmt_int(order.with(|o| o.len()) as i64))}
+                    </button>
+                    <ReportButton testid="gap-report" disabled=Signal::derive(|| false)
+                        make=Callback::new(move |_| Some(gap_report(&view_data.get_untracked().0, &brand.get_untracked()))) />
+                    <span class="meta" data-testid="gap-timing">{format!("computed in {elapsed:.0} ms")}</span>
+                </div>
+                <Show when=move || order.with(|o| !o.is_empty())
+                    fallback=move || view! { <p class="empty" data-testid="gap-none">{format!("No keywords in “{}”.", current.label())}</p> }>
+                    <VirtualTable columns=COLUMNS[..7].to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
+                        sort=filter.sort caption="Content gap keywords" testid="gap-table" />
+                </Show>
+                <details class="meta rules" data-testid="gap-rules">
+                    <summary>"How the lists are computed"</summary>
+                    <p>{gap::GAP_RULES}</p>
+                    <p>{gap::BRAND_RULE}{format!(" Left out now: {}.", fmt_int(branded as i64))}</p>
+                </details>
+            </div>
+        }
+        .into_any()
+    }
+}
+
+/// The gap of the loaded domains (brand terms left out), with whether all are loaded.
+fn gap_data(
+    calls: &[PricedCall],
+    domains: Memo<Vec<String>>,
+    brand: RwSignal<String>,
+) -> Memo<GapData> {
     let decoded: Vec<_> = calls.iter().map(|c| ranked_keywords_of(*c)).collect();
-    let view_data = Memo::new(move |_| {
+    Memo::new(move |_| {
         let n = domains.with(Vec::len);
         let data: Vec<Option<Shared<RankedKeywordsData>>> = (0..SLOTS)
             .map(|i| {
@@ -320,15 +397,19 @@ fn gap_body(
             loaded,
             elapsed,
         )
-    });
-    let text = RwSignal::new(String::new());
-    let vmin = RwSignal::new(String::new());
-    let cmax = RwSignal::new(String::new());
-    let sort = RwSignal::new(None::<(String, bool)>);
-    let order = Memo::new(move |_| {
+    })
+}
+
+/// The rows of the current list that pass the filters, in the table's sort order.
+fn gap_order(
+    view_data: Memo<GapData>,
+    list: Memo<GapList>,
+    f: GapFilter,
+) -> Memo<Shared<Vec<u32>>> {
+    Memo::new(move |_| {
         let (v, _, _) = view_data.get();
-        let t = text.get().trim().to_lowercase();
-        let (v0, c1) = (bound(&vmin.get()), bound(&cmax.get()));
+        let t = f.text.get().trim().to_lowercase();
+        let (v0, c1) = (bound(&f.vmin.get()), bound(&f.cmax.get()));
         let g = &v.gap;
         let mut mask = vec![false; g.len()];
         for &i in g.list(list.get()) {
@@ -342,19 +423,15 @@ fn gap_body(
             &COLUMNS,
             &v,
             g.len(),
-            sort.get().as_ref(),
+            f.sort.get().as_ref(),
             Some(&mask),
         ))
-    });
-    let shown_keywords = Signal::derive(move || {
-        let (v, _, _) = view_data.get();
-        order.with(|o| {
-            o.iter()
-                .map(|&i| v.gap.keyword[i as usize].clone())
-                .collect::<Vec<_>>()
-        })
-    });
-    let render: RenderRow = Arc::new(move |i: u32| {
+    })
+}
+
+/// A row of the gap table.
+fn gap_row(view_data: Memo<GapData>, workspace: Workspace) -> RenderRow {
+    Arc::new(move |i: u32| {
         let (v, _, _) = view_data.get_untracked();
         let i = i as usize;
         let g = &v.gap;
@@ -376,87 +453,79 @@ fn gap_body(
             <div role="cell" class="vt-c url">{theirs.map(|p| { let short = short_url(&p.url); view! { <ExtLink href=p.url>{short}</ExtLink> } })}</div>
         }
         .into_any()
+    })
+}
+
+/// Downloads the shown rows as CSV (untracked reads: a click handler).
+fn export_csv(
+    view_data: Memo<GapData>,
+    order: Memo<Shared<Vec<u32>>>,
+    list: Memo<GapList>,
+    domains: Memo<Vec<String>>,
+    workspace: Workspace,
+) {
+    let (v, _, _) = view_data.get_untracked();
+    let l = list.get_untracked();
+    let header: Vec<&str> = COLUMNS
+        .iter()
+        .filter(|c| c.csv.is_some())
+        .map(|c| c.csv_header.unwrap_or(c.label))
+        .collect();
+    let rows = order.with_untracked(|o| {
+        o.iter()
+            .map(|&i| {
+                COLUMNS
+                    .iter()
+                    .filter_map(|c| c.csv.map(|f| f(&v, i as usize)))
+                    .collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>()
     });
-    let export = move |_| {
-        let (v, _, _) = view_data.get_untracked();
-        let l = list.get_untracked();
-        let header: Vec<&str> = COLUMNS
-            .iter()
-            .filter(|c| c.csv.is_some())
-            .map(|c| c.csv_header.unwrap_or(c.label))
-            .collect();
-        let rows = order.with_untracked(|o| {
-            o.iter()
-                .map(|&i| {
-                    COLUMNS
-                        .iter()
-                        .filter_map(|c| c.csv.map(|f| f(&v, i as usize)))
-                        .collect::<Vec<_>>()
-                })
-                .collect::<Vec<_>>()
-        });
-        let you = domains.with_untracked(|d| d.first().cloned().unwrap_or_default());
-        let name = format!("content-gap-{}-{}.csv", you, l.id());
-        if let Err(e) = csv::download(&name, "text/csv", &csv::to_csv(&header, rows)) {
-            workspace.notice(format!("CSV export failed: {e}"));
-        }
-    };
-    move || {
-        let render = render.clone();
-        let (v, loaded, elapsed) = view_data.get();
-        let counts: Vec<(GapList, usize)> = GapList::ALL
-            .iter()
-            .map(|&l| (l, v.gap.list(l).len()))
-            .collect();
-        let current = list.get();
-        let branded = v.gap.branded;
-        view! {
-            <div class="gap" data-testid="gap">
-                {(!loaded).then(|| view! { <p class="meta warn" data-testid="gap-partial">"Some domains are not loaded: the lists count only the domains loaded."</p> })}
-                <nav class="tabs" aria-label="Gap lists">
-                    {counts.into_iter().map(|(l, n)| view! {
-                        <A href=move || list_route(&domains.get(), l) attr:data-testid=format!("gap-tab-{}", l.id())
-                            attr:class=if l == current { "tab active" } else { "tab" }
-                            attr:aria-current=(l == current).then_some("page")>
-                            {format!("{} ({})", l.label(), fmt_int(n as i64))}
-                        </A>
-                    }).collect_view()}
-                </nav>
-                <fieldset class="filters">
-                    <legend>"Filter"</legend>
-                    <label class="f wide"><span>"Keyword contains"</span>
-                        <input type="search" data-testid="gap-filter" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev)) /></label>
-                    <label class="f"><span>"Volume from"</span>
-                        <input data-testid="gap-vmin" inputmode="decimal" placeholder="min" prop:value=move || vmin.get() on:input=move |ev| vmin.set(event_target_value(&ev)) /></label>
-                    <label class="f"><span>"Competition up to"</span>
-                        <input data-testid="gap-cmax" inputmode="decimal" placeholder="max" prop:value=move || cmax.get() on:input=move |ev| cmax.set(event_target_value(&ev)) /></label>
-                    <label class="f wide"><span>"Brand terms (left out)"</span>
-                        <input data-testid="gap-brand" prop:value=move || brand.get() on:change=move |ev| brand.set(event_target_value(&ev)) /></label>
-                </fieldset>
-                <div class="toolbar">
-                    <strong data-testid="gap-count" aria-live="polite">{move || format!("{} keywords", fmt_int(order.with(|o| o.len()) as i64))}</strong>
-                    <AddToList keywords=shown_keywords id="gap" />
-                    <button type="button" class="secondary" data-testid="gap-csv" on:click=export
-                        disabled=move || order.with(|o| o.is_empty())>
-                        {move || format!("Export CSV ({} rows)", fmt_int(order.with(|o| o.len()) as i64))}
-                    </button>
-                    <ReportButton testid="gap-report" disabled=Signal::derive(|| false)
-                        make=Callback::new(move |_| Some(gap_report(&view_data.get_untracked().0, &brand.get_untracked()))) />
-                    <span class="meta" data-testid="gap-timing">{format!("computed in {elapsed:.0} ms")}</span>
-                </div>
-                <Show when=move || order.with(|o| !o.is_empty())
-                    fallback=move || view! { <p class="empty" data-testid="gap-none">{format!("No keywords in “{}”.", current.label())}</p> }>
-                    <VirtualTable columns=COLUMNS[..7].to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
-                        sort=sort caption="Content gap keywords" testid="gap-table" />
-                </Show>
-                <details class="meta rules" data-testid="gap-rules">
-                    <summary>"How the lists are computed"</summary>
-                    <p>{gap::GAP_RULES}</p>
-                    <p>{gap::BRAND_RULE}{format!(" Left out now: {}.", fmt_int(branded as i64))}</p>
-                </details>
-            </div>
-        }
-        .into_any()
+    let you = domains.with_untracked(|d| d.first().cloned().unwrap_or_default());
+    let name = format!("content-gap-{}-{}.csv", you, l.id());
+    if let Err(e) = csv::download(&name, "text/csv", &csv::to_csv(&header, rows)) {
+        workspace.notice(format!("CSV export failed: {e}"));
+    }
+}
+
+/// One tab per list with its count; the current one is marked.
+#[component]
+fn GapTabs(
+    counts: Vec<(GapList, usize)>,
+    current: GapList,
+    domains: Memo<Vec<String>>,
+) -> impl IntoView {
+    view! {
+        <nav class="tabs" aria-label="Gap lists">
+            {counts.into_iter().map(|(l, n)| view! {
+                <A href=move || list_route(&domains.get(), l) attr:data-testid=format!("gap-tab-{}", l.id())
+                    attr:class=if l == current { "tab active" } else { "tab" }
+                    attr:aria-current=(l == current).then_some("page")>
+                    {format!("{} ({})", l.label(), fmt_int(n as i64))}
+                </A>
+            }).collect_view()}
+        </nav>
+    }
+}
+
+/// The filter inputs; brand terms apply on change (they recompute the gap).
+#[component]
+fn GapFilters(filter: GapFilter, brand: RwSignal<String>) -> impl IntoView {
+    let GapFilter {
+        text, vmin, cmax, ..
+    } = filter;
+    view! {
+        <fieldset class="filters">
+            <legend>"Filter"</legend>
+            <label class="f wide"><span>"Keyword contains"</span>
+                <input type="search" data-testid="gap-filter" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev)) /></label>
+            <label class="f"><span>"Volume from"</span>
+                <input data-testid="gap-vmin" inputmode="decimal" placeholder="min" prop:value=move || vmin.get() on:input=move |ev| vmin.set(event_target_value(&ev)) /></label>
+            <label class="f"><span>"Competition up to"</span>
+                <input data-testid="gap-cmax" inputmode="decimal" placeholder="max" prop:value=move || cmax.get() on:input=move |ev| cmax.set(event_target_value(&ev)) /></label>
+            <label class="f wide"><span>"Brand terms (left out)"</span>
+                <input data-testid="gap-brand" prop:value=move || brand.get() on:change=move |ev| brand.set(event_target_value(&ev)) /></label>
+        </fieldset>
     }
 }
 

@@ -15,7 +15,7 @@ use crate::components::{
 };
 use crate::model::{plural, preview};
 use crate::paths::enc;
-use crate::workspace::{self, use_workspace, Job};
+use crate::workspace::{self, use_workspace, Call, Job};
 
 /// A row: the record and its position in the response (URLs may repeat).
 #[derive(Clone, Debug, PartialEq)]
@@ -171,26 +171,33 @@ fn urls_input(urls: &[String]) -> String {
 pub fn PageMetrics() -> impl IntoView {
     let workspace = use_workspace();
     let q = use_query_map();
-    let navigate = use_navigate();
-    let text = RwSignal::new(q.with_untracked(|m| m.get("u")).unwrap_or_default());
-    let typed = Memo::new(move |_| parse_urls(&text.get()));
     let committed = Memo::new(move |_| parse_urls(&q.with(|m| m.get("u")).unwrap_or_default()));
-    let make = |urls: Vec<String>| {
-        (!urls.is_empty()).then(|| {
-            Request::BacklinkMetrics(backlink_metrics::Request {
-                key: Default::default(),
-                urls,
-            })
-        })
-    };
-    let typed_req = Memo::new(move |_| make(typed.get()));
     let shown = PricedCall::new(
         workspace,
         Signal::derive(move || pages_route(&committed.get())),
         Signal::derive(move || urls_input(&committed.get())),
-        move || make(committed.get()),
+        move || metrics_request(committed.get()),
     );
-    let call = shown.call;
+
+    view! {
+        <section class="page domain-page" aria-labelledby="pm-title">
+            <DomainNav />
+            <h1 id="pm-title">"Page backlink metrics"</h1>
+            <PagesForm initial=q.with_untracked(|m| m.get("u")).unwrap_or_default() call=shown.call />
+            <ErrorBox call=shown.call />
+            <PagesResults shown=shown />
+        </section>
+    }
+}
+
+/// The URLs textarea with its price buttons; a run shows its result at the URLs' route.
+#[component]
+fn PagesForm(initial: String, call: Call) -> impl IntoView {
+    let workspace = use_workspace();
+    let navigate = use_navigate();
+    let text = RwSignal::new(initial);
+    let typed = Memo::new(move |_| parse_urls(&text.get()));
+    let typed_req = Memo::new(move |_| metrics_request(typed.get()));
     let check = Memo::new(move |_| {
         typed_req
             .with(|r| r.as_ref().and_then(|r| r.check().err()))
@@ -245,6 +252,44 @@ pub fn PageMetrics() -> impl IntoView {
                 .is_some_and(|r| workspace.has_result(&workspace::cache_key(workspace, r)))
         })
     };
+
+    view! {
+        <div class="research">
+            <div class="field grow">
+                <label for="pm-input">"Page URLs, one per line"</label>
+                <textarea id="pm-input" data-testid="urls-input" rows="5" spellcheck="false"
+                    placeholder="https://example.com/\nhttps://example.com/blog/post"
+                    prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+                <p class="meta" aria-live="polite">{move || { let n = typed.with(Vec::len); format!("{n} URL{}", plural(n)) }}</p>
+            </div>
+            <div class="field">
+                <PriceButton testid="run" text=Signal::derive(move || { price.track(); typed_req.with(|r| r.as_ref().map(|r| run_text(workspace, "Get metrics", r, false, "URL")).unwrap_or_else(|| price_text("Get metrics", Usd::ZERO, 0, "URL"))) })
+                    price=Signal::derive(move || price.get().0)
+                    disabled=Signal::derive(move || call.loading.get() || typed.with(Vec::is_empty) || check.with(Option::is_some))
+                    on_run=Callback::new(move |_| go(false)) />
+                <Show when=typed_stored>
+                    <PriceButton testid="refresh" secondary=true
+                        text=Signal::derive(move || price_text("Refresh", full(), typed.with(Vec::len) as u64, "URL"))
+                        price=Signal::derive(full)
+                        disabled=Signal::derive(move || call.loading.get())
+                        on_run=Callback::new(move |_| go(true)) />
+                </Show>
+                {move || check.get().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> })}
+                <p class="meta">{format!(
+                    "{} {} (the service prices it “per domain, per request”; we count every URL, so the shown price is never below the charge).",
+                    backlink_metrics::PRICE.usd.short_text(),
+                    backlink_metrics::PRICE.unit.label(),
+                )}</p>
+            </div>
+        </div>
+    }
+}
+
+/// The shown run: totals, CSV export, table and validation; before one, loading or a hint.
+#[component]
+fn PagesResults(shown: PricedCall) -> impl IntoView {
+    let workspace = use_workspace();
+    let call = shown.call;
     let records = shown.decoded::<Vec<PageBacklinkMetrics>>();
     let rows = Signal::derive(move || match records.get() {
         Some(Ok(v)) => v
@@ -271,73 +316,53 @@ pub fn PageMetrics() -> impl IntoView {
         })
     };
 
-    view! {
-        <section class="page domain-page" aria-labelledby="pm-title">
-            <DomainNav />
-            <h1 id="pm-title">"Page backlink metrics"</h1>
-            <div class="research">
-                <div class="field grow">
-                    <label for="pm-input">"Page URLs, one per line"</label>
-                    <textarea id="pm-input" data-testid="urls-input" rows="5" spellcheck="false"
-                        placeholder="https://example.com/\nhttps://example.com/blog/post"
-                        prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
-                    <p class="meta" aria-live="polite">{move || { let n = typed.with(Vec::len); format!("{n} URL{}", plural(n)) }}</p>
+    move || {
+        if !shown.stored() {
+            return no_results(call.loading.get());
+        }
+        view! {
+            <section class="results" aria-labelledby="pm-res">
+                <div class="results-head">
+                    <h2 id="pm-res">{move || { let n = rows.with(Vec::len); format!("{n} page{}", plural(n)) }}</h2>
+                    <span class="meta">{move || { let (b, r) = totals(); format!("{} backlinks · {} referring domains in total", fmt_int(b), fmt_int(r)) }}</span>
                 </div>
-                <div class="field">
-                    <PriceButton testid="run" text=Signal::derive(move || { price.track(); typed_req.with(|r| r.as_ref().map(|r| run_text(workspace, "Get metrics", r, false, "URL")).unwrap_or_else(|| price_text("Get metrics", Usd::ZERO, 0, "URL"))) })
-                        price=Signal::derive(move || price.get().0)
-                        disabled=Signal::derive(move || call.loading.get() || typed.with(Vec::is_empty) || check.with(Option::is_some))
-                        on_run=Callback::new(move |_| go(false)) />
-                    <Show when=typed_stored>
-                        <PriceButton testid="refresh" secondary=true
-                            text=Signal::derive(move || price_text("Refresh", full(), typed.with(Vec::len) as u64, "URL"))
-                            price=Signal::derive(full)
-                            disabled=Signal::derive(move || call.loading.get())
-                            on_run=Callback::new(move |_| go(true)) />
-                    </Show>
-                    {move || check.get().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> })}
-                    <p class="meta">{format!(
-                        "{} {} (the service prices it “per domain, per request”; we count every URL, so the shown price is never below the charge).",
-                        backlink_metrics::PRICE.usd.short_text(),
-                        backlink_metrics::PRICE.unit.label(),
-                    )}</p>
+                <ResultMeta result=Signal::derive(move || shown.meta.get()) />
+                {move || records.get().and_then(|r| r.err()).map(unreadable)}
+                <div class="toolbar">
+                    <button type="button" class="secondary" data-testid="export-csv" on:click=export
+                        disabled=move || rows.with(Vec::is_empty)>{move || format!("Export CSV ({} rows)", rows.with(Vec::len))}</button>
                 </div>
-            </div>
-            <ErrorBox call=call />
-            {move || {
-                if !shown.stored() {
-                    return if call.loading.get() {
-                        view! { <p class="empty" data-testid="loading"><span class="spinner" aria-hidden="true"></span>"Fetching backlink metrics…"</p> }.into_any()
-                    } else {
-                        view! {
-                            <div class="empty" data-testid="empty">
-                                <h2>"Backlinks of individual pages"</h2>
-                                <p>"Paste full URLs (http or https), one per line, and press “Get metrics”. The price is on the button; results are saved and reopen without a charge."</p>
-                            </div>
-                        }.into_any()
-                    };
-                }
-                view! {
-                    <section class="results" aria-labelledby="pm-res">
-                        <div class="results-head">
-                            <h2 id="pm-res">{move || { let n = rows.with(Vec::len); format!("{n} page{}", plural(n)) }}</h2>
-                            <span class="meta">{move || { let (b, r) = totals(); format!("{} backlinks · {} referring domains in total", fmt_int(b), fmt_int(r)) }}</span>
-                        </div>
-                        <ResultMeta result=Signal::derive(move || shown.meta.get()) />
-                        {move || records.get().and_then(|r| r.err()).map(unreadable)}
-                        <div class="toolbar">
-                            <button type="button" class="secondary" data-testid="export-csv" on:click=export
-                                disabled=move || rows.with(Vec::is_empty)>{move || format!("Export CSV ({} rows)", rows.with(Vec::len))}</button>
-                        </div>
-                        <Show when=move || !rows.with(Vec::is_empty) fallback=|| view! { <p class="empty">"The service returned no records."</p> }>
-                            <DataTable model=model caption="Backlink metrics by page" testid="pages-table" />
-                        </Show>
-                        <ValidationPanel result=Signal::derive(move || shown.meta.get()) />
-                    </section>
-                }.into_any()
-            }}
-        </section>
+                <Show when=move || !rows.with(Vec::is_empty) fallback=|| view! { <p class="empty">"The service returned no records."</p> }>
+                    <DataTable model=model caption="Backlink metrics by page" testid="pages-table" />
+                </Show>
+                <ValidationPanel result=Signal::derive(move || shown.meta.get()) />
+            </section>
+        }.into_any()
     }
+}
+
+/// Before a stored result: the running call's spinner, else what the page does.
+fn no_results(loading: bool) -> AnyView {
+    if loading {
+        view! { <p class="empty" data-testid="loading"><span class="spinner" aria-hidden="true"></span>"Fetching backlink metrics…"</p> }.into_any()
+    } else {
+        view! {
+            <div class="empty" data-testid="empty">
+                <h2>"Backlinks of individual pages"</h2>
+                <p>"Paste full URLs (http or https), one per line, and press “Get metrics”. The price is on the button; results are saved and reopen without a charge."</p>
+            </div>
+        }.into_any()
+    }
+}
+
+/// The metrics call for `urls` (none without URLs).
+fn metrics_request(urls: Vec<String>) -> Option<Request> {
+    (!urls.is_empty()).then(|| {
+        Request::BacklinkMetrics(backlink_metrics::Request {
+            key: Default::default(),
+            urls,
+        })
+    })
 }
 
 #[cfg(test)]
