@@ -35,7 +35,9 @@ tasks:
   test               install what is missing, run every check and test (native, wasm in
                      headless Chromium, JS package, app end-to-end)
   arch               only the architecture checks: module layers (ARCHITECTURE.md), no
-                     cycles, pages import no pages, no source file over 700 lines
+                     cycles, pages import no pages, no two files importing each other, no
+                     price literal in the app, no app function over 150 lines, no source
+                     file over 700 lines
   pkg                build the JS package into pkg/
   bench              run the benchmarks and write BENCHMARKS.md
   bench --ab <rev>   the validator benchmark of <rev> against the working tree, interleaved

@@ -12,6 +12,8 @@
 //!   `xtask/src/`, but the pairs of [`ALLOWED_FILE_PAIRS`].
 //! - **No price written into the app** ([`prices`]): no dollar amount in a string literal of
 //!   `app/src/` outside test code.
+//! - **No function over [`lengths::MAX_FN_LINES`] lines** in `app/src/` ([`lengths`]), but
+//!   those of [`LONG_FUNCTIONS_LEFT`].
 //! - **No source file over [`MAX_LINES`] lines** in `src/`, `app/src/`, `sandbox/src/`.
 //!   Test files (`tests.rs`, `tests/`) and generated data (`@generated` in the first five
 //!   lines) are left out; a test module inside a file counts, since the rule is about the
@@ -24,6 +26,7 @@
 //! `#[cfg(test)]` items, `tests.rs` files and `tests/` directories.
 
 mod files;
+mod lengths;
 mod pairs;
 mod prices;
 mod source;
@@ -47,6 +50,14 @@ const PAIR_DIRS: &[&str] = &["src", "app/src", "sandbox/src", "xtask/src"];
 /// Every other pair fails the check; remove a line once its pair is gone.
 const ALLOWED_FILE_PAIRS: &[(&str, &str)] = &[];
 
+/// Functions of `app/src/` left over the length limit for now, each with why. Every other
+/// one fails the check; remove a line once its function is split.
+const LONG_FUNCTIONS_LEFT: &[(&str, &str)] = &[
+    // The landing page: its split is measured against the first-load budget (400 KiB,
+    // about 1 kB of headroom) in its own step, with the page's URL state as a typed query.
+    ("routes/keywords.rs", "Keywords"),
+];
+
 /// The directory the no-price-literal rule covers.
 const PRICE_DIR: &str = "app/src";
 
@@ -63,7 +74,7 @@ pub fn check() -> Res {
     let violations = workspace_violations(&root)?;
     if violations.is_empty() {
         eprintln!(
-            "arch: layers, cycles, file pairs, pages, prices and file sizes are as documented"
+            "arch: layers, cycles, file pairs, pages, prices, function and file sizes are as documented"
         );
         return Ok(());
     }
@@ -114,6 +125,14 @@ fn workspace_violations(root: &Path) -> Res<Vec<Violation>> {
         );
     }
     let app = read_sources(&root.join(PRICE_DIR))?;
+    violations.extend(
+        lengths::long_functions(&app, LONG_FUNCTIONS_LEFT)
+            .into_iter()
+            .map(|v| Violation {
+                at: format!("{PRICE_DIR}/{}", v.at),
+                message: v.message,
+            }),
+    );
     violations.extend(prices::price_literals(&app).into_iter().map(|v| Violation {
         at: format!("{PRICE_DIR}/{}", v.at),
         message: v.message,

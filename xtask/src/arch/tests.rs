@@ -1,7 +1,8 @@
 //! The architecture rules on small synthetic crates.
 
 use super::{
-    count_lines, crate_violations, layer_table, pairs, prices, too_long, SourceFile, MAX_LINES,
+    count_lines, crate_violations, layer_table, lengths, pairs, prices, too_long, SourceFile,
+    MAX_LINES,
 };
 
 fn file(path: &str, text: &str) -> SourceFile {
@@ -345,4 +346,38 @@ fn a_price_in_a_string_is_reported_outside_tests_and_comments() {
         .map(|v| v.at)
         .collect();
     assert_eq!(found, ["routes/domain.rs:3", "routes/domain.rs:5"]);
+}
+
+#[test]
+fn a_function_over_the_limit_is_found_outside_test_code_and_the_allowed_ones() {
+    let long = |name: &str, n: usize| {
+        format!(
+            "pub fn {name}(\n    a: u8,\n) -> u8 {{\n{}    a\n}}\n",
+            "    let _ = 1;\n".repeat(n - 5)
+        )
+    };
+    let text = format!(
+        "{}\nfn short() {{\n}}\n\ntrait T {{\n    fn declared(&self);\n}}\n\n{}\n#[cfg(test)]\nmod tests {{\n{}}}\n",
+        long("Page", 151),
+        long("Left", 200),
+        long("in_tests", 300),
+    );
+    let found = lengths::functions(&text);
+    assert_eq!(found[0], (1, "Page".to_string(), 151));
+    assert_eq!(
+        found.iter().map(|f| f.1.as_str()).collect::<Vec<_>>(),
+        ["Page", "short", "Left"]
+    );
+    let files = [
+        file("routes/page.rs", &text),
+        file("routes/tests.rs", &long("T", 400)),
+    ];
+    let at: Vec<String> = lengths::long_functions(&files, &[("routes/page.rs", "Left")])
+        .into_iter()
+        .map(|v| v.at)
+        .collect();
+    assert_eq!(at, ["routes/page.rs:1"]);
+    assert!(lengths::functions(&long("Exact", 150))
+        .iter()
+        .all(|f| f.2 == 150));
 }
