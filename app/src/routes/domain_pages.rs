@@ -217,7 +217,8 @@ fn PagesForm(initial: String, call: Call) -> impl IntoView {
         typed_req
             .with(|r| {
                 r.as_ref()
-                    .map(|r| workspace::price_now(workspace, r, false))
+                    .map(|r| workspace::quote_now(workspace, r, false))
+                    .map(|q| (q.usd, q.units))
             })
             .unwrap_or((Usd::ZERO, 0))
     });

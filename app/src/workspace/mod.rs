@@ -42,7 +42,7 @@ pub use calls::journal::Period;
 pub use calls::{cache_key, run, run_then_show, Call, Job, CHUNK_SIZE};
 pub use errors::{history_message, ErrorInfo};
 pub use persistence::MAX_HISTORY;
-pub use prices::{price_now, quote_now, Quote};
+pub use prices::{quote_now, Quote};
 pub use settings::DEMO_BASE_URL;
 pub use state::{use_workspace, Running, Workspace};
 

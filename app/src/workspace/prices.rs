@@ -43,9 +43,3 @@ pub fn quote_now(workspace: Workspace, request: &Request, refresh: bool) -> Quot
         },
     }
 }
-
-/// [`quote_now`] as (price, units).
-pub fn price_now(workspace: Workspace, request: &Request, refresh: bool) -> (Usd, u64) {
-    let q = quote_now(workspace, request, refresh);
-    (q.usd, q.units)
-}

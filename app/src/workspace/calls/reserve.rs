@@ -12,7 +12,7 @@ use super::journal::{overlap, Changed};
 use super::tabs;
 use crate::model::{CallResult, HistoryEntry};
 use crate::store;
-use crate::workspace::{now, price_now, Workspace};
+use crate::workspace::{now, quote_now, Workspace};
 
 /// What a reserving call is about (the request and how History shows it).
 pub(super) struct Wanted<'a> {
@@ -76,7 +76,7 @@ pub(super) async fn reserve(
                 return Err(true);
             }
         }
-        let (estimate, _) = price_now(workspace, request, refresh);
+        let estimate = quote_now(workspace, request, refresh).usd;
         let row = HistoryEntry {
             id: tabs::next_id(),
             operation: request.operation().path().to_string(),
