@@ -1,0 +1,68 @@
+//! The keyword explorer: paste keywords, see the price, run `search_volume/bulk` (in chunks,
+//! with progress and cancel), then sort, filter, select, add to lists and export CSV.
+//! The keywords, country, sort and filters live in the URL (never the key).
+//!
+//! The page composes its jobs: the URL state ([`query`]), the filters ([`filters`]), the call
+//! and its price ([`run`]), the input form ([`form`]) and the shown result ([`results`]).
+
+mod filters;
+mod form;
+mod query;
+mod results;
+mod run;
+
+use leptos::prelude::*;
+use leptos_router::hooks::{use_navigate, use_query_map};
+
+use crate::components::explorer_panels::{ExplorerState, LazyImport};
+use crate::components::{ErrorBox, ProgressBar};
+use crate::workspace::use_workspace;
+
+pub use form::CountrySelect;
+pub use query::LAST_VIEW_KEY;
+
+use form::research_form;
+use query::ViewState;
+use results::{results_or_empty, time_render, Results};
+use run::Run;
+
+/// The keyword explorer page.
+#[component]
+pub fn Keywords() -> impl IntoView {
+    let workspace = use_workspace();
+    let q = use_query_map();
+    let navigate = use_navigate();
+    // Coming back without inputs in the URL (the "Keywords" link): reopen the last view.
+    let state = ViewState::open(workspace, q, &navigate);
+    let ViewState {
+        text, cc, filters, ..
+    } = state;
+    let elapsed = RwSignal::new(None::<f64>);
+    let run = Run::new(workspace, text, cc);
+    let res = Results::new(workspace, q, filters, state.sort);
+    provide_context(ExplorerState {
+        rows: res.filtered,
+        keywords: text,
+        country: cc,
+    });
+    let import_opened = RwSignal::new(false);
+    // After the restore above: the write-back starts from the reopened view.
+    state.mirror_in_url(q, navigate.clone());
+    time_render(res.shown, run.call, elapsed);
+    let nav_sv = StoredValue::new(navigate.clone());
+    let go = move |refresh: bool| run.go(workspace, cc, elapsed, nav_sv, refresh);
+
+    view! {
+        <section aria-labelledby="kx-title" class="page">
+            <h1 id="kx-title">"Keyword explorer"</h1>
+            {research_form(workspace, run, text, cc, res.committed, go)}
+            <details class="import" data-testid="import">
+                <summary data-testid="import-open" on:click=move |_| import_opened.set(true)>"Import keywords from a file or a paste"</summary>
+                <Show when=move || import_opened.get()><LazyImport /></Show>
+            </details>
+            <ProgressBar call=run.call />
+            <ErrorBox call=run.call />
+            {results_or_empty(workspace, res, run.call, filters, elapsed, cc)}
+        </section>
+    }
+}

@@ -1,0 +1,131 @@
+//! The explorer's view state in the URL: keywords, country, sort and filters (never the key),
+//! read once when the page opens (or from the last view) and written back as it changes.
+
+use leptos::prelude::*;
+use leptos_router::params::ParamsMap;
+use leptos_router::NavigateOptions;
+
+use super::filters::Filters;
+use crate::components::keyword_row::TrendFilterInputs;
+use crate::paths::enc;
+use crate::store;
+use crate::workspace::Workspace;
+
+/// localStorage key of the explorer's last URL (keywords, country, sort, filters; no key).
+pub const LAST_VIEW_KEY: &str = "serpkit.explorer";
+
+/// The page's state that lives in the URL. `Copy`.
+#[derive(Clone, Copy)]
+pub struct ViewState {
+    /// The keyword box's text (`kw`).
+    pub text: RwSignal<String>,
+    /// The country picked (`cc`).
+    pub cc: RwSignal<String>,
+    /// Sort column and descending (`sort`, `dir`).
+    pub sort: RwSignal<Option<(String, bool)>>,
+    /// The filters.
+    pub filters: Filters,
+}
+
+impl ViewState {
+    /// The state of the URL; coming back without inputs in the URL (the "Keywords" link),
+    /// the last view's, reopened.
+    pub fn open(
+        workspace: Workspace,
+        q: Memo<ParamsMap>,
+        navigate: &impl Fn(&str, NavigateOptions),
+    ) -> ViewState {
+        let restore = q
+            .with_untracked(|m| m.get("kw").is_none())
+            .then(|| store::local_get(LAST_VIEW_KEY))
+            .flatten()
+            .filter(|s| s.starts_with("/keywords?"));
+        let params = restore.as_ref().and_then(|r| {
+            web_sys::UrlSearchParams::new_with_str(r.trim_start_matches("/keywords")).ok()
+        });
+        if let Some(r) = &restore {
+            navigate(
+                r,
+                NavigateOptions {
+                    replace: true,
+                    scroll: false,
+                    ..Default::default()
+                },
+            );
+        } else if let Some(search) = web_sys::window()
+            .and_then(|w| w.location().search().ok())
+            .filter(|s| s.contains("kw="))
+        {
+            store::local_set(LAST_VIEW_KEY, &format!("/keywords{search}"));
+        }
+        let qget = move |k: &str| match &params {
+            Some(p) => p.get(k).unwrap_or_default(),
+            None => q.with_untracked(|m| m.get(k)).unwrap_or_default(),
+        };
+
+        let text = RwSignal::new(qget("kw"));
+        let cc = RwSignal::new({
+            let c = qget("cc");
+            if c.is_empty() {
+                workspace.settings.with_untracked(|s| s.ccode.clone())
+            } else {
+                c
+            }
+        });
+        let filters = Filters::read(&qget);
+        let sort = RwSignal::new({
+            let s = qget("sort");
+            (!s.is_empty()).then(|| (s, qget("dir") != "asc"))
+        });
+        ViewState {
+            text,
+            cc,
+            sort,
+            filters,
+        }
+    }
+
+    /// Mirrors the view's state in the URL (replace: typing does not flood the history).
+    pub fn mirror_in_url(self, q: Memo<ParamsMap>, nav: impl Fn(&str, NavigateOptions) + 'static) {
+        let ViewState { sort, filters, .. } = self;
+        Effect::new(move |prev: Option<()>| {
+            let mut qs = vec![
+                ("cc", q.with_untracked(|m| m.get("cc")).unwrap_or_default()),
+                ("kw", q.with_untracked(|m| m.get("kw")).unwrap_or_default()),
+            ];
+            let s = sort.get();
+            qs.push(("sort", s.as_ref().map(|s| s.0.clone()).unwrap_or_default()));
+            qs.push((
+                "dir",
+                s.map(|s| if s.1 { "desc" } else { "asc" }.to_string())
+                    .unwrap_or_default(),
+            ));
+            for (k, v) in filters.texts() {
+                qs.push((k, v.get()));
+            }
+            for (k, v) in TrendFilterInputs::PARAMS
+                .into_iter()
+                .zip(filters.trend.signals())
+            {
+                qs.push((k, v.get()));
+            }
+            if prev.is_some() {
+                let query: Vec<String> = qs
+                    .into_iter()
+                    .filter(|(_, v)| !v.is_empty())
+                    .map(|(k, v)| format!("{k}={}", enc(&v)))
+                    .collect();
+                let url = format!("/keywords?{}", query.join("&"));
+                store::local_set(LAST_VIEW_KEY, &url);
+                nav(
+                    &url,
+                    NavigateOptions {
+                        replace: true,
+                        scroll: false,
+                        ..Default::default()
+                    },
+                );
+            }
+        });
+    }
+}

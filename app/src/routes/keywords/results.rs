@@ -1,0 +1,200 @@
+//! The explorer's result: the stored one for the URL's keywords and country, decoded, scored
+//! and filtered, and its view (table, toolbar, filters, rules) or the empty state.
+
+use leptos::prelude::*;
+use leptos_router::params::ParamsMap;
+use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
+use serpkit::Request;
+
+use super::filters::{filter_fields, Filters};
+use crate::components::explorer_panels::{LazyGroups, LazyReportButton};
+use crate::components::keyword_row::{score_rows, KeywordRow};
+use crate::components::{
+    csv, current_month, fmt_int, AddToList, DataTable, ResultMeta, TableModel, ValidationPanel,
+};
+use crate::model::{parse_keywords, CallResult};
+use crate::research::score;
+use crate::research::trends;
+use crate::workspace::{self, Call, Workspace};
+
+/// The shown result and its rows. `Copy`.
+#[derive(Clone, Copy)]
+pub struct Results {
+    /// The shown result's key: the one for the keywords and country in the URL.
+    pub committed: Memo<Option<String>>,
+    /// The shown result.
+    pub shown: Memo<Option<CallResult>>,
+    /// The same, for the result panels.
+    pub shown_sig: Signal<Option<CallResult>>,
+    /// Its rows, scored.
+    pub rows: Memo<Vec<KeywordRow>>,
+    /// The rows the filters keep.
+    pub filtered: Signal<Vec<KeywordRow>>,
+    /// The table.
+    pub model: TableModel<KeywordRow>,
+}
+
+impl Results {
+    /// The result stored for the URL `q`, filtered by `filters`, sorted by `sort`.
+    pub fn new(
+        workspace: Workspace,
+        q: Memo<ParamsMap>,
+        filters: Filters,
+        sort: RwSignal<Option<(String, bool)>>,
+    ) -> Results {
+        let committed = Memo::new(move |_| {
+            let kws = parse_keywords(&q.with(|m| m.get("kw")).unwrap_or_default());
+            let c = q
+                .with(|m| m.get("cc"))
+                .unwrap_or_default()
+                .trim()
+                .to_uppercase();
+            (!kws.is_empty()).then(|| {
+                let req = Request::SearchVolumeBulk(search_volume_bulk::Request {
+                    key: Default::default(),
+                    keywords: kws,
+                    ccode: c,
+                });
+                workspace::cache_key(workspace, &req)
+            })
+        });
+        let shown: Memo<Option<CallResult>> =
+            Memo::new(move |_| committed.get().and_then(|k| workspace.result(&k)));
+        let shown_sig = Signal::derive(move || shown.get());
+        let rows = Memo::new(move |_| {
+            shown.with(|r| {
+                r.as_ref()
+                    .map(|r| {
+                        // The country of the URL: the stored result's key holds the same one.
+                        let cc = q
+                            .with(|m| m.get("cc"))
+                            .unwrap_or_default()
+                            .trim()
+                            .to_uppercase();
+                        let month = current_month();
+                        let mut rows = serpkit::decode::<Vec<SearchVolumeRecord>>(&r.body)
+                            .unwrap_or_default()
+                            .iter()
+                            .map(|rec| KeywordRow::from_record(rec, &cc, month))
+                            .collect::<Vec<_>>();
+                        workspace
+                            .settings
+                            .with(|s| score_rows(&mut rows, &s.score_weights));
+                        rows
+                    })
+                    .unwrap_or_default()
+            })
+        });
+        let filtered = filters.apply(rows);
+        let model = TableModel::new(filtered, sort);
+        Results {
+            committed,
+            shown,
+            shown_sig,
+            rows,
+            filtered,
+            model,
+        }
+    }
+}
+
+/// Times Run to the rendered table into `elapsed`.
+pub fn time_render(shown: Memo<Option<CallResult>>, call: Call, elapsed: RwSignal<Option<f64>>) {
+    Effect::new(move |_| {
+        if shown.with(Option::is_some) {
+            if let Some(t0) = call.started.get_untracked() {
+                call.started.set(None);
+                request_animation_frame(move || elapsed.set(Some(workspace::now() - t0)));
+            }
+        }
+    });
+}
+
+/// The result's section, or while there is none, the loading or empty state.
+pub fn results_or_empty(
+    workspace: Workspace,
+    res: Results,
+    call: Call,
+    filters: Filters,
+    elapsed: RwSignal<Option<f64>>,
+    cc: RwSignal<String>,
+) -> impl IntoView {
+    let selected_keywords = Signal::derive(move || {
+        res.model
+            .selected_rows()
+            .into_iter()
+            .map(|r| r.keyword)
+            .collect::<Vec<_>>()
+    });
+    move || {
+        if res.shown.with(Option::is_none) {
+            return if call.loading.get() {
+                view! { <p class="empty" data-testid="loading">"Fetching search volumes…"</p> }
+                    .into_any()
+            } else {
+                view! {
+                    <div class="empty" data-testid="empty">
+                        <h2>"Start your research"</h2>
+                        <p>"Paste or type keywords above, one per line, choose the country, and press Run. The price is shown on the button before anything is bought; results are saved in this browser and reopen without paying again."</p>
+                    </div>
+                }.into_any()
+            };
+        }
+        results_section(workspace, res, filters, elapsed, cc, selected_keywords).into_any()
+    }
+}
+
+/// The result: counts, timing, filters, toolbar, table and rules.
+fn results_section(
+    workspace: Workspace,
+    res: Results,
+    filters: Filters,
+    elapsed: RwSignal<Option<f64>>,
+    cc: RwSignal<String>,
+    selected_keywords: Signal<Vec<String>>,
+) -> impl IntoView {
+    let Results {
+        shown_sig,
+        rows,
+        filtered,
+        model,
+        ..
+    } = res;
+    let export = move |_| {
+        let c = cc.get_untracked().to_uppercase();
+        if let Err(e) = csv::download(&format!("keywords-{c}.csv"), "text/csv", &model.csv()) {
+            workspace.notice(format!("CSV export failed: {e}"));
+        }
+    };
+    let clear_filters = filters.clear();
+    view! {
+        <section class="results" aria-labelledby="res-title">
+            <div class="results-head">
+                <h2 id="res-title">{move || format!("{} of {} keywords", fmt_int(filtered.with(Vec::len) as i64), fmt_int(rows.with(Vec::len) as i64))}</h2>
+                <span class="meta" data-testid="timing">{move || elapsed.get().map(|ms| format!("rendered in {ms:.0} ms"))}</span>
+            </div>
+            <ResultMeta result=shown_sig />
+            {filter_fields(filters)}
+            <div class="toolbar">
+                <AddToList keywords=selected_keywords id="kx" />
+                <button type="button" class="secondary" data-testid="export-csv" on:click=export
+                    disabled=move || filtered.with(Vec::is_empty)>
+                    {move || format!("Export CSV ({} rows)", filtered.with(Vec::len))}
+                </button>
+                <LazyReportButton />
+            </div>
+            <Show when=move || !filtered.with(Vec::is_empty)
+                fallback=move || view! { <p class="empty" data-testid="no-match">"No keywords match these filters. " <button type="button" class="linklike" on:click=clear_filters>"Clear filters"</button></p> }>
+                <DataTable model=model caption="Search volume by keyword" testid="kw-table" selectable=true />
+            </Show>
+            <details class="meta rules" data-testid="trend-rules">
+                <summary>"How trends, seasons and the opportunity score are computed"</summary>
+                <p>{trends::CHANGE_RULE}</p>
+                <p data-testid="season-rule">{trends::SEASON_RULE}</p>
+                <p data-testid="score-formula">{move || workspace.settings.with(|s| score::formula_text(&s.score_weights))}" Weights: Settings."</p>
+            </details>
+            <LazyGroups />
+            <ValidationPanel result=shown_sig />
+        </section>
+    }
+}
