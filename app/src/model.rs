@@ -3,7 +3,7 @@
 //! holds the API key.
 
 use serde::{Deserialize, Serialize};
-use serpkit::validate::Report;
+use serpkit::validate::{Issue, Report};
 use serpkit::Usd;
 
 /// Where calls go.
@@ -115,6 +115,17 @@ pub struct StoredIssue {
     pub message: String,
 }
 
+impl From<&Issue> for StoredIssue {
+    fn from(i: &Issue) -> StoredIssue {
+        StoredIssue {
+            path: i.path.clone(),
+            code: i.code.to_string(),
+            severity: i.severity.as_str().to_string(),
+            message: i.message.clone(),
+        }
+    }
+}
+
 /// The validation outcome of a result: counts and listed issues.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -139,16 +150,7 @@ impl Validation {
             errors: report.error_count(),
             warnings: report.warning_count(),
             omitted: report.omitted(),
-            issues: report
-                .issues
-                .iter()
-                .map(|i| StoredIssue {
-                    path: i.path.clone(),
-                    code: i.code.to_string(),
-                    severity: i.severity.as_str().to_string(),
-                    message: i.message.clone(),
-                })
-                .collect(),
+            issues: report.issues.iter().map(StoredIssue::from).collect(),
         }
     }
 

@@ -47,16 +47,7 @@ impl RecordEntry {
             key: key.as_str().to_string(),
             json: r.json.clone(),
             at: r.bought_at_ms,
-            issues: r
-                .issues
-                .iter()
-                .map(|i| StoredIssue {
-                    path: i.path.clone(),
-                    code: i.code.to_string(),
-                    severity: i.severity.as_str().to_string(),
-                    message: i.message.clone(),
-                })
-                .collect(),
+            issues: r.issues.iter().map(StoredIssue::from).collect(),
             imported: r.imported,
         }
     }
@@ -112,16 +103,6 @@ impl store::Stored for RecordRow {
     }
 }
 
-/// The records stored under `keys` that parse (absent and damaged rows are left out).
-pub(crate) async fn read_rows(keys: &[String]) -> Result<Vec<RecordEntry>, String> {
-    let texts = store::texts_of(store::RECORDS, keys).await?;
-    Ok(texts
-        .into_iter()
-        .filter_map(|t| parse_row(t).ok())
-        .flatten()
-        .collect())
-}
-
 /// The text of a row holding `entries`: one JSON record per line.
 pub(crate) fn row_text(entries: &[RecordEntry]) -> String {
     let texts: Vec<String> = entries
@@ -140,7 +121,12 @@ pub(crate) fn new_row_key() -> String {
 }
 
 fn row_key(now_ms: f64, random: f64) -> String {
-    format!("~{:013x}{:013x}", now_ms as u64, (random * 1e15) as u64)
+    format!("{}{:013x}", row_key_at(now_ms), (random * 1e15) as u64)
+}
+
+/// The first key a row stored at `ms` (since the epoch) or later can have.
+fn row_key_at(ms: f64) -> String {
+    format!("~{:013x}", ms.max(0.0) as u64)
 }
 
 /// The workspace's records. `Copy`; part of the workspace.
@@ -165,20 +151,32 @@ impl Records {
             .update(|m| m.extend(entries.into_iter().map(|e| (e.id(), e))));
     }
 
+    /// Adds the records of the rows stored under `keys` (another tab's, as its message
+    /// names them).
+    pub(crate) async fn read_rows(self, keys: &[String]) {
+        if let Ok(texts) = store::texts_of(store::RECORDS, keys).await {
+            self.add_rows(texts);
+        }
+    }
+
     /// Re-reads the rows stored since `since` (ms since the epoch) by any tab, in key order.
     pub(crate) async fn read_since(self, since: f64) {
         if !store::available() {
             return;
         }
-        let from = format!("~{:013x}", since.max(0.0) as u64);
-        if let Ok(texts) = store::texts_from(store::RECORDS, &from).await {
-            self.extend(
-                texts
-                    .into_iter()
-                    .filter_map(|t| parse_row(t).ok())
-                    .flatten(),
-            );
+        if let Ok(texts) = store::texts_from(store::RECORDS, &row_key_at(since)).await {
+            self.add_rows(texts);
         }
+    }
+
+    /// Adds the records of rows read as text, in key order (damaged rows are left out).
+    fn add_rows(self, texts: Vec<Option<String>>) {
+        self.extend(
+            texts
+                .into_iter()
+                .filter_map(|t| parse_row(t).ok())
+                .flatten(),
+        );
     }
 
     /// How many records are kept.

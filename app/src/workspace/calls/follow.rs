@@ -12,7 +12,6 @@ use super::journal::{Changed, JournalEntry};
 use super::tabs;
 use crate::model::{CallResult, HistoryEntry};
 use crate::store;
-use crate::workspace::records::read_rows;
 use crate::workspace::Workspace;
 
 /// Under the journal lock: requests still `sent` by tabs that are gone become possibly
@@ -52,9 +51,7 @@ pub(super) fn apply(
 }
 
 async fn reread(workspace: Workspace, changed: Changed) {
-    if let Ok(records) = read_rows(&changed.records).await {
-        workspace.records.extend(records);
-    }
+    workspace.records.read_rows(&changed.records).await;
     if let Ok(results) = store::get_many::<CallResult>(store::RESULTS, &changed.results).await {
         workspace.results.update(|m| {
             for r in results {
