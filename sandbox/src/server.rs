@@ -11,6 +11,8 @@
 //!   [`crate::Config::max_huge_bytes`] of `huge` bodies; more get 503 with `Retry-After`
 //!   (not charged);
 //! - the ledger keeps its last [`crate::Config::max_ledger_entries`] entries.
+//!
+//! `GET /ledger` here also says how many requests are in flight (`in_flight.rs`).
 
 use std::io;
 use std::net::SocketAddr;
@@ -21,25 +23,40 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Response, StatusCode, Uri};
 use axum::Extension;
 use axum::Router;
+use serde::Serialize;
 use tokio::net::TcpListener;
 
 use crate::faults::FAULT_HEADER;
+use crate::ledger::Ledger;
 use crate::response::{payload_too_large, SandboxResponse};
 use crate::service::{key_id, Sandbox, REDIRECT_TARGET};
 
 mod body;
 pub mod cors;
+mod in_flight;
 mod reset;
 
 pub use body::Heavy;
 use body::{Permit, Sent};
 use cors::Cors;
+use in_flight::InFlight;
 use reset::{ResetHandle, Resettable};
 
 struct App {
     sandbox: Arc<Sandbox>,
     heavy: Arc<Heavy>,
     cors: Cors,
+    in_flight: InFlight,
+}
+
+/// `GET /ledger` over HTTP: the core's ledger and the requests in flight, which only the
+/// server knows (the in-process sandbox answers each call before the next).
+#[derive(Serialize)]
+struct LedgerAnswer {
+    #[serde(flatten)]
+    ledger: Ledger,
+    /// Requests received (but to the control endpoints) whose answer is not fully sent.
+    in_flight: usize,
 }
 
 /// A router that sends every request to the sandbox core.
@@ -48,6 +65,7 @@ pub fn router(sandbox: Arc<Sandbox>) -> Router {
     let app = App {
         heavy: Heavy::new(c.max_heavy, c.max_huge_bytes),
         cors: Cors::new(&c.allow_origins),
+        in_flight: InFlight::default(),
         sandbox,
     };
     Router::new().fallback(handle).with_state(Arc::new(app))
@@ -92,6 +110,7 @@ async fn handle(
     headers: HeaderMap,
     body: Body,
 ) -> Response<Body> {
+    let entered = in_flight::counted(uri.path()).then(|| app.in_flight.enter());
     let origin = headers.get("origin").and_then(|v| v.to_str().ok());
     let allowed = origin.and_then(|o| app.cors.allow(o));
     let preflight = method == Method::OPTIONS;
@@ -143,7 +162,10 @@ async fn handle(
             h.insert("access-control-max-age", HeaderValue::from_static("600"));
         }
     }
-    resp
+    match entered {
+        Some(entered) => resp.map(|body| in_flight::track(body, entered)),
+        None => resp,
+    }
 }
 
 async fn answer(
@@ -161,6 +183,16 @@ async fn answer(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     let path = uri.path().to_owned();
+    if method == Method::GET && path == "/ledger" {
+        // The count first: 0 then means every request received so far is in the snapshot.
+        let in_flight = app.in_flight.count();
+        let answer = LedgerAnswer {
+            ledger: sandbox.ledger(),
+            in_flight,
+        };
+        let body = serde_json::to_string(&answer).unwrap_or_default();
+        return to_response(SandboxResponse::json(200, body), None);
+    }
     if method == Method::POST && path != REDIRECT_TARGET && !is_json(headers) {
         let r = SandboxResponse::error(
             415,
