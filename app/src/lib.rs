@@ -15,8 +15,8 @@
 //!   calls (settings and key, persistence, lists, import/export, calls, the service chunk,
 //!   demo mode's transport, bought records, error explanations).
 //! - [`components`]: pieces shared by the pages.
-//! - [`routes`]: one module per page; [`routes::NAV`] lists the navigation. Pages never
-//!   import other pages.
+//! - [`routes`]: one module per page; the page list (`paths::for_each_page!`) declares them,
+//!   their routes and the navigation. Pages never import other pages.
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes, A};
@@ -33,6 +33,21 @@ pub mod workspace;
 
 use model::Mode;
 use workspace::Workspace;
+
+/// The router's routes from the page list (`paths::for_each_page!`): every path of each page
+/// renders its lazy route.
+macro_rules! app_routes {
+    ($($module:ident::$page:ident, $route:ident, $chunk:ident, $path:tt $(| $alias:tt)* $(, nav $label:literal)?;)*) => {
+        view! {
+            <Routes fallback=|| view! { <section class="empty"><h1>"Page not found"</h1><p><A href="/">"Go to the keyword explorer"</A></p></section> }>
+                $(
+                    <Route path=path!($path) view={Lazy::<routes::$route>::new()} />
+                    $(<Route path=path!($alias) view={Lazy::<routes::$route>::new()} />)*
+                )*
+            </Routes>
+        }
+    };
+}
 
 /// The app root: workspace context, header (navigation, mode, spend, theme), pages.
 #[component]
@@ -79,20 +94,7 @@ pub fn App() -> impl IntoView {
                         <span class="spinner" aria-hidden="true"></span>"Loading the page…"
                     </p>
                 </Show>
-                <Routes fallback=|| view! { <section class="empty"><h1>"Page not found"</h1><p><A href="/">"Go to the keyword explorer"</A></p></section> }>
-                    <Route path=path!("/") view={Lazy::<routes::KeywordsPage>::new()} />
-                    <Route path=path!("/keywords") view={Lazy::<routes::KeywordsPage>::new()} />
-                    <Route path=path!("/keyword") view={Lazy::<routes::KeywordPage>::new()} />
-                    <Route path=path!("/domains") view={Lazy::<routes::DomainsPage>::new()} />
-                    <Route path=path!("/domain") view={Lazy::<routes::DomainPage>::new()} />
-                    <Route path=path!("/domain/pages") view={Lazy::<routes::DomainPagesPage>::new()} />
-                    <Route path=path!("/domain/compare") view={Lazy::<routes::ComparePage>::new()} />
-                    <Route path=path!("/domain/gap") view={Lazy::<routes::GapPage>::new()} />
-                    <Route path=path!("/lists") view={Lazy::<routes::ListsPage>::new()} />
-                    <Route path=path!("/history") view={Lazy::<routes::HistoryPage>::new()} />
-                    <Route path=path!("/settings") view={Lazy::<routes::SettingsRoute>::new()} />
-                    <Route path=path!("/prices") view={Lazy::<routes::PricesPage>::new()} />
-                </Routes>
+                {paths::for_each_page!(app_routes)}
             </main>
             <footer class="foot">
                 <span data-testid="save-state" data-saved=move || (workspace.pending.get() == 0 && workspace.loaded.get()).to_string()

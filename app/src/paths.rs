@@ -2,21 +2,46 @@
 //! the encoding of query values. A leaf: it imports nothing of the app, so the workspace,
 //! the components and the pages all build links from here.
 
-/// The app's own page paths (the router's routes in `lib.rs`).
-pub const APP_PATHS: &[&str] = &[
-    "/",
-    "/keywords",
-    "/keyword",
-    "/domains",
-    "/domain",
-    "/domain/pages",
-    "/domain/compare",
-    "/domain/gap",
-    "/lists",
-    "/history",
-    "/settings",
-    "/prices",
-];
+/// **The one list of the app's pages.** Each line: the page's component (`module::Component`
+/// under `routes/`), the lazily loaded route that renders it, the wasm chunk its code goes to,
+/// its path (then `|` and any other path it answers), and its navigation label if it is in
+/// the main navigation. Everything else is generated from it: `routes/`'s `pub mod`s and lazy
+/// routes (`routes/mod.rs`), the navigation (`routes::NAV`), the router's `<Route>`s
+/// (`lib.rs`) and [`APP_PATHS`]. Adding a page is its file under `routes/` and one line here.
+///
+/// `for_each_page!(then)` calls the macro `then!` with the list (like the core's
+/// `for_each_operation!`).
+macro_rules! for_each_page {
+    ($then:ident) => {
+        $then! {
+            // Chunks: the explorer (the landing page) alone; the keyword detail; the domain
+            // views; the small workspace pages. Groups rather than one chunk per page:
+            // wasm-split also makes one file per set of chunks sharing code, so one chunk per
+            // page gave 145 files (these groups: 27).
+            keywords::Keywords, KeywordsPage, pages_explorer, "/keywords" | "/", nav "Keywords";
+            keyword::KeywordDetail, KeywordPage, pages_keyword, "/keyword";
+            domains::DomainStatsPage, DomainsPage, pages_domains, "/domains", nav "Domains";
+            domain::DomainDetail, DomainPage, pages_domains, "/domain";
+            domain_pages::PageMetrics, DomainPagesPage, pages_domains, "/domain/pages";
+            domain_compare::Compare, ComparePage, pages_domains, "/domain/compare";
+            domain_gap::ContentGap, GapPage, pages_domains, "/domain/gap";
+            lists::Lists, ListsPage, pages_workspace, "/lists", nav "Lists";
+            history::History, HistoryPage, pages_workspace, "/history", nav "History";
+            settings::SettingsPage, SettingsRoute, pages_workspace, "/settings", nav "Settings";
+            prices::PriceList, PricesPage, pages_workspace, "/prices";
+        }
+    };
+}
+pub(crate) use for_each_page;
+
+/// [`APP_PATHS`] from the page list.
+macro_rules! app_paths {
+    ($($module:ident::$page:ident, $route:ident, $chunk:ident, $path:literal $(| $alias:literal)* $(, nav $label:literal)?;)*) => {
+        /// The app's own page paths (every path of the page list, `for_each_page!`).
+        pub const APP_PATHS: &[&str] = &[$($path, $($alias,)*)*];
+    };
+}
+for_each_page!(app_paths);
 
 /// True when `route` is one of this app's own pages, with an optional query: a path from
 /// [`APP_PATHS`], not a URL with a scheme or host (`javascript:`, `//evil`, `https://…`).

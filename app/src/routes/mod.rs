@@ -1,24 +1,14 @@
-//! One module per page. To add a page: add `routes/<page>.rs`, a `page!` line below, an entry
-//! in [`NAV`] if it is in the navigation, and a `<Route>` in `App` (`src/lib.rs`); reuse
-//! `crate::components` (price button, validation panel, table, CSV, lists) and `crate::workspace::run`;
-//! links come from `crate::paths`. Pages never import other pages: what two pages share
-//! lives in `crate::components` (or lower).
+//! One module per page. To add a page: add `routes/<page>.rs` (or a folder) and one line to
+//! the page list, `crate::paths::for_each_page!`: its module, lazy route, chunk, path and
+//! navigation label. The `pub mod`s, the lazy routes, [`NAV`], the router's `<Route>`s and
+//! `paths::APP_PATHS` come from that line. Reuse `crate::components` (price button, priced
+//! form and card, validation panel, table, CSV, lists) and `crate::workspace::run`; links come
+//! from `crate::paths`. Pages never import other pages: what two pages share lives in
+//! `crate::components` (or lower).
 //!
-//! The pages' code is split into wasm chunks, one per group of pages (`page!` lines below),
-//! each fetched the first time one of its pages opens: the first load carries the shell and the
-//! page it opens on, not every view.
-
-pub mod domain;
-pub mod domain_compare;
-pub mod domain_gap;
-pub mod domain_pages;
-pub mod domains;
-pub mod history;
-pub mod keyword;
-pub mod keywords;
-pub mod lists;
-pub mod prices;
-pub mod settings;
+//! The pages' code is split into wasm chunks, one per group of pages (the list's chunk
+//! column), each fetched the first time one of its pages opens: the first load carries the
+//! shell and the page it opens on, not every view.
 
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
@@ -55,26 +45,14 @@ macro_rules! page {
     };
 }
 
-// Chunks: the explorer (the landing page) alone; the keyword detail; the domain views; the
-// small workspace pages. Groups rather than one chunk per page: wasm-split also makes one file
-// per set of chunks sharing code, so one chunk per page gave 145 files (these groups: 27).
-page!(KeywordsPage, pages_explorer, keywords::Keywords);
-page!(KeywordPage, pages_keyword, keyword::KeywordDetail);
-page!(DomainsPage, pages_domains, domains::DomainStatsPage);
-page!(DomainPage, pages_domains, domain::DomainDetail);
-page!(DomainPagesPage, pages_domains, domain_pages::PageMetrics);
-page!(ComparePage, pages_domains, domain_compare::Compare);
-page!(GapPage, pages_domains, domain_gap::ContentGap);
-page!(ListsPage, pages_workspace, lists::Lists);
-page!(HistoryPage, pages_workspace, history::History);
-page!(SettingsRoute, pages_workspace, settings::SettingsPage);
-page!(PricesPage, pages_workspace, prices::PriceList);
+/// The pages' modules, lazy routes and navigation from the page list.
+macro_rules! pages {
+    ($($module:ident::$page:ident, $route:ident, $chunk:ident, $path:literal $(| $alias:literal)* $(, nav $label:literal)?;)*) => {
+        $(pub mod $module;)*
+        $(page!($route, $chunk, $module::$page);)*
 
-/// Main navigation: (path, label).
-pub const NAV: &[(&str, &str)] = &[
-    ("/keywords", "Keywords"),
-    ("/domains", "Domains"),
-    ("/lists", "Lists"),
-    ("/history", "History"),
-    ("/settings", "Settings"),
-];
+        /// Main navigation: (path, label), the pages of the list with a label.
+        pub const NAV: &[(&str, &str)] = &[$($(($path, $label),)?)*];
+    };
+}
+crate::paths::for_each_page!(pages);
