@@ -1,40 +1,78 @@
 //! The content gap between "your domain" and one to three competitors, from their ranked
-//! keywords (`ranked-keywords/domain`, bought once and reused): which keywords competitors
-//! rank for and you do not, where they are ahead, where you are close to page one, and what
-//! you share.
+//! keywords (`ranked-keywords/domain`, bought once and reused): the lists Semrush's Keyword
+//! Gap names, under its names, plus striking distance, with Ahrefs-like filters (how many
+//! competitors rank, a top-N position cutoff).
 //!
-//! Rules (our decisions; the page states them):
+//! Rules (our decisions; the page states [`rules_text`]):
 //! - Keywords are compared lower-cased; a domain listing a keyword more than once (several
-//!   URLs) counts its best rank and that rank's URL. Rank 0 or less is no rank.
-//! - **Missing**: at least one competitor ranks, you do not. **Weaker**: you rank and a
-//!   competitor ranks better (a lower position). **Striking distance**: you rank 11–20,
-//!   whatever the competitors do. **Shared**: you and at least one competitor rank. A keyword
-//!   can be in several lists (weaker, striking distance and shared at once).
+//!   URLs) counts its best rank and that rank's URL. Rank 0 or less is no rank, and so is a
+//!   rank beyond the cutoff ("positions up to", default [`DEFAULT_TOP`]: page one and two, where
+//!   striking distance ends; a competitor at #97 brings no traffic worth a row).
+//! - "Every competitor" means every competitor whose keywords are loaded; with none loaded the
+//!   lists that compare with competitors are empty rather than vacuously full.
+//! - **Shared**: you and every competitor rank. **Missing**: every competitor ranks, you do
+//!   not. **Weak**: every domain ranks and you rank below (a higher position than) every
+//!   competitor. **Strong**: every domain ranks and you rank above every competitor.
+//!   **Untapped**: at least one competitor ranks, you do not. **Unique**: you rank, no
+//!   competitor does. **Striking distance** (ours): you rank within the range set (default
+//!   11–20), whatever the competitors do. A keyword can be in several lists (Missing ⊂
+//!   Untapped; Weak, Strong ⊂ Shared).
 //! - The best competitor is the one with the best rank (the first entered on a tie).
 //! - Volume is the highest reported for the keyword by any domain's records, competition the
-//!   one reported with that volume.
-//! - Brand terms: a keyword is left out of every list when it contains one, compared
-//!   lower-cased with spaces, hyphens and dots removed on both sides (`acme` leaves out
-//!   "acme shoes" and "acmeshoes"). Terms shorter than 3 characters are ignored, so "go" does
-//!   not remove every "good". The list is prefilled with each domain's first label.
+//!   one reported with that volume, on the explorer's 0–1 scale (`ranked-keywords` reports it
+//!   0–100: divided by 100 here, so one scale is shown and filtered everywhere).
+//! - Brand terms (`research::brand`): a keyword naming one is left out of every list.
 
 use std::collections::HashMap;
+
+use super::brand;
 
 /// Most competitors compared with your domain.
 pub const MAX_COMPETITORS: usize = 3;
 
-/// Shortest brand term that counts (characters, after removing separators).
-pub const MIN_BRAND_TERM: usize = 3;
+/// The default position cutoff: ranks beyond it count as no rank.
+pub const DEFAULT_TOP: i64 = 20;
 
-/// The rules as shown on the page.
-pub const GAP_RULES: &str = "Missing: a competitor ranks for the keyword, you do not. \
-Weaker: you rank, a competitor ranks better. Striking distance: you rank 11–20. \
-Shared: you and at least one competitor rank. A keyword can be in several lists; \
-each domain counts its best rank.";
+/// The cutoffs offered ("positions up to").
+pub const TOP_CHOICES: [i64; 5] = [3, 10, 20, 50, 100];
 
-/// The brand-term rule as shown on the page.
-pub const BRAND_RULE: &str = "Keywords containing a brand term are left out of every list \
-(compared without case, spaces, hyphens or dots; terms shorter than 3 characters are ignored).";
+/// The default striking distance (your rank, inclusive).
+pub const DEFAULT_STRIKING: (i64, i64) = (11, 20);
+
+/// How the gap is computed: brand terms (from [`brand::terms`]), the position cutoff and the
+/// striking distance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Brand terms as compared.
+    pub brand: Vec<String>,
+    /// Ranks beyond this count as no rank.
+    pub top: i64,
+    /// Striking distance: your rank from, to (inclusive).
+    pub striking: (i64, i64),
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            brand: Vec::new(),
+            top: DEFAULT_TOP,
+            striking: DEFAULT_STRIKING,
+        }
+    }
+}
+
+/// The rules as shown on the page and in reports, with the cutoff and striking distance set.
+pub fn rules_text(o: &Options) -> String {
+    format!(
+        "Shared: you and every competitor rank. Missing: every competitor ranks, you do not. \
+Weak: every domain ranks, you rank below every competitor. Strong: every domain ranks, you \
+rank above every competitor. Untapped: at least one competitor ranks, you do not. Unique: you \
+rank, no competitor does. Striking distance: you rank {}–{}. Only positions 1–{} count as \
+ranking; each domain counts its best rank; \"every competitor\" means every one loaded. A \
+keyword can be in several lists. Competition is on a 0–1 scale.",
+        o.striking.0, o.striking.1, o.top
+    )
+}
 
 /// One domain's ranked keywords, column by column (equal lengths; a shorter column ends the
 /// rows early).
@@ -46,7 +84,7 @@ pub struct Ranked<'a> {
     pub lower: &'a [String],
     /// Search volume.
     pub volume: &'a [i64],
-    /// Competition.
+    /// Competition, 0–100 as `ranked-keywords` reports it.
     pub competition: &'a [f64],
     /// Rank.
     pub rank: &'a [i64],
@@ -69,42 +107,57 @@ impl Ranked<'_> {
 /// One list of the gap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GapList {
-    /// A competitor ranks, you do not.
-    Missing,
-    /// You rank, a competitor ranks better.
-    Weaker,
-    /// You rank 11–20.
-    Striking,
-    /// You and a competitor rank.
+    /// You and every competitor rank.
     Shared,
+    /// Every competitor ranks, you do not.
+    Missing,
+    /// Every domain ranks, you below every competitor.
+    Weak,
+    /// Every domain ranks, you above every competitor.
+    Strong,
+    /// A competitor ranks, you do not.
+    Untapped,
+    /// You rank, no competitor does.
+    Unique,
+    /// You rank within the striking distance.
+    Striking,
 }
 
 impl GapList {
-    /// Every list, in the page's order.
-    pub const ALL: [GapList; 4] = [
-        GapList::Missing,
-        GapList::Weaker,
-        GapList::Striking,
+    /// Every list, in the page's order (Semrush's, then ours).
+    pub const ALL: [GapList; 7] = [
         GapList::Shared,
+        GapList::Missing,
+        GapList::Weak,
+        GapList::Strong,
+        GapList::Untapped,
+        GapList::Unique,
+        GapList::Striking,
     ];
 
     /// Its name on the page and in file names.
     pub fn label(self) -> &'static str {
         match self {
-            GapList::Missing => "Missing",
-            GapList::Weaker => "Weaker",
-            GapList::Striking => "Striking distance",
             GapList::Shared => "Shared",
+            GapList::Missing => "Missing",
+            GapList::Weak => "Weak",
+            GapList::Strong => "Strong",
+            GapList::Untapped => "Untapped",
+            GapList::Unique => "Unique",
+            GapList::Striking => "Striking distance",
         }
     }
 
     /// A stable id (URL, test ids, file names).
     pub fn id(self) -> &'static str {
         match self {
-            GapList::Missing => "missing",
-            GapList::Weaker => "weaker",
-            GapList::Striking => "striking",
             GapList::Shared => "shared",
+            GapList::Missing => "missing",
+            GapList::Weak => "weak",
+            GapList::Strong => "strong",
+            GapList::Untapped => "untapped",
+            GapList::Unique => "unique",
+            GapList::Striking => "striking",
         }
     }
 
@@ -133,7 +186,7 @@ pub struct Gap {
     pub lower: Vec<String>,
     /// Highest volume reported.
     pub volume: Vec<i64>,
-    /// Competition reported with that volume.
+    /// Competition reported with that volume, 0–1.
     pub competition: Vec<f64>,
     /// Your best position.
     pub yours: Vec<Option<Position>>,
@@ -143,7 +196,7 @@ pub struct Gap {
     pub best: Vec<Option<usize>>,
     /// Row indices of each list, in [`GapList::ALL`]'s order. Rows are by volume (highest
     /// first), then keyword.
-    pub lists: [Vec<u32>; 4],
+    pub lists: [Vec<u32>; 7],
     /// Keywords left out by a brand term.
     pub branded: usize,
 }
@@ -160,6 +213,13 @@ impl Gap {
         self.competitors[i][slot].as_ref()
     }
 
+    /// How many competitors rank for row `i` (the "competitors ranking" filter).
+    pub fn ranking_competitors(&self, i: usize) -> usize {
+        self.competitors
+            .get(i)
+            .map_or(0, |c| c.iter().filter(|p| p.is_some()).count())
+    }
+
     /// The number of rows.
     pub fn len(&self) -> usize {
         self.keyword.len()
@@ -171,45 +231,19 @@ impl Gap {
     }
 }
 
-/// Lower case without spaces, hyphens and dots: the form brand terms are compared in.
-fn squeeze(text: &str) -> String {
-    text.chars()
-        .filter(|c| !matches!(c, ' ' | '-' | '.' | '\t'))
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// The brand terms as compared: squeezed, at least [`MIN_BRAND_TERM`] characters, distinct.
-pub fn brand_terms(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for term in text.split([',', '\n']).map(squeeze) {
-        if term.chars().count() >= MIN_BRAND_TERM && !out.contains(&term) {
-            out.push(term);
-        }
-    }
-    out
-}
-
-/// The default brand terms: each domain's first label (`www.` skipped), comma-separated.
-pub fn default_brand_terms(domains: &[String]) -> String {
-    let mut out: Vec<&str> = Vec::new();
-    for domain in domains {
-        let bare = domain.strip_prefix("www.").unwrap_or(domain);
-        let label = bare.split('.').next().unwrap_or("");
-        if !label.is_empty() && !out.contains(&label) {
-            out.push(label);
-        }
-    }
-    out.join(", ")
-}
-
-/// True when `lower` (a lower-cased keyword) contains one of `terms` (from [`brand_terms`]).
-pub fn is_branded(lower: &str, terms: &[String]) -> bool {
-    if terms.is_empty() {
-        return false;
-    }
-    let squeezed = squeeze(lower);
-    terms.iter().any(|t| squeezed.contains(t.as_str()))
+/// A competition bound typed in a filter, on the 0–1 scale. Decided: a number above 1 is read
+/// as a percentage of the 0–100 scale some tools show (`30` → 0.30), so a value copied from
+/// one of them filters as meant instead of keeping everything; `None` when empty or not a
+/// number (the bound is open).
+pub fn competition_bound(text: &str) -> Option<f64> {
+    let v = text
+        .trim()
+        .trim_end_matches('%')
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())?;
+    Some(if v > 1.0 { v / 100.0 } else { v })
 }
 
 /// Per keyword while building: first spelling, volume, competition, positions per slot.
@@ -220,20 +254,26 @@ struct Entry {
     positions: [Option<Position>; MAX_COMPETITORS + 1],
 }
 
-/// The gap of `yours` against `competitors` (the first [`MAX_COMPETITORS`] count), leaving
-/// out keywords with a brand term of `brand` (from [`brand_terms`]).
-pub fn compute(yours: Ranked, competitors: &[Ranked], brand: &[String]) -> Gap {
+/// The gap of `yours` against `competitors` (the first [`MAX_COMPETITORS`] count; `None`: not
+/// loaded, so not part of "every competitor"), by `options`.
+pub fn compute(yours: Ranked, competitors: &[Option<Ranked>], options: &Options) -> Gap {
+    let competitors = &competitors[..competitors.len().min(MAX_COMPETITORS)];
     let mut index: HashMap<&str, usize> = HashMap::new();
     let mut entries: Vec<Entry> = Vec::new();
     let mut lowers: Vec<&str> = Vec::new();
     let mut branded = 0;
     let mut brand_seen: HashMap<&str, bool> = HashMap::new();
-    let domains = std::iter::once(yours).chain(competitors.iter().copied().take(MAX_COMPETITORS));
+    let domains = std::iter::once(yours).chain(competitors.iter().map(|c| c.unwrap_or_default()));
     for (slot, domain) in domains.enumerate() {
         for i in 0..domain.len() {
+            let rank = domain.rank[i];
+            // Beyond the cutoff is no rank: such a row alone creates no keyword.
+            if rank <= 0 || rank > options.top {
+                continue;
+            }
             let lower = domain.lower[i].as_str();
             let excluded = *brand_seen.entry(lower).or_insert_with(|| {
-                let b = is_branded(lower, brand);
+                let b = brand::is_branded(lower, &options.brand);
                 branded += usize::from(b);
                 b
             });
@@ -253,10 +293,9 @@ pub fn compute(yours: Ranked, competitors: &[Ranked], brand: &[String]) -> Gap {
             let entry = &mut entries[at];
             if domain.volume[i] > entry.volume {
                 entry.volume = domain.volume[i];
-                entry.competition = domain.competition[i];
+                entry.competition = domain.competition[i] / 100.0;
             }
-            let rank = domain.rank[i];
-            if rank > 0 && entry.positions[slot].as_ref().is_none_or(|p| rank < p.rank) {
+            if entry.positions[slot].as_ref().is_none_or(|p| rank < p.rank) {
                 entry.positions[slot] = Some(Position {
                     rank,
                     url: domain.url[i].clone(),
@@ -290,24 +329,45 @@ pub fn compute(yours: Ranked, competitors: &[Ranked], brand: &[String]) -> Gap {
         gap.competitors.push(competitors);
         gap.best.push(best);
     }
+    let loaded: Vec<usize> = (0..competitors.len())
+        .filter(|&s| competitors[s].is_some())
+        .collect();
     for i in 0..n {
-        let best_rank = gap.best_position(i).map(|p| p.rank);
         let row = i as u32;
-        match (gap.yours[i].as_ref().map(|p| p.rank), best_rank) {
-            (None, Some(_)) => gap.lists[GapList::Missing as usize].push(row),
-            (Some(mine), Some(theirs)) => {
-                if theirs < mine {
-                    gap.lists[GapList::Weaker as usize].push(row);
+        let mine = gap.yours[i].as_ref().map(|p| p.rank);
+        let theirs: Vec<i64> = loaded
+            .iter()
+            .filter_map(|&s| gap.competitors[i][s].as_ref().map(|p| p.rank))
+            .collect();
+        let every = !loaded.is_empty() && theirs.len() == loaded.len();
+        let (best, worst) = (theirs.iter().min(), theirs.iter().max());
+        let mut put = |l: GapList| gap.lists[l as usize].push(row);
+        match mine {
+            Some(mine) => {
+                if every {
+                    put(GapList::Shared);
+                    if worst.is_some_and(|&w| mine > w) {
+                        put(GapList::Weak);
+                    }
+                    if best.is_some_and(|&b| mine < b) {
+                        put(GapList::Strong);
+                    }
                 }
-                gap.lists[GapList::Shared as usize].push(row);
+                if !loaded.is_empty() && theirs.is_empty() {
+                    put(GapList::Unique);
+                }
+                if (options.striking.0..=options.striking.1).contains(&mine) {
+                    put(GapList::Striking);
+                }
             }
-            _ => {}
-        }
-        if gap.yours[i]
-            .as_ref()
-            .is_some_and(|p| (11..=20).contains(&p.rank))
-        {
-            gap.lists[GapList::Striking as usize].push(row);
+            None => {
+                if every {
+                    put(GapList::Missing);
+                }
+                if !theirs.is_empty() {
+                    put(GapList::Untapped);
+                }
+            }
         }
     }
     gap
@@ -317,7 +377,8 @@ pub fn compute(yours: Ranked, competitors: &[Ranked], brand: &[String]) -> Gap {
 mod tests {
     use super::*;
 
-    /// One domain's columns from (keyword, volume, rank) rows.
+    /// One domain's columns from (keyword, volume, rank) rows; competition is volume / 10 on
+    /// the 0–100 scale.
     struct Columns {
         keyword: Vec<String>,
         lower: Vec<String>,
@@ -332,7 +393,7 @@ mod tests {
             keyword: rows.iter().map(|r| r.0.to_string()).collect(),
             lower: rows.iter().map(|r| r.0.to_lowercase()).collect(),
             volume: rows.iter().map(|r| r.1).collect(),
-            competition: rows.iter().map(|r| r.1 as f64 / 1000.0).collect(),
+            competition: rows.iter().map(|r| r.1 as f64 / 10.0).collect(),
             rank: rows.iter().map(|r| r.2).collect(),
             url: rows
                 .iter()
@@ -352,6 +413,10 @@ mod tests {
         }
     }
 
+    fn loaded<'a>(c: &[&'a Columns]) -> Vec<Option<Ranked<'a>>> {
+        c.iter().map(|c| Some(ranked(c))).collect()
+    }
+
     fn keywords(gap: &Gap, list: GapList) -> Vec<&str> {
         gap.list(list)
             .iter()
@@ -360,32 +425,63 @@ mod tests {
     }
 
     #[test]
-    fn each_list_follows_its_rule() {
+    fn each_list_is_named_and_defined_as_semrush_names_it() {
         let you = columns(
             "you.com",
             &[
-                ("shared ahead", 500, 2),
-                ("weaker", 400, 8),
-                ("close", 300, 15),
+                ("all ahead", 900, 1),
+                ("all behind", 800, 9),
+                ("all between", 700, 5),
+                ("mine alone", 600, 4),
+                ("close", 500, 15),
             ],
         );
         let a = columns(
             "a.com",
             &[
-                ("shared ahead", 500, 5),
-                ("weaker", 400, 3),
-                ("only them", 900, 4),
+                ("all ahead", 10, 2),
+                ("all behind", 10, 3),
+                ("all between", 10, 2),
+                ("both theirs", 400, 6),
+                ("a only", 300, 1),
             ],
         );
-        let b = columns("b.com", &[("only them", 800, 2), ("alone", 100, 1)]);
-        let gap = compute(ranked(&you), &[ranked(&a), ranked(&b)], &[]);
-        assert_eq!(keywords(&gap, GapList::Missing), ["only them", "alone"]);
-        assert_eq!(keywords(&gap, GapList::Weaker), ["weaker"]);
+        let b = columns(
+            "b.com",
+            &[
+                ("all ahead", 10, 4),
+                ("all behind", 10, 8),
+                ("all between", 10, 8),
+                ("both theirs", 400, 2),
+            ],
+        );
+        let gap = compute(ranked(&you), &loaded(&[&a, &b]), &Options::default());
+        let all = ["all ahead", "all behind", "all between"];
+        assert_eq!(keywords(&gap, GapList::Shared), all);
+        assert_eq!(keywords(&gap, GapList::Weak), ["all behind"]);
+        assert_eq!(keywords(&gap, GapList::Strong), ["all ahead"]);
+        // Missing: every competitor ranks; Untapped: at least one does (today's old "Missing").
+        assert_eq!(keywords(&gap, GapList::Missing), ["both theirs"]);
+        assert_eq!(keywords(&gap, GapList::Untapped), ["both theirs", "a only"]);
+        assert_eq!(keywords(&gap, GapList::Unique), ["mine alone", "close"]);
         assert_eq!(keywords(&gap, GapList::Striking), ["close"]);
-        assert_eq!(keywords(&gap, GapList::Shared), ["shared ahead", "weaker"]);
-        // "only them": b ranks 2, a ranks 4: b is the best competitor, with its URL.
-        let i = gap.lower.iter().position(|k| k == "only them").unwrap();
+        let labels: Vec<&str> = GapList::ALL.iter().map(|l| l.label()).collect();
+        assert_eq!(
+            labels,
+            [
+                "Shared",
+                "Missing",
+                "Weak",
+                "Strong",
+                "Untapped",
+                "Unique",
+                "Striking distance"
+            ]
+        );
+        // "both theirs": b ranks 2, a ranks 6: b is the best competitor, with its URL.
+        let i = gap.lower.iter().position(|k| k == "both theirs").unwrap();
         assert_eq!(gap.best[i], Some(1));
+        assert_eq!(gap.ranking_competitors(i), 2);
         assert_eq!(
             gap.best_position(i),
             Some(&Position {
@@ -393,12 +489,29 @@ mod tests {
                 url: "https://b.com/2".into()
             })
         );
-        assert_eq!(gap.volume[i], 900);
         assert!(gap.yours[i].is_none());
     }
 
     #[test]
-    fn striking_distance_is_11_to_20_inclusive() {
+    fn a_rank_beyond_the_cutoff_is_no_rank() {
+        let you = columns("you.com", &[("deep", 10, 45)]);
+        let a = columns("a.com", &[("far", 100, 97), ("deep", 10, 3)]);
+        let gap = compute(ranked(&you), &loaded(&[&a]), &Options::default());
+        // The competitor at #97 creates no row; your #45 is no rank at the default top 20.
+        assert!(!gap.lower.iter().any(|k| k == "far"));
+        assert_eq!(keywords(&gap, GapList::Missing), ["deep"]);
+        let top100 = Options {
+            top: 100,
+            ..Options::default()
+        };
+        let gap = compute(ranked(&you), &loaded(&[&a]), &top100);
+        assert_eq!(keywords(&gap, GapList::Untapped), ["far"]);
+        assert_eq!(keywords(&gap, GapList::Weak), ["deep"]);
+        assert!(rules_text(&top100).contains("positions 1–100"));
+    }
+
+    #[test]
+    fn striking_distance_is_configurable_and_inclusive() {
         let you = columns(
             "you.com",
             &[
@@ -408,68 +521,114 @@ mod tests {
                 ("r21", 1, 21),
             ],
         );
-        let gap = compute(ranked(&you), &[], &[]);
+        let top30 = Options {
+            top: 30,
+            ..Options::default()
+        };
+        let gap = compute(ranked(&you), &[], &top30);
         let mut got = keywords(&gap, GapList::Striking);
         got.sort();
         assert_eq!(got, ["r11", "r20"]);
+        let wider = Options {
+            striking: (4, 21),
+            ..top30
+        };
+        assert_eq!(
+            compute(ranked(&you), &[], &wider)
+                .list(GapList::Striking)
+                .len(),
+            4
+        );
+        assert!(rules_text(&wider).contains("you rank 4–21"));
+        // No competitor loaded: nothing to compare, so no Unique or Missing rows.
+        assert!(gap.list(GapList::Unique).is_empty());
+        assert!(gap.list(GapList::Untapped).is_empty());
+    }
+
+    #[test]
+    fn every_competitor_means_every_loaded_one() {
+        let you = columns("you.com", &[]);
+        let a = columns("a.com", &[("k", 10, 2)]);
+        let gap = compute(ranked(&you), &[Some(ranked(&a)), None], &Options::default());
+        assert_eq!(keywords(&gap, GapList::Missing), ["k"]);
+        let b = columns("b.com", &[]);
+        let gap = compute(ranked(&you), &loaded(&[&a, &b]), &Options::default());
         assert!(gap.list(GapList::Missing).is_empty());
-        assert!(gap.list(GapList::Shared).is_empty());
+        assert_eq!(keywords(&gap, GapList::Untapped), ["k"]);
     }
 
     #[test]
     fn a_domain_counts_its_best_rank_and_keywords_compare_lower_cased() {
-        let you = columns("you.com", &[("Shoes", 100, 30), ("shoes", 100, 12)]);
+        let you = columns("you.com", &[("Shoes", 100, 19), ("shoes", 100, 12)]);
         let a = columns("a.com", &[("SHOES", 150, 12)]);
-        let gap = compute(ranked(&you), &[ranked(&a)], &[]);
+        let gap = compute(ranked(&you), &loaded(&[&a]), &Options::default());
         assert_eq!(gap.len(), 1);
         assert_eq!(gap.keyword[0], "Shoes");
         assert_eq!(gap.yours[0].as_ref().map(|p| p.rank), Some(12));
         assert_eq!(gap.volume[0], 150);
-        // A tie is not weaker.
-        assert!(gap.list(GapList::Weaker).is_empty());
+        // A tie is neither weak nor strong.
+        assert!(gap.list(GapList::Weak).is_empty());
+        assert!(gap.list(GapList::Strong).is_empty());
         assert_eq!(keywords(&gap, GapList::Shared), ["shoes"]);
         assert_eq!(keywords(&gap, GapList::Striking), ["shoes"]);
+    }
+
+    #[test]
+    fn competition_is_shown_on_the_0_to_1_scale() {
+        let a = columns("a.com", &[("x", 300, 3)]);
+        let gap = compute(
+            ranked(&columns("you.com", &[])),
+            &loaded(&[&a]),
+            &Options::default(),
+        );
+        // 300 / 10 = 30 on the 0–100 scale the operation reports.
+        assert!((gap.competition[0] - 0.3).abs() < 1e-12);
+        // "up to 0.3" keeps it; "up to 30" (the 0–100 habit) means the same, not everything.
+        assert_eq!(competition_bound("0.3"), Some(0.3));
+        assert_eq!(competition_bound("30"), Some(0.3));
+        assert_eq!(competition_bound(" 45 % "), Some(0.45));
+        assert_eq!(competition_bound("1"), Some(1.0));
+        assert_eq!(competition_bound(""), None);
+        assert_eq!(competition_bound("abc"), None);
+        assert_eq!(competition_bound("NaN"), None);
     }
 
     #[test]
     fn rank_zero_is_no_rank() {
         let you = columns("you.com", &[("x", 10, 0)]);
         let a = columns("a.com", &[("x", 10, 3)]);
-        let gap = compute(ranked(&you), &[ranked(&a)], &[]);
+        let gap = compute(ranked(&you), &loaded(&[&a]), &Options::default());
         assert_eq!(keywords(&gap, GapList::Missing), ["x"]);
     }
 
     #[test]
-    fn brand_terms_leave_keywords_out() {
-        assert_eq!(
-            default_brand_terms(&[
-                "www.acme.com".into(),
-                "rival.co.uk".into(),
-                "acme.org".into()
-            ]),
-            "acme, rival"
+    fn brand_terms_leave_keywords_out_on_word_boundaries() {
+        let brand = brand::terms("ikea, gap");
+        let you = columns(
+            "you.com",
+            &[("ikea desk", 100, 1), ("bike accessories", 50, 3)],
         );
-        let terms = brand_terms("Acme, go, ri-val\n,acme");
-        assert_eq!(terms, ["acme", "rival"]);
-        assert!(is_branded("acme shoes", &terms));
-        assert!(is_branded("acmeshoes", &terms));
-        assert!(is_branded("a.c.m.e boots", &terms));
-        assert!(is_branded("rival boots", &terms));
-        assert!(!is_branded("good shoes", &terms));
-        let you = columns("you.com", &[("acme shoes", 100, 1), ("shoes", 50, 3)]);
-        let a = columns("a.com", &[("acme shoes", 100, 2), ("boots", 70, 1)]);
-        let gap = compute(ranked(&you), &[ranked(&a)], &terms);
-        assert_eq!(gap.branded, 1);
-        assert!(!gap.lower.iter().any(|k| k == "acme shoes"));
-        assert_eq!(keywords(&gap, GapList::Missing), ["boots"]);
+        let a = columns("a.com", &[("gap jeans", 100, 2), ("singapore", 70, 1)]);
+        let options = Options {
+            brand,
+            ..Options::default()
+        };
+        let gap = compute(ranked(&you), &loaded(&[&a]), &options);
+        assert_eq!(gap.branded, 2);
+        assert_eq!(keywords(&gap, GapList::Untapped), ["singapore"]);
+        assert_eq!(keywords(&gap, GapList::Unique), ["bike accessories"]);
     }
 
     #[test]
     fn lists_are_by_volume_then_keyword_and_empty_input_is_empty() {
         let a = columns("a.com", &[("b", 5, 1), ("a", 5, 2), ("c", 9, 3)]);
-        let gap = compute(ranked(&columns("you.com", &[])), &[ranked(&a)], &[]);
+        let gap = compute(
+            ranked(&columns("you.com", &[])),
+            &loaded(&[&a]),
+            &Options::default(),
+        );
         assert_eq!(keywords(&gap, GapList::Missing), ["c", "a", "b"]);
-        let empty = compute(Ranked::default(), &[], &[]);
+        let empty = compute(Ranked::default(), &[], &Options::default());
         assert!(empty.is_empty());
         assert!(GapList::ALL.iter().all(|&l| empty.list(l).is_empty()));
     }
@@ -480,8 +639,8 @@ mod tests {
         let c: Vec<Columns> = (0..4)
             .map(|i| columns("c.com", &[("k", 10, 4 - i)]))
             .collect();
-        let all: Vec<Ranked> = c.iter().map(ranked).collect();
-        let gap = compute(ranked(&you), &all, &[]);
+        let all: Vec<Option<Ranked>> = c.iter().map(|c| Some(ranked(c))).collect();
+        let gap = compute(ranked(&you), &all, &Options::default());
         // The fourth (rank 1) is not compared: the best of the first three ranks 2.
         assert_eq!(gap.best_position(0).map(|p| p.rank), Some(2));
     }
@@ -491,6 +650,6 @@ mod tests {
         for list in GapList::ALL {
             assert_eq!(GapList::from_id(list.id()), Some(list));
         }
-        assert_eq!(GapList::from_id("nope"), None);
+        assert_eq!(GapList::from_id("weaker"), None);
     }
 }

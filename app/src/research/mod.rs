@@ -3,6 +3,7 @@
 //! keyword groups, reading imported keyword files, and the HTML report. Pure functions over
 //! plain data, unit-tested natively; the pages render them.
 
+pub mod brand;
 pub mod gap;
 pub mod groups;
 pub mod import;

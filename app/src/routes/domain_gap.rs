@@ -1,7 +1,8 @@
 //! Content gap (`/domain/gap?d=you.com,rival.com&list=missing`): your domain against one to
 //! three competitors, from each domain's ranked keywords (`ranked-keywords/domain`, one call
 //! per domain, stored results reused and only what is missing bought, price first). The lists
-//! are computed in the browser (`research::gap`, which states the rules).
+//! are computed in the browser (`research::gap`, which states the rules; brand terms from
+//! `research::brand`).
 
 use std::sync::Arc;
 
@@ -24,7 +25,8 @@ use crate::components::{
     ReportButton,
 };
 use crate::paths::{enc, gap_route, keyword_route};
-use crate::research::gap::{self, Gap, GapList, Ranked, MAX_COMPETITORS};
+use crate::research::brand;
+use crate::research::gap::{self, Gap, GapList, Options, Ranked, MAX_COMPETITORS};
 use crate::research::report::{self, Block, Report, Section};
 use crate::workspace::{self, use_workspace, Workspace};
 
@@ -36,6 +38,8 @@ struct GapView {
     gap: Gap,
     /// The domains compared, yours first.
     domains: Vec<String>,
+    /// What it was computed with (the rules shown name the cutoff and striking distance).
+    options: Options,
     orders: SortCache,
 }
 
@@ -157,6 +161,15 @@ fn bound(s: &str) -> Option<f64> {
     s.trim().parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
+/// A striking-distance end typed (a rank 1–100), or `default` when not one.
+fn striking_end(s: &str, default: i64) -> i64 {
+    s.trim()
+        .parse::<i64>()
+        .ok()
+        .filter(|r| (1..=100).contains(r))
+        .unwrap_or(default)
+}
+
 /// The content gap page.
 #[component]
 pub fn ContentGap() -> impl IntoView {
@@ -171,7 +184,7 @@ pub fn ContentGap() -> impl IntoView {
     let list = Memo::new(move |_| {
         q.with(|m| m.get("list"))
             .and_then(|l| GapList::from_id(&l))
-            .unwrap_or(GapList::Missing)
+            .unwrap_or(GapList::Untapped)
     });
     let yours_input = RwSignal::new(String::new());
     let rivals_input = RwSignal::new(String::new());
@@ -181,7 +194,7 @@ pub fn ContentGap() -> impl IntoView {
         rivals_input.set(d.iter().skip(1).cloned().collect::<Vec<_>>().join(", "));
     });
     let brand = RwSignal::new(String::new());
-    Effect::new(move |_| brand.set(gap::default_brand_terms(&domains.get())));
+    Effect::new(move |_| brand.set(brand::default_terms(&domains.get())));
     let nav = StoredValue::new(navigate);
     let go = move |d: &[String], l: GapList| {
         nav.with_value(|n| {
@@ -296,7 +309,34 @@ struct GapFilter {
     text: RwSignal<String>,
     vmin: RwSignal<String>,
     cmax: RwSignal<String>,
+    /// Keep rows where at least this many competitors rank (0: any).
+    rivals: RwSignal<usize>,
     sort: RwSignal<Option<(String, bool)>>,
+}
+
+/// What the gap is computed with (a change recomputes it): brand terms, the position cutoff
+/// and the striking distance as typed.
+#[derive(Clone, Copy)]
+struct GapSettings {
+    brand: RwSignal<String>,
+    top: RwSignal<i64>,
+    strike_from: RwSignal<String>,
+    strike_to: RwSignal<String>,
+}
+
+impl GapSettings {
+    /// The options (tracked). A striking distance end that is not a rank 1–100 keeps its
+    /// default; "to" below "from" is "from".
+    fn options(&self) -> Options {
+        let (from, to) = gap::DEFAULT_STRIKING;
+        let from = striking_end(&self.strike_from.get(), from);
+        let to = striking_end(&self.strike_to.get(), to).max(from);
+        Options {
+            brand: brand::terms(&self.brand.get()),
+            top: self.top.get(),
+            striking: (from, to),
+        }
+    }
 }
 
 /// The lists, computed from the stored ranked keywords of every domain.
@@ -307,11 +347,18 @@ fn gap_body(
     brand: RwSignal<String>,
 ) -> impl Fn() -> AnyView + Send + Sync + 'static {
     let workspace = use_workspace();
-    let view_data = gap_data(&calls, domains, brand);
+    let settings = GapSettings {
+        brand,
+        top: RwSignal::new(gap::DEFAULT_TOP),
+        strike_from: RwSignal::new(gap::DEFAULT_STRIKING.0.to_string()),
+        strike_to: RwSignal::new(gap::DEFAULT_STRIKING.1.to_string()),
+    };
+    let view_data = gap_data(&calls, domains, settings);
     let filter = GapFilter {
         text: RwSignal::new(String::new()),
         vmin: RwSignal::new(String::new()),
         cmax: RwSignal::new(String::new()),
+        rivals: RwSignal::new(0),
         sort: RwSignal::new(None),
     };
     let order = gap_order(view_data, list, filter);
@@ -334,11 +381,14 @@ fn gap_body(
             .collect();
         let current = list.get();
         let branded = v.gap.branded;
+        let in_list = v.gap.list(current).len();
+        let rules = gap::rules_text(&v.options);
+        let rivals = v.domains.len().saturating_sub(1);
         view! {
             <div class="gap" data-testid="gap">
                 {(!loaded).then(|| view! { <p class="meta warn" data-testid="gap-partial">"Some domains are not loaded: the lists count only the domains loaded."</p> })}
                 <GapTabs counts=counts current=current domains=domains />
-                <GapFilters filter=filter brand=brand />
+                <GapFilters filter=filter settings=settings rivals=rivals />
                 <div class="toolbar">
                     <strong data-testid="gap-count" aria-live="polite">{move || format!("{} keywords", fmt_int(order.with(|o| o.len()) as i64))}</strong>
                     <AddToList keywords=shown_keywords id="gap" />
@@ -351,14 +401,14 @@ fn gap_body(
                     <span class="meta" data-testid="gap-timing">{format!("computed in {elapsed:.0} ms")}</span>
                 </div>
                 <Show when=move || order.with(|o| !o.is_empty())
-                    fallback=move || view! { <p class="empty" data-testid="gap-none">{format!("No keywords in “{}”.", current.label())}</p> }>
+                    fallback=move || view! { <p class="empty" data-testid="gap-none">{none_text(current, in_list)}</p> }>
                     <VirtualTable columns=COLUMNS[..7].to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
                         sort=filter.sort caption="Content gap keywords" testid="gap-table" />
                 </Show>
                 <details class="meta rules" data-testid="gap-rules">
                     <summary>"How the lists are computed"</summary>
-                    <p>{gap::GAP_RULES}</p>
-                    <p>{gap::BRAND_RULE}{format!(" Left out now: {}.", fmt_int(branded as i64))}</p>
+                    <p>{rules}</p>
+                    <p>{brand::BRAND_RULE}{format!(" Left out now: {}.", fmt_int(branded as i64))}</p>
                 </details>
             </div>
         }
@@ -366,11 +416,24 @@ fn gap_body(
     }
 }
 
+/// Says why a list shows no row: the list is empty, or the filters hide its `in_list` rows.
+fn none_text(list: GapList, in_list: usize) -> String {
+    if in_list == 0 {
+        format!("No keywords in “{}”.", list.label())
+    } else {
+        format!(
+            "No keywords in “{}” pass the filters ({} in the list).",
+            list.label(),
+            fmt_int(in_list as i64)
+        )
+    }
+}
+
 /// The gap of the loaded domains (brand terms left out), with whether all are loaded.
 fn gap_data(
     calls: &[PricedCall],
     domains: Memo<Vec<String>>,
-    brand: RwSignal<String>,
+    settings: GapSettings,
 ) -> Memo<GapData> {
     let decoded: Vec<_> = calls.iter().map(|c| ranked_keywords_of(*c)).collect();
     Memo::new(move |_| {
@@ -382,16 +445,23 @@ fn gap_data(
                     .flatten()
             })
             .collect();
-        let terms = gap::brand_terms(&brand.get());
+        let options = settings.options();
         let t0 = workspace::now();
-        let competitors: Vec<Ranked> = data.iter().skip(1).map(|d| ranked(d.as_deref())).collect();
-        let computed = gap::compute(ranked(data[0].as_deref()), &competitors, &terms);
+        // A competitor not loaded (yet) is `None`: not part of "every competitor".
+        let competitors: Vec<Option<Ranked>> = data
+            .iter()
+            .take(n)
+            .skip(1)
+            .map(|d| d.as_deref().map(|d| ranked(Some(d))))
+            .collect();
+        let computed = gap::compute(ranked(data[0].as_deref()), &competitors, &options);
         let elapsed = workspace::now() - t0;
         let loaded = data.iter().take(n).all(Option::is_some);
         (
             Shared::new(GapView {
                 gap: computed,
                 domains: domains.get(),
+                options,
                 orders: SortCache::new(COLUMNS.len()),
             }),
             loaded,
@@ -409,14 +479,16 @@ fn gap_order(
     Memo::new(move |_| {
         let (v, _, _) = view_data.get();
         let t = f.text.get().trim().to_lowercase();
-        let (v0, c1) = (bound(&f.vmin.get()), bound(&f.cmax.get()));
+        let (v0, c1) = (bound(&f.vmin.get()), gap::competition_bound(&f.cmax.get()));
+        let rivals = f.rivals.get();
         let g = &v.gap;
         let mut mask = vec![false; g.len()];
         for &i in g.list(list.get()) {
             let i = i as usize;
             mask[i] = (t.is_empty() || g.lower[i].contains(&t))
                 && v0.is_none_or(|m| g.volume[i] as f64 >= m)
-                && c1.is_none_or(|m| g.competition[i] <= m);
+                && c1.is_none_or(|m| g.competition[i] <= m)
+                && g.ranking_competitors(i) >= rivals;
         }
         Shared::new(sorted_view(
             &v.orders,
@@ -508,12 +580,28 @@ fn GapTabs(
     }
 }
 
-/// The filter inputs; brand terms apply on change (they recompute the gap).
+/// The filter inputs; brand terms, the cutoff and striking distance recompute the gap (brand
+/// terms and striking distance on change, so typing does not recompute every key).
 #[component]
-fn GapFilters(filter: GapFilter, brand: RwSignal<String>) -> impl IntoView {
+fn GapFilters(filter: GapFilter, settings: GapSettings, rivals: usize) -> impl IntoView {
     let GapFilter {
-        text, vmin, cmax, ..
+        text,
+        vmin,
+        cmax,
+        rivals: min_rivals,
+        ..
     } = filter;
+    let GapSettings {
+        brand,
+        top,
+        strike_from,
+        strike_to,
+    } = settings;
+    let cmax_note = move || {
+        let typed = cmax.get();
+        let read = gap::competition_bound(&typed)?;
+        (typed.trim().parse::<f64>().ok() != Some(read)).then(|| format!("read as {read:.2}"))
+    };
     view! {
         <fieldset class="filters">
             <legend>"Filter"</legend>
@@ -521,8 +609,27 @@ fn GapFilters(filter: GapFilter, brand: RwSignal<String>) -> impl IntoView {
                 <input type="search" data-testid="gap-filter" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev)) /></label>
             <label class="f"><span>"Volume from"</span>
                 <input data-testid="gap-vmin" inputmode="decimal" placeholder="min" prop:value=move || vmin.get() on:input=move |ev| vmin.set(event_target_value(&ev)) /></label>
-            <label class="f"><span>"Competition up to"</span>
-                <input data-testid="gap-cmax" inputmode="decimal" placeholder="max" prop:value=move || cmax.get() on:input=move |ev| cmax.set(event_target_value(&ev)) /></label>
+            <label class="f"><span>"Competition up to (0–1)"</span>
+                <input data-testid="gap-cmax" inputmode="decimal" placeholder="max" prop:value=move || cmax.get() on:input=move |ev| cmax.set(event_target_value(&ev)) />
+                <small class="meta" data-testid="gap-cmax-read" aria-live="polite">{cmax_note}</small></label>
+            <label class="f"><span>"Competitors ranking"</span>
+                <select data-testid="gap-rivals-min" on:change=move |ev| min_rivals.set(event_target_value(&ev).parse().unwrap_or(0))>
+                    {(0..=rivals).map(|k| view! {
+                        <option value=k.to_string() selected=move || min_rivals.get() == k>
+                            {if k == 0 { "any".to_string() } else if k == rivals { format!("all {k}") } else { format!("{k} or more") }}
+                        </option>
+                    }).collect_view()}
+                </select></label>
+            <label class="f"><span>"Positions up to"</span>
+                <select data-testid="gap-top" on:change=move |ev| top.set(event_target_value(&ev).parse().unwrap_or(gap::DEFAULT_TOP))>
+                    {gap::TOP_CHOICES.into_iter().map(|t| view! {
+                        <option value=t.to_string() selected=move || top.get() == t>{format!("top {t}")}</option>
+                    }).collect_view()}
+                </select></label>
+            <label class="f"><span>"Striking distance from"</span>
+                <input data-testid="gap-strike-from" inputmode="numeric" prop:value=move || strike_from.get() on:change=move |ev| strike_from.set(event_target_value(&ev)) /></label>
+            <label class="f"><span>"to"</span>
+                <input data-testid="gap-strike-to" inputmode="numeric" prop:value=move || strike_to.get() on:change=move |ev| strike_to.set(event_target_value(&ev)) /></label>
             <label class="f wide"><span>"Brand terms (left out)"</span>
                 <input data-testid="gap-brand" prop:value=move || brand.get() on:change=move |ev| brand.set(event_target_value(&ev)) /></label>
         </fieldset>
@@ -546,10 +653,10 @@ fn gap_report(v: &GapView, brand: &str) -> (String, Report) {
     let mut sections = vec![Section {
         heading: "Summary".into(),
         notes: vec![
-            gap::GAP_RULES.to_string(),
+            gap::rules_text(&v.options),
             format!(
                 "{} Brand terms: {}. Left out: {}.",
-                gap::BRAND_RULE,
+                brand::BRAND_RULE,
                 if brand.trim().is_empty() {
                     "none"
                 } else {
