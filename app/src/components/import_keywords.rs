@@ -2,7 +2,8 @@
 //! samples, the keyword column picked, the counts, and how many of the keywords are not
 //! bought yet with the price of buying them, before anything is bought. Applying puts the
 //! keywords in the explorer's box; the explorer's Run (with its price) still buys them.
-//! Reading and counting are `research::import`.
+//! Decoding, reading and counting are `research::decode` and `research::import`; the panel
+//! says how the file was read (encoding, delimiter, title rows) and states the rules.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -12,7 +13,8 @@ use wasm_bindgen::JsCast;
 
 use crate::components::fmt_int;
 use crate::model::plural;
-use crate::research::import::{self, Table, MAX_BYTES};
+use crate::research::decode::DECODE_RULE;
+use crate::research::import::{self, Table, IMPORT_RULES, MAX_BYTES};
 use crate::workspace::{quote_now, use_workspace};
 
 /// The import panel's body (the explorer holds its `<details>`). `country` prices the keywords; `apply` receives them (one per line).
@@ -29,13 +31,23 @@ pub fn ImportKeywords(
     let column = RwSignal::new(0usize);
     let paste = RwSignal::new(String::new());
     let source = RwSignal::new(String::new());
-    let load = move |text: &str, from: String| {
-        let read = import::read_table(text).map_err(|e| e.to_string());
+    // How the text was read (encoding, delimiter, title rows), shown above the columns.
+    let how = RwSignal::new(String::new());
+    let show = move |read: Result<Table, import::ImportError>, from: String, text: String| {
         if let Ok(t) = &read {
             column.set(t.suggested);
         }
         source.set(from);
-        table.set(Some(read));
+        how.set(text);
+        table.set(Some(read.map_err(|e| e.to_string())));
+    };
+    let load = move |text: &str, from: String| {
+        let read = import::read_table(text);
+        let text = read
+            .as_ref()
+            .map(|t| import::how_read(t, None))
+            .unwrap_or_default();
+        show(read, from, text);
     };
     let on_file = move |ev: leptos::ev::Event| {
         let Some(input) = ev
@@ -56,14 +68,21 @@ pub fn ImportKeywords(
             .to_string())));
             return;
         }
+        // The bytes, not `File.text()`: the browser would guess UTF-8 for every file.
         spawn_local(async move {
-            match wasm_bindgen_futures::JsFuture::from(file.text())
-                .await
-                .ok()
-                .and_then(|t| t.as_string())
-            {
-                Some(text) => load(&text, format!("file “{name}”")),
-                None => table.set(Some(Err("the file could not be read as text".into()))),
+            let from = format!("file “{name}”");
+            match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
+                Ok(buffer) => {
+                    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+                    match import::read_file(&bytes) {
+                        Ok(f) => {
+                            let text = import::how_read(&f.table, Some((f.encoding, f.replaced)));
+                            show(Ok(f.table), from, text);
+                        }
+                        Err(e) => show(Err(e), from, String::new()),
+                    }
+                }
+                Err(_) => table.set(Some(Err("the file could not be read".into()))),
             }
         });
     };
@@ -113,8 +132,9 @@ pub fn ImportKeywords(
                             view! { <option value=i.to_string() selected=move || column.get() == i>{text}</option> }
                         }).collect_view();
                         view! {
+                            <p class="meta" data-testid="import-read">{how.get()}</p>
                             <div class="field">
-                                <label for="import-column">{format!("Keyword column ({}{})", source.get(), if t.header { ", first row is a header" } else { "" })}</label>
+                                <label for="import-column">{format!("Keyword column ({}{})", source.get(), if t.header { ", with a header row" } else { "" })}</label>
                                 <select id="import-column" data-testid="import-column"
                                     on:change=move |ev| column.set(event_target_value(&ev).parse().unwrap_or(0))>{cols}</select>
                             </div>
@@ -123,9 +143,13 @@ pub fn ImportKeywords(
                 }}
                 {move || extracted.get().map(|e| view! {
                     <p data-testid="import-counts">{format!(
-                        "{} row{} read · {} empty · {} duplicate{} removed · {} keyword{}",
+                        "{} row{} read · {} empty · {} duplicate{} removed{} · {} keyword{}",
                         fmt_int(e.rows as i64), plural(e.rows), fmt_int(e.empty as i64),
                         fmt_int(e.duplicates as i64), plural(e.duplicates),
+                        // Said only when there are some, so the usual line stays short.
+                        if e.formulas == 0 { String::new() } else {
+                            format!(" · {} formula{} skipped (not keywords)", fmt_int(e.formulas as i64), plural(e.formulas))
+                        },
                         fmt_int(e.keywords.len() as i64), plural(e.keywords.len()))}</p>
                 })}
                 {move || quote.get().map(|q| {
@@ -139,6 +163,11 @@ pub fn ImportKeywords(
                     };
                     view! { <p class="price-note" data-testid="import-price" data-price=q.usd.to_string() data-new=new.to_string()>{text}</p> }
                 })}
+                <details class="meta rules" data-testid="import-rules">
+                    <summary>"How files are read"</summary>
+                    <p>{DECODE_RULE}</p>
+                    {IMPORT_RULES.iter().map(|r| view! { <p>{*r}</p> }).collect_view()}
+                </details>
                 <button type="button" class="secondary" data-testid="import-apply"
                     disabled=move || extracted.with(|e| e.as_ref().is_none_or(|e| e.keywords.is_empty()))
                     on:click=do_apply>

@@ -2,30 +2,47 @@
 //! semicolon-separated), find its columns, pick the keyword column, and extract the keywords
 //! the explorer would run. No call here: the explorer prices the keywords before buying.
 //!
-//! Rules (our decisions):
-//! - A UTF-8 byte order mark is dropped; lines end in LF or CRLF.
-//! - The delimiter is the one of `,`, tab and `;` that splits the first 20 lines (outside
-//!   quotes) into the same number (more than one) of cells most often; none: one keyword per
-//!   line (plain text, quotes kept as typed).
+//! Rules (our decisions; [`IMPORT_RULES`] states them on the page):
+//! - A file's bytes are decoded by [`super::decode`] (byte-order marks, UTF-16 without one,
+//!   UTF-8, else Windows-1252, named on the page). A UTF-8 byte order mark in a paste is
+//!   dropped. Lines end in LF, CRLF or CR alone (old Mac Excel).
+//! - Excel's `sep=;` first line sets the delimiter and is no row. Else the delimiter is the
+//!   one of tab, `;` and `,` that splits the first 20 lines (outside quotes) into the same
+//!   number (more than one) of cells most often; a tie goes to tab, then `;`, then `,`: a line
+//!   split as well by `;` as by `,` is a European file whose commas are decimal commas
+//!   (`laufschuhe;0,50`). None: one keyword per line (plain text, quotes kept as typed).
 //! - CSV quoting is RFC 4180's: a quoted cell may hold the delimiter, doubled quotes and line
 //!   breaks. A quote left open is an error naming its line.
-//! - The first row is a header when one of its cells is a keyword column name
-//!   ([`KEYWORD_HEADERS`]), or when none of its cells is a number while a later row has a
-//!   number in a column. The proposed column is the named one, else the one with the most
-//!   cells that are not numbers.
+//! - The header is the first row with a keyword column name ([`KEYWORD_HEADERS`]): row 1, or
+//!   (with a delimiter) a later row of the first [`HEADER_SEARCH`] when every row above it has
+//!   at most one filled cell: those are title rows (Keyword Planner's report name and date
+//!   range), skipped and counted. Without a named header, row 1 is a header when none of its
+//!   cells is a number while a later row has a number in a column. The proposed column is the
+//!   named one, else the one with the most cells that are not numbers.
 //! - Keywords: the cell trimmed, every run of white space (line breaks too) made one space,
 //!   empty cells dropped, duplicates removed as the explorer removes them (case and white
 //!   space folded, the first spelling kept): importing then pasting gives the same list.
-//! - At most [`MAX_BYTES`] of text and [`MAX_ROWS`] rows: more is an error, never a cut.
+//! - A cell starting with `=`, `+`, `-` or `@` (OWASP's CSV-injection triggers; tab and CR
+//!   are white space, trimmed first) is a spreadsheet formula, not a query: skipped and
+//!   counted, never unwrapped (`=HYPERLINK("…","shoes")` could name anything, and a priced
+//!   keyword should be one the user can read in the file).
+//! - At most [`MAX_BYTES`] (of the file, or of a paste's text) and [`MAX_ROWS`] data rows
+//!   (the header and title rows not counted): more is an error, never a cut.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
+
+use super::decode::{decode, DecodeError, Encoding};
 
 /// The largest file read (bytes).
 pub const MAX_BYTES: usize = 5_000_000;
 
-/// The most rows read.
+/// The most data rows read (a header and title rows above it are not counted).
 pub const MAX_ROWS: usize = 100_000;
+
+/// The rows looked at for a header below title rows.
+pub const HEADER_SEARCH: usize = 10;
 
 /// Header names taken for the keyword column (compared lower-cased, trimmed).
 pub const KEYWORD_HEADERS: &[&str] = &[
@@ -33,6 +50,7 @@ pub const KEYWORD_HEADERS: &[&str] = &[
     "keywords",
     "query",
     "queries",
+    "top queries",
     "search term",
     "search terms",
     "search query",
@@ -42,17 +60,27 @@ pub const KEYWORD_HEADERS: &[&str] = &[
     "kw",
 ];
 
+/// The reading rules, as the import panel states them (with [`super::decode::DECODE_RULE`]).
+pub const IMPORT_RULES: &[&str] = &[
+    "Lines may end in LF, CRLF or CR. Excel's \"sep=;\" first line sets the delimiter and is not a keyword. Otherwise the delimiter is the one of tab, semicolon and comma that splits the first 20 lines most consistently; a tie goes to tab, then semicolon, then comma, because a comma beside a semicolon is usually a decimal comma (\"laufschuhe;0,50\" is the keyword \"laufschuhe\" with 0,50). No delimiter: one keyword per line.",
+    "The header is the first row naming a keyword column (Keyword, Keywords, Query, Top queries, Search term, Term, Phrase, KW), in row 1 or below title rows of one cell each (Keyword Planner's report name and dates, skipped and counted). Without such a name, row 1 is a header when it has no number and the rows below do.",
+    "Cells starting with =, +, - or @ are spreadsheet formulas (OWASP's CSV-injection rule), not keywords: skipped and counted, never priced. Type such a query in the box yourself if you mean it.",
+    "At most 5 MB and 100,000 data rows (the header and title rows not counted); a larger file is refused, never cut.",
+];
+
 /// Why a file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ImportError {
     /// More than [`MAX_BYTES`].
     TooLarge(usize),
-    /// More than [`MAX_ROWS`] rows.
+    /// More than [`MAX_ROWS`] data rows.
     TooManyRows,
     /// A quoted cell is not closed; the line it opens on (1-based).
     OpenQuote(usize),
     /// Nothing but white space.
     Empty,
+    /// The bytes are not text in an encoding read here.
+    NotText(DecodeError),
 }
 
 impl fmt::Display for ImportError {
@@ -60,18 +88,36 @@ impl fmt::Display for ImportError {
         match self {
             ImportError::TooLarge(n) => write!(
                 f,
-                "the file has {n} bytes; at most {MAX_BYTES} are read (split it)"
+                "the file has {} bytes; at most {} are read (split it)",
+                grouped(*n),
+                grouped(MAX_BYTES)
             ),
-            ImportError::TooManyRows => {
-                write!(f, "the file has more than {MAX_ROWS} rows (split it)")
-            }
+            ImportError::TooManyRows => write!(
+                f,
+                "the file has more than {} data rows (split it)",
+                grouped(MAX_ROWS)
+            ),
             ImportError::OpenQuote(line) => write!(
                 f,
                 "a quoted cell opened on line {line} is never closed (a \" is missing)"
             ),
             ImportError::Empty => write!(f, "there is nothing to import"),
+            ImportError::NotText(e) => e.fmt(f),
         }
     }
+}
+
+/// `n` with thousands separated by commas, as the page writes counts.
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A file read as rows of cells.
@@ -79,7 +125,11 @@ impl fmt::Display for ImportError {
 pub struct Table {
     /// The delimiter found (`None`: plain text, one keyword per line).
     pub delimiter: Option<char>,
-    /// True when the first row is a header (not data).
+    /// True when the delimiter came from Excel's `sep=` first line.
+    pub sep_line: bool,
+    /// Title rows above the header, skipped.
+    pub title_rows: usize,
+    /// True when a header row was found (it is not data).
     pub header: bool,
     /// A name per column: the header's cell, else "Column N".
     pub columns: Vec<String>,
@@ -101,6 +151,17 @@ impl Table {
     }
 }
 
+/// A file's table and the encoding it was read in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileRead {
+    /// The rows.
+    pub table: Table,
+    /// How the bytes were decoded.
+    pub encoding: Encoding,
+    /// Undecodable sequences shown as U+FFFD.
+    pub replaced: usize,
+}
+
 /// Keywords taken from a column, and what was dropped.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Extracted {
@@ -112,9 +173,15 @@ pub struct Extracted {
     pub empty: usize,
     /// Duplicates removed.
     pub duplicates: usize,
+    /// Formula-looking cells skipped.
+    pub formulas: usize,
 }
 
-/// Splits `text` into rows of cells at `delimiter`, RFC 4180 quoting.
+/// The most rows kept while splitting: the data rows allowed plus a header and title rows.
+const MAX_READ_ROWS: usize = MAX_ROWS + HEADER_SEARCH;
+
+/// Splits `text` (LF line ends) into rows of cells at `delimiter`, RFC 4180 quoting; blank
+/// lines are no rows.
 fn split(text: &str, delimiter: char) -> Result<Vec<Vec<String>>, ImportError> {
     let mut rows = Vec::new();
     let mut row: Vec<String> = Vec::new();
@@ -124,6 +191,18 @@ fn split(text: &str, delimiter: char) -> Result<Vec<Vec<String>>, ImportError> {
     let mut line = 1;
     let mut at_start = true;
     let mut chars = text.chars().peekable();
+    let mut end_row = |row: &mut Vec<String>, cell: &mut String| {
+        row.push(std::mem::take(cell));
+        let row = std::mem::take(row);
+        if row.len() == 1 && row[0].trim().is_empty() {
+            return Ok(());
+        }
+        rows.push(row);
+        if rows.len() > MAX_READ_ROWS {
+            return Err(ImportError::TooManyRows);
+        }
+        Ok(())
+    };
     while let Some(c) = chars.next() {
         if quoted {
             match c {
@@ -150,13 +229,8 @@ fn split(text: &str, delimiter: char) -> Result<Vec<Vec<String>>, ImportError> {
                 row.push(std::mem::take(&mut cell));
                 at_start = true;
             }
-            '\r' if chars.peek() == Some(&'\n') => {}
             '\n' => {
-                row.push(std::mem::take(&mut cell));
-                rows.push(std::mem::take(&mut row));
-                if rows.len() > MAX_ROWS {
-                    return Err(ImportError::TooManyRows);
-                }
+                end_row(&mut row, &mut cell)?;
                 line += 1;
                 at_start = true;
             }
@@ -170,18 +244,13 @@ fn split(text: &str, delimiter: char) -> Result<Vec<Vec<String>>, ImportError> {
         return Err(ImportError::OpenQuote(open_line));
     }
     if !cell.is_empty() || !row.is_empty() {
-        row.push(cell);
-        rows.push(row);
-    }
-    // Blank lines are no rows.
-    rows.retain(|r| !(r.len() == 1 && r[0].trim().is_empty()));
-    if rows.len() > MAX_ROWS {
-        return Err(ImportError::TooManyRows);
+        end_row(&mut row, &mut cell)?;
     }
     Ok(rows)
 }
 
-/// The delimiter splitting the first lines most consistently into more than one cell.
+/// The delimiter splitting the first lines most consistently into more than one cell; ties
+/// go to tab, then `;`, then `,` (see the module's rules).
 fn detect_delimiter(text: &str) -> Option<char> {
     let head: Vec<&str> = text
         .lines()
@@ -189,7 +258,7 @@ fn detect_delimiter(text: &str) -> Option<char> {
         .take(20)
         .collect();
     let mut best: Option<(usize, char)> = None;
-    for delimiter in [',', '\t', ';'] {
+    for delimiter in ['\t', ';', ','] {
         let counts: Vec<usize> = head
             .iter()
             .map(|l| {
@@ -217,7 +286,23 @@ fn detect_delimiter(text: &str) -> Option<char> {
     best.map(|(_, d)| d)
 }
 
-/// True for a cell that reads as a number (`1,200`, `$0.35`, `12%` included).
+/// Excel's `sep=X` first line (any case; also quoted, and followed by more `X`s as Excel
+/// writes it again when it saves such a file): the delimiter and the text after the line.
+fn sep_line(text: &str) -> Option<(char, &str)> {
+    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
+    let first = first.strip_prefix('"').unwrap_or(first);
+    let value = first
+        .get(..4)
+        .filter(|p| p.eq_ignore_ascii_case("sep="))
+        .map(|_| &first[4..])?;
+    let mut chars = value.chars();
+    let c = chars.next().filter(|&c| c != '"')?;
+    let tail = chars.as_str();
+    let tail = tail.strip_prefix('"').unwrap_or(tail);
+    tail.chars().all(|x| x == c).then_some((c, rest))
+}
+
+/// True for a cell that reads as a number (`1,200`, `$0.35`, `12%`, `0,50` included).
 fn is_number(cell: &str) -> bool {
     let t: String = cell
         .trim()
@@ -227,26 +312,79 @@ fn is_number(cell: &str) -> bool {
     !t.is_empty() && t.parse::<f64>().is_ok()
 }
 
-/// Reads a file or paste into a [`Table`].
+/// The column of `row` named as a keyword column.
+fn named_column(row: &[String]) -> Option<usize> {
+    row.iter()
+        .position(|c| KEYWORD_HEADERS.contains(&c.trim().to_lowercase().as_str()))
+}
+
+fn filled(row: &[String]) -> usize {
+    row.iter().filter(|c| !c.trim().is_empty()).count()
+}
+
+/// The header row and its keyword column: row 1 when it names one; with a delimiter, also a
+/// row below title rows (each with at most one filled cell) that has two filled cells or
+/// more, within the first [`HEADER_SEARCH`] rows.
+fn find_header(rows: &[Vec<String>], delimited: bool) -> Option<(usize, usize)> {
+    if let Some(col) = rows.first().and_then(|r| named_column(r)) {
+        return Some((0, col));
+    }
+    if !delimited {
+        return None;
+    }
+    let at = rows
+        .iter()
+        .take(HEADER_SEARCH)
+        .position(|r| filled(r) > 1)
+        .filter(|&i| i > 0)?;
+    named_column(&rows[at]).map(|col| (at, col))
+}
+
+/// Reads a paste (or any text) into a [`Table`].
 pub fn read_table(text: &str) -> Result<Table, ImportError> {
     if text.len() > MAX_BYTES {
         return Err(ImportError::TooLarge(text.len()));
     }
+    parse(text)
+}
+
+/// Reads a file's bytes: decoded by [`super::decode`], then read as [`read_table`] does.
+/// The size limit is on the bytes (decoding Windows-1252 can make the text longer).
+pub fn read_file(bytes: &[u8]) -> Result<FileRead, ImportError> {
+    if bytes.len() > MAX_BYTES {
+        return Err(ImportError::TooLarge(bytes.len()));
+    }
+    let decoded = decode(bytes).map_err(ImportError::NotText)?;
+    Ok(FileRead {
+        table: parse(&decoded.text)?,
+        encoding: decoded.encoding,
+        replaced: decoded.replaced,
+    })
+}
+
+fn parse(text: &str) -> Result<Table, ImportError> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let text: Cow<str> = if text.contains('\r') {
+        Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        Cow::Borrowed(text)
+    };
+    let (delimiter, sep, text) = match sep_line(&text) {
+        Some((d, rest)) => (Some(d), true, rest),
+        None => (detect_delimiter(&text), false, &text[..]),
+    };
     if text.trim().is_empty() {
         return Err(ImportError::Empty);
     }
-    let delimiter = detect_delimiter(text);
     let mut rows = match delimiter {
         Some(d) => split(text, d)?,
         None => {
-            let rows: Vec<Vec<String>> = text
-                .lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(|l| vec![l.to_string()])
-                .collect();
-            if rows.len() > MAX_ROWS {
-                return Err(ImportError::TooManyRows);
+            let mut rows = Vec::new();
+            for l in text.lines().filter(|l| !l.trim().is_empty()) {
+                rows.push(vec![l.to_string()]);
+                if rows.len() > MAX_READ_ROWS {
+                    return Err(ImportError::TooManyRows);
+                }
             }
             rows
         }
@@ -254,11 +392,11 @@ pub fn read_table(text: &str) -> Result<Table, ImportError> {
     if rows.is_empty() {
         return Err(ImportError::Empty);
     }
+    let named = find_header(&rows, delimiter.is_some());
+    let title_rows = named.map_or(0, |(at, _)| at);
+    rows.drain(..title_rows);
     let width = rows.iter().map(Vec::len).max().unwrap_or(1);
     let first = &rows[0];
-    let named = first
-        .iter()
-        .position(|c| KEYWORD_HEADERS.contains(&c.trim().to_lowercase().as_str()));
     let numeric_below = (0..width).any(|col| {
         first.get(col).is_some_and(|c| !is_number(c))
             && rows
@@ -266,8 +404,8 @@ pub fn read_table(text: &str) -> Result<Table, ImportError> {
                 .skip(1)
                 .any(|r| r.get(col).is_some_and(|c| is_number(c)))
     });
-    let header = delimiter.is_some()
-        && (named.is_some() || (!first.iter().any(|c| is_number(c)) && numeric_below));
+    let header = named.is_some()
+        || (delimiter.is_some() && !first.iter().any(|c| is_number(c)) && numeric_below);
     let columns: Vec<String> = (0..width)
         .map(|i| match (header, rows[0].get(i)) {
             (true, Some(name)) if !name.trim().is_empty() => name.trim().to_string(),
@@ -277,7 +415,10 @@ pub fn read_table(text: &str) -> Result<Table, ImportError> {
     if header {
         rows.remove(0);
     }
-    let suggested = named.filter(|_| header).unwrap_or_else(|| {
+    if rows.len() > MAX_ROWS {
+        return Err(ImportError::TooManyRows);
+    }
+    let suggested = named.map(|(_, col)| col).unwrap_or_else(|| {
         let texts = |col: usize| {
             rows.iter()
                 .filter(|r| {
@@ -294,6 +435,8 @@ pub fn read_table(text: &str) -> Result<Table, ImportError> {
     });
     Ok(Table {
         delimiter,
+        sep_line: sep,
+        title_rows,
         header,
         columns,
         rows,
@@ -301,7 +444,12 @@ pub fn read_table(text: &str) -> Result<Table, ImportError> {
     })
 }
 
-/// The keywords of `column`, as the explorer would read them.
+/// True for a keyword (trimmed) a spreadsheet would run as a formula (OWASP's triggers).
+pub fn is_formula(keyword: &str) -> bool {
+    keyword.starts_with(['=', '+', '-', '@'])
+}
+
+/// The keywords of `column`, as the explorer would read them; formulas skipped.
 pub fn extract(table: &Table, column: usize) -> Extracted {
     let mut seen = HashSet::new();
     let mut out = Extracted {
@@ -315,12 +463,54 @@ pub fn extract(table: &Table, column: usize) -> Extracted {
             .unwrap_or_default();
         if keyword.is_empty() {
             out.empty += 1;
+        } else if is_formula(&keyword) {
+            out.formulas += 1;
         } else if seen.insert(serpkit::records::normalize_keyword(&keyword)) {
             out.keywords.push(keyword);
         } else {
             out.duplicates += 1;
         }
     }
+    out
+}
+
+/// How a file or paste was read, for the line above its columns: the encoding (files), the
+/// delimiter and where it came from, title rows skipped, replaced sequences.
+pub fn how_read(table: &Table, file: Option<(Encoding, usize)>) -> String {
+    let mut parts = Vec::new();
+    if let Some((encoding, _)) = file {
+        parts.push(format!("Read as {}", encoding.describe()));
+    }
+    let delimiter = match table.delimiter {
+        None => "one keyword per line (no delimiter found)".to_string(),
+        Some(d) => {
+            let name = match d {
+                '\t' => "tabs".to_string(),
+                ';' => "semicolons".to_string(),
+                ',' => "commas".to_string(),
+                c => format!("“{c}”"),
+            };
+            if table.sep_line {
+                format!("cells separated by {name} (the file's sep= line)")
+            } else {
+                format!("cells separated by {name}")
+            }
+        }
+    };
+    parts.push(delimiter);
+    match table.title_rows {
+        0 => {}
+        1 => parts.push("1 title row above the header skipped".into()),
+        n => parts.push(format!("{n} title rows above the header skipped")),
+    }
+    if let Some((_, replaced @ 1..)) = file {
+        parts.push(format!(
+            "{replaced} undecodable sequence{} shown as �",
+            if replaced == 1 { "" } else { "s" }
+        ));
+    }
+    let mut out = parts.join(" · ");
+    out.push('.');
     out
 }
 
@@ -379,6 +569,134 @@ mod tests {
     }
 
     #[test]
+    fn a_delimiter_tie_goes_to_the_semicolon_beside_decimal_commas() {
+        let t = read_table("laufschuhe;0,50\n").unwrap();
+        assert_eq!(t.delimiter, Some(';'));
+        assert_eq!(t.rows, [["laufschuhe", "0,50"]]);
+        assert_eq!(extract(&t, t.suggested).keywords, ["laufschuhe"]);
+        let t = read_table("Keyword;CPC\nlaufschuhe;0,50\nwanderschuhe;1,20\n").unwrap();
+        assert_eq!((t.delimiter, t.suggested), (Some(';'), 0));
+        assert_eq!(extract(&t, 0).keywords, ["laufschuhe", "wanderschuhe"]);
+        // Tab over semicolon too; a comma file with no tie stays a comma file.
+        assert_eq!(read_table("a;b\tc\n").unwrap().delimiter, Some('\t'));
+        let t = read_table("keyword,cpc\nshoes;boots,1\nhats,2\n").unwrap();
+        assert_eq!(t.delimiter, Some(','));
+    }
+
+    #[test]
+    fn a_one_column_file_with_a_keyword_header() {
+        let t = read_table("Keyword\nrunning shoes\ntrail shoes\n").unwrap();
+        assert_eq!(t.delimiter, None);
+        assert!(t.header);
+        assert_eq!(t.columns, ["Keyword"]);
+        assert_eq!(extract(&t, 0).keywords, ["running shoes", "trail shoes"]);
+        // "keyword" further down a one-column list is a keyword, not a header.
+        let t = read_table("shoes\nkeyword\n").unwrap();
+        assert!(!t.header);
+        assert_eq!(extract(&t, 0).keywords, ["shoes", "keyword"]);
+    }
+
+    #[test]
+    fn excel_sep_line_sets_the_delimiter_and_is_no_keyword() {
+        for first in ["sep=;", "\"sep=;\"", "SEP=;", "\"sep=;\";", "sep=;;"] {
+            let text = format!("{first}\r\nKeyword;Volume\r\nlaufschuhe, weiß;0,50\r\n");
+            let t = read_table(&text).unwrap();
+            assert_eq!(t.delimiter, Some(';'), "{first}");
+            assert!(t.sep_line && t.header, "{first}");
+            assert_eq!(
+                extract(&t, t.suggested).keywords,
+                ["laufschuhe, weiß"],
+                "{first}"
+            );
+        }
+        // A tab given by the line itself, and no header below it.
+        let t = read_table("sep=\t\nshoes\t1\nboots\t2\n").unwrap();
+        assert_eq!(t.delimiter, Some('\t'));
+        assert_eq!(extract(&t, 0).keywords, ["shoes", "boots"]);
+        assert!(how_read(&t, None).contains("the file's sep= line"));
+        // Not a sep line.
+        assert!(!read_table("sep=ab\nx\n").unwrap().sep_line);
+    }
+
+    #[test]
+    fn keyword_planner_title_rows_above_the_header_are_skipped() {
+        let text = "Keyword Stats 2024-05-01 at 10_15_00\nJanuary 1, 2023 - December 31, 2023\nKeyword\tCurrency\tAvg. monthly searches\nrunning shoes\tEUR\t1000\ntrail shoes\tEUR\t100\n";
+        let t = read_table(text).unwrap();
+        assert_eq!(t.delimiter, Some('\t'));
+        assert_eq!((t.title_rows, t.header, t.suggested), (2, true, 0));
+        assert_eq!(t.columns[2], "Avg. monthly searches");
+        assert_eq!(extract(&t, 0).keywords, ["running shoes", "trail shoes"]);
+        assert!(how_read(&t, None).contains("2 title rows above the header skipped"));
+        // A row of two filled cells ends the search: no title rows then.
+        let t = read_table("a,b\nkeyword,n\nshoes,1\n").unwrap();
+        assert_eq!(t.title_rows, 0);
+    }
+
+    #[test]
+    fn carriage_return_line_ends() {
+        let t = read_table("Keyword,Volume\rrunning shoes,1\rtrail shoes,2\r").unwrap();
+        assert!(t.header);
+        assert_eq!(extract(&t, 0).keywords, ["running shoes", "trail shoes"]);
+        let t = read_table("shoes\rboots").unwrap();
+        assert_eq!(extract(&t, 0).keywords, ["shoes", "boots"]);
+    }
+
+    #[test]
+    fn the_row_limit_counts_data_rows() {
+        let mut csv = String::from("Keyword,Volume\n");
+        for i in 0..MAX_ROWS {
+            csv.push_str(&format!("k{i},1\n"));
+        }
+        let t = read_table(&csv).unwrap();
+        assert_eq!(t.rows.len(), MAX_ROWS);
+        csv.push_str("one more,1\n");
+        assert_eq!(read_table(&csv), Err(ImportError::TooManyRows));
+        let mut plain = String::from("Keyword\n");
+        for i in 0..MAX_ROWS {
+            plain.push_str(&format!("k{i}\n"));
+        }
+        assert_eq!(read_table(&plain).unwrap().rows.len(), MAX_ROWS);
+        // Blank lines are no rows.
+        let blanks = format!("Keyword\n{}shoes\n", "\n".repeat(MAX_ROWS + 20));
+        assert_eq!(read_table(&blanks).unwrap().rows.len(), 1);
+    }
+
+    #[test]
+    fn formula_cells_are_skipped_and_counted() {
+        let text = "Keyword,n\n=HYPERLINK(\"http://x\",\"shoes\"),1\n+boots,2\n -hats,3\n@SUM(1),4\n\t=1+1,5\nsocks,6\nsocks - wool,7\n";
+        let t = read_table(text).unwrap();
+        let e = extract(&t, 0);
+        assert_eq!(e.keywords, ["socks", "socks - wool"]);
+        assert_eq!((e.rows, e.formulas, e.empty, e.duplicates), (7, 5, 0, 0));
+    }
+
+    #[test]
+    fn files_are_decoded_before_reading() {
+        let text = "Keyword\tVolume\nmünchen café\t10\n";
+        let mut utf16: Vec<u8> = vec![0xFF, 0xFE];
+        utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+        let f = read_file(&utf16).unwrap();
+        assert_eq!(f.encoding, Encoding::Utf16Le { bom: true });
+        assert_eq!(extract(&f.table, 0).keywords, ["münchen café"]);
+        let f = read_file(b"Keyword;CPC\r\ncaf\xE9 m\xFCnchen;0,50\r\n").unwrap();
+        assert_eq!(f.encoding, Encoding::Windows1252);
+        assert_eq!(extract(&f.table, 0).keywords, ["café münchen"]);
+        let how = how_read(&f.table, Some((f.encoding, f.replaced)));
+        assert_eq!(
+            how,
+            "Read as Windows-1252 (the file is not valid UTF-8) · cells separated by semicolons."
+        );
+        assert!(matches!(
+            read_file(b"PK\x03\x04\0\0\0\0"),
+            Err(ImportError::NotText(DecodeError::Binary))
+        ));
+        assert!(matches!(
+            read_file(&vec![b'a'; MAX_BYTES + 1]),
+            Err(ImportError::TooLarge(_))
+        ));
+    }
+
+    #[test]
     fn ragged_rows_and_missing_cells() {
         let t = read_table("a,b,c\nx,1\ny\nz,2,3,4\n").unwrap();
         assert_eq!(t.columns.len(), 4);
@@ -395,6 +713,7 @@ mod tests {
         );
         assert_eq!(read_table("  \n\r\n"), Err(ImportError::Empty));
         assert_eq!(read_table(""), Err(ImportError::Empty));
+        assert_eq!(read_table("sep=;\n"), Err(ImportError::Empty));
         let big = "x\n".repeat(MAX_BYTES / 2 + 1);
         assert!(matches!(read_table(&big), Err(ImportError::TooLarge(_))));
         let many = "k\n".repeat(MAX_ROWS + 1);
@@ -406,6 +725,17 @@ mod tests {
             .filter_map(|i| char::from_u32((i * 7919) % 0x3000))
             .collect();
         let _ = read_table(&garbage).map(|t| extract(&t, t.suggested));
+        let bytes: Vec<u8> = (0u32..4000).map(|i| (i * 7919 % 251) as u8).collect();
+        for n in [0, 1, 2, 3, 7, 100, 4000] {
+            let _ = read_file(&bytes[..n]).map(|f| extract(&f.table, f.table.suggested));
+        }
         assert!(!ImportError::OpenQuote(3).to_string().is_empty());
+        assert_eq!(
+            ImportError::TooLarge(12_345_678).to_string(),
+            "the file has 12,345,678 bytes; at most 5,000,000 are read (split it)"
+        );
+        assert!(!ImportError::NotText(DecodeError::Utf32)
+            .to_string()
+            .is_empty());
     }
 }
