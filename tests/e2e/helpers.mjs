@@ -179,13 +179,13 @@ export async function resetLedger() {
   if (r.status !== 200) throw new Error(`POST /ledger/reset: ${r.status}`);
 }
 
-/** Parses CSV text (quotes, doubled quotes, CRLF). */
+/** Parses CSV text (quotes, doubled quotes, CRLF; the app's leading UTF-8 byte-order mark skipped). */
 export function parseCsv(text) {
   const rows = [];
   let row = [];
   let cell = '';
   let q = false;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = text.startsWith('\ufeff') ? 1 : 0; i < text.length; i++) {
     const c = text[i];
     if (q) {
       if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') q = false; else cell += c;

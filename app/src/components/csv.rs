@@ -1,5 +1,5 @@
 //! CSV export: RFC 4180 quoting, a guard against spreadsheet formulas in text cells, and a
-//! browser download.
+//! browser download whose CSV files start with UTF-8's byte-order mark ([`CSV_PREFIX`]).
 //!
 //! Every export goes through [`to_csv`], whose cells are [`Cell`]s: text always passes the
 //! formula guard ([`text_cell`]) there, and only numbers formatted here skip it. No writer
@@ -101,6 +101,16 @@ pub fn to_csv(header: &[&str], rows: impl IntoIterator<Item = Vec<Cell>>) -> Str
     out
 }
 
+/// What every CSV file starts with: UTF-8's byte-order mark. Excel on Windows reads a CSV
+/// without one in the system's code page ("münchen" shows as "mÃ¼nchen"); with it, as UTF-8.
+/// LibreOffice, Numbers, Google Sheets and our own import skip it.
+pub const CSV_PREFIX: &str = "\u{FEFF}";
+
+/// The file's text in parts (no copy of `content`): a CSV gets [`CSV_PREFIX`] first.
+fn file_parts<'a>(mime: &str, content: &'a str) -> [&'a str; 2] {
+    [if mime == "text/csv" { CSV_PREFIX } else { "" }, content]
+}
+
 /// Offers `content` as a file download named `filename`. In demo mode a CSV's name starts
 /// with `demo-`: the rows are synthetic, and a file outlives the page that said so.
 pub fn download(filename: &str, mime: &str, content: &str) -> Result<(), String> {
@@ -112,7 +122,10 @@ pub fn download(filename: &str, mime: &str, content: &str) -> Result<(), String>
     } else {
         filename
     };
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(content));
+    let parts = js_sys::Array::new();
+    for part in file_parts(mime, content) {
+        parts.push(&wasm_bindgen::JsValue::from_str(part));
+    }
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)
@@ -150,6 +163,16 @@ mod tests {
         assert_eq!(csv, "a,b\r\n\"x,y\",\"say \"\"hi\"\"\"\r\n");
         assert_eq!(text_cell("=cmd()"), "'=cmd()");
         assert_eq!(text_cell("shoes"), "shoes");
+    }
+
+    #[test]
+    fn csv_files_start_with_a_utf8_byte_order_mark() {
+        let csv = to_csv(&["Keyword"], vec![vec![Cell::text("münchen")]]);
+        let file = file_parts("text/csv", &csv).concat();
+        assert_eq!(file.as_bytes()[..3], [0xEF, 0xBB, 0xBF]);
+        assert_eq!(file, "\u{FEFF}Keyword\r\nmünchen\r\n");
+        // Reports (HTML) declare their charset instead.
+        assert_eq!(file_parts("text/html", "<p>").concat(), "<p>");
     }
 
     #[test]
