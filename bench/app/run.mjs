@@ -11,7 +11,8 @@
 // - keyword groups: 10,000 keywords grouped (20 runs);
 // - content gap: 4 domains × 20,000 ranked keywords, the lists recomputed (20 runs);
 // - purchase journal: a 10,000-keyword bulk job with and without the journal, interleaved,
-//   each run on a fresh browser context, and the journal's commits (User Timing).
+//   each run on a fresh browser context, and the journal's commits (User Timing);
+// - keyword lists: 50,000 keywords added to a new list, then 50,000 more to it (User Timing).
 //
 // Two timings per interaction: "work" is click/keystroke → the app's update done and laid
 // out (a macrotask after the event, then a forced layout); "to paint" waits two animation
@@ -355,6 +356,71 @@ async function contentGap(browser) {
   return runs;
 }
 
+const LIST_ADD = 'serpkit:list-add';
+const LIST_RUNS = 10;
+
+/**
+ * Adding 50,000 keywords to a keyword list, on the Lists page ("New list", the box pasted as
+ * one input event): per run a new list gets 50,000 keywords, then 50,000 more (25,000 of them
+ * already in it, in another case), then it is deleted. Timed by the page (User Timing
+ * `serpkit:list-add`: the add alone, from the parsed keywords to the list updated and its
+ * save started; a scan of the list per keyword made this quadratic) and click → DOM updated
+ * and laid out (parsing the box, the add, the list's card rendered).
+ */
+async function listAdd(browser) {
+  const page = await newPage(browser);
+  await page.getByTestId('nav-lists').click();
+  await page.locator('summary', { hasText: 'New list' }).click();
+  const runs = [];
+  for (let run = 0; run < LIST_RUNS; run++) {
+    const name = `bench ${run}`;
+    const batches = [
+      Array.from({ length: 50000 }, (_, i) => `bench keyword ${i}`),
+      Array.from({ length: 50000 }, (_, i) => `BENCH KEYWORD ${i + 25000}`),
+    ];
+    const out = [];
+    for (const [b, kws] of batches.entries()) {
+      const r = await page.evaluate(async ({ name, text, want, measure }) => {
+        const b = window.__bench;
+        const set = (sel, v) => {
+          const el = document.querySelector(sel);
+          el.value = v;
+          el.dispatchEvent(new Event('input', { bubbles: true }));
+        };
+        set('[data-testid="new-list-name"]', name);
+        set('#new-list-kws', text);
+        performance.clearMeasures(measure);
+        const [work, paint] = await b.time(() => document.querySelector('[data-testid="create-list"]').click());
+        const count = document.querySelector(`[data-testid="list"][data-name="${name}"] [data-testid="list-count"]`)?.textContent;
+        if (count !== `${want} keywords`) throw new Error(`list ${name} reads ${count}, expected ${want}`);
+        const [m] = performance.getEntriesByName(measure);
+        return [m.duration, work, paint];
+      }, { name, text: kws.join('\n'), want: b ? 75000 : 50000, measure: LIST_ADD });
+      out.push(r);
+    }
+    runs.push(out);
+    log(`list add run ${run + 1}/${LIST_RUNS}`, JSON.stringify(out.map((x) => x.map((v) => Math.round(v)))));
+    const card = page.locator(`[data-testid="list"][data-name="${name}"]`);
+    await card.getByTestId('delete-list').click();
+    await card.getByTestId('confirm-delete').click();
+    await card.waitFor({ state: 'detached' });
+    await page.waitForTimeout(200);
+  }
+  await page.context().close();
+  return runs;
+}
+
+/** The list benchmark's table rows. */
+function listAddRows(runs) {
+  const at = (b, i) => runs.map((r) => r[b][i]);
+  const goal = (v) => `< 100 ms p95: ${v < 100 ? 'met' : '**NOT met**'} (${ms(v)} ms)`;
+  return [
+    `| keyword list: 50,000 keywords added to a new list (the page's own timing, User Timing \`${LIST_ADD}\`) | ${runs.length} | ${ms(pct(at(0, 0), 50))} | ${ms(pct(at(0, 0), 95))} | ${goal(pct(at(0, 0), 95))} |`,
+    `| keyword list: 50,000 more added to that list of 50,000 (25,000 new; the page's own timing) | ${runs.length} | ${ms(pct(at(1, 0), 50))} | ${ms(pct(at(1, 0), 95))} | ${goal(pct(at(1, 0), 95))} |`,
+    `| keyword list: Create clicked → box parsed, keywords added, card rendered and laid out (the second add) | ${runs.length} | ${ms(pct(at(1, 1), 50))} | ${ms(pct(at(1, 1), 95))} | |`,
+  ];
+}
+
 /** Runs of each side of the journal A/B (`BENCH_JOURNAL_RUNS` overrides; at least 5). */
 const JOURNAL_RUNS = Math.max(5, Number(process.env.BENCH_JOURNAL_RUNS) || 6);
 const JOURNAL_COMMIT = 'serpkit:journal-commit';
@@ -488,13 +554,14 @@ async function main() {
   });
   try {
     if (ONLY.length) {
-      const parts = { sizes, explorer, ranked: rankedKeywords, groups: keywordGroups, gap: contentGap, journal: purchaseJournal };
+      const parts = { sizes, explorer, ranked: rankedKeywords, groups: keywordGroups, gap: contentGap, journal: purchaseJournal, lists: listAdd };
       for (const name of ONLY) {
         if (!parts[name]) throw new Error(`BENCH_APP_ONLY: no part ${name} (${Object.keys(parts)})`);
         log(name);
         const out = await parts[name](browser);
         // The journal part gives its table rows: print them.
         if (name === 'journal') process.stdout.write([INTERACTIONS_HEAD, ...out].join('\n') + '\n');
+        if (name === 'lists') process.stdout.write([INTERACTIONS_HEAD, ...listAddRows(out)].join('\n') + '\n');
       }
       return;
     }
@@ -510,6 +577,8 @@ async function main() {
     const gap = await contentGap(browser);
     log(`purchase journal: 10,000-keyword bulk job, ${JOURNAL_RUNS} runs with and ${JOURNAL_RUNS} without`);
     const journalRows = await purchaseJournal(browser);
+    log('keyword lists: 50,000 keywords added, twice');
+    const listRows = listAddRows(await listAdd(browser));
     const col = (pairs, i) => pairs.map((p) => p[i]);
     const lines = [
       '### Shipped size',
@@ -533,6 +602,7 @@ async function main() {
       `| content gap, 4 domains × 20,000 ranked keywords: the lists computed (the page's own timing) | ${gap.length} | ${ms(pct(col(gap, 0), 50))} | ${ms(pct(col(gap, 0), 95))} | < 200 ms p95 |`,
       `| content gap: brand terms changed → lists recomputed, DOM updated and laid out | ${gap.length} | ${ms(pct(col(gap, 1), 50))} | ${ms(pct(col(gap, 1), 95))} | |`,
       ...journalRows,
+      ...listRows,
       '',
       `Rows in the DOM with 100,000 loaded: ${rk.rowsInDom}.`,
     ];
