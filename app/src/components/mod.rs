@@ -1,6 +1,7 @@
-//! Shared pieces of the pages: the priced-call card and its hook, price button, validation
-//! panel, progress bar, charts, the domain metrics, the two tables (paged and virtual) on one
-//! table engine, CSV export, keyword-list picker, status boxes and safe links.
+//! Shared pieces of the pages: the priced-call card and its hook, the priced form, price
+//! button, validation panel, progress bar, charts, the domain metrics, the two tables (paged
+//! and virtual) on one table engine, CSV export, keyword-list picker, status boxes and safe
+//! links.
 
 pub mod backlink_overview;
 pub mod chart;
@@ -18,6 +19,7 @@ pub mod lists;
 pub mod overlap;
 pub mod price;
 pub mod priced_call;
+pub mod priced_form;
 pub mod progress;
 pub mod ranked_keywords;
 pub mod report;
@@ -29,8 +31,9 @@ pub mod virtual_table;
 pub use chart::{MonthlyChart, Sparkline};
 pub use columns::{Column, SortKey};
 pub use lists::AddToList;
-pub use price::{price_text, price_text_with, run_text, PriceButton};
+pub use price::{price_text, price_text_with, PriceButton};
 pub use priced_call::{LoadEverything, PricedCall, PricedCallCard, PricedCalls};
+pub use priced_form::{PricedForm, PricedFormButtons};
 pub use progress::{ProgressBar, Waiting};
 pub use report::ReportButton;
 pub use status::{ErrorBox, ExtLink, ResultMeta};

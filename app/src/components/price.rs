@@ -1,9 +1,9 @@
 //! The price button: every action that calls the service shows its price before it runs.
 
 use leptos::prelude::*;
-use serpkit::{Request, Usd};
+use serpkit::Usd;
 
-use crate::workspace::{quote_now, use_workspace, Workspace};
+use crate::workspace::use_workspace;
 
 /// `Run — $0.0300 for 100 keywords`; `Show saved result — no charge` when nothing is bought.
 pub fn price_text(label: &str, price: Usd, units: u64, unit: &str) -> String {
@@ -26,25 +26,6 @@ pub fn price_text_with(label: &str, price: Usd, units: u64, unit: &str, reused: 
             s(n)
         ),
     }
-}
-
-/// The text of a price button for running `request` now: [`price_text_with`] of
-/// [`quote_now`] (`Run — $0.0003 for 1 new keyword · 10 already bought`). `unit` names what
-/// the operation is priced by ("" for per-request prices); where records are reused the
-/// record's own noun is used.
-pub fn run_text(
-    workspace: Workspace,
-    label: &str,
-    request: &Request,
-    refresh: bool,
-    unit: &str,
-) -> String {
-    let q = quote_now(workspace, request, refresh);
-    let unit = match serpkit::records::RecordKind::of(request.operation()) {
-        Some(kind) if q.reused > 0 => kind.noun(),
-        _ => unit,
-    };
-    price_text_with(label, q.usd, q.units, unit, q.reused)
 }
 
 /// A button that shows what the action costs; `data-price` holds the amount (`$0.0300`).

@@ -2,20 +2,20 @@
 //! sortable table with CSV export. Priced $0.05 per URL (see `serpkit::ops::backlink_metrics`).
 
 use leptos::prelude::*;
-use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::hooks::use_query_map;
 use serpkit::ops::backlink_metrics::{self, PageBacklinkMetrics};
-use serpkit::{Request, Usd};
+use serpkit::Request;
 
 use crate::components::csv::Cell;
 use crate::components::domain_nav::DomainNav;
 use crate::components::priced_call::unreadable;
 use crate::components::{
-    csv, fmt_int, price_text, run_text, Column, DataTable, ErrorBox, ExtLink, PriceButton,
-    PricedCall, ResultMeta, SortKey, TableModel, TableRow, ValidationPanel,
+    csv, fmt_int, Column, DataTable, ErrorBox, ExtLink, PricedCall, PricedForm, PricedFormButtons,
+    ResultMeta, SortKey, TableModel, TableRow, ValidationPanel,
 };
 use crate::model::{plural, preview};
 use crate::paths::enc;
-use crate::workspace::{self, use_workspace, Call, Job};
+use crate::workspace::use_workspace;
 
 /// A row: the record and its position in the response (URLs may repeat).
 #[derive(Clone, Debug, PartialEq)]
@@ -178,82 +178,32 @@ pub fn PageMetrics() -> impl IntoView {
         Signal::derive(move || urls_input(&committed.get())),
         move || metrics_request(committed.get()),
     );
+    let text = RwSignal::new(q.with_untracked(|m| m.get("u")).unwrap_or_default());
+    let typed = Memo::new(move |_| parse_urls(&text.get()));
+    let form = PricedForm::new(
+        workspace,
+        typed,
+        Memo::new(move |_| metrics_request(typed.get())),
+        Signal::derive(move || pages_route(&typed.get())),
+        Signal::derive(move || urls_input(&typed.get())),
+    );
 
     view! {
         <section class="page domain-page" aria-labelledby="pm-title">
             <DomainNav />
             <h1 id="pm-title">"Page backlink metrics"</h1>
-            <PagesForm initial=q.with_untracked(|m| m.get("u")).unwrap_or_default() call=shown.call />
-            <ErrorBox call=shown.call />
-            <PagesResults shown=shown />
+            <PagesForm form=form text=text />
+            <ErrorBox call=form.call />
+            <PagesResults shown=shown loading=form.call.loading />
         </section>
     }
 }
 
-/// The URLs textarea with its price buttons; a run shows its result at the URLs' route.
+/// The URLs textarea with the priced form's buttons; a run shows its result at the URLs'
+/// route.
 #[component]
-fn PagesForm(initial: String, call: Call) -> impl IntoView {
-    let workspace = use_workspace();
-    let navigate = use_navigate();
-    let text = RwSignal::new(initial);
-    let typed = Memo::new(move |_| parse_urls(&text.get()));
-    let typed_req = Memo::new(move |_| metrics_request(typed.get()));
-    let check = Memo::new(move |_| {
-        typed_req
-            .with(|r| r.as_ref().and_then(|r| r.check().err()))
-            .map(|e| {
-                let which = e
-                    .field
-                    .strip_prefix("/urls/")
-                    .and_then(|i| i.parse::<usize>().ok())
-                    .and_then(|i| typed.with(|d| d.get(i).cloned()));
-                match which {
-                    Some(u) => format!("{e} (“{}”)", u.chars().take(100).collect::<String>()),
-                    None => e.to_string(),
-                }
-            })
-    });
-    let price = Memo::new(move |_| {
-        typed_req
-            .with(|r| {
-                r.as_ref()
-                    .map(|r| workspace::quote_now(workspace, r, false))
-                    .map(|q| (q.usd, q.units))
-            })
-            .unwrap_or((Usd::ZERO, 0))
-    });
-    let full = move || {
-        typed_req
-            .with(|r| r.as_ref().map(serpkit::estimate_cost))
-            .unwrap_or_default()
-    };
-    let nav = StoredValue::new(navigate);
-    let go = move |refresh: bool| {
-        let urls = typed.get_untracked();
-        let Some(request) = typed_req.get_untracked() else {
-            return;
-        };
-        let route = pages_route(&urls);
-        let input = urls_input(&urls);
-        workspace::run_then_show(
-            workspace,
-            call,
-            Job {
-                request,
-                route,
-                input,
-            },
-            refresh,
-            move |r, o| nav.with_value(|n| n(r, o)),
-        );
-    };
-    let typed_stored = move || {
-        typed_req.with(|r| {
-            r.as_ref()
-                .is_some_and(|r| workspace.has_result(&workspace::cache_key(workspace, r)))
-        })
-    };
-
+fn PagesForm(form: PricedForm, text: RwSignal<String>) -> impl IntoView {
+    let typed = form.items;
     view! {
         <div class="research">
             <div class="field grow">
@@ -264,18 +214,7 @@ fn PagesForm(initial: String, call: Call) -> impl IntoView {
                 <p class="meta" aria-live="polite">{move || { let n = typed.with(Vec::len); format!("{n} URL{}", plural(n)) }}</p>
             </div>
             <div class="field">
-                <PriceButton testid="run" text=Signal::derive(move || { price.track(); typed_req.with(|r| r.as_ref().map(|r| run_text(workspace, "Get metrics", r, false, "URL")).unwrap_or_else(|| price_text("Get metrics", Usd::ZERO, 0, "URL"))) })
-                    price=Signal::derive(move || price.get().0)
-                    disabled=Signal::derive(move || call.loading.get() || typed.with(Vec::is_empty) || check.with(Option::is_some))
-                    on_run=Callback::new(move |_| go(false)) />
-                <Show when=typed_stored>
-                    <PriceButton testid="refresh" secondary=true
-                        text=Signal::derive(move || price_text("Refresh", full(), typed.with(Vec::len) as u64, "URL"))
-                        price=Signal::derive(full)
-                        disabled=Signal::derive(move || call.loading.get())
-                        on_run=Callback::new(move |_| go(true)) />
-                </Show>
-                {move || check.get().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> })}
+                <PricedFormButtons form=form label="Get metrics" unit="URL" />
                 <p class="meta">{format!(
                     "{} {} (the service prices it “per domain, per request”; we count every URL, so the shown price is never below the charge).",
                     backlink_metrics::PRICE.usd.short_text(),
@@ -288,9 +227,8 @@ fn PagesForm(initial: String, call: Call) -> impl IntoView {
 
 /// The shown run: totals, CSV export, table and validation; before one, loading or a hint.
 #[component]
-fn PagesResults(shown: PricedCall) -> impl IntoView {
+fn PagesResults(shown: PricedCall, loading: Signal<bool>) -> impl IntoView {
     let workspace = use_workspace();
-    let call = shown.call;
     let records = shown.decoded::<Vec<PageBacklinkMetrics>>();
     let rows = Signal::derive(move || match records.get() {
         Some(Ok(v)) => v
@@ -319,7 +257,7 @@ fn PagesResults(shown: PricedCall) -> impl IntoView {
 
     move || {
         if !shown.stored() {
-            return no_results(call.loading.get());
+            return no_results(loading.get());
         }
         view! {
             <section class="results" aria-labelledby="pm-res">

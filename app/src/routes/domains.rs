@@ -10,20 +10,20 @@
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::hooks::use_query_map;
 use serpkit::ops::domainstats::{self, DomainStatsRecord};
-use serpkit::{Request, Usd};
+use serpkit::Request;
 
 use crate::components::domain_card::DomainCard;
 use crate::components::domain_metrics;
 use crate::components::domain_nav::{parse_domains, DomainNav, MAX_COMPARE};
 use crate::components::priced_call::unreadable;
 use crate::components::{
-    csv, price_text, ErrorBox, PriceButton, PricedCall, ResultMeta, ValidationPanel,
+    csv, ErrorBox, PricedCall, PricedForm, PricedFormButtons, ResultMeta, ValidationPanel,
 };
 use crate::model::{plural, preview};
 use crate::paths::{compare_route, domains_route};
-use crate::workspace::{self, use_workspace, Call, Job};
+use crate::workspace::{use_workspace, Workspace};
 
 /// The domain stats page: authority cards for one or many domains (`domainstats`).
 #[component]
@@ -36,88 +36,39 @@ pub fn DomainStatsPage() -> impl IntoView {
         workspace,
         Signal::derive(move || domains_route(&committed.get())),
         Signal::derive(move || domains_input(&committed.get())),
-        move || {
-            let d = committed.get();
-            (!d.is_empty()).then(|| stats_request(d))
-        },
+        move || stats_request(committed.get()),
     );
+    let text = RwSignal::new(q.with_untracked(|m| m.get("d")).unwrap_or_default());
+    let form = stats_form(workspace, text);
 
     view! {
         <section class="page domain-page" aria-labelledby="ds-title">
             <DomainNav />
             <h1 id="ds-title">"Domain stats"</h1>
-            <StatsForm initial=q.with_untracked(|m| m.get("d")).unwrap_or_default() call=shown.call />
-            <ErrorBox call=shown.call />
-            <StatsResults shown=shown committed=committed />
+            <StatsForm form=form text=text />
+            <ErrorBox call=form.call />
+            <StatsResults shown=shown loading=form.call.loading committed=committed />
         </section>
     }
 }
 
-/// The domains textarea with its price buttons; a run shows its result at the domains' URL.
-#[component]
-fn StatsForm(initial: String, call: Call) -> impl IntoView {
-    let workspace = use_workspace();
-    let navigate = use_navigate();
-    let text = RwSignal::new(initial);
+/// The priced form over the domains typed in `text`.
+fn stats_form(workspace: Workspace, text: RwSignal<String>) -> PricedForm {
     let typed = Memo::new(move |_| parse_domains(&text.get()));
-    let typed_req = Memo::new(move |_| {
-        let d = typed.get();
-        (!d.is_empty()).then(|| stats_request(d))
-    });
-    let check = Memo::new(move |_| {
-        typed_req
-            .with(|r| r.as_ref().and_then(|r| r.check().err()))
-            .map(|e| {
-                let which = e
-                    .field
-                    .strip_prefix("/domains/")
-                    .and_then(|i| i.parse::<usize>().ok())
-                    .and_then(|i| typed.with(|d| d.get(i).cloned()));
-                match which {
-                    Some(d) => format!("{e} (“{}”)", d.chars().take(80).collect::<String>()),
-                    None => e.to_string(),
-                }
-            })
-    });
-    let price = Memo::new(move |_| {
-        typed_req
-            .with(|r| {
-                r.as_ref()
-                    .map(|r| workspace::quote_now(workspace, r, false))
-                    .map(|q| (q.usd, q.units))
-            })
-            .unwrap_or((Usd::ZERO, 0))
-    });
-    let nav = StoredValue::new(navigate);
-    let go = move |refresh: bool| {
-        let d = typed.get_untracked();
-        let Some(request) = typed_req.get_untracked() else {
-            return;
-        };
-        let route = domains_route(&d);
-        let input = domains_input(&d);
-        workspace::run_then_show(
-            workspace,
-            call,
-            Job {
-                request,
-                route,
-                input,
-            },
-            refresh,
-            move |r, o| nav.with_value(|n| n(r, o)),
-        );
-    };
-    let typed_stored = move || {
-        typed_req.with(|r| {
-            r.as_ref()
-                .is_some_and(|r| workspace.has_result(&workspace::cache_key(workspace, r)))
-        })
-    };
-    let can_run = Signal::derive(move || {
-        !call.loading.get() && !typed.with(Vec::is_empty) && check.with(Option::is_none)
-    });
+    PricedForm::new(
+        workspace,
+        typed,
+        Memo::new(move |_| stats_request(typed.get())),
+        Signal::derive(move || domains_route(&typed.get())),
+        Signal::derive(move || domains_input(&typed.get())),
+    )
+}
 
+/// The domains textarea with the priced form's buttons; a run shows its result at the
+/// domains' URL.
+#[component]
+fn StatsForm(form: PricedForm, text: RwSignal<String>) -> impl IntoView {
+    let typed = form.items;
     view! {
         <div class="research">
             <div class="field grow">
@@ -130,21 +81,7 @@ fn StatsForm(initial: String, call: Call) -> impl IntoView {
                 </p>
             </div>
             <div class="field">
-                <PriceButton testid="run" text=Signal::derive(move || { let (p, u) = price.get(); price_text("Get stats", p, u, "domain") })
-                    price=Signal::derive(move || price.get().0)
-                    disabled=Signal::derive(move || !can_run.get())
-                    on_run=Callback::new(move |_| go(false)) />
-                <Show when=typed_stored>
-                    <PriceButton testid="refresh" secondary=true
-                        text=Signal::derive(move || {
-                            let p = typed_req.with(|r| r.as_ref().map(serpkit::estimate_cost)).unwrap_or_default();
-                            price_text("Refresh", p, typed.with(Vec::len) as u64, "domain")
-                        })
-                        price=Signal::derive(move || typed_req.with(|r| r.as_ref().map(serpkit::estimate_cost)).unwrap_or_default())
-                        disabled=Signal::derive(move || call.loading.get())
-                        on_run=Callback::new(move |_| go(true)) />
-                </Show>
-                {move || check.get().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> })}
+                <PricedFormButtons form=form label="Get stats" unit="domain" />
             </div>
         </div>
     }
@@ -152,9 +89,12 @@ fn StatsForm(initial: String, call: Call) -> impl IntoView {
 
 /// The shown run: its cards, CSV export and validation; before one, loading or a hint.
 #[component]
-fn StatsResults(shown: PricedCall, committed: Memo<Vec<String>>) -> impl IntoView {
+fn StatsResults(
+    shown: PricedCall,
+    loading: Signal<bool>,
+    committed: Memo<Vec<String>>,
+) -> impl IntoView {
     let workspace = use_workspace();
-    let call = shown.call;
     let records = shown.decoded::<Vec<DomainStatsRecord>>();
     let compare_href = move || compare_route(&committed.get());
     let export = move |_| {
@@ -175,7 +115,7 @@ fn StatsResults(shown: PricedCall, committed: Memo<Vec<String>>) -> impl IntoVie
 
     move || {
         if !shown.stored() {
-            return no_results(call.loading.get());
+            return no_results(loading.get());
         }
         let n = committed.with(Vec::len);
         view! {
@@ -224,11 +164,13 @@ fn no_results(loading: bool) -> AnyView {
     }
 }
 
-/// The stats call for `domains`.
-fn stats_request(domains: Vec<String>) -> Request {
-    Request::DomainStats(domainstats::Request {
-        key: Default::default(),
-        domains,
+/// The stats call for `domains` (none without domains).
+fn stats_request(domains: Vec<String>) -> Option<Request> {
+    (!domains.is_empty()).then(|| {
+        Request::DomainStats(domainstats::Request {
+            key: Default::default(),
+            domains,
+        })
     })
 }
 

@@ -1,11 +1,9 @@
-//! The explorer's input: the keyword box, the country, and the Run and Refresh buttons.
+//! The explorer's input: the keyword box, the country, and the priced form's Run and Refresh.
 
 use leptos::prelude::*;
 
-use super::run::Run;
-use crate::components::{price_text, price_text_with, PriceButton};
+use crate::components::{PricedForm, PricedFormButtons};
 use crate::model::plural;
-use crate::workspace::Workspace;
 
 /// Country picker: the common codes plus the current one.
 #[component]
@@ -32,46 +30,17 @@ pub fn CountrySelect(value: RwSignal<String>, id: &'static str) -> impl IntoView
     }
 }
 
-/// The keyword box, the country and the buttons; `committed` is the shown result's key,
-/// `go(refresh)` runs.
+/// The keyword box, the country and the priced form's buttons; `committed` is the shown
+/// result's key. `on_run` is told when a run starts, `on_shown` gets the route it shows.
 pub fn research_form(
-    workspace: Workspace,
-    run: Run,
+    form: PricedForm,
     text: RwSignal<String>,
     cc: RwSignal<String>,
     committed: Memo<Option<String>>,
-    go: impl Fn(bool) + Copy + Send + Sync + 'static,
+    on_run: Callback<bool>,
+    on_shown: Callback<String>,
 ) -> impl IntoView {
-    let Run {
-        keywords,
-        key,
-        call,
-        price,
-        full_price,
-        check,
-        ..
-    } = run;
-    // The typed input is the result on screen: nothing to run.
-    let showing = Memo::new(move |_| {
-        committed.get().is_some_and(|k| k == key.get()) && price.with(|q| q.units == 0)
-    });
-    let run_text = Signal::derive(move || {
-        // Nothing typed: the disabled button says what to do rather than a price of nothing.
-        if keywords.with(Vec::is_empty) {
-            return "Enter keywords to see the price".to_string();
-        }
-        if showing.get() {
-            return "Saved result shown — no charge".to_string();
-        }
-        price.with(|q| price_text_with("Run", q.usd, q.units, "keyword", q.reused))
-    });
-    let can_run = Signal::derive(move || {
-        !call.loading.get()
-            && !keywords.with(Vec::is_empty)
-            && check.with(Option::is_none)
-            && !showing.get()
-    });
-    let stored_now = move || workspace.has_result(&key.get());
+    let keywords = form.items;
     view! {
         <div class="research">
             <div class="field grow">
@@ -93,17 +62,8 @@ pub fn research_form(
             <div class="field">
                 <label for="kw-country">"Country"</label>
                 <CountrySelect value=cc id="kw-country" />
-                <PriceButton testid="run" text=run_text price=Signal::derive(move || price.get().usd)
-                    disabled=Signal::derive(move || !can_run.get())
-                    on_run=Callback::new(move |_| go(false)) />
-                <Show when=stored_now>
-                    <PriceButton testid="refresh" secondary=true
-                        text=Signal::derive(move || { let q = full_price.get(); price_text("Refresh", q.usd, q.units, "keyword") })
-                        price=Signal::derive(move || full_price.get().usd)
-                        disabled=Signal::derive(move || call.loading.get())
-                        on_run=Callback::new(move |_| go(true)) />
-                </Show>
-                {move || check.get().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> })}
+                <PricedFormButtons form=form label="Run" unit="keyword" on_screen=committed
+                    on_run=on_run on_shown=on_shown />
             </div>
         </div>
     }

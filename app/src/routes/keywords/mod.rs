@@ -2,8 +2,8 @@
 //! with progress and cancel), then sort, filter, select, add to lists and export CSV.
 //! The keywords, country, sort and filters live in the URL (never the key).
 //!
-//! The page composes its jobs: the URL state ([`query`]), the filters ([`filters`]), the call
-//! and its price ([`run`]), the input form ([`form`]) and the shown result ([`results`]).
+//! The page composes its jobs: the URL state ([`query`]), the filters ([`filters`]), the priced
+//! form over the typed keywords ([`run`]), the input form ([`form`]) and the shown result ([`results`]).
 
 mod filters;
 mod form;
@@ -16,6 +16,7 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 
 use crate::components::explorer_panels::{ExplorerState, LazyImport};
 use crate::components::{ErrorBox, ProgressBar};
+use crate::store;
 use crate::workspace::use_workspace;
 
 pub use form::CountrySelect;
@@ -24,7 +25,7 @@ pub use query::LAST_VIEW_KEY;
 use form::research_form;
 use query::ViewState;
 use results::{results_or_empty, time_render, Results};
-use run::Run;
+use run::keywords_form;
 
 /// The keyword explorer page.
 #[component]
@@ -38,7 +39,7 @@ pub fn Keywords() -> impl IntoView {
         text, cc, filters, ..
     } = state;
     let elapsed = RwSignal::new(None::<f64>);
-    let run = Run::new(workspace, text, cc);
+    let form = keywords_form(workspace, text, cc);
     let res = Results::new(workspace, q, filters, state.sort);
     provide_context(ExplorerState {
         rows: res.filtered,
@@ -47,22 +48,23 @@ pub fn Keywords() -> impl IntoView {
     });
     let import_opened = RwSignal::new(false);
     // After the restore above: the write-back starts from the reopened view.
-    state.mirror_in_url(q, navigate.clone());
-    time_render(res.shown, run.call, elapsed);
-    let nav_sv = StoredValue::new(navigate.clone());
-    let go = move |refresh: bool| run.go(workspace, cc, elapsed, nav_sv, refresh);
+    state.mirror_in_url(q, navigate);
+    time_render(res.shown, form.call, elapsed);
+    let on_run = Callback::new(move |_| elapsed.set(None));
+    // The shown route is also the last view, reopened by the "Keywords" link.
+    let on_shown = Callback::new(move |route: String| store::local_set(LAST_VIEW_KEY, &route));
 
     view! {
         <section aria-labelledby="kx-title" class="page">
             <h1 id="kx-title">"Keyword explorer"</h1>
-            {research_form(workspace, run, text, cc, res.committed, go)}
+            {research_form(form, text, cc, res.committed, on_run, on_shown)}
             <details class="import" data-testid="import">
                 <summary data-testid="import-open" on:click=move |_| import_opened.set(true)>"Import keywords from a file or a paste"</summary>
                 <Show when=move || import_opened.get()><LazyImport /></Show>
             </details>
-            <ProgressBar call=run.call />
-            <ErrorBox call=run.call />
-            {results_or_empty(workspace, res, run.call, filters, elapsed, cc)}
+            <ProgressBar call=form.call />
+            <ErrorBox call=form.call />
+            {results_or_empty(workspace, res, form.call, filters, elapsed, cc)}
         </section>
     }
 }
