@@ -1,9 +1,7 @@
 //! `POST /v1/backlink/metrics`: backlink counts for URLs. Also home of the page backlink
 //! metrics shape that `backlink/overview` reuses for its `metrics` object.
 
-use serde::{Deserialize, Serialize};
-
-use super::{check, lenient, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 /// $0.05 per URL in the request.
@@ -20,7 +18,7 @@ pub const PRICE: Price = Price {
 
 super::request! {
     /// Request body: `{"key", "urls"}`.
-    Request {
+    Request as BacklinkMetricsRequest {
         /// Full URLs (`https://example.com/page`).
         urls: Vec<String>,
     }
@@ -41,61 +39,38 @@ impl OperationRequest for Request {
     super::key_accessors!();
 }
 
-/// Page backlink metrics record.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct PageBacklinkMetrics {
-    /// All backlinks.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub backlinks: i64,
-    /// Dofollow backlinks.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub dofollow_backlinks: i64,
-    /// Nofollow backlinks.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub nofollow_backlinks: i64,
-    /// Backlinks from .edu domains.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub edu_backlinks: i64,
-    /// Backlinks from .gov domains.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub gov_backlinks: i64,
-    /// Referring IPs.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub ips: i64,
-    /// Referring domains.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub refdomains: i64,
-    /// Referring subnets.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub subnets: i64,
-    /// The URL or domain queried.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub url: String,
+// ---------------------------------------------------------------------------------------
+// The response record: struct, rules and TS type in one declaration (read by the validator,
+// `validate`, its JSON Schema export and the JS package's types).
+// ---------------------------------------------------------------------------------------
+
+use crate::rules::{dsl::*, named, Array, ArrayRule, At, CheckContext, Node, RuleCode};
+
+super::record! {
+    /// Page backlink metrics record (also the start of `backlink/overview`'s `metrics`).
+    pub struct PageBacklinkMetrics {
+        /// All backlinks.
+        req backlinks: i64 = INT,
+        /// Dofollow backlinks.
+        req dofollow_backlinks: i64 = INT,
+        /// Nofollow backlinks.
+        req nofollow_backlinks: i64 = INT,
+        /// Backlinks from .edu domains.
+        req edu_backlinks: i64 = INT,
+        /// Backlinks from .gov domains.
+        req gov_backlinks: i64 = INT,
+        /// Referring IPs.
+        req ips: i64 = INT,
+        /// Referring domains.
+        req refdomains: i64 = INT,
+        /// Referring subnets.
+        req subnets: i64 = INT,
+        /// The URL or domain queried.
+        req url: String = STR,
+    }
+    /// Shape of a page backlink metrics record.
+    pub const PAGE_BACKLINK_METRICS: Object;
 }
-
-// ---------------------------------------------------------------------------------------
-// Response rules (read by the validator, `validate`, and its JSON Schema export).
-// ---------------------------------------------------------------------------------------
-
-use crate::rules::{
-    dsl::*, named, Array, ArrayRule, At, CheckContext, Field, Node, Object, RuleCode,
-};
-
-/// The page backlink metrics fields (also the start of `backlink/overview`'s `metrics`).
-pub const PAGE_BACKLINK_FIELDS: [Field; 9] = [
-    req("backlinks", INT),
-    req("dofollow_backlinks", INT),
-    req("nofollow_backlinks", INT),
-    req("edu_backlinks", INT),
-    req("gov_backlinks", INT),
-    req("ips", INT),
-    req("refdomains", INT),
-    req("subnets", INT),
-    req("url", STR),
-];
-
-/// Shape of a page backlink metrics record.
-pub const PAGE_BACKLINK_METRICS: Object = fields(&PAGE_BACKLINK_FIELDS);
 
 /// Response rules: an array of [`PAGE_BACKLINK_METRICS`]; with the request, one record per
 /// requested URL (error `record_count`). The spec states no order, so none is checked.

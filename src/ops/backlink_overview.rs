@@ -1,10 +1,8 @@
 //! `POST /v1/backlink/overview`: the backlink profile of a whole domain, daily new/lost
 //! counts, and new/lost referring domains. Responses are very large.
 
-use serde::{Deserialize, Serialize};
-
 use super::backlink_metrics::PageBacklinkMetrics;
-use super::{check, lenient, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 /// $0.25 per request.
@@ -15,7 +13,7 @@ pub const PRICE: Price = Price {
 
 super::request! {
     /// Request body: `{"key", "domain"}`.
-    Request {
+    Request as DomainRequest {
         /// A domain name.
         domain: String,
     }
@@ -36,110 +34,48 @@ impl OperationRequest for Request {
     super::key_accessors!();
 }
 
-/// Domain overview response. The spec says further fields after `ref_newlost` are "not
-/// shown"; they are ignored by the decoder and reported as unknown (a warning) by the validator.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct DomainOverview {
-    /// Backlink metrics of the domain.
-    #[serde(default)]
-    pub metrics: OverviewMetrics,
-    /// Daily new/lost backlink counts, newest date first.
-    #[serde(default, deserialize_with = "lenient::list")]
-    pub stats: Vec<DailyStat>,
-    /// New or lost referring domains.
-    #[serde(default, deserialize_with = "lenient::list")]
-    pub ref_newlost: Vec<RefNewLost>,
-}
-
-/// The `metrics` object: page backlink metrics plus record bookkeeping.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct OverviewMetrics {
-    /// The page backlink metrics fields.
-    #[serde(flatten)]
-    pub backlinks: PageBacklinkMetrics,
-    /// Record id.
-    #[serde(rename = "_id", default, deserialize_with = "lenient::string")]
-    pub id: String,
-    /// Record version.
-    #[serde(rename = "__v", default, deserialize_with = "lenient::int")]
-    pub version: i64,
-    /// ISO 8601 UTC creation time.
-    #[serde(rename = "createdAt", default, deserialize_with = "lenient::string")]
-    pub created_at: String,
-    /// ISO 8601 UTC update time.
-    #[serde(rename = "updatedAt", default, deserialize_with = "lenient::string")]
-    pub updated_at: String,
-}
-
-/// One day of new/lost backlinks.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct DailyStat {
-    /// `YYYY-MM-DD`.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub date: String,
-    /// New backlinks that day.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub new: i64,
-    /// Lost backlinks that day.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub lost: i64,
-}
-
-/// A referring domain gained or lost (one entry per event; a domain may repeat).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct RefNewLost {
-    /// `YYYY-MM-DD`.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub new_lost_date: String,
-    /// `new` or `lost`.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub new_lost_type: String,
-    /// The referring domain.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub refdomain: String,
-    /// Backlinks from it.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub backlinks: i64,
-    /// Dofollow backlinks from it.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub dofollow_backlinks: i64,
-    /// `YYYY-MM-DD` first seen.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub first_seen: String,
-    /// Inlink rank, observed 0 to 100.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub domain_inlink_rank: i64,
-}
-
 // ---------------------------------------------------------------------------------------
-// Response rules (read by the validator, `validate`, and its JSON Schema export).
+// The response records: struct, rules and TS type in one declaration each (read by the
+// validator, `validate`, its JSON Schema export and the JS package's types).
 // ---------------------------------------------------------------------------------------
 
-use super::backlink_metrics::PAGE_BACKLINK_FIELDS;
 use crate::rules::Severity::{Error, Warning};
-use crate::rules::{
-    dsl::*, Array, ArrayRule, Field, Node, Object, Order, RuleCode, SeqKey, StringRule,
-};
+use crate::rules::{dsl::*, Array, ArrayRule, Node, Order, RuleCode, SeqKey, StringRule};
 
 const TIMESTAMP: Node = string(&[StringRule::Timestamp { millis: false }]);
 const DATE: Node = string(&[StringRule::Date]);
 
-const METRICS_FIELDS: [Field; 13] = concat(
-    &PAGE_BACKLINK_FIELDS,
-    &[
-        req("_id", STR),
-        req("__v", INT),
-        req("createdAt", TIMESTAMP),
-        req("updatedAt", TIMESTAMP),
-    ],
-);
+super::record! {
+    /// The `metrics` object: page backlink metrics plus record bookkeeping.
+    pub struct OverviewMetrics {
+        ..backlinks: PageBacklinkMetrics,
+        /// Record id.
+        req "_id" id: String = STR,
+        /// Record version.
+        req "__v" version: i64 = INT,
+        /// ISO 8601 UTC creation time.
+        req "createdAt" created_at: String = TIMESTAMP,
+        /// ISO 8601 UTC update time.
+        req "updatedAt" updated_at: String = TIMESTAMP,
+    }
+    /// Shape of `metrics`: the page backlink metrics fields plus `_id`, `__v` and the
+    /// `createdAt` / `updatedAt` ISO 8601 UTC timestamps (error `timestamp`; fraction optional).
+    pub const OVERVIEW_METRICS: Object;
+}
 
-/// Shape of `metrics`: the page backlink metrics fields plus `_id`, `__v` and the
-/// `createdAt` / `updatedAt` ISO 8601 UTC timestamps (error `timestamp`; fraction optional).
-pub const OVERVIEW_METRICS: Object = fields(&METRICS_FIELDS);
-
-/// Shape of a `stats` element.
-pub const DAILY_STAT: Object = fields(&[req("date", DATE), req("new", INT), req("lost", INT)]);
+super::record! {
+    /// One day of new/lost backlinks.
+    pub struct DailyStat {
+        /// `YYYY-MM-DD`.
+        req date: String = DATE,
+        /// New backlinks that day.
+        req new: i64 = INT,
+        /// Lost backlinks that day.
+        req lost: i64 = INT,
+    }
+    /// Shape of a `stats` element.
+    pub const DAILY_STAT: Object;
+}
 
 /// `stats` rules: newest date first, strictly (error `order`: one entry per day); observed
 /// as consecutive days (warning `consecutive_days`) and 64 entries (warning `stats_count`).
@@ -171,21 +107,29 @@ pub const STATS: Node = array(&Array {
     ],
 });
 
-/// Shape of a `ref_newlost` element: dates `YYYY-MM-DD` (error `date_format`),
-/// `new_lost_type` `new` or `lost` (error `enum`), `domain_inlink_rank` observed 0..100
-/// (warning `range`).
-pub const REF_NEW_LOST: Object = fields(&[
-    req("new_lost_date", DATE),
-    req(
-        "new_lost_type",
-        string(&[StringRule::OneOf(&["new", "lost"], Error)]),
-    ),
-    req("refdomain", STR),
-    req("backlinks", INT),
-    req("dofollow_backlinks", INT),
-    req("first_seen", DATE),
-    req("domain_inlink_rank", int(&[range(0.0, 100.0, Warning)])),
-]);
+super::record! {
+    /// A referring domain gained or lost (one entry per event; a domain may repeat).
+    pub struct RefNewLost {
+        /// `YYYY-MM-DD`.
+        req new_lost_date: String = DATE,
+        /// `new` or `lost`.
+        req new_lost_type: String = string(&[StringRule::OneOf(&["new", "lost"], Error)]),
+        /// The referring domain.
+        req refdomain: String = STR,
+        /// Backlinks from it.
+        req backlinks: i64 = INT,
+        /// Dofollow backlinks from it.
+        req dofollow_backlinks: i64 = INT,
+        /// `YYYY-MM-DD` first seen.
+        req first_seen: String = DATE,
+        /// Inlink rank, observed 0 to 100.
+        req domain_inlink_rank: i64 = int(&[range(0.0, 100.0, Warning)]),
+    }
+    /// Shape of a `ref_newlost` element: dates `YYYY-MM-DD` (error `date_format`),
+    /// `new_lost_type` `new` or `lost` (error `enum`), `domain_inlink_rank` observed 0..100
+    /// (warning `range`).
+    pub const REF_NEW_LOST: Object;
+}
 
 /// `ref_newlost` rules: ordered by `domain_inlink_rank` descending in observed output
 /// (warning `order`).
@@ -201,14 +145,21 @@ pub const REF_NEW_LOST_LIST: Node = array(&Array {
     }],
 });
 
-/// Response rules: the overview object. Fields after `ref_newlost` are "not shown": any
-/// other key is an `unknown_field` warning.
-pub const RESPONSE: Node = object(&Object {
-    fields: &[
-        req("metrics", object(&OVERVIEW_METRICS)),
-        req("stats", STATS),
-        req("ref_newlost", REF_NEW_LOST_LIST),
-    ],
-    extra: None,
-    checks: &[],
-});
+super::record! {
+    /// Domain overview response. The spec says further fields after `ref_newlost` are "not
+    /// shown"; they are ignored by the decoder and reported as unknown (a warning) by the validator.
+    pub struct DomainOverview {
+        /// Backlink metrics of the domain.
+        req metrics: OverviewMetrics = object(&OVERVIEW_METRICS),
+        /// Daily new/lost backlink counts, newest date first.
+        req stats: Vec<DailyStat> = STATS,
+        /// New or lost referring domains.
+        req ref_newlost: Vec<RefNewLost> = REF_NEW_LOST_LIST,
+    }
+    /// Shape of the overview object. Fields after `ref_newlost` are "not shown": any other key
+    /// is an `unknown_field` warning.
+    pub const DOMAIN_OVERVIEW: Object;
+}
+
+/// Response rules: the overview object ([`DOMAIN_OVERVIEW`]).
+pub const RESPONSE: Node = object(&DOMAIN_OVERVIEW);

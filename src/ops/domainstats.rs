@@ -4,9 +4,7 @@
 //! empty strings). The record keeps that raw form; typed accessors parse it and return `None`
 //! for an empty or non-numeric value.
 
-use serde::{Deserialize, Serialize};
-
-use super::{check, lenient, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 /// $0.05 per domain in the request.
@@ -17,7 +15,7 @@ pub const PRICE: Price = Price {
 
 super::request! {
     /// Request body: `{"key", "domains"}`.
-    Request {
+    Request as DomainStatsRequest {
         /// Domain names (`example.com`, not URLs).
         domains: Vec<String>,
     }
@@ -38,103 +36,156 @@ impl OperationRequest for Request {
     super::key_accessors!();
 }
 
-macro_rules! domain_stats_record {
-    ($( $(#[$doc:meta])* $json:literal => $field:ident $(, $num:ident)?; )*) => {
-        /// Domain stats record. All values are the service's strings; each numeric one also
-        /// has an accessor of the same name that parses it (`record.alpha_da()`).
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        pub struct DomainStatsRecord {
-            /// The domain.
-            #[serde(default, deserialize_with = "lenient::string")]
-            pub domain: String,
-            /// The domain as the caller typed it; present on some records only.
-            #[serde(
-                rename = "domainAsEntered",
-                default,
-                deserialize_with = "lenient::opt_string",
-                skip_serializing_if = "Option::is_none"
-            )]
-            pub domain_as_entered: Option<String>,
-            $(
-                $(#[$doc])*
-                #[serde(rename = $json, default, deserialize_with = "lenient::string")]
-                pub $field: String,
-            )*
+// ---------------------------------------------------------------------------------------
+// The response record: struct, rules and TS type in one declaration (read by the validator,
+// `validate`, its JSON Schema export and the JS package's types).
+// ---------------------------------------------------------------------------------------
+
+use crate::rules::{dsl::*, Array, Node, Severity, StringRule};
+
+/// A numeric value: "numbers are sent as strings; unavailable values are empty strings"
+/// (error `number_text` otherwise).
+const NUMBER_TEXT: Node = string(&[StringRule::NumberText]);
+
+/// `betaStatReturned`: "value root observed" (warning `enum` for another).
+const STAT_SCOPE: Node = string(&[StringRule::OneOf(&["root"], Severity::Warning)]);
+
+super::record! {
+    /// Domain stats record. All values are the service's strings; each numeric one also has
+    /// an accessor of the same name that parses it (`record.alpha_da()`).
+    pub struct DomainStatsRecord {
+        /// The domain.
+        req domain: String = STR,
+        /// The domain as the caller typed it; present on some records only.
+        opt "domainAsEntered" domain_as_entered: Option<String> = STR,
+        /// First provider's link count.
+        req "alphaLinks" alpha_links: String = NUMBER_TEXT,
+        /// First provider's page authority.
+        req "alphaPA" alpha_pa: String = NUMBER_TEXT,
+        /// First provider's domain authority.
+        req "alphaDA" alpha_da: String = NUMBER_TEXT,
+        /// First provider's rank.
+        req "alphaRank" alpha_rank: String = NUMBER_TEXT,
+        /// First provider's trust (may be empty).
+        req "alphaTrust" alpha_trust: String = NUMBER_TEXT,
+        /// First provider's spam score (may be empty).
+        req "alphaSpam" alpha_spam: String = NUMBER_TEXT,
+        /// Scope of the second provider's stats (`root` observed).
+        req "betaStatReturned" beta_stat_returned: String = STAT_SCOPE,
+        /// Social comments counter.
+        req "SN_comments" sn_comments: String = NUMBER_TEXT,
+        /// Social shares counter.
+        req "SN_shares" sn_shares: String = NUMBER_TEXT,
+        /// Stumbles counter.
+        req stumbles: String = NUMBER_TEXT,
+        /// Image board pins counter.
+        req image_board_pins: String = NUMBER_TEXT,
+        /// Second provider's link count.
+        req "betaLinks" beta_links: String = NUMBER_TEXT,
+        /// Second provider's referring domains.
+        req "betaRefDomains" beta_ref_domains: String = NUMBER_TEXT,
+        /// Referring .edu domains.
+        req "betaRefEDU" beta_ref_edu: String = NUMBER_TEXT,
+        /// Referring .gov domains.
+        req "betaRefGov" beta_ref_gov: String = NUMBER_TEXT,
+        /// Referring subnets.
+        req "betaRefSubnets" beta_ref_subnets: String = NUMBER_TEXT,
+        /// Referring IPs.
+        req "betaIPs" beta_ips: String = NUMBER_TEXT,
+        /// Citation flow.
+        req "betaCF" beta_cf: String = NUMBER_TEXT,
+        /// Trust flow.
+        req "betaTF" beta_tf: String = NUMBER_TEXT,
+        /// Top topical trust flow category 1 (a category path; empty when absent).
+        req "betaTTF0Name" beta_ttf0_name: String = STR,
+        /// Its score.
+        req "betaTTF0Value" beta_ttf0_value: String = NUMBER_TEXT,
+        /// Top topical trust flow category 2.
+        req "betaTTF1Name" beta_ttf1_name: String = STR,
+        /// Its score.
+        req "betaTTF1Value" beta_ttf1_value: String = NUMBER_TEXT,
+        /// Top topical trust flow category 3.
+        req "betaTTF2Name" beta_ttf2_name: String = STR,
+        /// Its score.
+        req "betaTTF2Value" beta_ttf2_value: String = NUMBER_TEXT,
+    }
+    /// Shape of a domain stats record. "All values are strings" is stated: a number or any
+    /// other non-string value is an error (`type`), for unknown keys too (which are also an
+    /// `unknown_field` warning). Every listed field but `domainAsEntered` is required; empty
+    /// strings are fine (unavailable values); the numeric ones are numbers as text,
+    /// `betaStatReturned` observed `root`.
+    pub const DOMAIN_STATS_RECORD: Object { extra: Some(&STR) };
+}
+
+impl DomainStatsRecord {
+    /// The JSON names of the string fields after `domain` and `domainAsEntered`, in the
+    /// spec's order.
+    pub const VALUE_FIELDS: [&'static str; Self::FIELDS.len() - 2] = {
+        let mut names = [""; Self::FIELDS.len() - 2];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Self::FIELDS[i + 2].name;
+            i += 1;
         }
+        names
+    };
+}
+
+/// The accessor that parses each numeric field ([`parse_stat`]): one per field declared
+/// [`NUMBER_TEXT`] above (a compile-time check counts them).
+macro_rules! numeric_accessors {
+    ($($field:ident),* $(,)?) => {
+        const _: () = assert!(
+            [$(stringify!($field)),*].len() == numbers_as_text(&DomainStatsRecord::FIELDS),
+            "one accessor per NUMBER_TEXT field"
+        );
 
         impl DomainStatsRecord {
-            /// The JSON names of the string fields after `domain` and `domainAsEntered`,
-            /// in the spec's order.
-            pub const VALUE_FIELDS: &'static [&'static str] = &[$($json),*];
-
-            /// Whether each of [`Self::VALUE_FIELDS`] holds a number (as text).
-            pub const VALUE_IS_NUMBER: &'static [bool] = &[$(false $(|| {
-                let _ = stringify!($num);
-                true
-            })?),*];
-
-            $($(
-                #[doc = concat!("`", $json, "` as a number; `None` when empty or not a number.")]
-                pub fn $num(&self) -> Option<f64> {
+            $(
+                #[doc = concat!("`", stringify!($field), "` as a number; `None` when empty or not a number.")]
+                pub fn $field(&self) -> Option<f64> {
                     parse_stat(&self.$field)
                 }
-            )?)*
+            )*
         }
     };
 }
 
-domain_stats_record! {
-    /// First provider's link count.
-    "alphaLinks" => alpha_links, alpha_links;
-    /// First provider's page authority.
-    "alphaPA" => alpha_pa, alpha_pa;
-    /// First provider's domain authority.
-    "alphaDA" => alpha_da, alpha_da;
-    /// First provider's rank.
-    "alphaRank" => alpha_rank, alpha_rank;
-    /// First provider's trust (may be empty).
-    "alphaTrust" => alpha_trust, alpha_trust;
-    /// First provider's spam score (may be empty).
-    "alphaSpam" => alpha_spam, alpha_spam;
-    /// Scope of the second provider's stats (`root` observed).
-    "betaStatReturned" => beta_stat_returned;
-    /// Social comments counter.
-    "SN_comments" => sn_comments, sn_comments;
-    /// Social shares counter.
-    "SN_shares" => sn_shares, sn_shares;
-    /// Stumbles counter.
-    "stumbles" => stumbles, stumbles;
-    /// Image board pins counter.
-    "image_board_pins" => image_board_pins, image_board_pins;
-    /// Second provider's link count.
-    "betaLinks" => beta_links, beta_links;
-    /// Second provider's referring domains.
-    "betaRefDomains" => beta_ref_domains, beta_ref_domains;
-    /// Referring .edu domains.
-    "betaRefEDU" => beta_ref_edu, beta_ref_edu;
-    /// Referring .gov domains.
-    "betaRefGov" => beta_ref_gov, beta_ref_gov;
-    /// Referring subnets.
-    "betaRefSubnets" => beta_ref_subnets, beta_ref_subnets;
-    /// Referring IPs.
-    "betaIPs" => beta_ips, beta_ips;
-    /// Citation flow.
-    "betaCF" => beta_cf, beta_cf;
-    /// Trust flow.
-    "betaTF" => beta_tf, beta_tf;
-    /// Top topical trust flow category 1 (a category path; empty when absent).
-    "betaTTF0Name" => beta_ttf0_name;
-    /// Its score.
-    "betaTTF0Value" => beta_ttf0_value, beta_ttf0_value;
-    /// Top topical trust flow category 2.
-    "betaTTF1Name" => beta_ttf1_name;
-    /// Its score.
-    "betaTTF1Value" => beta_ttf1_value, beta_ttf1_value;
-    /// Top topical trust flow category 3.
-    "betaTTF2Name" => beta_ttf2_name;
-    /// Its score.
-    "betaTTF2Value" => beta_ttf2_value, beta_ttf2_value;
+/// How many of `fields` are [`NUMBER_TEXT`].
+const fn numbers_as_text(fields: &[crate::rules::Field]) -> usize {
+    let (mut count, mut i) = (0, 0);
+    while i < fields.len() {
+        if let crate::rules::Kind::Str([StringRule::NumberText]) = fields[i].node.kind {
+            count += 1;
+        }
+        i += 1;
+    }
+    count
 }
+
+numeric_accessors!(
+    alpha_links,
+    alpha_pa,
+    alpha_da,
+    alpha_rank,
+    alpha_trust,
+    alpha_spam,
+    sn_comments,
+    sn_shares,
+    stumbles,
+    image_board_pins,
+    beta_links,
+    beta_ref_domains,
+    beta_ref_edu,
+    beta_ref_gov,
+    beta_ref_subnets,
+    beta_ips,
+    beta_cf,
+    beta_tf,
+    beta_ttf0_value,
+    beta_ttf1_value,
+    beta_ttf2_value,
+);
 
 /// A topical trust flow category: its path and score.
 #[derive(Clone, Debug, PartialEq)]
@@ -172,52 +223,6 @@ pub fn parse_stat<T: std::str::FromStr>(text: &str) -> Option<T> {
         t.parse().ok()
     }
 }
-
-// ---------------------------------------------------------------------------------------
-// Response rules (read by the validator, `validate`, and its JSON Schema export).
-// ---------------------------------------------------------------------------------------
-
-use crate::rules::{dsl::*, Array, Field, Node, Object, Severity, StringRule};
-
-const FIELD_COUNT: usize = 2 + DomainStatsRecord::VALUE_FIELDS.len();
-
-/// A numeric value: "numbers are sent as strings; unavailable values are empty strings"
-/// (error `number_text` otherwise).
-const NUMBER_TEXT: Node = string(&[StringRule::NumberText]);
-
-/// `betaStatReturned`: "value root observed" (warning `enum` for another).
-const STAT_SCOPE: Node = string(&[StringRule::OneOf(&["root"], Severity::Warning)]);
-
-/// The place of `betaStatReturned` in [`DomainStatsRecord::VALUE_FIELDS`].
-const STAT_SCOPE_AT: usize = 6;
-
-/// The record's fields: `domain`, optional `domainAsEntered`, then every
-/// [`DomainStatsRecord::VALUE_FIELDS`] name, all strings: the numeric ones numbers as text,
-/// `betaStatReturned` observed `root`.
-const FIELDS: [Field; FIELD_COUNT] = {
-    let mut f = [req("domain", STR); FIELD_COUNT];
-    f[1] = opt("domainAsEntered", STR);
-    let names = DomainStatsRecord::VALUE_FIELDS;
-    let numeric = DomainStatsRecord::VALUE_IS_NUMBER;
-    let mut i = 0;
-    while i < names.len() {
-        f[i + 2] = req(names[i], if numeric[i] { NUMBER_TEXT } else { STR });
-        i += 1;
-    }
-    assert!(names[STAT_SCOPE_AT].len() == "betaStatReturned".len() && !numeric[STAT_SCOPE_AT]);
-    f[STAT_SCOPE_AT + 2] = req(names[STAT_SCOPE_AT], STAT_SCOPE);
-    f
-};
-
-/// Shape of a domain stats record. "All values are strings" is stated: a number or any
-/// other non-string value is an error (`type`), for unknown keys too (which are also an
-/// `unknown_field` warning). Every listed field but `domainAsEntered` is required; empty
-/// strings are fine (unavailable values).
-pub const DOMAIN_STATS_RECORD: Object = Object {
-    fields: &FIELDS,
-    extra: Some(&STR),
-    checks: &[],
-};
 
 /// Response rules: an array of [`DOMAIN_STATS_RECORD`]s.
 pub const RESPONSE: Node = array(&Array {

@@ -410,6 +410,94 @@ pub fn opt_string<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<S
     deserializer.deserialize_option(OptV)
 }
 
+/// A response field's type: how it decodes (the policy above), whether it is left out when
+/// written, and which rule shape it can hold. Implemented for the field types of the records
+/// `ops::record!` declares (which also implements it for each record, its lists and options),
+/// so a record's field list names each field's type once and the decoder follows from it.
+pub trait Lenient: Sized {
+    /// The shape of value it holds: a declaration whose rule node is of another shape does not
+    /// compile (`ops::record!` asserts [`Shape::fits`]).
+    const SHAPE: Shape;
+    /// An `Option` (an optional field, `opt` in the declaration).
+    const OPTIONAL: bool = false;
+    /// Decodes leniently.
+    fn read<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error>;
+    /// True when the field is left out when written (an absent optional field).
+    #[inline(always)]
+    fn absent(&self) -> bool {
+        false
+    }
+}
+
+/// What a [`Lenient`] type holds, as the rule language's kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// A string (`Kind::Str`).
+    Str,
+    /// An integer (`Kind::Int`).
+    Int,
+    /// A number (`Kind::Num`).
+    Num,
+    /// A boolean (`Kind::Bool`).
+    Bool,
+    /// A list (`Kind::Array`).
+    List,
+    /// A record (`Kind::Object`).
+    Record,
+}
+
+impl Shape {
+    /// True when a value of this shape can hold what `node` declares.
+    pub const fn fits(self, node: &crate::rules::Node) -> bool {
+        use crate::rules::Kind;
+        matches!(
+            (self, node.kind),
+            (Shape::Str, Kind::Str(_))
+                | (Shape::Int, Kind::Int(_))
+                | (Shape::Num, Kind::Num(_))
+                | (Shape::Bool, Kind::Bool)
+                | (Shape::List, Kind::Array(_))
+                | (Shape::Record, Kind::Object(_))
+        )
+    }
+}
+
+macro_rules! lenient {
+    ($($ty:ty => $shape:ident, $read:path;)*) => {
+        $(
+            impl Lenient for $ty {
+                const SHAPE: Shape = Shape::$shape;
+                #[inline(always)]
+                fn read<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    $read(deserializer)
+                }
+            }
+        )*
+    };
+}
+
+lenient! {
+    String => Str, string;
+    i64 => Int, int;
+    f64 => Num, float;
+    bool => Bool, boolean;
+    Vec<String> => List, strings;
+    Vec<serde_json::Value> => List, list;
+}
+
+impl Lenient for Option<String> {
+    const SHAPE: Shape = Shape::Str;
+    const OPTIONAL: bool = true;
+    #[inline(always)]
+    fn read<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        opt_string(deserializer)
+    }
+    #[inline(always)]
+    fn absent(&self) -> bool {
+        self.is_none()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{from_str, number_in};

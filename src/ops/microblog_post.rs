@@ -1,9 +1,7 @@
 //! `POST /v1/microblog/post`: posts matching a keyword, with engagement and author profile.
 //! Post text is untrusted: show it as text.
 
-use serde::{Deserialize, Serialize};
-
-use super::{check, lenient, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 /// $0.25 per request.
@@ -14,7 +12,7 @@ pub const PRICE: Price = Price {
 
 super::request! {
     /// Request body: `{"key", "keyword"}`.
-    Request {
+    Request as KeywordRequest {
         /// The keyword.
         keyword: String,
     }
@@ -35,107 +33,67 @@ impl OperationRequest for Request {
     super::key_accessors!();
 }
 
-/// Microblog post record.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct MicroblogPost {
-    /// Post URL.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub url: String,
-    /// Reshare count.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub retweets: i64,
-    /// Likes.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub likes: i64,
-    /// Replies.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub replies: i64,
-    /// Post text (untrusted).
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub tweet: String,
-    /// Hashtags, each starting with `#`; may be empty.
-    #[serde(default, deserialize_with = "lenient::strings")]
-    pub hashtags: Vec<String>,
-    /// Author profile.
-    #[serde(default)]
-    pub profile: Profile,
-    /// Tagged users, each starting with `@`; may be empty.
-    #[serde(default, deserialize_with = "lenient::strings")]
-    pub tagged: Vec<String>,
-    /// ISO 8601 UTC timestamp with milliseconds.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub posted_on: String,
-    /// Media; element shape not shown in the spec, kept as raw JSON.
-    #[serde(default, deserialize_with = "lenient::list")]
-    pub media: Vec<serde_json::Value>,
-}
-
-/// Author profile of a post.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Profile {
-    /// Avatar image URL.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub user_avatar: String,
-    /// Numeric user id.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub user_id: i64,
-    /// Display name.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub fullname: String,
-    /// Handle.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub username: String,
-    /// Verified account.
-    #[serde(default, deserialize_with = "lenient::boolean")]
-    pub verified: bool,
-}
-
 // ---------------------------------------------------------------------------------------
-// Response rules (read by the validator, `validate`, and its JSON Schema export).
+// The response records: struct, rules and TS type in one declaration each (read by the
+// validator, `validate`, its JSON Schema export and the JS package's types).
 // ---------------------------------------------------------------------------------------
 
 use crate::rules::Severity::Error;
-use crate::rules::{dsl::*, Array, Node, Object, StringRule};
+use crate::rules::{dsl::*, Array, Node, StringRule};
 
-/// Shape of the author profile.
-pub const PROFILE: Object = fields(&[
-    req("user_avatar", URL),
-    req("user_id", INT),
-    req("fullname", STR),
-    req("username", STR),
-    req("verified", BOOL),
-]);
+super::record! {
+    /// Author profile of a post.
+    pub struct Profile {
+        /// Avatar image URL.
+        req user_avatar: String = URL,
+        /// Numeric user id: a 64-bit id, beyond what a JS number holds exactly ([`ID`]).
+        req user_id: i64 = ID,
+        /// Display name.
+        req fullname: String = STR,
+        /// Handle.
+        req username: String = STR,
+        /// Verified account.
+        req verified: bool = BOOL,
+    }
+    /// Shape of the author profile.
+    pub const PROFILE: Object;
+}
 
-/// Shape of a post: hashtags start with `#` and tagged users with `@` (errors `prefix`);
-/// `posted_on` an ISO 8601 UTC timestamp with exactly three fraction digits, as the spec says
-/// "with milliseconds" (error `timestamp`); `media` elements are not shown (anything).
-pub const MICROBLOG_POST: Object = fields(&[
-    req("url", URL),
-    req("retweets", INT),
-    req("likes", INT),
-    req("replies", INT),
-    req("tweet", STR),
-    req(
-        "hashtags",
-        array(&Array {
+super::record! {
+    /// Microblog post record.
+    pub struct MicroblogPost {
+        /// Post URL.
+        req url: String = URL,
+        /// Reshare count.
+        req retweets: i64 = INT,
+        /// Likes.
+        req likes: i64 = INT,
+        /// Replies.
+        req replies: i64 = INT,
+        /// Post text (untrusted: show it as text).
+        req tweet: String = STR,
+        /// Hashtags, each starting with `#`; may be empty.
+        req hashtags: Vec<String> = array(&Array {
             items: string(&[StringRule::Prefix("#", Error)]),
             rules: &[],
         }),
-    ),
-    req("profile", object(&PROFILE)),
-    req(
-        "tagged",
-        array(&Array {
+        /// Author profile.
+        req profile: Profile = object(&PROFILE),
+        /// Tagged users, each starting with `@`; may be empty.
+        req tagged: Vec<String> = array(&Array {
             items: string(&[StringRule::Prefix("@", Error)]),
             rules: &[],
         }),
-    ),
-    req(
-        "posted_on",
-        string(&[StringRule::Timestamp { millis: true }]),
-    ),
-    req("media", ANY_ARRAY),
-]);
+        /// ISO 8601 UTC timestamp with milliseconds.
+        req posted_on: String = string(&[StringRule::Timestamp { millis: true }]),
+        /// Media; element shape not shown in the spec, kept as raw JSON.
+        req media: Vec<serde_json::Value> = ANY_ARRAY,
+    }
+    /// Shape of a post: hashtags start with `#` and tagged users with `@` (errors `prefix`);
+    /// `posted_on` an ISO 8601 UTC timestamp with exactly three fraction digits, as the spec says
+    /// "with milliseconds" (error `timestamp`); `media` elements are not shown (anything).
+    pub const MICROBLOG_POST: Object;
+}
 
 /// Response rules: an array of [`MICROBLOG_POST`]s.
 pub const RESPONSE: Node = array(&Array {

@@ -10,6 +10,9 @@
 pub mod check;
 pub mod lenient;
 mod parse;
+mod record;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod typescript;
 
 pub mod backlink_metrics;
 pub mod backlink_overview;
@@ -30,6 +33,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 pub use check::{RequestError, RequestErrorKind};
+pub(crate) use record::record;
 
 use crate::money::Usd;
 
@@ -337,19 +341,23 @@ fn malformed(e: parse::Malformed) -> RequestError {
 }
 
 /// Declares an operation's request struct: `key` (may be absent from a body), then the listed
-/// fields, all required, each a `String` or a `Vec<String>`. The serde derive (Rust users) and
+/// fields, all required, each a `String` or a `Vec<String>`. The serde derive (Rust users),
 /// the table the JSON parser of [`Request::from_json`] reads (`parse`, no per-struct
-/// deserializer code) both come from this one list.
+/// deserializer code) and the JS package's TypeScript interface (named after `as`; operations
+/// whose requests have the same fields share one) all come from this one list.
 macro_rules! request {
-    ($(#[$doc:meta])* Request { $($(#[$fdoc:meta])* $field:ident: $ty:ty),+ $(,)? }) => {
-        $(#[$doc])*
+    (
+        $(#[doc = $doc:literal])*
+        Request as $ts:ident { $($(#[doc = $fdoc:literal])* $field:ident: $ty:ty),+ $(,)? }
+    ) => {
+        $(#[doc = $doc])*
         #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
         #[serde(deny_unknown_fields)]
         pub struct Request {
             /// The API key.
             #[serde(default)]
             pub key: crate::ops::ApiKey,
-            $($(#[$fdoc])* pub $field: $ty,)+
+            $($(#[doc = $fdoc])* pub $field: $ty,)+
         }
 
         impl crate::ops::parse::FromFields for Request {
@@ -364,6 +372,16 @@ macro_rules! request {
                     $($field: v.take(),)+
                 }
             }
+        }
+
+        /// The request's TypeScript interface: its name and its fields' docs (native only).
+        #[cfg(not(target_arch = "wasm32"))]
+        impl crate::ops::parse::RequestType for Request {
+            const NAME: &'static str = stringify!($ts);
+            const DOCS: &'static [&'static str] = &[
+                "The API key: may be omitted (the client puts its own key in the body).",
+                $(concat!($($fdoc, "\n"),*)),+
+            ];
         }
     };
 }

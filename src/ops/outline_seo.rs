@@ -1,9 +1,7 @@
 //! `POST /v1/outline/seo`: the headings of the first 10 ranking pages for a keyword.
 //! Heading text is scraped and may contain stray markup: show it as text, never as HTML.
 
-use serde::{Deserialize, Serialize};
-
-use super::{check, lenient, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 /// $0.50 per request.
@@ -17,7 +15,7 @@ pub const MAX_PAGES: usize = 10;
 
 super::request! {
     /// Request body: `{"key", "keyword"}`.
-    Request {
+    Request as KeywordRequest {
         /// The keyword.
         keyword: String,
     }
@@ -38,29 +36,42 @@ impl OperationRequest for Request {
     super::key_accessors!();
 }
 
-/// SEO outline record: one ranking page.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct OutlinePage {
-    /// Headings in page order.
-    #[serde(default, deserialize_with = "lenient::list")]
-    pub headings: Vec<Heading>,
-    /// Page URL.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub url: String,
-    /// SERP position.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub rank: i64,
+// ---------------------------------------------------------------------------------------
+// The response records: struct, rules and TS type in one declaration each (read by the
+// validator, `validate`, its JSON Schema export and the JS package's types).
+// ---------------------------------------------------------------------------------------
+
+use crate::rules::Severity::{Error, Warning};
+use crate::rules::{dsl::*, Array, ArrayRule, Node, Order, RuleCode, SeqKey, StringRule};
+
+super::record! {
+    /// A heading of a page.
+    pub struct Heading {
+        /// `h1` .. `h4` observed.
+        req "type" kind: String = string(&[StringRule::OneOf(&["h1", "h2", "h3", "h4"], Warning)]),
+        /// Scraped heading text (untrusted: may contain markup; show it as text, never as HTML).
+        req text: String = STR,
+    }
+    /// Shape of a heading: `type` h1..h4 *observed* (another value, such as `h5`, is a warning
+    /// `enum`, not an error); `text` any string (may hold stray markup).
+    pub const HEADING: Object;
 }
 
-/// A heading of a page.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Heading {
-    /// `h1` .. `h4` observed.
-    #[serde(rename = "type", default, deserialize_with = "lenient::string")]
-    pub kind: String,
-    /// Scraped heading text (untrusted).
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub text: String,
+super::record! {
+    /// SEO outline record: one ranking page.
+    pub struct OutlinePage {
+        /// Headings in page order.
+        req headings: Vec<Heading> = array(&Array {
+            items: object(&HEADING),
+            rules: &[],
+        }),
+        /// Page URL.
+        req url: String = URL,
+        /// SERP position.
+        req rank: i64 = INT,
+    }
+    /// Shape of an outline record (one ranking page).
+    pub const OUTLINE_PAGE: Object;
 }
 
 impl Heading {
@@ -70,36 +81,6 @@ impl Heading {
         (1..=6).contains(&n).then_some(n)
     }
 }
-
-// ---------------------------------------------------------------------------------------
-// Response rules (read by the validator, `validate`, and its JSON Schema export).
-// ---------------------------------------------------------------------------------------
-
-use crate::rules::Severity::{Error, Warning};
-use crate::rules::{dsl::*, Array, ArrayRule, Node, Object, Order, RuleCode, SeqKey, StringRule};
-
-/// Shape of a heading: `type` h1..h4 *observed* (another value, such as `h5`, is a warning
-/// `enum`, not an error); `text` any string (may hold stray markup).
-pub const HEADING: Object = fields(&[
-    req(
-        "type",
-        string(&[StringRule::OneOf(&["h1", "h2", "h3", "h4"], Warning)]),
-    ),
-    req("text", STR),
-]);
-
-/// Shape of an outline record (one ranking page).
-pub const OUTLINE_PAGE: Object = fields(&[
-    req(
-        "headings",
-        array(&Array {
-            items: object(&HEADING),
-            rules: &[],
-        }),
-    ),
-    req("url", URL),
-    req("rank", INT),
-]);
 
 /// Response rules: at most [`MAX_PAGES`] records (error `max_items`), ordered by `rank`
 /// ascending (error `order`; equal ranks are not a violation).

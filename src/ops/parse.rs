@@ -76,6 +76,16 @@ pub(crate) trait FromFields: Sized {
     fn from_values(values: &mut Values) -> Self;
 }
 
+/// A request struct's TypeScript interface (written by `request!`, read by
+/// `ops::typescript`). Native only.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) trait RequestType {
+    /// The interface's name (operations whose requests have the same fields share one).
+    const NAME: &'static str;
+    /// Each field's doc, `key` first, in the order of [`FromFields::NAMES`].
+    const DOCS: &'static [&'static str];
+}
+
 /// Why a body is not a request: the message and the JSON Pointer of the value it is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Malformed {

@@ -1,9 +1,7 @@
 //! `POST /v1/ranked-keywords/domain`: the keywords a domain ranks for, with rank and URL.
 //! Responses can hold tens of thousands of records.
 
-use serde::{Deserialize, Serialize};
-
-use super::{check, lenient, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 /// $0.10 per request.
@@ -14,7 +12,7 @@ pub const PRICE: Price = Price {
 
 super::request! {
     /// Request body: `{"key", "domain"}`.
-    Request {
+    Request as DomainRequest {
         /// A domain name.
         domain: String,
     }
@@ -35,49 +33,35 @@ impl OperationRequest for Request {
     super::key_accessors!();
 }
 
-/// Ranked keyword record.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct RankedKeyword {
-    /// The keyword.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub keyword: String,
-    /// Competition, observed between 0 and 100.
-    #[serde(default, deserialize_with = "lenient::float")]
-    pub competition: f64,
-    /// Search volume.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub search_volume: i64,
-    /// Backlinks of the ranking URL.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub total_backlinks: i64,
-    /// Referring domains of the ranking URL.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub total_referring_domains: i64,
-    /// SERP position.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub rank: i64,
-    /// Ranking URL.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub url: String,
-}
-
 // ---------------------------------------------------------------------------------------
-// Response rules (read by the validator, `validate`, and its JSON Schema export).
+// The response record: struct, rules and TS type in one declaration (read by the
+// validator, `validate`, its JSON Schema export and the JS package's types).
 // ---------------------------------------------------------------------------------------
 
 use crate::rules::Severity::Warning;
-use crate::rules::{dsl::*, Array, Node, Object};
+use crate::rules::{dsl::*, Array, Node};
 
-/// Shape of a ranked keyword record; `competition` observed 0..100 (warning `range`).
-pub const RANKED_KEYWORD: Object = fields(&[
-    req("keyword", STR),
-    req("competition", num(&[range(0.0, 100.0, Warning)])),
-    req("search_volume", INT),
-    req("total_backlinks", INT),
-    req("total_referring_domains", INT),
-    req("rank", INT),
-    req("url", URL),
-]);
+super::record! {
+    /// Ranked keyword record.
+    pub struct RankedKeyword {
+        /// The keyword.
+        req keyword: String = STR,
+        /// Competition, observed between 0 and 100.
+        req competition: f64 = num(&[range(0.0, 100.0, Warning)]),
+        /// Search volume.
+        req search_volume: i64 = INT,
+        /// Backlinks of the ranking URL.
+        req total_backlinks: i64 = INT,
+        /// Referring domains of the ranking URL.
+        req total_referring_domains: i64 = INT,
+        /// SERP position.
+        req rank: i64 = INT,
+        /// Ranking URL.
+        req url: String = URL,
+    }
+    /// Shape of a ranked keyword record; `competition` observed 0..100 (warning `range`).
+    pub const RANKED_KEYWORD: Object;
+}
 
 /// Response rules: an array of [`RANKED_KEYWORD`]s (no order is stated).
 pub const RESPONSE: Node = array(&Array {

@@ -1,9 +1,7 @@
 //! `POST /v1/ranked-keywords/metrics`: count of ranked keywords per domain, split into rank
 //! ranges. The spec has no field for positions 61 to 70; neither do we.
 
-use serde::{Deserialize, Serialize};
-
-use super::{check, lenient, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 /// $0.10 per request.
@@ -14,7 +12,7 @@ pub const PRICE: Price = Price {
 
 super::request! {
     /// Request body: `{"key", "domain"}`.
-    Request {
+    Request as DomainRequest {
         /// A domain name.
         domain: String,
     }
@@ -35,48 +33,46 @@ impl OperationRequest for Request {
     super::key_accessors!();
 }
 
-/// Ranked keywords metrics record.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct RankedKeywordsMetrics {
-    /// The domain.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub domain: String,
-    /// All ranked keywords.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub total_ranked_keywords: i64,
-    /// Keywords at position 1.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub position_1: i64,
-    /// Positions 2–3.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub position_2_3: i64,
-    /// Positions 4–10.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub position_4_10: i64,
-    /// Positions 11–20.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub position_11_20: i64,
-    /// Positions 21–30.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub position_21_30: i64,
-    /// Positions 31–40.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub position_31_40: i64,
-    /// Positions 41–50.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub position_41_50: i64,
-    /// Positions 51–60.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub position_51_60: i64,
-    /// Positions 71–80 (there is no 61–70 field).
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub position_71_80: i64,
-    /// Positions 81–90.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub position_81_90: i64,
-    /// Positions 91–100.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub position_91_100: i64,
+// ---------------------------------------------------------------------------------------
+// The response record: struct, rules and TS type in one declaration (read by the
+// validator, `validate`, its JSON Schema export and the JS package's types).
+// ---------------------------------------------------------------------------------------
+
+use crate::rules::{dsl::*, Array, Node};
+
+super::record! {
+    /// Ranked keywords metrics record. There is no field for positions 61 to 70.
+    pub struct RankedKeywordsMetrics {
+        /// The domain.
+        req domain: String = STR,
+        /// All ranked keywords.
+        req total_ranked_keywords: i64 = INT,
+        /// Keywords at position 1.
+        req position_1: i64 = INT,
+        /// Positions 2–3.
+        req position_2_3: i64 = INT,
+        /// Positions 4–10.
+        req position_4_10: i64 = INT,
+        /// Positions 11–20.
+        req position_11_20: i64 = INT,
+        /// Positions 21–30.
+        req position_21_30: i64 = INT,
+        /// Positions 31–40.
+        req position_31_40: i64 = INT,
+        /// Positions 41–50.
+        req position_41_50: i64 = INT,
+        /// Positions 51–60.
+        req position_51_60: i64 = INT,
+        /// Positions 71–80 (there is no 61–70 field).
+        req position_71_80: i64 = INT,
+        /// Positions 81–90.
+        req position_81_90: i64 = INT,
+        /// Positions 91–100.
+        req position_91_100: i64 = INT,
+    }
+    /// Shape of a ranked keywords metrics record (no field for positions 61 to 70: a
+    /// `position_61_70` key would be reported as unknown).
+    pub const RANKED_KEYWORDS_METRICS: Object;
 }
 
 impl RankedKeywordsMetrics {
@@ -97,30 +93,6 @@ impl RankedKeywordsMetrics {
         ]
     }
 }
-
-// ---------------------------------------------------------------------------------------
-// Response rules (read by the validator, `validate`, and its JSON Schema export).
-// ---------------------------------------------------------------------------------------
-
-use crate::rules::{dsl::*, Array, Node, Object};
-
-/// Shape of a ranked keywords metrics record (no field for positions 61 to 70: a
-/// `position_61_70` key would be reported as unknown).
-pub const RANKED_KEYWORDS_METRICS: Object = fields(&[
-    req("domain", STR),
-    req("total_ranked_keywords", INT),
-    req("position_1", INT),
-    req("position_2_3", INT),
-    req("position_4_10", INT),
-    req("position_11_20", INT),
-    req("position_21_30", INT),
-    req("position_31_40", INT),
-    req("position_41_50", INT),
-    req("position_51_60", INT),
-    req("position_71_80", INT),
-    req("position_81_90", INT),
-    req("position_91_100", INT),
-]);
 
 /// Response rules: an array of [`RANKED_KEYWORDS_METRICS`] (how the domains relate to the
 /// requested one is not shown, so nothing is checked against the request).

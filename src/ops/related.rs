@@ -1,8 +1,6 @@
 //! `POST /v1/related`: related keywords with volume, CPC, competition and difficulty.
 
-use serde::{Deserialize, Serialize};
-
-use super::{check, lenient, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 /// $0.15 per request.
@@ -13,7 +11,7 @@ pub const PRICE: Price = Price {
 
 super::request! {
     /// Request body: `{"key", "keyword", "ccode"}`.
-    Request {
+    Request as RelatedRequest {
         /// The seed keyword.
         keyword: String,
         /// Two-letter country code, upper case in requests (`US`).
@@ -37,42 +35,32 @@ impl OperationRequest for Request {
     super::key_accessors!();
 }
 
-/// Related keyword record.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct RelatedKeyword {
-    /// The keyword.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub keyword: String,
-    /// Competition, observed 0 to 1.
-    #[serde(default, deserialize_with = "lenient::float")]
-    pub competition: f64,
-    /// Cost per click.
-    #[serde(default, deserialize_with = "lenient::float")]
-    pub cpc: f64,
-    /// Search volume.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub search_volume: i64,
-    /// Keyword difficulty, observed 0 to 100.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub kd: i64,
-}
-
 // ---------------------------------------------------------------------------------------
-// Response rules (read by the validator, `validate`, and its JSON Schema export).
+// The response record: struct, rules and TS type in one declaration (read by the validator,
+// `validate`, its JSON Schema export and the JS package's types).
 // ---------------------------------------------------------------------------------------
 
 use crate::rules::Severity::Warning;
-use crate::rules::{dsl::*, Array, ArrayRule, Node, Object, Order, RuleCode, SeqKey};
+use crate::rules::{dsl::*, Array, ArrayRule, Node, Order, RuleCode, SeqKey};
 
-/// Shape of a related keyword record: `competition` observed 0..1 and `kd` observed
-/// 0..100 (warnings `range`).
-pub const RELATED_KEYWORD: Object = fields(&[
-    req("keyword", STR),
-    req("competition", num(&[range(0.0, 1.0, Warning)])),
-    req("cpc", NUM),
-    req("search_volume", INT),
-    req("kd", int(&[range(0.0, 100.0, Warning)])),
-]);
+super::record! {
+    /// Related keyword record.
+    pub struct RelatedKeyword {
+        /// The keyword.
+        req keyword: String = STR,
+        /// Competition, observed 0 to 1.
+        req competition: f64 = num(&[range(0.0, 1.0, Warning)]),
+        /// Cost per click.
+        req cpc: f64 = NUM,
+        /// Search volume.
+        req search_volume: i64 = INT,
+        /// Keyword difficulty, observed 0 to 100.
+        req kd: i64 = int(&[range(0.0, 100.0, Warning)]),
+    }
+    /// Shape of a related keyword record: `competition` observed 0..1 and `kd` observed
+    /// 0..100 (warnings `range`).
+    pub const RELATED_KEYWORD: Object;
+}
 
 /// Response rules: related keyword records, by `search_volume` descending in observed
 /// output (warning `order`; equal volumes are fine).

@@ -1,9 +1,7 @@
 //! `POST /v1/search_volume/bulk`: volume, average CPC, competition and a 12-month breakdown
 //! for many keywords. Also home of the search volume record shared with `search_volume/single`.
 
-use serde::{Deserialize, Serialize};
-
-use super::{check, lenient, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 /// $0.0003 per keyword in the request.
@@ -14,7 +12,7 @@ pub const PRICE: Price = Price {
 
 super::request! {
     /// Request body: `{"key", "keywords", "ccode"}`.
-    Request {
+    Request as SearchVolumeBulkRequest {
         /// Keywords to look up; one record comes back per keyword, in this order.
         keywords: Vec<String>,
         /// Two-letter country code, upper case in requests (`US`).
@@ -38,53 +36,6 @@ impl OperationRequest for Request {
     super::key_accessors!();
 }
 
-/// Search volume record: the bulk array element and the single response object.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SearchVolumeRecord {
-    /// Country code, lower case in responses.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub ccode: String,
-    /// The keyword.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub keyword: String,
-    /// Average cost per click.
-    #[serde(rename = "AVERAGE_CPC", default, deserialize_with = "lenient::float")]
-    pub average_cpc: f64,
-    /// Competition, observed between 0 and 1.
-    #[serde(rename = "COMPETITION", default, deserialize_with = "lenient::float")]
-    pub competition: f64,
-    /// Headline volume.
-    #[serde(rename = "SEARCH_VOLUME", default, deserialize_with = "lenient::int")]
-    pub search_volume: i64,
-    /// 12 monthly entries, oldest first.
-    #[serde(
-        rename = "TARGETED_MONTHLY_SEARCHES",
-        default,
-        deserialize_with = "lenient::list"
-    )]
-    pub targeted_monthly_searches: Vec<MonthlySearch>,
-}
-
-/// One month of searches (element of `TARGETED_MONTHLY_SEARCHES`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct MonthlySearch {
-    /// English full month name (`January`).
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub month: String,
-    /// Four-digit year.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub year: i64,
-    /// Searches in that month.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub value: i64,
-    /// Equal to `value` in every observed entry.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub count: i64,
-    /// `<year>-<MonthName>`, e.g. `2024-March`.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub date: String,
-}
-
 pub use crate::rules::formats::MONTH_NAMES;
 
 impl SearchVolumeRecord {
@@ -101,31 +52,39 @@ impl SearchVolumeRecord {
 }
 
 // ---------------------------------------------------------------------------------------
-// Response rules (read by the validator, `validate`, and its JSON Schema export).
+// The response records: struct, rules and TS type in one declaration each (read by the
+// validator, `validate`, its JSON Schema export and the JS package's types).
 // ---------------------------------------------------------------------------------------
 
 use crate::rules::Severity::{Error, Warning};
 use crate::rules::{
-    dsl::*, named, same_keyword, Array, ArrayRule, At, CheckContext, Node, Object, Order, Record,
-    RuleCode, SeqKey, StringRule,
+    dsl::*, named, same_keyword, Array, ArrayRule, At, CheckContext, Node, Order, Record, RuleCode,
+    SeqKey, StringRule,
 };
 
-/// Shape and rules of a monthly search entry:
-/// - `month` an English full month name, `year` four digits (errors: stated);
-/// - `date` is `<year>-<MonthName>` and must equal that entry's own `year` and `month`
-///   (error `date`);
-/// - `count == value` only *observed* (warning `count_value`).
-pub const MONTHLY_SEARCH: Object = Object {
-    fields: &[
-        req("month", string(&[StringRule::MonthName])),
-        req("year", int(&[range(1000.0, 9999.0, Error)])),
-        req("value", INT),
-        req("count", INT),
-        req("date", doc(STR, "<year>-<MonthName>")),
-    ],
-    extra: None,
-    checks: &[named!(monthly_entry, MONTHLY_ENTRY_JS)],
-};
+super::record! {
+    /// One month of searches (element of `TARGETED_MONTHLY_SEARCHES`).
+    pub struct MonthlySearch {
+        /// English full month name (`January`).
+        req month: String = string(&[StringRule::MonthName]),
+        /// Four-digit year.
+        req year: i64 = int(&[range(1000.0, 9999.0, Error)]),
+        /// Searches in that month.
+        req value: i64 = INT,
+        /// Equal to `value` in every observed entry.
+        req count: i64 = INT,
+        /// `<year>-<MonthName>`, e.g. `2024-March`.
+        req date: String = doc(STR, "<year>-<MonthName>"),
+    }
+    /// Shape and rules of a monthly search entry:
+    /// - `month` an English full month name, `year` four digits (errors: stated);
+    /// - `date` is `<year>-<MonthName>` and must equal that entry's own `year` and `month`
+    ///   (error `date`);
+    /// - `count == value` only *observed* (warning `count_value`).
+    pub const MONTHLY_SEARCH: Object {
+        checks: &[named!(monthly_entry, MONTHLY_ENTRY_JS)],
+    };
+}
 
 fn monthly_entry(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
     if let (Some(c), Some(v)) = (record.int("count"), record.int("value")) {
@@ -204,45 +163,50 @@ const MONTH_KEY_JS: &str = r#"(record) => {
   return index < 0 ? undefined : satMulAdd(year, 12, index);
 }"#;
 
-/// Shape and rules of a search volume record (bulk element and single response):
-/// 12 monthly entries, strictly oldest first (errors `monthly_count`, `order`); `ccode`
-/// lower case (error `lowercase`); `COMPETITION` observed 0..1 (warning `range`).
-/// With the request: `ccode` equals the request's, lower-cased (error `request_ccode`), and
-/// for `search_volume/single` `keyword` is the requested one ([`same_keyword`], error
-/// `request_keyword`).
-pub const SEARCH_VOLUME_RECORD: Object = Object {
-    fields: &[
-        req("ccode", string(&[StringRule::Lowercase])),
-        req("keyword", STR),
-        req("AVERAGE_CPC", NUM),
-        req("COMPETITION", num(&[range(0.0, 1.0, Warning)])),
-        req("SEARCH_VOLUME", INT),
-        req(
-            "TARGETED_MONTHLY_SEARCHES",
-            array(&Array {
-                items: object(&MONTHLY_SEARCH),
-                rules: &[
-                    ArrayRule::Len {
-                        min: 12,
-                        max: 12,
-                        severity: Error,
-                        code: RuleCode::MonthlyCount,
-                    },
-                    ArrayRule::Seq {
-                        field: "date",
-                        key: SeqKey::Custom(named!(month_key, MONTH_KEY_JS)),
-                        order: Order::StrictAsc,
-                        severity: Error,
-                        code: RuleCode::Order,
-                        what: "monthly entries must be in chronological order, oldest first",
-                    },
-                ],
-            }),
-        ),
-    ],
-    extra: None,
-    checks: &[named!(record_vs_request, RECORD_VS_REQUEST_JS)],
-};
+super::record! {
+    /// Search volume record: the bulk array element and the single response object.
+    pub struct SearchVolumeRecord {
+        /// Country code, lower case in responses.
+        req ccode: String = string(&[StringRule::Lowercase]),
+        /// The keyword.
+        req keyword: String = STR,
+        /// Average cost per click.
+        req "AVERAGE_CPC" average_cpc: f64 = NUM,
+        /// Competition, observed between 0 and 1.
+        req "COMPETITION" competition: f64 = num(&[range(0.0, 1.0, Warning)]),
+        /// Headline volume.
+        req "SEARCH_VOLUME" search_volume: i64 = INT,
+        /// 12 monthly entries, oldest first.
+        req "TARGETED_MONTHLY_SEARCHES" targeted_monthly_searches: Vec<MonthlySearch> = array(&Array {
+            items: object(&MONTHLY_SEARCH),
+            rules: &[
+                ArrayRule::Len {
+                    min: 12,
+                    max: 12,
+                    severity: Error,
+                    code: RuleCode::MonthlyCount,
+                },
+                ArrayRule::Seq {
+                    field: "date",
+                    key: SeqKey::Custom(named!(month_key, MONTH_KEY_JS)),
+                    order: Order::StrictAsc,
+                    severity: Error,
+                    code: RuleCode::Order,
+                    what: "monthly entries must be in chronological order, oldest first",
+                },
+            ],
+        }),
+    }
+    /// Shape and rules of a search volume record (bulk element and single response):
+    /// 12 monthly entries, strictly oldest first (errors `monthly_count`, `order`); `ccode`
+    /// lower case (error `lowercase`); `COMPETITION` observed 0..1 (warning `range`).
+    /// With the request: `ccode` equals the request's, lower-cased (error `request_ccode`), and
+    /// for `search_volume/single` `keyword` is the requested one ([`same_keyword`], error
+    /// `request_keyword`).
+    pub const SEARCH_VOLUME_RECORD: Object {
+        checks: &[named!(record_vs_request, RECORD_VS_REQUEST_JS)],
+    };
+}
 
 fn record_vs_request(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
     let (ccode, keyword) = match context.request::<super::Request>() {

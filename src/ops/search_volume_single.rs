@@ -13,7 +13,7 @@ pub const PRICE: Price = Price {
 
 super::request! {
     /// Request body: `{"key", "keyword", "ccode"}`.
-    Request {
+    Request as SearchVolumeSingleRequest {
         /// The keyword.
         keyword: String,
         /// Two-letter country code, upper case in requests (`US`).

@@ -1,9 +1,7 @@
 //! `POST /v1/video/video`: video search results for a keyword. Titles, descriptions,
 //! hashtags and channel names are untrusted text; URLs become links only when http(s).
 
-use serde::{Deserialize, Serialize};
-
-use super::{check, lenient, Operation, OperationRequest, Price, PriceUnit, RequestError};
+use super::{check, Operation, OperationRequest, Price, PriceUnit, RequestError};
 use crate::money::Usd;
 
 /// $0.25 per request.
@@ -14,7 +12,7 @@ pub const PRICE: Price = Price {
 
 super::request! {
     /// Request body: `{"key", "keyword"}`.
-    Request {
+    Request as KeywordRequest {
         /// The keyword.
         keyword: String,
     }
@@ -35,71 +33,117 @@ impl OperationRequest for Request {
     super::key_accessors!();
 }
 
-/// Video record.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Video {
-    /// Watch URL.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub url: String,
-    /// Thumbnail URL.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub image: String,
-    /// Hashtag entries (tags, separators, playlist links).
-    #[serde(default, deserialize_with = "lenient::list")]
-    pub hashtags: Vec<VideoHashtag>,
-    /// ISO 8601 UTC timestamp.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub posted_on: String,
-    /// Title.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub title: String,
-    /// Views.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub views: i64,
-    /// 0 in observed output.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub likes: i64,
-    /// 0 in observed output.
-    #[serde(default, deserialize_with = "lenient::int")]
-    pub dislikes: i64,
-    /// Description; may be empty.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub description: String,
-    /// The channel.
-    #[serde(default)]
-    pub channel: Channel,
-    /// Per-record error flag; false in observed output.
-    #[serde(default, deserialize_with = "lenient::boolean")]
-    pub error: bool,
-    /// The searched keyword first, then optionally others.
-    #[serde(default, deserialize_with = "lenient::strings")]
-    pub keywords: Vec<String>,
-    /// Language codes.
-    #[serde(default, deserialize_with = "lenient::strings")]
-    pub language: Vec<String>,
+// ---------------------------------------------------------------------------------------
+// The response records: struct, rules and TS type in one declaration each (read by the
+// validator, `validate`, its JSON Schema export and the JS package's types).
+// ---------------------------------------------------------------------------------------
+
+use crate::rules::Severity::{Error, Warning};
+use crate::rules::{
+    dsl::*, named, same_keyword, Array, ArrayRule, At, CheckContext, Node, Record, RuleCode,
+    StringRule,
+};
+
+super::record! {
+    /// `webCommandMetadata`: where the entry links.
+    pub struct WebCommandMetadata {
+        /// Link path or URL (untrusted).
+        req url: String = STR,
+        /// Page type.
+        req "webPageType" web_page_type: String = STR,
+        /// Root visual element id.
+        req "rootVe" root_ve: i64 = INT,
+        /// API URL.
+        req "apiUrl" api_url: String = STR,
+    }
+    /// Shape of `webCommandMetadata` (every field required).
+    pub const WEB_COMMAND_METADATA: Object;
 }
 
-/// A hashtag entry: a tag, a separator (`text` is a single space, nothing else), or a
-/// playlist link (`navigationEndpoint` without `loggingDirectives`; `text` is its title).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct VideoHashtag {
-    /// The text (required).
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub text: String,
-    /// Where the entry links to.
-    #[serde(
-        rename = "navigationEndpoint",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub navigation_endpoint: Option<NavigationEndpoint>,
-    /// Logging data.
-    #[serde(
-        rename = "loggingDirectives",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub logging_directives: Option<LoggingDirectives>,
+super::record! {
+    /// `commandMetadata` of a navigation endpoint.
+    pub struct CommandMetadata {
+        /// The web command metadata.
+        req "webCommandMetadata" web_command_metadata: WebCommandMetadata =
+            object(&WEB_COMMAND_METADATA),
+    }
+    /// Shape of `commandMetadata`.
+    pub const COMMAND_METADATA: Object;
+}
+
+super::record! {
+    /// `browseEndpoint`: the browse target.
+    pub struct BrowseEndpoint {
+        /// Browse id.
+        req "browseId" browse_id: String = STR,
+        /// Parameters; absent for some entries.
+        opt params: Option<String> = STR,
+    }
+    /// Shape of `browseEndpoint`: `params` optional ("absent for some entries").
+    pub const BROWSE_ENDPOINT: Object;
+}
+
+super::record! {
+    /// `navigationEndpoint` of a hashtag entry.
+    ///
+    /// Decision: the spec lists `browseEndpoint` after `commandMetadata.webCommandMetadata`'s
+    /// fields; we read it as a sibling of `commandMetadata` inside `navigationEndpoint` (the
+    /// usual layout of such data), not as a child of `webCommandMetadata`.
+    pub struct NavigationEndpoint {
+        /// Click tracking data.
+        req "clickTrackingParams" click_tracking_params: String = STR,
+        /// Command metadata.
+        req "commandMetadata" command_metadata: CommandMetadata = object(&COMMAND_METADATA),
+        /// Browse target.
+        req "browseEndpoint" browse_endpoint: BrowseEndpoint = object(&BROWSE_ENDPOINT),
+    }
+    /// Shape of `navigationEndpoint` (`browseEndpoint` a sibling of `commandMetadata`, see
+    /// [`NavigationEndpoint`]; `browseEndpoint.params` optional, everything else required).
+    pub const NAVIGATION_ENDPOINT: Object;
+}
+
+super::record! {
+    /// `visibility` of logging directives.
+    pub struct Visibility {
+        /// Visibility types.
+        req types: String = STR,
+    }
+    /// Shape of `visibility`.
+    pub const VISIBILITY: Object;
+}
+
+super::record! {
+    /// `loggingDirectives` of a hashtag entry.
+    pub struct LoggingDirectives {
+        /// Tracking data.
+        req "trackingParams" tracking_params: String = STR,
+        /// Visibility.
+        req visibility: Visibility = object(&VISIBILITY),
+        /// Experiment flag.
+        req "enableDisplayloggerExperiment" enable_displaylogger_experiment: bool = BOOL,
+    }
+    /// Shape of `loggingDirectives`.
+    pub const LOGGING_DIRECTIVES: Object;
+}
+
+super::record! {
+    /// A hashtag entry: a tag, a separator (`text` is a single space, nothing else), or a
+    /// playlist link (`navigationEndpoint` without `loggingDirectives`; `text` is its title).
+    pub struct VideoHashtag {
+        /// The text (required).
+        req text: String = STR,
+        /// Where the entry links to.
+        opt "navigationEndpoint" navigation_endpoint: Option<NavigationEndpoint> =
+            object(&NAVIGATION_ENDPOINT),
+        /// Logging data.
+        opt "loggingDirectives" logging_directives: Option<LoggingDirectives> =
+            object(&LOGGING_DIRECTIVES),
+    }
+    /// Shape of a hashtag entry: `text` required, the two objects optional, plus the entry
+    /// kinds the spec describes ([`hashtag_kind`]).
+    pub const VIDEO_HASHTAG: Object {
+        checks: &[named!(hashtag_kind, HASHTAG_KIND_JS)],
+    };
 }
 
 /// What kind of hashtag entry this is.
@@ -128,184 +172,6 @@ impl VideoHashtag {
         }
     }
 }
-
-/// `navigationEndpoint` of a hashtag entry.
-///
-/// Decision: the spec lists `browseEndpoint` after `commandMetadata.webCommandMetadata`'s
-/// fields; we read it as a sibling of `commandMetadata` inside `navigationEndpoint` (the
-/// usual layout of such data), not as a child of `webCommandMetadata`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct NavigationEndpoint {
-    /// Click tracking data.
-    #[serde(
-        rename = "clickTrackingParams",
-        default,
-        deserialize_with = "lenient::string"
-    )]
-    pub click_tracking_params: String,
-    /// Command metadata.
-    #[serde(rename = "commandMetadata", default)]
-    pub command_metadata: CommandMetadata,
-    /// Browse target.
-    #[serde(rename = "browseEndpoint", default)]
-    pub browse_endpoint: BrowseEndpoint,
-}
-
-/// `commandMetadata` of a navigation endpoint.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct CommandMetadata {
-    /// The web command metadata.
-    #[serde(rename = "webCommandMetadata", default)]
-    pub web_command_metadata: WebCommandMetadata,
-}
-
-/// `webCommandMetadata`: where the entry links.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct WebCommandMetadata {
-    /// Link path or URL (untrusted).
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub url: String,
-    /// Page type.
-    #[serde(rename = "webPageType", default, deserialize_with = "lenient::string")]
-    pub web_page_type: String,
-    /// Root visual element id.
-    #[serde(rename = "rootVe", default, deserialize_with = "lenient::int")]
-    pub root_ve: i64,
-    /// API URL.
-    #[serde(rename = "apiUrl", default, deserialize_with = "lenient::string")]
-    pub api_url: String,
-}
-
-/// `browseEndpoint`: the browse target.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct BrowseEndpoint {
-    /// Browse id.
-    #[serde(rename = "browseId", default, deserialize_with = "lenient::string")]
-    pub browse_id: String,
-    /// Parameters; absent for some entries.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_string",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub params: Option<String>,
-}
-
-/// `loggingDirectives` of a hashtag entry.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct LoggingDirectives {
-    /// Tracking data.
-    #[serde(
-        rename = "trackingParams",
-        default,
-        deserialize_with = "lenient::string"
-    )]
-    pub tracking_params: String,
-    /// Visibility.
-    #[serde(default)]
-    pub visibility: Visibility,
-    /// Experiment flag.
-    #[serde(
-        rename = "enableDisplayloggerExperiment",
-        default,
-        deserialize_with = "lenient::boolean"
-    )]
-    pub enable_displaylogger_experiment: bool,
-}
-
-/// `visibility` of logging directives.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Visibility {
-    /// Visibility types.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub types: String,
-}
-
-/// The channel of a video. Key order varies in responses; it does not matter here.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Channel {
-    /// Channel name (untrusted).
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub name: String,
-    /// Channel id.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub id: String,
-    /// Photo URL.
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub photo: String,
-    /// Monetized.
-    #[serde(default, deserialize_with = "lenient::boolean")]
-    pub is_monetized: bool,
-    /// Verified.
-    #[serde(default, deserialize_with = "lenient::boolean")]
-    pub is_verified: bool,
-    /// Family safe.
-    #[serde(default, deserialize_with = "lenient::boolean")]
-    pub is_family_safe: bool,
-    /// Avatar images; element shape not shown, kept raw.
-    #[serde(default, deserialize_with = "lenient::list")]
-    pub avatar: Vec<serde_json::Value>,
-    /// Banner images; element shape not shown, kept raw.
-    #[serde(default, deserialize_with = "lenient::list")]
-    pub banner: Vec<serde_json::Value>,
-    /// Tags; element shape not shown, kept raw.
-    #[serde(default, deserialize_with = "lenient::list")]
-    pub tags: Vec<serde_json::Value>,
-    /// Countries; element shape not shown, kept raw.
-    #[serde(default, deserialize_with = "lenient::list")]
-    pub available_countries: Vec<serde_json::Value>,
-}
-
-// ---------------------------------------------------------------------------------------
-// Response rules (read by the validator, `validate`, and its JSON Schema export).
-// ---------------------------------------------------------------------------------------
-
-use crate::rules::Severity::{Error, Warning};
-use crate::rules::{
-    dsl::*, named, same_keyword, Array, ArrayRule, At, CheckContext, Node, Object, Record,
-    RuleCode, StringRule,
-};
-
-/// Shape of `navigationEndpoint` (`browseEndpoint` a sibling of `commandMetadata`, see
-/// [`NavigationEndpoint`]; `browseEndpoint.params` optional, everything else required).
-pub const NAVIGATION_ENDPOINT: Object = fields(&[
-    req("clickTrackingParams", STR),
-    req(
-        "commandMetadata",
-        object(&fields(&[req(
-            "webCommandMetadata",
-            object(&fields(&[
-                req("url", STR),
-                req("webPageType", STR),
-                req("rootVe", INT),
-                req("apiUrl", STR),
-            ])),
-        )])),
-    ),
-    req(
-        "browseEndpoint",
-        object(&fields(&[req("browseId", STR), opt("params", STR)])),
-    ),
-]);
-
-/// Shape of `loggingDirectives`.
-pub const LOGGING_DIRECTIVES: Object = fields(&[
-    req("trackingParams", STR),
-    req("visibility", object(&fields(&[req("types", STR)]))),
-    req("enableDisplayloggerExperiment", BOOL),
-]);
-
-/// Shape of a hashtag entry: `text` required, the two objects optional, plus the entry
-/// kinds the spec describes ([`hashtag_kind`]).
-pub const VIDEO_HASHTAG: Object = Object {
-    fields: &[
-        req("text", STR),
-        opt("navigationEndpoint", object(&NAVIGATION_ENDPOINT)),
-        opt("loggingDirectives", object(&LOGGING_DIRECTIVES)),
-    ],
-    extra: None,
-    checks: &[named!(hashtag_kind, HASHTAG_KIND_JS)],
-};
 
 /// The hashtag entry kinds. Decisions:
 /// - a separator is `{"text": " "}` and nothing else: `text` `" "` together with either
@@ -354,19 +220,33 @@ const HASHTAG_KIND_JS: &str = r#"(cx, record) => {
   }
 }"#;
 
-/// Shape of the channel object (key order is free; the four arrays' elements not shown).
-pub const CHANNEL: Object = fields(&[
-    req("name", STR),
-    req("id", STR),
-    req("photo", URL),
-    req("is_monetized", BOOL),
-    req("is_verified", BOOL),
-    req("is_family_safe", BOOL),
-    req("avatar", ANY_ARRAY),
-    req("banner", ANY_ARRAY),
-    req("tags", ANY_ARRAY),
-    req("available_countries", ANY_ARRAY),
-]);
+super::record! {
+    /// The channel of a video. Key order varies in responses; it does not matter here.
+    pub struct Channel {
+        /// Channel name (untrusted).
+        req name: String = STR,
+        /// Channel id.
+        req id: String = STR,
+        /// Photo URL.
+        req photo: String = URL,
+        /// Monetized.
+        req is_monetized: bool = BOOL,
+        /// Verified.
+        req is_verified: bool = BOOL,
+        /// Family safe.
+        req is_family_safe: bool = BOOL,
+        /// Avatar images; element shape not shown, kept raw.
+        req avatar: Vec<serde_json::Value> = ANY_ARRAY,
+        /// Banner images; element shape not shown, kept raw.
+        req banner: Vec<serde_json::Value> = ANY_ARRAY,
+        /// Tags; element shape not shown, kept raw.
+        req tags: Vec<serde_json::Value> = ANY_ARRAY,
+        /// Countries; element shape not shown, kept raw.
+        req available_countries: Vec<serde_json::Value> = ANY_ARRAY,
+    }
+    /// Shape of the channel object (key order is free; the four arrays' elements not shown).
+    pub const CHANNEL: Object;
+}
 
 fn searched_keyword_first(context: &mut CheckContext<'_>, index: usize, record: &Record<'_, '_>) {
     let Some(super::Request::VideoVideo(request)) = context.request::<super::Request>() else {
@@ -418,53 +298,59 @@ const RECORD_FLAGS_JS: &str = r#"(cx, record) => {
   }
 }"#;
 
-/// Shape of a video record: `posted_on` ISO 8601 UTC, fraction optional (error
-/// `timestamp`); `likes` / `dislikes` 0 in observed output (warnings `range`); `error`
-/// true is a warning `record_error`; `keywords` holds at least the searched keyword
-/// (error `min_items`) and, with the request, starts with it (error `request_keyword`,
-/// compared with [`same_keyword`]).
-pub const VIDEO: Object = Object {
-    fields: &[
-        req("url", URL),
-        req("image", URL),
-        req(
-            "hashtags",
-            array(&Array {
-                items: object(&VIDEO_HASHTAG),
-                rules: &[],
-            }),
-        ),
-        req(
-            "posted_on",
-            string(&[StringRule::Timestamp { millis: false }]),
-        ),
-        req("title", STR),
-        req("views", INT),
-        req("likes", int(&[range(0.0, 0.0, Warning)])),
-        req("dislikes", int(&[range(0.0, 0.0, Warning)])),
-        req("description", STR),
-        req("channel", object(&CHANNEL)),
-        req("error", BOOL),
-        req(
-            "keywords",
-            array(&Array {
-                items: STR,
-                rules: &[
-                    ArrayRule::Len {
-                        min: 1,
-                        max: usize::MAX,
-                        severity: Error,
-                        code: RuleCode::MinItems,
-                    },
-                    ArrayRule::Each(named!(searched_keyword_first, SEARCHED_KEYWORD_FIRST_JS)),
-                ],
-            }),
-        ),
-        req("language", STR_ARRAY),
-    ],
-    extra: None,
-    checks: &[named!(record_flags, RECORD_FLAGS_JS)],
-};
+super::record! {
+    /// Video record.
+    pub struct Video {
+        /// Watch URL.
+        req url: String = URL,
+        /// Thumbnail URL.
+        req image: String = URL,
+        /// Hashtag entries (tags, separators, playlist links).
+        req hashtags: Vec<VideoHashtag> = array(&Array {
+            items: object(&VIDEO_HASHTAG),
+            rules: &[],
+        }),
+        /// ISO 8601 UTC timestamp.
+        req posted_on: String = string(&[StringRule::Timestamp { millis: false }]),
+        /// Title (untrusted).
+        req title: String = STR,
+        /// Views.
+        req views: i64 = INT,
+        /// 0 in observed output.
+        req likes: i64 = int(&[range(0.0, 0.0, Warning)]),
+        /// 0 in observed output.
+        req dislikes: i64 = int(&[range(0.0, 0.0, Warning)]),
+        /// Description; may be empty (untrusted).
+        req description: String = STR,
+        /// The channel.
+        req channel: Channel = object(&CHANNEL),
+        /// Per-record error flag; false in observed output.
+        req error: bool = BOOL,
+        /// The searched keyword first, then optionally others.
+        req keywords: Vec<String> = array(&Array {
+            items: STR,
+            rules: &[
+                ArrayRule::Len {
+                    min: 1,
+                    max: usize::MAX,
+                    severity: Error,
+                    code: RuleCode::MinItems,
+                },
+                ArrayRule::Each(named!(searched_keyword_first, SEARCHED_KEYWORD_FIRST_JS)),
+            ],
+        }),
+        /// Language codes.
+        req language: Vec<String> = STR_ARRAY,
+    }
+    /// Shape of a video record: `posted_on` ISO 8601 UTC, fraction optional (error
+    /// `timestamp`); `likes` / `dislikes` 0 in observed output (warnings `range`); `error`
+    /// true is a warning `record_error`; `keywords` holds at least the searched keyword
+    /// (error `min_items`) and, with the request, starts with it (error `request_keyword`,
+    /// compared with [`same_keyword`]).
+    pub const VIDEO: Object {
+        checks: &[named!(record_flags, RECORD_FLAGS_JS)],
+    };
+}
 
 /// Response rules: an array of [`VIDEO`] records.
 pub const RESPONSE: Node = array(&Array {

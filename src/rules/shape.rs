@@ -18,6 +18,11 @@ pub struct Node {
     pub kind: Kind,
     /// A short description (goes into the JSON Schema).
     pub doc: &'static str,
+    /// An integer that may exceed ±(2^53 − 1) (a 64-bit id), which a JS number cannot hold
+    /// exactly: the JS package's types let it be a `bigint` or its digits under the client's
+    /// `integers` mode ([`super::dsl::ID`]). Native only: only the type generator reads it.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub big: bool,
 }
 
 /// The expected type of a value, with its rules.
@@ -58,6 +63,14 @@ pub struct Object {
     pub extra: Option<&'static Node>,
     /// Checks run when the object closes, over its scalar field values.
     pub checks: &'static [ObjectCheck],
+    /// The record's type name (its Rust struct and its TypeScript interface), empty for an
+    /// anonymous object. Native only, as [`Self::doc`].
+    #[cfg(not(target_arch = "wasm32"))]
+    pub name: &'static str,
+    /// The record's description (the struct's doc comment, for the TypeScript types). Native
+    /// only: the type generator runs natively, so the wasm packages carry neither.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub doc: &'static str,
 }
 
 /// Most fields an [`Object`] may declare (the seen-set is a 64-bit mask).
@@ -73,6 +86,10 @@ pub struct Field {
     pub node: Node,
     /// A missing required field is an error (`missing_field`); an optional one is fine.
     pub required: bool,
+    /// Its description (the struct field's doc comment, for the TypeScript types). Native
+    /// only, as [`Object::doc`].
+    #[cfg(not(target_arch = "wasm32"))]
+    pub doc: &'static str,
 }
 
 /// A rule on a string value. Codes: `prefix`, `enum`, `date_format`, `timestamp`,
