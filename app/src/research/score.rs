@@ -1,16 +1,21 @@
-//! The opportunity score: a transparent 0–100 score of a keyword within the current list,
-//! from its volume, CPC, competition and, where the operation gives it, keyword difficulty.
+//! The opportunity score: a transparent 0–100 score of a keyword from its volume, CPC,
+//! competition and, where the operation gives it, keyword difficulty.
 //!
-//! Formula ([`formula_text`] shows it next to the column): each metric is normalised within
-//! the list to 0–1 by min–max (volume on a log scale, `log10(1 + volume)`, so one huge keyword
-//! does not flatten the rest); competition and difficulty count inverted (lower is better);
-//! the score is the weighted mean of the metrics the keyword has, × 100.
+//! Formula ([`formula_text`] shows it next to the column): each metric is put on 0–1 by a
+//! fixed anchor, the same for every list: volume as `log10(1 + volume) / 5` (100,000 searches
+//! a month and more count 1), CPC as `log10(1 + cpc) / log10(51)` (50 and more count 1),
+//! competition as it is (0–1) and difficulty ÷ 100, those two inverted (lower is better). The
+//! score is the weighted mean of the metrics the keyword has, × 100.
 //!
-//! Decided here: a metric missing for a keyword (no difficulty from
-//! search volume records) leaves it out of that keyword's mean, weight included, so rows with
-//! and without it stay comparable; a metric equal for every keyword (min = max) normalises to
-//! 0.5 for all, neutral; negative or non-finite values count as missing; all weights zero
-//! gives no score.
+//! Why fixed anchors rather than min–max within the list: one keyword with a CPC of 300 no
+//! longer flattens 1, 1.50 and 2 to one value (on the log scale they stay apart, and 300 is
+//! capped at 1); a list of one keyword scores what that keyword is worth, not always 50; and a
+//! keyword keeps its score from list to list.
+//!
+//! Decided here: a metric missing for a keyword (no difficulty from search volume records)
+//! leaves it out of that keyword's mean, weight included, so rows with and without it stay
+//! comparable; negative or non-finite values count as missing; values past an anchor count
+//! as the anchor; all weights zero gives no score.
 
 /// The weights of the four metrics (editable in Settings).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -44,7 +49,7 @@ pub struct Metrics {
     pub volume: Option<f64>,
     /// Cost per click.
     pub cpc: Option<f64>,
-    /// Competition (any scale: it is normalised within the list).
+    /// Competition, 0–1.
     pub competition: Option<f64>,
     /// Keyword difficulty (0–100).
     pub difficulty: Option<f64>,
@@ -54,8 +59,9 @@ pub struct Metrics {
 pub fn formula_text(w: &Weights) -> String {
     format!(
         "Opportunity = 100 × ({} × volume + {} × CPC + {} × (1 − competition) + {} × (1 − difficulty)) \
-         ÷ the weights of the metrics the keyword has. Each metric is scaled 0–1 within this list \
-         (volume on a log scale); a metric equal for all counts 0.5.",
+         ÷ the weights of the metrics the keyword has. Each metric is put on 0–1 by a fixed \
+         anchor, the same in every list: volume log10(1 + volume) ÷ 5 (100,000 a month counts 1), \
+         CPC log10(1 + CPC) ÷ log10(51) (50 counts 1), competition 0–1, difficulty ÷ 100.",
         num(w.volume),
         num(w.cpc),
         num(w.competition),
@@ -71,22 +77,6 @@ fn num(v: f64) -> String {
     }
 }
 
-/// Min–max scaling of one metric over the list: a function from a value to 0–1.
-fn scale(values: impl Iterator<Item = Option<f64>>) -> impl Fn(f64) -> f64 {
-    let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
-    for v in values.flatten() {
-        min = min.min(v);
-        max = max.max(v);
-    }
-    move |v| {
-        if max > min {
-            ((v - min) / (max - min)).clamp(0.0, 1.0)
-        } else {
-            0.5
-        }
-    }
-}
-
 /// A usable value: finite and not negative.
 fn usable(v: Option<f64>) -> Option<f64> {
     v.filter(|v| v.is_finite() && *v >= 0.0)
@@ -94,30 +84,22 @@ fn usable(v: Option<f64>) -> Option<f64> {
 
 /// The scores of a list, in its order (`None`: no metric with a weight).
 pub fn scores(list: &[Metrics], w: &Weights) -> Vec<Option<f64>> {
-    let volume = |m: &Metrics| usable(m.volume).map(|v| (1.0 + v).log10());
-    let volume_scale = scale(list.iter().map(volume));
-    let cpc_scale = scale(list.iter().map(|m| usable(m.cpc)));
-    let competition_scale = scale(list.iter().map(|m| usable(m.competition)));
-    let difficulty_scale = scale(list.iter().map(|m| usable(m.difficulty)));
     list.iter()
         .map(|m| {
             let parts = [
-                (volume(m).map(&volume_scale), w.volume),
-                (usable(m.cpc).map(&cpc_scale), w.cpc),
+                (usable(m.volume).map(|v| (1.0 + v).log10() / 5.0), w.volume),
                 (
-                    usable(m.competition).map(|v| 1.0 - competition_scale(v)),
-                    w.competition,
+                    usable(m.cpc).map(|v| (1.0 + v).log10() / 51f64.log10()),
+                    w.cpc,
                 ),
-                (
-                    usable(m.difficulty).map(|v| 1.0 - difficulty_scale(v)),
-                    w.difficulty,
-                ),
+                (usable(m.competition).map(|v| 1.0 - v), w.competition),
+                (usable(m.difficulty).map(|v| 1.0 - v / 100.0), w.difficulty),
             ];
             let (mut sum, mut weights) = (0.0, 0.0);
             for (value, weight) in parts {
                 if let Some(value) = value {
                     let weight = weight.max(0.0);
-                    sum += weight * value;
+                    sum += weight * value.clamp(0.0, 1.0);
                     weights += weight;
                 }
             }
@@ -139,64 +121,98 @@ mod tests {
         }
     }
 
-    #[test]
-    fn best_and_worst_of_a_list() {
-        let w = Weights::default();
-        let list = [
-            m(9999.0, 2.0, 0.1, Some(10.0)),
-            m(0.0, 0.5, 0.9, Some(90.0)),
-        ];
-        let s = scores(&list, &w);
-        assert_eq!(s, vec![Some(100.0), Some(0.0)]);
-    }
-
-    #[test]
-    fn weights_and_formula() {
-        // Volume only: the log-scaled volume decides.
-        let w = Weights {
-            volume: 1.0,
+    fn only(weight: &str) -> Weights {
+        let mut w = Weights {
+            volume: 0.0,
             cpc: 0.0,
             competition: 0.0,
             difficulty: 0.0,
         };
-        let list = [
-            m(0.0, 1.0, 0.5, None),
-            m(9.0, 1.0, 0.5, None),
-            m(99.0, 1.0, 0.5, None),
-        ];
-        let s = scores(&list, &w);
-        assert_eq!(s, vec![Some(0.0), Some(50.0), Some(100.0)]);
-        assert!(formula_text(&Weights::default()).starts_with(
-            "Opportunity = 100 × (3 × volume + 1 × CPC + 1 × (1 − competition) + 2 × (1 − difficulty))"
-        ));
-        let all_zero = Weights { volume: 0.0, ..w };
-        assert_eq!(scores(&list, &all_zero), vec![None, None, None]);
+        match weight {
+            "volume" => w.volume = 1.0,
+            "cpc" => w.cpc = 1.0,
+            _ => w.competition = 1.0,
+        }
+        w
     }
 
     #[test]
-    fn constant_and_missing_metrics() {
-        // Every metric equal: 0.5 everywhere, so 50.
-        let same = [m(10.0, 1.0, 0.5, Some(20.0)), m(10.0, 1.0, 0.5, Some(20.0))];
+    fn best_and_worst_by_the_fixed_anchors() {
+        let w = Weights::default();
+        let list = [
+            m(100_000.0, 50.0, 0.0, Some(0.0)),
+            m(0.0, 0.0, 1.0, Some(100.0)),
+        ];
+        assert_eq!(scores(&list, &w), vec![Some(100.0), Some(0.0)]);
+    }
+
+    #[test]
+    fn one_cpc_outlier_does_not_flatten_the_rest() {
+        let list = [
+            m(10.0, 1.0, 0.5, None),
+            m(10.0, 1.5, 0.5, None),
+            m(10.0, 2.0, 0.5, None),
+            m(10.0, 300.0, 0.5, None),
+        ];
+        let s: Vec<f64> = scores(&list, &only("cpc")).into_iter().flatten().collect();
+        // 1, 1.50 and 2 stay apart by several points; 300 is past the anchor (counts 1).
+        assert!(s[1] - s[0] > 4.0 && s[2] - s[1] > 4.0, "{s:?}");
+        assert_eq!(s[3], 100.0);
+        // The same keywords without the outlier score the same: the list does not matter.
         assert_eq!(
-            scores(&same, &Weights::default()),
-            vec![Some(50.0), Some(50.0)]
+            scores(&list[..3], &only("cpc")),
+            scores(&list, &only("cpc"))[..3]
         );
+    }
+
+    #[test]
+    fn a_one_row_list_scores_its_own_worth_not_50() {
+        let w = Weights::default();
+        let strong = scores(&[m(50_000.0, 8.0, 0.1, None)], &w)[0].unwrap();
+        let weak = scores(&[m(20.0, 0.1, 0.95, None)], &w)[0].unwrap();
+        assert!(strong > 70.0 && weak < 30.0, "{strong} {weak}");
+    }
+
+    #[test]
+    fn weights_and_formula() {
+        let list = [m(0.0, 1.0, 0.5, None), m(99_999.0, 1.0, 0.5, None)];
+        let s = scores(&list, &only("volume"));
+        assert_eq!(s[0], Some(0.0));
+        assert!((s[1].unwrap() - 100.0).abs() < 1e-9);
+        assert!(formula_text(&Weights::default()).starts_with(
+            "Opportunity = 100 × (3 × volume + 1 × CPC + 1 × (1 − competition) + 2 × (1 − difficulty))"
+        ));
+        let all_zero = Weights {
+            volume: 0.0,
+            ..only("cpc")
+        };
+        let all_zero = Weights {
+            cpc: 0.0,
+            ..all_zero
+        };
+        assert_eq!(scores(&list, &all_zero), vec![None, None]);
+    }
+
+    #[test]
+    fn missing_and_odd_metrics() {
         // No difficulty on one row: its mean leaves difficulty (and its weight) out.
         let w = Weights::default();
-        let list = [m(100.0, 2.0, 0.2, None), m(10.0, 1.0, 0.4, Some(50.0))];
-        let s = scores(&list, &w);
-        // Row 0: volume 1, cpc 1, competition 1 → (3 + 1 + 1) / 5 = 100.
+        let s = scores(&[m(100_000.0, 50.0, 0.0, None)], &w);
         assert_eq!(s[0], Some(100.0));
-        // Row 1: volume 0, cpc 0, competition 0, difficulty 0.5 (the only one) → 2 × 0.5 / 7.
-        let expected = 100.0 * (2.0 * 0.5) / 7.0;
-        assert!((s[1].unwrap() - expected).abs() < 1e-9);
-        // Negative and non-finite values count as missing.
+        let with_kd = scores(&[m(100_000.0, 50.0, 0.0, Some(50.0))], &w);
+        // (3 + 1 + 1 + 2 × 0.5) / 7.
+        assert!((with_kd[0].unwrap() - 100.0 * 6.0 / 7.0).abs() < 1e-9);
+        // Negative and non-finite values count as missing; competition past 1 counts 1.
         let odd = [Metrics {
             volume: Some(-5.0),
             cpc: Some(f64::NAN),
             ..Default::default()
         }];
         assert_eq!(scores(&odd, &w), vec![None]);
+        assert_eq!(
+            scores(&[m(0.0, 0.0, 7.0, None)], &only("competition")),
+            vec![Some(0.0)]
+        );
         assert!(scores(&[], &w).is_empty());
     }
 }

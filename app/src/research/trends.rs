@@ -1,16 +1,20 @@
 //! Trends and seasonality from a keyword's 12 monthly search values (no call: the monthly
 //! searches of search volume records already bought).
 //!
-//! Definitions (stated in the UI by [`SEASON_RULE`] and the column titles):
-//! - **12-month change**: the latest month against the first month of the 12-month window
-//!   (the 12 values cover 12 months, so a true year-over-year change would need a 13th).
+//! Definitions (stated in the UI by [`CHANGE_RULE`], [`SEASON_RULE`] and the column titles):
+//! - **12-month change**: the latest month against the same month a year earlier when the
+//!   data has it (13 months). The service gives 12, so it is then the latest month against
+//!   the window's first: an 11-month span, and [`CHANGE_RULE`] says so (decided: one column
+//!   that is honest about its span, rather than a column empty for every record).
 //! - **3-month change**: the mean of the latest 3 months against the mean of the 3 before.
 //! - **Peak month**: the month with the most searches.
-//! - **Seasonal**: at least half of the 12-month volume falls in at most 3 consecutive months
-//!   (wrapping over the year end); the shortest such run of months (the one with the most
-//!   searches among equally short ones) is the season. Relative to the current month: "in
-//!   season" (the month is in it), "approaching" (it starts within the next 2 months), else
-//!   "out of season".
+//! - **Seasonal** (SEOmonitor's rule): *more than* half of the 12-month volume falls in at
+//!   most 3 consecutive months (wrapping over the year end), and the peak month has at least
+//!   [`MIN_SEASON_PEAK`] searches (below that, a few searches more or less would make a
+//!   keyword seasonal). **The season** is the peak month and the months next to it, in a row,
+//!   with at least half the peak's searches: a May–Sep plateau is one season with its August.
+//!   Relative to the current month: "in season" (the month is in it), "approaching" (it
+//!   starts within the next 2 months), else "out of season".
 //!
 //! Decided here (the definitions above leave these open):
 //! - Months are placed by their `year` and `month` fields, never by array position; entries
@@ -26,14 +30,20 @@ use serpkit::ops::search_volume_bulk::MonthlySearch;
 use serpkit::rules::formats::MONTH_NAMES;
 
 /// The change columns' definitions as shown in the UI and in reports.
-pub const CHANGE_RULE: &str = "12-month change: the latest month against the first month of \
-     the 12-month window. 3-month change: the mean of the latest 3 months against the mean of \
+pub const CHANGE_RULE: &str = "12-month change: the latest month against the same month a year \
+     earlier when 13 months are known; with the 12 the service gives, month 12 against month 1 \
+     (an 11-month change). 3-month change: the mean of the latest 3 months against the mean of \
      the 3 before.";
 
+/// The lowest peak month (searches) a seasonal keyword has.
+pub const MIN_SEASON_PEAK: i64 = 100;
+
 /// The season rule as shown in the UI and in reports.
-pub const SEASON_RULE: &str = "Seasonal: at least half of the 12-month volume falls in at most \
-     3 consecutive months (wrapping over the year end). In season: this month is one of them; \
-     approaching: they start within 2 months; otherwise out of season.";
+pub const SEASON_RULE: &str = "Seasonal: more than half of the 12-month volume falls in at most \
+     3 consecutive months (wrapping over the year end) and the peak month has at least 100 \
+     searches. The season: the peak month and the months next to it with at least half its \
+     searches. In season: this month is one of them; approaching: the season starts within 2 \
+     months; otherwise out of season.";
 
 /// A keyword's season relative to the current month.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,8 +194,11 @@ pub fn percent_bound(text: &str) -> Option<f64> {
 /// What the monthly values say.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trend {
-    /// Latest month against the window's first, as a fraction (0.25 = +25 %).
+    /// Latest month against the same month a year earlier, or the window's first (see
+    /// `change_span`), as a fraction (0.25 = +25 %).
     pub change_12m: Option<f64>,
+    /// Months between the two values `change_12m` compares: 12, or 11 without a 13th month.
+    pub change_span: u8,
     /// Mean of the latest 3 months against the 3 before, as a fraction.
     pub change_3m: Option<f64>,
     /// The month (1–12) with the most searches (the latest of equals).
@@ -204,7 +217,8 @@ fn month_number(name: &str) -> Option<u8> {
         .map(|i| i as u8 + 1)
 }
 
-/// The 12 months ending at the latest month present, oldest first: `(month 1–12, value)`.
+/// The 13 months ending at the latest month present, oldest first: `(month 1–12, value)`
+/// (the first is the latest's month a year earlier; the 12-month window is the rest).
 fn window(months: &[MonthlySearch]) -> Vec<(u8, Option<i64>)> {
     let placed: Vec<(i64, i64)> = months
         .iter()
@@ -216,7 +230,7 @@ fn window(months: &[MonthlySearch]) -> Vec<(u8, Option<i64>)> {
     let Some(latest) = placed.iter().map(|(at, _)| *at).max() else {
         return Vec::new();
     };
-    (latest - 11..=latest)
+    (latest - 12..=latest)
         .map(|at| {
             let value = placed.iter().find(|(a, _)| *a == at).map(|(_, v)| *v);
             ((at.rem_euclid(12) + 1) as u8, value)
@@ -231,9 +245,15 @@ fn change(new: f64, old: f64) -> Option<f64> {
 
 /// The trend of the monthly values, with `current_month` (1–12) for the season label.
 pub fn trend(months: &[MonthlySearch], current_month: u8) -> Trend {
-    let window = window(months);
+    let thirteen = window(months);
+    let year_ago = thirteen.first().and_then(|(_, v)| *v);
+    let window = thirteen.get(1..).unwrap_or_default();
     let value = |i: usize| window.get(i).and_then(|(_, v)| *v).map(|v| v as f64);
-    let change_12m = match (value(0), value(11)) {
+    let (from, change_span) = match year_ago {
+        Some(v) => (Some(v as f64), 12),
+        None => (value(0), 11),
+    };
+    let change_12m = match (from, value(11)) {
         (Some(first), Some(latest)) => change(latest, first),
         _ => None,
     };
@@ -246,6 +266,7 @@ pub fn trend(months: &[MonthlySearch], current_month: u8) -> Trend {
         _ => None,
     };
     let total: i64 = window.iter().filter_map(|(_, v)| *v).sum();
+    let peak = window.iter().filter_map(|(_, v)| *v).max().unwrap_or(0);
     let peak_month = (total > 0)
         .then(|| {
             window
@@ -262,10 +283,11 @@ pub fn trend(months: &[MonthlySearch], current_month: u8) -> Trend {
     } else {
         // By calendar month (1–12 → 0–11), so a season can wrap over the year end.
         let mut by_month = [0i64; 12];
-        for (m, v) in &window {
+        for (m, v) in window {
             by_month[usize::from(*m) - 1] = v.unwrap_or(0);
         }
-        match season_of(&by_month, total) {
+        let peak_at = usize::from(peak_month.unwrap_or(1)) - 1;
+        match season_of(&by_month, total, peak_at).filter(|_| peak >= MIN_SEASON_PEAK) {
             None => (Vec::new(), Season::NotSeasonal),
             Some((start, len)) => {
                 let months: Vec<u8> = (0..len).map(|k| ((start + k) % 12) as u8 + 1).collect();
@@ -284,6 +306,7 @@ pub fn trend(months: &[MonthlySearch], current_month: u8) -> Trend {
     };
     Trend {
         change_12m,
+        change_span,
         change_3m,
         peak_month,
         season_months,
@@ -291,22 +314,24 @@ pub fn trend(months: &[MonthlySearch], current_month: u8) -> Trend {
     }
 }
 
-/// The shortest run of at most 3 consecutive calendar months (wrapping) holding at least
-/// half of `total`: `(first month index 0–11, length)`; among equally short runs the one
-/// with the most searches, then the earliest.
-fn season_of(by_month: &[i64; 12], total: i64) -> Option<(usize, usize)> {
-    (1..=3).find_map(|len| {
-        (0..12)
-            .map(|start| {
-                (
-                    start,
-                    (0..len).map(|k| by_month[(start + k) % 12]).sum::<i64>(),
-                )
-            })
-            .filter(|(_, sum)| sum * 2 >= total)
-            .max_by_key(|(start, sum)| (*sum, std::cmp::Reverse(*start)))
-            .map(|(start, _)| (start, len))
-    })
+/// The season of a year by calendar month (index 0–11) with its peak at `peak`: `(first
+/// month index, length)`, or `None` when no 3 consecutive months (wrapping) hold more than
+/// half of `total` (with no negative value, a shorter run never holds more than the 3 months
+/// around it). The season runs from the peak both ways while a month has at least half the
+/// peak's searches.
+fn season_of(by_month: &[i64; 12], total: i64, peak: usize) -> Option<(usize, usize)> {
+    let at = |i: usize| by_month[i % 12];
+    (0..12).find(|&s| (at(s) + at(s + 1) + at(s + 2)) * 2 > total)?;
+    let strong = |i: usize| at(i) * 2 >= by_month[peak];
+    let (mut start, mut len) = (peak, 1);
+    while len < 12 && strong(start + 11) {
+        start = (start + 11) % 12;
+        len += 1;
+    }
+    while len < 12 && strong(start + len) {
+        len += 1;
+    }
+    Some((start, len))
 }
 
 /// A change as the tables show it: `+25 %`, `−3 %`, or empty.
@@ -387,9 +412,12 @@ mod tests {
     }
 
     #[test]
-    fn seasonal_when_half_falls_in_three_consecutive_months_wrapping() {
-        // Jan 2024 … Dec 2024: December and January hold 60 of 100: a season Dec–Jan.
-        let m = months((2024, 1), &[30, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 30]);
+    fn seasonal_when_more_than_half_falls_in_three_consecutive_months_wrapping() {
+        // Jan 2024 … Dec 2024: December and January hold 600 of 1000: a season Dec–Jan.
+        let m = months(
+            (2024, 1),
+            &[300, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 300],
+        );
         let t = trend(&m, 6);
         assert_eq!(t.season_months, vec![12, 1]);
         assert_eq!(t.season, Season::OutOfSeason);
@@ -406,26 +434,54 @@ mod tests {
     }
 
     #[test]
-    fn exactly_half_in_three_months_is_seasonal_just_under_is_not() {
-        // 3 months of 50 hold 150 of 300 (9 months of 150/9 each would not be integers: 9 × 17 = 153).
-        let seasonal = months((2024, 1), &[0, 0, 0, 0, 0, 50, 50, 50, 50, 50, 50, 0]);
-        assert_eq!(trend(&seasonal, 1).season_months, vec![6, 7, 8]);
-        let flat = months((2024, 1), &[10; 12]);
+    fn exactly_half_in_three_months_is_not_seasonal_more_than_half_is() {
+        // 3 months of 500 hold 1500 of 3000: exactly half, not more (SEOmonitor's rule).
+        let half = months((2024, 1), &[0, 0, 0, 0, 0, 500, 500, 500, 500, 500, 500, 0]);
+        assert_eq!(trend(&half, 1).season, Season::NotSeasonal);
+        let more = months((2024, 1), &[0, 0, 0, 0, 0, 500, 500, 501, 500, 500, 499, 0]);
+        assert_eq!(trend(&more, 1).season_months, vec![6, 7, 8, 9, 10, 11]);
+        let flat = months((2024, 1), &[1000; 12]);
         assert_eq!(trend(&flat, 1).season, Season::NotSeasonal);
-        let almost = months((2024, 1), &[49, 49, 49, 51, 51, 51, 0, 0, 0, 0, 0, 1]);
-        // The best 3 months hold 153 of 301: seasonal (≥ half).
-        assert_eq!(trend(&almost, 1).season_months, vec![4, 5, 6]);
-        let under = months((2024, 1), &[30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30]);
-        assert_eq!(trend(&under, 1).season, Season::NotSeasonal);
     }
 
     #[test]
-    fn the_shortest_season_wins() {
-        // One month holds 60 %: the season is that month alone.
-        let m = months((2024, 1), &[0, 0, 0, 0, 0, 0, 60, 10, 10, 10, 10, 0]);
-        let t = trend(&m, 7);
-        assert_eq!(t.season_months, vec![7]);
+    fn a_plateau_is_one_season_with_its_peak() {
+        // May–Sep at 1000, the rest 50: more than half in 3 months; the season is May–Sep,
+        // and August (the peak's plateau) is in season, not "out of season".
+        let m = months(
+            (2024, 1),
+            &[50, 50, 50, 50, 1000, 1000, 1000, 1000, 1000, 50, 50, 50],
+        );
+        let t = trend(&m, 8);
+        assert_eq!(t.season_months, vec![5, 6, 7, 8, 9]);
         assert_eq!(t.season, Season::InSeason);
+        // A single strong month with weak neighbours is a season of one month.
+        let one = months((2024, 1), &[0, 0, 0, 0, 0, 0, 600, 100, 100, 100, 100, 0]);
+        assert_eq!(trend(&one, 7).season_months, vec![7]);
+    }
+
+    #[test]
+    fn a_keyword_below_the_volume_floor_is_not_seasonal() {
+        // Two months of 10 searches: concentrated, but too few to call a season.
+        let few = months((2024, 1), &[0, 0, 0, 0, 0, 10, 10, 0, 0, 0, 0, 1]);
+        assert_eq!(trend(&few, 6).season, Season::NotSeasonal);
+        let enough = months((2024, 1), &[0, 0, 0, 0, 0, 100, 100, 0, 0, 0, 0, 1]);
+        assert_eq!(trend(&enough, 6).season_months, vec![6, 7]);
+    }
+
+    #[test]
+    fn the_12_month_change_is_year_over_year_with_13_months_else_11_months() {
+        // Mar 2024 … Mar 2025 (13 months): March against March.
+        let m = months(
+            (2024, 3),
+            &[200, 100, 10, 10, 10, 10, 10, 20, 20, 20, 30, 30, 150],
+        );
+        let t = trend(&m, 3);
+        assert_eq!((t.change_12m, t.change_span), (Some(-0.25), 12));
+        // Without the 13th: month 12 against month 1, said to be 11 months apart.
+        let t = trend(&m[1..], 3);
+        assert_eq!((t.change_12m, t.change_span), (Some(0.5), 11));
+        assert!(CHANGE_RULE.contains("11-month"));
     }
 
     #[test]
