@@ -1,9 +1,11 @@
 //! The "Export report (HTML)" button: a page hands it a builder of its report
-//! (`research::report`); the button renders it and offers the file.
+//! (`research::report`); the button renders it and offers the file, marked as demo data in
+//! demo mode.
 
 use leptos::prelude::*;
 
 use crate::components::csv;
+use crate::model::Mode;
 use crate::research::report::{self, Report};
 use crate::workspace::use_workspace;
 
@@ -23,7 +25,15 @@ pub fn ReportButton(
         let Some((name, report)) = make.run(()) else {
             return;
         };
-        if let Err(e) = csv::download(&name, "text/html", &report::render(&report)) {
+        // Demo data says so in the file and its name, as demo CSVs do: the file outlives
+        // the page's banner.
+        let demo = workspace.settings.with_untracked(|s| s.mode == Mode::Demo);
+        let name = if demo && !name.starts_with("demo-") {
+            format!("demo-{name}")
+        } else {
+            name
+        };
+        if let Err(e) = csv::download(&name, "text/html", &report::render_as(&report, demo)) {
             workspace.notice(format!("Report export failed: {e}"));
         }
     };

@@ -63,7 +63,8 @@ pub enum Cell {
     Text(String),
     /// A URL: a link when http(s), else text.
     Url(String),
-    /// Monthly values, drawn as an SVG sparkline.
+    /// Monthly values oldest first, placed by their dates (`research::trends::by_date`),
+    /// drawn as an SVG sparkline.
     Spark(Vec<i64>),
 }
 
@@ -109,6 +110,7 @@ const STYLE: &str = "\
 *{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:var(--fg);margin:2rem auto;max-width:70rem;padding:0 1rem}\
 h1{font-size:1.6rem;margin:0 0 .2rem}h2{font-size:1.2rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line);padding-bottom:.2rem}\
 .sub,.note{color:var(--muted)}.note{margin:.3rem 0}\
+.demo{border:2px solid #9a6700;background:#fff8c5;color:#3b2300;padding:.5rem .75rem;font-weight:600}\
 dl{display:flex;flex-wrap:wrap;gap:.5rem 2rem;margin:.5rem 0}dl div{min-width:8rem}dt{color:var(--muted);font-size:.85rem}dd{margin:0;font-size:1.2rem;font-weight:600}\
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem;font-size:.9rem}caption{text-align:left;color:var(--muted);padding:.2rem 0}\
 th,td{border-bottom:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}th{background:#f6f8fa}\
@@ -116,18 +118,35 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}td.u{word-break:bre
 svg{display:block}svg text{font:12px system-ui,sans-serif;fill:var(--fg)}\
 @media print{body{margin:0;max-width:none}h2{break-after:avoid}tr{break-inside:avoid}a{color:inherit;text-decoration:none}}";
 
+/// What a report made from demo data says under its title (and why it says it: a file
+/// outlives the page that showed the demo banner).
+pub const DEMO_NOTE: &str = "Demo data: every number in this report is synthetic, generated \
+in the browser by serpkit's offline sandbox, not measured by the live service. Do not base \
+decisions on it.";
+
 /// The report as one HTML document.
 pub fn render(report: &Report) -> String {
+    render_as(report, false)
+}
+
+/// The report as one HTML document; `demo`: made from demo data, said under the title.
+pub fn render_as(report: &Report, demo: bool) -> String {
     let mut out = String::with_capacity(64 * 1024);
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
 <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-<title>{}</title><style>{STYLE}</style></head><body>\n<header><h1>{}</h1><p class=\"sub\">{}</p></header>\n",
+<title>{}{}</title><style>{STYLE}</style></head><body>\n<header><h1>{}</h1><p class=\"sub\">{}</p>{}</header>\n",
+        if demo { "Demo data: " } else { "" },
         escape(&report.title),
         escape(&report.title),
         escape(&report.subtitle),
+        if demo {
+            format!("<p class=\"demo\" role=\"note\" data-demo=\"true\">{}</p>", escape(DEMO_NOTE))
+        } else {
+            String::new()
+        },
     );
     for section in &report.sections {
         let _ = writeln!(out, "<section><h2>{}</h2>", escape(&section.heading));
@@ -392,6 +411,20 @@ mod tests {
         assert!(html.contains("<svg role=\"img\""));
         assert!(html.contains("<polyline"));
         assert!(html.contains("<th scope=\"col\" class=\"n\">Volume</th>"));
+    }
+
+    #[test]
+    fn demo_data_says_so_under_the_title() {
+        let live = render(&sample("x", "https://example.com/"));
+        assert!(!live.contains("Demo data"));
+        let demo = render_as(&sample("x", "https://example.com/"), true);
+        assert!(demo.contains("<title>Demo data: Report x</title>"));
+        let banner = demo.find("data-demo=\"true\"").expect("the demo note");
+        assert!(
+            banner < demo.find("<section>").unwrap(),
+            "before any section"
+        );
+        assert!(demo.contains("synthetic"));
     }
 
     #[test]

@@ -238,6 +238,32 @@ fn window(months: &[MonthlySearch]) -> Vec<(u8, Option<i64>)> {
         .collect()
 }
 
+/// The 12-month window's values oldest first, placed by date (a missing month draws as 0):
+/// what a sparkline shows, in the order the trend columns read, whatever the array's order.
+pub fn by_date(months: &[MonthlySearch]) -> Vec<i64> {
+    window(months)
+        .iter()
+        .skip(1)
+        .map(|(_, v)| v.unwrap_or(0))
+        .collect()
+}
+
+/// The months the 12-month window covers, `Apr 2024 – Mar 2025` (empty without months): what
+/// a report says its monthly data covers.
+pub fn window_text(months: &[MonthlySearch]) -> String {
+    let latest = months
+        .iter()
+        .filter_map(|m| Some(m.year * 12 + i64::from(month_number(&m.month)?) - 1))
+        .max();
+    let name = |at: i64| {
+        let month = (at.rem_euclid(12) + 1) as u8;
+        format!("{} {}", month_short(Some(month)), at.div_euclid(12))
+    };
+    latest.map_or_else(String::new, |at| {
+        format!("{} – {}", name(at - 11), name(at))
+    })
+}
+
 /// `(new - old) / old`, `None` when `old` is zero.
 fn change(new: f64, old: f64) -> Option<f64> {
     (old > 0.0).then(|| (new - old) / old)
@@ -482,6 +508,19 @@ mod tests {
         let t = trend(&m[1..], 3);
         assert_eq!((t.change_12m, t.change_span), (Some(0.5), 11));
         assert!(CHANGE_RULE.contains("11-month"));
+    }
+
+    #[test]
+    fn sparkline_values_and_the_window_follow_the_dates() {
+        let mut m = months((2024, 4), &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+        m.reverse();
+        m.swap(0, 5);
+        assert_eq!(by_date(&m), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+        assert_eq!(window_text(&m), "Apr 2024 – Mar 2025");
+        m.remove(3);
+        assert_eq!(by_date(&m).len(), 12, "a missing month draws as 0");
+        assert_eq!(window_text(&[]), "");
+        assert!(by_date(&[]).is_empty());
     }
 
     #[test]
