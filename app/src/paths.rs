@@ -1,6 +1,12 @@
-//! The app's URLs: the routes of its pages with their query, which paths are its own, and
-//! the encoding of query values. A leaf: it imports nothing of the app, so the workspace,
-//! the components and the pages all build links from here.
+//! The app's URLs: the list of its pages, the routes of its pages with their query (built
+//! here and read back as typed query structs), which paths are its own, and the encoding of
+//! query values. A leaf: it imports nothing of the app, so the workspace, the components and
+//! the pages all build links from here.
+
+use leptos::prelude::*;
+use leptos::Params;
+use leptos_router::location::{BrowserUrl, LocationProvider};
+use leptos_router::params::{Params, ParamsMap};
 
 /// **The one list of the app's pages.** Each line: the page's component (`module::Component`
 /// under `routes/`), the lazily loaded route that renders it, the wasm chunk its code goes to,
@@ -93,6 +99,123 @@ pub fn compare_route(domains: &[String]) -> String {
 /// The route of the content gap: your domain first, then the competitors.
 pub fn gap_route(domains: &[String]) -> String {
     format!("/domain/gap?d={}", enc(&domains.join(",")))
+}
+
+/// The current page's query as `T`, reactive. A page reads its URL state only through such
+/// a typed struct: every field is optional text named as its query parameter, so reading
+/// cannot fail (an absent parameter is `None`, a value the page cannot use is the page's to
+/// judge).
+pub fn use_page_query<T>() -> Memo<T>
+where
+    T: Params + Default + PartialEq + Send + Sync + 'static,
+{
+    let url = leptos_router::hooks::use_url();
+    Memo::new(move |_| url.with(|u| read_query(u.search_params())))
+}
+
+/// The query of `route` (`/keywords?kw=a`) as `T`; `None` when it is not a URL.
+pub fn query_of_route<T: Params + Default>(route: &str) -> Option<T> {
+    BrowserUrl::parse(route)
+        .ok()
+        .map(|u| read_query(u.search_params()))
+}
+
+/// `T` from query parameters; all its fields are optional text, so this never fails.
+fn read_query<T: Params + Default>(map: &ParamsMap) -> T {
+    T::from_map(map).unwrap_or_default()
+}
+
+/// The explorer's query (`/keywords`): keywords, country, sort and filters (never the key).
+#[derive(Params, Clone, Debug, Default, PartialEq)]
+pub struct KeywordsQuery {
+    /// Keywords, one per line.
+    pub kw: Option<String>,
+    /// Country code.
+    pub cc: Option<String>,
+    /// Sort column.
+    pub sort: Option<String>,
+    /// Sort direction: `asc`, else descending.
+    pub dir: Option<String>,
+    /// Search volume from, to.
+    pub vmin: Option<String>,
+    /// (See `vmin`.)
+    pub vmax: Option<String>,
+    /// Cost per click from, to.
+    pub cpcmin: Option<String>,
+    /// (See `cpcmin`.)
+    pub cpcmax: Option<String>,
+    /// Competition from, to.
+    pub compmin: Option<String>,
+    /// (See `compmin`.)
+    pub compmax: Option<String>,
+    /// Words a keyword must hold.
+    pub inc: Option<String>,
+    /// Words a keyword must not hold.
+    pub exc: Option<String>,
+    /// Season.
+    pub season: Option<String>,
+    /// 12-month change from, to.
+    pub chmin: Option<String>,
+    /// (See `chmin`.)
+    pub chmax: Option<String>,
+    /// 3-month change from, to.
+    pub ch3min: Option<String>,
+    /// (See `ch3min`.)
+    pub ch3max: Option<String>,
+}
+
+/// The keyword detail's query (`/keyword`, [`keyword_route`]).
+#[derive(Params, Clone, Debug, Default, PartialEq)]
+pub struct KeywordQuery {
+    /// The keyword.
+    pub kw: Option<String>,
+    /// Country code (else the default country).
+    pub cc: Option<String>,
+}
+
+/// The query of the pages over a list of domains (`/domains`, `/domain/compare`,
+/// `/domain/gap`).
+#[derive(Params, Clone, Debug, Default, PartialEq)]
+pub struct DomainsQuery {
+    /// Domains, separated by line breaks or commas.
+    pub d: Option<String>,
+    /// The content gap's list.
+    pub list: Option<String>,
+}
+
+/// One domain's query (`/domain`, [`domain_route`]): the tab, and the ranked keyword table's
+/// filters and sort.
+#[derive(Params, Clone, Debug, Default, PartialEq)]
+pub struct DomainQuery {
+    /// The domain.
+    pub d: Option<String>,
+    /// `overview` (the default), `backlinks` or `keywords`.
+    pub tab: Option<String>,
+    /// Text a ranked keyword must hold.
+    pub q: Option<String>,
+    /// Search volume from, to.
+    pub vmin: Option<String>,
+    /// (See `vmin`.)
+    pub vmax: Option<String>,
+    /// Rank from, to.
+    pub rmin: Option<String>,
+    /// (See `rmin`.)
+    pub rmax: Option<String>,
+    /// Cost per click from, to.
+    pub cmin: Option<String>,
+    /// (See `cmin`.)
+    pub cmax: Option<String>,
+    /// Sort column.
+    pub sort: Option<String>,
+    /// Sort direction: `asc`, else descending.
+    pub dir: Option<String>,
+}
+
+/// The page metrics' query (`/domain/pages`).
+#[derive(Params, Clone, Debug, Default, PartialEq)]
+pub struct PagesQuery {
+    /// Page URLs, one per line.
+    pub u: Option<String>,
 }
 
 #[cfg(test)]

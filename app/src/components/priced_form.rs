@@ -114,6 +114,25 @@ impl PricedForm {
     }
 }
 
+/// Run's text: what to enter while nothing is `typed` (rather than a price of nothing),
+/// that the typed input's result is `showing`, else its price from `quote`
+/// (`Get stats — $0.0500 for 1 new domain · 1 already bought`).
+pub fn run_button_text(
+    label: &str,
+    unit: &str,
+    typed: bool,
+    showing: bool,
+    quote: Quote,
+) -> String {
+    if !typed {
+        format!("Enter {unit}s to see the price")
+    } else if showing {
+        "Saved result shown — no charge".to_string()
+    } else {
+        price_text_with(label, quote.usd, quote.units, unit, quote.reused)
+    }
+}
+
 /// Run (`Get stats — $0.1000 for 1 new domain · 1 already bought`), Refresh once the typed
 /// input's result is stored, and why the input cannot run.
 #[component]
@@ -152,14 +171,13 @@ pub fn PricedFormButtons(
             && price.with(|q| q.units == 0)
     });
     let run_text = Signal::derive(move || {
-        // Nothing typed: the disabled button says what to do rather than a price of nothing.
-        if items.with(Vec::is_empty) {
-            return format!("Enter {unit}s to see the price");
-        }
-        if showing.get() {
-            return "Saved result shown — no charge".to_string();
-        }
-        price.with(|q| price_text_with(label, q.usd, q.units, unit, q.reused))
+        run_button_text(
+            label,
+            unit,
+            !items.with(Vec::is_empty),
+            showing.get(),
+            price.get(),
+        )
     });
     let can_run = Signal::derive(move || {
         !call.loading.get()
@@ -196,5 +214,41 @@ pub fn PricedFormButtons(
                 on_run=Callback::new(move |_| go(true)) />
         </Show>
         {move || check.get().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> })}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serpkit::Usd;
+
+    #[test]
+    fn run_says_what_to_enter_what_is_shown_and_what_is_already_bought() {
+        let quote = |micros, units, reused| Quote {
+            usd: Usd::from_micros(micros),
+            units,
+            reused,
+        };
+        assert_eq!(
+            run_button_text("Get stats", "domain", false, false, quote(0, 0, 0)),
+            "Enter domains to see the price"
+        );
+        assert_eq!(
+            run_button_text("Run", "keyword", true, true, quote(0, 0, 0)),
+            "Saved result shown — no charge"
+        );
+        // The domain stats form says what is already bought, as the explorer does.
+        assert_eq!(
+            run_button_text("Get stats", "domain", true, false, quote(50_000, 1, 1)),
+            "Get stats — $0.0500 for 1 new domain · 1 already bought"
+        );
+        assert_eq!(
+            run_button_text("Get metrics", "URL", true, false, quote(0, 0, 2)),
+            "Get metrics — no charge · all 2 URLs already bought"
+        );
+        assert_eq!(
+            run_button_text("Get stats", "domain", true, false, quote(0, 0, 0)),
+            "Show saved result — no charge"
+        );
     }
 }

@@ -6,8 +6,7 @@
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::{use_navigate, use_query_map};
-use leptos_router::params::ParamsMap;
+use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 use serpkit::ops::backlink_overview::{self, DomainOverview};
 use serpkit::ops::domainstats::{self, DomainStatsRecord};
@@ -26,7 +25,7 @@ use crate::components::ranked_keywords::{
 };
 use crate::components::virtual_table::Shared;
 use crate::components::{LoadEverything, PricedCall, PricedCallCard, PricedCalls};
-use crate::paths::{compare_route, domain_route, enc};
+use crate::paths::{compare_route, domain_route, enc, use_page_query, DomainQuery};
 use crate::workspace::{use_workspace, Workspace};
 
 /// The tabs: (id, label).
@@ -40,15 +39,17 @@ pub const TABS: [(&str, &str); 3] = [
 #[component]
 pub fn DomainDetail() -> impl IntoView {
     let workspace = use_workspace();
-    let q = use_query_map();
-    let domain = Memo::new(move |_| domain_from_input(&q.with(|m| m.get("d")).unwrap_or_default()));
+    let q = use_page_query::<DomainQuery>();
+    let domain =
+        Memo::new(move |_| q.with(|q| domain_from_input(q.d.as_deref().unwrap_or_default())));
     let tab = Memo::new(move |_| {
-        let t = q.with(|m| m.get("tab")).unwrap_or_default();
-        if TABS.iter().any(|(id, _)| *id == t) {
-            t
-        } else {
-            "overview".to_string()
-        }
+        q.with(|q| {
+            let t = q.tab.as_deref().unwrap_or_default();
+            TABS.iter()
+                .find(|(id, _)| *id == t)
+                .map_or("overview", |(id, _)| id)
+                .to_string()
+        })
     });
     let calls = DomainCalls::new(workspace, domain);
     let check = Memo::new(move |_| {
@@ -150,25 +151,27 @@ impl DomainCalls {
 /// The ranked keyword table's state, read from the URL and written back to it (debounced)
 /// while the keywords tab is open.
 fn table_state_in_url(
-    q: Memo<ParamsMap>,
+    q: Memo<DomainQuery>,
     domain: Memo<String>,
     tab: Memo<String>,
 ) -> RankedKeywordsState {
-    let qget = move |k: &str| q.with_untracked(|m| m.get(k)).unwrap_or_default();
+    let q = q.get_untracked();
+    let text = |v: &Option<String>| v.clone().unwrap_or_default();
     let state = RankedKeywordsState {
         filter: RwSignal::new(RankedKeywordsFilter {
-            text: qget("q"),
-            vmin: qget("vmin"),
-            vmax: qget("vmax"),
-            rmin: qget("rmin"),
-            rmax: qget("rmax"),
-            cmin: qget("cmin"),
-            cmax: qget("cmax"),
+            text: text(&q.q),
+            vmin: text(&q.vmin),
+            vmax: text(&q.vmax),
+            rmin: text(&q.rmin),
+            rmax: text(&q.rmax),
+            cmin: text(&q.cmin),
+            cmax: text(&q.cmax),
         }),
-        sort: RwSignal::new({
-            let s = qget("sort");
-            (!s.is_empty()).then(|| (s, qget("dir") != "asc"))
-        }),
+        sort: RwSignal::new(
+            q.sort
+                .filter(|s| !s.is_empty())
+                .map(|s| (s, q.dir.as_deref() != Some("asc"))),
+        ),
     };
     let nav = StoredValue::new(use_navigate());
     let url_gen = StoredValue::new(0u64);

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::hooks::use_navigate;
 use serpkit::ops::domainstats::{self, DomainStatsRecord};
 use serpkit::ops::ranked_keywords_domain;
 use serpkit::ops::ranked_keywords_metrics::{self, RankedKeywordsMetrics};
@@ -26,16 +26,16 @@ use crate::components::virtual_table::{RenderRow, Shared, VirtualTable};
 use crate::components::{
     fmt_int, fmt_time, LoadEverything, PricedCall, PricedCallCard, PricedCalls, ReportButton,
 };
-use crate::paths::{compare_route, domain_route, keywords_route};
+use crate::paths::{compare_route, domain_route, keywords_route, use_page_query, DomainsQuery};
 use crate::research::report::{self, Block, Report, Section};
 use crate::workspace::use_workspace;
 
 /// The compare page.
 #[component]
 pub fn Compare() -> impl IntoView {
-    let q = use_query_map();
+    let q = use_page_query::<DomainsQuery>();
     let domains = Memo::new(move |_| {
-        let mut d = parse_domains(&q.with(|m| m.get("d")).unwrap_or_default());
+        let mut d = q.with(|q| parse_domains(q.d.as_deref().unwrap_or_default()));
         d.truncate(MAX_COMPARE);
         d
     });

@@ -2,7 +2,6 @@
 //! sortable table with CSV export. Priced $0.05 per URL (see `serpkit::ops::backlink_metrics`).
 
 use leptos::prelude::*;
-use leptos_router::hooks::use_query_map;
 use serpkit::ops::backlink_metrics::{self, PageBacklinkMetrics};
 use serpkit::Request;
 
@@ -14,7 +13,7 @@ use crate::components::{
     ResultMeta, SortKey, TableModel, TableRow, ValidationPanel,
 };
 use crate::model::{plural, preview};
-use crate::paths::enc;
+use crate::paths::{enc, use_page_query, PagesQuery};
 use crate::workspace::use_workspace;
 
 /// A row: the record and its position in the response (URLs may repeat).
@@ -170,15 +169,15 @@ fn urls_input(urls: &[String]) -> String {
 #[component]
 pub fn PageMetrics() -> impl IntoView {
     let workspace = use_workspace();
-    let q = use_query_map();
-    let committed = Memo::new(move |_| parse_urls(&q.with(|m| m.get("u")).unwrap_or_default()));
+    let q = use_page_query::<PagesQuery>();
+    let committed = Memo::new(move |_| q.with(|q| parse_urls(q.u.as_deref().unwrap_or_default())));
     let shown = PricedCall::new(
         workspace,
         Signal::derive(move || pages_route(&committed.get())),
         Signal::derive(move || urls_input(&committed.get())),
         move || metrics_request(committed.get()),
     );
-    let text = RwSignal::new(q.with_untracked(|m| m.get("u")).unwrap_or_default());
+    let text = RwSignal::new(q.with_untracked(|q| q.u.clone()).unwrap_or_default());
     let typed = Memo::new(move |_| parse_urls(&text.get()));
     let form = PricedForm::new(
         workspace,

@@ -10,7 +10,6 @@
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::use_query_map;
 use serpkit::ops::domainstats::{self, DomainStatsRecord};
 use serpkit::Request;
 
@@ -22,23 +21,24 @@ use crate::components::{
     csv, ErrorBox, PricedCall, PricedForm, PricedFormButtons, ResultMeta, ValidationPanel,
 };
 use crate::model::{plural, preview};
-use crate::paths::{compare_route, domains_route};
+use crate::paths::{compare_route, domains_route, use_page_query, DomainsQuery};
 use crate::workspace::{use_workspace, Workspace};
 
 /// The domain stats page: authority cards for one or many domains (`domainstats`).
 #[component]
 pub fn DomainStatsPage() -> impl IntoView {
     let workspace = use_workspace();
-    let q = use_query_map();
+    let q = use_page_query::<DomainsQuery>();
     // The shown domains: those in the URL (the last run).
-    let committed = Memo::new(move |_| parse_domains(&q.with(|m| m.get("d")).unwrap_or_default()));
+    let committed =
+        Memo::new(move |_| q.with(|q| parse_domains(q.d.as_deref().unwrap_or_default())));
     let shown = PricedCall::new(
         workspace,
         Signal::derive(move || domains_route(&committed.get())),
         Signal::derive(move || domains_input(&committed.get())),
         move || stats_request(committed.get()),
     );
-    let text = RwSignal::new(q.with_untracked(|m| m.get("d")).unwrap_or_default());
+    let text = RwSignal::new(q.with_untracked(|q| q.d.clone()).unwrap_or_default());
     let form = stats_form(workspace, text);
 
     view! {

@@ -13,14 +13,13 @@ mod related;
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::use_query_map;
 use serpkit::ops;
 use serpkit::ops::search_volume_bulk::SearchVolumeRecord;
 use serpkit::{Operation, Request};
 
 use crate::components::{AddToList, LoadEverything, PricedCall};
 use crate::model::CallResult;
-use crate::paths::keyword_route;
+use crate::paths::{keyword_route, use_page_query, KeywordQuery};
 use crate::workspace::{use_workspace, Workspace};
 
 use lists::{micro_view, outline_view, section_card, video_view};
@@ -54,19 +53,10 @@ fn bought_record(
 }
 /// The keyword (`kw`) and country (`cc`, else the default country) of the query.
 fn keyword_query(workspace: Workspace) -> (Memo<String>, Memo<String>) {
-    let q = use_query_map();
-    let kw = Memo::new(move |_| {
-        q.with(|m| m.get("kw"))
-            .unwrap_or_default()
-            .trim()
-            .to_string()
-    });
+    let q = use_page_query::<KeywordQuery>();
+    let kw = Memo::new(move |_| q.with(|q| q.kw.as_deref().unwrap_or_default().trim().to_string()));
     let cc = Memo::new(move |_| {
-        let c = q
-            .with(|m| m.get("cc"))
-            .unwrap_or_default()
-            .trim()
-            .to_uppercase();
+        let c = q.with(|q| q.cc.as_deref().unwrap_or_default().trim().to_uppercase());
         if c.is_empty() {
             workspace.settings.with_untracked(|s| s.ccode.clone())
         } else {

@@ -4,6 +4,7 @@ use leptos::ev::MouseEvent;
 use leptos::prelude::*;
 
 use crate::components::keyword_row::{KeywordRow, TrendFilterFields, TrendFilterInputs};
+use crate::paths::KeywordsQuery;
 
 /// Numeric range filter text: `""` is open.
 fn bound(s: &str) -> Option<f64> {
@@ -34,18 +35,27 @@ pub struct Filters {
 }
 
 impl Filters {
-    /// Fields holding the URL parameters' texts (`get` reads one).
-    pub fn read(get: impl Fn(&str) -> String) -> Filters {
+    /// Fields holding the query's texts.
+    pub fn read(q: &KeywordsQuery) -> Filters {
+        let field = |v: &Option<String>| RwSignal::new(v.clone().unwrap_or_default());
+        let text = |v: &Option<String>| v.clone().unwrap_or_default();
         Filters {
-            vmin: RwSignal::new(get("vmin")),
-            vmax: RwSignal::new(get("vmax")),
-            cmin: RwSignal::new(get("cpcmin")),
-            cmax: RwSignal::new(get("cpcmax")),
-            kmin: RwSignal::new(get("compmin")),
-            kmax: RwSignal::new(get("compmax")),
-            inc: RwSignal::new(get("inc")),
-            exc: RwSignal::new(get("exc")),
-            trend: TrendFilterInputs::new(TrendFilterInputs::PARAMS.map(&get)),
+            vmin: field(&q.vmin),
+            vmax: field(&q.vmax),
+            cmin: field(&q.cpcmin),
+            cmax: field(&q.cpcmax),
+            kmin: field(&q.compmin),
+            kmax: field(&q.compmax),
+            inc: field(&q.inc),
+            exc: field(&q.exc),
+            // In `TrendFilterInputs::PARAMS` order.
+            trend: TrendFilterInputs::new([
+                text(&q.season),
+                text(&q.chmin),
+                text(&q.chmax),
+                text(&q.ch3min),
+                text(&q.ch3max),
+            ]),
         }
     }
 

@@ -12,10 +12,11 @@ mod results;
 mod run;
 
 use leptos::prelude::*;
-use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::hooks::use_navigate;
 
 use crate::components::explorer_panels::{ExplorerState, LazyImport};
 use crate::components::{ErrorBox, ProgressBar};
+use crate::paths::{use_page_query, KeywordsQuery};
 use crate::store;
 use crate::workspace::use_workspace;
 
@@ -31,7 +32,7 @@ use run::keywords_form;
 #[component]
 pub fn Keywords() -> impl IntoView {
     let workspace = use_workspace();
-    let q = use_query_map();
+    let q = use_page_query::<KeywordsQuery>();
     let navigate = use_navigate();
     // Coming back without inputs in the URL (the "Keywords" link): reopen the last view.
     let state = ViewState::open(workspace, q, &navigate);

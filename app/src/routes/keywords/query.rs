@@ -2,12 +2,11 @@
 //! read once when the page opens (or from the last view) and written back as it changes.
 
 use leptos::prelude::*;
-use leptos_router::params::ParamsMap;
 use leptos_router::NavigateOptions;
 
 use super::filters::Filters;
 use crate::components::keyword_row::TrendFilterInputs;
-use crate::paths::enc;
+use crate::paths::{enc, query_of_route, KeywordsQuery};
 use crate::store;
 use crate::workspace::Workspace;
 
@@ -32,17 +31,15 @@ impl ViewState {
     /// the last view's, reopened.
     pub fn open(
         workspace: Workspace,
-        q: Memo<ParamsMap>,
+        q: Memo<KeywordsQuery>,
         navigate: &impl Fn(&str, NavigateOptions),
     ) -> ViewState {
         let restore = q
-            .with_untracked(|m| m.get("kw").is_none())
+            .with_untracked(|q| q.kw.is_none())
             .then(|| store::local_get(LAST_VIEW_KEY))
             .flatten()
             .filter(|s| s.starts_with("/keywords?"));
-        let params = restore.as_ref().and_then(|r| {
-            web_sys::UrlSearchParams::new_with_str(r.trim_start_matches("/keywords")).ok()
-        });
+        let restored = restore.as_deref().and_then(query_of_route::<KeywordsQuery>);
         if let Some(r) = &restore {
             navigate(
                 r,
@@ -58,40 +55,38 @@ impl ViewState {
         {
             store::local_set(LAST_VIEW_KEY, &format!("/keywords{search}"));
         }
-        let qget = move |k: &str| match &params {
-            Some(p) => p.get(k).unwrap_or_default(),
-            None => q.with_untracked(|m| m.get(k)).unwrap_or_default(),
-        };
+        // The restored view's query until the navigation above lands in the URL.
+        let query = restored.unwrap_or_else(|| q.get_untracked());
+        let text = |v: &Option<String>| v.clone().unwrap_or_default();
 
-        let text = RwSignal::new(qget("kw"));
-        let cc = RwSignal::new({
-            let c = qget("cc");
-            if c.is_empty() {
-                workspace.settings.with_untracked(|s| s.ccode.clone())
-            } else {
-                c
-            }
-        });
-        let filters = Filters::read(&qget);
-        let sort = RwSignal::new({
-            let s = qget("sort");
-            (!s.is_empty()).then(|| (s, qget("dir") != "asc"))
-        });
+        let cc = match text(&query.cc) {
+            c if c.is_empty() => workspace.settings.with_untracked(|s| s.ccode.clone()),
+            c => c,
+        };
+        let sort = query
+            .sort
+            .clone()
+            .filter(|s| !s.is_empty())
+            .map(|s| (s, query.dir.as_deref() != Some("asc")));
         ViewState {
-            text,
-            cc,
-            sort,
-            filters,
+            text: RwSignal::new(text(&query.kw)),
+            cc: RwSignal::new(cc),
+            sort: RwSignal::new(sort),
+            filters: Filters::read(&query),
         }
     }
 
     /// Mirrors the view's state in the URL (replace: typing does not flood the history).
-    pub fn mirror_in_url(self, q: Memo<ParamsMap>, nav: impl Fn(&str, NavigateOptions) + 'static) {
+    pub fn mirror_in_url(
+        self,
+        q: Memo<KeywordsQuery>,
+        nav: impl Fn(&str, NavigateOptions) + 'static,
+    ) {
         let ViewState { sort, filters, .. } = self;
         Effect::new(move |prev: Option<()>| {
             let mut qs = vec![
-                ("cc", q.with_untracked(|m| m.get("cc")).unwrap_or_default()),
-                ("kw", q.with_untracked(|m| m.get("kw")).unwrap_or_default()),
+                ("cc", q.with_untracked(|q| q.cc.clone()).unwrap_or_default()),
+                ("kw", q.with_untracked(|q| q.kw.clone()).unwrap_or_default()),
             ];
             let s = sort.get();
             qs.push(("sort", s.as_ref().map(|s| s.0.clone()).unwrap_or_default()));
@@ -127,5 +122,30 @@ impl ViewState {
                 );
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::paths::KeywordsQuery;
+
+    #[test]
+    fn the_query_reads_every_parameter_written_back_and_no_other() {
+        let filters = Filters::read(&KeywordsQuery::default());
+        let mut written: Vec<&str> = ["cc", "kw", "sort", "dir"]
+            .into_iter()
+            .chain(filters.texts().map(|(k, _)| k))
+            .chain(TrendFilterInputs::PARAMS)
+            .collect();
+        // The `Params` derive reads each field from the parameter of its name.
+        let debug = format!("{:?}", KeywordsQuery::default());
+        let mut read: Vec<&str> = debug
+            .split([' ', '{', ','])
+            .filter_map(|w| w.strip_suffix(':'))
+            .collect();
+        written.sort_unstable();
+        read.sort_unstable();
+        assert_eq!(written, read);
     }
 }

@@ -2,7 +2,6 @@
 //! and filtered, and its view (table, toolbar, filters, rules) or the empty state.
 
 use leptos::prelude::*;
-use leptos_router::params::ParamsMap;
 use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
 use serpkit::Request;
 
@@ -13,6 +12,7 @@ use crate::components::{
     csv, current_month, fmt_int, AddToList, DataTable, ResultMeta, TableModel, ValidationPanel,
 };
 use crate::model::{parse_keywords, CallResult};
+use crate::paths::KeywordsQuery;
 use crate::research::score;
 use crate::research::trends;
 use crate::workspace::{self, Call, Workspace};
@@ -38,17 +38,17 @@ impl Results {
     /// The result stored for the URL `q`, filtered by `filters`, sorted by `sort`.
     pub fn new(
         workspace: Workspace,
-        q: Memo<ParamsMap>,
+        q: Memo<KeywordsQuery>,
         filters: Filters,
         sort: RwSignal<Option<(String, bool)>>,
     ) -> Results {
         let committed = Memo::new(move |_| {
-            let kws = parse_keywords(&q.with(|m| m.get("kw")).unwrap_or_default());
-            let c = q
-                .with(|m| m.get("cc"))
-                .unwrap_or_default()
-                .trim()
-                .to_uppercase();
+            let (kws, c) = q.with(|q| {
+                (
+                    parse_keywords(q.kw.as_deref().unwrap_or_default()),
+                    country(q),
+                )
+            });
             (!kws.is_empty()).then(|| {
                 let req = Request::SearchVolumeBulk(search_volume_bulk::Request {
                     key: Default::default(),
@@ -66,11 +66,7 @@ impl Results {
                 r.as_ref()
                     .map(|r| {
                         // The country of the URL: the stored result's key holds the same one.
-                        let cc = q
-                            .with(|m| m.get("cc"))
-                            .unwrap_or_default()
-                            .trim()
-                            .to_uppercase();
+                        let cc = q.with(country);
                         let month = current_month();
                         let mut rows = serpkit::decode::<Vec<SearchVolumeRecord>>(&r.body)
                             .unwrap_or_default()
@@ -96,6 +92,11 @@ impl Results {
             model,
         }
     }
+}
+
+/// The query's country, as the request has it.
+fn country(q: &KeywordsQuery) -> String {
+    q.cc.as_deref().unwrap_or_default().trim().to_uppercase()
 }
 
 /// Times Run to the rendered table into `elapsed`.
