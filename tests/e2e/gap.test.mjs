@@ -1,5 +1,5 @@
 // Content gap in demo mode: your domain against two competitors from
-// their ranked keywords. The price is shown and charged once per domain; reopening buys
+// their ranked keywords (the lists as Semrush's Keyword Gap names them, plus striking distance). The price is shown and charged once per domain; reopening buys
 // nothing. Every list is recomputed here from the sandbox server's records (the same
 // generator as the in-browser demo) by the rules the page states, so nothing depends on facts
 // of the synthetic data. Brand terms, filters, CSV export and adding to a list are checked
@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { serveApp, launch, newPage, open, shot, micros, parseCsv, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
+import { LISTS, expectedGap } from './research_gap_rules.mjs';
 
 const YOU = 'example.com';
 const RIVALS = ['example.org', 'example.net'];
@@ -34,40 +35,6 @@ async function rankedKeywords(domain) {
   });
   assert.equal(r.status, 200);
   return r.json();
-}
-
-const squeeze = (s) => s.replace(/[ \-.\t]/g, '').toLowerCase();
-
-/** The page's rules (app/src/research/gap.rs), written again from their statement. */
-function expectedGap(perDomain, brandText) {
-  const terms = [...new Set(brandText.split(/[,\n]/).map(squeeze).filter((t) => [...t].length >= 3))];
-  const rows = new Map();
-  perDomain.forEach((records, slot) => {
-    for (const r of records) {
-      const lower = r.keyword.toLowerCase();
-      if (terms.some((t) => squeeze(lower).includes(t))) continue;
-      let row = rows.get(lower);
-      if (!row) rows.set(lower, (row = { keyword: r.keyword, lower, volume: -Infinity, ranks: [] }));
-      if (r.search_volume > row.volume) row.volume = r.search_volume;
-      if (r.rank > 0 && !(row.ranks[slot] <= r.rank)) row.ranks[slot] = r.rank;
-    }
-  });
-  const lists = { missing: [], weaker: [], striking: [], shared: [] };
-  for (const row of rows.values()) {
-    const mine = row.ranks[0];
-    const theirs = row.ranks.slice(1).filter((r) => r !== undefined);
-    const best = theirs.length ? Math.min(...theirs) : undefined;
-    row.best = best;
-    if (mine === undefined && best !== undefined) lists.missing.push(row);
-    if (mine !== undefined && best !== undefined) {
-      if (best < mine) lists.weaker.push(row);
-      lists.shared.push(row);
-    }
-    if (mine >= 11 && mine <= 20) lists.striking.push(row);
-  }
-  const order = (a, b) => b.volume - a.volume || (a.lower < b.lower ? -1 : a.lower > b.lower ? 1 : 0);
-  for (const l of Object.values(lists)) l.sort(order);
-  return lists;
 }
 
 const tabCount = async (id) => Number((await page.getByTestId(`gap-tab-${id}`).textContent()).replace(/[^0-9]/g, ''));
@@ -95,29 +62,31 @@ test('content gap: price first, each list follows its rule, brand terms, CSV, a 
 
   const records = await Promise.all([YOU, ...RIVALS].map(rankedKeywords));
   const brand = await page.getByTestId('gap-brand').inputValue();
-  assert.equal(brand, 'example', 'prefilled with the domains\' first labels');
+  assert.equal(brand, 'example', 'prefilled with the registrable domains\' names');
   let want = expectedGap(records, brand);
-  for (const id of ['missing', 'weaker', 'striking', 'shared']) {
+  for (const id of LISTS) {
     assert.equal(await tabCount(id), want[id].length, `${id} count`);
   }
-  assert.ok(want.missing.length > 0 && want.shared.length > 0, 'the demo domains share part of their keywords');
+  assert.ok(want.untapped.length > 0, 'the competitors rank for keywords you do not');
 
-  // Missing: the first rows, by volume, have no rank of yours and the best competitor's rank.
+  // Untapped (the default list): the first rows, by volume, have no rank of yours and the
+  // best competitor's rank; competition on the 0–1 scale.
   let cells = await firstCells(5);
   assert.ok(cells.length > 0);
   cells.forEach((c, i) => {
-    assert.equal(c[0], want.missing[i].keyword);
-    assert.equal(Number(c[1].replace(/,/g, '')), want.missing[i].volume);
+    assert.equal(c[0], want.untapped[i].keyword);
+    assert.equal(Number(c[1].replace(/,/g, '')), want.untapped[i].volume);
+    assert.equal(c[2], want.untapped[i].competition.toFixed(2));
     assert.equal(c[3], '–', 'you do not rank');
-    assert.equal(Number(c[5]), want.missing[i].best);
+    assert.equal(Number(c[5]), want.untapped[i].best);
   });
   await shot(page, 'gap');
   await expectNoAxeViolations(page, 'gap');
 
-  // Weaker and striking distance: the rows keep their rule.
-  await page.getByTestId('gap-tab-weaker').click();
-  await page.waitForURL(/list=weaker/);
-  if (want.weaker.length) {
+  // Weak and striking distance: the rows keep their rule.
+  await page.getByTestId('gap-tab-weak').click();
+  await page.waitForURL(/list=weak/);
+  if (want.weak.length) {
     cells = await firstCells(10);
     for (const c of cells) assert.ok(Number(c[5]) < Number(c[3]), `${c[0]}: a competitor ranks better`);
   }
@@ -128,31 +97,31 @@ test('content gap: price first, each list follows its rule, brand terms, CSV, a 
     for (const c of cells) assert.ok(Number(c[3]) >= 11 && Number(c[3]) <= 20, `${c[0]}: you rank 11–20`);
   }
 
-  // A brand term taken from the top missing keyword leaves it out of every list.
-  await page.getByTestId('gap-tab-missing').click();
-  await page.waitForURL(/list=missing/);
-  const word = want.missing[0].lower.split(' ').find((w) => w.length >= 3);
+  // A brand term taken from the top untapped keyword leaves it out of every list.
+  await page.getByTestId('gap-tab-untapped').click();
+  await page.waitForURL(/list=untapped/);
+  const word = want.untapped[0].lower.split(' ').find((w) => w.length >= 3);
   await page.getByTestId('gap-brand').fill(`example, ${word}`);
   await page.getByTestId('gap-brand').press('Enter');
   want = expectedGap(records, `example, ${word}`);
   await page.waitForFunction(
-    ([n]) => document.querySelector('[data-testid="gap-tab-missing"]')?.textContent.replace(/[^0-9]/g, '') === String(n),
-    [want.missing.length],
+    ([n]) => document.querySelector('[data-testid="gap-tab-untapped"]')?.textContent.replace(/[^0-9]/g, '') === String(n),
+    [want.untapped.length],
   );
-  for (const id of ['missing', 'weaker', 'striking', 'shared']) {
+  for (const id of LISTS) {
     assert.equal(await tabCount(id), want[id].length, `${id} count after the brand term`);
   }
 
   // Filter, then CSV of exactly the shown rows, then add them to a list.
-  const vmin = want.missing[Math.min(5, want.missing.length - 1)].volume;
+  const vmin = want.untapped[Math.min(5, want.untapped.length - 1)].volume;
   await page.getByTestId('gap-vmin').fill(String(vmin));
-  const shown = want.missing.filter((r) => r.volume >= vmin);
+  const shown = want.untapped.filter((r) => r.volume >= vmin);
   await page.waitForFunction(
     ([n]) => document.querySelector('[data-testid="gap-count"]')?.textContent === `${n.toLocaleString('en-US')} keywords`,
     [shown.length],
   );
   const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('gap-csv').click()]);
-  assert.match(dl.suggestedFilename(), /^demo-content-gap-example\.com-missing\.csv$/);
+  assert.match(dl.suggestedFilename(), /^demo-content-gap-example\.com-untapped\.csv$/);
   const csv = parseCsv(await readFile(await dl.path(), 'utf8'));
   assert.deepEqual(csv[0], ['Keyword', 'Volume', 'Competition', 'Your rank', 'Best competitor', 'Best competitor rank', 'Best competitor URL', 'Your URL']);
   assert.deepEqual(csv.slice(1).map((r) => r[0]), shown.map((r) => r.keyword));

@@ -1,0 +1,78 @@
+// The content gap's rules (app/src/research/gap.rs and brand.rs), written again here from
+// their statement on the page, for the e2e tests that recompute the lists from the sandbox's
+// records (gap.test.mjs, research_gap.test.mjs). Not a test file itself.
+
+/** The lists' ids in the page's order (Semrush's Keyword Gap, then striking distance). */
+export const LISTS = ['shared', 'missing', 'weak', 'strong', 'untapped', 'unique', 'striking'];
+
+/** Brand-term words (app/src/research/brand.rs, from its statement): lower case, accents
+ * folded, apostrophes dropped, split at anything else not a letter or digit. */
+export function brandWords(text) {
+  return text
+    .toLowerCase()
+    .replace(/æ/g, 'ae').replace(/œ/g, 'oe').replace(/ß/g, 'ss').replace(/þ/g, 'th')
+    .replace(/ð/g, 'd').replace(/ø/g, 'o').replace(/ł/g, 'l').replace(/đ/g, 'd')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/['’ʼ‘`´]/g, '')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/** True when some consecutive words of `keyword`, written together, are a term. */
+export function branded(keyword, terms) {
+  const w = brandWords(keyword);
+  for (let i = 0; i < w.length; i++) {
+    let run = '';
+    for (let j = i; j < w.length; j++) {
+      run += w[j];
+      if (terms.includes(run)) return true;
+    }
+  }
+  return false;
+}
+
+/** The page's rules (app/src/research/gap.rs), written again from their statement: every
+ * domain loaded, ranks beyond `top` are no rank. */
+export function expectedGap(perDomain, brandText, { top = 20, striking = [11, 20] } = {}) {
+  const terms = [...new Set(brandText.split(/[,\n]/).map((t) => brandWords(t).join('')).filter((t) => [...t].length >= 2))];
+  const rows = new Map();
+  perDomain.forEach((records, slot) => {
+    for (const r of records) {
+      if (!(r.rank > 0 && r.rank <= top)) continue;
+      const lower = r.keyword.toLowerCase();
+      if (branded(lower, terms)) continue;
+      let row = rows.get(lower);
+      if (!row) rows.set(lower, (row = { keyword: r.keyword, lower, volume: -Infinity, competition: NaN, ranks: [] }));
+      if (r.search_volume > row.volume) {
+        row.volume = r.search_volume;
+        row.competition = r.competition / 100;
+      }
+      if (!(row.ranks[slot] <= r.rank)) row.ranks[slot] = r.rank;
+    }
+  });
+  const competitors = perDomain.length - 1;
+  const lists = Object.fromEntries(LISTS.map((l) => [l, []]));
+  for (const row of rows.values()) {
+    const mine = row.ranks[0];
+    const theirs = row.ranks.slice(1).filter((r) => r !== undefined);
+    row.best = theirs.length ? Math.min(...theirs) : undefined;
+    row.rivals = theirs.length;
+    const every = competitors > 0 && theirs.length === competitors;
+    if (mine !== undefined) {
+      if (every) {
+        lists.shared.push(row);
+        if (mine > Math.max(...theirs)) lists.weak.push(row);
+        if (mine < Math.min(...theirs)) lists.strong.push(row);
+      }
+      if (competitors > 0 && theirs.length === 0) lists.unique.push(row);
+      if (mine >= striking[0] && mine <= striking[1]) lists.striking.push(row);
+    } else {
+      if (every) lists.missing.push(row);
+      if (theirs.length > 0) lists.untapped.push(row);
+    }
+  }
+  const order = (a, b) => b.volume - a.volume || (a.lower < b.lower ? -1 : a.lower > b.lower ? 1 : 0);
+  for (const l of Object.values(lists)) l.sort(order);
+  return lists;
+}
