@@ -12,6 +12,9 @@
 //!   `xtask/src/`, but the pairs of [`ALLOWED_FILE_PAIRS`].
 //! - **No price written into the app** ([`prices`]): no dollar amount in a string literal of
 //!   `app/src/` outside test code.
+//! - **One page table** ([`page_table`]): every page under `app/src/routes/` has its line in
+//!   the page list (`for_each_page!` in `app/src/paths.rs`) and each line its page; no
+//!   `<Route>` is written by hand.
 //! - **No function over [`lengths::MAX_FN_LINES`] lines** in `app/src/` ([`lengths`]), but
 //!   those of [`LONG_FUNCTIONS_LEFT`].
 //! - **No source file over [`MAX_LINES`] lines** in `src/`, `app/src/`, `sandbox/src/`.
@@ -27,6 +30,7 @@
 
 mod files;
 mod lengths;
+mod page_table;
 mod pairs;
 mod prices;
 mod source;
@@ -70,7 +74,7 @@ pub fn check() -> Res {
     let violations = workspace_violations(&root)?;
     if violations.is_empty() {
         eprintln!(
-            "arch: layers, cycles, file pairs, pages, prices, function and file sizes are as documented"
+            "arch: layers, cycles, file pairs, pages, page table, prices, function and file sizes are as documented"
         );
         return Ok(());
     }
@@ -131,6 +135,10 @@ fn workspace_violations(root: &Path) -> Res<Vec<Violation>> {
     );
     violations.extend(prices::price_literals(&app).into_iter().map(|v| Violation {
         at: format!("{PRICE_DIR}/{}", v.at),
+        message: v.message,
+    }));
+    violations.extend(page_table::page_table(&app).into_iter().map(|v| Violation {
+        at: format!("{}/{}", PAGES.0, v.at),
         message: v.message,
     }));
     for dir in LINE_LIMIT_DIRS {

@@ -1,8 +1,8 @@
 //! The architecture rules on small synthetic crates.
 
 use super::{
-    count_lines, crate_violations, layer_table, lengths, pairs, prices, too_long, SourceFile,
-    MAX_LINES,
+    count_lines, crate_violations, layer_table, lengths, page_table, pairs, prices, too_long,
+    SourceFile, MAX_LINES,
 };
 
 fn file(path: &str, text: &str) -> SourceFile {
@@ -380,4 +380,34 @@ fn a_function_over_the_limit_is_found_outside_test_code_and_the_allowed_ones() {
     assert!(lengths::functions(&long("Exact", 150))
         .iter()
         .all(|f| f.2 == 150));
+}
+
+#[test]
+fn every_page_has_its_line_in_the_page_list_and_no_route_is_written_by_hand() {
+    let table = "/// The list.\nmacro_rules! for_each_page {\n    ($then:ident) => {\n        $then! {\n\
+                 \x20           // module::Component, route, chunk, path\n\
+                 \x20           home::Home, HomePage, pages_home, \"/\" | \"/home\", nav \"Home\";\n\
+                 \x20           gone::Gone, GonePage, pages_home, \"/gone\";\n        }\n    };\n}\n\
+                 pub(crate) use for_each_page;\nfn other() { let x = a::b(1, 2); }\n";
+    assert_eq!(page_table::listed_pages(table), ["home", "gone"]);
+    let files = [
+        file("paths.rs", table),
+        file("routes/mod.rs", "page!(HomePage, pages_home, home::Home);\n"),
+        file("routes/home.rs", "// the router's `<Route>`s\n"),
+        file("routes/extra/mod.rs", "pub fn Extra() {}\n"),
+        file("routes/extra/part.rs", "pub fn piece() {}\n"),
+        file(
+            "lib.rs",
+            "view! { <Route path=path!($path) view=x /> }\nview! { <Route path=path!(\"/x\") view=y /> }\n",
+        ),
+        file("routes/tests.rs", "<Route path=path!(\"/t\") />\n"),
+    ];
+    let found: Vec<String> = page_table::page_table(&files)
+        .into_iter()
+        .map(|v| v.to_string())
+        .collect();
+    assert_eq!(found.len(), 3, "{found:#?}");
+    assert!(found[0].starts_with("routes/extra/mod.rs: page `extra` has no line"));
+    assert!(found[1].starts_with("paths.rs: the page list names `gone`"));
+    assert!(found[2].starts_with("lib.rs:2: a `<Route>` written by hand"));
 }
