@@ -1,7 +1,8 @@
 // Reports to hand over: the explorer's keyword research and the content
 // gap, each exported as one HTML file, are opened in Chromium with JavaScript disabled. The
 // file holds no script and fetches nothing (every request is recorded), its text matches what
-// the page showed, its charts are inline SVG, and it prints (PDF) without error.
+// the page showed, its charts are inline SVG, and it prints (PDF) without error. Made in demo
+// mode, a report says it holds demo data (title, a note under it, the file name).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,7 +27,7 @@ after(async () => {
 /** Clicks the export button; returns the file's text and its path under test-output/reports. */
 async function exportReport(testid, name) {
   const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
-  assert.match(dl.suggestedFilename(), /\.html$/);
+  assert.match(dl.suggestedFilename(), /^demo-.*\.html$/, 'demo mode: the file name says so');
   const html = await readFile(await dl.path(), 'utf8');
   const dir = join(OUT, 'reports');
   await mkdir(dir, { recursive: true });
@@ -53,6 +54,9 @@ function selfContained(html) {
   assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
   assert.match(html, /<style>/);
   assert.match(html, /@media print/);
+  // Demo data says so in the title and in a note under it, before any section.
+  assert.match(html, /<title>Demo data: /);
+  assert.ok(html.indexOf('data-demo="true"') > 0 && html.indexOf('data-demo="true"') < html.indexOf('<section>'));
 }
 
 test('the explorer report: keywords, trends, season and score, no script, nothing fetched', async () => {
@@ -87,7 +91,8 @@ test('the explorer report: keywords, trends, season and score, no script, nothin
   // Charts are inline SVG: the top-keywords bars and one sparkline per keyword.
   assert.equal(await view.locator('section').nth(0).locator('svg[role="img"] rect').count(), KEYWORDS.length);
   assert.equal(await view.locator('td svg polyline').count(), KEYWORDS.length);
-  assert.match(await view.locator('body').textContent(), /Seasonal: at least half of the 12-month volume/);
+  assert.match(await view.locator('[data-demo="true"]').textContent(), /^Demo data: every number in this report is synthetic/);
+  assert.match(await view.locator('body').textContent(), /Seasonal: more than half of the 12-month volume/);
   // The keyword groups follow the keywords, with their rule.
   assert.match(await view.locator('h2').last().textContent(), /^Keyword groups \(\d+\)$/);
   assert.match(await view.locator('body').textContent(), /Topics: phrases of 1 to 3 words/);
@@ -101,9 +106,11 @@ test('the explorer report: keywords, trends, season and score, no script, nothin
 test('the content gap report: every list with its rows and links only to http(s) URLs', async () => {
   await open(page, app.url, '/domain/gap?d=example.com,example.org');
   await page.getByTestId('run-all').click();
-  await page.getByTestId('gap-table').waitFor({ timeout: 60000 });
+  await page.getByTestId('gap').waitFor({ timeout: 60000 });
   const tab = async (id) => Number((await page.getByTestId(`gap-tab-${id}`).textContent()).replace(/[^0-9]/g, ''));
-  const counts = { missing: await tab('missing'), weaker: await tab('weaker'), striking: await tab('striking'), shared: await tab('shared') };
+  const names = { shared: 'Shared', missing: 'Missing', weak: 'Weak', strong: 'Strong', untapped: 'Untapped', unique: 'Unique', striking: 'Striking distance' };
+  const counts = {};
+  for (const id of Object.keys(names)) counts[id] = await tab(id);
   const { html, file } = await exportReport('gap-report', 'content-gap.html');
   selfContained(html);
 
@@ -112,16 +119,12 @@ test('the content gap report: every list with its rows and links only to http(s)
   assert.equal(await view.locator('h1').textContent(), 'Content gap: example.com against example.org');
   const headings = await view.locator('h2').allTextContents();
   const fmt = (n) => n.toLocaleString('en-US');
-  assert.deepEqual(headings, [
-    'Summary',
-    `Missing (${fmt(counts.missing)})`,
-    `Weaker (${fmt(counts.weaker)})`,
-    `Striking distance (${fmt(counts.striking)})`,
-    `Shared (${fmt(counts.shared)})`,
-  ]);
+  // The lists as Semrush's Keyword Gap names them, then striking distance.
+  assert.deepEqual(headings, ['Summary', ...Object.entries(names).map(([id, name]) => `${name} (${fmt(counts[id])})`)]);
+  assert.match(await view.locator('body').textContent(), /Missing: every competitor ranks, you do not\./);
   const tables = view.locator('table');
-  assert.equal(await tables.count(), 4);
-  for (const [i, n] of [counts.missing, counts.weaker, counts.striking, counts.shared].entries()) {
+  assert.equal(await tables.count(), 7);
+  for (const [i, n] of Object.values(counts).entries()) {
     assert.equal(await tables.nth(i).locator('tbody tr').count(), Math.min(n, 500));
   }
   const hrefs = await view.locator('a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
