@@ -1,0 +1,267 @@
+//! Position changes between two purchases of a domain's ranked keywords (Ahrefs' compare
+//! mode, Semrush's Position Changes): new, lost, up, down and unchanged keywords.
+//!
+//! Rules (our decisions; the page shows [`RULE`]):
+//! - Keywords are compared lower-cased; each side counts its best rank (ranks of 0 or less
+//!   are no ranking) and that rank's URL.
+//! - **New**: ranks now, did not before. **Lost**: ranked before, not now. **Up**: a better
+//!   (smaller) rank now; **Down**: a worse one; **Unchanged**: the same rank (a different URL
+//!   at the same rank is unchanged: the rank is what moved or not).
+//! - The change is the places gained (before − now: +3 is three places up); volume is the
+//!   latest reported.
+//! - Rows are ordered by volume, then keyword.
+
+use std::collections::HashMap;
+
+use super::top_pages::Rows;
+
+/// The rule as shown on the page and in reports.
+pub const RULE: &str = "Position changes between the previous purchase of the domain's ranked \
+keywords and the latest: new (ranks now, not before), lost (ranked before, not now), up (a \
+better position now), down (a worse one), unchanged. Keywords compared lower-cased at their best \
+rank on each side; the change is places gained (+3: three places up).";
+
+/// How a keyword moved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    /// Ranks now, not before.
+    New,
+    /// A better rank now.
+    Up,
+    /// A worse rank now.
+    Down,
+    /// Ranked before, not now.
+    Lost,
+    /// The same rank.
+    Unchanged,
+}
+
+impl Move {
+    /// Every kind, in the order counts and filters show them.
+    pub const ALL: [Move; 5] = [Move::New, Move::Up, Move::Down, Move::Lost, Move::Unchanged];
+
+    /// Its name.
+    pub fn label(self) -> &'static str {
+        match self {
+            Move::New => "New",
+            Move::Up => "Up",
+            Move::Down => "Down",
+            Move::Lost => "Lost",
+            Move::Unchanged => "Unchanged",
+        }
+    }
+
+    /// Its id in filters and test ids.
+    pub fn id(self) -> &'static str {
+        match self {
+            Move::New => "new",
+            Move::Up => "up",
+            Move::Down => "down",
+            Move::Lost => "lost",
+            Move::Unchanged => "same",
+        }
+    }
+}
+
+/// The comparison, column by column (one row per keyword of either side).
+#[derive(Clone, Debug, Default)]
+pub struct Changes {
+    /// Keyword as written (the latest side's spelling when it has one).
+    pub keyword: Vec<String>,
+    /// Lower-cased.
+    pub lower: Vec<String>,
+    /// Latest volume reported.
+    pub volume: Vec<i64>,
+    /// Rank before (`None`: not ranked).
+    pub before: Vec<Option<i64>>,
+    /// Rank now.
+    pub after: Vec<Option<i64>>,
+    /// The URL now (else the one before).
+    pub url: Vec<String>,
+    /// How it moved.
+    pub moved: Vec<Move>,
+    /// Keywords per [`Move::ALL`].
+    pub counts: [usize; 5],
+}
+
+impl Changes {
+    /// Places gained (before − now); `None` for new and lost keywords.
+    pub fn change(&self, i: usize) -> Option<i64> {
+        Some(self.before[i]? - self.after[i]?)
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.keyword.len()
+    }
+
+    /// True without rows.
+    pub fn is_empty(&self) -> bool {
+        self.keyword.is_empty()
+    }
+
+    /// How many keywords moved `m`.
+    pub fn count(&self, m: Move) -> usize {
+        self.counts[Move::ALL.iter().position(|x| *x == m).unwrap_or(0)]
+    }
+}
+
+/// Best rank (and its row) per lower-cased keyword of one side.
+fn best<'a>(rows: &Rows<'a>) -> HashMap<&'a str, usize> {
+    let mut m: HashMap<&str, usize> = HashMap::with_capacity(rows.len());
+    for i in 0..rows.len() {
+        let r = rows.rank[i];
+        if r <= 0 {
+            continue;
+        }
+        m.entry(rows.lower[i].as_str())
+            .and_modify(|b| {
+                if r < rows.rank[*b] {
+                    *b = i;
+                }
+            })
+            .or_insert(i);
+    }
+    m
+}
+
+/// The changes from `before` to `after`.
+pub fn compare(before: Rows, after: Rows) -> Changes {
+    let old = best(&before);
+    let new = best(&after);
+    // Rows: the latest side's keywords in its order, then the lost ones in theirs.
+    let mut rows: Vec<(Option<usize>, Option<usize>)> = Vec::with_capacity(new.len() + 16);
+    for i in 0..after.len() {
+        let lower = after.lower[i].as_str();
+        if new.get(lower) == Some(&i) {
+            rows.push((old.get(lower).copied(), Some(i)));
+        }
+    }
+    for i in 0..before.len() {
+        let lower = before.lower[i].as_str();
+        if old.get(lower) == Some(&i) && !new.contains_key(lower) {
+            rows.push((Some(i), None));
+        }
+    }
+    let key = |r: &(Option<usize>, Option<usize>)| match *r {
+        (_, Some(a)) => (after.volume[a], after.lower[a].as_str()),
+        (Some(b), None) => (before.volume[b], before.lower[b].as_str()),
+        (None, None) => (0, ""),
+    };
+    crate::sort::sort_by(&mut rows, |a, b| {
+        let (ka, kb) = (key(a), key(b));
+        kb.0.cmp(&ka.0).then_with(|| ka.1.cmp(kb.1))
+    });
+    let mut c = Changes::default();
+    let n = rows.len();
+    c.keyword.reserve(n);
+    for (b, a) in rows {
+        let (side, i) = match (a, b) {
+            (Some(a), _) => (&after, a),
+            (None, Some(b)) => (&before, b),
+            (None, None) => continue,
+        };
+        let rb = b.map(|b| before.rank[b]);
+        let ra = a.map(|a| after.rank[a]);
+        let moved = match (rb, ra) {
+            (None, _) => Move::New,
+            (_, None) => Move::Lost,
+            (Some(x), Some(y)) if y < x => Move::Up,
+            (Some(x), Some(y)) if y > x => Move::Down,
+            _ => Move::Unchanged,
+        };
+        c.counts[Move::ALL.iter().position(|m| *m == moved).unwrap_or(0)] += 1;
+        c.keyword.push(side.keyword[i].clone());
+        c.lower.push(side.lower[i].clone());
+        c.volume.push(side.volume[i]);
+        c.url.push(side.url[i].clone());
+        c.before.push(rb);
+        c.after.push(ra);
+        c.moved.push(moved);
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Side(Vec<String>, Vec<String>, Vec<i64>, Vec<i64>, Vec<String>);
+
+    fn side(rows: &[(&str, i64, i64)]) -> Side {
+        Side(
+            rows.iter().map(|r| r.0.to_string()).collect(),
+            rows.iter().map(|r| r.0.to_lowercase()).collect(),
+            rows.iter().map(|r| r.1).collect(),
+            rows.iter().map(|r| r.2).collect(),
+            rows.iter()
+                .map(|r| format!("https://a.com/{}", r.0))
+                .collect(),
+        )
+    }
+
+    fn rows(s: &Side) -> Rows<'_> {
+        Rows {
+            keyword: &s.0,
+            lower: &s.1,
+            volume: &s.2,
+            rank: &s.3,
+            url: &s.4,
+        }
+    }
+
+    #[test]
+    fn new_lost_up_down_and_unchanged_with_counts() {
+        let before = side(&[
+            ("up", 100, 9),
+            ("down", 200, 2),
+            ("same", 50, 4),
+            ("lost", 300, 5),
+            ("Twice", 10, 8),
+            ("twice", 10, 6),
+            ("zero", 5, 0),
+        ]);
+        let after = side(&[
+            ("UP", 110, 3),
+            ("down", 200, 7),
+            ("same", 50, 4),
+            ("new", 20, 1),
+            ("twice", 10, 6),
+            ("zero", 5, 2),
+        ]);
+        let c = compare(rows(&before), rows(&after));
+        let got: Vec<(&str, Move, Option<i64>)> = (0..c.len())
+            .map(|i| (c.keyword[i].as_str(), c.moved[i], c.change(i)))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("lost", Move::Lost, None),
+                ("down", Move::Down, Some(-5)),
+                ("UP", Move::Up, Some(6)),
+                ("same", Move::Unchanged, Some(0)),
+                ("new", Move::New, None),
+                ("twice", Move::Unchanged, Some(0)),
+                ("zero", Move::New, None),
+            ],
+            "by volume; best rank per side; rank 0 before is no ranking"
+        );
+        assert_eq!(c.counts, [2, 1, 1, 1, 2]);
+        assert_eq!(c.count(Move::New), 2);
+        assert_eq!(
+            c.url[0], "https://a.com/lost",
+            "a lost keyword keeps its URL"
+        );
+        assert_eq!(c.volume[2], 110, "the latest volume");
+    }
+
+    #[test]
+    fn nothing_before_makes_everything_new() {
+        let after = side(&[("a", 1, 1), ("b", 1, 2)]);
+        let c = compare(Rows::default(), rows(&after));
+        assert_eq!(c.counts, [2, 0, 0, 0, 0]);
+        let c = compare(rows(&after), rows(&after));
+        assert_eq!(c.counts, [0, 0, 0, 0, 2]);
+        assert!(compare(Rows::default(), Rows::default()).is_empty());
+    }
+}

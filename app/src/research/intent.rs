@@ -1,0 +1,302 @@
+//! Search intent of a keyword (Semrush's intent column, Ahrefs' intent filter) by stated word
+//! rules, so a user can see why a keyword got its intent.
+//!
+//! Rules (our decisions; pages and reports show [`RULE`]):
+//! - Words are compared lower-cased with accents and apostrophes folded (the brand terms' own
+//!   words, `brand::words`), whole words only: "top" does not match "laptop".
+//! - **Navigational**: the keyword names a brand term (the domain's name, as the gap's brand
+//!   filter matches it), a site or domain ("example.com", "www"), or a site word (login,
+//!   "sign in", account, website, official, homepage).
+//! - **Transactional**: a buying word (buy, price, cheap, deal, coupon, discount, sale, order,
+//!   shop, "near me", rent, download, …).
+//! - **Commercial**: a comparing word (best, top, review, vs, compare, alternative, …).
+//! - **Informational**: a question word leading the keyword (how, what, why, … as the
+//!   keyword groups read a question), or a learning word anywhere (guide, tutorial, ideas,
+//!   tips, meaning, …).
+//! - **Several intents** (as Semrush shows several): every rule that matches gives its intent,
+//!   "best running shoes price" is commercial and transactional.
+//! - **No rule matches**: informational. Decided: a query with no buying, comparing or brand
+//!   word ("running shoes", "tax brackets") is taken as research, the largest group in both
+//!   anchors; the rule says so, so the fallback is never hidden.
+
+use super::brand;
+
+/// One intent (bit flags in [`Intents`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Intent {
+    /// Looking for an answer.
+    Informational = 1,
+    /// Looking for a site or brand.
+    Navigational = 2,
+    /// Comparing before buying.
+    Commercial = 4,
+    /// Ready to buy or act.
+    Transactional = 8,
+}
+
+impl Intent {
+    /// Every intent, in the order Semrush shows them (I, N, C, T).
+    pub const ALL: [Intent; 4] = [
+        Intent::Informational,
+        Intent::Navigational,
+        Intent::Commercial,
+        Intent::Transactional,
+    ];
+
+    /// Its name.
+    pub fn label(self) -> &'static str {
+        match self {
+            Intent::Informational => "Informational",
+            Intent::Navigational => "Navigational",
+            Intent::Commercial => "Commercial",
+            Intent::Transactional => "Transactional",
+        }
+    }
+
+    /// Its id in URLs and filters.
+    pub fn id(self) -> &'static str {
+        match self {
+            Intent::Informational => "info",
+            Intent::Navigational => "nav",
+            Intent::Commercial => "comm",
+            Intent::Transactional => "trans",
+        }
+    }
+
+    /// The intent with this id.
+    pub fn from_id(id: &str) -> Option<Intent> {
+        Intent::ALL.into_iter().find(|i| i.id() == id)
+    }
+}
+
+/// A keyword's intents: a set of [`Intent`] bits, never empty once classified.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Intents(pub u8);
+
+impl Intents {
+    /// True when `intent` is one of them.
+    pub fn has(self, intent: Intent) -> bool {
+        self.0 & intent as u8 != 0
+    }
+
+    /// The intents in [`Intent::ALL`]'s order.
+    pub fn list(self) -> impl Iterator<Item = Intent> {
+        Intent::ALL.into_iter().filter(move |i| self.has(*i))
+    }
+
+    /// Their names joined ("Commercial, Transactional"), as in CSV and reports.
+    pub fn text(self) -> String {
+        self.list()
+            .map(Intent::label)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// The rule as shown on pages and in reports.
+pub const RULE: &str = "Intent by words (whole words, any case): navigational when the keyword \
+names a brand term, a site (example.com, www) or login, sign in, account, website, official, \
+homepage; transactional with buy, purchase, order, price, pricing, cost, cheap, deal, coupon, \
+discount, promo, sale, shop, near me, rent, hire, download, subscription; commercial with best, \
+top, review, vs, versus, compare, comparison, alternative, rating, ranked; informational when a \
+question word leads (how, what, why, when, where, who, which, can, does, is, should) or with \
+guide, tutorial, ideas, tips, examples, meaning, definition, learn. A keyword gets every intent \
+whose rule matches (as Semrush shows several); one no rule matches is informational.";
+
+const NAVIGATIONAL: &[&str] = &[
+    "login", "logon", "signin", "account", "website", "site", "official", "homepage", "www",
+];
+const NAVIGATIONAL_PAIRS: &[(&str, &str)] = &[("sign", "in"), ("log", "in"), ("home", "page")];
+const TRANSACTIONAL: &[&str] = &[
+    "buy",
+    "purchase",
+    "order",
+    "price",
+    "prices",
+    "pricing",
+    "cost",
+    "costs",
+    "cheap",
+    "cheaper",
+    "cheapest",
+    "deal",
+    "deals",
+    "coupon",
+    "coupons",
+    "discount",
+    "discounts",
+    "promo",
+    "sale",
+    "shop",
+    "rent",
+    "rental",
+    "hire",
+    "download",
+    "subscription",
+];
+const TRANSACTIONAL_PAIRS: &[(&str, &str)] = &[("near", "me"), ("for", "sale")];
+const COMMERCIAL: &[&str] = &[
+    "best",
+    "top",
+    "review",
+    "reviews",
+    "vs",
+    "versus",
+    "compare",
+    "comparison",
+    "alternative",
+    "alternatives",
+    "rating",
+    "ratings",
+    "ranked",
+];
+const QUESTION_LEADS: &[&str] = &[
+    "how", "what", "why", "when", "where", "who", "which", "can", "does", "do", "is", "are",
+    "should",
+];
+const INFORMATIONAL: &[&str] = &[
+    "guide",
+    "tutorial",
+    "tutorials",
+    "ideas",
+    "tips",
+    "examples",
+    "meaning",
+    "definition",
+    "learn",
+];
+
+/// Top-level domain endings that make a word a site name ("example.com").
+const SITE_ENDINGS: &[&str] = &[".com", ".org", ".net", ".io", ".co", ".uk", ".de", ".fr"];
+
+/// The intents of `keyword`; `brand` are brand terms as [`brand::terms`] gives them.
+pub fn classify(keyword: &str, brand: &[String]) -> Intents {
+    let words = brand::words(keyword);
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    let pair = |pairs: &[(&str, &str)]| {
+        words
+            .windows(2)
+            .any(|w| pairs.iter().any(|(a, b)| w[0] == *a && w[1] == *b))
+    };
+    let lower = keyword.to_lowercase();
+    let site = lower.split_whitespace().any(|w| {
+        SITE_ENDINGS
+            .iter()
+            .any(|e| w.len() > e.len() && w.ends_with(e))
+    });
+    let mut bits = 0u8;
+    if has(NAVIGATIONAL) || pair(NAVIGATIONAL_PAIRS) || site || brand::is_branded(keyword, brand) {
+        bits |= Intent::Navigational as u8;
+    }
+    if has(TRANSACTIONAL) || pair(TRANSACTIONAL_PAIRS) {
+        bits |= Intent::Transactional as u8;
+    }
+    if has(COMMERCIAL) {
+        bits |= Intent::Commercial as u8;
+    }
+    let leads = words
+        .first()
+        .is_some_and(|w| QUESTION_LEADS.contains(&w.as_str()));
+    if leads || has(INFORMATIONAL) || bits == 0 {
+        bits |= Intent::Informational as u8;
+    }
+    Intents(bits)
+}
+
+/// Keywords per intent (a keyword with several intents counts in each) and their volume.
+pub fn distribution(intents: &[Intents], volume: &[i64]) -> [(usize, i64); 4] {
+    let mut out = [(0usize, 0i64); 4];
+    for (i, set) in intents.iter().enumerate() {
+        for (slot, intent) in Intent::ALL.iter().enumerate() {
+            if set.has(*intent) {
+                out[slot].0 += 1;
+                out[slot].1 = out[slot]
+                    .1
+                    .saturating_add(volume.get(i).copied().unwrap_or(0).max(0));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn of(k: &str) -> String {
+        classify(k, &brand::terms("nike")).text()
+    }
+
+    #[test]
+    fn each_rule_gives_its_intent() {
+        assert_eq!(of("buy running shoes"), "Transactional");
+        assert_eq!(of("running shoes near me"), "Transactional");
+        assert_eq!(of("cheapest flights"), "Transactional");
+        assert_eq!(of("best running shoes"), "Commercial");
+        assert_eq!(of("garmin vs polar"), "Commercial");
+        assert_eq!(of("how to tie shoes"), "Informational");
+        assert_eq!(of("marathon training guide"), "Informational");
+        assert_eq!(of("nike"), "Navigational");
+        assert_eq!(of("Nike outlet store"), "Navigational");
+        assert_eq!(of("strava login"), "Navigational");
+        assert_eq!(of("sign in strava"), "Navigational");
+        assert_eq!(of("amazon.com"), "Navigational");
+    }
+
+    #[test]
+    fn several_rules_give_several_intents_in_semrush_order() {
+        assert_eq!(of("best running shoes price"), "Commercial, Transactional");
+        assert_eq!(of("how to buy bitcoin"), "Informational, Transactional");
+        assert_eq!(
+            of("nike air max review"),
+            "Navigational, Commercial",
+            "brand and comparing word"
+        );
+        let i = classify("top deals", &[]);
+        assert!(i.has(Intent::Commercial) && i.has(Intent::Transactional));
+        assert!(
+            !i.has(Intent::Informational),
+            "a matched rule is no fallback"
+        );
+    }
+
+    #[test]
+    fn whole_words_only_and_the_fallback_is_informational() {
+        assert_eq!(of("laptop stand"), "Informational", "top inside laptop");
+        assert_eq!(
+            of("shopping bags order"),
+            "Transactional",
+            "order, not shop"
+        );
+        assert_eq!(of("bestival tickets"), "Informational");
+        assert_eq!(of("running shoes"), "Informational");
+        assert_eq!(
+            of("this is fine"),
+            "Informational",
+            "is leads no question here"
+        );
+        assert_eq!(of(""), "Informational");
+        assert_eq!(of("ok.com"), "Navigational");
+        assert_eq!(of(".com"), "Informational", "an ending alone is no site");
+        assert_eq!(of("snike"), "Informational", "a brand term is a whole word");
+    }
+
+    #[test]
+    fn ids_round_trip_and_the_distribution_counts_each_intent() {
+        for i in Intent::ALL {
+            assert_eq!(Intent::from_id(i.id()), Some(i));
+        }
+        assert_eq!(Intent::from_id("x"), None);
+        let sets = [
+            classify("best price", &[]),
+            classify("how to", &[]),
+            classify("price", &[]),
+        ];
+        let d = distribution(&sets, &[10, 5, -3]);
+        assert_eq!(d[0], (1, 5), "informational");
+        assert_eq!(d[1], (0, 0), "navigational");
+        assert_eq!(d[2], (1, 10), "commercial");
+        assert_eq!(d[3], (2, 10), "transactional: a negative volume counts 0");
+        assert_eq!(distribution(&sets, &[]), [(1, 0), (0, 0), (1, 0), (2, 0)]);
+    }
+}
