@@ -14,7 +14,7 @@ use serpkit::records::{Plan, PlanOptions, RecordKey, RecordKind, RecordStore, St
 use serpkit::validate::{rule_code, Issue, Severity};
 use serpkit::Request;
 
-use crate::model::StoredIssue;
+use crate::model::{CallResult, StoredIssue};
 use crate::store;
 
 /// One record as IndexedDB keeps it (JSON text).
@@ -127,6 +127,31 @@ fn row_key(now_ms: f64, random: f64) -> String {
 /// The first key a row stored at `ms` (since the epoch) or later can have.
 fn row_key_at(ms: f64) -> String {
     format!("~{:013x}", ms.max(0.0) as u64)
+}
+
+/// The cache key under which the previous purchase of the result stored under `key` is kept.
+pub fn previous_key(key: &str) -> String {
+    format!("{key}~previous")
+}
+
+/// The result to keep as the previous purchase when `new` is stored over `old`, if any.
+///
+/// Decided: a domain's ranked keywords (`ranked-keywords/domain`) keep the purchase they
+/// replace, so a refresh never destroys it and position changes compare the two. Neither
+/// existing store gives it otherwise: these records are per request, not rows of the
+/// `records` store (only per-record operations write rows there), and a result is stored
+/// under its request's cache key, which a refresh overwrites. So the replaced result is
+/// written in the same `results` store under [`previous_key`], in the transaction that
+/// stores the new one: one previous purchase per request (the one before the latest), no
+/// new store, and it follows exports, imports and other tabs as every result does. Other
+/// operations keep only the latest (their pages compare nothing over time).
+pub(crate) fn previous_to_keep(old: Option<&CallResult>, new: &CallResult) -> Option<CallResult> {
+    let old = old?;
+    let keeps = new.operation == serpkit::Operation::RankedKeywordsDomain.path();
+    (keeps && old.key == new.key && old.at < new.at && old.missing.is_empty()).then(|| CallResult {
+        key: previous_key(&old.key),
+        ..old.clone()
+    })
 }
 
 /// The workspace's records. `Copy`; part of the workspace.
@@ -327,6 +352,38 @@ mod tests {
         assert!(parse_row(Some("{\"kind\":1}".into())).is_err());
         assert!(parse_row(Some("[]".into())).is_err());
         assert!(parse_row(None).is_err());
+    }
+
+    #[test]
+    fn a_ranked_keywords_result_bought_again_keeps_the_one_it_replaces() {
+        let result = |op: &str, at: f64| CallResult {
+            key: "k".into(),
+            operation: op.into(),
+            request: String::new(),
+            body: format!("[{at}]"),
+            validation: Default::default(),
+            charge: serpkit::Usd::ZERO,
+            at,
+            mode: crate::model::Mode::Demo,
+            missing: Vec::new(),
+            imported: false,
+            source: String::new(),
+            rejected: false,
+        };
+        let op = serpkit::Operation::RankedKeywordsDomain.path();
+        let (old, new) = (result(op, 1.0), result(op, 2.0));
+        let kept = previous_to_keep(Some(&old), &new).unwrap();
+        assert_eq!(
+            (kept.key.as_str(), kept.body.as_str()),
+            ("k~previous", "[1]")
+        );
+        assert_eq!(previous_to_keep(None, &new), None);
+        assert_eq!(previous_to_keep(Some(&new), &new), None, "not itself");
+        let other = serpkit::Operation::Related.path();
+        assert_eq!(
+            previous_to_keep(Some(&result(other, 1.0)), &result(other, 2.0)),
+            None
+        );
     }
 
     #[test]

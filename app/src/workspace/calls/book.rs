@@ -16,7 +16,7 @@ use super::journal::{Changed, JournalEntry};
 use super::tabs;
 use crate::model::{CallResult, Mode, Validation};
 use crate::store;
-use crate::workspace::records::{new_row_key, row_text, RecordEntry};
+use crate::workspace::records::{new_row_key, previous_to_keep, row_text, RecordEntry};
 use crate::workspace::{now, Workspace};
 
 /// One call's journal: its entries belong to the call's history row (`job`).
@@ -196,6 +196,19 @@ impl Book {
                 results.push((result.key.clone(), text));
             }
             changed.results = vec![result.key.clone()];
+            // A result that keeps the purchase it replaces writes it in this transaction.
+            let previous = workspace
+                .results
+                .with_untracked(|m| previous_to_keep(m.get(&result.key), &result));
+            if let Some(p) = previous {
+                if let Ok(text) = serde_json::to_string(&p) {
+                    results.push((p.key.clone(), text));
+                }
+                changed.results.push(p.key.clone());
+                workspace.results.update(|m| {
+                    m.insert(p.key.clone(), p);
+                });
+            }
             workspace.results.update(|m| {
                 m.insert(result.key.clone(), result);
             });
