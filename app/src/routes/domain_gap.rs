@@ -16,19 +16,18 @@ use serpkit::Request;
 use crate::components::columns::{sorted_view, Column, SortCache, SortKey};
 use crate::components::csv::{self, Cell};
 use crate::components::domain_nav::{parse_domains, DomainNav, LETTERS};
-use crate::components::keyword_row::REPORT_ROWS;
 use crate::components::ranked_keywords::{ranked_keywords_of, short_url, RankedKeywordsData};
 use crate::components::status::ExtLink;
 use crate::components::virtual_table::{RenderRow, Shared, VirtualTable};
 use crate::components::{
-    fmt_int, fmt_time, AddToList, LoadEverything, PricedCall, PricedCallCard, PricedCalls,
-    ReportButton,
+    fmt_int, AddToList, LoadEverything, PricedCall, PricedCallCard, PricedCalls, ReportButton,
 };
 use crate::paths::{enc, gap_route, keyword_route};
 use crate::research::brand;
 use crate::research::gap::{self, Gap, GapList, Options, Ranked, MAX_COMPETITORS};
-use crate::research::report::{self, Block, Report, Section};
 use crate::workspace::{self, use_workspace, Workspace};
+
+mod report;
 
 /// Your domain and the competitors.
 const SLOTS: usize = MAX_COMPETITORS + 1;
@@ -397,7 +396,7 @@ fn gap_body(
                         {move || format!("Export CSV ({} rows)", fmt_int(order.with(|o| o.len()) as i64))}
                     </button>
                     <ReportButton testid="gap-report" disabled=Signal::derive(|| false)
-                        make=Callback::new(move |_| Some(gap_report(&view_data.get_untracked().0, &brand.get_untracked()))) />
+                        make=Callback::new(move |_| { let v = view_data.get_untracked().0; Some(report::gap_report(&v.gap, &v.domains, &v.options, &brand.get_untracked())) }) />
                     <span class="meta" data-testid="gap-timing">{format!("computed in {elapsed:.0} ms")}</span>
                 </div>
                 <Show when=move || order.with(|o| !o.is_empty())
@@ -634,108 +633,6 @@ fn GapFilters(filter: GapFilter, settings: GapSettings, rivals: usize) -> impl I
                 <input data-testid="gap-brand" prop:value=move || brand.get() on:change=move |ev| brand.set(event_target_value(&ev)) /></label>
         </fieldset>
     }
-}
-
-/// The content gap as a report (file name, report): the counts, then each list's first
-/// [`REPORT_ROWS`] rows by volume.
-fn gap_report(v: &GapView, brand: &str) -> (String, Report) {
-    let g = &v.gap;
-    let you = v.domains.first().cloned().unwrap_or_default();
-    let rivals = v
-        .domains
-        .iter()
-        .skip(1)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
-    let rank =
-        |p: Option<&gap::Position>| p.map_or_else(|| "–".to_string(), |p| p.rank.to_string());
-    let mut sections = vec![Section {
-        heading: "Summary".into(),
-        notes: vec![
-            gap::rules_text(&v.options),
-            format!(
-                "{} Brand terms: {}. Left out: {}.",
-                brand::BRAND_RULE,
-                if brand.trim().is_empty() {
-                    "none"
-                } else {
-                    brand.trim()
-                },
-                fmt_int(g.branded as i64)
-            ),
-        ],
-        blocks: vec![
-            Block::Figures(
-                GapList::ALL
-                    .iter()
-                    .map(|&l| (l.label().to_string(), fmt_int(g.list(l).len() as i64)))
-                    .collect(),
-            ),
-            Block::Bars {
-                title: "Keywords per list".into(),
-                bars: GapList::ALL
-                    .iter()
-                    .map(|&l| (l.label().to_string(), g.list(l).len() as f64))
-                    .collect(),
-            },
-        ],
-    }];
-    for list in GapList::ALL {
-        let rows = g.list(list);
-        let mut notes = Vec::new();
-        if rows.len() > REPORT_ROWS {
-            notes.push(format!(
-                "The first {REPORT_ROWS} of {} keywords by volume; the CSV export has every row.",
-                fmt_int(rows.len() as i64)
-            ));
-        }
-        let table = rows
-            .iter()
-            .take(REPORT_ROWS)
-            .map(|&i| {
-                let i = i as usize;
-                let theirs = g.best_position(i);
-                vec![
-                    report::Cell::from(g.keyword[i].as_str()),
-                    fmt_int(g.volume[i]).into(),
-                    format!("{:.2}", g.competition[i]).into(),
-                    rank(g.yours[i].as_ref()).into(),
-                    v.best_domain(i).unwrap_or("–").into(),
-                    rank(theirs).into(),
-                    report::Cell::Url(theirs.map(|p| p.url.clone()).unwrap_or_default()),
-                ]
-            })
-            .collect();
-        sections.push(Section {
-            heading: format!("{} ({})", list.label(), fmt_int(rows.len() as i64)),
-            notes,
-            blocks: vec![Block::Table {
-                caption: format!("{}: {you} against {rivals}", list.label()),
-                headers: [
-                    "Keyword",
-                    "#Volume",
-                    "#Competition",
-                    "#Your rank",
-                    "Best competitor",
-                    "#Its rank",
-                    "Its URL",
-                ]
-                .map(String::from)
-                .to_vec(),
-                rows: table,
-            }],
-        });
-    }
-    let report = Report {
-        title: format!("Content gap: {you} against {rivals}"),
-        subtitle: format!(
-            "Exported {} from the ranked keywords already bought.",
-            fmt_time(js_sys::Date::now())
-        ),
-        sections,
-    };
-    (format!("content-gap-{you}.html"), report)
 }
 
 /// A domain's ranked keywords as the gap reads them (none: no rows).
