@@ -3,6 +3,7 @@
 //! and virtual) on one table engine, CSV export, keyword-list picker, status boxes and safe
 //! links.
 
+pub mod analyses;
 pub mod backlink_overview;
 pub mod chart;
 pub mod columns;
@@ -17,6 +18,7 @@ pub mod keyword_groups;
 pub mod keyword_row;
 pub mod lists;
 pub mod overlap;
+pub mod position_changes;
 pub mod price;
 pub mod priced_call;
 pub mod priced_form;

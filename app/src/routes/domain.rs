@@ -14,11 +14,13 @@ use serpkit::ops::ranked_keywords_domain;
 use serpkit::ops::ranked_keywords_metrics::{self, RankedKeywordsMetrics};
 use serpkit::Request;
 
+use crate::components::analyses::{cannibalisation_tab, intent_tab, top_pages_tab};
 use crate::components::backlink_overview::BacklinkOverviewView;
 use crate::components::domain_card::DomainCard;
 use crate::components::domain_charts::RankChart;
 use crate::components::domain_nav::{domain_from_input, DomainNav};
 use crate::components::fmt_int;
+use crate::components::position_changes::changes_tab;
 use crate::components::priced_call::unreadable;
 use crate::components::ranked_keywords::{
     ranked_keywords_of, RankedKeywordsFilter, RankedKeywordsState, RankedKeywordsTable,
@@ -29,10 +31,14 @@ use crate::paths::{compare_route, domain_route, enc, use_page_query, DomainQuery
 use crate::workspace::{use_workspace, Workspace};
 
 /// The tabs: (id, label).
-pub const TABS: [(&str, &str); 3] = [
+pub const TABS: [(&str, &str); 7] = [
     ("overview", "Overview"),
     ("backlinks", "Backlinks"),
     ("keywords", "Ranked keywords"),
+    ("pages", "Top pages"),
+    ("cannibal", "Cannibalisation"),
+    ("changes", "Position changes"),
+    ("intent", "Intent"),
 ];
 
 /// The domain page: reads the route, composes the form, the head, the tabs and the open tab.
@@ -80,6 +86,11 @@ pub fn DomainDetail() -> impl IntoView {
                 {move || match tab.get().as_str() {
                     "backlinks" => backlinks_tab(calls.overview, domain).into_any(),
                     "keywords" => keywords_tab(calls.ranked_keywords, domain, table_state).into_any(),
+                    // The analyses read the same ranked keywords (one purchase for all).
+                    "pages" => top_pages_tab(calls.ranked_keywords, domain.into()).into_any(),
+                    "cannibal" => cannibalisation_tab(calls.ranked_keywords, domain.into()).into_any(),
+                    "changes" => changes_tab(calls.ranked_keywords, domain.into()).into_any(),
+                    "intent" => intent_tab(calls.ranked_keywords, domain.into()).into_any(),
                     _ => overview_tab(calls.stats, calls.rank_metrics, domain).into_any(),
                 }}
             </Show>

@@ -1,0 +1,590 @@
+//! The analyses of a domain's ranked keywords, each a tab of the domain page over the one
+//! `ranked-keywords/domain` call (priced first when not bought, never bought twice): top
+//! pages, cannibalised keywords and search intent. Each computes in `research` (which states
+//! its rule, shown under the table), times itself (User Timing, read by the app benchmark)
+//! and exports its rows as CSV. Position changes are in [`super::position_changes`].
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use super::columns::{sorted_view, Column, SortCache, SortKey};
+use super::csv::{self, Cell};
+use super::ranked_keywords::{ranked_keywords_of, short_url, RankedKeywordsData};
+use super::virtual_table::{RenderRow, Shared, VirtualTable};
+use super::{fmt_int, ExtLink, PricedCall, PricedCallCard, PricedCalls, ReportButton};
+use crate::components::priced_call::unreadable;
+use crate::research::brand;
+use crate::research::cannibalisation::{self, Cannibalised};
+use crate::research::intent::{self, Intent, Intents};
+use crate::research::report::{self as rep, Block, Report, Section};
+use crate::research::top_pages::{self, Page, Rows};
+use crate::workspace::calls::tabs;
+use crate::workspace::use_workspace;
+
+/// A domain's ranked keywords as the analyses read them.
+pub fn rows_of(d: &RankedKeywordsData) -> Rows<'_> {
+    Rows {
+        keyword: &d.keyword,
+        lower: &d.lower,
+        volume: &d.volume,
+        rank: &d.rank,
+        url: &d.url,
+    }
+}
+
+/// Runs `f`, recording it as the User Timing measure `name`; its result and milliseconds.
+pub fn timed<T>(name: &str, f: impl FnOnce() -> T) -> (T, f64) {
+    let start = tabs::clock();
+    let out = f();
+    tabs::measure(name, start);
+    (out, tabs::clock() - start)
+}
+
+/// Offers `text` as the CSV file `file`; a failure is a notice.
+pub fn save_csv(file: &str, text: &str) {
+    if let Err(e) = csv::download(file, "text/csv", text) {
+        use_workspace().notice(format!("CSV export failed: {e}"));
+    }
+}
+
+/// The card of an analysis over the domain's ranked keywords: the price and Get button until
+/// they are bought, then `show` with the decoded rows.
+fn analysis_card(
+    call: PricedCall,
+    id: &'static str,
+    title: &'static str,
+    show: impl Fn(Shared<RankedKeywordsData>) -> AnyView + Send + Sync + 'static,
+) -> impl IntoView {
+    let decoded = ranked_keywords_of(call);
+    let body = move || match decoded.get() {
+        Some(Ok(d)) => show(d),
+        Some(Err(e)) => unreadable(e),
+        None => ().into_any(),
+    };
+    view! { <PricedCallCard calls=PricedCalls::one(call) id=id title=title what="ranked keywords" body=body /> }
+}
+
+/// The toolbar of an analysis: its count, CSV export and how long it took.
+fn toolbar(
+    testid: &'static str,
+    count: String,
+    rows: usize,
+    ms: f64,
+    export: impl Fn() + 'static,
+) -> impl IntoView {
+    view! {
+        <div class="toolbar">
+            <strong data-testid=format!("{testid}-count")>{count}</strong>
+            <button type="button" class="secondary" data-testid=format!("{testid}-csv") disabled=rows == 0
+                on:click=move |_| export()>{format!("Export CSV ({} rows)", fmt_int(rows as i64))}</button>
+            <span class="meta" data-testid=format!("{testid}-timing")>{format!("computed in {ms:.0} ms")}</span>
+        </div>
+    }
+}
+
+/// The rule of an analysis, under its table.
+fn rule(testid: &'static str, text: &'static str) -> impl IntoView {
+    view! {
+        <details class="meta rules" data-testid=format!("{testid}-rule")>
+            <summary>"How this is computed"</summary>
+            <p>{text}</p>
+        </details>
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Top pages
+// ------------------------------------------------------------------------------------------
+
+/// The pages with the sort orders of their table.
+struct PagesData {
+    pages: Vec<Page>,
+    orders: SortCache,
+}
+
+const PAGE_COLUMNS: [Column<PagesData>; 5] = [
+    Column {
+        id: "url",
+        label: "Page",
+        numeric: false,
+        width: "minmax(14rem, 3fr)",
+        key: |d, i| SortKey::text(&d.pages[i].url),
+        csv: Some(|d, i| Cell::text(&d.pages[i].url)),
+        csv_header: Some("URL"),
+    },
+    Column {
+        id: "keywords",
+        label: "Keywords",
+        numeric: true,
+        width: "6.5rem",
+        key: |d, i| SortKey::int(d.pages[i].keywords as i64),
+        csv: Some(|d, i| Cell::num(d.pages[i].keywords as i64)),
+        csv_header: None,
+    },
+    Column {
+        id: "volume",
+        label: "Volume",
+        numeric: true,
+        width: "7rem",
+        key: |d, i| SortKey::int(d.pages[i].volume),
+        csv: Some(|d, i| Cell::num(d.pages[i].volume)),
+        csv_header: Some("Total volume"),
+    },
+    Column {
+        id: "best",
+        label: "Best keyword",
+        numeric: false,
+        width: "minmax(10rem, 2fr)",
+        key: |d, i| SortKey::text(&d.pages[i].best_keyword),
+        csv: Some(|d, i| Cell::text(&d.pages[i].best_keyword)),
+        csv_header: None,
+    },
+    Column {
+        id: "rank",
+        label: "Best rank",
+        numeric: true,
+        width: "6rem",
+        key: |d, i| SortKey::int(d.pages[i].best_rank),
+        csv: Some(|d, i| Cell::num(d.pages[i].best_rank)),
+        csv_header: None,
+    },
+];
+
+/// The domain's top pages tab.
+pub fn top_pages_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
+    analysis_card(call, "top-pages", "Top pages", move |d| {
+        let (pages, ms) = timed("serpkit:top-pages", || top_pages::top_pages(rows_of(&d)));
+        pages_table(pages, ms, name, "tp", "top-pages", top_pages::RULE)
+    })
+}
+
+/// A table of pages (a domain's, or a gap's competitor pages) with its toolbar and rule.
+pub fn pages_table(
+    pages: Vec<Page>,
+    ms: f64,
+    name: Signal<String>,
+    testid: &'static str,
+    file: &'static str,
+    rule_text: &'static str,
+) -> AnyView {
+    let n = pages.len();
+    let data = Shared::new(PagesData {
+        pages,
+        orders: SortCache::new(PAGE_COLUMNS.len()),
+    });
+    let sort = RwSignal::new(None::<(String, bool)>);
+    let d = data.clone();
+    let order = Memo::new(move |_| {
+        Shared::new(sort.with(|s| sorted_view(&d.orders, &PAGE_COLUMNS, &*d, n, s.as_ref(), None)))
+    });
+    let d = data.clone();
+    let render: RenderRow = Arc::new(move |i: u32| {
+        let Some(p) = d.pages.get(i as usize) else {
+            return ().into_any();
+        };
+        let (url, short) = (p.url.clone(), short_url(&p.url));
+        let title = url.clone();
+        view! {
+            <div role="cell" class="vt-c url" title=title><ExtLink href=url>{short}</ExtLink></div>
+            <div role="cell" class="vt-c num">{fmt_int(p.keywords as i64)}</div>
+            <div role="cell" class="vt-c num">{fmt_int(p.volume)}</div>
+            <div role="cell" class="vt-c">{p.best_keyword.clone()}</div>
+            <div role="cell" class="vt-c num">{p.best_rank}</div>
+        }
+        .into_any()
+    });
+    let export = move || {
+        let text = order.with_untracked(|o| super::columns::to_csv(&PAGE_COLUMNS, &*data, o));
+        save_csv(&format!("{file}-{}.csv", name.get_untracked()), &text);
+    };
+    view! {
+        <div class="analysis" data-testid=testid>
+            {toolbar(testid, format!("{} pages", fmt_int(n as i64)), n, ms, export)}
+            {if n == 0 {
+                view! { <p class="empty" data-testid=format!("{testid}-none")>"No ranking page."</p> }.into_any()
+            } else {
+                view! { <VirtualTable columns=PAGE_COLUMNS.to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
+                    sort=sort caption="Pages by the keywords they rank for" testid="tp-table" /> }.into_any()
+            }}
+            {rule(testid, rule_text)}
+        </div>
+    }
+    .into_any()
+}
+
+// ------------------------------------------------------------------------------------------
+// Cannibalisation
+// ------------------------------------------------------------------------------------------
+
+/// One row per (keyword, URL) of the cannibalised keywords, keyword by keyword, as Semrush
+/// lists them: each competing page on its own line.
+struct CannibalData {
+    found: Vec<Cannibalised>,
+    /// (keyword index, URL index) per row.
+    rows: Vec<(u32, u32)>,
+    orders: SortCache,
+}
+
+impl CannibalData {
+    fn at(&self, i: usize) -> (&Cannibalised, &(String, i64)) {
+        let (k, u) = self.rows[i];
+        let c = &self.found[k as usize];
+        (c, &c.urls[u as usize])
+    }
+}
+
+const CANNIBAL_COLUMNS: [Column<CannibalData>; 5] = [
+    Column {
+        id: "keyword",
+        label: "Keyword",
+        numeric: false,
+        width: "minmax(11rem, 2fr)",
+        key: |d, i| SortKey::text(&d.at(i).0.keyword),
+        csv: Some(|d, i| Cell::text(&d.at(i).0.keyword)),
+        csv_header: None,
+    },
+    Column {
+        id: "volume",
+        label: "Volume",
+        numeric: true,
+        width: "6.5rem",
+        key: |d, i| SortKey::int(d.at(i).0.volume),
+        csv: Some(|d, i| Cell::num(d.at(i).0.volume)),
+        csv_header: None,
+    },
+    Column {
+        id: "urls",
+        label: "URLs",
+        numeric: true,
+        width: "5rem",
+        key: |d, i| SortKey::int(d.at(i).0.urls.len() as i64),
+        csv: Some(|d, i| Cell::num(d.at(i).0.urls.len() as i64)),
+        csv_header: Some("URLs ranking"),
+    },
+    Column {
+        id: "url",
+        label: "Ranking URL",
+        numeric: false,
+        width: "minmax(14rem, 3fr)",
+        key: |d, i| SortKey::text(&d.at(i).1 .0),
+        csv: Some(|d, i| Cell::text(&d.at(i).1 .0)),
+        csv_header: Some("URL"),
+    },
+    Column {
+        id: "rank",
+        label: "Rank",
+        numeric: true,
+        width: "5rem",
+        key: |d, i| SortKey::int(d.at(i).1 .1),
+        csv: Some(|d, i| Cell::num(d.at(i).1 .1)),
+        csv_header: None,
+    },
+];
+
+/// The domain's cannibalisation tab.
+pub fn cannibalisation_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
+    analysis_card(call, "cannibal", "Cannibalised keywords", move |d| {
+        let (found, ms) = timed("serpkit:cannibalisation", || {
+            cannibalisation::cannibalised(rows_of(&d))
+        });
+        cannibal_table(found, ms, name)
+    })
+}
+
+fn cannibal_table(found: Vec<Cannibalised>, ms: f64, name: Signal<String>) -> AnyView {
+    let rows: Vec<(u32, u32)> = found
+        .iter()
+        .enumerate()
+        .flat_map(|(k, c)| (0..c.urls.len()).map(move |u| (k as u32, u as u32)))
+        .collect();
+    let (keywords, n) = (found.len(), rows.len());
+    let data = Shared::new(CannibalData {
+        found,
+        rows,
+        orders: SortCache::new(CANNIBAL_COLUMNS.len()),
+    });
+    let sort = RwSignal::new(None::<(String, bool)>);
+    let d = data.clone();
+    let order = Memo::new(move |_| {
+        Shared::new(
+            sort.with(|s| sorted_view(&d.orders, &CANNIBAL_COLUMNS, &*d, n, s.as_ref(), None)),
+        )
+    });
+    let d = data.clone();
+    let render: RenderRow = Arc::new(move |i: u32| {
+        if i as usize >= d.rows.len() {
+            return ().into_any();
+        }
+        let (c, (url, rank)) = d.at(i as usize);
+        let (url, short) = (url.clone(), short_url(url));
+        let title = url.clone();
+        view! {
+            <div role="cell" class="vt-c kwc">{c.keyword.clone()}</div>
+            <div role="cell" class="vt-c num">{fmt_int(c.volume)}</div>
+            <div role="cell" class="vt-c num">{c.urls.len()}</div>
+            <div role="cell" class="vt-c url" title=title><ExtLink href=url>{short}</ExtLink></div>
+            <div role="cell" class="vt-c num">{*rank}</div>
+        }
+        .into_any()
+    });
+    let export = move || {
+        let text = order.with_untracked(|o| super::columns::to_csv(&CANNIBAL_COLUMNS, &*data, o));
+        save_csv(&format!("cannibalised-{}.csv", name.get_untracked()), &text);
+    };
+    view! {
+        <div class="analysis" data-testid="cn">
+            {toolbar("cn", format!("{} cannibalised keywords", fmt_int(keywords as i64)), n, ms, export)}
+            {if n == 0 {
+                view! { <p class="empty" data-testid="cn-none">"No keyword has two ranking URLs of this domain."</p> }.into_any()
+            } else {
+                view! { <VirtualTable columns=CANNIBAL_COLUMNS.to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
+                    sort=sort caption="Keywords two or more pages rank for" testid="cn-table" /> }.into_any()
+            }}
+            {rule("cn", cannibalisation::RULE)}
+        </div>
+    }
+    .into_any()
+}
+
+// ------------------------------------------------------------------------------------------
+// Intent
+// ------------------------------------------------------------------------------------------
+
+/// The ranked keywords with their intents.
+struct IntentData {
+    rows: Shared<RankedKeywordsData>,
+    intents: Vec<Intents>,
+    /// Each row's intents as text (sort key and CSV).
+    text: Vec<String>,
+    orders: SortCache,
+}
+
+const INTENT_COLUMNS: [Column<IntentData>; 5] = [
+    Column {
+        id: "keyword",
+        label: "Keyword",
+        numeric: false,
+        width: "minmax(11rem, 2fr)",
+        key: |d, i| SortKey::text(&d.rows.lower[i]),
+        csv: Some(|d, i| Cell::text(&d.rows.keyword[i])),
+        csv_header: None,
+    },
+    Column {
+        id: "intent",
+        label: "Intent",
+        numeric: false,
+        width: "minmax(9rem, 1.4fr)",
+        key: |d, i| SortKey::text(&d.text[i]),
+        csv: Some(|d, i| Cell::text(&d.text[i])),
+        csv_header: None,
+    },
+    Column {
+        id: "volume",
+        label: "Volume",
+        numeric: true,
+        width: "6.5rem",
+        key: |d, i| SortKey::int(d.rows.volume[i]),
+        csv: Some(|d, i| Cell::num(d.rows.volume[i])),
+        csv_header: Some("Search volume"),
+    },
+    Column {
+        id: "rank",
+        label: "Rank",
+        numeric: true,
+        width: "4.5rem",
+        key: |d, i| SortKey::int(d.rows.rank[i]),
+        csv: Some(|d, i| Cell::num(d.rows.rank[i])),
+        csv_header: None,
+    },
+    Column {
+        id: "url",
+        label: "Ranking URL",
+        numeric: false,
+        width: "minmax(12rem, 2.4fr)",
+        key: |d, i| SortKey::text(&d.rows.url[i]),
+        csv: Some(|d, i| Cell::text(&d.rows.url[i])),
+        csv_header: Some("URL"),
+    },
+];
+
+/// The domain's intent tab: keywords per intent, a filter and the table.
+pub fn intent_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
+    analysis_card(call, "intent", "Search intent", move |d| {
+        let brand = brand::terms(&brand::default_terms(&[name.get_untracked()]));
+        let (intents, ms) = timed("serpkit:intent", || {
+            d.lower
+                .iter()
+                .map(|k| intent::classify(k, &brand))
+                .collect::<Vec<_>>()
+        });
+        let text = intents.iter().map(|i| i.text()).collect();
+        intent_table(
+            IntentData {
+                rows: d,
+                intents,
+                text,
+                orders: SortCache::new(INTENT_COLUMNS.len()),
+            },
+            ms,
+            name,
+        )
+    })
+}
+
+fn intent_table(data: IntentData, ms: f64, name: Signal<String>) -> AnyView {
+    let n = data.intents.len();
+    let dist = intent::distribution(&data.intents, &data.rows.volume);
+    let data = Shared::new(data);
+    let only = RwSignal::new(None::<Intent>);
+    let sort = RwSignal::new(None::<(String, bool)>);
+    let d = data.clone();
+    let order = Memo::new(move |_| {
+        let mask: Option<Vec<bool>> = only
+            .get()
+            .map(|want| d.intents.iter().map(|i| i.has(want)).collect());
+        Shared::new(sort.with(|s| {
+            sorted_view(
+                &d.orders,
+                &INTENT_COLUMNS,
+                &*d,
+                n,
+                s.as_ref(),
+                mask.as_deref(),
+            )
+        }))
+    });
+    let d = data.clone();
+    let render: RenderRow = Arc::new(move |i: u32| {
+        let i = i as usize;
+        if i >= n {
+            return ().into_any();
+        }
+        let url = d.rows.url[i].clone();
+        let short = short_url(&url);
+        let title = url.clone();
+        let badges = d.intents[i]
+            .list()
+            .map(|x| view! { <span class=format!("intent i-{}", x.id())>{x.label()}</span> })
+            .collect_view();
+        view! {
+            <div role="cell" class="vt-c kwc">{d.rows.keyword[i].clone()}</div>
+            <div role="cell" class="vt-c">{badges}</div>
+            <div role="cell" class="vt-c num">{fmt_int(d.rows.volume[i])}</div>
+            <div role="cell" class="vt-c num">{d.rows.rank[i]}</div>
+            <div role="cell" class="vt-c url" title=title><ExtLink href=url>{short}</ExtLink></div>
+        }
+        .into_any()
+    });
+    let shown = move || order.with(|o| o.len());
+    let csv_data = data.clone();
+    let export = move |_| {
+        let text = order.with_untracked(|o| super::columns::to_csv(&INTENT_COLUMNS, &*csv_data, o));
+        save_csv(&format!("intent-{}.csv", name.get_untracked()), &text);
+    };
+    let report_data = data.clone();
+    let make = Callback::new(move |_| {
+        Some(intent_report(
+            &report_data,
+            &dist,
+            &name.get_untracked(),
+            &order.get_untracked(),
+        ))
+    });
+    view! {
+        <div class="analysis" data-testid="in">
+            <ul class="legend-chips" data-testid="in-dist" aria-label="Keywords per intent">
+                {Intent::ALL.iter().zip(dist).map(|(x, (count, volume))| view! {
+                    <li class="chip" data-testid=format!("in-dist-{}", x.id())>
+                        <strong>{x.label()}</strong>{format!(" {} keywords · {} searches", fmt_int(count as i64), fmt_int(volume))}
+                    </li>
+                }).collect_view()}
+            </ul>
+            <div class="toolbar">
+                <label class="f">
+                    <span>"Intent"</span>
+                    <select data-testid="in-filter" on:change=move |ev| only.set(Intent::from_id(&event_target_value(&ev)))>
+                        <option value="">"Any intent"</option>
+                        {Intent::ALL.iter().map(|x| view! { <option value=x.id()>{x.label()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <strong data-testid="in-count" aria-live="polite">{move || format!("{} of {} keywords", fmt_int(shown() as i64), fmt_int(n as i64))}</strong>
+                <button type="button" class="secondary" data-testid="in-csv" disabled=move || shown() == 0 on:click=export>
+                    {move || format!("Export CSV ({} rows)", fmt_int(shown() as i64))}</button>
+                <ReportButton testid="in-report" disabled=Signal::derive(move || shown() == 0) make=make />
+                <span class="meta" data-testid="in-timing">{format!("classified in {ms:.0} ms")}</span>
+            </div>
+            <Show when=move || { shown() > 0 }
+                fallback=|| view! { <p class="empty" data-testid="in-none">"No keyword has this intent."</p> }>
+                <VirtualTable columns=INTENT_COLUMNS.to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
+                    sort=sort caption="Ranked keywords by search intent" testid="in-table" />
+            </Show>
+            <p class="meta rules" data-testid="in-rule">{intent::RULE}</p>
+        </div>
+    }
+    .into_any()
+}
+
+/// Rows a report lists (the rest are in the CSV).
+const REPORT_ROWS: usize = 500;
+
+/// The intent report: keywords per intent, the rule, and the rows shown (first 500).
+fn intent_report(
+    d: &IntentData,
+    dist: &[(usize, i64); 4],
+    domain: &str,
+    order: &[u32],
+) -> (String, Report) {
+    let figures = Intent::ALL
+        .iter()
+        .zip(dist)
+        .map(|(x, (c, v))| {
+            (
+                x.label().to_string(),
+                format!("{} keywords, {} searches", fmt_int(*c as i64), fmt_int(*v)),
+            )
+        })
+        .collect();
+    let rows = order
+        .iter()
+        .take(REPORT_ROWS)
+        .map(|&i| {
+            let i = i as usize;
+            vec![
+                rep::Cell::Text(d.rows.keyword[i].clone()),
+                rep::Cell::Text(d.text[i].clone()),
+                rep::Cell::Text(fmt_int(d.rows.volume[i])),
+                rep::Cell::Text(d.rows.rank[i].to_string()),
+                rep::Cell::Url(d.rows.url[i].clone()),
+            ]
+        })
+        .collect();
+    let report = Report {
+        title: format!("Search intent of {domain}'s ranked keywords"),
+        subtitle: format!(
+            "{} ranked keywords; {} listed (first {} shown, the CSV has all)",
+            fmt_int(d.intents.len() as i64),
+            fmt_int(order.len() as i64),
+            REPORT_ROWS.min(order.len())
+        ),
+        sections: vec![
+            Section {
+                heading: "Keywords per intent".into(),
+                notes: vec![intent::RULE.to_string()],
+                blocks: vec![Block::Figures(figures)],
+            },
+            Section {
+                heading: "Keywords".into(),
+                notes: Vec::new(),
+                blocks: vec![Block::Table {
+                    caption: "Ranked keywords with their intents".into(),
+                    headers: ["Keyword", "Intent", "#Volume", "#Rank", "URL"]
+                        .map(String::from)
+                        .to_vec(),
+                    rows,
+                }],
+            },
+        ],
+    };
+    (format!("intent-{domain}.html"), report)
+}

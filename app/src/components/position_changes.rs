@@ -1,0 +1,242 @@
+//! Position changes of a domain's ranked keywords between its previous purchase and the
+//! latest (a tab of the domain page): counts of new, up, down, lost and unchanged keywords,
+//! a filter by kind, the table and its CSV. The previous purchase is the result a refresh
+//! replaced, kept by the workspace under `records::previous_key` (no call, no new store).
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use serpkit::ops::ranked_keywords_domain::RankedKeyword;
+
+use super::analyses::{rows_of, save_csv, timed};
+use super::columns::{sorted_view, Column, SortCache, SortKey};
+use super::csv::Cell;
+use super::ranked_keywords::{ranked_keywords_of, short_url, RankedKeywordsData};
+use super::virtual_table::{RenderRow, Shared, VirtualTable};
+use super::{fmt_int, fmt_time, ExtLink, PricedCall, PricedCallCard, PricedCalls};
+use crate::components::priced_call::unreadable;
+use crate::research::changes::{self, Changes, Move};
+use crate::workspace::records::previous_key;
+use crate::workspace::use_workspace;
+
+/// The comparison with the sort orders of its table.
+struct ChangesData {
+    c: Changes,
+    orders: SortCache,
+}
+
+fn rank_key(r: Option<i64>) -> SortKey<'static> {
+    r.map_or(SortKey::Missing, SortKey::int)
+}
+
+fn rank_cell(r: Option<i64>) -> Cell {
+    r.map_or_else(Cell::empty, Cell::num)
+}
+
+const COLUMNS: [Column<ChangesData>; 7] = [
+    Column {
+        id: "keyword",
+        label: "Keyword",
+        numeric: false,
+        width: "minmax(11rem, 2fr)",
+        key: |d, i| SortKey::text(&d.c.lower[i]),
+        csv: Some(|d, i| Cell::text(&d.c.keyword[i])),
+        csv_header: None,
+    },
+    Column {
+        id: "moved",
+        label: "Change",
+        numeric: false,
+        width: "6.5rem",
+        key: |d, i| SortKey::text(d.c.moved[i].label()),
+        csv: Some(|d, i| Cell::text(d.c.moved[i].label())),
+        csv_header: None,
+    },
+    Column {
+        id: "before",
+        label: "Before",
+        numeric: true,
+        width: "5rem",
+        key: |d, i| rank_key(d.c.before[i]),
+        csv: Some(|d, i| rank_cell(d.c.before[i])),
+        csv_header: Some("Previous rank"),
+    },
+    Column {
+        id: "after",
+        label: "Now",
+        numeric: true,
+        width: "5rem",
+        key: |d, i| rank_key(d.c.after[i]),
+        csv: Some(|d, i| rank_cell(d.c.after[i])),
+        csv_header: Some("Rank"),
+    },
+    Column {
+        id: "places",
+        label: "Places",
+        numeric: true,
+        width: "5.5rem",
+        key: |d, i| rank_key(d.c.change(i)),
+        csv: Some(|d, i| rank_cell(d.c.change(i))),
+        csv_header: Some("Places gained"),
+    },
+    Column {
+        id: "volume",
+        label: "Volume",
+        numeric: true,
+        width: "6.5rem",
+        key: |d, i| SortKey::int(d.c.volume[i]),
+        csv: Some(|d, i| Cell::num(d.c.volume[i])),
+        csv_header: Some("Search volume"),
+    },
+    Column {
+        id: "url",
+        label: "Ranking URL",
+        numeric: false,
+        width: "minmax(12rem, 2.4fr)",
+        key: |d, i| SortKey::text(&d.c.url[i]),
+        csv: Some(|d, i| Cell::text(&d.c.url[i])),
+        csv_header: Some("URL"),
+    },
+];
+
+/// The domain's position changes tab.
+pub fn changes_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
+    let workspace = use_workspace();
+    let latest = ranked_keywords_of(call);
+    // (key, time) of the previous purchase: changes only when another one is kept.
+    let previous_ident = Memo::new(move |_| {
+        let (key, _) = call.ident.get()?;
+        let key = previous_key(&key);
+        workspace
+            .results
+            .with(|m| m.get(&key).map(|r| r.at))
+            .map(|at| (key, at))
+    });
+    let previous = Memo::new(move |_| {
+        let (key, at) = previous_ident.get()?;
+        workspace.results.with_untracked(|m| {
+            m.get(&key).map(|r| {
+                serpkit::decode::<Vec<RankedKeyword>>(&r.body)
+                    .map(|v| (Shared::new(RankedKeywordsData::from_records(v)), at))
+                    .map_err(|e| e.to_string())
+            })
+        })
+    });
+    let body = move || {
+        let now_at = call.ident.get().map(|(_, at)| at).unwrap_or_default();
+        match (latest.get(), previous.get()) {
+            (Some(Err(e)), _) | (_, Some(Err(e))) => unreadable(e),
+            (Some(Ok(after)), Some(Ok((before, at)))) => {
+                compared(&before, &after, (at, now_at), name)
+            }
+            (Some(Ok(_)), None) => view! {
+                <p class="empty" data-testid="ch-no-previous">
+                    {format!("Bought {}; there is no earlier purchase to compare with yet. Refresh buys the ranked keywords again (its price is shown first) and keeps this purchase as the previous one: the changes between the two show here.", fmt_time(now_at))}
+                </p>
+            }
+            .into_any(),
+            (None, _) => ().into_any(),
+        }
+    };
+    view! { <PricedCallCard calls=PricedCalls::one(call) id="changes" title="Position changes" what="ranked keywords" body=body /> }
+}
+
+/// The comparison of two purchases (bought at `at.0` and `at.1`).
+fn compared(
+    before: &RankedKeywordsData,
+    after: &RankedKeywordsData,
+    at: (f64, f64),
+    name: Signal<String>,
+) -> AnyView {
+    let (c, ms) = timed("serpkit:position-changes", || {
+        changes::compare(rows_of(before), rows_of(after))
+    });
+    let n = c.len();
+    let counts = c.counts;
+    let data = Shared::new(ChangesData {
+        c,
+        orders: SortCache::new(COLUMNS.len()),
+    });
+    let only = RwSignal::new(None::<Move>);
+    let sort = RwSignal::new(None::<(String, bool)>);
+    let d = data.clone();
+    let order = Memo::new(move |_| {
+        let mask: Option<Vec<bool>> = only
+            .get()
+            .map(|m| d.c.moved.iter().map(|x| *x == m).collect());
+        Shared::new(
+            sort.with(|s| sorted_view(&d.orders, &COLUMNS, &*d, n, s.as_ref(), mask.as_deref())),
+        )
+    });
+    let d = data.clone();
+    let render: RenderRow = Arc::new(move |i: u32| {
+        let i = i as usize;
+        if i >= n {
+            return ().into_any();
+        }
+        let c = &d.c;
+        let moved = c.moved[i];
+        let rank = |r: Option<i64>| r.map_or_else(|| "–".to_string(), |r| r.to_string());
+        let places = c.change(i).map_or_else(String::new, |p| {
+            if p > 0 {
+                format!("+{p}")
+            } else {
+                p.to_string()
+            }
+        });
+        let url = c.url[i].clone();
+        let short = short_url(&url);
+        let title = url.clone();
+        view! {
+            <div role="cell" class="vt-c kwc">{c.keyword[i].clone()}</div>
+            <div role="cell" class="vt-c"><span class=format!("move m-{}", moved.id())>{moved.label()}</span></div>
+            <div role="cell" class="vt-c num">{rank(c.before[i])}</div>
+            <div role="cell" class="vt-c num">{rank(c.after[i])}</div>
+            <div role="cell" class="vt-c num">{places}</div>
+            <div role="cell" class="vt-c num">{fmt_int(c.volume[i])}</div>
+            <div role="cell" class="vt-c url" title=title><ExtLink href=url>{short}</ExtLink></div>
+        }
+        .into_any()
+    });
+    let shown = move || order.with(|o| o.len());
+    let export = move |_| {
+        let text = order.with_untracked(|o| super::columns::to_csv(&COLUMNS, &*data, o));
+        save_csv(
+            &format!("position-changes-{}.csv", name.get_untracked()),
+            &text,
+        );
+    };
+    view! {
+        <div class="analysis" data-testid="ch">
+            <p class="meta" data-testid="ch-dates">{format!("Previous purchase {} → latest {}.", fmt_time(at.0), fmt_time(at.1))}</p>
+            <div class="toolbar" role="group" aria-label="Show keywords that moved">
+                <button type="button" class="secondary" data-testid="ch-all" aria-pressed=move || only.get().is_none().to_string()
+                    on:click=move |_| only.set(None)>{format!("All {}", fmt_int(n as i64))}</button>
+                {Move::ALL.iter().zip(counts).map(|(m, count)| {
+                    let m = *m;
+                    view! {
+                        <button type="button" class="secondary" data-testid=format!("ch-{}", m.id())
+                            aria-pressed=move || (only.get() == Some(m)).to_string()
+                            on:click=move |_| only.set(Some(m))>{format!("{} {}", m.label(), fmt_int(count as i64))}</button>
+                    }
+                }).collect_view()}
+            </div>
+            <div class="toolbar">
+                <strong data-testid="ch-count" aria-live="polite">{move || format!("{} of {} keywords", fmt_int(shown() as i64), fmt_int(n as i64))}</strong>
+                <button type="button" class="secondary" data-testid="ch-csv" disabled=move || shown() == 0 on:click=export>
+                    {move || format!("Export CSV ({} rows)", fmt_int(shown() as i64))}</button>
+                <span class="meta" data-testid="ch-timing">{format!("computed in {ms:.0} ms")}</span>
+            </div>
+            <Show when=move || { shown() > 0 }
+                fallback=|| view! { <p class="empty" data-testid="ch-none">"No keyword moved this way."</p> }>
+                <VirtualTable columns=COLUMNS.to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
+                    sort=sort caption="Position changes between the two purchases" testid="ch-table" />
+            </Show>
+            <details class="meta rules" data-testid="ch-rule">
+                <summary>"How this is computed"</summary>
+                <p>{changes::RULE}</p>
+            </details>
+        </div>
+    }
+    .into_any()
+}
