@@ -1,16 +1,20 @@
-/** Operation names: the spec's paths without `/v1/`. */
-export type OperationName =
-  | "search_volume/bulk"
-  | "search_volume/single"
-  | "domainstats"
-  | "backlink/metrics"
-  | "ranked-keywords/metrics"
-  | "ranked-keywords/domain"
-  | "backlink/overview"
-  | "outline/seo"
-  | "microblog/post"
-  | "video/video"
-  | "related";
+// Every operation's request and response types (`OperationName`, `Operations`, the request and
+// record interfaces, the client's method per operation) are generated from the Rust core's
+// declarations into serpkit_types.d.ts by `cargo xtask pkg`; this file holds the API.
+import type { OperationMethods, OperationName, Operations, SearchVolumeBulkRequest, SearchVolumeRecord } from "./serpkit_types.js";
+export * from "./serpkit_types.js";
+
+/** An operation by its name or its path: `"related"` or `"/v1/related"`; any other string does not compile. */
+export type OperationRef = OperationName | `/v1/${OperationName}`;
+
+/** The operation name an `OperationRef` stands for: `OperationOf<"/v1/related">` is `"related"`. */
+export type OperationOf<R extends OperationRef> = R extends `/v1/${infer P extends OperationName}` ? P : Extract<R, OperationName>;
+
+/** The request body of an operation (`key` may be omitted). */
+export type RequestOf<R extends OperationRef> = Operations[OperationOf<R>]["request"];
+
+/** The response (`data`) of an operation, under the client's `integers` mode `I`. */
+export type ResponseOf<R extends OperationRef, I extends IntegersMode = "number"> = Operations<I>[OperationOf<R>]["response"];
 
 /** An exact amount of US dollars. `micros` is exact; `usd` is for display and charts. */
 export interface Money {
@@ -26,7 +30,14 @@ export type PriceUnit = "per_keyword" | "per_domain" | "per_url" | "per_request"
 export function operations(): OperationInfo[];
 
 /** The JSON Schema (2020-12) of the operation's response. */
-export function jsonSchema(operation: string): Record<string, unknown>;
+export function jsonSchema(operation: OperationRef): Record<string, unknown>;
+
+/**
+ * The estimated charge of a request now (the operation's price × its units), without a client
+ * or a record cache: `estimateCost("related", { keyword, ccode })`. The request is typed by the
+ * operation; one given as JSON text is read at run time.
+ */
+export function estimateCost<P extends OperationRef>(operation: P, request: RequestOf<P> | string): CostEstimate;
 
 /**
  * Validates a response body of `operation` against every rule of the spec. Which input to
@@ -45,15 +56,15 @@ export function jsonSchema(operation: string): Record<string, unknown>;
  *   The value is read as `JSON.stringify` would write it.
  * With `request`, also the rules tied to the request.
  */
-export function validateResponse(
-  operation: string,
+export function validateResponse<P extends OperationRef>(
+  operation: P,
   body: string | Uint8Array | ArrayBuffer | unknown,
-  request?: object | string | null,
+  request?: RequestOf<P> | string | null,
 ): ValidationReport;
 
 /** What `responseSchema(op)["~standard"].validate` returns (Standard Schema v1's result). */
-export type ResponseSchemaResult =
-  | { readonly value: unknown; readonly issues?: undefined; readonly serpkit: { readonly report: ValidationReport } }
+export type ResponseSchemaResult<T = unknown> =
+  | { readonly value: T; readonly issues?: undefined; readonly serpkit: { readonly report: ValidationReport } }
   | {
       readonly issues: ReadonlyArray<{ readonly message: string; readonly path: ReadonlyArray<string | number>; readonly code: string }>;
       readonly serpkit: { readonly report: ValidationReport };
@@ -69,17 +80,18 @@ export interface ResponseJsonSchemaOptions {
  * An operation's response as a Standard Schema v1 with the Standard JSON Schema extension
  * (structurally `StandardSchemaV1` and `StandardJSONSchemaV1` of `@standard-schema/spec`).
  */
-export interface ResponseSchema {
+export interface ResponseSchema<T = unknown> {
   readonly '~standard': {
     readonly version: 1;
     readonly vendor: 'serpkit';
     /** The generated JS validator on a parsed value: errors are issues, warnings on `serpkit.report`. */
-    readonly validate: (value: unknown, options?: { readonly libraryOptions?: Record<string, unknown> | undefined }) => ResponseSchemaResult;
+    readonly validate: (value: unknown, options?: { readonly libraryOptions?: Record<string, unknown> | undefined }) => ResponseSchemaResult<T>;
     readonly jsonSchema: {
       readonly input: (options: ResponseJsonSchemaOptions) => Record<string, unknown>;
       readonly output: (options: ResponseJsonSchemaOptions) => Record<string, unknown>;
     };
-    readonly types?: { readonly input: unknown; readonly output: unknown } | undefined;
+    /** Type-level only (as zod, valibot and ArkType declare it): the operation's response. */
+    readonly types?: { readonly input: T; readonly output: T } | undefined;
   };
 }
 
@@ -88,7 +100,7 @@ export interface ResponseSchema {
  * library that takes one), validating parsed values with the operation's generated JS
  * validator; `options.request` adds the rules tied to the request.
  */
-export function responseSchema(operation: string, options?: { request?: object | string | null }): ResponseSchema;
+export function responseSchema<P extends OperationRef>(operation: P, options?: { request?: RequestOf<P> | string | null }): ResponseSchema<ResponseOf<P>>;
 
 /**
  * Validated data from JSON text or UTF-8 bytes: `JSON.parse`, then the parsed-value
@@ -96,11 +108,11 @@ export function responseSchema(operation: string, options?: { request?: object |
  * report holds the `json` error with its position). Use it when you need the data anyway;
  * `validateResponse(bytes)` when the text-only rules matter too.
  */
-export function parseResponse(
-  operation: string,
+export function parseResponse<P extends OperationRef>(
+  operation: P,
   body: string | Uint8Array | ArrayBuffer,
-  request?: object | string | null,
-): { data: unknown; report: ValidationReport };
+  request?: RequestOf<P> | string | null,
+): { data: ResponseOf<P> | undefined; report: ValidationReport };
 
 export interface OperationInfo {
   path: OperationName;
@@ -139,249 +151,6 @@ export interface ValidationReport {
   position?: { offset: number; line: number; column: number };
 }
 
-// ---- Requests -------------------------------------------------------------------------
-// `key` may be omitted: the client puts its own key in the body.
-
-export interface SearchVolumeBulkRequest { key?: string; keywords: string[]; ccode: string; }
-export interface SearchVolumeSingleRequest { key?: string; keyword: string; ccode: string; }
-export interface DomainStatsRequest { key?: string; domains: string[]; }
-export interface BacklinkMetricsRequest { key?: string; urls: string[]; }
-/** ranked-keywords/metrics, ranked-keywords/domain, backlink/overview */
-export interface DomainRequest { key?: string; domain: string; }
-/** outline/seo, microblog/post, video/video */
-export interface KeywordRequest { key?: string; keyword: string; }
-export interface RelatedRequest { key?: string; keyword: string; ccode: string; }
-
-// ---- Response records -------------------------------------------------------------------
-
-export interface MonthlySearch {
-  month: string;
-  year: number;
-  value: number;
-  count: number;
-  /** `<year>-<MonthName>` */
-  date: string;
-}
-
-export interface SearchVolumeRecord {
-  ccode: string;
-  keyword: string;
-  AVERAGE_CPC: number;
-  COMPETITION: number;
-  SEARCH_VOLUME: number;
-  TARGETED_MONTHLY_SEARCHES: MonthlySearch[];
-}
-
-/** Every value is a string; empty when unavailable. */
-export interface DomainStatsRecord {
-  domain: string;
-  domainAsEntered?: string;
-  alphaLinks: string;
-  alphaPA: string;
-  alphaDA: string;
-  alphaRank: string;
-  alphaTrust: string;
-  alphaSpam: string;
-  betaStatReturned: string;
-  SN_comments: string;
-  SN_shares: string;
-  stumbles: string;
-  image_board_pins: string;
-  betaLinks: string;
-  betaRefDomains: string;
-  betaRefEDU: string;
-  betaRefGov: string;
-  betaRefSubnets: string;
-  betaIPs: string;
-  betaCF: string;
-  betaTF: string;
-  betaTTF0Name: string;
-  betaTTF0Value: string;
-  betaTTF1Name: string;
-  betaTTF1Value: string;
-  betaTTF2Name: string;
-  betaTTF2Value: string;
-}
-
-export interface PageBacklinkMetrics {
-  backlinks: number;
-  dofollow_backlinks: number;
-  nofollow_backlinks: number;
-  edu_backlinks: number;
-  gov_backlinks: number;
-  ips: number;
-  refdomains: number;
-  subnets: number;
-  url: string;
-}
-
-/** There is no field for positions 61 to 70. */
-export interface RankedKeywordsMetrics {
-  domain: string;
-  total_ranked_keywords: number;
-  position_1: number;
-  position_2_3: number;
-  position_4_10: number;
-  position_11_20: number;
-  position_21_30: number;
-  position_31_40: number;
-  position_41_50: number;
-  position_51_60: number;
-  position_71_80: number;
-  position_81_90: number;
-  position_91_100: number;
-}
-
-export interface RankedKeyword {
-  keyword: string;
-  competition: number;
-  search_volume: number;
-  total_backlinks: number;
-  total_referring_domains: number;
-  rank: number;
-  url: string;
-}
-
-export interface OverviewMetrics extends PageBacklinkMetrics {
-  _id: string;
-  __v: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface DailyStat {
-  date: string;
-  new: number;
-  lost: number;
-}
-
-export interface RefNewLost {
-  new_lost_date: string;
-  new_lost_type: "new" | "lost";
-  refdomain: string;
-  backlinks: number;
-  dofollow_backlinks: number;
-  first_seen: string;
-  domain_inlink_rank: number;
-}
-
-export interface DomainOverview {
-  metrics: OverviewMetrics;
-  stats: DailyStat[];
-  ref_newlost: RefNewLost[];
-}
-
-export interface Heading {
-  /** h1..h4 observed */
-  type: string;
-  /** Scraped text: may contain markup. Show as text, never as HTML. */
-  text: string;
-}
-
-export interface OutlinePage {
-  headings: Heading[];
-  url: string;
-  rank: number;
-}
-
-export interface Profile {
-  user_avatar: string;
-  user_id: number;
-  fullname: string;
-  username: string;
-  verified: boolean;
-}
-
-export interface MicroblogPost {
-  url: string;
-  retweets: number;
-  likes: number;
-  replies: number;
-  /** Post text (untrusted). */
-  tweet: string;
-  hashtags: string[];
-  profile: Profile;
-  tagged: string[];
-  posted_on: string;
-  media: unknown[];
-}
-
-export interface WebCommandMetadata {
-  url: string;
-  webPageType: string;
-  rootVe: number;
-  apiUrl: string;
-}
-
-export interface CommandMetadata {
-  webCommandMetadata: WebCommandMetadata;
-}
-
-export interface BrowseEndpoint {
-  browseId: string;
-  params?: string;
-}
-
-export interface NavigationEndpoint {
-  clickTrackingParams: string;
-  commandMetadata: CommandMetadata;
-  browseEndpoint: BrowseEndpoint;
-}
-
-export interface Visibility {
-  types: string;
-}
-
-export interface LoggingDirectives {
-  trackingParams: string;
-  visibility: Visibility;
-  enableDisplayloggerExperiment: boolean;
-}
-
-/** A tag, a separator (`text` is " " only) or a playlist link (no `loggingDirectives`). */
-export interface VideoHashtag {
-  text: string;
-  navigationEndpoint?: NavigationEndpoint;
-  loggingDirectives?: LoggingDirectives;
-}
-
-export interface Channel {
-  name: string;
-  id: string;
-  photo: string;
-  is_monetized: boolean;
-  is_verified: boolean;
-  is_family_safe: boolean;
-  avatar: unknown[];
-  banner: unknown[];
-  tags: unknown[];
-  available_countries: unknown[];
-}
-
-export interface Video {
-  url: string;
-  image: string;
-  hashtags: VideoHashtag[];
-  posted_on: string;
-  title: string;
-  views: number;
-  likes: number;
-  dislikes: number;
-  description: string;
-  channel: Channel;
-  error: boolean;
-  keywords: string[];
-  language: string[];
-}
-
-export interface RelatedKeyword {
-  keyword: string;
-  competition: number;
-  cpc: number;
-  search_volume: number;
-  kd: number;
-}
-
 // ---- Client -----------------------------------------------------------------------------
 
 export interface RetryOptions {
@@ -396,23 +165,11 @@ export interface RetryOptions {
  * How a client's `data` holds integers beyond ±(2^53 − 1), which a JS number cannot hold
  * exactly (real 64-bit ids: microblog `user_id`). Only those integers are converted; every
  * other number stays a number. "number" (the default) keeps them rounded, never silently: the
- * reply's report gets an `unsafe_integer` warning, once per field path pattern.
+ * reply's report gets an `unsafe_integer` warning, once per field path pattern. In the types,
+ * only the fields the core declares may hold such an id (`LargeInteger<I>`: microblog
+ * `profile.user_id`) are `number | bigint` or `number | string`; every other stays `number`.
  */
 export type IntegersMode = "number" | "bigint" | "string";
-
-/**
- * `T` as `data` holds it under the integers mode `I`: with "bigint" or "string", any number
- * may be a `bigint` or the string of its digits (those beyond ±(2^53 − 1) are).
- */
-export type WithIntegers<T, I extends IntegersMode> = I extends "number"
-  ? T
-  : T extends number
-    ? number | (I extends "bigint" ? bigint : string)
-    : T extends readonly (infer E)[]
-      ? WithIntegers<E, I>[]
-      : T extends object
-        ? { [K in keyof T]: WithIntegers<T[K], I> }
-        : T;
 
 export interface ClientOptions<I extends IntegersMode = "number"> {
   /** The API key: sent in the request body only, never in URLs, logs or errors. */
@@ -570,7 +327,7 @@ export interface BulkProgress {
 export interface BulkResult<I extends IntegersMode = "number"> {
   /** Records of the completed chunks, in request order, as the service wrote them (as `data`
    * of `searchVolumeBulk`: the chunks' arrays joined, not decoded and re-encoded). */
-  data: WithIntegers<SearchVolumeRecord[], I>;
+  data: SearchVolumeRecord[];
   /** Keywords whose chunk did not complete (not charged). */
   missing: string[];
   /** Confirmed charges of the job. */
@@ -706,62 +463,26 @@ export type SerpkitError =
   | BodyLostError
   | PlainSerpkitError;
 
-/** The request and response types of every operation, by path (what `client.call` reads). */
-export interface Operations {
-  "search_volume/bulk": { request: SearchVolumeBulkRequest; response: SearchVolumeRecord[] };
-  "search_volume/single": { request: SearchVolumeSingleRequest; response: SearchVolumeRecord };
-  domainstats: { request: DomainStatsRequest; response: DomainStatsRecord[] };
-  "backlink/metrics": { request: BacklinkMetricsRequest; response: PageBacklinkMetrics[] };
-  "ranked-keywords/metrics": { request: DomainRequest; response: RankedKeywordsMetrics[] };
-  "ranked-keywords/domain": { request: DomainRequest; response: RankedKeyword[] };
-  "backlink/overview": { request: DomainRequest; response: DomainOverview };
-  "outline/seo": { request: KeywordRequest; response: OutlinePage[] };
-  "microblog/post": { request: KeywordRequest; response: MicroblogPost[] };
-  "video/video": { request: KeywordRequest; response: Video[] };
-  related: { request: RelatedRequest; response: RelatedKeyword[] };
-}
-
 /**
- * The calls of a `Client`, one method per operation (each is `call(path, request, options)`),
- * and `quote`. Defined in the package's JS (`record_client.js`), so they are declared here and
- * merge with the class's declaration. With a record `cache`, replies also say `fromCache`,
+ * The calls of a `Client`: one method per operation (`OperationMethods`, generated from the
+ * core's list; each is `call(path, request, options)`), `call` and `quote`. Defined in the
+ * package's JS (`record_client.js`), so they are declared here and merge with the class's
+ * declaration. With a record `cache`, replies also say `fromCache`,
  * `bought` and (when the cache failed) `cacheError`.
  */
-export interface Client<I extends IntegersMode = "number"> {
-  /** Calls `search_volume/bulk`; resolves to `{ data, report, charge, attempts }`. */
-  searchVolumeBulk(request: SearchVolumeBulkRequest, options?: CallOptions): Promise<Reply<WithIntegers<SearchVolumeRecord[], I>>>;
-  /** Calls `search_volume/single`; resolves to `{ data, report, charge, attempts }`. */
-  searchVolumeSingle(request: SearchVolumeSingleRequest, options?: CallOptions): Promise<Reply<WithIntegers<SearchVolumeRecord, I>>>;
-  /** Calls `domainstats`; resolves to `{ data, report, charge, attempts }`. */
-  domainStats(request: DomainStatsRequest, options?: CallOptions): Promise<Reply<WithIntegers<DomainStatsRecord[], I>>>;
-  /** Calls `backlink/metrics`; resolves to `{ data, report, charge, attempts }`. */
-  backlinkMetrics(request: BacklinkMetricsRequest, options?: CallOptions): Promise<Reply<WithIntegers<PageBacklinkMetrics[], I>>>;
-  /** Calls `ranked-keywords/metrics`; resolves to `{ data, report, charge, attempts }`. */
-  rankedKeywordsMetrics(request: DomainRequest, options?: CallOptions): Promise<Reply<WithIntegers<RankedKeywordsMetrics[], I>>>;
-  /** Calls `ranked-keywords/domain`; resolves to `{ data, report, charge, attempts }`. */
-  rankedKeywordsDomain(request: DomainRequest, options?: CallOptions): Promise<Reply<WithIntegers<RankedKeyword[], I>>>;
-  /** Calls `backlink/overview`; resolves to `{ data, report, charge, attempts }`. */
-  backlinkOverview(request: DomainRequest, options?: CallOptions): Promise<Reply<WithIntegers<DomainOverview, I>>>;
-  /** Calls `outline/seo`; resolves to `{ data, report, charge, attempts }`. */
-  outlineSeo(request: KeywordRequest, options?: CallOptions): Promise<Reply<WithIntegers<OutlinePage[], I>>>;
-  /** Calls `microblog/post`; resolves to `{ data, report, charge, attempts }`. */
-  microblogPost(request: KeywordRequest, options?: CallOptions): Promise<Reply<WithIntegers<MicroblogPost[], I>>>;
-  /** Calls `video/video`; resolves to `{ data, report, charge, attempts }`. */
-  videoVideo(request: KeywordRequest, options?: CallOptions): Promise<Reply<WithIntegers<Video[], I>>>;
-  /** Calls `related`; resolves to `{ data, report, charge, attempts }`. */
-  related(request: RelatedRequest, options?: CallOptions): Promise<Reply<WithIntegers<RelatedKeyword[], I>>>;
+export interface Client<I extends IntegersMode = "number"> extends OperationMethods<I> {
   /**
    * Any operation by its path (`"related"`, or `"/v1/related"`), typed by the path as the
    * methods above are: a request object of another operation does not compile
    * (`client.call('related', { domain })`). A request given as JSON text is read at run time.
    */
-  call<P extends OperationName>(operation: P | `/v1/${P}`, request: Operations[P]["request"] | string, options?: CallOptions): Promise<Reply<WithIntegers<Operations[P]["response"], I>>>;
+  call<P extends OperationRef>(operation: P, request: RequestOf<P> | string, options?: CallOptions): Promise<Reply<ResponseOf<P, I>>>;
   /**
    * The price of a call now, before making it: `{ usd, micros, display, newRecords,
    * fromCache, summary }`. With a record cache, records already bought are not priced
    * (`summary`: "1 new keyword · 10 already bought"); without one, the whole request is.
    */
-  quote(operation: string, request: object | string, options?: CallOptions): Promise<Quote>;
+  quote<P extends OperationRef>(operation: P, request: RequestOf<P> | string, options?: CallOptions): Promise<Quote>;
   /**
    * The account this client counts its calls in (the same object every time): give it to
    * `new Client({ key, account })` to share its spend and budget with another client.

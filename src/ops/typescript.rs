@@ -62,9 +62,11 @@ pub fn declarations() -> Result<String, String> {
          /** Operation names: the spec's paths without `/v1/`. */\n\
          export type OperationName =\n",
     );
-    for op in Operation::ALL {
-        let _ = writeln!(out, "  | {}", quoted(op.path()));
-    }
+    let names: Vec<String> = Operation::ALL
+        .iter()
+        .map(|op| format!("  | {}", quoted(op.path())))
+        .collect();
+    out.push_str(&names.join("\n"));
     out.push_str(";\n");
 
     out.push_str("\n// ---- Requests ----------------------------------------------------------------------\n");
@@ -334,7 +336,7 @@ mod tests {
     fn every_operation_is_typed_from_its_declarations() {
         let ts = declarations().unwrap();
         for op in Operation::ALL {
-            assert!(ts.contains(&format!("  | {}\n", quoted(op.path()))), "{op}");
+            assert!(ts.contains(&format!("  | {}", quoted(op.path()))), "{op}");
             assert!(
                 ts.contains(&format!("  {}(request: ", op.js_method())),
                 "{op}"

@@ -319,8 +319,8 @@ export async function typedCall(c: Client): Promise<void> {
   void [related, overview];
 }
 
-// Exact integers: the `integers` option types `data` (every number may be a bigint or a string
-// under "bigint" or "string"; a plain client keeps numbers).
+// Exact integers: the `integers` option types `data` (the declared ids may be a bigint or a
+// string under "bigint" or "string", every other number stays a number: integers.ts).
 export async function exactIntegers(): Promise<void> {
   const big = new Client({ key: 'k', integers: 'bigint' });
   const posts = await big.microblogPost({ keyword: 'a' });

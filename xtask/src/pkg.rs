@@ -76,6 +76,19 @@ pub fn pkg(tools: &Tools) -> Res {
             "--",
         ])
         .arg(&out))?;
+    // The operations' TypeScript types, from the same declarations (examples/pkg_types.rs):
+    // `serpkit_types.d.ts`, imported by the hand-written API types.
+    run(cargo()
+        .args([
+            "run",
+            "--quiet",
+            "--example",
+            "pkg_types",
+            "-p",
+            "serpkit",
+            "--",
+        ])
+        .arg(&out))?;
     for file in HAND_WRITTEN {
         std::fs::copy(root().join("src/js").join(file), out.join(file))
             .map_err(|e| format!("pkg/{file}: {e}"))?;
@@ -102,7 +115,7 @@ pub fn pkg(tools: &Tools) -> Res {
          export { Account } from './exact_json.js';\n",
     );
     std::fs::write(&entry, js).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
-    generic_client_class(&out.join("serpkit.d.ts"))?;
+    api_types(&out.join("serpkit.d.ts"))?;
     let manifest = PackageManifest::new(tools::package_version("serpkit")?);
     let mut text =
         serde_json::to_string_pretty(&manifest).map_err(|e| format!("pkg/package.json: {e}"))?;
@@ -203,18 +216,37 @@ fn replace_word(text: &str, from: &str, to: &str) -> String {
     out
 }
 
-/// Makes the generated `Client` class generic over its `integers` mode, as the hand-written
-/// `interface Client<I>` it merges with (wasm-bindgen declares no generic class): its
-/// constructor's `ClientOptions<I>` and its methods' `I` (`BulkResult<I>`) name that parameter.
-fn generic_client_class(types: &Path) -> Res {
-    let text = std::fs::read_to_string(types).map_err(|e| format!("pkg/serpkit.d.ts: {e}"))?;
+/// What wasm-bindgen declares, made to fit the hand-written API types (wasm-bindgen declares
+/// no generic): the `Client` class generic over its `integers` mode, as the `interface
+/// Client<I>` it merges with (its constructor's `ClientOptions<I>` and its methods' `I` name
+/// that parameter); `estimateCost` declared only by the API types, typed by the operation (its
+/// request follows from the name), so wasm-bindgen's `(operation: string, ...)` goes.
+fn api_types(types: &Path) -> Res {
+    let file = "pkg/serpkit.d.ts";
+    let text = std::fs::read_to_string(types).map_err(|e| format!("{file}: {e}"))?;
     let text = replace_once(
         &text,
         "export class Client {",
         r#"export class Client<I extends IntegersMode = "number"> {"#,
-        "pkg/serpkit.d.ts",
+        file,
     )?;
-    std::fs::write(types, text).map_err(|e| format!("pkg/serpkit.d.ts: {e}"))
+    let text = drop_declaration(
+        &text,
+        "export function estimateCost(operation: string, request: object | string): CostEstimate;\n",
+        file,
+    )?;
+    std::fs::write(types, text).map_err(|e| format!("{file}: {e}"))
+}
+
+/// `text` without its one `declaration` line and the doc comment right above it.
+fn drop_declaration(text: &str, declaration: &str, file: &str) -> Res<String> {
+    let at = replace_once(text, declaration, "\u{0}", file)?;
+    let (before, after) = at.split_once('\u{0}').unwrap_or((&at, ""));
+    let before = match before.strip_suffix(" */\n") {
+        Some(doc) => doc.rfind("/**").map_or(before, |start| &before[..start]),
+        None => before,
+    };
+    Ok(format!("{before}{after}"))
 }
 
 /// `text` with its one `from` replaced by `to` (an error naming `file` when `from` is not
@@ -239,7 +271,7 @@ struct PackageManifest {
     module: &'static str,
     types: &'static str,
     exports: Exports,
-    files: [&'static str; 14],
+    files: [&'static str; 15],
     /// The modules a bundler may not drop unused: the runtime entries instantiate the wasm.
     #[serde(rename = "sideEffects")]
     side_effects: [&'static str; 2],
@@ -260,7 +292,7 @@ const HAND_WRITTEN: [&str; 8] = [
 
 /// What the package publishes (package.json `files`; the size check and the `npm pack` test
 /// read it there): the wasm-bindgen output, the hand-written modules and the generated data.
-const FILES: [&str; 14] = [
+const FILES: [&str; 15] = [
     "serpkit.js",
     "serpkit.node.js",
     "serpkit.workerd.js",
@@ -273,6 +305,7 @@ const FILES: [&str; 14] = [
     "validators.js",
     "validate_value.js",
     "serpkit.d.ts",
+    "serpkit_types.d.ts",
     "serpkit_bg.wasm",
     "serpkit_bg.wasm.d.ts",
 ];
@@ -337,7 +370,15 @@ mod tests {
         let text = serde_json::to_string(&PackageManifest::new("1.2.3".into())).unwrap();
         assert_eq!(
             text,
-            r#"{"name":"serpkit","version":"1.2.3","description":"Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)","type":"module","main":"serpkit.js","module":"serpkit.js","types":"serpkit.d.ts","exports":{".":{"types":"./serpkit.d.ts","workerd":"./serpkit.workerd.js","node":"./serpkit.node.js","deno":"./serpkit.node.js","bun":"./serpkit.node.js","default":"./serpkit.js"},"./serpkit_bg.wasm":"./serpkit_bg.wasm"},"files":["serpkit.js","serpkit.node.js","serpkit.workerd.js","client_options.js","record_cache.js","record_client.js","exact_json.js","static_api.js","static_data.js","validators.js","validate_value.js","serpkit.d.ts","serpkit_bg.wasm","serpkit_bg.wasm.d.ts"],"sideEffects":["./serpkit.node.js","./serpkit.workerd.js"],"license":"MIT OR Apache-2.0"}"#
+            r#"{"name":"serpkit","version":"1.2.3","description":"Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)","type":"module","main":"serpkit.js","module":"serpkit.js","types":"serpkit.d.ts","exports":{".":{"types":"./serpkit.d.ts","workerd":"./serpkit.workerd.js","node":"./serpkit.node.js","deno":"./serpkit.node.js","bun":"./serpkit.node.js","default":"./serpkit.js"},"./serpkit_bg.wasm":"./serpkit_bg.wasm"},"files":["serpkit.js","serpkit.node.js","serpkit.workerd.js","client_options.js","record_cache.js","record_client.js","exact_json.js","static_api.js","static_data.js","validators.js","validate_value.js","serpkit.d.ts","serpkit_types.d.ts","serpkit_bg.wasm","serpkit_bg.wasm.d.ts"],"sideEffects":["./serpkit.node.js","./serpkit.workerd.js"],"license":"MIT OR Apache-2.0"}"#
         );
+    }
+
+    #[test]
+    fn a_declaration_goes_with_its_doc_comment() {
+        let text = "a;\n/**\n * Doc.\n */\nexport function f(x: string): T;\nb;\n";
+        let dropped = super::drop_declaration(text, "export function f(x: string): T;\n", "t");
+        assert_eq!(dropped.unwrap(), "a;\nb;\n");
+        assert!(super::drop_declaration(text, "export function g(): T;\n", "t").is_err());
     }
 }
