@@ -4,23 +4,16 @@
 // views too. Nothing here depends on facts of the synthetic data: each view is driven to show
 // whatever the sandbox returns.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveApp, launch, newPage, open, research } from './helpers.mjs';
+import { e2e, open, research } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
 
 const KEYWORDS = ['running shoes', 'trail running shoes', 'marathon training plan', 'running watch'];
 const DOMAINS = ['example.com', 'example.org'];
 
-let app, browser, page;
-before(async () => {
-  app = await serveApp();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const app = e2e();
+let page;
 
 /** Drives each view to show content (buying in the demo where needed), then checks it. */
 async function everyView(theme) {
@@ -120,8 +113,7 @@ async function everyView(theme) {
 }
 
 test('the empty explorer says what to do', async () => {
-  page = await newPage(browser);
-  await open(page, app.url, '/keywords');
+  page = await app.open('/keywords');
   const run = page.getByTestId('run');
   assert.ok(await run.isDisabled());
   assert.equal(await run.textContent(), 'Enter keywords to see the price');
@@ -129,15 +121,13 @@ test('the empty explorer says what to do', async () => {
 
 // Each theme on a fresh browser context: an empty workspace, so the explorer starts empty.
 test('axe finds no WCAG 2 A/AA violation on any view (light theme)', async () => {
-  page = await newPage(browser);
-  await open(page, app.url, '/keywords');
+  page = await app.open('/keywords');
   await page.getByTestId('theme').selectOption('light');
   await everyView('light');
 });
 
 test('axe finds no WCAG 2 A/AA violation on any view (dark theme)', async () => {
-  page = await newPage(browser);
-  await open(page, app.url, '/keywords');
+  page = await app.open('/keywords');
   await page.getByTestId('theme').selectOption('dark');
   await everyView('dark');
 });

@@ -5,20 +5,15 @@
 // compare view. Expected values come from the sandbox server, which generates the same data
 // as the in-browser demo.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveApp, launch, newPage, open, shot, micros, parseCsv, saved, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
+import { e2e, open, shot, micros, parseCsv, saved, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
 
-let app, browser, page;
+const app = e2e();
+let page;
 before(async () => {
-  app = await serveApp();
-  browser = await launch();
-  page = await newPage(browser);
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
+  [page] = await app.tabs(1);
 });
 
 /** The same request to the sandbox server (same generator as the demo). */

@@ -2,35 +2,17 @@
 // what the server's ledger charges, a stored result is not bought again, and a budget cap
 // stops a call before anything is sent.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveApp, launch, newPage, open, shot, micros, ledger, resetLedger, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
+import { e2e, goLive, shot, micros, ledger, quietLedger, resetLedger } from './helpers.mjs';
 
-let app, browser, page;
+const app = e2e();
+let page;
 before(async () => {
-  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
-  app = await serveApp();
-  browser = await launch();
-  page = await newPage(browser);
+  page = await app.open('/domains', { live: true });
 });
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
-
-async function live({ budget = '' } = {}) {
-  await page.getByTestId('nav-settings').click();
-  await page.getByTestId('mode-live').check();
-  await page.getByTestId('base-url').fill(SANDBOX_URL);
-  await page.getByTestId('base-url').press('Tab');
-  await page.getByTestId('api-key').fill(SANDBOX_KEY);
-  await page.getByTestId('budget').fill(budget);
-  await page.getByTestId('budget').press('Tab');
-}
 
 test('live: domain stats and ranked keywords; price shown = ledger charge; stored results are free', async () => {
-  await open(page, app.url, '/domains');
-  await live();
   await resetLedger();
   await page.getByTestId('nav-domains').click();
   await page.getByTestId('domains-input').fill('example.com\nexample.org');
@@ -59,14 +41,14 @@ test('live: domain stats and ranked keywords; price shown = ledger charge; store
   await page.getByTestId('tab-overview').click();
   await page.getByTestId('tab-keywords').click();
   await page.locator('[data-testid="rk-table"]').waitFor();
-  assert.equal((await ledger()).entries.length, 2);
+  assert.equal((await quietLedger(page)).entries.length, 2);
   await shot(page, 'domain-live-keywords', false);
 });
 
 test('live: a budget cap stops the backlink overview before it is sent', async () => {
   // This session spent $0.20 above; a $0.50 cap leaves $0.30: one $0.25 overview fits, a
   // second does not.
-  await live({ budget: '0.50' });
+  await goLive(page, { budget: '0.50' });
   await resetLedger();
   await page.getByTestId('nav-domains').click();
   await page.getByTestId('subnav-domain').click();
@@ -81,11 +63,11 @@ test('live: a budget cap stops the backlink overview before it is sent', async (
   await err.waitFor();
   assert.equal(await err.getAttribute('data-code'), 'budget_exceeded');
   assert.match(await err.textContent(), /Over the budget cap/);
-  const l = await ledger();
+  const l = await quietLedger(page);
   assert.equal(l.entries.length, 1, 'the refused call was never sent');
   assert.equal(micros('$' + l.total), micros('$0.2500'));
   // The stored overview stays visible.
   assert.equal(await page.getByTestId('backlink-overview').count(), 1);
   await shot(page, 'domain-budget', false);
-  await live({ budget: '' });
+  await goLive(page, { budget: '' });
 });

@@ -1,25 +1,20 @@
 // Demo mode: research, table with sparklines, sorting, filters, CSV export, stored results,
 // the keyword detail view, and "price shown before = charge afterwards".
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { SANDBOX_URL, SANDBOX_KEY, serveApp, launch, newPage, open, shot, shotEl, research, column, rowIds, micros, parseCsv, saved } from './helpers.mjs';
+import { SANDBOX_URL, SANDBOX_KEY, e2e, open, shot, shotEl, research, column, rowIds, micros, parseCsv, saved } from './helpers.mjs';
 
 const KWS = [
   'running shoes', 'trail running shoes', 'marathon training plan', 'best running socks',
   'running shoes for women', 'cheap running shoes', 'trail shoes', 'running watch',
 ];
 
-let app, browser, page;
+const app = e2e();
+let page;
 before(async () => {
-  app = await serveApp();
-  browser = await launch();
-  page = await newPage(browser);
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
+  [page] = await app.tabs(1);
 });
 
 test('demo research of several keywords shows the table with sparklines', async () => {

@@ -4,31 +4,31 @@
 // (an injected inline script and inline handler are refused); and the app works under it: the main
 // views, in demo and in live mode, raise no `securitypolicyviolation`.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { launch, newPage, open, research, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
-import { serveApp, goLive, spaGo, DIST } from './hardening_support.mjs';
+import { e2e, open, research, spaGo, DIST, SANDBOX_KEY } from './helpers.mjs';
 
 const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' https: http:; connect-src 'self' http: https:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-src 'none'";
 
-let app, browser, page;
+const app = e2e();
+let page;
 before(async () => {
-  app = await serveApp();
-  browser = await launch();
-  page = await newPage(browser);
-  await page.addInitScript(() => {
-    window.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.__csp.push(`${e.effectiveDirective} blocked ${e.blockedURI} ${e.sample || ''}`.trim());
-    });
+  page = await app.open('/keywords', {
+    init: () => {
+      window.__csp = [];
+      document.addEventListener('securitypolicyviolation', (e) => {
+        window.__csp.push(`${e.effectiveDirective} blocked ${e.blockedURI} ${e.sample || ''}`.trim());
+      });
+    },
   });
 });
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
+
+/** Waits (bounded) until a violation of each of `directives` was reported as an event. */
+const reported = (directives) => page.waitForFunction(
+  (ds) => ds.every((d) => window.__csp.some((x) => x.startsWith(d))), directives, { timeout: 5000 },
+).catch(() => {}); // the assertions after it say what is missing
 
 const violations = async () => {
   const fromEvents = await page.evaluate(() => window.__csp.splice(0));
@@ -74,10 +74,15 @@ test('the CSP is in force: an injected inline script and an inline handler are r
     const img = document.createElement('img');
     img.src = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
     document.body.append(img);
-    await new Promise((r) => setTimeout(r, 100));
+    // The refused load ends in `error` (the violation event is reported apart, below).
+    await new Promise((r) => {
+      img.onerror = r;
+      img.onload = r;
+    });
     img.remove();
     return { inline: window.__inline ?? null, attr: window.__attr ?? null };
   });
+  await reported(['script-src', 'img-src']);
   assert.equal(outcome.inline, null, 'the inline script did not run');
   assert.equal(outcome.attr, null, 'the inline event handler did not run');
   const v = await violations();
@@ -125,9 +130,7 @@ test('the app works under the CSP: every main view in demo mode, no violation', 
 });
 
 test('the app works under the CSP in live mode (fetch to the service base URL)', async () => {
-  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
-  await open(page, app.url, '/keywords');
-  await goLive(page, SANDBOX_KEY);
+  await app.goto(page, '/keywords', { live: SANDBOX_KEY });
   await violations();
   await spaGo(page, '/keyword?kw=csp%20live&cc=US');
   await page.getByTestId('section-related').getByTestId('related').click();

@@ -4,23 +4,16 @@
 // results stay visible, and the sandbox ledger agrees with the app's spend meter: a call is
 // charged at most once (retries of 429/503 are not charged), and only 200 answers are.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, open, shot, micros, ledger, resetLedger, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
-import { serveApp, goLive, spaGo } from './hardening_support.mjs';
+import { e2e, shot, spaGo, micros, ledger, quietLedger, resetLedger, until, SANDBOX_KEY } from './helpers.mjs';
 
 const REL = 150_000;
 const ROUTE = '/keyword?kw=fault%20probe&cc=US';
-let app, browser, page;
+const app = e2e();
+let page;
 before(async () => {
-  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
-  app = await serveApp();
-  browser = await launch();
-  page = await newPage(browser);
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
+  page = await app.open('/keywords', { live: SANDBOX_KEY });
 });
 
 /** Fails the requests of page `p` that match `glob` until the returned function is called. */
@@ -59,8 +52,6 @@ const MODES = [
 ];
 
 test('every fault mode on a Refresh: a clear message, prior results kept, charged at most once', async () => {
-  await open(page, app.url, '/keywords');
-  await goLive(page, SANDBOX_KEY);
   await spaGo(page, ROUTE);
   await resetLedger();
   const section = page.getByTestId('section-related');
@@ -100,13 +91,14 @@ test('every fault mode on a Refresh: a clear message, prior results kept, charge
         assert.match(await section.innerText(), /issue|error|warning/i, `${mode}: issues are reported`);
       }
     }
-    if (mode.startsWith('delay')) await page.waitForTimeout(50);
-    const after = await ledger();
+    // Whatever this call sent has been answered: the ledger holds all of it.
+    const after = await quietLedger(page);
     const mine = after.entries.slice(before.entries.length);
     assert.equal(charged({ entries: mine }).length, charge ? 1 : 0, `${mode}: charged entries ${JSON.stringify(mine)}`);
     assert.ok(mine.every((e) => Number(e.charge) === 0 || e.status === 200), `${mode}: only 200s charged`);
     assert.equal(micros('$' + after.total) - micros('$' + before.total), charge, `${mode}: ledger charge`);
-    assert.equal((await spend()) - spentBefore, charge, `${mode}: the spend meter agrees with the ledger`);
+    const spent = await until(spend, (s) => s - spentBefore === charge, 5000);
+    assert.equal(spent - spentBefore, charge, `${mode}: the spend meter agrees with the ledger`);
     if (mode === 'server_error' || mode === 'not_json') await shot(page, `fault-${mode.replace(/=.*/, '')}`, false);
   }
   await setKey(SANDBOX_KEY, ROUTE);
@@ -117,7 +109,7 @@ test('a fault during an explorer run keeps the stored rows and buys nothing twic
   await page.getByTestId('kw-input').fill('fault kw one\nfault kw two');
   await page.getByTestId('run').click();
   await page.locator('[data-testid="kw-table"][data-rows="2"]').waitFor();
-  const before = await ledger();
+  const before = await quietLedger(page);
   const spentBefore = await spend();
   await setKey(`${SANDBOX_KEY}+server_error`, '/keywords');
   await page.getByTestId('kw-input').fill('fault kw one\nfault kw two\nfault kw three');
@@ -134,15 +126,15 @@ test('a fault during an explorer run keeps the stored rows and buys nothing twic
   const run = page.getByTestId('run');
   if ((await run.count()) && (await run.isEnabled())) await run.click();
   await page.locator('[data-testid="kw-table"][data-rows="2"]').waitFor();
-  const after = await ledger();
+  const after = await quietLedger(page);
   assert.equal(charged({ entries: after.entries.slice(before.entries.length) }).length, 0, 'nothing charged');
   assert.equal(await spend(), spentBefore);
 });
 
 test('demo mode: a sandbox worker that cannot load ends the run with a clear error, and the next run works', async () => {
-  const p = await newPage(browser);
+  const [p] = await app.tabs(1);
   const unblock = await block(p, '**/sandbox-worker_loader.js');
-  await open(p, app.url, '/keywords');
+  await app.goto(p, '/keywords');
   await p.getByTestId('kw-input').fill('worker probe');
   await p.getByTestId('run').click();
   const error = p.getByTestId('error');
@@ -163,9 +155,9 @@ test('demo mode: a sandbox worker that cannot load ends the run with a clear err
 });
 
 test('a page whose code cannot be fetched shows a clear error, the app keeps working, and the page opens on the next try', async () => {
-  const p = await newPage(browser);
+  const [p] = await app.tabs(1);
   const unblock = await block(p, '**/app/split_pages_domains.wasm');
-  await open(p, app.url, '/keywords');
+  await app.goto(p, '/keywords');
   await p.getByTestId('kw-input').waitFor();
   await p.getByTestId('nav-domains').click();
   const error = p.getByTestId('page-load-error');
@@ -185,9 +177,9 @@ test('a page whose code cannot be fetched shows a clear error, the app keeps wor
 });
 
 test('demo mode: when the code that makes calls cannot be fetched, the run fails clearly, nothing is charged, and the next run works', async () => {
-  const p = await newPage(browser);
+  const [p] = await app.tabs(1);
   const unblock = await block(p, '**/app/split_call_service.wasm');
-  await open(p, app.url, '/keywords');
+  await app.goto(p, '/keywords');
   await p.getByTestId('kw-input').fill('call code probe');
   await p.getByTestId('run').click();
   const error = p.getByTestId('error');
@@ -204,17 +196,23 @@ test('demo mode: when the code that makes calls cannot be fetched, the run fails
 });
 
 test('a page whose code is slow to arrive shows a loading line until it renders', async () => {
-  const p = await newPage(browser);
+  // The page's code is held back until the test has seen the loading line, then let through.
+  let arrive;
+  const held = new Promise((r) => {
+    arrive = r;
+  });
+  const [p] = await app.tabs(1);
   await p.route('**/app/split_pages_workspace.wasm', async (r) => {
-    await new Promise((done) => setTimeout(done, 1500));
+    await held;
     await r.continue();
   });
-  await open(p, app.url, '/keywords');
+  await app.goto(p, '/keywords');
   await p.getByTestId('kw-input').waitFor();
   await p.getByTestId('nav-history').click();
   const loading = p.getByTestId('page-loading');
   await loading.waitFor({ state: 'visible', timeout: 10_000 });
   assert.match(await loading.innerText(), /Loading the page/);
+  arrive();
   await p.getByTestId('history-summary').waitFor({ timeout: 30_000 });
   await loading.waitFor({ state: 'detached', timeout: 10_000 });
   await p.context().close();

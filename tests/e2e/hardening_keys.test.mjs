@@ -4,35 +4,30 @@
 // never as markup), and nowhere in browser storage unless "remember on this device" is
 // ticked (then only under serpkit.apiKey), and is gone again when it is unticked.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { launch, newPage, open, saved, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
-import { serveApp, goLive, spaGo, storageDump } from './hardening_support.mjs';
+import { e2e, saved, spaGo, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
+import { storageDump } from './hardening_support.mjs';
 
 // The recognisable part of every key used below (fault suffixes keep it).
 const KEY = SANDBOX_KEY;
 const WRONG = `${KEY}-WRONG-0xDEADBEEF`;
 const secrets = [KEY, WRONG];
 
-let app, browser, page;
+const app = e2e();
+let page;
 const urls = [];
+/** Every download of the page as it is read: `{ name, text }` promises, in order. */
 const downloads = [];
 const domTexts = [];
 
 before(async () => {
-  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
   assert.ok(KEY.length >= 8, 'a recognisable key');
-  app = await serveApp();
-  browser = await launch();
-  page = await newPage(browser);
+  [page] = await app.tabs(1);
   page.on('request', (r) => urls.push(r.url()));
   page.on('framenavigated', (f) => urls.push(f.url()));
-  page.on('download', async (d) => downloads.push({ name: d.suggestedFilename(), text: await readFile(await d.path(), 'utf8') }));
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
+  page.on('download', (d) => downloads.push(d.path().then(async (path) => ({ name: d.suggestedFilename(), text: await readFile(path, 'utf8') }))));
 });
 
 /** Keeps the whole DOM, the visible text, the URL and the history entries of this moment. */
@@ -51,17 +46,15 @@ function assertNoKey(what, text) {
   for (const k of secrets) assert.ok(!String(text).includes(k), `the key is in ${what}: …${String(text).slice(Math.max(0, String(text).indexOf(k) - 80), String(text).indexOf(k) + 40)}…`);
 }
 
+/** Clicks and returns the file it downloads, read (the listener above reads every one). */
 async function download(click) {
   const n = downloads.length;
-  const [d] = await Promise.all([page.waitForEvent('download'), click()]);
-  await d.path();
-  while (downloads.length === n) await page.waitForTimeout(20);
-  return downloads.at(-1);
+  await Promise.all([page.waitForEvent('download'), click()]);
+  return downloads[n];
 }
 
 test('every view and export in live mode: the key is in no URL, log, file, DOM or error text', async () => {
-  await open(page, app.url, '/keywords');
-  await goLive(page, KEY);
+  await app.goto(page, '/keywords', { live: KEY });
   await snapshot('settings');
 
   // Explorer, CSV.
@@ -142,8 +135,9 @@ test('every view and export in live mode: the key is in no URL, log, file, DOM o
   for (const u of urls) assertNoKey(`a URL (${u.slice(0, 80)})`, u);
   for (const m of page.logs) assertNoKey('a console message', m);
   for (const e of page.errors) assertNoKey('a page error', e);
-  assert.ok(downloads.length >= 5, `downloads: ${downloads.map((d) => d.name)}`);
-  for (const d of downloads) assertNoKey(`the file ${d.name}`, d.text);
+  const files = await Promise.all(downloads);
+  assert.ok(files.length >= 5, `downloads: ${files.map((d) => d.name)}`);
+  for (const d of files) assertNoKey(`the file ${d.name}`, d.text);
   for (const s of domTexts) {
     assertNoKey(`the DOM of ${s.label}`, s.html);
     assertNoKey(`the text of ${s.label}`, s.text);

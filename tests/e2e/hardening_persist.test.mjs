@@ -6,20 +6,12 @@
 // quota error comes only as the transaction's abort, which store::put_text did not wait for;
 // store::local_set ignored every error.)
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, open, saved, shot, research } from './helpers.mjs';
-import { serveApp, storageDump } from './hardening_support.mjs';
+import { e2e, saved, shot, research } from './helpers.mjs';
+import { storageDump } from './hardening_support.mjs';
 
-let app, browser;
-before(async () => {
-  app = await serveApp();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const app = e2e();
 
 /** Writes raw text under `key` in a store of the app's database. */
 function putRaw(page, store, key, text) {
@@ -43,8 +35,7 @@ async function createList(page, name) {
 }
 
 test('a damaged entry in each store: the rest survives a reload, and the user is told', async () => {
-  const page = await newPage(browser);
-  await open(page, app.url, '/keywords');
+  const page = await app.open('/keywords');
   // Two results and two history entries (demo mode), two lists.
   await research(page, ['persist one', 'persist two']);
   await page.locator('[data-testid="kw-table"][data-rows="2"]').waitFor();
@@ -108,8 +99,7 @@ test('a damaged entry in each store: the rest survives a reload, and the user is
 });
 
 test('an IndexedDB quota error on save is reported, not swallowed', async () => {
-  const page = await newPage(browser);
-  await open(page, app.url, '/keywords');
+  const page = await app.open('/keywords');
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Storage.overrideQuotaForOrigin', { origin: app.url, quotaSize: 64 * 1024 });
   // A result of a few hundred kB (1,500 keywords) cannot fit in 64 kB.
@@ -133,8 +123,7 @@ test('an IndexedDB quota error on save is reported, not swallowed', async () => 
 });
 
 test('a full localStorage when settings or the remembered key are saved is reported', async () => {
-  const page = await newPage(browser);
-  await open(page, app.url, '/settings');
+  const page = await app.open('/settings');
   // Fill localStorage to the brim.
   const filled = await page.evaluate(() => {
     let n = 0;

@@ -1,28 +1,10 @@
-// Shared pieces of the hardening tests (tests/e2e/hardening*.test.mjs): the app served from
-// dist/ like helpers.mjs does (HARDENING_DIST may point at another build), live mode with a
-// key, page checks (XSS canary, links, handlers) and a dump of everything the app stored.
+// Page checks of the hardening tests (tests/e2e/hardening*.test.mjs): what an injected
+// payload could have done to the page (XSS canary, links, handlers) and a dump of everything
+// the app stored. Their set-up is helpers.mjs's `e2e()`.
 
-import { before, after } from 'node:test';
-import assert from 'node:assert/strict';
-import { DIST as DEFAULT_DIST, SANDBOX_URL, launch, serveApp as serveDist } from './helpers.mjs';
-
-export const DIST = process.env.HARDENING_DIST || DEFAULT_DIST;
-
-/** Serves DIST (helpers.mjs's server); `served` records what was answered. */
-export function serveApp() {
-  return serveDist(DIST);
-}
-
-/** Switches the app to the live service at the sandbox with `key` (Settings page). */
-export async function goLive(page, key, { budget = '' } = {}) {
-  await page.getByTestId('nav-settings').click();
-  await page.getByTestId('mode-live').check();
-  await page.getByTestId('base-url').fill(SANDBOX_URL);
-  await page.getByTestId('base-url').press('Tab');
-  await page.getByTestId('api-key').fill(key);
-  await page.getByTestId('budget').fill(budget);
-  await page.getByTestId('budget').press('Tab');
-}
+// Moved to helpers.mjs (`appAndBrowser` is `e2e`); re-exported for test files not converted
+// yet, so they keep working until they import from helpers.mjs.
+export { e2e as appAndBrowser, goLive, spaGo } from './helpers.mjs';
 
 /**
  * What an injected payload could have done on the page: the canary, links that are not
@@ -102,34 +84,4 @@ export function storageDump(page) {
     }
     return out;
   });
-}
-
-/** Goes to an app route without reloading the page (the key set in Settings lives in
- * memory only, and a reload forgets it): pushState + popstate, which the router follows. */
-export async function spaGo(page, route) {
-  await page.evaluate((r) => {
-    history.pushState(null, '', r);
-    dispatchEvent(new PopStateEvent('popstate', { state: null }));
-  }, route);
-  // (The explorer may add its inputs to the URL at once: the path is what must match.)
-  await page.waitForURL((u) => u.pathname === new URL(route, 'http://x').pathname);
-  await page.locator('main[data-loaded="true"]').waitFor();
-}
-
-/**
- * The served app and one Chromium for a test file, started before its tests and closed after
- * them (node:test hooks); `ctx.app.url`, `ctx.browser` inside the tests.
- */
-export function appAndBrowser() {
-  const ctx = {};
-  before(async () => {
-    assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
-    ctx.app = await serveApp();
-    ctx.browser = await launch();
-  });
-  after(async () => {
-    await ctx.browser?.close();
-    await ctx.app?.close();
-  });
-  return ctx;
 }

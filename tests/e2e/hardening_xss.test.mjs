@@ -7,48 +7,50 @@
 // href, no element carries an inline handler, no frame/object/foreign script/injected style
 // appears, and the payloads are visible as plain text. Screenshots: screenshots/xss-*.png.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, open, shot, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
-import { serveApp, goLive, spaGo, pageFindings } from './hardening_support.mjs';
+import { e2e, open, shot, spaGo, ledger, SANDBOX_KEY } from './helpers.mjs';
+import { pageFindings } from './hardening_support.mjs';
 
-let app, browser, page;
+const app = e2e();
+let page;
 before(async () => {
-  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
-  app = await serveApp();
-  browser = await launch();
-  page = await newPage(browser, { bypassCSP: true });
-  // Anything that runs in the page and touches the canary is recorded, even if it is reset.
-  await page.addInitScript(() => {
-    let v;
-    Object.defineProperty(window, '__xss', {
-      configurable: false,
-      get: () => v,
-      set: (x) => {
-        v = x;
-        console.error('XSS CANARY SET');
-      },
-    });
+  page = await app.open('/keywords', {
+    context: { bypassCSP: true },
+    // Anything that runs in the page and touches the canary is recorded, even if it is
+    // reset: counted in the page (`__xssWrites`, read at once) and logged.
+    init: () => {
+      let v;
+      let writes = 0;
+      Object.defineProperty(window, '__xss', {
+        configurable: false,
+        get: () => v,
+        set: (x) => {
+          v = x;
+          writes++;
+          console.error('XSS CANARY SET');
+        },
+      });
+      Object.defineProperty(window, '__xssWrites', { configurable: false, get: () => writes });
+    },
   });
   page.on('dialog', (d) => {
     page.errors.push(`dialog: ${d.message()}`);
     d.dismiss();
   });
 });
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
 
 /** The view is inert; the payload text is visible as text (so it was rendered, not dropped). */
 async function inert(name, { visible = [] } = {}) {
-  // Hover and focus everything once: handlers like onmouseover/onfocus would fire now.
-  await page.evaluate(() => {
+  // Hover and focus everything once: handlers like onmouseover/onfocus would fire now
+  // (dispatchEvent runs them before it returns, so the count below already has them).
+  const writes = await page.evaluate(() => {
     for (const el of document.querySelectorAll('main *')) {
       el.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
     }
+    return window.__xssWrites;
   });
-  await page.waitForTimeout(50);
+  assert.equal(writes, 0, `${name}: the canary was written`);
   const findings = await pageFindings(page);
   assert.deepEqual(findings, [], `${name}: ${findings.join('; ')}`);
   assert.ok(!page.logs.some((m) => m.includes('XSS CANARY')), `${name}: the canary was set`);
@@ -59,8 +61,7 @@ async function inert(name, { visible = [] } = {}) {
 }
 
 test('keyword detail: outline, videos, posts, related: payloads shown as text, nothing runs', async () => {
-  await open(page, app.url, '/keywords');
-  await goLive(page, `${SANDBOX_KEY}+xss`);
+  await app.goto(page, '/keywords', { live: `${SANDBOX_KEY}+xss` });
   await spaGo(page, '/keyword?kw=trail%20shoes&cc=US');
   await page.getByTestId('run-all').click();
   for (const id of ['outline', 'videos', 'posts']) await page.getByTestId(id).waitFor();
@@ -117,7 +118,9 @@ test('domain views: stats cards, overview, ranked keywords, backlinks, pages, co
   await spaGo(page, '/domain/compare?d=example.com,example.org');
   await page.getByTestId('run-all').click();
   await page.getByTestId('cmp-stats').waitFor();
-  await page.waitForTimeout(500);
+  // Every section bought and shown: nothing left to load, nothing loading.
+  await page.waitForFunction(() => document.querySelector('[data-testid="run-all"]')?.dataset.price === '$0.0000'
+    && !document.querySelector('main [data-testid="loading"]'));
   await inert('domain-compare');
 });
 
@@ -125,6 +128,6 @@ test('stored payloads stay inert after a reload (they come back from IndexedDB)'
   await open(page, app.url, '/keyword?kw=trail%20shoes&cc=US');
   for (const id of ['outline', 'videos', 'posts']) await page.getByTestId(id).waitFor();
   await inert('keyword-reloaded', { visible: ['<script>window.__xss=1</script>'] });
-  const l = await (await fetch(`${SANDBOX_URL}/ledger`)).json();
+  const l = await ledger();
   assert.ok(l.entries.some((e) => e.fault === 'xss'), 'the sandbox served the xss fault');
 });

@@ -1,10 +1,19 @@
 // Shared helpers of the app's end-to-end tests (node:test + playwright-core).
 //
+// Every test file starts with `const app = e2e()`: the served app and one Chromium for the
+// file, and pages from `app.open(route, { live, context, init })` (a fresh browser profile
+// each, optionally switched to the live service at the sandbox with a key and a budget) or
+// `app.tabs(n)` (tabs of one profile). "Nothing else was sent" is proven by `quietLedger`:
+// the ledger once no request to the sandbox is in flight, neither in the browser nor in the
+// sandbox (its `/ledger` counts them), never by a fixed sleep.
+//
 // The app is served from dist/ (built by `cargo xtask e2e`) by a small server here that
 // falls back to index.html for app routes, like Trunk's own server, so deep links and
 // reloads of /lists or /keywords?... work. APP_URL (the xtask's plain static server) is
 // used for nothing else than to know the build exists.
 
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -67,7 +76,7 @@ function newContext(browser, opts) {
   return browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true, ...opts });
 }
 
-/** A page on a fresh context; console errors are collected in `page.errors`. */
+/** A page on a fresh context (see `newTab`). Files set up by `e2e()` use `app.open`. */
 export async function newPage(browser, opts = {}) {
   return newTab(await newContext(browser, opts));
 }
@@ -75,6 +84,105 @@ export async function newPage(browser, opts = {}) {
 /** Opens an app route and waits for the stored workspace to be loaded. */
 export async function open(page, base, route = '/') {
   await page.goto(base + route);
+  await page.locator('main[data-loaded="true"]').waitFor();
+}
+
+/**
+ * The one set-up of an e2e test file: the app served from dist/ and one headless Chromium,
+ * started before the file's tests and closed after them (node:test hooks; closing the
+ * browser closes every page). Returns `app`:
+ * - `app.url` (the served app), `app.served` (every path it answered), `app.browser`;
+ * - `app.open(route = '/keywords', { live, context, init })`: a page on a fresh browser
+ *   profile (context `context`: Playwright's options), `init` scripts added before the first
+ *   load, `route` opened; with `live` (a key, or `{ key, budget, remember }`, or `true` for
+ *   the sandbox's key) switched to the live service at the sandbox (`goLive`: the page is
+ *   then on Settings);
+ * - `app.tabs(n, { context })`: `n` pages of ONE new profile, none opened yet: they share
+ *   IndexedDB, localStorage, Web Locks and BroadcastChannel as tabs of a profile do;
+ * - `app.goto(page, route, { live })`: `route` in an existing page (a reload), then `live`.
+ */
+export function e2e() {
+  const t = {
+    /** The static server (`url`, `served`, `close`). */
+    app: null,
+    browser: null,
+    get url() {
+      return t.app.url;
+    },
+    get served() {
+      return t.app.served;
+    },
+    async open(route = '/keywords', { live, context = {}, init = [] } = {}) {
+      await start();
+      const page = await newTab(await newContext(t.browser, context));
+      for (const script of [init].flat()) await page.addInitScript(script);
+      await t.goto(page, route, { live });
+      return page;
+    },
+    async tabs(n, { context = {} } = {}) {
+      await start();
+      const profile = await newContext(t.browser, context);
+      const pages = [];
+      for (let i = 0; i < n; i++) pages.push(await newTab(profile));
+      return pages;
+    },
+    async goto(page, route, { live } = {}) {
+      await start();
+      await open(page, t.app.url, route);
+      if (live) await goLive(page, live);
+    },
+  };
+  // Started once, by the first of this hook and the file's own hooks (node:test may run a
+  // file's root `before` hooks side by side).
+  let started = null;
+  const start = () => {
+    started ??= (async () => {
+      t.app = await serveApp();
+      t.browser = await launch();
+    })();
+    return started;
+  };
+  before(start);
+  after(async () => {
+    await started?.catch(() => {});
+    await t.browser?.close();
+    await t.app?.close();
+  });
+  return t;
+}
+
+/**
+ * Switches the app to the live service at the sandbox (Settings page; the page stays there).
+ * `live`: the key, or `{ key = SANDBOX_KEY, budget = '', remember = false }`, or `true`.
+ * Without `remember` the key lives in the page's memory only: go on with `spaGo`, since a
+ * reload forgets it; with it, the key is stored on the device and a reload (or another tab
+ * of the profile) keeps it.
+ */
+export async function goLive(page, live) {
+  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
+  const { key = SANDBOX_KEY, budget = '', remember = false } = typeof live === 'object' ? live : { key: live === true ? SANDBOX_KEY : live };
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('mode-live').check();
+  await page.getByTestId('base-url').fill(SANDBOX_URL);
+  await page.getByTestId('base-url').press('Tab');
+  await page.getByTestId('api-key').fill(key);
+  await page.getByTestId('budget').fill(budget);
+  await page.getByTestId('budget').press('Tab');
+  if (remember) {
+    await page.getByTestId('remember-key').check();
+    await saved(page);
+  }
+}
+
+/** Goes to an app route without reloading the page (the key set in Settings lives in
+ * memory only, and a reload forgets it): pushState + popstate, which the router follows. */
+export async function spaGo(page, route) {
+  await page.evaluate((r) => {
+    history.pushState(null, '', r);
+    dispatchEvent(new PopStateEvent('popstate', { state: null }));
+  }, route);
+  // (The explorer may add its inputs to the URL at once: the path is what must match.)
+  await page.waitForURL((u) => u.pathname === new URL(route, 'http://x').pathname);
   await page.locator('main[data-loaded="true"]').waitFor();
 }
 
@@ -163,10 +271,36 @@ export async function enterLines(locator, lines) {
   }
 }
 
-/** Sandbox server ledger. */
+/** Sandbox server ledger (`in_flight`: requests it is still answering). */
 export async function ledger() {
+  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
   const r = await fetch(`${SANDBOX_URL}/ledger`);
   return r.json();
+}
+
+/**
+ * The sandbox ledger once nothing is on its way: no request of `pages` to the sandbox
+ * unfinished in the browser (`newTab` tracks them; a preflight is part of its request) and
+ * none the sandbox received still being answered (`in_flight` of its `/ledger`, read before
+ * the entries). Call it once the page shows that what it did is done: a request that action
+ * made is then in the ledger, so "no further call was made" is asserted on what this returns.
+ * Throws after `timeout` ms, naming what is still in flight.
+ */
+export async function quietLedger(pages = [], timeout = 20000) {
+  const tabs = [pages].flat();
+  const unfinished = () => tabs.flatMap((p) => [...p.sandboxRequests].map((r) => `${r.method()} ${r.url()}`));
+  const end = Date.now() + timeout;
+  for (;;) {
+    let l = null;
+    if (unfinished().length === 0) {
+      l = await ledger();
+      if (l.in_flight === 0 && unfinished().length === 0) return l;
+    }
+    if (Date.now() > end) {
+      throw new Error(`the sandbox is not quiet after ${timeout} ms: in the browser ${JSON.stringify(unfinished())}, at the sandbox ${l?.in_flight ?? '?'}`);
+    }
+    await new Promise((r) => setTimeout(r, 50)); // the polling interval, not a wait for something
+  }
 }
 
 /** Clears the sandbox server ledger. */
@@ -202,27 +336,30 @@ export function parseCsv(text) {
 // Two tabs of one browser profile, the meter and the ledger over time: the purchase
 // journal's tests (tests/e2e/journal*.test.mjs).
 
-/** A page (tab) in `context`: page errors (`page.errors`) and console lines kept. */
+/**
+ * A page (tab) in `context`: page errors (`page.errors`), console lines (`page.logs`, the
+ * errors among them also in `page.consoleErrors`) kept, and its requests to the sandbox not
+ * finished yet (`page.sandboxRequests`, for `quietLedger`).
+ */
 export async function newTab(context) {
   const page = await context.newPage();
   page.errors = [];
   page.logs = [];
+  page.consoleErrors = [];
+  page.sandboxRequests = new Set();
   page.on('pageerror', (e) => page.errors.push(String(e)));
-  page.on('console', (m) => page.logs.push(m.text()));
+  page.on('console', (m) => {
+    page.logs.push(m.text());
+    if (m.type() === 'error') page.consoleErrors.push(m.text());
+  });
+  page.on('request', (r) => {
+    if (SANDBOX_URL && r.url().startsWith(SANDBOX_URL + '/')) page.sandboxRequests.add(r);
+  });
+  for (const done of ['requestfinished', 'requestfailed']) page.on(done, (r) => page.sandboxRequests.delete(r));
+  // A closed page sends nothing more.
+  page.on('close', () => page.sandboxRequests.clear());
   page.setDefaultTimeout(20000);
   return page;
-}
-
-/**
- * Two tabs (two pages of ONE browser context): they share IndexedDB, localStorage, Web Locks
- * and BroadcastChannel, as two tabs of one browser profile do. Neither is opened yet (open
- * `a` first when `b` should start from what `a` set).
- */
-export async function twoTabs(browser, opts = {}) {
-  const context = await newContext(browser, opts);
-  const a = await newTab(context);
-  const b = await newTab(context);
-  return { context, a, b };
 }
 
 /** The header's meter in micro-dollars: `spend` and `possibly-charged` (0 when not shown). */

@@ -4,18 +4,16 @@
 // here (running them again costs their price); history rows whose route is not one of the
 // app's own pages are skipped.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveApp, launch, newPage, open, research, saved } from './helpers.mjs';
+import { e2e, research, saved } from './helpers.mjs';
 
-let app, browser, doc;
+const app = e2e();
+let doc;
 before(async () => {
-  app = await serveApp();
-  browser = await launch();
   // A workspace made by the app itself (demo mode): one bought result and its history row.
-  const page = await newPage(browser);
-  await open(page, app.url, '/keywords');
+  const page = await app.open('/keywords');
   await research(page, ['import alpha', 'import beta', 'import gamma']);
   await page.locator('[data-testid="kw-table"][data-rows="3"]').waitFor();
   await saved(page);
@@ -23,10 +21,6 @@ before(async () => {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-workspace').click()]);
   doc = JSON.parse(await readFile(await download.path(), 'utf8'));
   await page.context().close();
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
 });
 
 /** The crafted file: someone else's settings and two history rows linking elsewhere. */
@@ -47,8 +41,7 @@ async function importFile(page, d) {
 }
 
 test('a file with live mode, a foreign base URL and no budget leaves the settings unchanged', async () => {
-  const page = await newPage(browser);
-  await open(page, app.url, '/settings');
+  const page = await app.open('/settings');
   await page.getByTestId('budget').fill('2');
   await page.getByTestId('budget').press('Tab');
   const before = await page.evaluate(() => localStorage.getItem('serpkit.settings'));
@@ -76,8 +69,7 @@ test('a file with live mode, a foreign base URL and no budget leaves the setting
 });
 
 test('history rows whose route is not a page of the app are skipped and counted', async () => {
-  const page = await newPage(browser);
-  await open(page, app.url, '/settings');
+  const page = await app.open('/settings');
   const status = await importFile(page, crafted());
   assert.match(status, /Imported 0 lists, 1 history entry, 1 result\./);
   assert.match(status, /Skipped 3 history entries whose link is not a page of this app\./);
@@ -90,8 +82,7 @@ test('history rows whose route is not a page of the app are skipped and counted'
 });
 
 test('an imported result is labelled "imported" and running it again costs its price', async () => {
-  const page = await newPage(browser);
-  await open(page, app.url, '/settings');
+  const page = await app.open('/settings');
   await importFile(page, crafted());
   await page.getByTestId('nav-history').click();
   await page.getByTestId('history-open').click();

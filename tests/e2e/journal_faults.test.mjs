@@ -7,17 +7,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  newPage, open, ledger, resetLedger, micros, meter, meterEqualsLedger, ledgerUntil, shot,
+  e2e, spaGo, ledger, resetLedger, micros, meter, meterEqualsLedger, ledgerUntil, shot,
   SANDBOX_URL, SANDBOX_KEY,
 } from './helpers.mjs';
-import { appAndBrowser, goLive, spaGo } from './hardening_support.mjs';
 
-const ctx = appAndBrowser();
+const app = e2e();
 
 test('a connection lost after the service charged is possibly charged and not retried', async () => {
-  const page = await newPage(ctx.browser);
-  await open(page, ctx.app.url, '/keywords');
-  await goLive(page, `${SANDBOX_KEY}+reset`);
+  const page = await app.open('/keywords', { live: `${SANDBOX_KEY}+reset` });
   // The app's own requests (a resend by the browser's network stack is not one).
   const sent = [];
   page.on('request', (r) => {
@@ -57,9 +54,7 @@ test('a connection lost after the service charged is possibly charged and not re
 });
 
 test('strict validation keeps the paid body that breaks the contract and does not buy it again', async () => {
-  const page = await newPage(ctx.browser);
-  await open(page, ctx.app.url, '/keywords');
-  await goLive(page, `${SANDBOX_KEY}+break=order`);
+  const page = await app.open('/keywords', { live: `${SANDBOX_KEY}+break=order` });
   await page.getByTestId('validation-mode').selectOption('strict');
   await resetLedger();
   await spaGo(page, '/keyword?kw=strict%20outline&cc=US');

@@ -7,24 +7,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  newPage, open, ledger, resetLedger, micros, meter, meterEqualsLedger, ledgerUntil, until,
-  research, enterLines, chargedUnits, saved, shot, SANDBOX_URL, SANDBOX_KEY,
+  e2e, spaGo, ledger, quietLedger, resetLedger, meterEqualsLedger, ledgerUntil, until,
+  research, chargedUnits, saved, shot, SANDBOX_URL, SANDBOX_KEY,
 } from './helpers.mjs';
-import { appAndBrowser, goLive, spaGo } from './hardening_support.mjs';
 
 /** Price of one keyword of `search_volume/bulk`, in micro-dollars. */
 const PER_KEYWORD = 300;
 /** The app's chunk of a bulk job (app/src/workspace/calls/mod.rs CHUNK_SIZE). */
 const CHUNK = 200;
 
-const ctx = appAndBrowser();
-
-/** Live mode at the sandbox with `key`, remembered on this device (a reload keeps it). */
-async function goLiveRemembered(page, key) {
-  await goLive(page, key);
-  await page.getByTestId('remember-key').check();
-  await saved(page);
-}
+const app = e2e();
 
 /** Keywords done and total of the progress line (`400 of 2,000 keywords`), or null. */
 async function progress(page) {
@@ -34,10 +26,9 @@ async function progress(page) {
 }
 
 test('a reload during a 2,000-keyword job: interrupted, counted as charged, resumed buying only what is missing', { timeout: 120_000 }, async () => {
-  const page = await newPage(ctx.browser);
-  await open(page, ctx.app.url, '/keywords');
-  // Each request answers after 2 s: 10 chunks, 2 in flight, about 10 s for the job.
-  await goLiveRemembered(page, `${SANDBOX_KEY}+delay=2000`);
+  // Each request answers after 2 s: 10 chunks, 2 in flight, about 10 s for the job. The key
+  // is remembered on this device: a reload keeps it.
+  const page = await app.open('/keywords', { live: { key: `${SANDBOX_KEY}+delay=2000`, remember: true } });
   await resetLedger();
   await spaGo(page, '/keywords');
   const kws = Array.from({ length: 2000 }, (_, i) => `reload probe ${i}`);
@@ -142,9 +133,7 @@ function holdIndexedDbOpen() {
 }
 
 test('while the workspace loads the price button is disabled, a click sends nothing; then it prices what is bought', { timeout: 90_000 }, async () => {
-  const page = await newPage(ctx.browser);
-  await open(page, ctx.app.url, '/keywords');
-  await goLiveRemembered(page, SANDBOX_KEY);
+  const page = await app.open('/keywords', { live: { key: SANDBOX_KEY, remember: true } });
   await resetLedger();
   await spaGo(page, '/keywords');
   const ten = Array.from({ length: 10 }, (_, i) => `loading probe ${i}`);
@@ -160,7 +149,7 @@ test('while the workspace loads the price button is disabled, a click sends noth
   });
   await page.addInitScript(holdIndexedDbOpen);
   const eleven = [...ten, 'loading probe new'];
-  await page.goto(`${ctx.app.url}/keywords?cc=US&kw=${encodeURIComponent(eleven.join('\n'))}`);
+  await page.goto(`${app.url}/keywords?cc=US&kw=${encodeURIComponent(eleven.join('\n'))}`);
   const run = page.getByTestId('run');
   await run.waitFor();
   assert.equal(await page.evaluate(() => window.__idbHeld), true, 'the open is held');
@@ -186,8 +175,8 @@ test('while the workspace loads the price button is disabled, a click sends noth
     });
   assert.equal(await run.textContent(), 'Run — $0.0003 for 1 new keyword · 10 already bought');
   assert.ok(!(await run.isDisabled()));
-  // Nothing shows that no request left: a short bounded look at the network and the ledger.
-  const l = await ledgerUntil((l) => l.entries.length > 1, 1000);
+  // Nothing shows that no request left: the network and the ledger once nothing is on its way.
+  const l = await quietLedger(page);
   assert.deepEqual(sent, [], 'no request to the service from the clicks while loading');
   assert.equal(l.entries.length, 1, 'nothing charged by the clicks while loading');
   assert.equal(await page.getByTestId('progress').count(), 0);

@@ -6,16 +6,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  newPage, open, ledger, resetLedger, micros, meter, meterEqualsLedger, ledgerUntil, shot,
-  SANDBOX_URL, SANDBOX_KEY,
+  e2e, goLive, spaGo, ledger, quietLedger, resetLedger, micros, meter, meterEqualsLedger, ledgerUntil, shot,
+  SANDBOX_KEY,
 } from './helpers.mjs';
-import { appAndBrowser, goLive, spaGo } from './hardening_support.mjs';
 
-const ctx = appAndBrowser();
+const app = e2e();
 
 test('a result bought in demo mode never answers a live call: full price, one charge', async () => {
-  const page = await newPage(ctx.browser);
-  await open(page, ctx.app.url, '/keyword?kw=demo%20then%20live&cc=US');
+  const page = await app.open('/keyword?kw=demo%20then%20live&cc=US');
   assert.equal(await page.getByTestId('mode').textContent(), 'Demo · synthetic data');
   const related = page.getByTestId('related');
   assert.equal(await related.textContent(), 'Get related keywords — $0.1500');
@@ -53,9 +51,7 @@ test('a result bought in demo mode never answers a live call: full price, one ch
 });
 
 test('forms of one keyword are bought once: "running shoes" then "Running  Shoes"', async () => {
-  const page = await newPage(ctx.browser);
-  await open(page, ctx.app.url, '/keywords');
-  await goLive(page, SANDBOX_KEY);
+  const page = await app.open('/keywords', { live: SANDBOX_KEY });
   await resetLedger();
   await spaGo(page, '/keyword?kw=running%20shoes&cc=US');
   const related = page.getByTestId('related');
@@ -82,9 +78,7 @@ test('forms of one keyword are bought once: "running shoes" then "Running  Shoes
 });
 
 test('forms of one domain are bought once: example.com then www.example.com', async () => {
-  const page = await newPage(ctx.browser);
-  await open(page, ctx.app.url, '/keywords');
-  await goLive(page, SANDBOX_KEY);
+  const page = await app.open('/keywords', { live: SANDBOX_KEY });
   await resetLedger();
   await spaGo(page, '/domain?d=example.com&tab=overview');
   const stats = page.getByTestId('stats');
@@ -115,8 +109,8 @@ test('forms of one domain are bought once: example.com then www.example.com', as
     });
   await run.click();
   await page.locator('[data-testid="domain-card"]').first().waitFor();
-  // Nothing on screen tells that no request left: a short bounded look at the ledger.
-  const after = await ledgerUntil((l) => l.entries.length > 1, 1500);
+  // Nothing on screen tells that no request left: the ledger once nothing is on its way.
+  const after = await quietLedger(page);
   assert.equal(after.entries.length, 1, 'not bought again');
   const [m] = await meterEqualsLedger(page, 'domain forms');
   assert.deepEqual(m, { spend: micros('$0.0500'), possible: 0 });

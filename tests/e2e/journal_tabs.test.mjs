@@ -7,27 +7,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, open, ledger, resetLedger, micros, meter, meterEqualsLedger, ledgerUntil, until,
-  research, chargedUnits, saved, shot, twoTabs, SANDBOX_URL, SANDBOX_KEY,
+  e2e, spaGo, resetLedger, micros, meter, meterEqualsLedger, ledgerUntil, quietLedger, until,
+  research, chargedUnits, saved, shot, SANDBOX_KEY,
 } from './helpers.mjs';
-import { appAndBrowser, goLive, spaGo } from './hardening_support.mjs';
 
-const ctx = appAndBrowser();
-
-/** Live mode at the sandbox with `key`, remembered on this device, so a tab opened later
- * (or reloaded) starts with it. */
-async function goLiveRemembered(page, key, opts) {
-  await goLive(page, key, opts);
-  await page.getByTestId('remember-key').check();
-  await saved(page);
-}
+const app = e2e();
 
 test('a job reserves its keywords: the other tab waits, then buys only what the first did not', { timeout: 90_000 }, async () => {
-  const { context, a, b } = await twoTabs(ctx.browser);
-  await open(a, ctx.app.url, '/keywords');
-  // Each request answers after 2 s: A's 1,000 keywords are 5 chunks, 2 in flight, ~6 s.
-  await goLiveRemembered(a, `${SANDBOX_KEY}+delay=2000`);
-  await open(b, ctx.app.url, '/keywords');
+  const [a, b] = await app.tabs(2);
+  // Each request answers after 2 s: A's 1,000 keywords are 5 chunks, 2 in flight, ~6 s. The
+  // key is remembered on this device, so tab B, opened later, starts with it.
+  await app.goto(a, '/keywords', { live: { key: `${SANDBOX_KEY}+delay=2000`, remember: true } });
+  await app.goto(b, '/keywords');
   assert.equal(await b.getByTestId('mode').textContent(), 'Live service', 'tab B shares the settings');
   await resetLedger();
 
@@ -61,18 +52,17 @@ test('a job reserves its keywords: the other tab waits, then buys only what the 
   assert.deepEqual(ma, { spend: micros('$0.3600'), possible: 0 });
   assert.deepEqual(a.errors, []);
   assert.deepEqual(b.errors, []);
-  await context.close();
+  await a.context().close();
 });
 
 test('the budget cap and the meter are shared by the tabs and kept across a reload', { timeout: 60_000 }, async () => {
-  const { context, a, b } = await twoTabs(ctx.browser);
-  await open(a, ctx.app.url, '/keywords');
+  const [a, b] = await app.tabs(2);
   // A $0.25 cap until reset: $0.15 spent in A leaves no room for B's $0.25 call.
-  await goLiveRemembered(a, SANDBOX_KEY, { budget: '0.25' });
+  await app.goto(a, '/keywords', { live: { key: SANDBOX_KEY, budget: '0.25', remember: true } });
   await a.getByTestId('budget-period').selectOption('until_reset');
   await a.getByTestId('reset-meter').click();
   await saved(a);
-  await open(b, ctx.app.url, '/keyword?kw=budget%20tab%20b&cc=US');
+  await app.goto(b, '/keyword?kw=budget%20tab%20b&cc=US');
   assert.equal(await b.getByTestId('mode').textContent(), 'Live service');
   await resetLedger();
   assert.deepEqual(await meter(b), { spend: 0, possible: 0 });
@@ -94,8 +84,8 @@ test('the budget cap and the meter are shared by the tabs and kept across a relo
   const refused = b.locator('[data-testid="section-videos"] [data-testid="error"]');
   await refused.waitFor();
   assert.equal(await refused.getAttribute('data-code'), 'budget_exceeded', await refused.textContent());
-  // Nothing shows that no request left: a short bounded look at the ledger.
-  assert.equal((await ledgerUntil((l) => l.entries.length > 1, 1000)).entries.length, 1, 'nothing sent over the cap');
+  // Nothing shows that no request left: the ledger once nothing is on its way.
+  assert.equal((await quietLedger([a, b])).entries.length, 1, 'nothing sent over the cap');
 
   const [ma, mb] = await meterEqualsLedger([a, b], 'shared budget');
   assert.deepEqual(ma, mb, 'both tabs show the same meter');
@@ -108,9 +98,9 @@ test('the budget cap and the meter are shared by the tabs and kept across a relo
   assert.deepEqual(await meter(b), { spend: micros('$0.1500'), possible: 0 }, 'the meter after a reload');
   await b.getByTestId('videos').click();
   await b.locator('[data-testid="section-videos"] [data-testid="error"][data-code="budget_exceeded"]').waitFor();
-  assert.equal((await ledgerUntil((l) => l.entries.length > 1, 1000)).entries.length, 1, 'nothing sent over the cap after the reload');
+  assert.equal((await quietLedger([a, b])).entries.length, 1, 'nothing sent over the cap after the reload');
   await meterEqualsLedger([a, b], 'after the reload');
   assert.deepEqual(a.errors, []);
   assert.deepEqual(b.errors, []);
-  await context.close();
+  await a.context().close();
 });

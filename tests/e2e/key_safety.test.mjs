@@ -7,30 +7,21 @@
 // - every text cell of every CSV export is guarded against formulas (sandbox `xss`);
 // - the footer never says "All changes saved" beside a failed save.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { launch, newPage, open, shot, parseCsv, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
-import { serveApp, goLive, spaGo, storageDump } from './hardening_support.mjs';
+import { e2e, goLive, spaGo, shot, parseCsv, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
+import { storageDump } from './hardening_support.mjs';
 
-let app, browser;
-before(async () => {
-  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
-  app = await serveApp();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const app = e2e();
 
 test('base URL: only http(s); plain http to another host is warned about and refused until confirmed', async () => {
-  const page = await newPage(browser);
+  const [page] = await app.tabs(1);
   const sent = [];
   page.on('request', (r) => {
     if (!r.url().startsWith(app.url)) sent.push(r.url());
   });
-  await open(page, app.url, '/settings');
+  await app.goto(page, '/settings');
   await page.getByTestId('mode-live').check();
   const initial = await page.getByTestId('base-url').inputValue();
   for (const bad of ['javascript:alert(1)', 'ftp://files.example.com', 'file:///etc/passwd']) {
@@ -71,9 +62,7 @@ test('base URL: only http(s); plain http to another host is warned about and ref
 });
 
 test('history keeps the error code and status, never the service body', async () => {
-  const page = await newPage(browser);
-  await open(page, app.url, '/keywords');
-  await goLive(page, `${SANDBOX_KEY}+not_json`);
+  const page = await app.open('/keywords', { live: `${SANDBOX_KEY}+not_json` });
   await spaGo(page, '/keywords');
   await page.getByTestId('kw-input').fill('body probe');
   await page.getByTestId('run').click();
@@ -91,8 +80,7 @@ test('history keeps the error code and status, never the service body', async ()
 });
 
 test('"Largest answer (MB)": 64 by default; a smaller limit stops a larger answer', async () => {
-  const page = await newPage(browser);
-  await open(page, app.url, '/settings');
+  const page = await app.open('/settings');
   assert.equal(await page.getByTestId('max-body-mb').inputValue(), '64');
   await goLive(page, `${SANDBOX_KEY}+huge=3`);
   await page.getByTestId('max-body-mb').fill('1');
@@ -117,9 +105,7 @@ async function download(page, testid) {
 }
 
 test('CSV exports with the sandbox xss answers: no text cell starts a formula', async () => {
-  const page = await newPage(browser);
-  await open(page, app.url, '/keywords');
-  await goLive(page, `${SANDBOX_KEY}+xss`);
+  const page = await app.open('/keywords', { live: `${SANDBOX_KEY}+xss` });
   // Referring domains (Type, Date, First seen are filled with formulas by the sandbox).
   await spaGo(page, '/domain?d=size-300.example.com&tab=backlinks');
   await page.getByTestId('backlinks').click();
@@ -145,8 +131,7 @@ test('CSV exports with the sandbox xss answers: no text cell starts a formula', 
 });
 
 test('the footer never says "All changes saved" beside a failed save', async () => {
-  const page = await newPage(browser);
-  await open(page, app.url, '/settings');
+  const page = await app.open('/settings');
   await page.evaluate(() => {
     let n = 0;
     const chunk = 'x'.repeat(256 * 1024);

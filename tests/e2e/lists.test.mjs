@@ -1,26 +1,20 @@
 // Keyword lists survive a reload; a damaged stored entry is skipped with a message and the
 // rest stays; the workspace exports (without the key) and imports.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveApp, launch, newPage, open, shot, research, saved, parseCsv } from './helpers.mjs';
+import { e2e, shot, research, saved, parseCsv } from './helpers.mjs';
 
-let app, browser, page;
+const app = e2e();
+let page;
 before(async () => {
-  app = await serveApp();
-  browser = await launch();
-  page = await newPage(browser);
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
+  page = await app.open('/keywords');
 });
 
 const names = () => page.locator('[data-testid="list"][data-name="Ideas"] [data-testid="list-keyword"]').allTextContents();
 
 test('selected rows go to a named list that survives a reload', async () => {
-  await open(page, app.url, '/keywords');
   await research(page, ['seo tools', 'keyword research tool', 'backlink checker', 'rank tracker']);
   await page.locator('[data-testid="kw-table"][data-rows="4"]').waitFor();
   await page.getByLabel('Select backlink checker').check();
@@ -121,8 +115,7 @@ test('the workspace exports to JSON without the key and imports elsewhere', asyn
 
   // A second browser profile: import, then the list and the stored result are there.
   doc.lists.push({ name: 'Damaged', keywords: 'not a list' });
-  const other = await newPage(browser);
-  await open(other, app.url, '/settings');
+  const other = await app.open('/settings');
   await other.getByTestId('import-workspace').setInputFiles({ name: 'ws.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
   await other.getByTestId('import-status').filter({ hasText: 'Imported' }).waitFor();
   assert.match(await other.getByTestId('import-status').textContent(), /Imported 1 list, 1 history entry, 1 result\. Skipped 1 damaged entry\./);

@@ -1,33 +1,18 @@
 // Live mode against the sandbox HTTP server: a test key works and the price shown equals
 // the server ledger's charge; a refused key (401) says what to do and keeps the results.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveApp, launch, newPage, open, shot, research, micros, ledger, resetLedger, SANDBOX_URL, SANDBOX_KEY, saved } from './helpers.mjs';
+import { e2e, shot, research, micros, ledger, quietLedger, resetLedger, SANDBOX_KEY, saved } from './helpers.mjs';
 
-let app, browser, page;
+const app = e2e();
+let page;
 before(async () => {
-  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
-  app = await serveApp();
-  browser = await launch();
-  page = await newPage(browser);
+  [page] = await app.tabs(1);
 });
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
-
-async function liveSettings(key) {
-  await page.getByTestId('nav-settings').click();
-  await page.getByTestId('mode-live').check();
-  await page.getByTestId('base-url').fill(SANDBOX_URL);
-  await page.getByTestId('base-url').press('Tab');
-  await page.getByTestId('api-key').fill(key);
-}
 
 test('live mode with the test key: price shown = server ledger charge', async () => {
-  await open(page, app.url, '/keywords');
-  await liveSettings(SANDBOX_KEY);
+  await app.goto(page, '/keywords', { live: SANDBOX_KEY });
   await shot(page, 'settings-live', false);
   await resetLedger();
   await page.getByTestId('nav-keywords').click();
@@ -37,7 +22,7 @@ test('live mode with the test key: price shown = server ledger charge', async ()
   const { price } = await research(page, kws);
   assert.equal(price, '$0.0009');
   await page.locator('[data-testid="kw-table"][data-rows="3"]').waitFor();
-  const l = await ledger();
+  const l = await quietLedger(page);
   assert.equal(l.entries.length, 1);
   assert.equal(l.entries[0].operation, 'search_volume/bulk');
   assert.equal(micros('$' + l.total), micros(price), 'ledger charge equals the price shown');
@@ -101,5 +86,5 @@ test('a budget cap stops a call before it is sent', async () => {
   const err = page.getByTestId('error');
   await err.waitFor();
   assert.equal(await err.getAttribute('data-code'), 'budget_exceeded');
-  assert.equal((await ledger()).entries.length, before.entries.length, 'nothing was sent');
+  assert.equal((await quietLedger(page)).entries.length, before.entries.length, 'nothing was sent');
 });

@@ -7,26 +7,23 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { serveApp, launch, newPage, open, shot, record, enterLines, DIST } from './helpers.mjs';
+import { e2e, open, shot, record, enterLines, DIST } from './helpers.mjs';
 
-let app, browser, page;
+const app = e2e();
+let page;
 const figures = {};
 before(async () => {
-  app = await serveApp();
-  browser = await launch();
-  page = await newPage(browser);
+  [page] = await app.tabs(1);
 });
 after(async () => {
   await record('perf.json', figures);
-  await browser?.close();
-  await app?.close();
 });
 
 test('first load: wasm + JS + CSS gzipped; other pages, the call code and the demo worker come later', async () => {
-  const fresh = await newPage(browser);
+  const [fresh] = await app.tabs(1);
   const fetched = new Set();
   fresh.on('request', (r) => fetched.add(new URL(r.url()).pathname.slice(1)));
-  await open(fresh, app.url, '/');
+  await app.goto(fresh, '/');
   await fresh.waitForLoadState('networkidle');
   // dist/ holds Trunk's files and, in dist/app/, the app's wasm split per page.
   const files = (await readdir(DIST, { recursive: true })).filter((f) => /\.(wasm|js|css)$/.test(f));

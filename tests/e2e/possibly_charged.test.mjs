@@ -4,24 +4,15 @@
 // sandbox's ledger equals spent + possibly charged. (Slow on purpose: the app's timeout is
 // the client's default, 60 s.)
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, open, ledger, resetLedger, micros, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
-import { serveApp, goLive, spaGo } from './hardening_support.mjs';
+import { e2e, spaGo, ledger, quietLedger, resetLedger, micros, SANDBOX_KEY } from './helpers.mjs';
 
-let app, browser, page;
+const app = e2e();
+let page;
 before(async () => {
-  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
-  app = await serveApp();
-  browser = await launch();
-  page = await newPage(browser);
-  await open(page, app.url, '/keywords');
   // A $0.25 cap: after one possibly charged $0.15, a second $0.15 call would pass $0.25.
-  await goLive(page, `${SANDBOX_KEY}+delay=65000`, { budget: '0.25' });
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
+  page = await app.open('/keywords', { live: { key: `${SANDBOX_KEY}+delay=65000`, budget: '0.25' } });
 });
 
 test('a timed-out call is possibly charged, counted against the cap and never repeated', { timeout: 180_000 }, async () => {
@@ -49,7 +40,7 @@ test('a timed-out call is possibly charged, counted against the cap and never re
   const refused = page.locator('[data-testid="section-videos"] [data-testid="error"]');
   await refused.waitFor();
   assert.equal(await refused.getAttribute('data-code'), 'budget_exceeded');
-  assert.equal((await ledger()).entries.length, 1, 'nothing sent over the cap');
+  assert.equal((await quietLedger(page)).entries.length, 1, 'nothing sent over the cap');
 
   await spaGo(page, '/history');
   const row = page.locator('[data-testid="history-row"][data-op="related"]').first();

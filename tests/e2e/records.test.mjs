@@ -2,19 +2,14 @@
 // nor bought again, in the explorer and on the one-domain view; the
 // records outlive a reload; "Refresh" re-buys with its price. The demo ledger proves it.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveApp, launch, newPage, open, research, rowIds, micros, saved, shot } from './helpers.mjs';
+import { e2e, open, research, rowIds, micros, saved, shot } from './helpers.mjs';
 
-let app, browser, page;
+const app = e2e();
+let page;
 before(async () => {
-  app = await serveApp();
-  browser = await launch();
-  page = await newPage(browser);
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
+  [page] = await app.tabs(1);
 });
 
 const ledger = async () => micros(await page.getByTestId('ledger').textContent());

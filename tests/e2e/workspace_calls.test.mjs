@@ -3,42 +3,22 @@
 // and its history row, charges once and breaks nothing; two views (or a double click) asking
 // for the same request share one call: one ledger entry.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, open, shot, ledger, resetLedger, micros, enterLines, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
-import { serveApp, goLive, spaGo } from './hardening_support.mjs';
+import { e2e, spaGo, shot, ledger, ledgerUntil, quietLedger, resetLedger, micros, enterLines, SANDBOX_KEY } from './helpers.mjs';
 
-let app, browser, page;
-const consoleErrors = [];
+const app = e2e();
+let page;
 before(async () => {
-  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
-  app = await serveApp();
-  browser = await launch();
-  page = await newPage(browser);
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
-  await open(page, app.url, '/keywords');
-  await goLive(page, `${SANDBOX_KEY}+delay=3000`);
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
+  page = await app.open('/keywords', { live: `${SANDBOX_KEY}+delay=3000` });
 });
 
-/** Waits until the sandbox ledger holds `n` entries (polling), and returns it. */
-async function ledgerWith(n, timeout = 15000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const l = await ledger();
-    if (l.entries.length >= n || Date.now() > end) return l;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Waits until the sandbox ledger holds `n` entries, and returns it. */
+const ledgerWith = (n) => ledgerUntil((l) => l.entries.length >= n);
 
 function noErrors(what) {
   assert.deepEqual(page.errors, [], `${what}: page errors`);
-  const bad = consoleErrors.filter((t) => /disposed|panicked|unreachable|RuntimeError/i.test(t));
+  const bad = page.consoleErrors.filter((m) => /disposed|panicked|unreachable|RuntimeError/i.test(m));
   assert.deepEqual(bad, [], `${what}: console errors`);
 }
 
@@ -89,8 +69,7 @@ test('coming back while the call runs shows it running; asking again attaches to
     b.click();
   });
   await page.getByTestId('related-table').waitFor({ timeout: 10000 });
-  await new Promise((r) => setTimeout(r, 500));
-  const l = await ledger();
+  const l = await quietLedger(page);
   assert.equal(l.entries.length, 1, `one call for the request: ${JSON.stringify(l.entries.map((e) => e.operation))}`);
   noErrors('coming back');
 });
@@ -105,8 +84,8 @@ test('two views of the same request share one call: domain stats on /domains and
   await page.getByTestId('run-all').click();
   await page.locator('[data-testid="section-stats"] [data-testid="result-meta"], [data-testid="domain-card"]').first().waitFor({ timeout: 15000 });
   await ledgerWith(4);
-  await new Promise((r) => setTimeout(r, 3500));
-  const l = await ledger();
+  // Every call of both views answered, none on its way: a second domainstats would be here.
+  const l = await quietLedger(page);
   const stats = l.entries.filter((e) => e.operation === 'domainstats');
   assert.equal(stats.length, 1, `one domainstats call: ${JSON.stringify(l.entries.map((e) => e.operation))}`);
   noErrors('two views');
@@ -118,8 +97,7 @@ test('a double click on Run buys once', async () => {
   await page.getByTestId('kw-input').fill('double click one\ndouble click two');
   await page.getByTestId('run').dblclick();
   await page.locator('[data-testid="kw-table"][data-rows="2"]').waitFor({ timeout: 15000 });
-  await new Promise((r) => setTimeout(r, 500));
-  assert.equal((await ledger()).entries.length, 1);
+  assert.equal((await quietLedger(page)).entries.length, 1);
   noErrors('double click');
 });
 
@@ -138,7 +116,7 @@ test('cancelling a bulk job waits for the requests already sent and keeps what t
   await shot(page, 'bulk-cancelling', false);
   // The two chunks in flight finish and are kept: 400 keywords bought, 600 missing.
   await page.getByTestId('progress').waitFor({ state: 'detached', timeout: 15000 });
-  const l = await ledger();
+  const l = await quietLedger(page);
   assert.equal(l.entries.length, 2, 'the chunks already sent, nothing after the cancel');
   await page.locator('[data-testid="kw-table"][data-rows="400"]').waitFor();
   assert.equal(micros('$' + l.total), micros('$0.1200'));
