@@ -1,6 +1,7 @@
 //! Content data about a keyword: the SEO outline, a microblog post, videos.
 
-use super::{made_up_domain, person, slug, stamp, theme_for, theme_keyword};
+use super::queries::theme_query;
+use super::{made_up_domain, person, slug, stamp, theme_for};
 use crate::date::Date;
 use crate::json::{arr, Arr, Obj};
 use crate::rng::Rng;
@@ -43,7 +44,7 @@ pub fn outline_seo(keyword: &str) -> String {
                 "https://{}{}/{}",
                 if rng.chance(0.4) { "www." } else { "" },
                 made_up_domain(&mut rng),
-                slug(&format!("{} {}", rng.pick(PREFIXES), keyword))
+                slug(&format!("{} {}", rng.pick(ARTICLE_WORDS), keyword))
             );
             a.o(|o| {
                 o.a("headings", |h| {
@@ -85,7 +86,7 @@ fn hashtag_of(text: &str) -> Option<String> {
 /// author profiles.
 pub fn microblog_post(keyword: &str, today: Date) -> String {
     let mut rng = Rng::from_parts(&["mb", &keyword.to_lowercase(), &today.to_string()]);
-    let heads: &[&str] = theme_for(keyword);
+    let heads: &[Head] = theme_for(keyword);
     let n = rng.range(8, 20);
     let mut times: Vec<(i64, u32, u32)> = (0..n)
         .map(|_| {
@@ -108,7 +109,7 @@ pub fn microblog_post(keyword: &str, today: Date) -> String {
                 hashtags.extend(hashtag_of(keyword));
             }
             if rng.chance(0.4) {
-                hashtags.extend(hashtag_of(rng.pick::<&str>(heads)));
+                hashtags.extend(hashtag_of(rng.pick(heads).term));
             }
             let mut tagged = Vec::new();
             if rng.chance(0.3) {
@@ -239,7 +240,7 @@ fn write_hashtags(a: &mut Arr<'_>, rng: &mut Rng, tags: &[String], playlist: Opt
 /// separators and playlist links; the channel's key order varies between records.
 pub fn video_video(keyword: &str, today: Date) -> String {
     let mut rng = Rng::from_parts(&["video", &keyword.to_lowercase()]);
-    let heads: &[&str] = theme_for(keyword);
+    let heads: &[Head] = theme_for(keyword);
     let n = rng.range(10, 20);
     let mut out = String::with_capacity(n as usize * 2_500);
     arr(&mut out, |a| {
@@ -249,7 +250,7 @@ pub fn video_video(keyword: &str, today: Date) -> String {
             if rng.chance(0.7) {
                 tags.extend(hashtag_of(keyword));
                 for _ in 0..rng.range(0, 3) {
-                    tags.extend(hashtag_of(rng.pick::<&str>(heads)));
+                    tags.extend(hashtag_of(rng.pick(heads).term));
                 }
             }
             tags.dedup();
@@ -332,7 +333,7 @@ pub fn video_video(keyword: &str, today: Date) -> String {
                                 });
                             }
                             8 => {
-                                let mut t: Vec<&str> = heads.iter().copied().take(rng.range(0, 4) as usize).collect();
+                                let mut t: Vec<&str> = heads.iter().map(|h| h.term).take(rng.range(0, 4) as usize).collect();
                                 rng.shuffle(&mut t);
                                 c.strs("tags", &t);
                             }
@@ -347,7 +348,7 @@ pub fn video_video(keyword: &str, today: Date) -> String {
                 });
                 let mut kws = vec![keyword.to_owned()];
                 for _ in 0..rng.range(0, 4) {
-                    kws.push(theme_keyword(&mut rng, heads));
+                    kws.push(theme_query(&mut rng, heads));
                 }
                 let mut langs = vec![*rng.pick(LANGUAGES)];
                 if rng.chance(0.15) {

@@ -106,13 +106,26 @@ fn write_backlink_metrics(o: &mut Obj<'_>, rng: &mut Rng, url: &str, scale: i64)
         .s("url", url);
 }
 
+/// The backlinks and referring domains `backlink/metrics` reports for `url`: ranked keywords
+/// give the same for their ranking URL.
+pub(super) fn url_links(url: &str) -> (i64, i64) {
+    let mut rng = Rng::from_parts(&["bm", url]);
+    // The first draws of `write_backlink_metrics` at `backlink_metrics`' scale.
+    let backlinks = rng.log_range(1, URL_SCALE);
+    let _dofollow = rng.range(backlinks / 3, backlinks);
+    (backlinks, rng.log_range(1, (backlinks / 2).max(1)))
+}
+
+/// Largest backlink count of one URL.
+const URL_SCALE: i64 = 500_000;
+
 /// `backlink/metrics`: one record per URL, in request order.
 pub fn backlink_metrics(urls: &[String]) -> String {
     let mut out = String::with_capacity(urls.len() * 220);
     arr(&mut out, |a| {
         for url in urls {
             let mut rng = Rng::from_parts(&["bm", url]);
-            a.o(|o| write_backlink_metrics(o, &mut rng, url, 500_000));
+            a.o(|o| write_backlink_metrics(o, &mut rng, url, URL_SCALE));
         }
     });
     out

@@ -1,17 +1,14 @@
-//! Keyword data: search volume (single and bulk), ranked keywords of a domain, related
-//! keywords.
+//! Keyword data: search volume (single and bulk) and related keywords (ranked keywords are
+//! in `ranked.rs`).
 
 use serpkit::ops;
 
-use std::collections::HashSet;
-
-use super::universe::{country_scale, domain_heads, head_keyword, keyword_profile, KeywordProfile};
-use super::{
-    bucket, made_up_domain, ranked_keywords_size, round_to, slug, theme_for, theme_keyword,
-};
+use super::queries::{family_of, head_named, query, theme_query};
+use super::universe::{country_scale, keyword_profile, KeywordProfile};
+use super::{bucket, round_to, theme_for};
 use crate::date::Date;
 use crate::json::{arr, obj, Obj};
-use crate::rng::Rng;
+use crate::rng::{hash_parts, mix, Rng};
 use crate::words::*;
 
 // ---------------------------------------------------------------------------------------
@@ -33,10 +30,12 @@ fn keyword_stats(keyword: &str, ccode: &str, today: Date) -> KeywordStats {
     let now = today.month_index();
     let mut monthly = [(0, 1, 0); 12];
     let mut sum = 0.0;
+    // One hash of the keyword and country, mixed with each month: a month's noise is its own.
+    let noise_seed = hash_parts(&["kwm", &kw, &cc]);
     for (i, slot) in monthly.iter_mut().enumerate() {
         let idx = now - 11 + i as i64;
         let (y, m) = Date::from_month_index(idx);
-        let mut noise_rng = Rng::from_parts(&["kwm", &kw, &cc, &idx.to_string()]);
+        let mut noise_rng = Rng::new(mix(noise_seed ^ idx as u64));
         let v = profile.month_volume(i, m, country, noise_rng.float(0.9, 1.1));
         let v = bucket(v.max(0.0));
         sum += v as f64;
@@ -96,152 +95,24 @@ pub fn search_volume_single(keyword: &str, ccode: &str, today: Date) -> String {
 }
 
 // ---------------------------------------------------------------------------------------
-// Ranked keywords
-
-fn write_rk_metrics(o: &mut Obj<'_>, rng: &mut Rng, domain: &str, total: i64) {
-    // Shares of the rank ranges 1, 2-3, 4-10, 11-20, ..., 91-100 (index 8 is 61-70, which
-    // has no field but counts in the total).
-    let weights = [
-        1.0, 2.0, 7.0, 11.0, 11.0, 11.0, 11.0, 11.0, 12.0, 12.0, 11.0, 10.0,
-    ];
-    let mut counts = [0i64; 12];
-    let sum: f64 = weights.iter().sum();
-    for (c, w) in counts.iter_mut().zip(weights) {
-        *c = (total as f64 * w / sum * rng.float(0.6, 1.4)).round() as i64;
-    }
-    let total: i64 = counts.iter().sum();
-    let names = [
-        "position_1",
-        "position_2_3",
-        "position_4_10",
-        "position_11_20",
-        "position_21_30",
-        "position_31_40",
-        "position_41_50",
-        "position_51_60",
-        "",
-        "position_71_80",
-        "position_81_90",
-        "position_91_100",
-    ];
-    o.s("domain", domain).i("total_ranked_keywords", total);
-    for (name, c) in names.iter().zip(counts) {
-        if !name.is_empty() {
-            o.i(name, c);
-        }
-    }
-}
-
-/// `ranked-keywords/metrics`: the requested domain first, then 8..=30 competing domains by
-/// total ranked keywords descending.
-pub fn ranked_keywords_metrics(domain: &str) -> String {
-    let mut rng = Rng::from_parts(&["rkm", &domain.to_ascii_lowercase()]);
-    let mut others: Vec<(String, i64)> = (0..rng.range(8, 30))
-        .map(|_| (made_up_domain(&mut rng), rng.log_range(50, 2_000_000)))
-        .collect();
-    others.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    others.dedup_by(|a, b| a.0 == b.0);
-    let own = ranked_keywords_size(domain) as i64;
-    let mut out = String::with_capacity(others.len() * 330 + 330);
-    arr(&mut out, |a| {
-        a.o(|o| write_rk_metrics(o, &mut rng, domain, own));
-        for (d, total) in &others {
-            if !d.eq_ignore_ascii_case(domain) {
-                a.o(|o| write_rk_metrics(o, &mut rng, d, *total));
-            }
-        }
-    });
-    out
-}
-
-/// `ranked-keywords/domain` with exactly `n` records, by search volume descending. Keywords
-/// come from the domain's head terms (see [`super::universe`]), distinct while the tries
-/// allow (a repeat is the keyword ranking with another URL); volumes are the keywords' own
-/// (US); `seed` varies the rest. URLs are on `domain`.
-pub fn ranked_keywords_domain(domain: &str, n: usize, seed: u64) -> String {
-    let mut rng = Rng::new(seed ^ 0x5eed_0001);
-    let heads = domain_heads(domain);
-    let host = domain.to_ascii_lowercase();
-    let www = rng.chance(0.5);
-    let pages: Vec<String> = (0..(n / 6).clamp(1, 4_000))
-        .map(|i| {
-            let pool = if i % 5 == 4 { &heads.side } else { &heads.main };
-            let head = *rng.pick(pool);
-            let kw = head_keyword(&mut rng, head);
-            let dir = ["blog", "guides", "products", "reviews", "learn", "p"][i % 6];
-            let w = if www { "www." } else { "" };
-            if i == 0 {
-                format!("https://{w}{host}/")
-            } else {
-                format!("https://{w}{host}/{dir}/{}", slug(&kw))
-            }
-        })
-        .collect();
-    let mut seen: HashSet<String> = HashSet::with_capacity(n);
-    let mut rows: Vec<(String, f64, i64, i64, i64, i64, usize)> = Vec::with_capacity(n);
-    for _ in 0..n {
-        let mut kw = String::new();
-        for _ in 0..8 {
-            let pool = if rng.chance(0.85) {
-                &heads.main
-            } else {
-                &heads.side
-            };
-            let head = *rng.pick(pool);
-            kw = head_keyword(&mut rng, head);
-            if !seen.contains(&kw) {
-                break;
-            }
-        }
-        seen.insert(kw.clone());
-        let profile = keyword_profile(&kw);
-        let volume = mean_volume(&profile, 1.0);
-        let competition = round_to(
-            (profile.competition * 100.0 + rng.float(-5.0, 5.0)).clamp(0.0, 100.0),
-            2,
-        );
-        let backlinks = if rng.chance(0.15) {
-            0
-        } else {
-            rng.log_range(1, 60_000)
-        };
-        let refdomains = if backlinks == 0 {
-            0
-        } else {
-            rng.log_range(1, backlinks)
-        };
-        let rank = rng.log_range(1, 100);
-        let page = (rng.below(pages.len() as u64)) as usize;
-        rows.push((kw, competition, volume, backlinks, refdomains, rank, page));
-    }
-    rows.sort_by(|a, b| b.2.cmp(&a.2).then(a.5.cmp(&b.5)));
-    let mut out = String::with_capacity(n * 190 + 2);
-    arr(&mut out, |a| {
-        for (kw, comp, vol, bl, rd, rank, page) in &rows {
-            a.o(|o| {
-                o.s("keyword", kw)
-                    .f("competition", *comp)
-                    .i("search_volume", *vol)
-                    .i("total_backlinks", *bl)
-                    .i("total_referring_domains", *rd)
-                    .i("rank", *rank)
-                    .s("url", &pages[*page]);
-            });
-        }
-    });
-    out
-}
-
-// ---------------------------------------------------------------------------------------
 // Related
 
 /// `related`: 20..=50 related keywords of the seed keyword, by search volume descending;
-/// each keyword's figures are its own (the same in `search_volume`).
+/// each keyword's figures are its own (the same in `search_volume`). They are the seed with
+/// the modifiers of its head's kind (a head named in it, else the closest theme's first head)
+/// and other queries of its theme.
 pub fn related(keyword: &str, ccode: &str) -> String {
     let kw = keyword.trim().to_lowercase();
     let mut rng = Rng::from_parts(&["related", &kw, &ccode.to_ascii_lowercase()]);
     let country = country_scale(ccode);
-    let heads: &[&str] = theme_for(keyword);
+    let (theme, kind): (&[Head], Kind) = match head_named(family_of(&kw)) {
+        Some((t, head)) => (THEMES[t].1, head.kind),
+        None => {
+            let theme = theme_for(keyword);
+            (theme, theme.first().map_or(Kind::Gear, |h| h.kind))
+        }
+    };
+    let m = modifiers(kind);
     let n = rng.range(20, 50) as usize;
     let mut seen = std::collections::BTreeSet::new();
     seen.insert(kw.clone());
@@ -249,13 +120,22 @@ pub fn related(keyword: &str, ccode: &str) -> String {
     let mut tries = 0;
     while rows.len() < n && tries < n * 20 {
         tries += 1;
-        let k = match rng.below(5) {
-            0 => format!("{} {kw}", rng.pick(PREFIXES)),
-            1 => format!("{kw} {}", rng.pick(SUFFIXES)),
-            2 => format!("{} {kw} {}", rng.pick(PREFIXES), rng.pick(SUFFIXES)),
-            3 => format!("{kw} {}", rng.pick(heads)),
-            _ => theme_keyword(&mut rng, heads),
+        let pick = |rng: &mut Rng, words: &'static [&'static str]| {
+            words
+                .get(rng.below(words.len().max(1) as u64) as usize)
+                .copied()
         };
+        let k = match rng.below(5) {
+            0 => pick(&mut rng, m.adjectives).map(|a| format!("{a} {kw}")),
+            1 => pick(&mut rng, m.tails).map(|t| format!("{kw} {t}")),
+            2 => pick(&mut rng, m.questions).map(|q| format!("{q} {kw}")),
+            3 => pick(&mut rng, m.audiences).map(|a| format!("{kw} {a}")),
+            _ => Some(match theme.get(rng.below(theme.len() as u64) as usize) {
+                Some(head) if head.kind == kind => query(&mut rng, head, theme),
+                _ => theme_query(&mut rng, theme),
+            }),
+        };
+        let Some(k) = k else { continue };
         if !seen.insert(k.clone()) {
             continue;
         }

@@ -13,22 +13,24 @@
 //!
 //! One file per kind of data: [`keywords`] (search volume, ranked keywords, related),
 //! [`domains`] (domain stats, backlinks), [`content`] (outline, microblog, video), and
-//! [`sample`] (sample requests), [`universe`] (what keeps them plausible across operations:
-//! keyword profiles with a long tail and seasons, domain topics sharing keywords); this file
-//! routes a request and holds the shared helpers.
+//! [`ranked`] (ranked keywords of a domain: rank buckets, pages, brand queries, daily
+//! movement), [`sample`] (sample requests), [`universe`] (what keeps them plausible across
+//! operations: keyword profiles with a long tail and seasons, domain topics sharing keywords)
+//! and [`queries`] (queries people type, and a keyword's family); this file routes a request
+//! and holds the shared helpers.
 
 mod content;
 mod domains;
 mod keywords;
+mod queries;
+mod ranked;
 mod sample;
 mod universe;
 
 pub use content::{microblog_post, outline_seo, video_video};
 pub use domains::{backlink_metrics, backlink_overview, domain_stats};
-pub use keywords::{
-    ranked_keywords_domain, ranked_keywords_metrics, related, search_volume_bulk,
-    search_volume_single,
-};
+pub use keywords::{related, search_volume_bulk, search_volume_single};
+pub use ranked::{ranked_keywords_domain, ranked_keywords_domain_on, ranked_keywords_metrics};
 pub use sample::sample_request;
 pub use universe::{domain_topic, site_name};
 
@@ -64,10 +66,11 @@ pub fn body(request: &Request, today: Date) -> String {
         Request::RankedKeywordsMetrics(r) => ranked_keywords_metrics(&normalize_domain(&r.domain)),
         Request::RankedKeywordsDomain(r) => {
             let domain = normalize_domain(&r.domain);
-            ranked_keywords_domain(
+            ranked_keywords_domain_on(
                 &domain,
                 ranked_keywords_size(&domain),
                 fnv1a(domain.as_bytes()),
+                today,
             )
         }
         Request::BacklinkOverview(r) => {
@@ -134,18 +137,18 @@ fn bucket(v: f64) -> i64 {
     ((v / mag).round() * mag) as i64
 }
 
-fn theme_of(seed: u64) -> &'static (&'static str, &'static [&'static str]) {
+fn theme_of(seed: u64) -> &'static (&'static str, &'static [Head]) {
     &THEMES[(seed % THEMES.len() as u64) as usize]
 }
 
 /// The theme sharing the most words with `keyword`; a hash-chosen one when none does.
-fn theme_for(keyword: &str) -> &'static [&'static str] {
+fn theme_for(keyword: &str) -> &'static [Head] {
     let kw = keyword.to_lowercase();
     let words: Vec<&str> = kw.split_whitespace().filter(|w| w.len() > 2).collect();
-    let score = |heads: &[&str]| {
+    let score = |heads: &[Head]| {
         heads
             .iter()
-            .flat_map(|h| h.split(' '))
+            .flat_map(|h| h.term.split(' '))
             .filter(|w| words.contains(w))
             .count()
     };
@@ -186,17 +189,6 @@ fn slug(text: &str) -> String {
     s
 }
 
-/// A keyword from a theme: `[prefix] head [suffix]`.
-fn theme_keyword(rng: &mut Rng, heads: &[&str]) -> String {
-    let head = rng.pick(heads);
-    match rng.below(4) {
-        0 => format!("{} {head}", rng.pick(PREFIXES)),
-        1 => format!("{head} {}", rng.pick(SUFFIXES)),
-        2 => format!("{} {head} {}", rng.pick(PREFIXES), rng.pick(SUFFIXES)),
-        _ => (*head).to_owned(),
-    }
-}
-
 /// A timestamp on `date` at a random time with milliseconds.
 fn stamp(rng: &mut Rng, date: Date) -> String {
     date.timestamp(rng.below(86_400) as u32, rng.below(1000) as u32)
@@ -212,3 +204,6 @@ fn person(rng: &mut Rng) -> (String, String) {
     };
     (format!("{first} {last}"), handle)
 }
+
+#[cfg(test)]
+mod tests;

@@ -2,7 +2,8 @@
 
 use serpkit::ops::{self, Operation, Request};
 
-use super::{made_up_domain, slug, theme_keyword, theme_of};
+use super::queries::theme_query;
+use super::{made_up_domain, slug, theme_of};
 use crate::rng::Rng;
 
 // ---------------------------------------------------------------------------------------
@@ -11,10 +12,10 @@ use crate::rng::Rng;
 /// A plausible request of `op` (key empty), varied by `seed`: for tests, benches and demos.
 pub fn sample_request(op: Operation, seed: u64) -> Request {
     let mut rng = Rng::new(seed ^ 0x5a3_71e5);
-    let heads: &[&str] = theme_of(rng.next_u64()).1;
+    let heads: &[crate::words::Head] = theme_of(rng.next_u64()).1;
     let ccodes = ["US", "GB", "DE", "FR", "IN", "BR", "CA", "AU", "ES", "JP"];
     let keyword = |rng: &mut Rng| {
-        let k = theme_keyword(rng, heads);
+        let k = theme_query(rng, heads);
         match rng.below(12) {
             0 => k.to_uppercase(),
             1 => format!("{k} café"),

@@ -5,18 +5,24 @@
 //!
 //! - **Long tail**: a keyword's volume falls with its word count (each extra word divides the
 //!   median by 3.5) around a log-uniform spread, so long keywords are usually small.
-//! - **Seasonality**: about a quarter of the keywords with volume are seasonal by the rule the
-//!   app states (at least half of the 12-month volume in at most 3 consecutive months,
-//!   wrapping): their peak months hold 60–85 % of the year. The others swing by at most 35 %.
+//! - **Seasonality** follows a keyword's family (its head term, [`super::queries::family_of`]),
+//!   so "winter coat" and "winter coat sale" peak in the same months: the word lists name the
+//!   heads that peak and when (coats November to January); a family outside them is seasonal
+//!   by chance, from its name. About a quarter of the keywords with volume are seasonal by the
+//!   rule the app states (more than half of the 12-month volume in at most 3 consecutive
+//!   months, wrapping): their peak months hold 60–85 % of the year. The others swing by at
+//!   most 35 % around a month their family shares.
 //! - **Topics**: a domain's topic comes from its site name (`shop.example.org` → `example`),
 //!   or a theme named in it (`running-hub.com` → running), so sister sites and size-labelled
 //!   domains share a topic. Each domain covers 8–13 of its topic's 15 head terms and 3 of a
 //!   second topic's, so two domains of one topic share part of their keywords, not all.
 
+use super::queries::{family_of, head_named};
 use crate::rng::{fnv1a, Rng};
 use crate::words::*;
 
-/// Chance that a keyword with volume is seasonal (about a quarter of all keywords are).
+/// Chance that a family outside the word lists is seasonal (about a quarter of all keywords
+/// are, as about a fifth of the listed heads).
 const SEASONAL_CHANCE: f64 = 0.27;
 
 /// Chance that a keyword has no volume at all (zero months, CPC and competition).
@@ -78,9 +84,39 @@ impl KeywordProfile {
     }
 }
 
+#[cfg(test)]
+impl KeywordProfile {
+    /// What a family shares: its peak months, or the month its swing peaks in (tenths).
+    pub fn season_months(&self) -> (u8, u8) {
+        match self.season {
+            Season::Peak { first, months, .. } => (first, months),
+            Season::Swing { phase, .. } => (0, (phase * 10.0) as u8),
+        }
+    }
+}
+
 /// The profile of `keyword` (trimmed, case-insensitive), seeded from the keyword alone.
 pub(super) fn keyword_profile(keyword: &str) -> KeywordProfile {
-    let kw = keyword.trim().to_lowercase();
+    profile_in(keyword, None)
+}
+
+/// [`keyword_profile`] of a keyword generated on `head`: the same profile, without reading
+/// the family back from the words (queries' tests check that it comes back as the head).
+pub(super) fn head_keyword_profile(keyword: &str, head: &Head) -> KeywordProfile {
+    profile_in(keyword, Some(head))
+}
+
+fn profile_in(keyword: &str, head: Option<&Head>) -> KeywordProfile {
+    let trimmed = keyword.trim();
+    // Generated keywords are lower case already: no copy for them.
+    let kw: std::borrow::Cow<str> = if trimmed
+        .bytes()
+        .any(|b| !b.is_ascii_lowercase() && !b.is_ascii_digit() && b != b' ')
+    {
+        trimmed.to_lowercase().into()
+    } else {
+        trimmed.into()
+    };
     let mut rng = Rng::from_parts(&["kwp", &kw]);
     let words = kw.split_whitespace().count().max(1) as i32;
     if rng.chance(ZERO_CHANCE) {
@@ -99,19 +135,33 @@ pub(super) fn keyword_profile(keyword: &str) -> KeywordProfile {
     // Median 90,000 for one word, ÷3.5 per extra word; spread ÷60..×4, skewed low.
     let median = 90_000.0 / 3.5f64.powi(words - 1);
     let mut base = (median * rng.log_range(4, 1_000) as f64 / 250.0).max(10.0);
-    let season = if rng.chance(SEASONAL_CHANCE) {
-        // Enough volume that rounding the quiet months up cannot undo the peak.
-        base = base.max(60.0);
-        Season::Peak {
-            first: rng.range(1, 12) as u8,
-            months: rng.range(1, 3) as u8,
-            share: rng.float(0.6, 0.85),
+    let share = rng.float(0.6, 0.85);
+    let amplitude = rng.float(0.0, 0.35);
+    // The family decides whether and when: listed heads by their months, others by name.
+    let family = head.map_or_else(|| family_of(&kw), |h| h.term);
+    let mut family_rng = Rng::from_parts(&["season", family]);
+    let named = head.or_else(|| head_named(family).map(|(_, h)| h));
+    let peak = match named {
+        Some(head) => head.peak,
+        None => family_rng.chance(SEASONAL_CHANCE).then(|| {
+            let first = family_rng.range(1, 12) as u8;
+            (first, family_rng.range(1, 3) as u8)
+        }),
+    };
+    let season = match peak {
+        Some((first, months)) => {
+            // Enough volume that rounding the quiet months up cannot undo the peak.
+            base = base.max(60.0);
+            Season::Peak {
+                first,
+                months,
+                share,
+            }
         }
-    } else {
-        Season::Swing {
-            amplitude: rng.float(0.0, 0.35),
-            phase: rng.float(0.0, 12.0),
-        }
+        None => Season::Swing {
+            amplitude,
+            phase: family_rng.float(0.0, 12.0),
+        },
     };
     let competition = rng.unit();
     KeywordProfile {
@@ -159,48 +209,55 @@ pub fn domain_topic(domain: &str) -> usize {
         .unwrap_or_else(|| (fnv1a(site.as_bytes()) % THEMES.len() as u64) as usize)
 }
 
-/// The head terms a domain's keywords are built on: `main` from its topic, `side` from one
-/// other topic.
-pub(super) struct DomainHeads {
-    pub main: Vec<&'static str>,
-    pub side: Vec<&'static str>,
+/// A domain's brand as searchers type it: its site name with hyphens as spaces
+/// (`running-hub.com` → "running hub"); `None` when shorter than 3 letters, which would be
+/// a word rather than a brand.
+pub(super) fn brand_name(domain: &str) -> Option<String> {
+    let site = site_name(domain).replace('-', " ");
+    let brand = site.trim();
+    (brand.chars().filter(|c| c.is_alphanumeric()).count() >= 3).then(|| brand.to_owned())
 }
 
-/// The head terms of `domain`: 8–13 of its topic's, 3 of a second topic's; seeded from the
-/// domain (lower case), so sister sites cover different but overlapping parts of a topic.
-pub(super) fn domain_heads(domain: &str) -> DomainHeads {
+/// The head terms a domain's keywords are built on, each with its theme (the siblings of
+/// "x vs y"): `main` from its topic, `side` from other topics.
+pub(super) struct DomainHeads {
+    pub main: Vec<(&'static Head, &'static [Head])>,
+    pub side: Vec<(&'static Head, &'static [Head])>,
+}
+
+/// Rows up to which a domain has 3 side heads; beyond, one more per [`ROWS_PER_SIDE_HEAD`].
+pub(super) const FOCUSED_ROWS: usize = 20_000;
+
+/// Rows of a large domain per extra side head.
+const ROWS_PER_SIDE_HEAD: usize = 1_000;
+
+/// The head terms of `domain` with `rows` ranked keywords: 8–13 of its topic's, 3 of a
+/// second topic's; seeded from the domain (lower case), so sister sites cover different but
+/// overlapping parts of a topic. A domain beyond [`FOCUSED_ROWS`] rows (a `size-<N>` one) is
+/// a generalist: heads of every other topic join, so its keywords can stay distinct.
+pub(super) fn domain_heads(domain: &str, rows: usize) -> DomainHeads {
     let host = domain.trim().to_ascii_lowercase();
     let mut rng = Rng::from_parts(&["heads", &host]);
     let topic = domain_topic(&host);
-    let mut main: Vec<&'static str> = THEMES[topic].1.to_vec();
+    let with_theme = |t: usize| THEMES[t].1.iter().map(move |h| (h, THEMES[t].1));
+    let mut main: Vec<(&'static Head, &'static [Head])> = with_theme(topic).collect();
     rng.shuffle(&mut main);
     main.truncate(rng.range(8, 13) as usize);
     let other = (topic + 1 + rng.below(THEMES.len() as u64 - 1) as usize) % THEMES.len();
-    let mut side: Vec<&'static str> = THEMES[other].1.to_vec();
+    let mut side: Vec<(&'static Head, &'static [Head])> = with_theme(other).collect();
     rng.shuffle(&mut side);
     side.truncate(3);
-    DomainHeads { main, side }
-}
-
-/// A keyword on `head`: bare (3 %), with a prefix (15 %), a suffix (20 %), both (40 %), or a
-/// prefix and two suffixes (22 %); short forms are few, so domains meet on them often.
-pub(super) fn head_keyword(rng: &mut Rng, head: &str) -> String {
-    let roll = rng.below(100);
-    let prefix = rng.pick(PREFIXES);
-    let suffix = rng.pick(SUFFIXES);
-    match roll {
-        0..=2 => head.to_owned(),
-        3..=17 => format!("{prefix} {head}"),
-        18..=37 => format!("{head} {suffix}"),
-        38..=77 => format!("{prefix} {head} {suffix}"),
-        _ => {
-            let mut second = rng.pick(SUFFIXES);
-            while second == suffix {
-                second = rng.pick(SUFFIXES);
-            }
-            format!("{prefix} {head} {suffix} {second}")
-        }
+    let extra = rows.saturating_sub(FOCUSED_ROWS) / ROWS_PER_SIDE_HEAD;
+    if extra > 0 {
+        let mut rest: Vec<(&'static Head, &'static [Head])> = (0..THEMES.len())
+            .filter(|t| *t != topic)
+            .flat_map(with_theme)
+            .filter(|(h, _)| !side.iter().any(|(s, _)| s.term == h.term))
+            .collect();
+        rng.shuffle(&mut rest);
+        side.extend(rest.into_iter().take(extra));
     }
+    DomainHeads { main, side }
 }
 
 #[cfg(test)]

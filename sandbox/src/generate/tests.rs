@@ -1,0 +1,451 @@
+//! Properties of the demo data the research views rely on, and a timing check. The tests
+//! read the generator's public answers only, so each one states what a user of the data sees.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+use serpkit::{Operation, Request};
+
+use super::*;
+
+/// Demo domains: the app's placeholders and e2e domains (one topic), and others.
+const DOMAINS: &[&str] = &[
+    "example.com",
+    "example.org",
+    "shop.example.org",
+    "news.example.net",
+    "nova.io",
+    "peakcraft.de",
+    "running-hub.com",
+    "size-3000.example.co.uk",
+];
+
+fn day(offset: i64) -> Date {
+    Date::new(2024, 3, 5).unwrap().add_days(offset)
+}
+
+fn request(op: Operation, json: Value) -> Request {
+    Request::from_json(op, &json.to_string()).unwrap()
+}
+
+/// A domain's ranked keywords on a day, as (keyword, rank, url).
+fn ranked(domain: &str, on: Date) -> Vec<(String, i64, String)> {
+    let req = request(
+        Operation::RankedKeywordsDomain,
+        serde_json::json!({ "domain": domain }),
+    );
+    let body = body(&req, on);
+    let report = serpkit::validate::validate(Operation::RankedKeywordsDomain, &body, Some(&req));
+    assert!(
+        report.error_count() + report.warning_count() == 0,
+        "{domain}: {report}"
+    );
+    let v: Vec<Value> = serde_json::from_str(&body).unwrap();
+    v.iter()
+        .map(|r| {
+            (
+                r["keyword"].as_str().unwrap().to_owned(),
+                r["rank"].as_i64().unwrap(),
+                r["url"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Every head term of the word lists.
+fn head_terms() -> Vec<&'static str> {
+    crate::words::THEMES
+        .iter()
+        .flat_map(|(_, hs)| hs.iter().map(|h| h.term))
+        .collect()
+}
+
+/// The brand searchers type for a domain (its site name).
+fn brand(domain: &str) -> String {
+    site_name(domain).replace('-', " ")
+}
+
+#[test]
+fn ranking_urls_are_about_their_keywords() {
+    let heads = head_terms();
+    for d in DOMAINS {
+        let b = brand(d);
+        let rows = ranked(d, day(0));
+        let mut checked = 0;
+        for (k, _, url) in &rows {
+            assert!(url.contains(&site_name(d)), "{d}: {url}");
+            if k.contains(&b) || k.contains(&site_name(d)) {
+                continue;
+            }
+            let named: Vec<&&str> = heads.iter().filter(|h| k.contains(**h)).collect();
+            assert!(!named.is_empty(), "{d}: {k:?} names no head term");
+            assert!(
+                named.iter().any(|h| url.contains(&slug(h))),
+                "{d}: {k:?} ranks with {url}"
+            );
+            checked += 1;
+        }
+        assert!(
+            checked * 10 >= rows.len() * 9,
+            "{d}: {checked} of {}",
+            rows.len()
+        );
+    }
+}
+
+/// The rank range (index into the metrics' 12 ranges, 61–70 included) of a rank.
+fn range_of(rank: i64) -> usize {
+    match rank {
+        1 => 0,
+        2..=3 => 1,
+        4..=10 => 2,
+        _ => ((rank - 1) / 10 + 2).min(11) as usize,
+    }
+}
+
+#[test]
+fn ranks_follow_the_domains_rank_buckets() {
+    for d in DOMAINS {
+        let req = request(
+            Operation::RankedKeywordsMetrics,
+            serde_json::json!({ "domain": d }),
+        );
+        let metrics: Vec<Value> = serde_json::from_str(&body(&req, day(0))).unwrap();
+        let own = &metrics[0];
+        let total = own["total_ranked_keywords"].as_i64().unwrap() as f64;
+        let field = |f: &str| own[f].as_i64().unwrap() as f64 / total;
+        let top10 = field("position_1") + field("position_2_3") + field("position_4_10");
+        let beyond = [
+            "position_11_20",
+            "position_21_30",
+            "position_31_40",
+            "position_41_50",
+            "position_51_60",
+            "",
+            "position_71_80",
+            "position_81_90",
+            "position_91_100",
+        ];
+        for offset in [0, 1, 40] {
+            let rows = ranked(d, day(offset));
+            assert_eq!(
+                rows.len() as f64,
+                total,
+                "{d}: the metrics' total is the row count"
+            );
+            let mut counts = [0f64; 12];
+            for (_, rank, _) in &rows {
+                counts[range_of(*rank)] += 1.0;
+            }
+            let n = rows.len() as f64;
+            // Within the noise of the daily movement: 3 standard deviations of a count.
+            let near =
+                |got: f64, share: f64| (got - share * n).abs() <= 3.0 * (share * n).sqrt() + 2.0;
+            let got10 = counts[0] + counts[1] + counts[2];
+            assert!(
+                near(got10, top10),
+                "{d} day {offset}: {got10} in the top 10, the buckets say {:.0}",
+                top10 * n
+            );
+            for (i, f) in beyond.iter().enumerate() {
+                if !f.is_empty() {
+                    let got = counts[i + 3];
+                    assert!(
+                        near(got, field(f)),
+                        "{d} day {offset} {f}: {got}, the buckets say {:.0}",
+                        field(f) * n
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_demo_domain_has_brand_queries_at_the_top() {
+    for d in DOMAINS {
+        let b = brand(d);
+        let rows = ranked(d, day(0));
+        let branded: Vec<&(String, i64, String)> =
+            rows.iter().filter(|r| r.0.contains(&b)).collect();
+        assert!(!branded.is_empty(), "{d}: no query with {b:?}");
+        assert!(
+            branded.len() * 20 <= rows.len(),
+            "{d}: {} of {}",
+            branded.len(),
+            rows.len()
+        );
+        assert!(branded.iter().any(|r| r.1 == 1), "{d}: no brand query at 1");
+        assert!(branded.iter().any(|r| r.0 == b), "{d}: the bare brand");
+    }
+}
+
+/// The calendar month (1..=12) with the most searches of each keyword in the US.
+fn peak_months(keywords: &[&str]) -> Vec<u8> {
+    let body = search_volume_bulk(
+        &keywords.iter().map(|k| k.to_string()).collect::<Vec<_>>(),
+        "US",
+        day(0),
+    );
+    let v: Vec<Value> = serde_json::from_str(&body).unwrap();
+    v.iter()
+        .map(|r| {
+            let months = r["TARGETED_MONTHLY_SEARCHES"].as_array().unwrap();
+            let best = months
+                .iter()
+                .max_by_key(|m| m["value"].as_i64().unwrap())
+                .unwrap();
+            let name = best["month"].as_str().unwrap();
+            serpkit::ops::search_volume_bulk::MONTH_NAMES
+                .iter()
+                .position(|m| *m == name)
+                .unwrap() as u8
+                + 1
+        })
+        .collect()
+}
+
+#[test]
+fn keyword_families_share_a_season() {
+    let winter = [
+        "winter coat",
+        "winter coat sale",
+        "best winter coat for women",
+        "how to clean winter coat",
+        "cheap black winter coat for men under 100",
+        "wool socks",
+        "wool socks for kids",
+    ];
+    for (k, m) in winter.iter().zip(peak_months(&winter)) {
+        assert!([11, 12, 1].contains(&m), "{k}: peaks in month {m}");
+    }
+    let summer = [
+        "summer dress",
+        "summer dress sale",
+        "cheap summer dress for women",
+    ];
+    for (k, m) in summer.iter().zip(peak_months(&summer)) {
+        assert!([5, 6, 7].contains(&m), "{k}: peaks in month {m}");
+    }
+    // A family outside the word lists peaks together too, when it peaks.
+    let made_up = [
+        "garden gnome",
+        "garden gnome sale",
+        "best garden gnome",
+        "garden gnome reviews",
+    ];
+    let seasons: HashSet<String> = made_up
+        .iter()
+        .map(|k| universe::keyword_profile(k))
+        .filter(|p| p.base > 0.0)
+        .map(|p| format!("{:?}", p.season_months()))
+        .collect();
+    assert_eq!(seasons.len(), 1, "{seasons:?}");
+}
+
+#[test]
+fn keywords_are_queries_people_type() {
+    let questions = ["what is", "how to", "where to", "how long"];
+    let commercial = [
+        "sale", "deals", "price", "pricing", "under", "near me", "review", "reviews", "coupon",
+        "cost",
+    ];
+    let mut keywords: Vec<String> = Vec::new();
+    for d in DOMAINS {
+        keywords.extend(ranked(d, day(0)).into_iter().map(|r| r.0));
+    }
+    for seed in ["running shoes", "credit score", "vpn", "garden gnome"] {
+        let v: Vec<Value> = serde_json::from_str(&related(seed, "US")).unwrap();
+        keywords.extend(v.iter().map(|r| r["keyword"].as_str().unwrap().to_owned()));
+    }
+    for k in &keywords {
+        let words: Vec<&str> = k.split(' ').collect();
+        assert!(
+            words.last() != Some(&"vs") && words.first() != Some(&"vs"),
+            "{k:?}"
+        );
+        let fors = words.iter().filter(|w| **w == "for").count();
+        assert!(fors <= 1, "{k:?}: two audiences");
+        if questions.iter().any(|q| k.starts_with(q)) {
+            assert!(
+                !commercial.iter().any(|c| words.contains(c)),
+                "{k:?}: a question with a price"
+            );
+        }
+        let distinct: HashSet<&str> = words.iter().map(|w| w.trim_end_matches('s')).collect();
+        assert!(
+            distinct.len() == words.len() || k.contains(" vs "),
+            "{k:?}: a word twice"
+        );
+    }
+}
+
+#[test]
+fn some_keywords_rank_with_two_urls_of_one_domain() {
+    for d in DOMAINS {
+        let rows = ranked(d, day(0));
+        let mut urls: HashMap<&str, HashSet<&str>> = HashMap::new();
+        for (k, _, url) in &rows {
+            urls.entry(k.as_str()).or_default().insert(url.as_str());
+        }
+        let cannibalised = urls.values().filter(|u| u.len() >= 2).count();
+        let n = rows.len();
+        assert!(
+            cannibalised >= (n / 200).max(1) && cannibalised <= n / 20,
+            "{d}: {cannibalised} of {}",
+            rows.len()
+        );
+    }
+}
+
+#[test]
+fn ranks_drift_from_one_day_to_the_next() {
+    for d in DOMAINS {
+        let today = ranked(d, day(0));
+        assert_eq!(today, ranked(d, day(0)), "{d}: the same day, the same body");
+        let best = |rows: &[(String, i64, String)]| {
+            let mut m: HashMap<String, i64> = HashMap::new();
+            for (k, r, u) in rows {
+                let e = m.entry(format!("{k} {u}")).or_insert(*r);
+                *e = (*e).min(*r);
+            }
+            m
+        };
+        let (a, b) = (best(&ranked(d, day(-1))), best(&today));
+        let new = b.keys().filter(|k| !a.contains_key(*k)).count();
+        let lost = a.keys().filter(|k| !b.contains_key(*k)).count();
+        let up = b
+            .iter()
+            .filter(|(k, r)| a.get(*k).is_some_and(|p| *r < p))
+            .count();
+        let down = b
+            .iter()
+            .filter(|(k, r)| a.get(*k).is_some_and(|p| *r > p))
+            .count();
+        let n = b.len();
+        assert!(
+            new > 0 && lost > 0 && up > 0 && down > 0,
+            "{d}: new {new}, lost {lost}, up {up}, down {down}"
+        );
+        assert!(
+            (new + lost + up + down) * 4 <= n,
+            "{d}: {new} new, {lost} lost, {up} up, {down} down of {n}"
+        );
+    }
+}
+
+/// Generation time (run with `--release --ignored --nocapture`): the demo's bulk job and
+/// its largest ranked-keywords body.
+#[test]
+#[ignore]
+fn timing() {
+    let today = Date::new(2024, 3, 5).unwrap();
+    // The app bench's 10,000 keywords (bench/app/run.mjs, tenThousandKeywords).
+    let heads = [
+        "best",
+        "cheap",
+        "how to choose",
+        "top",
+        "what is",
+        "buy",
+        "free",
+        "review of",
+        "near me",
+        "why",
+    ];
+    let topics = [
+        "running", "trail", "marathon", "yoga", "cycling", "hiking", "tennis", "golf", "swim",
+        "ski", "climbing", "boxing", "rowing", "surf", "skate", "dance", "camping", "fishing",
+        "soccer", "rugby",
+    ];
+    let things = [
+        "shoes",
+        "socks",
+        "watch",
+        "jacket",
+        "bag",
+        "bottle",
+        "mat",
+        "gloves",
+        "shorts",
+        "hat",
+        "plan",
+        "app",
+        "coach",
+        "club",
+        "course",
+        "guide",
+        "tips",
+        "gear",
+        "deals",
+        "for women",
+        "for men",
+        "for kids",
+        "for beginners",
+        "vs",
+        "online",
+        "sale",
+        "store",
+        "rental",
+        "repair",
+        "brands",
+        "sizes",
+        "reviews",
+        "outlet",
+        "set",
+        "kit",
+        "bundle",
+        "lights",
+        "belt",
+        "vest",
+        "cap",
+        "boots",
+        "tights",
+        "bra",
+        "pack",
+        "poles",
+        "helmet",
+        "tracker",
+        "headphones",
+        "sunglasses",
+        "towel",
+    ];
+    let mut kws: Vec<String> = Vec::new();
+    for h in heads {
+        for t in topics {
+            for x in things {
+                kws.push(format!("{h} {t} {x}"));
+            }
+        }
+    }
+    let best = |f: &dyn Fn() -> usize| {
+        (0..15)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                std::hint::black_box(f());
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .fold(f64::MAX, f64::min)
+    };
+    let bulk = best(&|| {
+        kws.chunks(200)
+            .map(|c| search_volume_bulk(c, "US", today).len())
+            .sum()
+    });
+    let rk = best(&|| ranked_keywords_domain("size-100000.example.com", 100_000, 3).len());
+    eprintln!("search_volume_bulk 10,000 keywords: {bulk:.1} ms; ranked_keywords_domain 100,000: {rk:.1} ms");
+}
+
+#[test]
+fn ranked_volumes_are_the_keywords_own() {
+    for d in ["example.com", "nova.io", "size-30000.example.com"] {
+        let text =
+            ranked_keywords_domain_on(d, ranked_keywords_size(d), fnv1a(d.as_bytes()), day(0));
+        let rows: Vec<Value> = serde_json::from_str(&text).unwrap();
+        for r in rows.iter().step_by(7) {
+            let k = r["keyword"].as_str().unwrap();
+            let own = bucket(universe::keyword_profile(k).base);
+            assert_eq!(r["search_volume"].as_i64().unwrap(), own, "{d}: {k}");
+        }
+    }
+}
