@@ -153,12 +153,10 @@ type Map<V> = HashMap<&'static str, V, FnvBuild>;
 struct Vocabulary {
     /// Head term → (theme index, head).
     heads: Map<(usize, &'static Head)>,
-    /// Modifiers placed before a head by their first word, each with its trailing space
-    /// ("best "), longest first.
-    before: Map<Vec<String>>,
-    /// Modifiers placed after a head by their last word, each with its leading space
-    /// (" for women"), longest first.
-    after: Map<Vec<String>>,
+    /// Modifiers placed before a head, by their first word.
+    before: Map<Vec<&'static str>>,
+    /// Modifiers placed after a head, by their last word.
+    after: Map<Vec<&'static str>>,
 }
 
 fn vocabulary() -> &'static Vocabulary {
@@ -170,24 +168,23 @@ fn vocabulary() -> &'static Vocabulary {
                 heads.insert(head.term, (t, head));
             }
         }
-        let mut before: Map<Vec<String>> = Map::default();
-        let mut after: Map<Vec<String>> = Map::default();
-        let add = |map: &mut Map<Vec<String>>, key, w: String| {
+        let mut before: Map<Vec<&'static str>> = Map::default();
+        let mut after: Map<Vec<&'static str>> = Map::default();
+        let add = |map: &mut Map<Vec<&'static str>>, key, w: &'static str| {
             let list = map.entry(key).or_default();
             if !list.contains(&w) {
                 list.push(w);
-                list.sort_by_key(|w| std::cmp::Reverse(w.len()));
             }
         };
         for kind in KINDS {
             let m = modifiers(kind);
             for w in m.adjectives.iter().chain(m.attributes).chain(m.questions) {
                 let first = w.split(' ').next().unwrap_or(w);
-                add(&mut before, first, format!("{w} "));
+                add(&mut before, first, w);
             }
             for w in m.audiences.iter().chain(m.tails) {
                 let last = w.rsplit(' ').next().unwrap_or(w);
-                add(&mut after, last, format!(" {w}"));
+                add(&mut after, last, w);
             }
         }
         Vocabulary {
@@ -224,15 +221,20 @@ pub(crate) fn family_of(keyword: &str) -> &str {
         for k in &level {
             let first = k.split(' ').next().unwrap_or(k);
             let last = k.rsplit(' ').next().unwrap_or(k);
+            // The longest modifier that ends (starts) the keyword as whole words.
             let after = v.after.get(last).and_then(|ws| {
                 ws.iter()
-                    .find(|w| k.len() > w.len() && k.ends_with(w.as_str()))
-                    .map(|w| &k[..k.len() - w.len()])
+                    .filter(|w| k.len() > w.len() + 1 && k.ends_with(**w))
+                    .filter(|w| k.as_bytes()[k.len() - w.len() - 1] == b' ')
+                    .max_by_key(|w| w.len())
+                    .map(|w| &k[..k.len() - w.len() - 1])
             });
             let before = v.before.get(first).and_then(|ws| {
                 ws.iter()
-                    .find(|w| k.len() > w.len() && k.starts_with(w.as_str()))
-                    .map(|w| &k[w.len()..])
+                    .filter(|w| k.len() > w.len() + 1 && k.starts_with(**w))
+                    .filter(|w| k.as_bytes()[w.len()] == b' ')
+                    .max_by_key(|w| w.len())
+                    .map(|w| &k[w.len() + 1..])
             });
             for child in [after, before].into_iter().flatten() {
                 if v.heads.contains_key(child) {

@@ -95,14 +95,17 @@ pub(super) fn rank_shares(domain: &str) -> [f64; 12] {
 fn split(total: usize, shares: &[f64; 12]) -> [usize; 12] {
     let exact = shares.map(|s| s * total as f64);
     let mut counts = exact.map(|e| e.floor() as usize);
-    let mut order: Vec<usize> = (0..12).collect();
-    order.sort_by(|&a, &b| {
-        let (ra, rb) = (exact[a] - exact[a].floor(), exact[b] - exact[b].floor());
-        rb.total_cmp(&ra).then(a.cmp(&b))
-    });
-    let short = total.saturating_sub(counts.iter().sum());
-    for &i in order.iter().cycle().take(short) {
-        counts[i] += 1;
+    let mut rest = exact.map(|e| e - e.floor());
+    // At most 12 short: pick the largest remainder each time (no sort in the worker's wasm).
+    for _ in 0..total.saturating_sub(counts.iter().sum()).min(12) {
+        let mut best = 0;
+        for i in 1..12 {
+            if rest[i] > rest[best] {
+                best = i;
+            }
+        }
+        counts[best] += 1;
+        rest[best] = -1.0;
     }
     counts
 }
@@ -395,11 +398,17 @@ pub fn ranked_keywords_domain_on(domain: &str, n: usize, seed: u64, today: Date)
     // Ranks to the domain's bucket counts: the best go to the brand rows, the rest shuffled.
     let shares = rank_shares(domain);
     let counts = split(rows.len(), &shares);
-    let mut ranks: Vec<i64> = Vec::with_capacity(rows.len());
+    let mut per_rank = [0usize; 101];
     for (&(lo, hi), &c) in RANGES.iter().zip(&counts) {
-        ranks.extend((0..c).map(|_| rng.range(lo, hi)));
+        for _ in 0..c {
+            per_rank[rng.range(lo, hi) as usize] += 1;
+        }
     }
-    ranks.sort_unstable();
+    // In rank order without a sort.
+    let mut ranks: Vec<i64> = Vec::with_capacity(rows.len());
+    for (rank, &c) in per_rank.iter().enumerate() {
+        ranks.extend(std::iter::repeat_n(rank as i64, c));
+    }
     rng.shuffle(&mut ranks[brands.min(rows.len())..]);
     for (row, rank) in rows.iter_mut().zip(ranks) {
         row.base_rank = rank;
@@ -408,33 +417,21 @@ pub fn ranked_keywords_domain_on(domain: &str, n: usize, seed: u64, today: Date)
     // The day: which spare rows are out, and each row's step.
     let day = today.to_days();
     let scale = RankScale::new(&shares);
-    let out = rows.len() - n.min(rows.len());
-    let mut scores: Vec<(f64, u32)> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (presence(r, day), i as u32))
-        .collect();
-    let mut keep = vec![true; rows.len()];
-    if out > 0 {
-        scores.select_nth_unstable_by(out - 1, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        for &(_, i) in &scores[..out] {
-            keep[i as usize] = false;
-        }
-    }
-    // (volume, rank, row): by volume descending, then rank, then generation order.
+    let keep = lowest_out(&rows, rows.len() - n.min(rows.len()), day);
+    // (−volume, rank, row): by volume descending, then rank, then generation order.
     let mut shown: Vec<(i64, i64, u32)> = rows
         .iter()
         .enumerate()
         .filter(|(i, _)| keep[*i])
         .map(|(i, r)| {
             (
-                keywords[r.keyword as usize].volume,
+                -keywords[r.keyword as usize].volume,
                 rank_on(r, day, &scale),
                 i as u32,
             )
         })
         .collect();
-    shown.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    shown.sort_unstable();
 
     let mut out = String::with_capacity(n * 190 + 2);
     arr(&mut out, |a| {
@@ -459,14 +456,48 @@ pub fn ranked_keywords_domain_on(domain: &str, n: usize, seed: u64, today: Date)
 /// A row's standing on `day`: the lowest are left out. It changes every 3–12 days (per row,
 /// at its own phase), so from one day to the next only a few rows come or go. Brand rows
 /// always stay. (Leaving out rows of every rank alike keeps the bucket shares.)
-fn presence(row: &Row, day: i64) -> f64 {
+fn presence(row: &Row, day: i64) -> u64 {
     if row.brand {
-        return 2.0;
+        return u64::MAX >> 1;
     }
     let period = 3 + (row.salt >> 16) as i64 % 10;
     let epoch = (day + (row.salt >> 40) as i64 % period).div_euclid(period);
-    let h = mix(row.salt ^ (epoch as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0xa5a5);
-    (h >> 11) as f64 / (1u64 << 53) as f64
+    mix(row.salt ^ (epoch as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0xa5a5) >> 1
+}
+
+/// Which rows are in on `day`: all but the `out` with the lowest [`presence`] (ties by row).
+/// Scores are uniform, so a histogram of their top bits finds the cut in linear time; only
+/// the rows in the cut's bin are sorted.
+fn lowest_out(rows: &[Row], out: usize, day: i64) -> Vec<bool> {
+    let mut keep = vec![true; rows.len()];
+    if out == 0 {
+        return keep;
+    }
+    const BITS: u32 = 12;
+    let scores: Vec<u64> = rows.iter().map(|r| presence(r, day)).collect();
+    let bin = |s: u64| (s >> (63 - BITS)) as usize;
+    let mut bins = vec![0usize; (1 << BITS) + 1];
+    for s in &scores {
+        bins[bin(*s)] += 1;
+    }
+    let (mut cut, mut below) = (0, 0);
+    while below + bins[cut] < out {
+        below += bins[cut];
+        cut += 1;
+    }
+    let mut edge: Vec<(i64, i64, u32)> = Vec::new();
+    for (i, s) in scores.iter().enumerate() {
+        match bin(*s).cmp(&cut) {
+            std::cmp::Ordering::Less => keep[i] = false,
+            std::cmp::Ordering::Equal => edge.push((*s as i64, 0, i as u32)),
+            std::cmp::Ordering::Greater => {}
+        }
+    }
+    edge.sort_unstable();
+    for &(_, _, i) in edge.iter().take(out - below) {
+        keep[i as usize] = false;
+    }
+    keep
 }
 
 /// Where ranks sit in a domain's distribution: `cum[r]` is the share of its rows ranked `r`
