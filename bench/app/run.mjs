@@ -13,6 +13,8 @@
 // - purchase journal: a 10,000-keyword bulk job with and without the journal, interleaved,
 //   each run on a fresh browser context, and the journal's commits (User Timing);
 // - keyword lists: 50,000 keywords added to a new list, then 50,000 more to it (User Timing).
+// - analyses of 100,000 ranked keywords: top pages, cannibalisation, and position changes
+//   between two purchases of 100,000 rows (User Timing, 20 runs each).
 //
 // Two timings per interaction: "work" is click/keystroke → the app's update done and laid
 // out (a macrotask after the event, then a forced layout); "to paint" waits two animation
@@ -356,6 +358,58 @@ async function contentGap(browser) {
   return runs;
 }
 
+const ANALYSIS_RUNS = 20;
+
+/**
+ * The domain page's analyses over 100,000 ranked keywords (`size-100000.example.com`), each
+ * timed by its User Timing measure (the computation alone, not the decode every tab opening
+ * repeats): bought once, then the Top pages and Cannibalisation tabs opened in turns, 20 times
+ * each; then bought again (Refresh on Position changes: the previous purchase is kept) and
+ * Position changes opened 20 times, comparing the two purchases of 100,000 rows.
+ */
+async function analyses(browser) {
+  const page = await newPage(browser);
+  await page.getByTestId('nav-domains').click();
+  await page.getByTestId('subnav-domain').click();
+  await page.getByTestId('domain-input').fill('size-100000.example.com');
+  await page.getByTestId('open-domain').click();
+  await page.getByTestId('tab-pages').click();
+  await page.getByTestId('top-pages').click();
+  await page.getByTestId('tp-table').waitFor();
+  const names = ['serpkit:top-pages', 'serpkit:cannibalisation', 'serpkit:position-changes'];
+  await page.evaluate((names) => names.forEach((n) => performance.clearMeasures(n)), names);
+  const open = async (tab, ready) => {
+    await page.getByTestId(`tab-${tab}`).click();
+    await page.getByTestId(ready).waitFor();
+  };
+  for (let run = 0; run < ANALYSIS_RUNS; run++) {
+    await open('cannibal', 'cn');
+    await open('pages', 'tp');
+    log(`analyses: top pages and cannibalisation run ${run + 1}/${ANALYSIS_RUNS}`);
+  }
+  await open('changes', 'ch-no-previous');
+  await page.getByTestId('refresh').click();
+  await page.getByTestId('ch').waitFor();
+  await page.evaluate(() => performance.clearMeasures('serpkit:position-changes'));
+  for (let run = 0; run < ANALYSIS_RUNS; run++) {
+    await open('pages', 'tp');
+    await open('changes', 'ch');
+    log(`analyses: position changes run ${run + 1}/${ANALYSIS_RUNS}`);
+  }
+  const out = await page.evaluate((names) => names.map((n) => performance.getEntriesByName(n).map((e) => e.duration)), names);
+  await page.context().close();
+  return { top: out[0], cannibal: out[1], changes: out[2] };
+}
+
+function analysesRows(a) {
+  const verdict = (v, goal) => `< ${goal} ms p95: ${v < goal ? 'met' : 'NOT met'} (${ms(v)} ms)`;
+  return [
+    `| top pages of 100,000 ranked keywords: grouped by URL (\`serpkit:top-pages\`) | ${a.top.length} | ${ms(pct(a.top, 50))} | ${ms(pct(a.top, 95))} | ${verdict(pct(a.top, 95), 200)} |`,
+    `| cannibalisation of 100,000 ranked keywords (\`serpkit:cannibalisation\`) | ${a.cannibal.length} | ${ms(pct(a.cannibal, 50))} | ${ms(pct(a.cannibal, 95))} | ${verdict(pct(a.cannibal, 95), 200)} |`,
+    `| position changes between two purchases of 100,000 rows (\`serpkit:position-changes\`) | ${a.changes.length} | ${ms(pct(a.changes, 50))} | ${ms(pct(a.changes, 95))} | ${verdict(pct(a.changes, 95), 300)} |`,
+  ];
+}
+
 const LIST_ADD = 'serpkit:list-add';
 const LIST_RUNS = 10;
 
@@ -554,7 +608,7 @@ async function main() {
   });
   try {
     if (ONLY.length) {
-      const parts = { sizes, explorer, ranked: rankedKeywords, groups: keywordGroups, gap: contentGap, journal: purchaseJournal, lists: listAdd };
+      const parts = { sizes, explorer, ranked: rankedKeywords, groups: keywordGroups, gap: contentGap, journal: purchaseJournal, lists: listAdd, analyses };
       for (const name of ONLY) {
         if (!parts[name]) throw new Error(`BENCH_APP_ONLY: no part ${name} (${Object.keys(parts)})`);
         log(name);
@@ -562,6 +616,7 @@ async function main() {
         // The journal part gives its table rows: print them.
         if (name === 'journal') process.stdout.write([INTERACTIONS_HEAD, ...out].join('\n') + '\n');
         if (name === 'lists') process.stdout.write([INTERACTIONS_HEAD, ...listAddRows(out)].join('\n') + '\n');
+        if (name === 'analyses') process.stdout.write([INTERACTIONS_HEAD, ...analysesRows(out)].join('\n') + '\n');
       }
       return;
     }
@@ -579,6 +634,8 @@ async function main() {
     const journalRows = await purchaseJournal(browser);
     log('keyword lists: 50,000 keywords added, twice');
     const listRows = listAddRows(await listAdd(browser));
+    log('analyses: 100,000 ranked keywords');
+    const analysisRows = analysesRows(await analyses(browser));
     const col = (pairs, i) => pairs.map((p) => p[i]);
     const lines = [
       '### Shipped size',
@@ -603,6 +660,7 @@ async function main() {
       `| content gap: brand terms changed → lists recomputed, DOM updated and laid out | ${gap.length} | ${ms(pct(col(gap, 1), 50))} | ${ms(pct(col(gap, 1), 95))} | |`,
       ...journalRows,
       ...listRows,
+      ...analysisRows,
       '',
       `Rows in the DOM with 100,000 loaded: ${rk.rowsInDom}.`,
     ];
