@@ -11,13 +11,14 @@
 
 export const isArray = Array.isArray;
 
-/** Thrown when a value must be turned into text first (it has `toJSON`, or is a BigInt). */
+/** Thrown when a value must be turned into text first (it has `toJSON`). */
 export const NEEDS_TEXT = Symbol('serpkit: validate as text');
 
 /**
  * True when a value the declaration does not describe (anything, an unknown field's value,
- * a value of the wrong type) reads here as its JSON text would: no `toJSON` method and no
- * BigInt anywhere in it. Deep nesting may throw a `RangeError`: the caller then validates the
+ * a value of the wrong type) reads here as its JSON text would: no `toJSON` method anywhere
+ * in it. A BigInt reads as the integer it is (the client's `integers: "bigint"` makes them of
+ * integer tokens). Deep nesting may throw a `RangeError`: the caller then validates the
  * text, as for `NEEDS_TEXT`.
  *
  * Decision: a string that is not well-formed UTF-16 (a lone surrogate, which only a `\ud800`
@@ -28,7 +29,7 @@ export const NEEDS_TEXT = Symbol('serpkit: validate as text');
  * `isWellFormed` on the 50,000-record body, Node 20).
  */
 export function anyOk(x) {
-  if (typeof x !== 'object' || x === null) return typeof x !== 'bigint';
+  if (typeof x !== 'object' || x === null) return true;
   if (isArray(x)) {
     for (let i = 0; i < x.length; i++) if (!anyOk(x[i])) return false;
     return true;
@@ -60,9 +61,34 @@ export function esc(key) {
 
 const I64_LIMIT = 9223372036854775808; // 2^63
 
-// Outside 64 bits as the JSON text reads: −2^63 itself is written `-9223372036854776000`
-// (the shortest text that reads back as it), which is below `i64::MIN`.
-const outside64 = (x) => x >= I64_LIMIT || x <= -I64_LIMIT;
+// Surely outside 64 bits. Decided: ±2^63 itself is a rounded integer, not a type error:
+// `JSON.parse` rounds a valid 2^63 − 1 (and every integer down to 2^63 − 512) up to 2^63,
+// and −2^63 is `i64::MIN` itself; the next doubles out (±(2^63 + 2048)) are beyond any i64.
+// (`JSON.stringify` writes ±2^63 as `±9223372036854776000`, which the wasm engine reads as
+// outside: that text is not what the value came from.)
+const beyond64 = (x) => x > I64_LIMIT || x < -I64_LIMIT;
+
+const I64_MAX = 2n ** 63n - 1n;
+const I64_MIN = -(2n ** 63n);
+
+/**
+ * True for an exact integer the client's `integers` option makes of an integer token beyond
+ * ±(2^53 − 1): a BigInt (`"bigint"`), or the string of its digits (`"string"`: `-` and digits,
+ * no leading zero, beyond ±(2^53 − 1), as exact_json.js writes them).
+ *
+ * Decided: a BigInt is an integer whatever its size; a string is one only in that exact form,
+ * so a service that sends `"12"` where an integer belongs still gets its type error.
+ */
+export function exactInt(x) {
+  if (typeof x === 'bigint') return true;
+  if (typeof x !== 'string' || x.length < 16 || x.length > 400) return false;
+  const magnitude = x.charCodeAt(0) === 45 ? x.slice(1) : x;
+  if (!/^[1-9][0-9]{15,}$/.test(magnitude)) return false;
+  return magnitude.length > 16 || magnitude > '9007199254740991';
+}
+
+/** True for a number the value holds: a finite JS number or an exact integer (`exactInt`). */
+export const isNum = (x) => (typeof x === 'number' && x - x === 0) || exactInt(x);
 
 /**
  * What a value is, for a type error: `string "x"`, `integer 5`, `float 1.5`, `null`, ...
@@ -71,6 +97,8 @@ const outside64 = (x) => x >= I64_LIMIT || x <= -I64_LIMIT;
 export function found(x) {
   if (!anyOk(x)) throw NEEDS_TEXT;
   switch (typeof x) {
+    case 'bigint':
+      return x > I64_MAX || x < I64_MIN ? 'integer ' + x + ' (outside the 64-bit range)' : 'integer ' + x;
     case 'string':
       return 'string ' + shown(x);
     case 'boolean':
@@ -79,7 +107,7 @@ export function found(x) {
       if (x - x !== 0) return 'null';
       const text = String(x);
       if (!Number.isInteger(x) || Math.abs(x) >= 1e21) return 'float ' + text;
-      return outside64(x) ? 'integer ' + text + ' (outside the 64-bit range)' : 'integer ' + text;
+      return beyond64(x) ? 'integer ' + text + ' (outside the 64-bit range)' : 'integer ' + text;
     }
     case 'object':
       return x === null ? 'null' : isArray(x) ? 'array' : 'object';
@@ -91,10 +119,16 @@ export function found(x) {
 /**
  * How an integer field's value reads: 0 a safe integer, 1 an integer beyond ±(2^53 − 1) that
  * still fits 64 bits (`JSON.parse` may have rounded it), 2 not an integer (a type error: a
- * float, a number written with an exponent, outside 64 bits, or not a number).
+ * float, a number written with an exponent, outside 64 bits, or not a number), 3 an exact
+ * integer (`exactInt`: a BigInt or the string of its digits) that fits 64 bits.
  */
 export function intClass(x) {
-  if (typeof x !== 'number' || !Number.isInteger(x) || outside64(x)) return 2;
+  if (typeof x !== 'number') {
+    if (!exactInt(x)) return 2;
+    const n = BigInt(x);
+    return n > I64_MAX || n < I64_MIN ? 2 : 3;
+  }
+  if (!Number.isInteger(x) || beyond64(x)) return 2;
   return Number.isSafeInteger(x) ? 0 : 1;
 }
 
@@ -229,10 +263,11 @@ export function get(record, name) {
 /** True when the field is present (any value, null included). */
 export const has = (record, name) => get(record, name) !== undefined;
 
-/** A field's integer (fitting 64 bits), or `undefined`. */
+/** A field's integer (fitting 64 bits; an exact one as a BigInt), or `undefined`. */
 export function int(record, name) {
   const x = get(record, name);
-  return intClass(x) < 2 ? x : undefined;
+  const c = intClass(x);
+  return c < 2 ? x : c === 3 ? BigInt(x) : undefined;
 }
 
 /** A field's string, or `undefined`. */
@@ -255,7 +290,7 @@ const big = (x) => (typeof x === 'bigint' ? x : BigInt(String(x)));
 
 /** `y * m + a` with Rust's saturating `i64` arithmetic, exact (a BigInt beyond 2^53). */
 export function satMulAdd(y, m, a) {
-  if (Math.abs(y) <= 2 ** 40) return y * m + a;
+  if (typeof y === 'number' && Math.abs(y) <= 2 ** 40) return y * m + a;
   return clamp(clamp(big(y) * BigInt(m)) + BigInt(a));
 }
 
@@ -272,20 +307,36 @@ export function stepOk(step, key, previous) {
 
 // ---- Reports ---------------------------------------------------------------------------
 
-/** Collects issues (at most `max` listed; the rest counted). */
+/**
+ * Collects issues (at most `max` listed; the rest counted). Errors first, as the wasm
+ * engine's sink (src/validate/engine.rs): the list holds the first errors, then as many of the
+ * first warnings as fit, in text order; when it is full an error takes the last listed
+ * warning's place, so warnings never hide an error.
+ */
 export class Sink {
   constructor(max) {
     this.max = max;
     this.issues = [];
     this.errors = 0;
     this.warnings = 0;
+    /** Warnings in `issues`. */
+    this.listedWarnings = 0;
     /** Path patterns already given an `unsafe_integer` warning. */
     this.unsafe = new Set();
   }
   push(path, severity, code, message) {
-    if (severity === 'error') this.errors++;
-    else this.warnings++;
-    if (this.issues.length < this.max) this.issues.push({ path, code, severity, message });
+    const warning = severity !== 'error';
+    if (warning) this.warnings++;
+    else this.errors++;
+    if (this.issues.length >= this.max) {
+      if (warning || this.listedWarnings === 0) return;
+      let last = this.issues.length - 1;
+      while (this.issues[last].severity === 'error') last--;
+      this.issues.splice(last, 1);
+      this.listedWarnings--;
+    }
+    if (warning) this.listedWarnings++;
+    this.issues.push({ path, code, severity, message });
   }
   /** The report, shaped as the wasm engine's. */
   report() {

@@ -42,11 +42,19 @@ struct Path<'p, 'a> {
 type Here<'p, 'a> = Option<&'p Path<'p, 'a>>;
 
 /// Collects issues up to [`MAX_ISSUES`], counting the rest.
+///
+/// Decided: errors are never hidden behind warnings. The list holds the first errors in text
+/// order, then as many of the first warnings as fit (`issues` stays in text order): when the
+/// list is full, an error takes the place of the last warning listed. So 1,000
+/// `unknown_field` warnings of a 50,000-row body never push out its one error. The JS
+/// validators' `Sink` (src/js/validate_value.js) keeps the same list.
 #[derive(Default)]
 pub(crate) struct Sink {
     pub issues: Vec<Issue>,
     pub errors: usize,
     pub warnings: usize,
+    /// Warnings in `issues` (those an error may take the place of).
+    listed_warnings: usize,
 }
 
 impl Sink {
@@ -57,18 +65,33 @@ impl Sink {
         path: impl FnOnce() -> String,
         message: impl FnOnce() -> String,
     ) {
-        match severity {
-            Severity::Error => self.errors += 1,
-            Severity::Warning => self.warnings += 1,
+        let warning = severity == Severity::Warning;
+        if warning {
+            self.warnings += 1;
+        } else {
+            self.errors += 1;
         }
-        if self.issues.len() < MAX_ISSUES {
-            self.issues.push(Issue {
-                path: path(),
-                code: code.as_str(),
-                severity,
-                message: message(),
-            });
+        if self.issues.len() >= MAX_ISSUES {
+            if warning || self.listed_warnings == 0 {
+                return;
+            }
+            // Full: the error takes the place of the last warning listed.
+            if let Some(last) = self
+                .issues
+                .iter()
+                .rposition(|issue| issue.severity == Severity::Warning)
+            {
+                self.issues.remove(last);
+                self.listed_warnings -= 1;
+            }
         }
+        self.listed_warnings += usize::from(warning);
+        self.issues.push(Issue {
+            path: path(),
+            code: code.as_str(),
+            severity,
+            message: message(),
+        });
     }
 }
 

@@ -48,7 +48,7 @@ pub fn js_validators() -> String {
          // in the core's order of operations; `validate_value.js` runs them.\n",
     );
     out.push_str(
-        "import { isArray, absent, found, shown, esc, intClass, unsafeInteger, isDate, isTimestamp,\n\
+        "import { isArray, absent, found, shown, esc, intClass, isNum, unsafeInteger, isDate, isTimestamp,\n\
          \x20 anyOk, hasUpper, isNumberText, int, str, has, get, dateKey, stepOk, satMulAdd, sameKeyword,\n\
          \x20 asciiLower, debug, NEEDS_TEXT } from './validate_value.js';\n\n",
     );
@@ -232,10 +232,9 @@ impl Generator {
                 out
             }
             Kind::Num(rules) => {
-                let mut out = format!(
-                    "  if (typeof {x} !== \"number\" || {x} - {x} !== 0) {}\n",
-                    type_error(p)
-                );
+                // `isNum`: a finite number, or an exact integer of the client's `integers`
+                // option (a BigInt or its digits), which the fast test leaves to this one.
+                let mut out = format!("  if (!isNum({x})) {}\n", type_error(p));
                 if !rules.is_empty() {
                     out.push_str("  else {\n");
                     out.push_str(&self.range_reports(rules, x, p));

@@ -20,7 +20,9 @@
 //!   come from the operation ([`Operation::response`]: `RESPONSE` in its module of
 //!   [`crate::ops`], written in the rule language [`crate::rules`]), which also generate the
 //!   JSON Schema ([`json_schema`]). The engine knows no operation by name.
-//! - At most [`MAX_ISSUES`] issues are kept; the counts include the rest.
+//! - At most [`MAX_ISSUES`] issues are kept, errors first: the first errors in text order,
+//!   then as many of the first warnings as fit (a warning never hides an error); the counts
+//!   include the rest.
 //! - Text that is not JSON gives exactly one error, code `json`, with the byte offset, line
 //!   and column (also in [`Report::position`]).
 //!
@@ -73,7 +75,8 @@ pub struct TextPosition {
 /// The result of validating one response body.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
-    /// The issues, in text order (at most [`MAX_ISSUES`]).
+    /// The issues, in text order (at most [`MAX_ISSUES`]: the first errors, then the first
+    /// warnings that fit).
     pub issues: Vec<Issue>,
     /// For text that is not JSON: where the syntax error is.
     pub position: Option<TextPosition>,
@@ -257,7 +260,54 @@ pub fn json_schema_text(operation: Operation) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::RuleCode;
+    use super::{validate, RuleCode, Severity, MAX_ISSUES};
+    use crate::ops::Operation;
+
+    /// `related` records: `bad` of them with a type error (`kd` a string), every one
+    /// with an unknown field.
+    fn related_body(rows: usize, bad: impl Fn(usize) -> bool) -> String {
+        let rows: Vec<String> = (0..rows)
+            .map(|i| {
+                let kd = if bad(i) { "\"7\"" } else { "7" };
+                format!(
+                    r#"{{"keyword":"k{i}","competition":0.4,"cpc":1.2,"search_volume":90,"kd":{kd},"new":1}}"#
+                )
+            })
+            .collect();
+        format!("[{}]", rows.join(","))
+    }
+
+    /// A later error is listed though the warnings before it fill the list.
+    #[test]
+    fn warnings_never_hide_errors() {
+        let report = validate(
+            Operation::Related,
+            &related_body(5_000, |i| i == 4_000),
+            None,
+        );
+        assert!(!report.ok());
+        let errors: Vec<_> = report.errors().collect();
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].path, "/4000/kd");
+        assert_eq!(report.issues.len(), MAX_ISSUES);
+        assert_eq!((report.error_count(), report.warning_count()), (1, 5_000));
+        assert_eq!(report.omitted(), 5_001 - MAX_ISSUES);
+        // The first warnings that fit, in text order, and the error in its text place.
+        assert_eq!(report.issues[0].path, "/0/new");
+        assert_eq!(
+            report.issues[MAX_ISSUES - 2].path,
+            format!("/{}/new", MAX_ISSUES - 2)
+        );
+        assert_eq!(report.issues[MAX_ISSUES - 1].severity, Severity::Error);
+
+        // More errors than the list holds: the first of them, no warning.
+        let report = validate(Operation::Related, &related_body(3_000, |i| i >= 500), None);
+        let errors: Vec<_> = report.errors().collect();
+        assert_eq!(errors.len(), MAX_ISSUES);
+        assert_eq!(errors[0].path, "/500/kd");
+        assert_eq!(report.warnings().count(), 0);
+        assert_eq!(report.error_count(), 2_500);
+    }
 
     /// The codes the module documentation lists (its "Rule codes (stable)" paragraph) are
     /// exactly the codes of [`RuleCode`].
