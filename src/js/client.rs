@@ -2,6 +2,8 @@
 //! planned calls (their plan and merge are in [`super::records`]). The class and its
 //! exported methods are in [`super::exports`].
 
+use std::rc::Rc;
+
 use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -12,7 +14,8 @@ use super::exports::JsClient;
 use super::options::{bulk_options, cancel_from, AbortLink, ClientOptions};
 use super::records::Sent;
 use super::replies::{json_value, money, report_value, set, to_json};
-use crate::client::{BulkProgress, BulkReport, Client as CoreClient, ValidationMode};
+use crate::client::fetch::FetchWith;
+use crate::client::{BulkProgress, BulkReport, Client as CoreClient, Error, ValidationMode};
 use crate::money::Usd;
 use crate::ops::{Operation, Request};
 use crate::validate::Report;
@@ -29,7 +32,29 @@ impl JsClient {
         Ok(JsClient {
             inner: CoreClient::with_fetch(config),
             calls: Default::default(),
+            fetch: None,
         })
+    }
+
+    /// The client of one call (or bulk job): this one's settings and account over a transport
+    /// of its own, which keeps the call's last `fetch` rejection for its error's `cause`. A
+    /// planned call's validation is judged on the merged answer later.
+    fn for_call(&self, planned: bool) -> (CoreClient, Rc<FetchWith>) {
+        let base = if planned {
+            self.inner.judged_later()
+        } else {
+            self.inner.clone()
+        };
+        let transport = Rc::new(FetchWith {
+            fetch: self.fetch.clone(),
+            rejection: Default::default(),
+        });
+        let client = CoreClient::with_account(
+            base.config().clone(),
+            transport.clone(),
+            base.account().clone(),
+        );
+        (client, transport)
     }
 
     /// One call of `operation`.
@@ -48,10 +73,7 @@ impl JsClient {
     /// call (`planned`: its id), keeps what was bought for `__merge` (strict validation
     /// judges the merged answer then) and resolves to nothing.
     pub(super) fn send(&self, prepared: Prepared, planned: Option<u32>) -> Promise {
-        let client = match planned {
-            Some(_) => self.inner.judged_later(),
-            None => self.inner.clone(),
-        };
+        let (client, transport) = self.for_call(planned.is_some());
         let calls = self.calls.clone();
         wasm_bindgen_futures::future_to_promise(async move {
             let (request, abort) = prepared?;
@@ -59,7 +81,7 @@ impl JsClient {
             let reply = client
                 .call_raw(&request, cancel)
                 .await
-                .map_err(|error| client_error(&error))?;
+                .map_err(|error| error_with_cause(&error, &transport))?;
             if let Some(id) = planned {
                 calls.keep(
                     id,
@@ -104,10 +126,7 @@ impl JsClient {
         on_chunk: Option<Function>,
     ) -> Promise {
         let source = self.inner.record_source();
-        let client = match planned {
-            Some(_) => self.inner.judged_later(),
-            None => self.inner.clone(),
-        };
+        let (client, transport) = self.for_call(planned.is_some());
         let calls = self.calls.clone();
         let prepared = request.and_then(|request| {
             let Request::SearchVolumeBulk(request) = request else {
@@ -183,10 +202,23 @@ impl JsClient {
                 result
                     .stopped
                     .as_ref()
-                    .map(client_error)
+                    .map(|error| error_with_cause(error, &transport))
                     .unwrap_or(JsValue::NULL),
             );
             Ok(value.into())
         })
     }
+}
+
+/// A client error as a `SerpkitError`; a network failure (`network`, `connection_lost`) gets
+/// the `cause` the call's last failed `fetch` gave (Node's `TypeError: fetch failed` with its
+/// own `cause`, a test double's error), as the platform's errors keep theirs.
+fn error_with_cause(error: &Error, transport: &FetchWith) -> JsValue {
+    let value = client_error(error);
+    if matches!(error, Error::Network(_) | Error::ConnectionLost { .. }) {
+        if let Some(cause) = transport.rejection.borrow().as_ref() {
+            let _ = Reflect::set(&value, &"cause".into(), cause);
+        }
+    }
+    value
 }

@@ -5,21 +5,72 @@
 // `ClientOptions`). The rules are those of the JSON form: unknown options are errors, `null`
 // and `undefined` mean absent; every error is an `invalid_argument` `SerpkitError`, the first
 // found in the order below (which is the order of the Rust reader this replaced).
+//
+// The package's error class, `SerpkitError`, lives here too: this is the module every other
+// part of the package imports first (the wasm's errors get its prototype in `serpkitError`).
+
+/**
+ * Every error the package throws or rejects with: a stable `code` (`ErrorCode` in the types)
+ * and the fields of its kind; `cause` keeps what caused it (the `fetch` rejection of a
+ * network failure, the abort's `signal.reason`). `instanceof` works for the errors of this
+ * copy of the package; `isSerpkitError` also for another copy's (two bundles, another realm).
+ */
+export class SerpkitError extends Error {
+  /** `new SerpkitError(code, message, { cause }?)`. */
+  constructor(code, message, options) {
+    super(message, options !== null && typeof options === 'object' && 'cause' in options ? { cause: options.cause } : undefined);
+    this.code = code;
+  }
+}
+Object.defineProperty(SerpkitError.prototype, 'name', { value: 'SerpkitError', writable: true, configurable: true });
+
+/**
+ * True for a `SerpkitError`: an instance of the class, or (from another copy of the package,
+ * another realm) an error named `SerpkitError` with a string `code`, as ky's `isKyError`
+ * reads its errors.
+ */
+export function isSerpkitError(value) {
+  if (value instanceof SerpkitError) return true;
+  try {
+    // An `Error` of any realm (a realm's own `Error` is not this one's).
+    return Object.prototype.toString.call(value) === '[object Error]' && value.name === 'SerpkitError' && typeof value.code === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `error` as a `SerpkitError` instance: the wasm makes its errors as `Error`s named
+ * `SerpkitError` (making them of the class from Rust would cost the wasm an import), which
+ * get the class's prototype here, where they leave the package. Anything else as it is.
+ */
+export function serpkitError(error) {
+  if (error instanceof Error && !(error instanceof SerpkitError) && error.name === 'SerpkitError') {
+    Object.setPrototypeOf(error, SerpkitError.prototype);
+  }
+  return error;
+}
+
+/** `fn(...args)`, its throw made a `SerpkitError` instance (`serpkitError`). */
+export function settled(fn, ...args) {
+  try {
+    return fn(...args);
+  } catch (error) {
+    throw serpkitError(error);
+  }
+}
 
 /** The options of `new Client(...)`: the same list as `CLIENT_OPTION_NAMES` in
  * src/js/options.rs (a unit test there compares them). `integers` and `account` are read in
  * exact_json.js. */
-export const CLIENT_OPTION_NAMES = ['key', 'baseUrl', 'timeoutMs', 'retries', 'validation', 'budgetUsd', 'maxBodyBytes', 'headers', 'cache', 'maxAgeMs', 'integers', 'account'];
+export const CLIENT_OPTION_NAMES = ['key', 'baseUrl', 'timeoutMs', 'retries', 'validation', 'budgetUsd', 'maxBodyBytes', 'headers', 'cache', 'maxAgeMs', 'integers', 'account', 'fetch'];
 
 /** The options of a retry policy (`RETRY_OPTION_NAMES` in src/js/options.rs). */
 export const RETRY_OPTION_NAMES = ['maxRetries', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs', 'jitter'];
 
 /** A `SerpkitError` with code `invalid_argument`. */
-function invalidArgument(message) {
-  const error = new Error(message);
-  error.name = 'SerpkitError';
-  error.code = 'invalid_argument';
-  return error;
+export function invalidArgument(message) {
+  return new SerpkitError('invalid_argument', message);
 }
 
 /** An options error, before it gets the `invalid client options: ` prefix. */
@@ -105,8 +156,9 @@ function countOf(value, key) {
 /**
  * Reads `new Client(options)`: `options` is the object or its JSON text. `budgetError(text)`
  * is the wasm's reading of a dollar amount in text (its error, or `undefined`).
- * Returns `{ compact, cache, maxAgeMs }`: the wasm constructor's argument, the record cache
- * (or `undefined`) and the age past which stored records are bought again (-1: never).
+ * Returns `{ compact, cache, maxAgeMs, fetch }`: the wasm constructor's argument, the record
+ * cache (or `undefined`), the age past which stored records are bought again (-1: never) and
+ * the `fetch` function (or `undefined`: the global one).
  */
 export function readClientOptions(options, budgetError) {
   // JSON.stringify turns NaN and Infinity into null, which would read as "no budget".
@@ -182,7 +234,7 @@ function readOptions(value, budgetError) {
     }
   }
   const key = string(options, 'key');
-  const baseUrl = string(options, 'baseUrl');
+  const baseUrl = baseUrlOf(options);
   const timeoutMs = number(options, 'timeoutMs');
   const validation = string(options, 'validation');
   const maxBodyBytes = number(options, 'maxBodyBytes');
@@ -191,9 +243,30 @@ function readOptions(value, budgetError) {
     throw new Invalid('cache must be an object with get(kind, keys) and put(kind, entries) methods');
   }
   const maxAgeMs = number(options, 'maxAgeMs');
+  const fetch = option(options, 'fetch');
+  if (fetch !== undefined && typeof fetch !== 'function') {
+    throw new Invalid('fetch must be a function (url, init) => Promise<Response>, as the global fetch');
+  }
   // The order `ClientOptions::from_compact` reads (src/js/options.rs).
   const compact = [key ?? '', baseUrl, validation, budgetText, budgetNumber, timeoutMs, maxRetries, baseDelayMs, maxDelayMs, maxRetryAfterMs, jitter, maxBodyBytes, ...headers];
-  return { compact, cache, maxAgeMs: maxAgeMs !== undefined && maxAgeMs >= 0 ? maxAgeMs : -1 };
+  return { compact, cache, maxAgeMs: maxAgeMs !== undefined && maxAgeMs >= 0 ? maxAgeMs : -1, fetch };
+}
+
+/**
+ * The `baseUrl` option as text: a string or a `URL` (its `href`).
+ *
+ * Decided: a base URL ending in the API's version (`https://host/v1`, `…/v1/`) means the
+ * service's base: the client adds `/v1/<operation>` itself, and `…/v1/v1/…` is never what was
+ * meant. Any other path is kept (a proxy's prefix).
+ */
+function baseUrlOf(options) {
+  let value = option(options, 'baseUrl');
+  if (value !== undefined && typeof value !== 'string') {
+    const href = Object.prototype.toString.call(value) === '[object URL]' ? read(value, 'href') : undefined;
+    if (typeof href !== 'string') throw new Invalid('baseUrl must be a string or a URL');
+    value = href;
+  }
+  return value?.replace(/\/v1\/*$/, '');
 }
 
 /** Whether the property `name` is a function (`false` when reading it throws). */

@@ -14,18 +14,22 @@ use crate::validate::Report;
 pub const INVALID_ARGUMENT: &str = "invalid_argument";
 /// `unknown_operation`: a string that names no operation.
 pub const UNKNOWN_OPERATION: &str = "unknown_operation";
+/// `cache`: the browser's IndexedDB failed under `IndexedDbRecordCache` (record_cache.js; its
+/// `cause` is the `DOMException`).
+pub const CACHE: &str = "cache";
 /// `invalid_request`: a request that does not parse or fails its checks (also a client code).
 pub const INVALID_REQUEST: &str = "invalid_request";
 
 /// The codes only the JS layer gives; every other code is a client error's
 /// ([`Error::code`]).
-pub const JS_ERROR_CODES: [&str; 2] = [INVALID_ARGUMENT, UNKNOWN_OPERATION];
+pub const JS_ERROR_CODES: [&str; 3] = [INVALID_ARGUMENT, UNKNOWN_OPERATION, CACHE];
 
 /// Every `code` a `SerpkitError` can carry, in the order of `ErrorCode` in `serpkit.d.ts`:
 /// the JS layer's own, then the client's ([`Error::code`]).
-pub const ERROR_CODES: [&str; 15] = [
+pub const ERROR_CODES: [&str; 16] = [
     INVALID_ARGUMENT,
     UNKNOWN_OPERATION,
+    CACHE,
     INVALID_REQUEST,
     "missing_key",
     "budget_exceeded",

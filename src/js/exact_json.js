@@ -11,7 +11,7 @@
 // indices as `*`), never once per record.
 
 import { INTEGER_MODES } from './static_data.js';
-import { readClientOptions } from './client_options.js';
+import { readClientOptions, SerpkitError, serpkitError } from './client_options.js';
 
 /** The largest integer a JS number holds exactly, as digits (16 of them). */
 const MAX_SAFE = '9007199254740991';
@@ -81,7 +81,7 @@ export class Account {
     try {
       holder = new WasmClientClass(clientOptions(value.budgetUsd === undefined ? {} : { budgetUsd: value.budgetUsd }).compact);
     } catch (error) {
-      throw invalidArgument(String(error?.message ?? error).replace(/^invalid client options: /, ''), 'account');
+      throw invalidArgument(String(error?.message ?? error).replace(/^invalid client options: /, ''), 'account', error);
     }
     holders.set(this, holder);
     budgets.set(holder, holder.remaining);
@@ -128,11 +128,18 @@ export function withIntegersOption(WasmClient) {
   WasmClientClass = WasmClient;
   return class Client extends WasmClient {
     constructor(options) {
-      const value = optionsValue(options);
-      const mode = readMode(value);
-      const account = readAccount(value);
-      const { compact, cache, maxAgeMs } = clientOptions(options);
-      super(compact);
+      let mode, account, read;
+      try {
+        const value = optionsValue(options);
+        mode = readMode(value);
+        account = readAccount(value);
+        read = clientOptions(options);
+        super(read.compact);
+      } catch (error) {
+        throw serpkitError(error);
+      }
+      const { cache, maxAgeMs, fetch } = read;
+      if (fetch !== undefined) this.__useFetch(fetch);
       if (cache !== undefined) recordCaches.set(this, { cache, maxAgeMs });
       if (mode !== 'number') modes.set(this, mode);
       if (account === undefined) {
@@ -152,12 +159,9 @@ export function withIntegersOption(WasmClient) {
   };
 }
 
-/** The shape of every `invalid_argument` error the wasm throws (src/js/errors.rs). */
-function invalidArgument(message, what = 'client') {
-  const error = new Error(`invalid ${what} options: ${message}`);
-  error.name = 'SerpkitError';
-  error.code = 'invalid_argument';
-  return error;
+/** An `invalid_argument` error of the options (as the wasm words them: src/js/errors.rs). */
+function invalidArgument(message, what = 'client', cause) {
+  return new SerpkitError('invalid_argument', `invalid ${what} options: ${message}`, cause === undefined ? undefined : { cause });
 }
 
 /**
@@ -215,6 +219,7 @@ function readAccount(options) {
  * the wasm, made the client's `data` value under its `integers` mode. Other errors as they are.
  */
 export function settleError(error, mode) {
+  serpkitError(error);
   if (error !== null && typeof error === 'object' && error.code === 'contract_violation' && typeof error.data === 'string') {
     try {
       error.data = exactData(error.data, mode).data;

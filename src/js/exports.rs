@@ -49,6 +49,8 @@ pub struct JsClient {
     pub(super) inner: CoreClient,
     /// Calls that pay once per record, between their plan and their merge.
     pub(super) calls: RecordCalls,
+    /// The `fetch` option (`None`: `globalThis.fetch`, read at each request).
+    pub(super) fetch: Option<js_sys::Function>,
 }
 
 #[wasm_bindgen(js_class = Client)]
@@ -127,6 +129,13 @@ impl JsClient {
             Rc::new(FetchTransport),
             other.inner.account().clone(),
         );
+    }
+
+    /// Sends this client's requests with `fetch` (the `fetch` option, read by exact_json.js's
+    /// `Client`).
+    #[wasm_bindgen(js_name = __useFetch, skip_typescript)]
+    pub fn use_fetch(&mut self, fetch: js_sys::Function) {
+        self.fetch = Some(fetch);
     }
 
     /// The place in the list of operations (`Operation::ALL`, the order of `static_data.js`)

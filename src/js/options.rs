@@ -10,9 +10,10 @@ use crate::client::{BulkOptions, ClientConfig, ValidationMode};
 use crate::money::Usd;
 
 /// The options of `new Client(...)` (`ClientOptions` in `serpkit.d.ts`); any other is an
-/// error. Read in the package's JS, which holds the same list (`client_options.js`;
+/// error. Read in the package's JS, which holds the same list (`client_options.js`, which
+/// hands `fetch` to the wasm client by `__useFetch`;
 /// `integers` and `account` in `exact_json.js`).
-pub const CLIENT_OPTION_NAMES: [&str; 12] = [
+pub const CLIENT_OPTION_NAMES: [&str; 13] = [
     "key",
     "baseUrl",
     "timeoutMs",
@@ -25,6 +26,7 @@ pub const CLIENT_OPTION_NAMES: [&str; 12] = [
     "maxAgeMs",
     "integers",
     "account",
+    "fetch",
 ];
 
 /// The values of the `integers` option: how `data` holds integers beyond ±(2^53 − 1), which a

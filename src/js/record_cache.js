@@ -6,20 +6,70 @@
 // it, when it was bought (ms since the epoch), its validation issues (paths relative to the
 // record) and whether it came from an import (then it is never reused as bought).
 
-/** Keeps records in memory (lost when the page or process ends). */
-export class MemoryRecordCache {
-  #records = new Map();
+import { SerpkitError } from './client_options.js';
 
-  /** Stored records of `keys` (`null` where none), in order. */
-  async get(kind, keys) {
-    return keys.map((key) => this.#records.get(`${kind}\u0000${key}`) ?? null);
+/**
+ * Keeps records in memory (lost when the page or process ends): `new MemoryRecordCache()`
+ * holds every record; `new MemoryRecordCache({ maxEntries })` at most that many.
+ *
+ * Decided: a bounded cache forgets the least recently used record (read by `get` or written
+ * by `put`) first. A long-running server buys the records its users ask for again and again;
+ * those stay, and one bulk job's tail does not push them out before it is read once. A
+ * forgotten record is bought again when asked for: the bound trades money for memory.
+ */
+export class MemoryRecordCache {
+  /** Records by `kind \0 key`, least recently used first (a `Map` keeps insertion order). */
+  #records = new Map();
+  #maxEntries = Infinity;
+
+  constructor(options) {
+    if (options === undefined || options === null) return;
+    if (typeof options !== 'object' || Array.isArray(options)) {
+      throw new SerpkitError('invalid_argument', 'MemoryRecordCache options must be an object such as { maxEntries: 10000 }');
+    }
+    for (const key of Object.keys(options)) {
+      if (key !== 'maxEntries') throw new SerpkitError('invalid_argument', `unknown MemoryRecordCache option \`${key.slice(0, 40)}\` (known: ["maxEntries"])`);
+    }
+    const max = options.maxEntries;
+    if (max === undefined || max === null) return;
+    if (typeof max !== 'number' || !(Number.isInteger(max) || max === Infinity) || max < 1) {
+      throw new SerpkitError('invalid_argument', 'maxEntries must be a whole number from 1 (or Infinity)');
+    }
+    this.#maxEntries = max;
   }
 
-  /** Stores `[{ key, record }]`. */
+  /** Stored records of `keys` (`null` where none), in order; each found one is now the most recently used. */
+  async get(kind, keys) {
+    if (!Array.isArray(keys)) throw new SerpkitError('invalid_argument', 'MemoryRecordCache.get: keys must be an array of strings');
+    return keys.map((key) => {
+      const id = `${kind}\u0000${key}`;
+      const record = this.#records.get(id);
+      if (record === undefined) return null;
+      if (this.#maxEntries !== Infinity) {
+        this.#records.delete(id);
+        this.#records.set(id, record);
+      }
+      return record;
+    });
+  }
+
+  /** Stores `[{ key, record }]`, then forgets the least recently used beyond `maxEntries`. */
   async put(kind, entries) {
+    if (!Array.isArray(entries)) throw new SerpkitError('invalid_argument', 'MemoryRecordCache.put: entries must be an array of { key, record }');
     for (const { key, record } of entries) {
-      this.#records.set(`${kind}\u0000${key}`, record);
+      const id = `${kind}\u0000${key}`;
+      this.#records.delete(id);
+      this.#records.set(id, record);
     }
+    for (const id of this.#records.keys()) {
+      if (this.#records.size <= this.#maxEntries) break;
+      this.#records.delete(id);
+    }
+  }
+
+  /** The most records it holds (`Infinity` without a bound). */
+  get maxEntries() {
+    return this.#maxEntries;
   }
 
   /** How many records it holds. */
@@ -35,19 +85,37 @@ export class MemoryRecordCache {
 
 const STORE = 'records';
 
+/**
+ * A failure of IndexedDB as the package's error: code `cache`, the browser's `DOMException`
+ * as its `cause`.
+ */
+function cacheError(what, cause) {
+  const reason = cause?.message ? `: ${cause.message}` : '';
+  return new SerpkitError('cache', `IndexedDbRecordCache: ${what}${reason}`, { cause });
+}
+
 function request(pending) {
   return new Promise((resolve, reject) => {
     pending.onsuccess = () => resolve(pending.result);
-    pending.onerror = () => reject(pending.error ?? new Error('IndexedDB request failed'));
+    pending.onerror = () => reject(cacheError('the request failed', pending.error));
   });
 }
 
 function done(transaction) {
   return new Promise((resolve, reject) => {
     transaction.oncomplete = () => resolve();
-    transaction.onabort = () => reject(transaction.error ?? new Error('IndexedDB transaction aborted'));
-    transaction.onerror = () => reject(transaction.error ?? new Error('IndexedDB transaction failed'));
+    transaction.onabort = () => reject(cacheError('the transaction was aborted', transaction.error));
+    transaction.onerror = () => reject(cacheError('the transaction failed', transaction.error));
   });
+}
+
+/** `fn()`, a synchronous throw of IndexedDB (a closed database, a quota) as a `cache` error. */
+function guarded(what, fn) {
+  try {
+    return fn();
+  } catch (error) {
+    throw cacheError(what, error);
+  }
 }
 
 /**
@@ -60,14 +128,14 @@ export class IndexedDbRecordCache {
 
   constructor(name = 'serpkit-records') {
     if (typeof indexedDB === 'undefined') {
-      throw new Error('IndexedDbRecordCache: this environment has no indexedDB (use MemoryRecordCache)');
+      throw new SerpkitError('invalid_argument', 'IndexedDbRecordCache: this environment has no indexedDB (use MemoryRecordCache)');
     }
     this.#name = String(name);
   }
 
   #open() {
     if (!this.#database) {
-      const opening = indexedDB.open(this.#name, 1);
+      const opening = guarded('cannot open the database', () => indexedDB.open(this.#name, 1));
       opening.onupgradeneeded = () => opening.result.createObjectStore(STORE);
       this.#database = request(opening).catch((error) => {
         this.#database = null;
@@ -80,28 +148,35 @@ export class IndexedDbRecordCache {
   /** Stored records of `keys` (`null` where none), in order. */
   async get(kind, keys) {
     const database = await this.#open();
-    const transaction = database.transaction(STORE, 'readonly');
-    const store = transaction.objectStore(STORE);
-    const found = await Promise.all(keys.map((key) => request(store.get(`${kind}\u0000${key}`))));
+    const found = await guarded('cannot read', () => {
+      const store = database.transaction(STORE, 'readonly').objectStore(STORE);
+      return Promise.all(keys.map((key) => request(store.get(`${kind}\u0000${key}`))));
+    });
     return found.map((record) => record ?? null);
   }
 
   /** Stores `[{ key, record }]` in one transaction. */
   async put(kind, entries) {
     const database = await this.#open();
-    const transaction = database.transaction(STORE, 'readwrite');
-    const store = transaction.objectStore(STORE);
-    for (const { key, record } of entries) {
-      store.put(record, `${kind}\u0000${key}`);
-    }
+    const transaction = guarded('cannot write', () => {
+      const writing = database.transaction(STORE, 'readwrite');
+      const store = writing.objectStore(STORE);
+      for (const { key, record } of entries) {
+        store.put(record, `${kind}\u0000${key}`);
+      }
+      return writing;
+    });
     await done(transaction);
   }
 
   /** Removes every record. */
   async clear() {
     const database = await this.#open();
-    const transaction = database.transaction(STORE, 'readwrite');
-    transaction.objectStore(STORE).clear();
+    const transaction = guarded('cannot clear', () => {
+      const clearing = database.transaction(STORE, 'readwrite');
+      clearing.objectStore(STORE).clear();
+      return clearing;
+    });
     await done(transaction);
   }
 

@@ -10,6 +10,26 @@
 
 import { METHODS } from './static_data.js';
 import { accountOf, integersMode, recordCacheOf, settleData, settleError } from './exact_json.js';
+import { serpkitError } from './client_options.js';
+
+/**
+ * A call's error as it leaves the package: a `SerpkitError` instance, its `data` made under
+ * the client's `integers` mode (exact_json.js), and an abort's `cause` the signal's `reason`
+ * (as `fetch` rejects with it).
+ */
+function callError(error, mode, options) {
+  settleError(error, mode);
+  if (error?.code === 'aborted' && error.cause === undefined) {
+    let signal;
+    try {
+      signal = options?.signal;
+    } catch {
+      // Options that cannot be read were refused before anything was sent.
+    }
+    if (signal?.aborted === true) error.cause = signal.reason;
+  }
+  return error;
+}
 
 function message(error) {
   if (error instanceof Error) return error.message;
@@ -166,7 +186,7 @@ export function installRecordCalls(Client, estimateCost) {
           ? await call.call(this, operation, request, options)
           : await cachedCall(this, records, operation, request, options, () => call.call(this, operation, request, options));
     } catch (error) {
-      throw settleError(error, mode);
+      throw callError(error, mode, options);
     }
     return settleData(reply, mode);
   };
@@ -180,18 +200,27 @@ export function installRecordCalls(Client, estimateCost) {
   prototype.quote = async function (operation, request, options) {
     const raw = () => wholeQuote(estimateCost, operation, request);
     const records = recordCacheOf(this);
-    if (records === undefined) return raw();
-    return cachedQuote(this, records, operation, request, options, raw);
+    try {
+      if (records === undefined) return raw();
+      return await cachedQuote(this, records, operation, request, options, raw);
+    } catch (error) {
+      throw serpkitError(error);
+    }
   };
   const chunked = prototype.searchVolumeBulkChunked;
   prototype.searchVolumeBulkChunked = async function (request, options) {
     const mode = integersMode(this);
     const records = recordCacheOf(this);
-    const result =
-      records === undefined
-        ? await chunked.call(this, request, options)
-        : await cachedBulk(this, records, request, options, () => chunked.call(this, request, options));
-    settleError(result.error, mode);
+    let result;
+    try {
+      result =
+        records === undefined
+          ? await chunked.call(this, request, options)
+          : await cachedBulk(this, records, request, options, () => chunked.call(this, request, options));
+    } catch (error) {
+      throw callError(error, mode, options);
+    }
+    callError(result.error, mode, options);
     return settleData(result, mode);
   };
 }

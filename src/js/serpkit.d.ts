@@ -174,8 +174,9 @@ export type IntegersMode = "number" | "bigint" | "string";
 export interface ClientOptions<I extends IntegersMode = "number"> {
   /** The API key: sent in the request body only, never in URLs, logs or errors. */
   key: string;
-  /** Base URL without `/v1` (default: the service). */
-  baseUrl?: string;
+  /** Base URL, a string or a `URL` (default: the service). A trailing `/v1` or `/v1/` is the
+   * service's base too: requests go to `<base>/v1/<operation>`, never `/v1/v1/`. */
+  baseUrl?: string | URL;
   /** Per-attempt timeout; 0 waits forever. Default 60000. */
   timeoutMs?: number;
   /** Retries for network errors, 429 and 503: a count or a policy. Default 2. */
@@ -211,6 +212,12 @@ export interface ClientOptions<I extends IntegersMode = "number"> {
    * Default: a new account of this client's own (with `budgetUsd`).
    */
   account?: Account;
+  /**
+   * The `fetch` to send requests with, called as `fetch(url, init)` (an undici dispatcher,
+   * a proxy, a test double). Default: `globalThis.fetch`, read at each request. A network
+   * failure's `SerpkitError` keeps what it rejected with as its `cause`.
+   */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
 }
 
 /**
@@ -269,8 +276,11 @@ export interface RecordCache {
   put(kind: RecordKind, entries: { key: string; record: StoredRecord }[]): Promise<void> | void;
 }
 
-/** Records in memory. */
+/** Records in memory: all of them, or at most `maxEntries` (the least recently used go first). */
 export declare class MemoryRecordCache implements RecordCache {
+  constructor(options?: { maxEntries?: number });
+  /** The most records it holds (`Infinity` without a bound). */
+  readonly maxEntries: number;
   get(kind: RecordKind, keys: string[]): Promise<(StoredRecord | null)[]>;
   put(kind: RecordKind, entries: { key: string; record: StoredRecord }[]): Promise<void>;
   readonly size: number;
@@ -349,6 +359,7 @@ export interface BulkResult<I extends IntegersMode = "number"> {
 export type ErrorCode =
   | "invalid_argument"
   | "unknown_operation"
+  | "cache"
   | "invalid_request"
   | "missing_key"
   | "budget_exceeded"
@@ -367,6 +378,9 @@ export type ErrorCode =
 export interface SerpkitErrorBase extends Error {
   name: "SerpkitError";
   code: ErrorCode;
+  /** What caused it: the `fetch` rejection of a `network` or `connection_lost` error, the
+   * abort's `signal.reason` of `aborted`, IndexedDB's `DOMException` of `cache`. */
+  cause?: unknown;
   /** What to do about it. */
   hint?: string;
   /** What the failed call was charged (a 200 with a broken, too large or lost body is charged). */
@@ -445,13 +459,22 @@ export interface BodyLostError extends SerpkitErrorBase {
  * request may have left, before any answer: possibly charged (`possiblyCharged`), never retried.
  */
 export interface PlainSerpkitError extends SerpkitErrorBase {
-  code: "invalid_argument" | "unknown_operation" | "missing_key" | "aborted" | "network" | "connection_lost";
+  code: "invalid_argument" | "unknown_operation" | "cache" | "missing_key" | "aborted" | "network" | "connection_lost";
 }
 
 /**
- * Every rejection and throw of the package is an `Error` with `name === "SerpkitError"`:
- * a union discriminated by `code`, so `if (e.code === "http") e.status` type-checks.
+ * Every rejection and throw of the package is a `SerpkitError` (`e instanceof SerpkitError`,
+ * or `isSerpkitError(e)`): a union discriminated by `code`, so `if (e.code === "http")
+ * e.status` type-checks.
  */
+export declare const SerpkitError: {
+  new (code: ErrorCode, message: string, options?: { cause?: unknown }): SerpkitError;
+  readonly prototype: SerpkitError;
+};
+
+/** True for a `SerpkitError`, also one from another copy of the package (by `name` and `code`). */
+export declare function isSerpkitError(value: unknown): value is SerpkitError;
+
 export type SerpkitError =
   | InvalidRequestError
   | HttpError

@@ -6,6 +6,7 @@
 // the wasm engine for text and bytes (every rule), the generated JS validator for a parsed
 // value (every rule a value can show: see `validateResponse` in serpkit.d.ts).
 import { Client } from './serpkit.js';
+import { SerpkitError, serpkitError, settled } from './client_options.js';
 import { OPERATIONS, SCHEMAS } from './static_data.js';
 import { VALIDATORS, MAX_ISSUES } from './validators.js';
 import { validateValue } from './validate_value.js';
@@ -20,14 +21,28 @@ export function jsonSchema(operation) {
   // The core reads the name (trimmed, with or without `/v1/`) and gives the operation's
   // place in the list, or throws its error (`invalid_argument` or `unknown_operation`), as
   // every export does.
-  const schema = SCHEMAS[Client.__operationIndex(operation)];
-  if (schema === undefined) throw new Error('jsonSchema: the core knows this operation but has no schema for it');
+  const schema = SCHEMAS[operationIndex(operation)];
+  if (schema === undefined) throw new SerpkitError('unknown_operation', 'jsonSchema: the core knows this operation but has no schema for it');
   return JSON.parse(schema);
 }
 
-// The wasm engine (every rule, on text) and its reading of requests: static methods of
-// `Client`, so the module exports only the documented names.
-const validateText = (operation, body, request) => Client.__validateText(operation, body, request);
+// The wasm's functions these call, their errors made `SerpkitError` instances: static
+// methods of `Client`, so the module exports only the documented names.
+const operationIndex = (operation) => settled(Client.__operationIndex, operation);
+/** The wasm engine: every rule, on text. */
+const validateText = (operation, body, request) => settled(Client.__validateText, operation, body, request);
+/** The core's reading of a request (its `invalid_request` error), as for text. */
+const readRequest = (operation, request) => settled(Client.__readRequest, operation, request);
+
+/**
+ * The estimated charge of a request (the wasm's `estimateCost`, exported as the package's
+ * with its errors made `SerpkitError` instances).
+ */
+export function checkedEstimate(estimateCost) {
+  return function estimateCostChecked(operation, request) {
+    return settled(estimateCost, operation, request);
+  };
+}
 
 /** Text or bytes: what the wasm engine reads as is. */
 function isText(body) {
@@ -42,30 +57,41 @@ function isText(body) {
  */
 export function validateResponse(operation, body, request) {
   if (isText(body)) return validateText(operation, body, request);
-  // Not JSON data (`undefined`, a function, a symbol, a BigInt): the core's error, as before.
-  if (typeof body !== 'object' && typeof body !== 'number' && typeof body !== 'boolean') {
+  // Not JSON data (`undefined`, a function, a symbol): the core's error, as before. A BigInt
+  // is an integer (the client's `integers: "bigint"`).
+  if (typeof body !== 'object' && typeof body !== 'number' && typeof body !== 'boolean' && typeof body !== 'bigint') {
     return validateText(operation, body, request);
   }
   return validateParsed(operation, body, request);
 }
 
+/** The operation's JS validator (the core reads the name and throws its error for a bad one). */
+function validatorOf(operation) {
+  const validator = VALIDATORS[operationIndex(operation)];
+  if (validator === undefined) throw new SerpkitError('unknown_operation', 'validateResponse: the core knows this operation but has no JS validator for it');
+  return validator;
+}
+
+/** A request read by the core as for text (its error thrown), then its JS view (`undefined` when absent). */
+function requestView(operation, request) {
+  if (request === undefined || request === null) return undefined;
+  readRequest(operation, request);
+  return typeof request === 'string' ? JSON.parse(request) : request;
+}
+
 /** A parsed value (a string too: a JSON string value here) with the generated JS validator. */
 function validateParsed(operation, body, request) {
-  // The core reads the name (and throws its error for a bad one), as for text.
-  const validator = VALIDATORS[Client.__operationIndex(operation)];
-  if (validator === undefined) throw new Error('validateResponse: the core knows this operation but has no JS validator for it');
-  let parsed;
-  if (request !== undefined && request !== null) {
-    // Read (and refused) by the core exactly as with text; the JS view is the same JSON.
-    Client.__readRequest(operation, request);
-    parsed = typeof request === 'string' ? JSON.parse(request) : request;
-  }
+  return validateValueOf(operation, validatorOf(operation), body, requestView(operation, request), request);
+}
+
+/** `body` with the validator, `parsed` the request's JS view (`request` as given, for text). */
+function validateValueOf(operation, validator, body, parsed, request) {
   try {
     return validateValue(validator, body, parsed, MAX_ISSUES);
   } catch {
-    // A value only its JSON text can tell (`NEEDS_TEXT`: a `toJSON` method, a BigInt), or one
-    // that threw while read (a getter, a cycle, nesting too deep for the stack): as its JSON
-    // text, which gives the report, or the typed error (`invalid_argument`) when it has none.
+    // A value only its JSON text can tell (`NEEDS_TEXT`: a `toJSON` method), or one that threw
+    // while read (a getter, a cycle, nesting too deep for the stack): as its JSON text, which
+    // gives the report, or the typed error (`invalid_argument`) when it has none.
     return validateText(operation, body, request);
   }
 }
@@ -137,13 +163,19 @@ const DRAFTS = {
  * and failure alike. `options.request` adds the rules tied to the request.
  */
 export function responseSchema(operation, options) {
-  const index = Client.__operationIndex(operation);
+  const index = operationIndex(operation);
   const path = JSON.parse(OPERATIONS)[index].path;
+  const validator = validatorOf(path);
+  if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
+    throw new SerpkitError('invalid_argument', 'responseSchema options must be an object such as { request }');
+  }
+  // The request is read (and refused: `invalid_request`) here, once, not by every `validate`.
   const request = options?.request;
+  const parsed = requestView(path, request);
   const schemaFor = ({ target } = {}) => {
     const draft = DRAFTS[target];
     if (draft === undefined) {
-      throw new Error(`responseSchema(${JSON.stringify(path)}): JSON Schema target ${JSON.stringify(target)} is not supported (draft-2020-12, draft-07)`);
+      throw new SerpkitError('invalid_argument', `responseSchema(${JSON.stringify(path)}): JSON Schema target ${JSON.stringify(target)} is not supported (draft-2020-12, draft-07)`);
     }
     return { ...JSON.parse(SCHEMAS[index]), $schema: draft };
   };
@@ -151,14 +183,22 @@ export function responseSchema(operation, options) {
     '~standard': {
       version: 1,
       vendor: 'serpkit',
+      // Never throws: a value no validator can read (a cycle as its JSON text) is one issue.
       validate(value) {
-        const report = validateParsed(path, value, request);
+        let report;
+        try {
+          report = validateValueOf(path, validator, value, parsed, request);
+        } catch (error) {
+          const failure = serpkitError(error);
+          return { issues: [{ message: String(failure?.message ?? failure), path: [], code: failure?.code ?? 'invalid_argument' }], serpkit: { error: failure } };
+        }
         const serpkit = { report };
         if (report.ok) return { value, serpkit };
-        return {
-          issues: report.errors.map((issue) => ({ message: issue.message, path: segments(issue.path, value), code: issue.code })),
-          serpkit,
-        };
+        const issues = report.errors.map((issue) => ({ message: issue.message, path: segments(issue.path, value), code: issue.code }));
+        // A report that is not ok lists its first errors (src/validate/engine.rs's cap); this
+        // keeps `issues` non-empty whatever a report says.
+        if (issues.length === 0) issues.push({ message: `${report.error_count} error(s), none listed`, path: [], code: 'type' });
+        return { issues, serpkit };
       },
       jsonSchema: { input: schemaFor, output: schemaFor },
     },

@@ -39,8 +39,8 @@ const REQUESTS = {
 test('exports exactly the documented names', () => {
   const names = Object.keys(serpkit).filter((k) => k !== 'default').sort();
   assert.deepEqual(names, [
-    'Account', 'Client', 'IndexedDbRecordCache', 'MemoryRecordCache', 'estimateCost', 'initSync',
-    'jsonSchema', 'operations', 'parseResponse', 'responseSchema', 'validateResponse',
+    'Account', 'Client', 'IndexedDbRecordCache', 'MemoryRecordCache', 'SerpkitError', 'estimateCost', 'initSync',
+    'isSerpkitError', 'jsonSchema', 'operations', 'parseResponse', 'responseSchema', 'validateResponse',
   ]);
 });
 

@@ -36,8 +36,12 @@ test('exports map: types first, default last, workerd/node/deno/bun entries betw
 
 // The same program in every runtime: `import ... from 'serpkit'` and use it, no init().
 const PROGRAM = `
-  import { validateResponse, parseResponse, estimateCost, operations, Client } from 'serpkit';
+  import { validateResponse, parseResponse, estimateCost, operations, Client, SerpkitError, isSerpkitError } from 'serpkit';
   const text = '[{"keyword":"x","competition":0.4,"cpc":1.2,"search_volume":90,"kd":"7"}]';
+  // The wasm's error and the JS layer's, each an instance of the entry's one class.
+  const thrown = [() => estimateCost('nope', {}), () => new Client({ key: 'k', nope: 1 })].map((f) => {
+    try { f(); } catch (e) { return [e instanceof SerpkitError, isSerpkitError(e), e.code]; }
+  });
   const fromText = validateResponse('related', text);
   const fromValue = validateResponse('related', JSON.parse(text));
   const client = new Client({ key: 'k' });
@@ -48,6 +52,7 @@ const PROGRAM = `
     cost: estimateCost('related', { keyword: 'a', ccode: 'US' }).display,
     operations: operations().length,
     remaining: client.remaining,
+    thrown,
   }));
 `;
 
@@ -58,6 +63,7 @@ const EXPECTED = {
   cost: '$0.1500',
   operations: 11,
   remaining: null,
+  thrown: [[true, true, 'unknown_operation'], [true, true, 'invalid_argument']],
 };
 
 /** Runs PROGRAM with `command args` in a fresh project whose node_modules/serpkit is pkg/. */
@@ -95,13 +101,15 @@ test('Cloudflare Workers: a worker bundled the way Workers users do (esbuild, wo
     fs.mkdirSync(path.join(dir, 'node_modules'));
     fs.symlinkSync(pkg, path.join(dir, 'node_modules', 'serpkit'), 'dir');
     fs.writeFileSync(path.join(dir, 'worker.js'), `
-      import { validateResponse, parseResponse } from 'serpkit';
+      import { validateResponse, parseResponse, estimateCost, SerpkitError, isSerpkitError } from 'serpkit';
       export default {
         async fetch(request) {
           const text = await request.text();
           const fromValue = parseResponse('related', text).report;
           const fromText = validateResponse('related', text);
-          return Response.json({ text: fromText.errors.map((i) => i.path + ' ' + i.code), value: fromValue.errors.map((i) => i.path + ' ' + i.code) });
+          let thrown;
+          try { estimateCost('nope', {}); } catch (e) { thrown = [e instanceof SerpkitError, isSerpkitError(e), e.code]; }
+          return Response.json({ text: fromText.errors.map((i) => i.path + ' ' + i.code), value: fromValue.errors.map((i) => i.path + ' ' + i.code), thrown });
         },
       };
     `);
@@ -131,7 +139,7 @@ test('Cloudflare Workers: a worker bundled the way Workers users do (esbuild, wo
         body: '[{"keyword":"x","competition":0.4,"cpc":1.2,"search_volume":90,"kd":"7"}]',
       });
       assert.equal(res.status, 200);
-      assert.deepEqual(await res.json(), { text: ['/0/kd type'], value: ['/0/kd type'] });
+      assert.deepEqual(await res.json(), { text: ['/0/kd type'], value: ['/0/kd type'], thrown: [true, true, 'unknown_operation'] });
     } finally {
       await mf.dispose();
     }

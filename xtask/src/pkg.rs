@@ -97,15 +97,26 @@ pub fn pkg(tools: &Tools) -> Res {
     let js = std::fs::read_to_string(&entry).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
     // The exported `Client` is the wasm class with its `integers` option read in JS
     // (exact_json.js: `data` is made there), so the generated class is not exported itself.
-    let mut js = replace_once(
+    let js = replace_once(
         &js,
         "export class Client {",
         "class Client {",
         "pkg/serpkit.js",
     )?;
+    // `estimateCost` leaves through static_api.js, which makes its errors `SerpkitError`s.
+    let mut js = replace_once(
+        &js,
+        "export function estimateCost(",
+        "function estimateCost(",
+        "pkg/serpkit.js",
+    )?;
     js.push_str("\nexport { MemoryRecordCache, IndexedDbRecordCache } from './record_cache.js';\n");
     js.push_str(
-        "export { operations, jsonSchema, validateResponse, parseResponse, responseSchema } from './static_api.js';\n",
+        "export { operations, jsonSchema, validateResponse, parseResponse, responseSchema } from './static_api.js';\n\
+         import { checkedEstimate } from './static_api.js';\n\
+         const estimateCostChecked = checkedEstimate(estimateCost);\n\
+         export { estimateCostChecked as estimateCost };\n\
+         export { SerpkitError, isSerpkitError } from './client_options.js';\n",
     );
     js.push_str(
         "import { installRecordCalls } from './record_client.js';\ninstallRecordCalls(Client, estimateCost);\n\
