@@ -11,7 +11,8 @@
 //! says "Failed to fetch" for a refusal, a reset and a CORS failure after the preflight
 //! alike) unless Node's undici names a refusal or an unknown host in the error's `code` or
 //! its `cause.code` ([`TransportError::NotSent`], retried). A throw before `fetch` returned a
-//! promise is also `NotSent`.
+//! promise is also `NotSent`. [`FetchWith`] sends the same way through a given `fetch` (the
+//! JS package's `fetch` option) and keeps what a failed one threw, for the error's `cause`.
 
 use std::cell::RefCell;
 
