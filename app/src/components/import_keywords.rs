@@ -141,17 +141,7 @@ pub fn ImportKeywords(
                         }.into_any()
                     }
                 }}
-                {move || extracted.get().map(|e| view! {
-                    <p data-testid="import-counts">{format!(
-                        "{} row{} read · {} empty · {} duplicate{} removed{} · {} keyword{}",
-                        fmt_int(e.rows as i64), plural(e.rows), fmt_int(e.empty as i64),
-                        fmt_int(e.duplicates as i64), plural(e.duplicates),
-                        // Said only when there are some, so the usual line stays short.
-                        if e.formulas == 0 { String::new() } else {
-                            format!(" · {} formula{} skipped (not keywords)", fmt_int(e.formulas as i64), plural(e.formulas))
-                        },
-                        fmt_int(e.keywords.len() as i64), plural(e.keywords.len()))}</p>
-                })}
+                {move || extracted.get().map(|e| view! { <p data-testid="import-counts">{counts_text(&e)}</p> })}
                 {move || quote.get().map(|q| {
                     let new = q.units;
                     let text = if new == 0 && q.reused == 0 {
@@ -163,16 +153,48 @@ pub fn ImportKeywords(
                     };
                     view! { <p class="price-note" data-testid="import-price" data-price=q.usd.to_string() data-new=new.to_string()>{text}</p> }
                 })}
-                <details class="meta rules" data-testid="import-rules">
-                    <summary>"How files are read"</summary>
-                    <p>{DECODE_RULE}</p>
-                    {IMPORT_RULES.iter().map(|r| view! { <p>{*r}</p> }).collect_view()}
-                </details>
+                <ImportRules />
                 <button type="button" class="secondary" data-testid="import-apply"
                     disabled=move || extracted.with(|e| e.as_ref().is_none_or(|e| e.keywords.is_empty()))
                     on:click=do_apply>
                     {move || format!("Put {} keywords in the box (free)", extracted.with(|e| e.as_ref().map_or(0, |e| e.keywords.len())))}
                 </button>
             </div>
+    }
+}
+
+/// The counts line: rows, empty, duplicates, formulas (only when there are some, so the usual
+/// line stays short) and keywords.
+fn counts_text(e: &import::Extracted) -> String {
+    let formulas = if e.formulas == 0 {
+        String::new()
+    } else {
+        format!(
+            " · {} formula{} skipped (not keywords)",
+            fmt_int(e.formulas as i64),
+            plural(e.formulas)
+        )
+    };
+    format!(
+        "{} row{} read · {} empty · {} duplicate{} removed{formulas} · {} keyword{}",
+        fmt_int(e.rows as i64),
+        plural(e.rows),
+        fmt_int(e.empty as i64),
+        fmt_int(e.duplicates as i64),
+        plural(e.duplicates),
+        fmt_int(e.keywords.len() as i64),
+        plural(e.keywords.len())
+    )
+}
+
+/// "How files are read": the decoding and reading rules, where the file is read.
+#[component]
+fn ImportRules() -> impl IntoView {
+    view! {
+        <details class="meta rules" data-testid="import-rules">
+            <summary>"How files are read"</summary>
+            <p>{DECODE_RULE}</p>
+            {IMPORT_RULES.iter().map(|r| view! { <p>{*r}</p> }).collect_view()}
+        </details>
     }
 }
