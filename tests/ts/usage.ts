@@ -163,6 +163,7 @@ function describe(e: unknown): string {
       return String(err.limit);
     case 'invalid_argument':
     case 'unknown_operation':
+    case 'cache':
     case 'missing_key':
     case 'aborted':
       return `${code} ${err.message} ${err.possiblyCharged?.micros}`;
