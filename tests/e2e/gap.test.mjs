@@ -135,7 +135,7 @@ test('content gap: price first, each list follows its rule, brand terms, CSV, a 
   // every domain's keywords are stored.
   await open(page, app.url, `/domain/gap?d=${[YOU, ...RIVALS].join(',')}&list=shared`);
   const spent = await demoLedger();
-  await page.getByTestId('gap-table').waitFor();
+  await page.getByTestId('gap').waitFor();
   assert.equal(await tabCount('shared'), expectedGap(records, 'example').shared.length, 'the stored lists again');
   assert.equal(await page.getByTestId('run-all').textContent(), 'Everything is loaded');
   assert.equal(await demoLedger(), spent);
