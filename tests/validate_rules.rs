@@ -24,6 +24,35 @@ fn every_valid_fixture_passes_cleanly() {
     }
 }
 
+/// The one set of rule-breaking bodies (`serpkit::validate::breaking`, which the sandbox's
+/// `break=<rule>` also applies): each, applied to the valid body, gets issues of its rule only
+/// (its code and severity), the first at its path. A rule that reported nothing would fail
+/// here, so each rule the set names is proven to check what it says.
+#[test]
+fn every_breaking_body_breaks_only_its_rule() {
+    let mut count = 0;
+    for b in serpkit::validate::breaking::all() {
+        let mut body = valid(b.op);
+        (b.apply)(&mut body);
+        let r = check(b.op, &body, b.request);
+        let what = format!(
+            "{} {} at {:?} (request: {})",
+            b.op, b.code, b.path, b.request
+        );
+        assert!(!r.issues.is_empty(), "{what}: no issue");
+        for i in &r.issues {
+            assert_eq!(
+                (i.code, i.severity),
+                (b.code.as_str(), b.severity),
+                "{what}: {r:#?}"
+            );
+        }
+        assert_eq!(r.issues[0].path, b.path, "{what}: {r:#?}");
+        count += 1;
+    }
+    assert!(count >= 60, "{count}");
+}
+
 /// Mutates the valid body of `op`, validates it (with the request when `req`), and asserts
 /// that exactly one issue comes back with this code, severity and path.
 #[track_caller]
@@ -333,26 +362,25 @@ fn monthly_count() {
 
 #[test]
 fn monthly_order_oldest_first() {
-    breaks(
-        SearchVolumeBulk,
-        false,
-        |b| b[0][TMS].as_array_mut().unwrap().swap(2, 3),
-        "order",
+    // Two months swapped: out of order, and two steps over a month (`consecutive_months`).
+    let mut b = valid(SearchVolumeBulk);
+    b[0][TMS].as_array_mut().unwrap().swap(2, 3);
+    let r = check(SearchVolumeBulk, &b, false);
+    assert_eq!(r.error_count(), 3, "{r:#?}");
+    has(&r, "order", Error, "/0/TARGETED_MONTHLY_SEARCHES/3/date");
+    has(
+        &r,
+        "consecutive_months",
         Error,
-        "/0/TARGETED_MONTHLY_SEARCHES/3/date",
+        "/0/TARGETED_MONTHLY_SEARCHES/2/date",
     );
-    // A repeated month is not chronological either.
-    breaks(
-        SearchVolumeSingle,
-        false,
-        |b| {
-            let e = b[TMS][4].clone();
-            b[TMS][5] = e;
-        },
-        "order",
-        Error,
-        "/TARGETED_MONTHLY_SEARCHES/5/date",
-    );
+    // A repeated month is not chronological either (the month after it is then a skip).
+    let mut b = valid(SearchVolumeSingle);
+    let e = b[TMS][4].clone();
+    b[TMS][5] = e;
+    let r = check(SearchVolumeSingle, &b, false);
+    assert_eq!(r.error_count(), 2, "{r:#?}");
+    has(&r, "order", Error, "/TARGETED_MONTHLY_SEARCHES/5/date");
 }
 
 #[test]
@@ -400,16 +428,40 @@ fn month_name() {
 
 #[test]
 fn four_digit_year() {
+    // Every entry 2,000 years earlier: still 12 consecutive months, none of a 4-digit year.
+    let mut b = valid(SearchVolumeSingle);
+    for e in b[TMS].as_array_mut().unwrap() {
+        let y = e["year"].as_i64().unwrap() - 2000;
+        e["date"] = json!(format!("{y:04}-{}", e["month"].as_str().unwrap()));
+        e["year"] = json!(y);
+    }
+    let r = check(SearchVolumeSingle, &b, false);
+    assert_eq!(r.issues.len(), 12, "{r:#?}");
+    assert!(r.issues.iter().all(|i| i.code == "range"), "{r:#?}");
+    has(&r, "range", Error, "/TARGETED_MONTHLY_SEARCHES/0/year");
+}
+
+#[test]
+fn monthly_entries_are_consecutive_months() {
+    // A month left out (chronological still): 12 entries over 13 months.
     breaks(
-        SearchVolumeSingle,
+        SearchVolumeBulk,
         false,
         |b| {
-            b[TMS][0]["year"] = json!(23);
-            b[TMS][0]["date"] = json!("0023-April");
+            let m = b[1][TMS].as_array_mut().unwrap();
+            m.remove(3);
+            let e = m[10].clone();
+            let (y, month) = (e["year"].as_i64().unwrap(), e["month"].as_str().unwrap());
+            let next = (MONTHS.iter().position(|n| *n == month).unwrap() + 1) % 12;
+            let y = if next == 0 { y + 1 } else { y };
+            m.push(
+                json!({"month": MONTHS[next], "year": y, "value": 5, "count": 5,
+                          "date": format!("{y}-{}", MONTHS[next])}),
+            );
         },
-        "range",
+        "consecutive_months",
         Error,
-        "/TARGETED_MONTHLY_SEARCHES/0/year",
+        "/1/TARGETED_MONTHLY_SEARCHES/3/date",
     );
 }
 
@@ -546,7 +598,7 @@ fn domain_stats_values_are_strings() {
 fn domain_stats_numbers_are_sent_as_strings() {
     // "numbers are sent as strings; unavailable values are empty strings": a numeric value
     // that is neither is an error; the name-like values are any text.
-    for bad in ["12k", "1e5", " 12", "+3", "NaN", "1.", ".5", "--1"] {
+    for bad in ["12k", " 12", "NaN", "inf", "1.", ".5", "--1", "1,234"] {
         breaks(
             DomainStats,
             false,
@@ -568,6 +620,11 @@ fn domain_stats_numbers_are_sent_as_strings() {
     for (field, value) in [
         ("alphaLinks", "-3"),
         ("betaCF", "12.5"),
+        // Other spellings of a number: a sign, an exponent.
+        ("betaLinks", "1.2E+7"),
+        ("alphaRank", "+5"),
+        // Unavailable: empty, also the scope.
+        ("betaStatReturned", ""),
         ("alphaTrust", ""),
         ("betaTTF0Name", "Arts/Music 1.5k"),
     ] {
@@ -821,8 +878,9 @@ fn outline_at_most_10_pages() {
         false,
         |b| {
             let a = b.as_array_mut().unwrap();
+            // 11 pages, ranks 1 to 10 (an equal rank is in order).
             for rank in 4..=11 {
-                a.push(json!({"headings": [], "url": "https://x.com", "rank": rank}));
+                a.push(json!({"headings": [], "url": "https://x.com", "rank": rank.min(10)}));
             }
         },
         "max_items",

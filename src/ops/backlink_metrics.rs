@@ -44,7 +44,7 @@ impl OperationRequest for Request {
 // `validate`, its JSON Schema export and the JS package's types).
 // ---------------------------------------------------------------------------------------
 
-use crate::rules::{dsl::*, named, Array, ArrayRule, At, CheckContext, Node, RuleCode};
+use crate::rules::{dsl::*, Array, Compare, Node, RuleCode, Severity::Error};
 
 super::record! {
     /// Page backlink metrics record (also the start of `backlink/overview`'s `metrics`).
@@ -73,31 +73,16 @@ super::record! {
 }
 
 /// Response rules: an array of [`PAGE_BACKLINK_METRICS`]; with the request, one record per
-/// requested URL (error `record_count`). The spec states no order, so none is checked.
+/// requested URL (error `record_count`), each for a requested URL (error `request_url`).
+///
+/// Decided: the spec states no order, so a record may answer any requested URL; its `url` is
+/// "the URL or domain queried", so it matches a requested URL as [`crate::rules::same_target`] compares
+/// (case of the host, `www.`, the scheme and a trailing `/` aside), or is that URL's bare
+/// domain.
 pub const RESPONSE: Node = array(&Array {
     items: object(&PAGE_BACKLINK_METRICS),
-    rules: &[ArrayRule::End(named!(one_per_url, ONE_PER_URL_JS))],
+    rules: &[
+        one_of_request_items("url", "urls", Compare::Target, RuleCode::RequestUrl),
+        count_equals_request("urls", Error),
+    ],
 });
-
-fn one_per_url(context: &mut CheckContext<'_>, count: usize) {
-    if let Some(super::Request::BacklinkMetrics(request)) = context.request::<super::Request>() {
-        if count != request.urls.len() {
-            let want = request.urls.len();
-            context.error(
-                At::Here,
-                RuleCode::RecordCount,
-                format!("{count} records for {want} requested URLs (one per URL expected)"),
-            );
-        }
-    }
-}
-
-/// JS twin of `one_per_url` (see [`crate::rules::Named`]).
-#[cfg(not(target_arch = "wasm32"))]
-const ONE_PER_URL_JS: &str = r#"(cx, count) => {
-  if (cx.operation !== OP.BacklinkMetrics || cx.request === undefined) return;
-  const want = cx.request.urls.length;
-  if (count !== want) {
-    cx.error(null, C.RecordCount, `${count} records for ${want} requested URLs (one per URL expected)`);
-  }
-}"#;

@@ -40,7 +40,7 @@ impl OperationRequest for Request {
 // ---------------------------------------------------------------------------------------
 
 use crate::rules::Severity::{Error, Warning};
-use crate::rules::{dsl::*, Array, ArrayRule, Node, Order, RuleCode, SeqKey, StringRule};
+use crate::rules::{dsl::*, Array, ArrayRule, Compare, Node, Order, RuleCode, SeqKey, StringRule};
 
 const TIMESTAMP: Node = string(&[StringRule::Timestamp { millis: false }]);
 const DATE: Node = string(&[StringRule::Date]);
@@ -60,7 +60,12 @@ super::record! {
     }
     /// Shape of `metrics`: the page backlink metrics fields plus `_id`, `__v` and the
     /// `createdAt` / `updatedAt` ISO 8601 UTC timestamps (error `timestamp`; fraction optional).
-    pub const OVERVIEW_METRICS: Object;
+    /// With the request, `url` is "the URL or domain queried": the requested domain, as
+    /// [`crate::rules::same_target`] compares (case, `www.`, a trailing dot, or the domain's
+    /// root URL `https://example.com/`), error `request_domain`.
+    pub const OVERVIEW_METRICS: Object {
+        echoes: &[same_as_request("url", "domain", Compare::Target, RuleCode::RequestDomain)],
+    };
 }
 
 super::record! {

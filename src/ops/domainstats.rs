@@ -41,14 +41,18 @@ impl OperationRequest for Request {
 // `validate`, its JSON Schema export and the JS package's types).
 // ---------------------------------------------------------------------------------------
 
-use crate::rules::{dsl::*, Array, Node, Severity, StringRule};
+use crate::rules::{dsl::*, Array, Compare, Node, RuleCode, Severity, StringRule};
 
 /// A numeric value: "numbers are sent as strings; unavailable values are empty strings"
 /// (error `number_text` otherwise).
 const NUMBER_TEXT: Node = string(&[StringRule::NumberText]);
 
 /// `betaStatReturned`: "value root observed" (warning `enum` for another).
-const STAT_SCOPE: Node = string(&[StringRule::OneOf(&["root"], Severity::Warning)]);
+///
+/// Decided: the empty string is accepted too: "unavailable values are empty strings" holds
+/// for every value of the record, and a domain the second provider has no stats for has no
+/// scope either.
+const STAT_SCOPE: Node = string(&[StringRule::OneOf(&["root", ""], Severity::Warning)]);
 
 super::record! {
     /// Domain stats record. All values are the service's strings; each numeric one also has
@@ -224,8 +228,31 @@ pub fn parse_stat<T: std::str::FromStr>(text: &str) -> Option<T> {
     }
 }
 
-/// Response rules: an array of [`DOMAIN_STATS_RECORD`]s.
+/// Response rules: an array of [`DOMAIN_STATS_RECORD`]s. With the request:
+/// - each record is for a requested domain: its `domain` names one as
+///   [`crate::rules::same_target`] compares (case, `www.`, a trailing dot aside: the service
+///   may send the domain in another form, and says so with `domainAsEntered`), error
+///   `request_domain`;
+/// - its `domainAsEntered`, when present, is a requested domain exactly as entered (error
+///   `request_domain`): that is what the field says it is;
+/// - one record per requested domain: a warning `record_count`. Decided: a warning, as the
+///   spec states "one per" for operations 1 and 4 but not here; it prices "per domain in the
+///   request", so another count is worth telling.
 pub const RESPONSE: Node = array(&Array {
     items: object(&DOMAIN_STATS_RECORD),
-    rules: &[],
+    rules: &[
+        one_of_request_items(
+            "domain",
+            "domains",
+            Compare::Target,
+            RuleCode::RequestDomain,
+        ),
+        one_of_request_items(
+            "domainAsEntered",
+            "domains",
+            Compare::Exact,
+            RuleCode::RequestDomain,
+        ),
+        count_equals_request("domains", Severity::Warning),
+    ],
 });

@@ -67,10 +67,12 @@ super::record! {
         }),
         /// Page URL.
         req url: String = URL,
-        /// SERP position.
-        req rank: i64 = INT,
+        /// SERP position, 1 to 10.
+        req rank: i64 = int(&[range(1.0, MAX_PAGES as f64, Error)]),
     }
-    /// Shape of an outline record (one ranking page).
+    /// Shape of an outline record (one ranking page). Decided: `rank` is a SERP position of
+    /// "the first 10 ranking pages" (Limits 2: "at most the first 10"), so 1 to 10 (error
+    /// `range`); a rank of 0 or 11 names no page the operation reads.
     pub const OUTLINE_PAGE: Object;
 }
 

@@ -25,7 +25,7 @@
 //! says how it decodes ([`super::lenient::Lenient`]) and must hold what its rule declares (a
 //! string rule on an `i64` is a compile error). `..base: Base,` first flattens another
 //! record's fields into this one (serde `flatten`, its rules first). The `Object` may set
-//! `extra` and `checks` (defaults: none).
+//! `extra`, `checks` and `echoes` (defaults: none).
 
 /// Declares a response record: its struct, its rules and its TS name (module docs).
 macro_rules! record {
@@ -169,6 +169,7 @@ pub const fn named(
         fields,
         extra: None,
         checks: &[],
+        echoes: &[],
         #[cfg(not(target_arch = "wasm32"))]
         name,
         #[cfg(not(target_arch = "wasm32"))]

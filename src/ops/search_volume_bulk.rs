@@ -58,7 +58,7 @@ impl SearchVolumeRecord {
 
 use crate::rules::Severity::{Error, Warning};
 use crate::rules::{
-    dsl::*, named, same_keyword, Array, ArrayRule, At, CheckContext, Node, Order, Record, RuleCode,
+    dsl::*, named, Array, ArrayRule, At, CheckContext, Compare, Node, Order, Record, RuleCode,
     SeqKey, StringRule,
 };
 
@@ -82,7 +82,7 @@ super::record! {
     ///   (error `date`);
     /// - `count == value` only *observed* (warning `count_value`).
     pub const MONTHLY_SEARCH: Object {
-        checks: &[named!(monthly_entry, MONTHLY_ENTRY_JS)],
+        checks: &[named!(monthly_entry, "monthlyEntry")],
     };
 }
 
@@ -124,27 +124,6 @@ fn monthly_entry(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
     }
 }
 
-/// JS twin of `monthly_entry` (see [`crate::rules::Named`]).
-#[cfg(not(target_arch = "wasm32"))]
-const MONTHLY_ENTRY_JS: &str = r#"(cx, record) => {
-  const count = int(record, 'count'), value = int(record, 'value');
-  if (count !== undefined && value !== undefined && count !== value) {
-    cx.warning('count', C.CountValue, `count ${count} differs from value ${value} (equal in every observed entry)`);
-  }
-  const date = str(record, 'date');
-  if (date === undefined) return;
-  const dash = date.indexOf('-');
-  const yearText = dash < 0 ? date : date.slice(0, dash);
-  const monthText = dash < 0 ? '' : date.slice(dash + 1);
-  const year = int(record, 'year'), month = str(record, 'month');
-  const yearOk = /^[0-9]{4}$/.test(yearText) && (year === undefined || Number(yearText) === year);
-  const monthOk = month !== undefined ? month === monthText : MONTH_NAMES.includes(monthText);
-  if (!yearOk || !monthOk) {
-    const want = year !== undefined && month !== undefined ? `${year}-${month}` : '<year>-<MonthName>';
-    cx.error('date', C.Date, `date ${debug(date)} is not ${debug(want)} (<year>-<MonthName> of this entry)`);
-  }
-}"#;
-
 /// Chronological key of a monthly entry: year × 12 + month index.
 fn month_key(record: &Record<'_, '_>) -> Option<i64> {
     let y = record.int("year")?;
@@ -153,15 +132,6 @@ fn month_key(record: &Record<'_, '_>) -> Option<i64> {
     // Saturating: a hostile `year` must not overflow (the order rule still compares).
     Some(y.saturating_mul(12).saturating_add(idx as i64))
 }
-
-/// JS twin of `month_key` (`satMulAdd`: the same saturating `i64` arithmetic, exact) (see [`crate::rules::Named`]).
-#[cfg(not(target_arch = "wasm32"))]
-const MONTH_KEY_JS: &str = r#"(record) => {
-  const year = int(record, 'year'), month = str(record, 'month');
-  if (year === undefined || month === undefined) return undefined;
-  const index = MONTH_NAMES.indexOf(month);
-  return index < 0 ? undefined : satMulAdd(year, 12, index);
-}"#;
 
 super::record! {
     /// Search volume record: the bulk array element and the single response object.
@@ -188,135 +158,55 @@ super::record! {
                 },
                 ArrayRule::Seq {
                     field: "date",
-                    key: SeqKey::Custom(named!(month_key, MONTH_KEY_JS)),
+                    key: SeqKey::Custom(named!(month_key, "monthKey")),
                     order: Order::StrictAsc,
                     severity: Error,
                     code: RuleCode::Order,
                     what: "monthly entries must be in chronological order, oldest first",
                 },
+                // Decided: "a 12-month breakdown" whose "history spans 12 monthly entries"
+                // is 12 consecutive months; a skipped month (chronological still) is an error
+                // of its own. A step back is left to the order rule above.
+                ArrayRule::Seq {
+                    field: "date",
+                    key: SeqKey::Custom(named!(month_key, "monthKey")),
+                    order: Order::Step(1),
+                    severity: Error,
+                    code: RuleCode::ConsecutiveMonths,
+                    what: "the 12 monthly entries are consecutive months",
+                },
             ],
         }),
     }
     /// Shape and rules of a search volume record (bulk element and single response):
-    /// 12 monthly entries, strictly oldest first (errors `monthly_count`, `order`); `ccode`
+    /// 12 consecutive monthly entries, strictly oldest first (errors `monthly_count`, `order`,
+    /// `consecutive_months`); `ccode`
     /// lower case (error `lowercase`); `COMPETITION` observed 0..1 (warning `range`).
     /// With the request: `ccode` equals the request's, lower-cased (error `request_ccode`), and
-    /// for `search_volume/single` `keyword` is the requested one ([`same_keyword`], error
+    /// for `search_volume/single` `keyword` is the requested one ([`crate::rules::same_keyword`], error
     /// `request_keyword`).
     pub const SEARCH_VOLUME_RECORD: Object {
-        checks: &[named!(record_vs_request, RECORD_VS_REQUEST_JS)],
+        echoes: &[
+            same_as_request("ccode", "ccode", Compare::Lower, RuleCode::RequestCcode),
+            // Only `search_volume/single`'s request has a `keyword`; bulk's are `keywords`,
+            // checked per record in `RESPONSE`.
+            same_keyword_as_request("keyword", "keyword"),
+        ],
     };
 }
-
-fn record_vs_request(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
-    let (ccode, keyword) = match context.request::<super::Request>() {
-        Some(super::Request::SearchVolumeBulk(request)) => (&request.ccode, None),
-        Some(super::Request::SearchVolumeSingle(request)) => {
-            (&request.ccode, Some(&request.keyword))
-        }
-        _ => return,
-    };
-    if let Some(got) = record.str("ccode") {
-        let want = ccode.to_ascii_lowercase();
-        if *got != want {
-            context.error(
-                At::Key("ccode"),
-                RuleCode::RequestCcode,
-                format!("ccode {got:?} is not the requested {ccode:?} lower-cased ({want:?})"),
-            );
-        }
-    }
-    if let (Some(want), Some(got)) = (keyword, record.str("keyword")) {
-        if !same_keyword(&got, want) {
-            context.error(
-                At::Key("keyword"),
-                RuleCode::RequestKeyword,
-                format!("keyword {got:?} is not the requested {want:?}"),
-            );
-        }
-    }
-}
-
-/// JS twin of `record_vs_request` (see [`crate::rules::Named`]).
-#[cfg(not(target_arch = "wasm32"))]
-const RECORD_VS_REQUEST_JS: &str = r#"(cx, record) => {
-  const request = cx.request;
-  if (request === undefined) return;
-  let keyword;
-  if (cx.operation === OP.SearchVolumeSingle) keyword = request.keyword;
-  else if (cx.operation !== OP.SearchVolumeBulk) return;
-  const ccode = request.ccode;
-  const got = str(record, 'ccode');
-  if (got !== undefined) {
-    const want = asciiLower(ccode);
-    if (got !== want) {
-      cx.error('ccode', C.RequestCcode, `ccode ${debug(got)} is not the requested ${debug(ccode)} lower-cased (${debug(want)})`);
-    }
-  }
-  const gotKeyword = str(record, 'keyword');
-  if (keyword !== undefined && gotKeyword !== undefined && !sameKeyword(gotKeyword, keyword)) {
-    cx.error('keyword', C.RequestKeyword, `keyword ${debug(gotKeyword)} is not the requested ${debug(keyword)}`);
-  }
-}"#;
 
 /// Response rules: an array of [`SEARCH_VOLUME_RECORD`]s; with the request, one per
 /// requested keyword (error `record_count`) in request order (error `request_keyword`,
-/// compared with [`same_keyword`]).
+/// compared with [`crate::rules::same_keyword`]).
 pub const RESPONSE: Node = array(&Array {
     items: object(&SEARCH_VOLUME_RECORD),
     rules: &[
-        ArrayRule::Each(named!(bulk_keyword, BULK_KEYWORD_JS)),
-        ArrayRule::End(named!(bulk_count, BULK_COUNT_JS)),
+        echoes_request_item(
+            "keyword",
+            "keywords",
+            Compare::Keyword,
+            RuleCode::RequestKeyword,
+        ),
+        count_equals_request("keywords", Error),
     ],
 });
-
-fn bulk_keyword(context: &mut CheckContext<'_>, index: usize, record: &Record<'_, '_>) {
-    let Some(super::Request::SearchVolumeBulk(request)) = context.request::<super::Request>()
-    else {
-        return;
-    };
-    let (Some(want), Some(got)) = (request.keywords.get(index), record.str("keyword")) else {
-        return;
-    };
-    if !same_keyword(&got, want) {
-        context.error(
-            At::Key("keyword"),
-            RuleCode::RequestKeyword,
-            format!("record {index} is for {got:?}; the request's keyword {index} is {want:?} (one record per keyword, in request order)"),
-        );
-    }
-}
-
-/// JS twin of `bulk_keyword` (see [`crate::rules::Named`]).
-#[cfg(not(target_arch = "wasm32"))]
-const BULK_KEYWORD_JS: &str = r#"(cx, index, record) => {
-  if (cx.operation !== OP.SearchVolumeBulk || cx.request === undefined) return;
-  const want = cx.request.keywords[index], got = str(record, 'keyword');
-  if (want === undefined || got === undefined || sameKeyword(got, want)) return;
-  cx.error('keyword', C.RequestKeyword, `record ${index} is for ${debug(got)}; the request's keyword ${index} is ${debug(want)} (one record per keyword, in request order)`);
-}"#;
-
-fn bulk_count(context: &mut CheckContext<'_>, count: usize) {
-    let Some(super::Request::SearchVolumeBulk(request)) = context.request::<super::Request>()
-    else {
-        return;
-    };
-    let want = request.keywords.len();
-    if count != want {
-        context.error(
-            At::Here,
-            RuleCode::RecordCount,
-            format!("{count} records for {want} requested keywords (one per keyword expected)"),
-        );
-    }
-}
-
-/// JS twin of `bulk_count` (see [`crate::rules::Named`]).
-#[cfg(not(target_arch = "wasm32"))]
-const BULK_COUNT_JS: &str = r#"(cx, count) => {
-  if (cx.operation !== OP.SearchVolumeBulk || cx.request === undefined) return;
-  const want = cx.request.keywords.length;
-  if (count !== want) {
-    cx.error(null, C.RecordCount, `${count} records for ${want} requested keywords (one per keyword expected)`);
-  }
-}"#;

@@ -40,8 +40,7 @@ impl OperationRequest for Request {
 
 use crate::rules::Severity::{Error, Warning};
 use crate::rules::{
-    dsl::*, named, same_keyword, Array, ArrayRule, At, CheckContext, Node, Record, RuleCode,
-    StringRule,
+    dsl::*, named, Array, ArrayRule, At, CheckContext, Node, Record, RuleCode, StringRule,
 };
 
 super::record! {
@@ -142,7 +141,7 @@ super::record! {
     /// Shape of a hashtag entry: `text` required, the two objects optional, plus the entry
     /// kinds the spec describes ([`hashtag_kind`]).
     pub const VIDEO_HASHTAG: Object {
-        checks: &[named!(hashtag_kind, HASHTAG_KIND_JS)],
+        checks: &[named!(hashtag_kind, "hashtagKind")],
     };
 }
 
@@ -206,20 +205,6 @@ pub fn hashtag_kind(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
     }
 }
 
-/// JS twin of `hashtag_kind` (see [`crate::rules::Named`]).
-#[cfg(not(target_arch = "wasm32"))]
-const HASHTAG_KIND_JS: &str = r#"(cx, record) => {
-  const nav = has(record, 'navigationEndpoint'), log = has(record, 'loggingDirectives');
-  const separator = get(record, 'text') === ' ';
-  if (separator && (nav || log)) {
-    cx.error(null, C.HashtagShape, 'a separator entry (text " ") must hold nothing but text');
-  } else if (log && !nav) {
-    cx.error('loggingDirectives', C.HashtagShape, 'loggingDirectives without navigationEndpoint fits no hashtag entry kind');
-  } else if (!nav && !log && !separator && has(record, 'text')) {
-    cx.warning(null, C.HashtagShape, 'a text-only entry that is not a single-space separator was never observed');
-  }
-}"#;
-
 super::record! {
     /// The channel of a video. Key order varies in responses; it does not matter here.
     pub struct Channel {
@@ -248,38 +233,6 @@ super::record! {
     pub const CHANNEL: Object;
 }
 
-fn searched_keyword_first(context: &mut CheckContext<'_>, index: usize, record: &Record<'_, '_>) {
-    let Some(super::Request::VideoVideo(request)) = context.request::<super::Request>() else {
-        return;
-    };
-    if index != 0 {
-        return;
-    }
-    if let Some(got) = record.value().as_str() {
-        let got = got.text();
-        if !same_keyword(&got, &request.keyword) {
-            context.error(
-                At::Here,
-                RuleCode::RequestKeyword,
-                format!(
-                    "keywords starts with {got:?}, not the searched keyword {:?}",
-                    request.keyword
-                ),
-            );
-        }
-    }
-}
-
-/// JS twin of `searched_keyword_first` (see [`crate::rules::Named`]).
-#[cfg(not(target_arch = "wasm32"))]
-const SEARCHED_KEYWORD_FIRST_JS: &str = r#"(cx, index, element) => {
-  if (cx.operation !== OP.VideoVideo || cx.request === undefined || index !== 0) return;
-  const want = cx.request.keyword;
-  if (typeof element === 'string' && !sameKeyword(element, want)) {
-    cx.error(null, C.RequestKeyword, `keywords starts with ${debug(element)}, not the searched keyword ${debug(want)}`);
-  }
-}"#;
-
 fn record_flags(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
     if let crate::json::Scalar::Bool(true) = record.get("error") {
         context.warning(
@@ -289,14 +242,6 @@ fn record_flags(context: &mut CheckContext<'_>, record: &Record<'_, '_>) {
         );
     }
 }
-
-/// JS twin of `record_flags` (see [`crate::rules::Named`]).
-#[cfg(not(target_arch = "wasm32"))]
-const RECORD_FLAGS_JS: &str = r#"(cx, record) => {
-  if (get(record, 'error') === true) {
-    cx.warning('error', C.RecordError, "the record's error flag is true (false in successful records)");
-  }
-}"#;
 
 super::record! {
     /// Video record.
@@ -336,7 +281,7 @@ super::record! {
                     severity: Error,
                     code: RuleCode::MinItems,
                 },
-                ArrayRule::Each(named!(searched_keyword_first, SEARCHED_KEYWORD_FIRST_JS)),
+                first_is_request_keyword("keyword"),
             ],
         }),
         /// Language codes.
@@ -346,9 +291,9 @@ super::record! {
     /// `timestamp`); `likes` / `dislikes` 0 in observed output (warnings `range`); `error`
     /// true is a warning `record_error`; `keywords` holds at least the searched keyword
     /// (error `min_items`) and, with the request, starts with it (error `request_keyword`,
-    /// compared with [`same_keyword`]).
+    /// compared with [`crate::rules::same_keyword`]).
     pub const VIDEO: Object {
-        checks: &[named!(record_flags, RECORD_FLAGS_JS)],
+        checks: &[named!(record_flags, "recordFlags")],
     };
 }
 

@@ -72,6 +72,12 @@ rule_codes! {
     RequestKeyword => "request_keyword",
     /// A record for another country than the requested one.
     RequestCcode => "request_ccode",
+    /// A record for a URL that was not requested.
+    RequestUrl => "request_url",
+    /// A record for a domain that was not requested.
+    RequestDomain => "request_domain",
+    /// Monthly entries that skip a month.
+    ConsecutiveMonths => "consecutive_months",
     /// A key the spec does not describe (forward compatible: a warning).
     UnknownField => "unknown_field",
     /// A monthly `count` that differs from its `value`.

@@ -117,6 +117,7 @@ pub const fn fields(fields: &'static [Field]) -> Object {
         fields,
         extra: None,
         checks: &[],
+        echoes: &[],
         #[cfg(not(target_arch = "wasm32"))]
         name: "",
         #[cfg(not(target_arch = "wasm32"))]
@@ -145,4 +146,87 @@ pub const fn concat<const N: usize>(first: &[Field], second: &[Field]) -> [Field
 pub const fn doc(mut node: Node, doc: &'static str) -> Node {
     node.doc = doc;
     node
+}
+
+// ---- Rules relating a response to its request (see `echo.rs`) --------------------------
+
+/// As many elements as the request's list `list` has items (error `record_count`, or a
+/// warning where the spec only implies it).
+pub const fn count_equals_request(list: &'static str, severity: Severity) -> ArrayRule {
+    ArrayRule::Count(Count {
+        request: list,
+        severity,
+        code: RuleCode::RecordCount,
+    })
+}
+
+/// Element `i`'s `field` matches the request list's item `i` (one record per item, in
+/// request order).
+pub const fn echoes_request_item(
+    field: &'static str,
+    list: &'static str,
+    compare: Compare,
+    code: RuleCode,
+) -> ArrayRule {
+    ArrayRule::Echo(Echo {
+        field: Some(field),
+        request: list,
+        how: Match::At,
+        compare,
+        severity: Severity::Error,
+        code,
+    })
+}
+
+/// Each element's `field` matches one of the request list's items (no order stated).
+pub const fn one_of_request_items(
+    field: &'static str,
+    list: &'static str,
+    compare: Compare,
+    code: RuleCode,
+) -> ArrayRule {
+    ArrayRule::Echo(Echo {
+        field: Some(field),
+        request: list,
+        how: Match::AnyOf,
+        compare,
+        severity: Severity::Error,
+        code,
+    })
+}
+
+/// The array of strings starts with the request's `request` field, as [`same_keyword`]
+/// compares (error `request_keyword`).
+pub const fn first_is_request_keyword(request: &'static str) -> ArrayRule {
+    ArrayRule::Echo(Echo {
+        field: None,
+        request,
+        how: Match::First,
+        compare: Compare::Keyword,
+        severity: Severity::Error,
+        code: RuleCode::RequestKeyword,
+    })
+}
+
+/// An object's `field` matches the request's string field `request` (for [`Object::echoes`]).
+pub const fn same_as_request(
+    field: &'static str,
+    request: &'static str,
+    compare: Compare,
+    code: RuleCode,
+) -> Echo {
+    Echo {
+        field: Some(field),
+        request,
+        how: Match::Same,
+        compare,
+        severity: Severity::Error,
+        code,
+    }
+}
+
+/// An object's `field` is the request's keyword `request` ([`same_keyword`], error
+/// `request_keyword`).
+pub const fn same_keyword_as_request(field: &'static str, request: &'static str) -> Echo {
+    same_as_request(field, request, Compare::Keyword, RuleCode::RequestKeyword)
 }

@@ -50,21 +50,38 @@ pub fn parse_date(text: &str) -> Option<i64> {
 /// True for a number written as text, or the empty string: how domain stats send their values
 /// ("numbers are sent as strings; unavailable values are empty strings").
 ///
-/// Decided: a plain decimal, `-?[0-9]+(\.[0-9]+)?`, as every observed value is; no white
-/// space, `+`, exponent, `inf` or `NaN` (which a float parser would take).
+/// Decided: the spec says only "numbers are sent as strings", not in which spelling, so any
+/// way a service's number formatter writes a number is accepted: an optional sign (`+5`),
+/// digits, an optional fraction and an optional exponent (`1.2E+7`, what a float formatter
+/// writes for a large count). Refused: white space, a bare `.5` or `1.`, thousands
+/// separators, `inf` and `NaN` (no number), and units (`12k`): a value a reader cannot take as
+/// the number it means. `DomainStatsRecord`'s accessors parse every accepted spelling.
 pub fn is_number_text(text: &str) -> bool {
-    // Digits, then at most one `.` after a digit, each part non-empty (one pass: the wasm's size).
-    let (mut digits, mut dot) = (0, false);
-    for &c in text.strip_prefix('-').unwrap_or(text).as_bytes() {
-        if c == b'.' && !dot && digits > 0 {
-            (digits, dot) = (0, true);
-        } else if c.is_ascii_digit() {
-            digits += 1;
-        } else {
+    let b = text.as_bytes();
+    // Digits from `at`: how many.
+    let digits = |at: usize| b.iter().skip(at).take_while(|c| c.is_ascii_digit()).count();
+    let mut at = usize::from(matches!(b.first(), Some(b'+' | b'-')));
+    let whole = digits(at);
+    if whole == 0 {
+        return text.is_empty();
+    }
+    at += whole;
+    if b.get(at) == Some(&b'.') {
+        let fraction = digits(at + 1);
+        if fraction == 0 {
             return false;
         }
+        at += 1 + fraction;
     }
-    text.is_empty() || digits > 0
+    if matches!(b.get(at), Some(b'e' | b'E')) {
+        at += 1 + usize::from(matches!(b.get(at + 1), Some(b'+' | b'-')));
+        let exponent = digits(at);
+        if exponent == 0 {
+            return false;
+        }
+        at += exponent;
+    }
+    at == b.len()
 }
 
 /// True for a `YYYY-MM-DD` calendar date (what [`parse_date`] accepts, without computing
@@ -154,6 +171,18 @@ mod tests {
             "",
         ] {
             assert_eq!(parse_date(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn numbers_as_text() {
+        for good in ["", "0", "-3", "+5", "12.5", "1.2E+7", "3e5", "-0.5e-3"] {
+            assert!(is_number_text(good), "{good:?}");
+        }
+        for bad in [
+            "12k", " 12", "12 ", "NaN", "inf", "1.", ".5", "--1", "+", "1e", "1e+", "1,234", "0x1F",
+        ] {
+            assert!(!is_number_text(bad), "{bad:?}");
         }
     }
 

@@ -5,11 +5,13 @@
 //!
 //! Declarations are data ([`Node`] trees built with [`dsl`]) so that a generator can also
 //! turn them into other validators (the package's JS validators for parsed values). A
-//! rule that relates several values or the request stays a Rust function, wrapped in
-//! [`Named`] (its stable name, for pairing a JS twin with it).
+//! rule that relates a record to the request is data too ([`Echo`], [`Count`]); a rule that
+//! relates several values in another way stays a Rust function, wrapped in [`Named`] (its
+//! stable name and its JS twin's, in `twins.js`).
 
 mod code;
 pub mod dsl;
+mod echo;
 pub mod formats;
 mod shape;
 
@@ -17,6 +19,7 @@ use serde::Serialize;
 
 pub use crate::keyword::same_keyword;
 pub use code::RuleCode;
+pub use echo::{same_target, Compare, Count, Echo, Match, RequestFields};
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use shape::js_string;
 pub(crate) use shape::{bound_text, named};

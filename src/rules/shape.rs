@@ -8,7 +8,7 @@ use std::borrow::Cow;
 
 use std::any::Any;
 
-use super::{formats, RuleCode, Severity};
+use super::{formats, Count, Echo, RuleCode, Severity};
 use crate::json::Scalar;
 
 /// A JSON value's expected shape.
@@ -63,6 +63,8 @@ pub struct Object {
     pub extra: Option<&'static Node>,
     /// Checks run when the object closes, over its scalar field values.
     pub checks: &'static [ObjectCheck],
+    /// Fields that echo the request ([`super::Match::Same`]), checked when the object closes.
+    pub echoes: &'static [Echo],
     /// The record's type name (its Rust struct and its TypeScript interface), empty for an
     /// anonymous object. Native only, as [`Self::doc`].
     #[cfg(not(target_arch = "wasm32"))]
@@ -167,7 +169,7 @@ impl StringRule {
             StringRule::Timestamp { millis } => format!("isTimestamp({x}, {millis})"),
             StringRule::Lowercase => format!("!hasUpper({x})"),
             StringRule::MonthName => format!("MONTH_NAMES.includes({x})"),
-            StringRule::NumberText => format!("isNumberText({x})"),
+            StringRule::NumberText => format!("numberText({x})"),
         }
     }
 }
@@ -334,6 +336,10 @@ pub enum ArrayRule {
     Each(Named<fn(&mut CheckContext<'_>, usize, &Record<'_, '_>)>),
     /// A check of the element count, e.g. against the request.
     End(Named<fn(&mut CheckContext<'_>, usize)>),
+    /// Each element's field (or the element) echoes the request ([`Echo`]).
+    Echo(Echo),
+    /// As many elements as a request list has items ([`Count`]).
+    Count(Count),
 }
 
 /// A check run when an object closes.
@@ -417,32 +423,35 @@ impl<'e> CheckContext<'e> {
 
 /// A rule that stays a Rust function, with its stable name (`<module path>::<function>`,
 /// e.g. `serpkit::ops::search_volume_bulk::monthly_entry`) and its JS twin: the same rule
-/// written in JavaScript, next to the Rust function in its operation's module, which the
-/// generated JS validator calls (`validate::js`; the differential tests hold the two to one
-/// behaviour). Declared with the crate's `named!` macro. Name and twin exist in native
-/// builds only (the generator runs natively), so the wasm packages carry neither.
+/// written in JavaScript in `src/rules/twins.js` (a real module, type-checked with `tsc
+/// --checkJs`), named here by its method of `twins(…)` there (`"monthlyEntry"`), which the
+/// generated JS validator calls (`validate::js` inlines the file; the differential tests hold
+/// the two to one behaviour). Declared with the crate's `named!` macro. Name and twin exist in
+/// native builds only (the generator runs natively), so the wasm packages carry neither.
+/// A rule that relates a record to the request is no `Named` rule but data
+/// ([`super::Echo`], [`super::Count`]): both validators read it from the declaration.
 ///
-/// A twin is a JS function expression. An object check is `(cx, record)`, an element
+/// A twin is called as the Rust function is: an object check `(cx, record)`, an element
 /// check `(cx, index, element)`, an element-count check `(cx, count)`, an order key
 /// `(element) => key | undefined` (a number, or a `BigInt` beyond 2^53). `cx` has
 /// `operation` (the path, `search_volume/bulk`), `request` (the parsed request or
 /// `undefined`), `error(at, code, message)` and `warning(at, code, message)`, where `at` is
 /// `null` (here) or a key, and `code` one of `C` (`C.CountValue`: the [`super::RuleCode`]
-/// variants). The generated module's runtime gives the record helpers the Rust checks use
-/// (`int`, `str`, `has`, `get`, `sameKeyword`, `debug` for Rust's `{:?}`, `MONTH_NAMES`).
+/// variants). The runtime gives the record helpers the Rust checks use (`int`, `str`, `has`,
+/// `get`, `sameKeyword`, `debug` for Rust's `{:?}`).
 #[derive(Clone, Copy, Debug)]
 pub struct Named<F> {
     /// The stable name.
     #[cfg(not(target_arch = "wasm32"))]
     pub name: &'static str,
-    /// The JS twin's source.
+    /// The JS twin's name: its method of `twins(…)` in `src/rules/twins.js`.
     #[cfg(not(target_arch = "wasm32"))]
     pub js: &'static str,
     /// The function.
     pub run: F,
 }
 
-/// A [`Named`] function with its JS twin: `named!(monthly_entry, MONTHLY_ENTRY_JS)`.
+/// A [`Named`] function with its JS twin's name in `twins.js`: `named!(monthly_entry, "monthlyEntry")`.
 macro_rules! named {
     ($function:ident, $js:expr) => {
         $crate::rules::Named {

@@ -18,8 +18,8 @@ use super::{messages, Issue, MAX_ISSUES};
 use crate::json::{push_token, Decimal, Key, RawStr, Scalar, ScanResult, Scanner, Start};
 use crate::ops::Request;
 use crate::rules::{
-    ArrayRule, At, CheckContext, Kind, Node, NumberRule, Object, Record, RuleCode, Severity,
-    StringRule,
+    ArrayRule, At, CheckContext, Count, Echo, Kind, Match, Node, NumberRule, Object, Record,
+    RequestFields, RuleCode, Severity, StringRule,
 };
 
 /// A segment of the current JSON Pointer.
@@ -336,7 +336,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         keep: bool,
     ) -> ScanResult<Option<Vec<Scalar<'a>>>> {
         self.scanner.obj_begin()?;
-        let (seen, vals) = if keep || !o.checks.is_empty() {
+        let check = !o.checks.is_empty() || (!o.echoes.is_empty() && self.request.is_some());
+        let (seen, vals) = if keep || check {
             let mut vals = self.pool.pop().unwrap_or_default();
             vals.clear();
             vals.resize(o.fields.len(), Scalar::Absent);
@@ -359,17 +360,22 @@ impl<'a, 'r> Engine<'a, 'r> {
                 }
             }
         }
-        if let (false, Some(vals)) = (o.checks.is_empty(), &vals) {
+        if let (true, Some(vals)) = (check, &vals) {
             let rec = Record {
                 fields: o.fields,
                 vals,
                 value: Scalar::Object,
             };
-            self.with_cx(here, |cx| {
-                for check in o.checks {
-                    (check.run)(cx, &rec);
-                }
-            });
+            if !o.checks.is_empty() {
+                self.with_cx(here, |cx| {
+                    for check in o.checks {
+                        (check.run)(cx, &rec);
+                    }
+                });
+            }
+            for echo in o.echoes {
+                self.echo(echo, 0, &rec, here);
+            }
         }
         Ok(vals)
     }
@@ -463,10 +469,11 @@ impl<'a, 'r> Engine<'a, 'r> {
 
     fn array(&mut self, a: &'static crate::rules::Array, here: Here<'_, 'a>) -> ScanResult<()> {
         self.scanner.arr_begin()?;
-        let per_elem = a
-            .rules
-            .iter()
-            .any(|r| matches!(r, ArrayRule::Seq { .. } | ArrayRule::Each(_)));
+        let per_elem = a.rules.iter().any(|r| match r {
+            ArrayRule::Seq { .. } | ArrayRule::Each(_) => true,
+            ArrayRule::Echo(_) => self.request.is_some(),
+            _ => false,
+        });
         let obj = match a.items.kind {
             Kind::Object(o) => Some(o),
             _ => None,
@@ -515,6 +522,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                     });
                 }
                 ArrayRule::End(check) => self.with_cx(here, |cx| (check.run)(cx, n)),
+                ArrayRule::Count(count) => self.count(&count, n, here),
                 _ => {}
             }
         }
@@ -556,10 +564,73 @@ impl<'a, 'r> Engine<'a, 'r> {
                     *p = Some((k, i));
                 }
                 ArrayRule::Each(check) => self.with_cx(here, |cx| (check.run)(cx, i, rec)),
+                ArrayRule::Echo(echo) => self.echo(&echo, i, rec, here),
                 _ => {}
             }
         }
     }
+
+    /// An [`Echo`] rule on element `i` (or on an object: `i` is 0).
+    fn echo(&mut self, echo: &Echo, i: usize, rec: &Record<'_, 'a>, here: Here<'_, '_>) {
+        let Some(request) = self.request else { return };
+        let got = match echo.field {
+            Some(field) => rec.str(field),
+            None => rec.value().as_str().map(|s| s.text()),
+        };
+        let Some(got) = got else { return };
+        let want = match echo.how {
+            Match::Same => request.text(echo.request),
+            Match::First if i == 0 => request.text(echo.request),
+            Match::First => return,
+            Match::At => request
+                .list(echo.request)
+                .and_then(|list| list.get(i))
+                .map(String::as_str),
+            Match::AnyOf => {
+                let Some(list) = request.list(echo.request) else {
+                    return;
+                };
+                if list.iter().any(|want| echo.compare.holds(&got, want)) {
+                    return;
+                }
+                None
+            }
+        };
+        let at = match echo.field {
+            Some(field) => At::Key(field),
+            None => At::Here,
+        };
+        match want {
+            Some(want) if !echo.compare.holds(&got, want) => {
+                self.report(here, at, echo.severity, echo.code, || {
+                    messages::echo(echo, debug(&got), debug(want), i)
+                });
+            }
+            None if echo.how == Match::AnyOf => {
+                self.report(here, at, echo.severity, echo.code, || {
+                    messages::echo(echo, debug(&got), "", i)
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// A [`Count`] rule on an array of `n` elements.
+    fn count(&mut self, count: &Count, n: usize, here: Here<'_, '_>) {
+        let Some(want) = self.request.and_then(|r| r.list(count.request)) else {
+            return;
+        };
+        if n != want.len() {
+            self.report(here, At::Here, count.severity, count.code, || {
+                messages::request_count(n, want.len(), count.request)
+            });
+        }
+    }
+}
+
+/// A text as Rust's `{:?}` writes it (the JS validators' `debug`).
+fn debug(text: &str) -> String {
+    format!("{text:?}")
 }
 
 /// True when `f` is within the range of every rule (a plain loop, inlined at any opt-level).

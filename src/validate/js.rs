@@ -28,12 +28,14 @@ use crate::json::push_token;
 use crate::ops::Operation;
 use crate::rules::formats::MONTH_NAMES;
 use crate::rules::{
-    js_string as lit, Array, ArrayRule, Kind, Named, Node, NumberRule, Object, RuleCode, SeqKey,
+    js_string as lit, Array, ArrayRule, Echo, Kind, Match, Named, Node, NumberRule, Object,
+    RuleCode, SeqKey,
 };
 
 /// Placeholders in message templates, replaced by JS expressions.
 const HOLE: char = '\u{1}';
 const HOLE2: char = '\u{2}';
+const HOLE3: char = '\u{3}';
 
 /// The generated module (ES2020, no imports but its runtime `./validate_value.js`).
 pub fn js_validators() -> String {
@@ -71,8 +73,10 @@ pub fn js_validators() -> String {
         let _ = writeln!(out, "  {operation:?}: {},", lit(operation.path()));
     }
     out.push_str("});\n\n");
+    out.push_str(&twins_source());
+    out.push_str("const TWINS = twins(C, MONTH_NAMES);\n\n");
     for (name, id, source) in &generator.twins {
-        let _ = writeln!(out, "// {name}\nconst t{id} = {source};\n");
+        let _ = writeln!(out, "// {name}\nconst t{id} = TWINS.{source};\n");
     }
     for function in &generator.functions {
         out.push_str(function);
@@ -89,6 +93,23 @@ pub fn js_validators() -> String {
         );
     }
     out.push_str("];\n");
+    out
+}
+
+/// The twins' file (`src/rules/twins.js`), as the generated module holds it: its `import`
+/// lines dropped (the module imports the same runtime) and `export` removed.
+fn twins_source() -> String {
+    let mut out = String::new();
+    let mut importing = false;
+    for line in include_str!("../rules/twins.js").lines() {
+        if line.starts_with("import ") || importing {
+            importing = !line.trim_end().ends_with(';');
+            continue;
+        }
+        out.push_str(line.strip_prefix("export ").unwrap_or(line));
+        out.push('\n');
+    }
+    out.push('\n');
     out
 }
 
@@ -317,6 +338,16 @@ impl Generator {
             );
             let _ = writeln!(checks_report, "  cx.path = p;\n  t{id}(cx, v);");
         }
+        for echo in object.echoes {
+            let (call, got) = echo_call(echo, "v", "0");
+            let _ = writeln!(fast, "  if ({call} !== undefined) return false;");
+            let path = format!("p + {}", lit(&token(echo.field.unwrap_or(""))));
+            let _ = writeln!(
+                checks_report,
+                "  {{\n    const g = {got}, w = {call};\n    if (w !== undefined) {}\n  }}",
+                echo_push(echo, &path, "0")
+            );
+        }
         fast.push_str(&checks_fast);
         fast.push_str("  return true;\n");
 
@@ -436,6 +467,39 @@ impl Generator {
                     );
                     let _ = writeln!(per_element_report, "    cx.path = q;\n    t{id}(cx, i, e);");
                 }
+                ArrayRule::Echo(echo) => {
+                    let (call, got) = echo_call(&echo, "e", "i");
+                    let _ = writeln!(
+                        per_element_fast,
+                        "    if ({call} !== undefined) return false;"
+                    );
+                    let path = match echo.field {
+                        Some(field) => format!("q + {}", lit(&token(field))),
+                        None => "q".to_owned(),
+                    };
+                    let _ = writeln!(
+                        per_element_report,
+                        "    {{\n      const g = {got}, w = {call};\n      if (w !== undefined) {}\n    }}",
+                        echo_push(&echo, &path, "i")
+                    );
+                }
+                ArrayRule::Count(count) => {
+                    let want = format!("requestCount(cx.request, {})", lit(count.request));
+                    let _ = writeln!(
+                        after_fast,
+                        "  {{\n    const w = {want};\n    if (w >= 0 && n !== w) return false;\n  }}"
+                    );
+                    let _ = writeln!(
+                        after_report,
+                        "  {{\n    const w = {want};\n    if (w >= 0 && n !== w) s.push(p, {}, {}, {});\n  }}",
+                        lit(count.severity.as_str()),
+                        lit(count.code.as_str()),
+                        concat(
+                            &messages::request_count(HOLE, HOLE2, count.request),
+                            &["n", "w"]
+                        )
+                    );
+                }
                 ArrayRule::End(check) => {
                     let id = self.twin(&check);
                     let _ = writeln!(
@@ -459,6 +523,44 @@ impl Generator {
             "function f#(v, cx) {{\n{fast}}}\nfunction r#(v, p, cx) {{\n{report}}}\n"
         ))
     }
+}
+
+/// An [`Echo`] on the record (or element) `x` at index `i`: the JS call that gives
+/// `undefined` or the failed request value (`echo` of `twins.js`), and the JS expression of
+/// the response value. In the call the value is `g` when `got` is declared, else inline.
+fn echo_call(echo: &Echo, x: &str, i: &str) -> (String, String) {
+    let got = match echo.field {
+        Some(field) => format!("str({x}, {})", lit(field)),
+        None => format!("(typeof {x} === \"string\" ? {x} : undefined)"),
+    };
+    let how = match echo.how {
+        Match::Same => 0,
+        Match::First => 1,
+        Match::At => 2,
+        Match::AnyOf => 3,
+    };
+    let call = |got: &str| {
+        format!(
+            "echo(cx.request, {}, {how}, {}, {got}, {i})",
+            lit(echo.request),
+            echo.compare.js()
+        )
+    };
+    // The fast test reads the value inline; the report reads it once into `g`.
+    (call(&got), got)
+}
+
+/// The report's `s.push(…)` of a failed [`Echo`] (response value `g`, request value `w`).
+fn echo_push(echo: &Echo, path: &str, i: &str) -> String {
+    format!(
+        "s.push({path}, {}, {}, {});",
+        lit(echo.severity.as_str()),
+        lit(echo.code.as_str()),
+        concat(
+            &messages::echo(echo, HOLE, HOLE2, HOLE3),
+            &["debug(g)", "debug(w)", i]
+        )
+    )
 }
 
 /// `text` with two more spaces on each line.
@@ -503,6 +605,7 @@ fn concat(template: &str, args: &[&str]) -> String {
         let arg = match ch {
             HOLE => args.first(),
             HOLE2 => args.get(1),
+            HOLE3 => args.get(2),
             _ => None,
         };
         match arg {
@@ -524,4 +627,28 @@ fn concat(template: &str, args: &[&str]) -> String {
         parts.insert(0, "\"\"".to_owned());
     }
     parts.join(" + ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `named!` twin of every declaration is a method of `twins(…)` in `twins.js`, and
+    /// the inlined file keeps no `import` or `export`.
+    #[test]
+    fn every_twin_is_in_twins_js() {
+        let mut generator = Generator::default();
+        for operation in Operation::ALL {
+            generator.root(operation.response());
+        }
+        assert!(generator.twins.len() >= 4, "{:?}", generator.twins.len());
+        let source = twins_source();
+        for (name, _, js) in &generator.twins {
+            assert!(
+                source.contains(&format!("\n    {js}(")),
+                "{name}: no method {js} in src/rules/twins.js"
+            );
+        }
+        assert!(!source.contains("\nimport ") && !source.contains("\nexport "));
+    }
 }

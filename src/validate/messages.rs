@@ -4,7 +4,7 @@
 
 use std::fmt::Display;
 
-use crate::rules::{bound_text, NumberRule, Severity, StringRule};
+use crate::rules::{bound_text, Compare, Echo, Match, NumberRule, Severity, StringRule};
 
 /// A number outside a range rule: `"150 is outside 0..=100 (observed values are in that range)"`.
 pub(crate) fn range(shown: impl Display, rule: &NumberRule) -> String {
@@ -68,4 +68,46 @@ pub(crate) fn count(count: impl Display, min: usize, max: usize) -> String {
 /// Element `index` out of the order `what` after element `previous`.
 pub(crate) fn order(index: impl Display, previous: impl Display, what: &str) -> String {
     format!("element {index} breaks the order after element {previous}: {what}")
+}
+
+/// A response value that does not echo the request ([`Echo`]); `got` and `want` are quoted,
+/// `index` the element's.
+pub(crate) fn echo(
+    echo: &Echo,
+    got: impl Display,
+    want: impl Display,
+    index: impl Display,
+) -> String {
+    let what = match echo.field {
+        Some(field) => format!("{field} {got}"),
+        None => format!("{got}"),
+    };
+    let request = echo.request;
+    match echo.how {
+        Match::Same => format!(
+            "{what} is not the requested {request} {want}{}",
+            lower(echo)
+        ),
+        Match::First => format!("starts with {got}, not the request's {request} {want}"),
+        Match::At => format!(
+            "record {index} has {what}; the request's {request} item {index} is {want}{} \
+             (one record per item, in request order)",
+            lower(echo)
+        ),
+        Match::AnyOf => format!("{what} is none of the request's {request}"),
+    }
+}
+
+/// What a [`Compare::Lower`] echo compares with.
+fn lower(echo: &Echo) -> &'static str {
+    if echo.compare == Compare::Lower {
+        " lower-cased"
+    } else {
+        ""
+    }
+}
+
+/// `count` records where the request's list `list` has `want` items.
+pub(crate) fn request_count(count: impl Display, want: impl Display, list: &str) -> String {
+    format!("{count} records for {want} items of the request's {list} (one per item expected)")
 }

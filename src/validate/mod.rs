@@ -28,9 +28,11 @@
 //!
 //! Rule codes (stable): errors `json`, `type` (including a float or string where an integer
 //! belongs), `missing_field`, `duplicate_field`, `monthly_count`, `order`, `date`,
-//! `month_name`, `range` (four-digit year), `lowercase`, `number_text` (domain stats'
-//! numbers as text), `date_format`, `timestamp`, `enum` (`new_lost_type`), `prefix`, `max_items`, `min_items`, `hashtag_shape`, and with a
-//! request `record_count`, `request_keyword`, `request_ccode`; warnings `unknown_field`,
+//! `month_name`, `consecutive_months`, `range` (four-digit year, SERP positions),
+//! `lowercase`, `number_text` (domain stats' numbers as text), `date_format`, `timestamp`,
+//! `enum` (`new_lost_type`), `prefix`, `max_items`, `min_items`, `hashtag_shape`, and with a
+//! request `record_count`, `request_keyword`, `request_ccode`, `request_url`,
+//! `request_domain`; warnings `unknown_field`, `record_count` (domain stats),
 //! `range` (observed ranges), `order` (observed orders), `count_value`, `consecutive_days`,
 //! `stats_count`, `enum` (heading types, `betaStatReturned`), `hashtag_shape` (undescribed text-only entry),
 //! `record_error`, `request_operation`, `record_unmatched` (a merged answer's record that
@@ -40,6 +42,7 @@
 //! (a test checks this list against it). Each rule's declaration and decision sits in its
 //! operation's module (`RESPONSE` and the items it names).
 
+pub mod breaking;
 mod engine;
 mod issue;
 #[cfg(not(target_arch = "wasm32"))]
@@ -192,7 +195,8 @@ pub fn response_shape(operation: Operation) -> &'static Node {
 }
 
 /// Validates a response body of `operation`. With `request`, also checks what the spec ties
-/// to the request (one bulk record per keyword in order, `ccode`, the searched keyword).
+/// to the request (one bulk record per keyword in order, `ccode`, the searched keyword, the
+/// URLs and domains asked for).
 /// A request of another operation is ignored with a `request_operation` warning.
 pub fn validate(operation: Operation, body: &str, request: Option<&Request>) -> Report {
     let mismatch = request.filter(|r| r.operation() != operation);
