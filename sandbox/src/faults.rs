@@ -81,21 +81,26 @@ impl Fault {
     }
 }
 
-/// The rules `break=<rule>` can break. Not every rule applies to every operation; asking for
-/// one that does not gives 400 listing the ones that do.
+/// The rules `break=<rule>` can break (each the change of the core's rule-breaking bodies
+/// named so for the operation). Not every rule applies to every operation; asking for one
+/// that does not gives 400 listing the ones that do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BreakRule {
-    /// An ordering rule: monthly entries not oldest first (search volume), stats not newest
-    /// first (overview), pages not by rank (outline), not by volume descending (related).
+    /// An ordering rule: monthly entries newest first (search volume), stats oldest first
+    /// (overview), a page before one of a smaller rank (outline), a record with more volume
+    /// than the one before (related).
     Order,
     /// 11 monthly entries instead of 12 (search volume).
     MonthlyCount,
+    /// Monthly entries that skip a month (search volume).
+    ConsecutiveMonths,
     /// `count` differs from `value` in a monthly entry (search volume).
     Count,
     /// A value of the wrong JSON type (an integer sent as a string; in domain stats a
     /// number where a string belongs). All operations.
     Type,
-    /// A required field removed from the first record. All operations.
+    /// A required field removed from the first record (`stats` of the overview). All
+    /// operations.
     MissingField,
     /// A hashtag without `#` and a tag without `@` (microblog).
     Prefix,
@@ -111,9 +116,10 @@ pub enum BreakRule {
 
 impl BreakRule {
     /// Every rule, in documentation order.
-    pub const ALL: [BreakRule; 9] = [
+    pub const ALL: [BreakRule; 10] = [
         BreakRule::Order,
         BreakRule::MonthlyCount,
+        BreakRule::ConsecutiveMonths,
         BreakRule::Count,
         BreakRule::Type,
         BreakRule::MissingField,
@@ -128,6 +134,7 @@ impl BreakRule {
         match self {
             BreakRule::Order => "order",
             BreakRule::MonthlyCount => "monthly_count",
+            BreakRule::ConsecutiveMonths => "consecutive_months",
             BreakRule::Count => "count",
             BreakRule::Type => "type",
             BreakRule::MissingField => "missing_field",
@@ -138,20 +145,10 @@ impl BreakRule {
         }
     }
 
-    /// True when the rule can be broken in a response of `op`.
+    /// True when the rule can be broken in a response of `op`: the core's set of
+    /// rule-breaking bodies has one for it ([`serpkit::validate::breaking::for_fault`]).
     pub fn applies_to(self, op: Operation) -> bool {
-        use Operation::*;
-        let sv = matches!(op, SearchVolumeBulk | SearchVolumeSingle);
-        match self {
-            BreakRule::Type | BreakRule::MissingField => true,
-            BreakRule::Order => sv || matches!(op, BacklinkOverview | OutlineSeo | Related),
-            BreakRule::MonthlyCount | BreakRule::Count | BreakRule::Ccode => sv,
-            BreakRule::Prefix => op == MicroblogPost,
-            BreakRule::Range => {
-                sv || matches!(op, RankedKeywordsDomain | BacklinkOverview | Related)
-            }
-            BreakRule::Date => sv || matches!(op, BacklinkOverview | MicroblogPost | VideoVideo),
-        }
+        serpkit::validate::breaking::for_fault(op, self.name()).is_some()
     }
 
     /// The rules that apply to `op`.
@@ -273,20 +270,6 @@ pub fn html_page() -> String {
         .to_owned()
 }
 
-fn first_record(v: &mut Value) -> Option<&mut Value> {
-    match v {
-        Value::Array(a) => a.first_mut(),
-        other => Some(other),
-    }
-}
-
-fn records(v: &mut Value) -> Vec<&mut Value> {
-    match v {
-        Value::Array(a) => a.iter_mut().collect(),
-        other => vec![other],
-    }
-}
-
 /// Err naming the rules that apply to `op` when `rule` does not.
 pub fn check_break(op: Operation, rule: BreakRule) -> Result<(), String> {
     if rule.applies_to(op) {
@@ -302,171 +285,15 @@ pub fn check_break(op: Operation, rule: BreakRule) -> Result<(), String> {
     ))
 }
 
-/// A body of `op` that breaks `rule`, from a valid body. Err when the rule does not apply.
+/// A body of `op` that breaks `rule`, from a valid body: the change of the core's one set of
+/// rule-breaking bodies (`serpkit::validate::breaking`, which the validator's rule tests
+/// prove), so the fault breaks what the tests break. Err when the rule does not apply.
 pub fn break_body(op: Operation, rule: BreakRule, body: &str) -> Result<String, String> {
-    use Operation::*;
     check_break(op, rule)?;
+    let breaking = serpkit::validate::breaking::for_fault(op, rule.name())
+        .ok_or_else(|| format!("break={rule} does not apply to {op}"))?;
     let mut v: Value = serde_json::from_str(body).map_err(|e| e.to_string())?;
-    let sv = matches!(op, SearchVolumeBulk | SearchVolumeSingle);
-    let monthly = |v: &mut Value| -> Option<Vec<Value>> {
-        first_record(v)?
-            .get_mut("TARGETED_MONTHLY_SEARCHES")?
-            .as_array_mut()
-            .map(std::mem::take)
-    };
-    let set_monthly = |v: &mut Value, m: Vec<Value>| {
-        if let Some(r) = first_record(v) {
-            r["TARGETED_MONTHLY_SEARCHES"] = Value::Array(m);
-        }
-    };
-    match rule {
-        BreakRule::Order if sv => {
-            let mut m = monthly(&mut v).unwrap_or_default();
-            m.reverse();
-            set_monthly(&mut v, m);
-        }
-        BreakRule::Order => match op {
-            BacklinkOverview => {
-                if let Some(s) = v.get_mut("stats").and_then(Value::as_array_mut) {
-                    s.reverse();
-                }
-            }
-            OutlineSeo => {
-                if let Some(a) = v.as_array_mut() {
-                    if a.len() >= 2 {
-                        a.swap(0, 1);
-                    } else if let Some(p) = a.first().cloned() {
-                        a.insert(0, p.clone());
-                        a[0]["rank"] = Value::from(p["rank"].as_i64().unwrap_or(1) + 5);
-                    }
-                }
-            }
-            _ => {
-                // related: the last record gets the largest volume.
-                if let Some(a) = v.as_array_mut() {
-                    let top = a
-                        .first()
-                        .and_then(|r| r["search_volume"].as_i64())
-                        .unwrap_or(0);
-                    if let Some(last) = a.last_mut() {
-                        last["search_volume"] = Value::from(top + 1_000);
-                    }
-                    if a.len() == 1 {
-                        let mut extra = a[0].clone();
-                        extra["search_volume"] = Value::from(top + 2_000);
-                        a.push(extra);
-                    }
-                }
-            }
-        },
-        BreakRule::MonthlyCount => {
-            let mut m = monthly(&mut v).unwrap_or_default();
-            m.pop();
-            set_monthly(&mut v, m);
-        }
-        BreakRule::Count => {
-            let mut m = monthly(&mut v).unwrap_or_default();
-            if let Some(e) = m.get_mut(5) {
-                e["count"] = Value::from(e["value"].as_i64().unwrap_or(0) + 7);
-            }
-            set_monthly(&mut v, m);
-        }
-        BreakRule::Ccode => {
-            for r in records(&mut v) {
-                let up = r["ccode"].as_str().unwrap_or("us").to_ascii_uppercase();
-                r["ccode"] = Value::from(up);
-            }
-        }
-        BreakRule::Type => {
-            let field = match op {
-                SearchVolumeBulk | SearchVolumeSingle => "SEARCH_VOLUME",
-                DomainStats => "alphaDA",
-                BacklinkMetrics => "backlinks",
-                RankedKeywordsMetrics => "total_ranked_keywords",
-                RankedKeywordsDomain | OutlineSeo => "rank",
-                BacklinkOverview => "metrics",
-                MicroblogPost => "likes",
-                VideoVideo => "views",
-                Related => "search_volume",
-            };
-            let r = first_record(&mut v).ok_or("empty body")?;
-            let r = if op == BacklinkOverview {
-                &mut r["metrics"]
-            } else {
-                r
-            };
-            let field = if op == BacklinkOverview {
-                "backlinks"
-            } else {
-                field
-            };
-            r[field] = match &r[field] {
-                Value::String(s) => Value::from(s.parse::<i64>().unwrap_or(0)),
-                other => Value::from(other.to_string()),
-            };
-        }
-        BreakRule::MissingField => {
-            let field = match op {
-                DomainStats | RankedKeywordsMetrics => "domain",
-                BacklinkMetrics | OutlineSeo | MicroblogPost | VideoVideo => "url",
-                BacklinkOverview => "stats",
-                _ => "keyword",
-            };
-            if let Some(Value::Object(o)) = first_record(&mut v) {
-                o.remove(field);
-            }
-        }
-        BreakRule::Prefix => {
-            if let Some(Value::Object(o)) = first_record(&mut v) {
-                o.insert("hashtags".into(), Value::from(vec!["nohash"]));
-                o.insert("tagged".into(), Value::from(vec!["noat"]));
-            }
-        }
-        BreakRule::Range => match op {
-            BacklinkOverview => {
-                if let Some(e) = v
-                    .get_mut("ref_newlost")
-                    .and_then(Value::as_array_mut)
-                    .and_then(|a| a.first_mut())
-                {
-                    e["domain_inlink_rank"] = Value::from(150);
-                }
-            }
-            _ => {
-                let (field, value) = match op {
-                    RankedKeywordsDomain => ("competition", Value::from(250.0)),
-                    Related => ("kd", Value::from(140)),
-                    _ => ("COMPETITION", Value::from(1.7)),
-                };
-                if let Some(r) = first_record(&mut v) {
-                    r[field] = value;
-                }
-            }
-        },
-        BreakRule::Date => match op {
-            BacklinkOverview => {
-                if let Some(e) = v
-                    .get_mut("stats")
-                    .and_then(Value::as_array_mut)
-                    .and_then(|a| a.first_mut())
-                {
-                    e["date"] = Value::from("03/05/2024");
-                }
-            }
-            MicroblogPost | VideoVideo => {
-                if let Some(r) = first_record(&mut v) {
-                    r["posted_on"] = Value::from("2 days ago");
-                }
-            }
-            _ => {
-                let mut m = monthly(&mut v).unwrap_or_default();
-                if let Some(e) = m.last_mut() {
-                    e["date"] = Value::from("2024-3");
-                }
-                set_monthly(&mut v, m);
-            }
-        },
-    }
+    (breaking.apply)(&mut v);
     Ok(v.to_string())
 }
 
@@ -500,6 +327,32 @@ pub fn inflate(body: &str, mb: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each `break=<rule>` on a generated body gives issues of the rule's code only, as the
+    /// same change does on the rule tests' body (`tests/validate_rules.rs`).
+    #[test]
+    fn each_break_gives_its_rule_on_generated_bodies() {
+        let today = crate::date::Date::from_days(19_787);
+        for op in Operation::ALL {
+            for seed in 0..4 {
+                let request = crate::generate::sample_request(op, seed);
+                let good = crate::generate::body(&request, today);
+                for rule in BreakRule::for_operation(op) {
+                    let wanted = serpkit::validate::breaking::for_fault(op, rule.name()).unwrap();
+                    let broken = break_body(op, rule, &good).unwrap();
+                    let report = serpkit::validate::validate(op, &broken, None);
+                    assert!(!report.issues.is_empty(), "{op} break={rule}: no issue");
+                    for issue in &report.issues {
+                        assert_eq!(
+                            issue.code,
+                            wanted.code.as_str(),
+                            "{op} break={rule}: {report}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn parses_modes() {

@@ -67,12 +67,14 @@ super::record! {
         }),
         /// Page URL.
         req url: String = URL,
-        /// SERP position, 1 to 10.
-        req rank: i64 = int(&[range(1.0, MAX_PAGES as f64, Error)]),
+        /// SERP position, from 1.
+        req rank: i64 = int(&[range(1.0, f64::INFINITY, Error)]),
     }
-    /// Shape of an outline record (one ranking page). Decided: `rank` is a SERP position of
-    /// "the first 10 ranking pages" (Limits 2: "at most the first 10"), so 1 to 10 (error
-    /// `range`); a rank of 0 or 11 names no page the operation reads.
+    /// Shape of an outline record (one ranking page). Decided: `rank` is a SERP position, and
+    /// positions count from 1 (error `range` for 0 or less). Limits 2 ("at most the first 10
+    /// ranking pages") bounds the number of records ([`MAX_PAGES`], `max_items`), not the rank:
+    /// a SERP position also counts results that are no page (a video block, a map), so the
+    /// 10th ranking page may sit at position 12.
     pub const OUTLINE_PAGE: Object;
 }
 

@@ -467,7 +467,7 @@ const OTHERS: &[Breaking] = &[
                 return;
             };
             let mut before = first.clone();
-            before["rank"] = Value::from(first["rank"].as_i64().unwrap_or(1).min(9) + 1);
+            before["rank"] = Value::from(first["rank"].as_i64().unwrap_or(1) + 1);
             a.insert(0, before);
             a.truncate(10);
         }
