@@ -493,9 +493,9 @@ fn intent_table(data: IntentData, ms: f64, name: Signal<String>) -> AnyView {
     });
     view! {
         <div class="analysis" data-testid="in">
-            <ul class="legend-chips" data-testid="in-dist" aria-label="Keywords per intent">
+            <ul class="intent-dist" data-testid="in-dist" aria-label="Keywords per intent">
                 {Intent::ALL.iter().zip(dist).map(|(x, (count, volume))| view! {
-                    <li class="chip" data-testid=format!("in-dist-{}", x.id())>
+                    <li data-testid=format!("in-dist-{}", x.id())>
                         <strong>{x.label()}</strong>{format!(" {} keywords · {} searches", fmt_int(count as i64), fmt_int(volume))}
                     </li>
                 }).collect_view()}
