@@ -1,3 +1,4 @@
+// @ts-check
 // The JS side of the rule language's Rust functions: the twins of the rules that stay Rust
 // functions (`named!(monthly_entry, "monthlyEntry")` in src/ops/*.rs names its twin here), the
 // request relations the declarations make (`rules::Echo`, `rules::Count`) and the string
