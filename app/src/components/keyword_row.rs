@@ -26,17 +26,23 @@ pub struct KeywordRow {
     pub cpc: f64,
     /// Competition 0..1.
     pub competition: f64,
-    /// Monthly searches, oldest first.
+    /// The 12 monthly searches of the window, oldest first, placed by their dates as the
+    /// trend columns read them (`trends::by_date`; a missing month is 0).
     pub months: Vec<i64>,
-    /// 12-month change: the latest month against the first of the window (`research::trends`).
+    /// The months the window covers (`Apr 2024 – Mar 2025`; empty without months).
+    pub window: String,
+    /// 12-month change (`research::trends`): the latest month against the same month a year
+    /// earlier when a 13th month is known, else against the window's first month.
     pub change: Option<f64>,
+    /// Months between the two values [`Self::change`] compares: 12, or 11 without a 13th.
+    pub change_span: u8,
     /// 3-month change: the latest 3 months' mean against the 3 before.
     pub change_3m: Option<f64>,
     /// The month (1–12) with the most searches.
     pub peak: Option<u8>,
     /// The season relative to the current month.
     pub season: Season,
-    /// The opportunity score within the shown list (`research::score`), set by [`score_rows`].
+    /// The opportunity score (`research::score`), set by [`score_rows`].
     pub score: Option<f64>,
 }
 
@@ -50,12 +56,10 @@ impl KeywordRow {
             volume: r.search_volume,
             cpc: r.average_cpc,
             competition: r.competition,
-            months: r
-                .targeted_monthly_searches
-                .iter()
-                .map(|m| m.value)
-                .collect(),
+            months: trends::by_date(&r.targeted_monthly_searches),
+            window: trends::window_text(&r.targeted_monthly_searches),
             change: trend.change_12m,
+            change_span: trend.change_span,
             change_3m: trend.change_3m,
             peak: trend.peak_month,
             season: trend.season,
@@ -64,7 +68,8 @@ impl KeywordRow {
     }
 }
 
-/// Sets each row's opportunity score, normalised within `rows` (search volume records give
+/// Sets each row's opportunity score: `research::score` on its fixed anchors, so a row's
+/// score depends on its own metrics only, not on the other rows (search volume records give
 /// no keyword difficulty, so it counts for none of them).
 pub fn score_rows(rows: &mut [KeywordRow], weights: &score::Weights) {
     let metrics: Vec<score::Metrics> = rows
@@ -113,6 +118,15 @@ pub fn score_column<R: Scored>() -> Column<[R]> {
 /// A score as its table cell shows it (whole points, "–" when none).
 pub fn score_text(score: Option<f64>) -> String {
     score.map_or_else(|| "–".into(), |s| format!("{s:.0}"))
+}
+
+/// What a 12-month change cell compares, by its span (`trends::CHANGE_RULE`, per row).
+fn change_title(span: u8) -> &'static str {
+    if span == 12 {
+        "The latest month against the same month a year earlier"
+    } else {
+        "Month 12 against month 1 of the 12 months shown: an 11-month change (no 13th month is known)"
+    }
 }
 
 /// The season's sort order: in season first, then approaching, out of season, not seasonal.
@@ -247,7 +261,7 @@ impl TableRow for KeywordRow {
             <td class="num" data-col="cpc">{fmt_cpc(self.cpc)}</td>
             <td class="num" data-col="competition">{format!("{:.2}", self.competition)}</td>
             <td class="trend"><Sparkline values=self.months.clone() /></td>
-            <td class="num" class:up=up class:down=self.change.is_some() && !up data-col="change">{fmt_change(self.change)}</td>
+            <td class="num" class:up=up class:down=self.change.is_some() && !up data-col="change" title=change_title(self.change_span)>{fmt_change(self.change)}</td>
             <td class="num" data-col="change3">{fmt_change(self.change_3m)}</td>
             <td data-col="peak">{trends::month_short(self.peak)}</td>
             <td data-col="season">{self.season.label()}</td>
@@ -395,6 +409,40 @@ pub fn keywords_csv(keywords: &[String], rows: &[KeywordRow]) -> String {
     crate::components::csv::to_csv(&header, lines)
 }
 
+/// Which 12 months the rows' monthly searches cover, for a report: `Monthly searches: Apr
+/// 2024 – Mar 2025.`; empty without monthly data. Decided: rows bought at different times can
+/// end in different months, so each window is named with its keyword count (the most common
+/// first, at most 3 and how many others), rather than one window that is wrong for some rows.
+pub fn covered_text(rows: &[KeywordRow]) -> String {
+    let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+    for r in rows.iter().filter(|r| !r.window.is_empty()) {
+        *counts.entry(&r.window).or_default() += 1;
+    }
+    let mut windows: Vec<(&str, usize)> = counts.into_iter().collect();
+    windows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    match windows.as_slice() {
+        [] => String::new(),
+        [(w, _)] => format!("Monthly searches: {w}."),
+        more => {
+            let named: Vec<String> = more
+                .iter()
+                .take(3)
+                .map(|(w, n)| {
+                    let unit = if *n == 1 { "keyword" } else { "keywords" };
+                    format!("{w} ({} {unit})", fmt_int(*n as i64))
+                })
+                .collect();
+            let others = more.len().saturating_sub(3);
+            let tail = if others > 0 {
+                format!(" and {others} other windows")
+            } else {
+                String::new()
+            };
+            format!("Monthly searches: {}{tail}.", named.join(", "))
+        }
+    }
+}
+
 /// Rows in a report's table: the first this many by volume (the CSV export has every row).
 pub const REPORT_ROWS: usize = 500;
 
@@ -443,11 +491,14 @@ pub fn keyword_report(
             ]
         })
         .collect();
+    let covered = covered_text(rows);
     let mut notes = vec![
+        covered.clone(),
         trends::CHANGE_RULE.to_string(),
         trends::SEASON_RULE.to_string(),
         score_formula.to_string(),
     ];
+    notes.retain(|n| !n.is_empty());
     if shown < rows.len() {
         notes.insert(
             0,
@@ -507,7 +558,87 @@ pub fn keyword_report(
             "Keyword research: {} keywords ({country})",
             fmt_int(rows.len() as i64)
         ),
-        subtitle: format!("Exported {date} from search volumes already bought."),
+        subtitle: format!("Exported {date} from search volumes already bought. {covered}")
+            .trim_end()
+            .to_string(),
         sections,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serpkit::ops::search_volume_bulk::MonthlySearch;
+    use serpkit::rules::formats::MONTH_NAMES;
+
+    /// A record whose 12 months start at `start` (year, month 1–12) with `values`, listed
+    /// newest first when `reversed` (an order the lenient decoder keeps).
+    fn record(start: (i64, u8), values: &[i64], reversed: bool) -> SearchVolumeRecord {
+        let mut months: Vec<MonthlySearch> = values
+            .iter()
+            .enumerate()
+            .map(|(k, v)| {
+                let at = start.0 * 12 + i64::from(start.1) - 1 + k as i64;
+                let name = MONTH_NAMES[at.rem_euclid(12) as usize];
+                MonthlySearch {
+                    month: name.into(),
+                    year: at.div_euclid(12),
+                    value: *v,
+                    count: *v,
+                    date: format!("{}-{name}", at.div_euclid(12)),
+                }
+            })
+            .collect();
+        if reversed {
+            months.reverse();
+        }
+        SearchVolumeRecord {
+            ccode: "us".into(),
+            keyword: "trail shoes".into(),
+            average_cpc: 1.0,
+            competition: 0.5,
+            search_volume: 100,
+            targeted_monthly_searches: months,
+        }
+    }
+
+    #[test]
+    fn the_sparkline_places_months_by_date_as_the_trend_columns_do() {
+        let values: Vec<i64> = (1..=12).map(|v| v * 10).collect();
+        let row = KeywordRow::from_record(&record((2024, 4), &values, true), "us", 3);
+        assert_eq!(row.months, values, "oldest first whatever the array order");
+        assert_eq!(row.window, "Apr 2024 – Mar 2025");
+        // 120 against 10: the window's ends, an 11-month span.
+        assert_eq!(row.change, Some(11.0));
+        assert_eq!(row.change_span, 11);
+        assert!(change_title(row.change_span).contains("11-month"));
+        assert!(change_title(12).contains("a year earlier"));
+    }
+
+    #[test]
+    fn a_report_says_which_months_it_covers() {
+        let a = KeywordRow::from_record(&record((2024, 4), &[100; 12], false), "us", 3);
+        let b = KeywordRow::from_record(&record((2024, 5), &[100; 12], false), "us", 3);
+        assert_eq!(covered_text(&[]), "");
+        assert_eq!(
+            covered_text(&[a.clone(), a.clone()]),
+            "Monthly searches: Apr 2024 – Mar 2025."
+        );
+        assert_eq!(
+            covered_text(&[b.clone(), a.clone(), b.clone()]),
+            "Monthly searches: May 2024 – Apr 2025 (2 keywords), Apr 2024 – Mar 2025 (1 keyword)."
+        );
+        let report = keyword_report(&[a], "US", "formula", "2025-03-01", Vec::new());
+        assert!(
+            report
+                .subtitle
+                .ends_with("Monthly searches: Apr 2024 – Mar 2025."),
+            "{}",
+            report.subtitle
+        );
+        assert_eq!(
+            report.sections[1].notes[0],
+            "Monthly searches: Apr 2024 – Mar 2025."
+        );
     }
 }

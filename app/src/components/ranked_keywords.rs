@@ -15,6 +15,7 @@ use super::csv::Cell;
 use super::virtual_table::{RenderRow, Shared, VirtualTable};
 use super::{csv, fmt_int, ExtLink, PricedCall};
 use crate::paths::keywords_route;
+use crate::research::gap::competition_bound;
 use crate::workspace::use_workspace;
 
 /// The table's columns.
@@ -52,7 +53,7 @@ pub const COLUMNS: [Column<RankedKeywordsData>; 7] = [
         numeric: true,
         width: "7.5rem",
         key: |data, i| SortKey::num(data.competition[i]),
-        csv: Some(|data, i| Cell::num(data.competition[i])),
+        csv: Some(|data, i| Cell::decimal(data.competition[i] / 100.0, 2)),
         csv_header: None,
     },
     Column {
@@ -95,7 +96,8 @@ pub struct RankedKeywordsData {
     pub volume: Vec<i64>,
     /// Rank.
     pub rank: Vec<i64>,
-    /// Competition (0..100 observed).
+    /// Competition as `ranked-keywords` reports it, 0–100 (the content gap reads it so);
+    /// shown, exported and filtered on the 0–1 scale of the explorer and the gap.
     pub competition: Vec<f64>,
     /// Backlinks of the ranking URL.
     pub backlinks: Vec<i64>,
@@ -212,9 +214,9 @@ pub struct RankedKeywordsFilter {
     pub rmin: String,
     /// Rank range.
     pub rmax: String,
-    /// Competition range.
+    /// Competition range, 0–1 (`gap::competition_bound`: above 1 reads as a percentage).
     pub cmin: String,
-    /// Competition range.
+    /// Competition range, 0–1.
     pub cmax: String,
 }
 
@@ -237,7 +239,11 @@ pub fn mask(d: &RankedKeywordsData, f: &RankedKeywordsFilter) -> Vec<bool> {
     }
     let (v0, v1) = (bound(&f.vmin), bound(&f.vmax));
     let (r0, r1) = (bound(&f.rmin), bound(&f.rmax));
-    let (c0, c1) = (bound(&f.cmin), bound(&f.cmax));
+    // On the 0–100 scale the data has.
+    let (c0, c1) = (
+        competition_bound(&f.cmin).map(|c| c * 100.0),
+        competition_bound(&f.cmax).map(|c| c * 100.0),
+    );
     let within = |v: f64, lo: Option<f64>, hi: Option<f64>| {
         lo.is_none_or(|l| v >= l) && hi.is_none_or(|h| v <= h)
     };
@@ -343,7 +349,7 @@ pub fn RankedKeywordsTable(
             <div role="cell" class="vt-c num"><span class="rankpill" class:top3=rank <= 3 class:top10=(4..=10).contains(&rank)>{rank}</span></div>
             <div role="cell" class="vt-c num">
                 <span class="compbar" aria-hidden="true"><span style=format!("width:{:.0}%", comp.clamp(0.0, 100.0))></span></span>
-                {format!("{comp:.1}")}
+                {format!("{:.2}", comp / 100.0)}
             </div>
             <div role="cell" class="vt-c num">{fmt_int(d.backlinks[i])}</div>
             <div role="cell" class="vt-c num">{fmt_int(d.refdomains[i])}</div>
@@ -399,7 +405,7 @@ pub fn RankedKeywordsTable(
                 {range("Rank from", "rk-rmin", |f| f.rmin.clone(), |f| &mut f.rmin, "1")}
                 {range("to", "rk-rmax", |f| f.rmax.clone(), |f| &mut f.rmax, "100")}
                 {range("Competition from", "rk-cmin", |f| f.cmin.clone(), |f| &mut f.cmin, "0")}
-                {range("to", "rk-cmax", |f| f.cmax.clone(), |f| &mut f.cmax, "100")}
+                {range("to", "rk-cmax", |f| f.cmax.clone(), |f| &mut f.cmax, "1")}
                 <button type="button" class="secondary" data-testid="rk-clear"
                     disabled=move || filter.with(|f| *f == RankedKeywordsFilter::default())
                     on:click=move |_| filter.set(RankedKeywordsFilter::default())>"Clear filters"</button>
@@ -489,7 +495,15 @@ mod tests {
         assert_eq!(d.perm("keyword"), Some(&[2u32, 1, 3, 0][..]));
         assert_eq!(d.perm("nope"), None);
         let csv = to_csv(&d, &[1]);
-        assert!(csv.ends_with("cheap shoes,500,12,90,0,0,https://a.com/\r\n"));
+        assert!(csv.ends_with("cheap shoes,500,12,0.90,0,0,https://a.com/\r\n"));
+        // Competition typed on the 0–1 scale (as in the explorer and the gap); 50 reads as 0.50.
+        let up_to = |c: &str| RankedKeywordsFilter {
+            cmax: c.into(),
+            ..Default::default()
+        };
+        assert_eq!(mask(&d, &up_to("0.5")), vec![true, false, true, true]);
+        assert_eq!(mask(&d, &up_to("50")), vec![true, false, true, true]);
+        assert_eq!(mask(&d, &up_to("0.05")), vec![false, false, false, true]);
         assert_eq!(short_url("https://www.a.com/x"), "a.com/x");
         let empty = RankedKeywordsData::from_records(Vec::new());
         assert!(mask(&empty, &text("a")).is_empty());
