@@ -116,26 +116,27 @@ function expectedTrend(monthly, currentMonth) {
   const total = values.reduce((a, b) => a + b, 0);
   const byMonth = new Array(12).fill(0);
   sorted.forEach((m) => (byMonth[MONTHS.indexOf(m.month)] = Math.max(0, m.value)));
-  let season = 'not seasonal';
-  let window = null;
-  for (let len = 1; len <= 3 && !window; len++) {
-    let best = null;
-    for (let start = 0; start < 12; start++) {
-      let sum = 0;
-      for (let k = 0; k < len; k++) sum += byMonth[(start + k) % 12];
-      if (sum * 2 >= total && (best === null || sum > best.sum)) best = { start, len, sum };
-    }
-    window = best;
-  }
-  if (total === 0) season = '';
-  else if (window) {
-    const cur = currentMonth - 1;
-    const months = Array.from({ length: window.len }, (_, k) => (window.start + k) % 12);
-    const ahead = (window.start + 12 - cur) % 12;
-    season = months.includes(cur) ? 'in season' : ahead >= 1 && ahead <= 2 ? 'approaching' : 'out of season';
-  }
+  // The peak: the month with the most searches, the latest of equals.
   let peak = -1;
   sorted.forEach((m, i) => { if (peak < 0 || m.value >= sorted[peak].value) peak = i; });
+  // Seasonal: more than half of the volume in at most 3 consecutive months (wrapping over the
+  // year end; a shorter run holds no more than 3 months around it) and a peak of at least 100.
+  let season = 'not seasonal';
+  const peakMonth = peak < 0 ? -1 : MONTHS.indexOf(sorted[peak].month);
+  const peakValue = peak < 0 ? 0 : byMonth[peakMonth];
+  const concentrated = byMonth.some((_, s) => (byMonth[s] + byMonth[(s + 1) % 12] + byMonth[(s + 2) % 12]) * 2 > total);
+  if (total === 0) season = '';
+  else if (concentrated && peakValue >= 100) {
+    // The season: the peak month and the months next to it, in a row, with at least half
+    // the peak's searches.
+    const strong = (m) => byMonth[(m + 12) % 12] * 2 >= peakValue;
+    const months = [peakMonth];
+    for (let m = peakMonth - 1; months.length < 12 && strong(m); m--) months.unshift((m + 12) % 12);
+    for (let m = peakMonth + 1; months.length < 12 && strong(m); m++) months.push(m % 12);
+    const cur = currentMonth - 1;
+    const ahead = (months[0] + 12 - cur) % 12;
+    season = months.includes(cur) ? 'in season' : ahead >= 1 && ahead <= 2 ? 'approaching' : 'out of season';
+  }
   return {
     change12: change(values[11], values[0]),
     change3: change(mean(values.slice(9)), mean(values.slice(6, 9))),
@@ -164,12 +165,16 @@ test('trends, seasons and the opportunity score follow their stated rules', asyn
     assert.ok(close(expected.change3, num(row[6])), `${row[0]}: 3-month change ${row[6]} vs ${expected.change3}`);
     assert.equal(row[7], expected.peak, `${row[0]}: peak`);
     assert.equal(row[8], expected.season, `${row[0]}: season`);
-    const score = num(row[9]);
-    assert.ok(score !== null && score >= 0 && score <= 100, `${row[0]}: score ${row[9]}`);
+    // The opportunity score by the formula shown (default weights 3, 1, 1; no difficulty in
+    // search volume records), on fixed anchors: a row's score needs only its own record.
+    const r = records[i];
+    const unit = (x) => Math.min(1, Math.max(0, x));
+    const want = (100 * (3 * unit(Math.log10(1 + r.SEARCH_VOLUME) / 5) + unit(Math.log10(1 + r.AVERAGE_CPC) / Math.log10(51)) + (1 - unit(r.COMPETITION)))) / 5;
+    assert.ok(Math.abs(num(row[9]) - want) <= 0.05 + 1e-9, `${row[0]}: score ${row[9]} vs ${want}`);
   }
   // The rule and the formula are stated next to the table.
   await page.getByTestId('trend-rules').locator('summary').click();
-  assert.match(await page.getByTestId('season-rule').textContent(), /at least half of the 12-month volume falls in at most 3 consecutive months/);
+  assert.match(await page.getByTestId('season-rule').textContent(), /more than half of the 12-month volume falls in at most 3 consecutive months \(wrapping over the year end\) and the peak month has at least 100 searches/);
   assert.match(await page.getByTestId('score-formula').first().textContent(), /^Opportunity = 100 × \(3 × volume/);
   // Sorting by season puts in-season keywords first.
   await page.getByTestId('sort-season').click();
@@ -302,15 +307,17 @@ test('keyword detail: chart, related, outline, videos, posts; price before = led
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ key: SANDBOX_KEY, keyword: 'running shoes', ccode: 'US' }),
   })).json();
-  const scaled = (values, invert) => {
-    const [lo, hi] = [Math.min(...values), Math.max(...values)];
-    return values.map((v) => { const x = hi > lo ? (v - lo) / (hi - lo) : 0.5; return invert ? 1 - x : x; });
-  };
-  const vol = scaled(related.map((r) => Math.log10(1 + r.search_volume)), false);
-  const cpc = scaled(related.map((r) => r.cpc), false);
-  const comp = scaled(related.map((r) => r.competition), true);
-  const kdS = scaled(related.map((r) => r.kd), true);
-  const expectedScore = new Map(related.map((r, i) => [r.keyword, (100 * (3 * vol[i] + cpc[i] + comp[i] + 2 * kdS[i])) / 7]));
+  // Fixed anchors, the same for every list: volume log10(1 + v) / 5, CPC log10(1 + cpc) /
+  // log10(51), competition 0–1 and difficulty / 100 inverted; each capped to 0–1.
+  assert.match(await page.getByTestId('related-score-formula').textContent(), /fixed anchor/);
+  const unit = (x) => Math.min(1, Math.max(0, x));
+  const expectedScore = new Map(related.map((r) => {
+    const vol = unit(Math.log10(1 + r.search_volume) / 5);
+    const cpc = unit(Math.log10(1 + r.cpc) / Math.log10(51));
+    const comp = 1 - unit(r.competition);
+    const kd = 1 - unit(r.kd / 100);
+    return [r.keyword, (100 * (3 * vol + cpc + comp + 2 * kd)) / 7];
+  }));
   const shownScores = await page.locator('[data-testid="related-table"] tbody tr').evaluateAll((trs) =>
     trs.map((tr) => [tr.querySelector('a.kw').textContent, tr.querySelector('td[data-col="score"]').textContent]));
   assert.equal(shownScores.length, related.length);
