@@ -3,6 +3,8 @@
 //! query values. A leaf: it imports nothing of the app, so the workspace, the components and
 //! the pages all build links from here.
 
+use std::marker::PhantomData;
+
 use leptos::prelude::*;
 use leptos::Params;
 use leptos_router::location::{BrowserUrl, LocationProvider};
@@ -101,16 +103,42 @@ pub fn gap_route(domains: &[String]) -> String {
     format!("/domain/gap?d={}", enc(&domains.join(",")))
 }
 
-/// The current page's query as `T`, reactive. A page reads its URL state only through such
-/// a typed struct: every field is optional text named as its query parameter, so reading
-/// cannot fail (an absent parameter is `None`, a value the page cannot use is the page's to
-/// judge).
-pub fn use_page_query<T>() -> Memo<T>
-where
-    T: Params + Default + PartialEq + Send + Sync + 'static,
-{
-    let url = leptos_router::hooks::use_url();
-    Memo::new(move |_| url.with(|u| read_query(u.search_params())))
+/// The current page's query as `T`, reactive (see [`PageQuery`]).
+pub fn use_page_query<T: Params + Default>() -> PageQuery<T> {
+    PageQuery {
+        map: leptos_router::hooks::use_query_map(),
+        read: PhantomData,
+    }
+}
+
+/// A page's query read as the typed struct `T`. A page reads its URL state only through
+/// such a struct: every field is optional text named as its query parameter, so reading
+/// cannot fail (an absent parameter is `None`; a value the page cannot use is the page's to
+/// judge). A view of the router's one query memo, not a memo per page: each one would add
+/// its own reactive code to the wasm, and the explorer's is in the first load. `Copy`.
+pub struct PageQuery<T> {
+    map: Memo<ParamsMap>,
+    read: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for PageQuery<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for PageQuery<T> {}
+
+impl<T: Params + Default> PageQuery<T> {
+    /// `f` of the query, tracked.
+    pub fn with<R>(self, f: impl FnOnce(&T) -> R) -> R {
+        self.map.with(|m| f(&read_query(m)))
+    }
+
+    /// The query now, untracked.
+    pub fn get_untracked(self) -> T {
+        self.map.with_untracked(read_query)
+    }
 }
 
 /// The query of `route` (`/keywords?kw=a`) as `T`; `None` when it is not a URL.

@@ -35,7 +35,7 @@ pub use columns::{Column, SortKey};
 pub use lists::AddToList;
 pub use price::{price_text, price_text_with, PriceButton};
 pub use priced_call::{LoadEverything, PricedCall, PricedCallCard, PricedCalls};
-pub use priced_form::{PricedForm, PricedFormButtons};
+pub use priced_form::{priced_form_buttons, FormHooks, PricedForm};
 pub use progress::{ProgressBar, Waiting};
 pub use report::ReportButton;
 pub use status::{ErrorBox, ExtLink, ResultMeta};

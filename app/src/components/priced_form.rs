@@ -6,7 +6,7 @@
 //!
 //! - [`PricedForm`]: the typed items, their request, call, price, Refresh price and input
 //!   check.
-//! - [`PricedFormButtons`]: Run (its price), Refresh (once a result is stored) and the input
+//! - [`priced_form_buttons`]: Run (its price), Refresh (once a result is stored) and the input
 //!   error; a run shows its result at the input's route.
 //!
 //! Not generic: one copy of this code serves every form (the explorer's is in the first load).
@@ -114,6 +114,19 @@ impl PricedForm {
     }
 }
 
+/// What a page adds to its priced form.
+#[derive(Clone, Copy, Default)]
+pub struct FormHooks {
+    /// The key of the result the page shows, where the page shows the typed input's result
+    /// itself: while the input is that one and nothing is left to buy, Run says so and is
+    /// disabled.
+    pub on_screen: Option<Memo<Option<String>>>,
+    /// Called as a run starts, with `refresh`.
+    pub on_run: Option<Callback<bool>>,
+    /// Called with the result's route as it is shown.
+    pub on_shown: Option<Callback<String>>,
+}
+
 /// Run's text: what to enter while nothing is `typed` (rather than a price of nothing),
 /// that the typed input's result is `showing`, else its price from `quote`
 /// (`Get stats — $0.0500 for 1 new domain · 1 already bought`).
@@ -134,27 +147,18 @@ pub fn run_button_text(
 }
 
 /// Run (`Get stats — $0.1000 for 1 new domain · 1 already bought`), Refresh once the typed
-/// input's result is stored, and why the input cannot run.
-#[component]
-pub fn PricedFormButtons(
-    /// The form.
+/// input's result is stored, and why the input cannot run: `label` is what Run says (`Run`,
+/// `Get stats`), `unit` what the operation is priced by, singular (`keyword`, `domain`, `URL`:
+/// the noun of its records, `serpkit::records::RecordKind::noun`). `hooks` are the explorer's
+/// (the others pass the default).
+///
+/// A plain function, not a `#[component]`: a component's view is type-erased into a view of
+/// its own, which would add its code to the first load for nothing.
+pub fn priced_form_buttons(
     form: PricedForm,
-    /// What Run says: `Run`, `Get stats`.
     label: &'static str,
-    /// What the operation is priced by, singular: `keyword`, `domain`, `URL` (the noun of
-    /// its records, `serpkit::records::RecordKind::noun`).
     unit: &'static str,
-    /// The key of the result the page shows, where the page shows the typed input's result
-    /// itself: while the input is that one and nothing is left to buy, Run says so and is
-    /// disabled.
-    #[prop(optional)]
-    on_screen: Option<Memo<Option<String>>>,
-    /// Called as a run starts, with `refresh`.
-    #[prop(optional)]
-    on_run: Option<Callback<bool>>,
-    /// Called with the result's route as it is shown.
-    #[prop(optional)]
-    on_shown: Option<Callback<String>>,
+    hooks: FormHooks,
 ) -> impl IntoView {
     let PricedForm {
         workspace,
@@ -166,6 +170,11 @@ pub fn PricedFormButtons(
         check,
         ..
     } = form;
+    let FormHooks {
+        on_screen,
+        on_run,
+        on_shown,
+    } = hooks;
     let showing = Memo::new(move |_| {
         on_screen.is_some_and(|k| k.with(|k| k.is_some() && *k == key.get()))
             && price.with(|q| q.units == 0)

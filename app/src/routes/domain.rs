@@ -27,7 +27,7 @@ use crate::components::ranked_keywords::{
 };
 use crate::components::virtual_table::Shared;
 use crate::components::{LoadEverything, PricedCall, PricedCallCard, PricedCalls};
-use crate::paths::{compare_route, domain_route, enc, use_page_query, DomainQuery};
+use crate::paths::{compare_route, domain_route, enc, use_page_query, DomainQuery, PageQuery};
 use crate::workspace::{use_workspace, Workspace};
 
 /// The tabs: (id, label).
@@ -162,7 +162,7 @@ impl DomainCalls {
 /// The ranked keyword table's state, read from the URL and written back to it (debounced)
 /// while the keywords tab is open.
 fn table_state_in_url(
-    q: Memo<DomainQuery>,
+    q: PageQuery<DomainQuery>,
     domain: Memo<String>,
     tab: Memo<String>,
 ) -> RankedKeywordsState {

@@ -9,8 +9,8 @@ use crate::components::csv::Cell;
 use crate::components::domain_nav::DomainNav;
 use crate::components::priced_call::unreadable;
 use crate::components::{
-    csv, fmt_int, Column, DataTable, ErrorBox, ExtLink, PricedCall, PricedForm, PricedFormButtons,
-    ResultMeta, SortKey, TableModel, TableRow, ValidationPanel,
+    csv, fmt_int, priced_form_buttons, Column, DataTable, ErrorBox, ExtLink, FormHooks, PricedCall,
+    PricedForm, ResultMeta, SortKey, TableModel, TableRow, ValidationPanel,
 };
 use crate::model::{plural, preview};
 use crate::paths::{enc, use_page_query, PagesQuery};
@@ -177,7 +177,7 @@ pub fn PageMetrics() -> impl IntoView {
         Signal::derive(move || urls_input(&committed.get())),
         move || metrics_request(committed.get()),
     );
-    let text = RwSignal::new(q.with_untracked(|q| q.u.clone()).unwrap_or_default());
+    let text = RwSignal::new(q.get_untracked().u.unwrap_or_default());
     let typed = Memo::new(move |_| parse_urls(&text.get()));
     let form = PricedForm::new(
         workspace,
@@ -213,7 +213,7 @@ fn PagesForm(form: PricedForm, text: RwSignal<String>) -> impl IntoView {
                 <p class="meta" aria-live="polite">{move || { let n = typed.with(Vec::len); format!("{n} URL{}", plural(n)) }}</p>
             </div>
             <div class="field">
-                <PricedFormButtons form=form label="Get metrics" unit="URL" />
+                {priced_form_buttons(form, "Get metrics", "URL", FormHooks::default())}
                 <p class="meta">{format!(
                     "{} {} (the service prices it “per domain, per request”; we count every URL, so the shown price is never below the charge).",
                     backlink_metrics::PRICE.usd.short_text(),

@@ -18,7 +18,8 @@ use crate::components::domain_metrics;
 use crate::components::domain_nav::{parse_domains, DomainNav, MAX_COMPARE};
 use crate::components::priced_call::unreadable;
 use crate::components::{
-    csv, ErrorBox, PricedCall, PricedForm, PricedFormButtons, ResultMeta, ValidationPanel,
+    csv, priced_form_buttons, ErrorBox, FormHooks, PricedCall, PricedForm, ResultMeta,
+    ValidationPanel,
 };
 use crate::model::{plural, preview};
 use crate::paths::{compare_route, domains_route, use_page_query, DomainsQuery};
@@ -38,7 +39,7 @@ pub fn DomainStatsPage() -> impl IntoView {
         Signal::derive(move || domains_input(&committed.get())),
         move || stats_request(committed.get()),
     );
-    let text = RwSignal::new(q.with_untracked(|q| q.d.clone()).unwrap_or_default());
+    let text = RwSignal::new(q.get_untracked().d.unwrap_or_default());
     let form = stats_form(workspace, text);
 
     view! {
@@ -81,7 +82,7 @@ fn StatsForm(form: PricedForm, text: RwSignal<String>) -> impl IntoView {
                 </p>
             </div>
             <div class="field">
-                <PricedFormButtons form=form label="Get stats" unit="domain" />
+                {priced_form_buttons(form, "Get stats", "domain", FormHooks::default())}
             </div>
         </div>
     }

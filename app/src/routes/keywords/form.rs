@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::components::{PricedForm, PricedFormButtons};
+use crate::components::{priced_form_buttons, FormHooks, PricedForm};
 use crate::model::plural;
 
 /// Country picker: the common codes plus the current one.
@@ -62,8 +62,11 @@ pub fn research_form(
             <div class="field">
                 <label for="kw-country">"Country"</label>
                 <CountrySelect value=cc id="kw-country" />
-                <PricedFormButtons form=form label="Run" unit="keyword" on_screen=committed
-                    on_run=on_run on_shown=on_shown />
+                {priced_form_buttons(form, "Run", "keyword", FormHooks {
+                    on_screen: Some(committed),
+                    on_run: Some(on_run),
+                    on_shown: Some(on_shown),
+                })}
             </div>
         </div>
     }

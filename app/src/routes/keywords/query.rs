@@ -6,7 +6,7 @@ use leptos_router::NavigateOptions;
 
 use super::filters::Filters;
 use crate::components::keyword_row::TrendFilterInputs;
-use crate::paths::{enc, query_of_route, KeywordsQuery};
+use crate::paths::{enc, query_of_route, KeywordsQuery, PageQuery};
 use crate::store;
 use crate::workspace::Workspace;
 
@@ -31,11 +31,13 @@ impl ViewState {
     /// the last view's, reopened.
     pub fn open(
         workspace: Workspace,
-        q: Memo<KeywordsQuery>,
+        q: PageQuery<KeywordsQuery>,
         navigate: &impl Fn(&str, NavigateOptions),
     ) -> ViewState {
-        let restore = q
-            .with_untracked(|q| q.kw.is_none())
+        let query = q.get_untracked();
+        let restore = query
+            .kw
+            .is_none()
             .then(|| store::local_get(LAST_VIEW_KEY))
             .flatten()
             .filter(|s| s.starts_with("/keywords?"));
@@ -56,7 +58,7 @@ impl ViewState {
             store::local_set(LAST_VIEW_KEY, &format!("/keywords{search}"));
         }
         // The restored view's query until the navigation above lands in the URL.
-        let query = restored.unwrap_or_else(|| q.get_untracked());
+        let query = restored.unwrap_or(query);
         let text = |v: &Option<String>| v.clone().unwrap_or_default();
 
         let cc = match text(&query.cc) {
@@ -79,14 +81,15 @@ impl ViewState {
     /// Mirrors the view's state in the URL (replace: typing does not flood the history).
     pub fn mirror_in_url(
         self,
-        q: Memo<KeywordsQuery>,
+        q: PageQuery<KeywordsQuery>,
         nav: impl Fn(&str, NavigateOptions) + 'static,
     ) {
         let ViewState { sort, filters, .. } = self;
         Effect::new(move |prev: Option<()>| {
+            let now = q.get_untracked();
             let mut qs = vec![
-                ("cc", q.with_untracked(|q| q.cc.clone()).unwrap_or_default()),
-                ("kw", q.with_untracked(|q| q.kw.clone()).unwrap_or_default()),
+                ("cc", now.cc.unwrap_or_default()),
+                ("kw", now.kw.unwrap_or_default()),
             ];
             let s = sort.get();
             qs.push(("sort", s.as_ref().map(|s| s.0.clone()).unwrap_or_default()));

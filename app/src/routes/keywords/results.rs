@@ -12,7 +12,7 @@ use crate::components::{
     csv, current_month, fmt_int, AddToList, DataTable, ResultMeta, TableModel, ValidationPanel,
 };
 use crate::model::{parse_keywords, CallResult};
-use crate::paths::KeywordsQuery;
+use crate::paths::{KeywordsQuery, PageQuery};
 use crate::research::score;
 use crate::research::trends;
 use crate::workspace::{self, Call, Workspace};
@@ -38,7 +38,7 @@ impl Results {
     /// The result stored for the URL `q`, filtered by `filters`, sorted by `sort`.
     pub fn new(
         workspace: Workspace,
-        q: Memo<KeywordsQuery>,
+        q: PageQuery<KeywordsQuery>,
         filters: Filters,
         sort: RwSignal<Option<(String, bool)>>,
     ) -> Results {
