@@ -209,6 +209,15 @@ impl Client {
         }
     }
 
+    /// This client (settings, account, journal) over another transport: the JS package gives
+    /// each call a transport of its own, which keeps that call's `fetch` rejection.
+    pub fn with_transport(&self, transport: Rc<dyn Transport>) -> Client {
+        Client {
+            transport,
+            ..self.clone()
+        }
+    }
+
     /// The browser / Node `fetch` client (wasm32 only).
     #[cfg(target_arch = "wasm32")]
     pub fn with_fetch(config: ClientConfig) -> Client {

@@ -30,7 +30,8 @@ impl JsClient {
             .into_config()
             .map_err(PackageError::invalid_argument)?;
         Ok(JsClient {
-            inner: CoreClient::with_fetch(config),
+            // Calls go through a transport of their own (`for_call`); this one is never used.
+            inner: CoreClient::new(config, Rc::new(FetchWith::default())),
             calls: Default::default(),
             fetch: None,
         })
@@ -49,11 +50,7 @@ impl JsClient {
             fetch: self.fetch.clone(),
             rejection: Default::default(),
         });
-        let client = CoreClient::with_account(
-            base.config().clone(),
-            transport.clone(),
-            base.account().clone(),
-        );
+        let client = base.with_transport(transport.clone());
         (client, transport)
     }
 

@@ -16,7 +16,7 @@ use super::records::{issues_from_rows, RecordCalls};
 use super::replies::{estimate_text, json_value, money, report_value, set};
 use super::text::text_of;
 
-use crate::client::fetch::FetchTransport;
+use crate::client::fetch::FetchWith;
 use crate::client::{Client as CoreClient, Error};
 use crate::ops::Operation;
 use crate::records::StoredRecord;
@@ -126,7 +126,7 @@ impl JsClient {
         config.budget = other.inner.config().budget;
         self.inner = CoreClient::with_account(
             config,
-            Rc::new(FetchTransport),
+            Rc::new(FetchWith::default()),
             other.inner.account().clone(),
         );
     }
