@@ -19,10 +19,19 @@ use crate::research::changes::{self, Changes, Move};
 use crate::workspace::records::previous_key;
 use crate::workspace::use_workspace;
 
-/// The comparison with the sort orders of its table.
+/// The comparison, the two purchases its rows point into, and the sort orders of its table.
 struct ChangesData {
     c: Changes,
+    before: Shared<RankedKeywordsData>,
+    after: Shared<RankedKeywordsData>,
     orders: SortCache,
+}
+
+impl ChangesData {
+    /// Row `i`'s (keyword, volume, URL).
+    fn row(&self, i: usize) -> (&str, i64, &str) {
+        self.c.row(i, &rows_of(&self.before), &rows_of(&self.after))
+    }
 }
 
 fn rank_key(r: Option<i64>) -> SortKey<'static> {
@@ -39,8 +48,8 @@ const COLUMNS: [Column<ChangesData>; 7] = [
         label: "Keyword",
         numeric: false,
         width: "minmax(11rem, 2fr)",
-        key: |d, i| SortKey::text(&d.c.lower[i]),
-        csv: Some(|d, i| Cell::text(&d.c.keyword[i])),
+        key: |d, i| SortKey::text(d.row(i).0),
+        csv: Some(|d, i| Cell::text(d.row(i).0)),
         csv_header: None,
     },
     Column {
@@ -84,8 +93,8 @@ const COLUMNS: [Column<ChangesData>; 7] = [
         label: "Volume",
         numeric: true,
         width: "6.5rem",
-        key: |d, i| SortKey::int(d.c.volume[i]),
-        csv: Some(|d, i| Cell::num(d.c.volume[i])),
+        key: |d, i| SortKey::int(d.row(i).1),
+        csv: Some(|d, i| Cell::num(d.row(i).1)),
         csv_header: Some("Search volume"),
     },
     Column {
@@ -93,8 +102,8 @@ const COLUMNS: [Column<ChangesData>; 7] = [
         label: "Ranking URL",
         numeric: false,
         width: "minmax(12rem, 2.4fr)",
-        key: |d, i| SortKey::text(&d.c.url[i]),
-        csv: Some(|d, i| Cell::text(&d.c.url[i])),
+        key: |d, i| SortKey::text(d.row(i).2),
+        csv: Some(|d, i| Cell::text(d.row(i).2)),
         csv_header: Some("URL"),
     },
 ];
@@ -127,7 +136,7 @@ pub fn changes_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
         match (latest.get(), previous.get()) {
             (Some(Err(e)), _) | (_, Some(Err(e))) => unreadable(e),
             (Some(Ok(after)), Some(Ok((before, at)))) => {
-                compared(&before, &after, (at, now_at), name)
+                compared(before, after, (at, now_at), name)
             }
             (Some(Ok(_)), None) => view! {
                 <p class="empty" data-testid="ch-no-previous">
@@ -143,18 +152,20 @@ pub fn changes_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
 
 /// The comparison of two purchases (bought at `at.0` and `at.1`).
 fn compared(
-    before: &RankedKeywordsData,
-    after: &RankedKeywordsData,
+    before: Shared<RankedKeywordsData>,
+    after: Shared<RankedKeywordsData>,
     at: (f64, f64),
     name: Signal<String>,
 ) -> AnyView {
     let (c, ms) = timed("serpkit:position-changes", || {
-        changes::compare(rows_of(before), rows_of(after))
+        changes::compare(rows_of(&before), rows_of(&after))
     });
     let n = c.len();
     let counts = c.counts;
     let data = Shared::new(ChangesData {
         c,
+        before,
+        after,
         orders: SortCache::new(COLUMNS.len()),
     });
     let only = RwSignal::new(None::<Move>);
@@ -184,16 +195,17 @@ fn compared(
                 p.to_string()
             }
         });
-        let url = c.url[i].clone();
+        let (keyword, volume, url) = d.row(i);
+        let (keyword, url) = (keyword.to_string(), url.to_string());
         let short = short_url(&url);
         let title = url.clone();
         view! {
-            <div role="cell" class="vt-c kwc">{c.keyword[i].clone()}</div>
+            <div role="cell" class="vt-c kwc">{keyword}</div>
             <div role="cell" class="vt-c"><span class=format!("move m-{}", moved.id())>{moved.label()}</span></div>
             <div role="cell" class="vt-c num">{rank(c.before[i])}</div>
             <div role="cell" class="vt-c num">{rank(c.after[i])}</div>
             <div role="cell" class="vt-c num">{places}</div>
-            <div role="cell" class="vt-c num">{fmt_int(c.volume[i])}</div>
+            <div role="cell" class="vt-c num">{fmt_int(volume)}</div>
             <div role="cell" class="vt-c url" title=title><ExtLink href=url>{short}</ExtLink></div>
         }
         .into_any()

@@ -9,9 +9,10 @@
 //!   at the same rank is unchanged: the rank is what moved or not).
 //! - The change is the places gained (before − now: +3 is three places up); volume is the
 //!   latest reported.
-//! - Rows are ordered by volume, then keyword.
+//! - Rows are ordered by volume, then keyword (lower-cased).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::top_pages::Rows;
 
@@ -63,21 +64,18 @@ impl Move {
     }
 }
 
-/// The comparison, column by column (one row per keyword of either side).
+/// The comparison, column by column (one row per keyword of either side). A row points into
+/// the two purchases instead of copying their text: 100,000 rows compare without 300,000
+/// string copies (BENCHMARKS.md).
 #[derive(Clone, Debug, Default)]
 pub struct Changes {
-    /// Keyword as written (the latest side's spelling when it has one).
-    pub keyword: Vec<String>,
-    /// Lower-cased.
-    pub lower: Vec<String>,
-    /// Latest volume reported.
-    pub volume: Vec<i64>,
+    /// Where row `i`'s keyword, volume and URL are read: `(true, j)` row `j` of the latest
+    /// purchase (it ranks now), `(false, j)` of the previous one (lost).
+    pub source: Vec<(bool, u32)>,
     /// Rank before (`None`: not ranked).
     pub before: Vec<Option<i64>>,
     /// Rank now.
     pub after: Vec<Option<i64>>,
-    /// The URL now (else the one before).
-    pub url: Vec<String>,
     /// How it moved.
     pub moved: Vec<Move>,
     /// Keywords per [`Move::ALL`].
@@ -92,23 +90,63 @@ impl Changes {
 
     /// Number of rows.
     pub fn len(&self) -> usize {
-        self.keyword.len()
+        self.source.len()
     }
 
     /// True without rows.
     pub fn is_empty(&self) -> bool {
-        self.keyword.is_empty()
+        self.source.is_empty()
     }
 
     /// How many keywords moved `m`.
     pub fn count(&self, m: Move) -> usize {
         self.counts[Move::ALL.iter().position(|x| *x == m).unwrap_or(0)]
     }
+
+    /// The side and position row `i` reads its text from, of `before` and `after` as
+    /// compared: (keyword as written, volume, URL). The latest side's when it ranks now.
+    pub fn row<'a>(
+        &self,
+        i: usize,
+        before: &Rows<'a>,
+        after: &Rows<'a>,
+    ) -> (&'a str, i64, &'a str) {
+        let (latest, j) = self.source[i];
+        let (side, j) = (if latest { after } else { before }, j as usize);
+        (
+            side.keyword[j].as_str(),
+            side.volume[j],
+            side.url[j].as_str(),
+        )
+    }
 }
 
+/// A fast hasher for the keyword maps (FxHash's mixing, 8 bytes at a time): SipHash made
+/// these maps most of the comparison's time. Keywords come from the service; a crafted
+/// collision set could only slow the page, never break it.
+#[derive(Default)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(b))
+                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+}
+
+type Map<'a> = HashMap<&'a str, usize, BuildHasherDefault<Fx>>;
+
 /// Best rank (and its row) per lower-cased keyword of one side.
-fn best<'a>(rows: &Rows<'a>) -> HashMap<&'a str, usize> {
-    let mut m: HashMap<&str, usize> = HashMap::with_capacity(rows.len());
+fn best<'a>(rows: &Rows<'a>) -> Map<'a> {
+    let mut m: Map = HashMap::with_capacity_and_hasher(rows.len(), Default::default());
     for i in 0..rows.len() {
         let r = rows.rank[i];
         if r <= 0 {
@@ -148,17 +186,21 @@ pub fn compare(before: Rows, after: Rows) -> Changes {
         (Some(b), None) => (before.volume[b], before.lower[b].as_str()),
         (None, None) => (0, ""),
     };
-    crate::sort::sort_by(&mut rows, |a, b| {
-        let (ka, kb) = (key(a), key(b));
-        kb.0.cmp(&ka.0).then_with(|| ka.1.cmp(kb.1))
+    crate::sort::sort_by_cached(&mut rows, key, |a, b| {
+        b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1))
     });
-    let mut c = Changes::default();
     let n = rows.len();
-    c.keyword.reserve(n);
+    let mut c = Changes {
+        source: Vec::with_capacity(n),
+        before: Vec::with_capacity(n),
+        after: Vec::with_capacity(n),
+        moved: Vec::with_capacity(n),
+        counts: [0; 5],
+    };
     for (b, a) in rows {
-        let (side, i) = match (a, b) {
-            (Some(a), _) => (&after, a),
-            (None, Some(b)) => (&before, b),
+        let source = match (a, b) {
+            (Some(a), _) => (true, a as u32),
+            (None, Some(b)) => (false, b as u32),
             (None, None) => continue,
         };
         let rb = b.map(|b| before.rank[b]);
@@ -171,10 +213,7 @@ pub fn compare(before: Rows, after: Rows) -> Changes {
             _ => Move::Unchanged,
         };
         c.counts[Move::ALL.iter().position(|m| *m == moved).unwrap_or(0)] += 1;
-        c.keyword.push(side.keyword[i].clone());
-        c.lower.push(side.lower[i].clone());
-        c.volume.push(side.volume[i]);
-        c.url.push(side.url[i].clone());
+        c.source.push(source);
         c.before.push(rb);
         c.after.push(ra);
         c.moved.push(moved);
@@ -229,9 +268,10 @@ mod tests {
             ("twice", 10, 6),
             ("zero", 5, 2),
         ]);
-        let c = compare(rows(&before), rows(&after));
+        let (b, a) = (rows(&before), rows(&after));
+        let c = compare(b, a);
         let got: Vec<(&str, Move, Option<i64>)> = (0..c.len())
-            .map(|i| (c.keyword[i].as_str(), c.moved[i], c.change(i)))
+            .map(|i| (c.row(i, &b, &a).0, c.moved[i], c.change(i)))
             .collect();
         assert_eq!(
             got,
@@ -249,10 +289,11 @@ mod tests {
         assert_eq!(c.counts, [2, 1, 1, 1, 2]);
         assert_eq!(c.count(Move::New), 2);
         assert_eq!(
-            c.url[0], "https://a.com/lost",
+            c.row(0, &b, &a).2,
+            "https://a.com/lost",
             "a lost keyword keeps its URL"
         );
-        assert_eq!(c.volume[2], 110, "the latest volume");
+        assert_eq!(c.row(2, &b, &a).1, 110, "the latest volume");
     }
 
     #[test]
