@@ -27,10 +27,10 @@ pub struct PricedForm {
     workspace: Workspace,
     /// The typed items (keywords, domains, URLs), parsed and without duplicates.
     pub items: Memo<Vec<String>>,
-    /// Their request (of no items while nothing is typed: not checked, not run).
-    pub request: Memo<Request>,
+    /// Their request; none while nothing is typed.
+    pub request: Memo<Option<Request>>,
     /// The request's cache key, once per edit (a 10,000-keyword list takes milliseconds).
-    pub key: Memo<String>,
+    pub key: Memo<Option<String>>,
     /// The call running it.
     pub call: Call,
     /// Its price now (records and results already bought are not priced).
@@ -46,35 +46,35 @@ pub struct PricedForm {
 }
 
 impl PricedForm {
-    /// The form over `items` and their `request`; `route` shows the result and `input`
-    /// describes it in the history.
-    ///
-    /// The request is a `Request` even of no items, not an `Option`: the explorer's types,
-    /// which the first load already holds (an `Option` pulled the other pages' reactive code
-    /// for `Option<Request>` into it).
+    /// The form over `items` and their `request` (none when nothing is typed); `route`
+    /// shows the result and `input` describes it in the history.
     pub fn new(
         workspace: Workspace,
         items: Memo<Vec<String>>,
-        request: Memo<Request>,
+        request: Memo<Option<Request>>,
         route: Signal<String>,
         input: Signal<String>,
     ) -> PricedForm {
-        let key = Memo::new(move |_| request.with(|r| workspace::cache_key(workspace, r)));
-        let call = Call::following(move || Some(key.get()));
+        let key = Memo::new(move |_| {
+            request.with(|r| r.as_ref().map(|r| workspace::cache_key(workspace, r)))
+        });
+        let call = Call::following(move || key.get());
         // While this request's call runs the buttons are disabled: its price is not
         // recomputed as each chunk's records arrive (planning 10,000 keywords per chunk would
         // make the job quadratic); it is priced again when the call ends.
         let quote = move |refresh: bool| {
             Memo::new(move |prev: Option<&Quote>| match prev {
                 Some(q) if call.loading.get() => *q,
-                _ => request.with(|r| workspace::quote_now(workspace, r, refresh)),
+                _ => request
+                    .with(|r| {
+                        r.as_ref()
+                            .map(|r| workspace::quote_now(workspace, r, refresh))
+                    })
+                    .unwrap_or_default(),
             })
         };
         let check = Memo::new(move |_| {
-            if items.with(Vec::is_empty) {
-                return None;
-            }
-            let e = request.with(|r| r.check().err())?;
+            let e = request.with(|r| r.as_ref().and_then(|r| r.check().err()))?;
             // The field names the item at fault by its index (`/keywords/3`).
             let item = e
                 .field
@@ -106,11 +106,8 @@ impl PricedForm {
 
     /// The job of running the typed input now; none while nothing is typed.
     fn job(self) -> Option<Job> {
-        if self.items.with_untracked(Vec::is_empty) {
-            return None;
-        }
         Some(Job {
-            request: self.request.get_untracked(),
+            request: self.request.get_untracked()?,
             route: self.route.get_untracked(),
             input: self.input.get_untracked(),
         })
@@ -179,7 +176,7 @@ pub fn priced_form_buttons(
         on_shown,
     } = hooks;
     let showing = Memo::new(move |_| {
-        on_screen.is_some_and(|k| k.get().is_some_and(|k| k == key.get()))
+        on_screen.is_some_and(|k| k.with(|k| k.is_some() && *k == key.get()))
             && price.with(|q| q.units == 0)
     });
     let run_text = Signal::derive(move || {
@@ -213,7 +210,7 @@ pub fn priced_form_buttons(
             navigate.with_value(|n| n(route, options))
         });
     };
-    let stored_now = move || workspace.has_result(&key.get());
+    let stored_now = move || key.with(|k| k.as_ref().is_some_and(|k| workspace.has_result(k)));
     view! {
         <PriceButton testid="run" text=run_text price=Signal::derive(move || price.get().usd)
             disabled=Signal::derive(move || !can_run.get())

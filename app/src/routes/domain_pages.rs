@@ -175,10 +175,7 @@ pub fn PageMetrics() -> impl IntoView {
         workspace,
         Signal::derive(move || pages_route(&committed.get())),
         Signal::derive(move || urls_input(&committed.get())),
-        move || {
-            let urls = committed.get();
-            (!urls.is_empty()).then(|| metrics_request(urls))
-        },
+        move || metrics_request(committed.get()),
     );
     let text = RwSignal::new(q.get_untracked().u.unwrap_or_default());
     let typed = Memo::new(move |_| parse_urls(&text.get()));
@@ -296,11 +293,13 @@ fn no_results(loading: bool) -> AnyView {
     }
 }
 
-/// The metrics call for `urls`.
-fn metrics_request(urls: Vec<String>) -> Request {
-    Request::BacklinkMetrics(backlink_metrics::Request {
-        key: Default::default(),
-        urls,
+/// The metrics call for `urls` (none without URLs).
+fn metrics_request(urls: Vec<String>) -> Option<Request> {
+    (!urls.is_empty()).then(|| {
+        Request::BacklinkMetrics(backlink_metrics::Request {
+            key: Default::default(),
+            urls,
+        })
     })
 }
 

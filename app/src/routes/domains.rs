@@ -37,10 +37,7 @@ pub fn DomainStatsPage() -> impl IntoView {
         workspace,
         Signal::derive(move || domains_route(&committed.get())),
         Signal::derive(move || domains_input(&committed.get())),
-        move || {
-            let d = committed.get();
-            (!d.is_empty()).then(|| stats_request(d))
-        },
+        move || stats_request(committed.get()),
     );
     let text = RwSignal::new(q.get_untracked().d.unwrap_or_default());
     let form = stats_form(workspace, text);
@@ -168,11 +165,13 @@ fn no_results(loading: bool) -> AnyView {
     }
 }
 
-/// The stats call for `domains`.
-fn stats_request(domains: Vec<String>) -> Request {
-    Request::DomainStats(domainstats::Request {
-        key: Default::default(),
-        domains,
+/// The stats call for `domains` (none without domains).
+fn stats_request(domains: Vec<String>) -> Option<Request> {
+    (!domains.is_empty()).then(|| {
+        Request::DomainStats(domainstats::Request {
+            key: Default::default(),
+            domains,
+        })
     })
 }
 

@@ -19,10 +19,13 @@ pub fn keywords_form(
     let keywords = Memo::new(move |_| parse_keywords(&text.get()));
     let country = move || cc.get().trim().to_uppercase();
     let request = Memo::new(move |_| {
-        Request::SearchVolumeBulk(search_volume_bulk::Request {
-            key: Default::default(),
-            keywords: keywords.get(),
-            ccode: country(),
+        let keywords = keywords.get();
+        (!keywords.is_empty()).then(|| {
+            Request::SearchVolumeBulk(search_volume_bulk::Request {
+                key: Default::default(),
+                keywords,
+                ccode: country(),
+            })
         })
     });
     let route = Signal::derive(move || keywords_route(&keywords.get(), &country()));
