@@ -56,7 +56,7 @@ const COLUMNS: [Column<ChangesData>; 7] = [
         id: "moved",
         label: "Change",
         numeric: false,
-        width: "6.5rem",
+        width: "8rem",
         key: |d, i| SortKey::text(d.c.moved[i].label()),
         csv: Some(|d, i| Cell::text(d.c.moved[i].label())),
         csv_header: None,
