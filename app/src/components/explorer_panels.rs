@@ -56,8 +56,9 @@ macro_rules! lazy_panel {
 /// Fetches a chunk with `load`, then builds the view with `render` synchronously, in this
 /// component's reactive scope: the view's signals live as long as the component (building it
 /// inside an async task would give them a scope that ends with the task). A loaded chunk's
-/// `render` is ready on its first poll.
-fn lazily<L, R>(load: fn() -> L, render: fn() -> R) -> impl IntoView
+/// `render` is ready on its first poll. Also the explorer's result section
+/// (`routes::keywords::results`), a split point of the same chunk.
+pub fn lazily<L, R>(load: fn() -> L, render: fn() -> R) -> impl IntoView
 where
     L: Future<Output = Result<(), SplitLoaderError>> + 'static,
     R: Future<Output = Result<AnyView, SplitLoaderError>> + 'static,

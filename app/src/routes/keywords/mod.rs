@@ -25,7 +25,7 @@ pub use query::LAST_VIEW_KEY;
 
 use form::research_form;
 use query::ViewState;
-use results::{results_or_empty, time_render, Results};
+use results::{preload_section, results_or_empty, time_render, Results, ResultsPage};
 use run::keywords_form;
 
 /// The keyword explorer page.
@@ -41,9 +41,10 @@ pub fn Keywords() -> impl IntoView {
     } = state;
     let elapsed = RwSignal::new(None::<f64>);
     let form = keywords_form(workspace, text, cc);
-    let res = Results::new(workspace, q, filters, state.sort);
+    let res = Results::new(workspace, q);
+    // For the import panel; the result's section provides its rows to its own panels.
     provide_context(ExplorerState {
-        rows: res.filtered,
+        rows: Signal::derive(Vec::new),
         keywords: text,
         country: cc,
     });
@@ -51,7 +52,10 @@ pub fn Keywords() -> impl IntoView {
     // After the restore above: the write-back starts from the reopened view.
     state.mirror_in_url(q, navigate);
     time_render(res.shown, form.call, elapsed);
-    let on_run = Callback::new(move |_| elapsed.set(None));
+    let on_run = Callback::new(move |_| {
+        elapsed.set(None);
+        preload_section();
+    });
     // The shown route is also the last view, reopened by the "Keywords" link.
     let on_shown = Callback::new(move |route: String| store::local_set(LAST_VIEW_KEY, &route));
 
@@ -65,7 +69,7 @@ pub fn Keywords() -> impl IntoView {
             </details>
             <ProgressBar call=form.call />
             <ErrorBox call=form.call />
-            {results_or_empty(workspace, res, form.call, filters, elapsed, cc)}
+            {results_or_empty(ResultsPage { workspace, q, res, filters, sort: state.sort, elapsed, text, cc }, form.call)}
         </section>
     }
 }

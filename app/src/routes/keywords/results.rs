@@ -1,12 +1,20 @@
 //! The explorer's result: the stored one for the URL's keywords and country, decoded, scored
 //! and filtered, and its view (table, toolbar, filters, rules) or the empty state.
+//!
+//! The page keeps only which result is shown ([`Results`]): the result's section (decoding,
+//! rows, filters, table, CSV, lists) is code the empty explorer never runs, so it is a split
+//! point in the `explorer_more` chunk (with the panels of `components::explorer_panels`),
+//! fetched when a result is first shown, and on Run alongside the call. The first load, the
+//! landing page, stays the form and the empty state.
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos::wasm_split::SplitLoaderError;
 use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
 use serpkit::Request;
 
 use super::filters::{filter_fields, Filters};
-use crate::components::explorer_panels::{LazyGroups, LazyReportButton};
+use crate::components::explorer_panels::{lazily, ExplorerState, LazyGroups, LazyReportButton};
 use crate::components::keyword_row::{score_rows, KeywordRow};
 use crate::components::{
     csv, current_month, fmt_int, AddToList, DataTable, ResultMeta, TableModel, ValidationPanel,
@@ -17,31 +25,18 @@ use crate::research::score;
 use crate::research::trends;
 use crate::workspace::{self, Call, Workspace};
 
-/// The shown result and its rows. `Copy`.
+/// Which result is shown. `Copy`.
 #[derive(Clone, Copy)]
 pub struct Results {
     /// The shown result's key: the one for the keywords and country in the URL.
     pub committed: Memo<Option<String>>,
     /// The shown result.
     pub shown: Memo<Option<CallResult>>,
-    /// The same, for the result panels.
-    pub shown_sig: Signal<Option<CallResult>>,
-    /// Its rows, scored.
-    pub rows: Memo<Vec<KeywordRow>>,
-    /// The rows the filters keep.
-    pub filtered: Signal<Vec<KeywordRow>>,
-    /// The table.
-    pub model: TableModel<KeywordRow>,
 }
 
 impl Results {
-    /// The result stored for the URL `q`, filtered by `filters`, sorted by `sort`.
-    pub fn new(
-        workspace: Workspace,
-        q: PageQuery<KeywordsQuery>,
-        filters: Filters,
-        sort: RwSignal<Option<(String, bool)>>,
-    ) -> Results {
+    /// The result stored for the URL `q`.
+    pub fn new(workspace: Workspace, q: PageQuery<KeywordsQuery>) -> Results {
         let committed = Memo::new(move |_| {
             let (kws, c) = q.with(|q| {
                 (
@@ -60,38 +55,73 @@ impl Results {
         });
         let shown: Memo<Option<CallResult>> =
             Memo::new(move |_| committed.get().and_then(|k| workspace.result(&k)));
-        let shown_sig = Signal::derive(move || shown.get());
-        let rows = Memo::new(move |_| {
-            shown.with(|r| {
-                r.as_ref()
-                    .map(|r| {
-                        // The country of the URL: the stored result's key holds the same one.
-                        let cc = q.with(country);
-                        let month = current_month();
-                        let mut rows = serpkit::decode::<Vec<SearchVolumeRecord>>(&r.body)
-                            .unwrap_or_default()
-                            .iter()
-                            .map(|rec| KeywordRow::from_record(rec, &cc, month))
-                            .collect::<Vec<_>>();
-                        workspace
-                            .settings
-                            .with(|s| score_rows(&mut rows, &s.score_weights));
-                        rows
-                    })
-                    .unwrap_or_default()
-            })
-        });
-        let filtered = filters.apply(rows);
-        let model = TableModel::new(filtered, sort);
-        Results {
-            committed,
-            shown,
-            shown_sig,
-            rows,
-            filtered,
-            model,
-        }
+        Results { committed, shown }
     }
+}
+
+/// What the result's section reads from the page (context). `Copy`.
+#[derive(Clone, Copy)]
+pub struct ResultsPage {
+    /// The workspace.
+    pub workspace: Workspace,
+    /// The URL's query (its country labels the rows).
+    pub q: PageQuery<KeywordsQuery>,
+    /// The shown result.
+    pub res: Results,
+    /// The filters.
+    pub filters: Filters,
+    /// Sort column and descending.
+    pub sort: RwSignal<Option<(String, bool)>>,
+    /// Run to rendered table, ms.
+    pub elapsed: RwSignal<Option<f64>>,
+    /// The keyword box's text.
+    pub text: RwSignal<String>,
+    /// The country picked.
+    pub cc: RwSignal<String>,
+}
+
+/// The shown result's rows: decoded, labelled with the URL's country, scored.
+fn rows_of(page: ResultsPage) -> Memo<Vec<KeywordRow>> {
+    let ResultsPage {
+        workspace, q, res, ..
+    } = page;
+    Memo::new(move |_| {
+        res.shown.with(|r| {
+            r.as_ref()
+                .map(|r| {
+                    // The country of the URL: the stored result's key holds the same one.
+                    let cc = q.with(country);
+                    let month = current_month();
+                    let mut rows = serpkit::decode::<Vec<SearchVolumeRecord>>(&r.body)
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|rec| KeywordRow::from_record(rec, &cc, month))
+                        .collect::<Vec<_>>();
+                    workspace
+                        .settings
+                        .with(|s| score_rows(&mut rows, &s.score_weights));
+                    rows
+                })
+                .unwrap_or_default()
+        })
+    })
+}
+
+/// Fetches the result section's code (a Run calls it so the chunk arrives with the answer).
+pub fn preload_section() {
+    spawn_local(async {
+        let _ = load_section().await;
+    });
+}
+
+/// The result's section, built from the page's [`ResultsPage`] (context) once its chunk is
+/// here.
+#[::leptos::wasm_split::wasm_split(explorer_more, wasm_split_path = ::leptos::wasm_split, fallible, preload(load_section))]
+fn render_section() -> Result<AnyView, SplitLoaderError> {
+    Ok(untrack(|| match use_context::<ResultsPage>() {
+        Some(page) => results_section(page).into_any(),
+        None => ().into_any(),
+    }))
 }
 
 /// The query's country, as the request has it.
@@ -111,24 +141,13 @@ pub fn time_render(shown: Memo<Option<CallResult>>, call: Call, elapsed: RwSigna
     });
 }
 
-/// The result's section, or while there is none, the loading or empty state.
-pub fn results_or_empty(
-    workspace: Workspace,
-    res: Results,
-    call: Call,
-    filters: Filters,
-    elapsed: RwSignal<Option<f64>>,
-    cc: RwSignal<String>,
-) -> impl IntoView {
-    let selected_keywords = Signal::derive(move || {
-        res.model
-            .selected_rows()
-            .into_iter()
-            .map(|r| r.keyword)
-            .collect::<Vec<_>>()
-    });
+/// The result's section, or while there is none, the loading or empty state. Provides
+/// `page` to the section (context).
+pub fn results_or_empty(page: ResultsPage, call: Call) -> impl IntoView {
+    provide_context(page);
+    let shown = page.res.shown;
     move || {
-        if res.shown.with(Option::is_none) {
+        if shown.with(Option::is_none) {
             return if call.loading.get() {
                 view! { <p class="empty" data-testid="loading">"Fetching search volumes…"</p> }
                     .into_any()
@@ -141,26 +160,40 @@ pub fn results_or_empty(
                 }.into_any()
             };
         }
-        results_section(workspace, res, filters, elapsed, cc, selected_keywords).into_any()
+        lazily(load_section, render_section).into_any()
     }
 }
 
 /// The result: counts, timing, filters, toolbar, table and rules.
-fn results_section(
-    workspace: Workspace,
-    res: Results,
-    filters: Filters,
-    elapsed: RwSignal<Option<f64>>,
-    cc: RwSignal<String>,
-    selected_keywords: Signal<Vec<String>>,
-) -> impl IntoView {
-    let Results {
-        shown_sig,
-        rows,
-        filtered,
-        model,
+fn results_section(page: ResultsPage) -> impl IntoView {
+    let ResultsPage {
+        workspace,
+        res,
+        filters,
+        sort,
+        elapsed,
+        text,
+        cc,
         ..
-    } = res;
+    } = page;
+    let shown = res.shown;
+    let shown_sig = Signal::derive(move || shown.get());
+    let rows = rows_of(page);
+    let filtered = filters.apply(rows);
+    let model = TableModel::new(filtered, sort);
+    // The panels of this section (groups, report) read the rows shown.
+    provide_context(ExplorerState {
+        rows: filtered,
+        keywords: text,
+        country: cc,
+    });
+    let selected_keywords = Signal::derive(move || {
+        model
+            .selected_rows()
+            .into_iter()
+            .map(|r| r.keyword)
+            .collect::<Vec<_>>()
+    });
     let export = move |_| {
         let c = cc.get_untracked().to_uppercase();
         if let Err(e) = csv::download(&format!("keywords-{c}.csv"), "text/csv", &model.csv()) {
