@@ -530,3 +530,68 @@ fn a_bulk_job_keeps_each_chunk_as_it_arrives() {
         assert_eq!(s.records.as_ref().unwrap().1.len(), 200);
     }
 }
+
+/// A journal whose first settle completes only once the next request was written ahead.
+#[derive(Default)]
+struct Overlapping {
+    sent: std::cell::Cell<u64>,
+    waiting: std::cell::RefCell<Vec<std::task::Waker>>,
+}
+
+impl serpkit::client::Journal for Overlapping {
+    fn sending(
+        &self,
+        _: serpkit::client::Sending<'_>,
+    ) -> LocalBoxFuture<'_, Result<u64, serpkit::client::Error>> {
+        self.sent.set(self.sent.get() + 1);
+        for w in self.waiting.borrow_mut().drain(..) {
+            w.wake();
+        }
+        Box::pin(std::future::ready(Ok(self.sent.get())))
+    }
+
+    fn settled(
+        &self,
+        ticket: u64,
+        _: serpkit::client::Settled,
+    ) -> LocalBoxFuture<'_, Result<(), String>> {
+        Box::pin(std::future::poll_fn(move |cx| {
+            if ticket > 1 || self.sent.get() > 1 {
+                std::task::Poll::Ready(Ok(()))
+            } else {
+                self.waiting.borrow_mut().push(cx.waker().clone());
+                std::task::Poll::Pending
+            }
+        }))
+    }
+}
+
+#[test]
+fn the_next_chunk_leaves_while_the_last_one_is_kept() {
+    use serpkit::client::BulkOptions;
+    // One request in flight at a time, and the first chunk's commit waits for the second
+    // chunk's write-ahead: without the overlap the job would never end.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let sb = sandbox();
+        let book = Rc::new(Overlapping::default());
+        let client = setup(LIVE, &sb).with_journal(book.clone());
+        let store = MemoryStore::new();
+        let options = BulkOptions {
+            chunk_size: 200,
+            concurrency: 1,
+        };
+        let job = block_on(client.search_volume_bulk_with_records(
+            &words(600),
+            "US",
+            options,
+            |_| {},
+            None,
+            Some(&store),
+            &at(1.0),
+        ));
+        let _ = tx.send((job.bought, job.stopped.is_none(), book.sent.get()));
+    });
+    let outcome = rx.recv_timeout(std::time::Duration::from_secs(20));
+    assert_eq!(outcome, Ok((600, true, 3)));
+}

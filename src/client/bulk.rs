@@ -5,7 +5,9 @@
 //! and keeps what it bought; cancelling it would turn a purchase into a possible charge with
 //! no data).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
 
 use futures_util::stream::{self, StreamExt};
 
@@ -95,7 +97,11 @@ impl Client {
         on_progress: impl FnMut(BulkProgress),
         cancel: Option<&Cancel>,
     ) -> BulkOutcome {
-        let call = |request: search_volume_bulk::Request| self.call(request, None);
+        let call = |request: search_volume_bulk::Request, pass: Pass| async move {
+            let reply = self.call(request, None).await;
+            drop(pass);
+            reply
+        };
         self.run_chunks(keywords, ccode, options, on_progress, cancel, call)
             .await
             .merge(|all: &mut Vec<_>, records| {
@@ -140,7 +146,9 @@ impl Client {
         cancel: Option<&Cancel>,
     ) -> BulkOutcome<String> {
         let on_chunk = &on_chunk;
-        let call = |request: search_volume_bulk::Request| async move {
+        let call = |request: search_volume_bulk::Request, pass: Pass| async move {
+            // The place is held until the chunk is done (`on_chunk` keeps its records).
+            let _place = pass;
             let chunk = request.keywords.clone();
             let r = self.call_raw(&request.into(), None).await?;
             let Some(items) = array_items(&r.body) else {
@@ -170,8 +178,11 @@ impl Client {
         out
     }
 
-    /// The bulk driver: checks every chunk, then runs them with bounded concurrency through
-    /// `call`, reporting progress after each.
+    /// The bulk driver: checks every chunk, then runs them through `call`, reporting progress
+    /// after each. At most `options.concurrency` chunks hold a [`Pass`] (are between being
+    /// written ahead and their answer); a chunk that drops its pass when its answer arrives
+    /// lets the next one leave while it still keeps its records, and its progress still
+    /// comes once `call` has returned.
     pub(super) async fn run_chunks<'k, T, Fut>(
         &self,
         keywords: &'k [String],
@@ -179,7 +190,7 @@ impl Client {
         options: BulkOptions,
         mut on_progress: impl FnMut(BulkProgress),
         cancel: Option<&Cancel>,
-        call: impl Fn(search_volume_bulk::Request) -> Fut,
+        call: impl Fn(search_volume_bulk::Request, Pass) -> Fut,
     ) -> Chunked<'k, T>
     where
         Fut: std::future::Future<Output = Result<Reply<T>, Error>>,
@@ -223,23 +234,35 @@ impl Client {
             charge: Usd::ZERO,
         };
 
+        let window = options.concurrency.max(1);
+        let gate = Gate::new(window);
+        let stopped = || stop.get() || cancel.is_some_and(Cancel::is_cancelled);
         let mut running = stream::iter(chunks.iter().copied().enumerate())
             .map(|(i, chunk)| {
                 let stop = &stop;
                 let call = &call;
                 let request = &request;
+                let stopped = &stopped;
+                let gate = gate.clone();
                 async move {
-                    if stop.get() || cancel.is_some_and(Cancel::is_cancelled) {
+                    if stopped() {
                         return (i, None);
                     }
-                    let r = call(request(chunk)).await;
+                    let pass = Gate::enter(gate).await;
+                    // Checked again: a chunk may have failed while this one waited.
+                    if stopped() {
+                        return (i, None);
+                    }
+                    let r = call(request(chunk), pass).await;
                     if r.is_err() {
                         stop.set(true);
                     }
                     (i, Some(r))
                 }
             })
-            .buffered(options.concurrency.max(1));
+            // One more than the window: the chunk after a full window waits at the gate,
+            // ready to leave the moment an answer frees a place.
+            .buffered(window + 1);
 
         while let Some((i, r)) = running.next().await {
             progress.done_chunks += 1;
@@ -258,6 +281,66 @@ impl Client {
             refused: None,
         }
     }
+}
+
+/// The places of a bulk job's window: a chunk enters before it is written ahead and sent.
+pub(super) struct Gate {
+    free: Cell<usize>,
+    waiting: RefCell<Vec<Waker>>,
+}
+
+/// A chunk's place in the window: dropping it frees the place.
+pub(super) struct Pass(Rc<Gate>);
+
+impl Gate {
+    fn new(places: usize) -> Rc<Gate> {
+        Rc::new(Gate {
+            free: Cell::new(places),
+            waiting: RefCell::new(Vec::new()),
+        })
+    }
+
+    /// A place, once one is free.
+    async fn enter(gate: Rc<Gate>) -> Pass {
+        std::future::poll_fn(|cx: &mut Context<'_>| {
+            let free = gate.free.get();
+            if free > 0 {
+                gate.free.set(free - 1);
+                Poll::Ready(())
+            } else {
+                gate.waiting.borrow_mut().push(cx.waker().clone());
+                Poll::Pending
+            }
+        })
+        .await;
+        Pass(gate)
+    }
+}
+
+impl Drop for Pass {
+    fn drop(&mut self) {
+        let gate = &self.0;
+        gate.free.set(gate.free.get() + 1);
+        // Every waiter tries again; those that find no place wait anew.
+        for waker in gate.waiting.borrow_mut().drain(..) {
+            waker.wake();
+        }
+    }
+}
+
+/// Lets every other ready task run once before the caller goes on.
+pub(super) async fn yield_now() {
+    let mut yielded = false;
+    std::future::poll_fn(|cx: &mut Context<'_>| {
+        if yielded {
+            Poll::Ready(())
+        } else {
+            yielded = true;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        }
+    })
+    .await
 }
 
 /// What the driver gathered: each chunk's result (`None`: not sent).

@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::bulk::{array_items, join_items, not_an_array};
+use super::bulk::{array_items, join_items, not_an_array, yield_now, Pass};
 
 use super::{
     BulkOptions, BulkOutcome, BulkProgress, BulkReport, Cancel, Client, EntryState, Error, Reply,
@@ -345,7 +345,7 @@ impl Client {
         let kept = RefCell::new(Kept::default());
         let source = self.record_source();
         let validated = self.config.validation != ValidationMode::Off;
-        let call = |request: search_volume_bulk::Request| {
+        let call = |request: search_volume_bulk::Request, pass: Pass| {
             let (kept, source) = (&kept, &source);
             async move {
                 let request = Request::SearchVolumeBulk(request);
@@ -353,6 +353,8 @@ impl Client {
                 let ticket = sent.ticket;
                 let r = match sent.result {
                     Ok(r) => r,
+                    // The place is held until the job has seen the failure, so no other
+                    // chunk leaves after it.
                     Err(e) => return Err(self.settle_failure(e, ticket).await),
                 };
                 let Some(items) = array_items(&r.body) else {
@@ -366,6 +368,9 @@ impl Client {
                         .await;
                     return Err(not_an_array(charge));
                 };
+                // Answered with records: the next chunk may leave while this one keeps them.
+                drop(pass);
+                yield_now().await;
                 // This chunk alone is planned and merged: linear in the chunk, whatever
                 // the job's size.
                 let chunk = Plan::new(&request, source, Vec::new(), plan);
