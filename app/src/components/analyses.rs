@@ -155,25 +155,51 @@ const PAGE_COLUMNS: [Column<PagesData>; 5] = [
 pub fn top_pages_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
     analysis_card(call, "top-pages", "Top pages", move |d| {
         let (pages, ms) = timed("serpkit:top-pages", || top_pages::top_pages(rows_of(&d)));
-        pages_table(pages, ms, name, "tp", "top-pages", top_pages::RULE)
+        let sort = RwSignal::new(None);
+        pages_table(pages, ms, name, sort, &TOP_PAGES)
     })
 }
 
-/// A table of pages (a domain's, or a gap's competitor pages) with its toolbar and rule.
+/// The fixed texts of a table of pages: test ids, file name, rule, caption.
+pub struct PagesText {
+    /// Test id of the view (its count, CSV button, timing and rule are `{testid}-count`, …).
+    pub testid: &'static str,
+    /// Test id of the table.
+    pub table: &'static str,
+    /// The CSV file's name before `-{name}.csv`.
+    pub file: &'static str,
+    /// The rule shown under the table.
+    pub rule: &'static str,
+    /// The table's accessible name.
+    pub caption: &'static str,
+    /// Said when there is no page.
+    pub empty: &'static str,
+}
+
+/// The domain's top pages.
+const TOP_PAGES: PagesText = PagesText {
+    testid: "tp",
+    table: "tp-table",
+    file: "top-pages",
+    rule: top_pages::RULE,
+    caption: "Pages by the keywords they rank for",
+    empty: "No ranking page.",
+};
+
+/// A table of pages (a domain's, or a gap's competitor pages) with its toolbar and rule;
+/// `sort` is the caller's, so a table rebuilt for new pages keeps its order.
 pub fn pages_table(
     pages: Vec<Page>,
     ms: f64,
     name: Signal<String>,
-    testid: &'static str,
-    file: &'static str,
-    rule_text: &'static str,
+    sort: RwSignal<Option<(String, bool)>>,
+    text: &'static PagesText,
 ) -> AnyView {
     let n = pages.len();
     let data = Shared::new(PagesData {
         pages,
         orders: SortCache::new(PAGE_COLUMNS.len()),
     });
-    let sort = RwSignal::new(None::<(String, bool)>);
     let d = data.clone();
     let order = Memo::new(move |_| {
         Shared::new(sort.with(|s| sorted_view(&d.orders, &PAGE_COLUMNS, &*d, n, s.as_ref(), None)))
@@ -195,19 +221,20 @@ pub fn pages_table(
         .into_any()
     });
     let export = move || {
-        let text = order.with_untracked(|o| super::columns::to_csv(&PAGE_COLUMNS, &*data, o));
-        save_csv(&format!("{file}-{}.csv", name.get_untracked()), &text);
+        let csv = order.with_untracked(|o| super::columns::to_csv(&PAGE_COLUMNS, &*data, o));
+        save_csv(&format!("{}-{}.csv", text.file, name.get_untracked()), &csv);
     };
+    let testid = text.testid;
     view! {
         <div class="analysis" data-testid=testid>
             {toolbar(testid, format!("{} pages", fmt_int(n as i64)), n, ms, export)}
             {if n == 0 {
-                view! { <p class="empty" data-testid=format!("{testid}-none")>"No ranking page."</p> }.into_any()
+                view! { <p class="empty" data-testid=format!("{testid}-none")>{text.empty}</p> }.into_any()
             } else {
                 view! { <VirtualTable columns=PAGE_COLUMNS.to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
-                    sort=sort caption="Pages by the keywords they rank for" testid="tp-table" /> }.into_any()
+                    sort=sort caption=text.caption testid=text.table /> }.into_any()
             }}
-            {rule(testid, rule_text)}
+            {rule(testid, text.rule)}
         </div>
     }
     .into_any()

@@ -21,6 +21,17 @@ as the service writes them; ranks of 0 or less left out). Keywords counts each k
 URL; volume is the sum of their search volumes; the best keyword is the one at the page's best \
 rank (a tie goes to the higher volume). Pages are ordered by volume, then keyword count.";
 
+/// The rule of the gap grouped by competitor URL ([`gap_pages`]), as shown on the gap page.
+/// Decided: the keywords grouped are the rows shown (the list and its filters), so the pages
+/// answer "where does the traffic of what I am looking at land"; a keyword no competitor
+/// ranks for (Unique, some of Striking distance) has no competitor page and is left out.
+pub const GAP_RULE: &str = "By competitor page: the keywords shown (this list, as filtered) \
+grouped by the URL of their best competitor (the one at the best rank, the first entered on a \
+tie); keywords no competitor ranks for have no page. Keywords counts each keyword once; volume \
+is the sum of their search volumes; the best keyword is the one at the page's best rank, the \
+competitor's (a tie goes to the higher volume); your own rank plays no part. Pages are ordered \
+by volume, then keyword count.";
+
 /// One domain's ranked keywords, column by column (a shorter column ends the rows early).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Rows<'a> {

@@ -2,7 +2,7 @@
 //! three competitors, from each domain's ranked keywords (`ranked-keywords/domain`, one call
 //! per domain, stored results reused and only what is missing bought, price first). The lists
 //! are computed in the browser (`research::gap`, which states the rules; brand terms from
-//! `research::brand`).
+//! `research::brand`). `&view=pages` shows the list grouped by competitor URL (`pages`).
 
 use std::sync::Arc;
 
@@ -27,6 +27,7 @@ use crate::research::brand;
 use crate::research::gap::{self, Gap, GapList, Options, Ranked, MAX_COMPETITORS};
 use crate::workspace::{self, use_workspace, Workspace};
 
+mod pages;
 mod report;
 
 /// Your domain and the competitors.
@@ -185,6 +186,7 @@ pub fn ContentGap() -> impl IntoView {
             .and_then(|l| GapList::from_id(&l))
             .unwrap_or(GapList::Untapped)
     });
+    let by_page = Memo::new(move |_| q.with(|m| m.get("view")).as_deref() == Some("pages"));
     let yours_input = RwSignal::new(String::new());
     let rivals_input = RwSignal::new(String::new());
     Effect::new(move |_| {
@@ -198,7 +200,7 @@ pub fn ContentGap() -> impl IntoView {
     let go = move |d: &[String], l: GapList| {
         nav.with_value(|n| {
             n(
-                &list_route(d, l),
+                &list_route(d, l, by_page.get_untracked()),
                 NavigateOptions {
                     scroll: false,
                     ..Default::default()
@@ -247,7 +249,7 @@ pub fn ContentGap() -> impl IntoView {
         })
     });
     let count = Signal::derive(move || domains.with(Vec::len));
-    let body = ViewFn::from(gap_body(calls.clone(), domains, list, brand));
+    let body = ViewFn::from(gap_body(calls.clone(), domains, list, by_page, brand));
     let every_call = Signal::stored(calls.clone());
     let card_calls = PricedCalls::per_item(calls, count, "domain");
     let ready = move || domains.with(|d| d.len() >= 2);
@@ -343,6 +345,7 @@ fn gap_body(
     calls: Vec<PricedCall>,
     domains: Memo<Vec<String>>,
     list: Memo<GapList>,
+    by_page: Memo<bool>,
     brand: RwSignal<String>,
 ) -> impl Fn() -> AnyView + Send + Sync + 'static {
     let workspace = use_workspace();
@@ -371,6 +374,10 @@ fn gap_body(
     });
     let render = gap_row(view_data, workspace);
     let export = move |_| export_csv(view_data, order, list, domains, workspace);
+    let file_name = Signal::derive(move || {
+        let you = domains.with(|d| d.first().cloned().unwrap_or_default());
+        format!("{you}-{}", list.get().id())
+    });
     move || {
         let render = render.clone();
         let (v, loaded, elapsed) = view_data.get();
@@ -379,6 +386,7 @@ fn gap_body(
             .map(|&l| (l, v.gap.list(l).len()))
             .collect();
         let current = list.get();
+        let pages = by_page.get();
         let branded = v.gap.branded;
         let in_list = v.gap.list(current).len();
         let rules = gap::rules_text(&v.options);
@@ -386,7 +394,7 @@ fn gap_body(
         view! {
             <div class="gap" data-testid="gap">
                 {(!loaded).then(|| view! { <p class="meta warn" data-testid="gap-partial">"Some domains are not loaded: the lists count only the domains loaded."</p> })}
-                <GapTabs counts=counts current=current domains=domains />
+                <GapTabs counts=counts current=current domains=domains by_page=pages />
                 <GapFilters filter=filter settings=settings rivals=rivals />
                 <div class="toolbar">
                     <strong data-testid="gap-count" aria-live="polite">{move || format!("{} keywords", fmt_int(order.with(|o| o.len()) as i64))}</strong>
@@ -399,11 +407,17 @@ fn gap_body(
                         make=Callback::new(move |_| { let v = view_data.get_untracked().0; Some(report::gap_report(&v.gap, &v.domains, &v.options, &brand.get_untracked())) }) />
                     <span class="meta" data-testid="gap-timing">{format!("computed in {elapsed:.0} ms")}</span>
                 </div>
-                <Show when=move || order.with(|o| !o.is_empty())
-                    fallback=move || view! { <p class="empty" data-testid="gap-none">{none_text(current, in_list)}</p> }>
-                    <VirtualTable columns=COLUMNS[..7].to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
-                        sort=filter.sort caption="Content gap keywords" testid="gap-table" />
-                </Show>
+                {if pages {
+                    pages::competitor_pages(view_data, order, file_name).into_any()
+                } else {
+                    view! {
+                        <Show when=move || order.with(|o| !o.is_empty())
+                            fallback=move || view! { <p class="empty" data-testid="gap-none">{none_text(current, in_list)}</p> }>
+                            <VirtualTable columns=COLUMNS[..7].to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
+                                sort=filter.sort caption="Content gap keywords" testid="gap-table" />
+                        </Show>
+                    }.into_any()
+                }}
                 <details class="meta rules" data-testid="gap-rules">
                     <summary>"How the lists are computed"</summary>
                     <p>{rules}</p>
@@ -559,22 +573,35 @@ fn export_csv(
     }
 }
 
-/// One tab per list with its count; the current one is marked.
+/// One tab per list with its count, then the two views of the list (its keywords, or grouped
+/// by competitor page); the current ones are marked.
 #[component]
 fn GapTabs(
     counts: Vec<(GapList, usize)>,
     current: GapList,
     domains: Memo<Vec<String>>,
+    by_page: bool,
 ) -> impl IntoView {
+    let view_link = |pages: bool, id: &'static str, label: &'static str| {
+        view! {
+            <A href=move || list_route(&domains.get(), current, pages) attr:data-testid=id
+                attr:class=if pages == by_page { "tab active" } else { "tab" }
+                attr:aria-current=(pages == by_page).then_some("page")>{label}</A>
+        }
+    };
     view! {
         <nav class="tabs" aria-label="Gap lists">
             {counts.into_iter().map(|(l, n)| view! {
-                <A href=move || list_route(&domains.get(), l) attr:data-testid=format!("gap-tab-{}", l.id())
+                <A href=move || list_route(&domains.get(), l, by_page) attr:data-testid=format!("gap-tab-{}", l.id())
                     attr:class=if l == current { "tab active" } else { "tab" }
                     attr:aria-current=(l == current).then_some("page")>
                     {format!("{} ({})", l.label(), fmt_int(n as i64))}
                 </A>
             }).collect_view()}
+        </nav>
+        <nav class="tabs" aria-label="Gap view">
+            {view_link(false, "gap-view-keywords", "Keywords")}
+            {view_link(true, "gap-view-pages", "By competitor page")}
         </nav>
     }
 }
@@ -647,7 +674,8 @@ fn ranked(data: Option<&RankedKeywordsData>) -> Ranked<'_> {
     })
 }
 
-/// The page's route showing `list`.
-fn list_route(domains: &[String], list: GapList) -> String {
-    format!("{}&list={}", gap_route(domains), enc(list.id()))
+/// The page's route showing `list`, grouped by competitor page when `by_page`.
+fn list_route(domains: &[String], list: GapList, by_page: bool) -> String {
+    let view = if by_page { "&view=pages" } else { "" };
+    format!("{}&list={}{view}", gap_route(domains), enc(list.id()))
 }
