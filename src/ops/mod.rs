@@ -234,11 +234,8 @@ macro_rules! operation_enums {
         }
 
         impl crate::rules::RequestFields for Request {
-            fn text(&self, name: &str) -> Option<&str> {
-                match self { $(Request::$variant(request) => request.text(name),)* }
-            }
-            fn list(&self, name: &str) -> Option<&[String]> {
-                match self { $(Request::$variant(request) => request.list(name),)* }
+            fn field(&self, name: &str) -> Option<crate::rules::RequestValue<'_>> {
+                match self { $(Request::$variant(request) => request.field(name),)* }
             }
         }
 
@@ -385,15 +382,9 @@ macro_rules! request {
 
         /// Its fields by JSON name, for the response rules that relate to the request.
         impl crate::rules::RequestFields for Request {
-            fn text(&self, name: &str) -> Option<&str> {
+            fn field(&self, name: &str) -> Option<crate::rules::RequestValue<'_>> {
                 $(if name == stringify!($field) {
-                    return crate::ops::RequestValue::text(&self.$field);
-                })+
-                None
-            }
-            fn list(&self, name: &str) -> Option<&[String]> {
-                $(if name == stringify!($field) {
-                    return crate::ops::RequestValue::list(&self.$field);
+                    return crate::ops::RequestValue::value(&self.$field);
                 })+
                 None
             }
@@ -414,23 +405,18 @@ pub(crate) use request;
 
 /// A request field's value as [`crate::rules::RequestFields`] reads it.
 pub(crate) trait RequestValue {
-    fn text(&self) -> Option<&str> {
-        None
-    }
-    fn list(&self) -> Option<&[String]> {
-        None
-    }
+    fn value(&self) -> Option<crate::rules::RequestValue<'_>>;
 }
 
 impl RequestValue for String {
-    fn text(&self) -> Option<&str> {
-        Some(self)
+    fn value(&self) -> Option<crate::rules::RequestValue<'_>> {
+        Some(crate::rules::RequestValue::Text(self))
     }
 }
 
 impl RequestValue for Vec<String> {
-    fn list(&self) -> Option<&[String]> {
-        Some(self)
+    fn value(&self) -> Option<crate::rules::RequestValue<'_>> {
+        Some(crate::rules::RequestValue::List(self))
     }
 }
 

@@ -187,7 +187,8 @@ super::record! {
     /// `request_keyword`).
     pub const SEARCH_VOLUME_RECORD: Object {
         echoes: &[
-            same_as_request("ccode", "ccode", Compare::Lower, RuleCode::RequestCcode),
+            // Compared as keywords (case aside): upper case is the `lowercase` rule's.
+            same_as_request("ccode", "ccode", Compare::Keyword, RuleCode::RequestCcode),
             // Only `search_volume/single`'s request has a `keyword`; bulk's are `keywords`,
             // checked per record in `RESPONSE`.
             same_keyword_as_request("keyword", "keyword"),

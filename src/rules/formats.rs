@@ -57,31 +57,19 @@ pub fn parse_date(text: &str) -> Option<i64> {
 /// separators, `inf` and `NaN` (no number), and units (`12k`): a value a reader cannot take as
 /// the number it means. `DomainStatsRecord`'s accessors parse every accepted spelling.
 pub fn is_number_text(text: &str) -> bool {
-    let b = text.as_bytes();
-    // Digits from `at`: how many.
-    let digits = |at: usize| b.iter().skip(at).take_while(|c| c.is_ascii_digit()).count();
-    let mut at = usize::from(matches!(b.first(), Some(b'+' | b'-')));
-    let whole = digits(at);
-    if whole == 0 {
-        return text.is_empty();
-    }
-    at += whole;
-    if b.get(at) == Some(&b'.') {
-        let fraction = digits(at + 1);
-        if fraction == 0 {
-            return false;
+    // One pass: `part` 0 is the whole part, 1 the fraction, 2 the exponent; `digits` of the
+    // current part; a sign only first or right after the exponent's `e`.
+    let (mut part, mut digits, mut sign_ok) = (0u8, 0u32, true);
+    for &c in text.as_bytes() {
+        match c {
+            b'0'..=b'9' => (digits, sign_ok) = (digits + 1, false),
+            b'+' | b'-' if sign_ok => sign_ok = false,
+            b'.' if part == 0 && digits > 0 => (part, digits) = (1, 0),
+            b'e' | b'E' if part < 2 && digits > 0 => (part, digits, sign_ok) = (2, 0, true),
+            _ => return false,
         }
-        at += 1 + fraction;
     }
-    if matches!(b.get(at), Some(b'e' | b'E')) {
-        at += 1 + usize::from(matches!(b.get(at + 1), Some(b'+' | b'-')));
-        let exponent = digits(at);
-        if exponent == 0 {
-            return false;
-        }
-        at += exponent;
-    }
-    at == b.len()
+    text.is_empty() || digits > 0
 }
 
 /// True for a `YYYY-MM-DD` calendar date (what [`parse_date`] accepts, without computing

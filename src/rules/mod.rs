@@ -19,7 +19,7 @@ use serde::Serialize;
 
 pub use crate::keyword::same_keyword;
 pub use code::RuleCode;
-pub use echo::{same_target, Compare, Count, Echo, Match, RequestFields};
+pub use echo::{same_target, Compare, Count, Echo, Match, RequestFields, RequestValue};
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use shape::js_string;
 pub(crate) use shape::{bound_text, named};

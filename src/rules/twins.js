@@ -128,13 +128,6 @@ export function requestCount(request, name) {
 }
 
 /**
- * `Compare::Lower`: `got` is `want` with ASCII letters lower-cased.
- * @param {string} got
- * @param {string} want
- */
-export const lowerOf = (got, want) => got === asciiLower(want);
-
-/**
  * `Compare::Exact`.
  * @param {string} got
  * @param {string} want
@@ -143,13 +136,14 @@ export const sameText = (got, want) => got === want;
 
 /**
  * `rules::same_target`: whether the text has a scheme, its host as record keys compare
- * domains (trimmed, lower case, one trailing dot and a leading `www.` dropped) and its path
+ * domains (trimmed of ASCII white space, one trailing dot dropped, lower case, a leading `www.` dropped) and its path
  * without a trailing `/`.
  * @param {string} text
  * @returns {[boolean, string, string]}
  */
 function splitTarget(text) {
-  text = text.replace(/^[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/gu, '');
+  // Rust's `trim_ascii`: tab, line feed, form feed, carriage return, space.
+  text = text.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
   const scheme = text.indexOf('://');
   const url = scheme >= 0;
   const rest = url ? text.slice(scheme + 3) : text;

@@ -19,7 +19,7 @@ use crate::json::{push_token, Decimal, Key, RawStr, Scalar, ScanResult, Scanner,
 use crate::ops::Request;
 use crate::rules::{
     ArrayRule, At, CheckContext, Count, Echo, Kind, Match, Node, NumberRule, Object, Record,
-    RequestFields, RuleCode, Severity, StringRule,
+    RequestFields, RequestValue, RuleCode, Severity, StringRule,
 };
 
 /// A segment of the current JSON Pointer.
@@ -589,46 +589,30 @@ impl<'a, 'r> Engine<'a, 'r> {
             None => rec.value().as_str().map(|s| s.text()),
         };
         let Some(got) = got else { return };
-        let want = match echo.how {
-            Match::Same => request.text(echo.request),
-            Match::First if i == 0 => request.text(echo.request),
-            Match::First => return,
-            Match::At => request
-                .list(echo.request)
-                .and_then(|list| list.get(i))
-                .map(String::as_str),
-            Match::AnyOf => {
-                let Some(list) = request.list(echo.request) else {
-                    return;
-                };
-                if list.iter().any(|want| echo.compare.holds(&got, want)) {
-                    return;
-                }
-                None
-            }
-        };
+        // Matches the request's value (`Same`; `First` at index 0; `At` the item at the
+        // index), or any item of its list (`AnyOf`); nothing to compare with: no issue.
+        let holds = |want: &str| echo.compare.holds(&got, want);
+        match (echo.how, request.field(echo.request)) {
+            (Match::Same, Some(RequestValue::Text(want))) if !holds(want) => {}
+            (Match::First, Some(RequestValue::Text(want))) if i == 0 && !holds(want) => {}
+            (Match::At, Some(RequestValue::List(list)))
+                if list.get(i).is_some_and(|w| !holds(w)) => {}
+            (Match::AnyOf, Some(RequestValue::List(list))) if !list.iter().any(|w| holds(w)) => {}
+            _ => return,
+        }
         let at = match echo.field {
             Some(field) => At::Key(field),
             None => At::Here,
         };
-        match want {
-            Some(want) if !echo.compare.holds(&got, want) => {
-                self.report(here, at, echo.severity, echo.code, || {
-                    messages::echo(echo, debug(&got), debug(want), i)
-                });
-            }
-            None if echo.how == Match::AnyOf => {
-                self.report(here, at, echo.severity, echo.code, || {
-                    messages::echo(echo, debug(&got), "", i)
-                });
-            }
-            _ => {}
-        }
+        self.report(here, at, echo.severity, echo.code, || {
+            messages::echo(echo, self::shown(&got))
+        });
     }
 
     /// A [`Count`] rule on an array of `n` elements.
     fn count(&mut self, count: &Count, n: usize, here: Here<'_, '_>) {
-        let Some(want) = self.request.and_then(|r| r.list(count.request)) else {
+        let Some(RequestValue::List(want)) = self.request.and_then(|r| r.field(count.request))
+        else {
             return;
         };
         if n != want.len() {
@@ -637,11 +621,6 @@ impl<'a, 'r> Engine<'a, 'r> {
             });
         }
     }
-}
-
-/// A text as Rust's `{:?}` writes it (the JS validators' `debug`).
-fn debug(text: &str) -> String {
-    format!("{text:?}")
 }
 
 /// True when `f` is within the range of every rule (a plain loop, inlined at any opt-level).

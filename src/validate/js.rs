@@ -35,7 +35,6 @@ use crate::rules::{
 /// Placeholders in message templates, replaced by JS expressions.
 const HOLE: char = '\u{1}';
 const HOLE2: char = '\u{2}';
-const HOLE3: char = '\u{3}';
 
 /// The generated module (ES2020, no imports but its runtime `./validate_value.js`).
 pub fn js_validators() -> String {
@@ -345,7 +344,7 @@ impl Generator {
             let _ = writeln!(
                 checks_report,
                 "  {{\n    const g = {got}, w = {call};\n    if (w !== undefined) {}\n  }}",
-                echo_push(echo, &path, "0")
+                echo_push(echo, &path)
             );
         }
         fast.push_str(&checks_fast);
@@ -480,7 +479,7 @@ impl Generator {
                     let _ = writeln!(
                         per_element_report,
                         "    {{\n      const g = {got}, w = {call};\n      if (w !== undefined) {}\n    }}",
-                        echo_push(&echo, &path, "i")
+                        echo_push(&echo, &path)
                     );
                 }
                 ArrayRule::Count(count) => {
@@ -550,16 +549,13 @@ fn echo_call(echo: &Echo, x: &str, i: &str) -> (String, String) {
     (call(&got), got)
 }
 
-/// The report's `s.push(…)` of a failed [`Echo`] (response value `g`, request value `w`).
-fn echo_push(echo: &Echo, path: &str, i: &str) -> String {
+/// The report's `s.push(…)` of a failed [`Echo`] (response value `g`).
+fn echo_push(echo: &Echo, path: &str) -> String {
     format!(
         "s.push({path}, {}, {}, {});",
         lit(echo.severity.as_str()),
         lit(echo.code.as_str()),
-        concat(
-            &messages::echo(echo, HOLE, HOLE2, HOLE3),
-            &["debug(g)", "debug(w)", i]
-        )
+        concat(&messages::echo(echo, HOLE), &["shown(g)"])
     )
 }
 
@@ -605,7 +601,6 @@ fn concat(template: &str, args: &[&str]) -> String {
         let arg = match ch {
             HOLE => args.first(),
             HOLE2 => args.get(1),
-            HOLE3 => args.get(2),
             _ => None,
         };
         match arg {
