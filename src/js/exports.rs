@@ -1,7 +1,8 @@
 //! The JS package's surface: every `#[wasm_bindgen]` function and the `Client` class, with
-//! the hand-written TypeScript types (`serpkit.d.ts`, tested against the Rust model and the
-//! lists this module's siblings export by `tests/ts_types.rs`). Each export converts its JS
-//! arguments and hands over to the module of its job.
+//! the hand-written TypeScript types (`serpkit.d.ts`, checked against the Rust model and the
+//! lists this module's siblings export by `tsc --strict -p tests/ts`, whose
+//! `generated/checks.ts` the `pkg_types` example writes from the core). Each export converts
+//! its JS arguments and hands over to the module of its job.
 
 use std::rc::Rc;
 

@@ -3,7 +3,9 @@
 //! JSON text crosses the boundary: requests and bodies come in as text (or are
 //! `JSON.stringify`-ed once), results go out through `JSON.parse`, which builds JS objects
 //! faster than creating them one by one from wasm. The TypeScript types are written by hand in
-//! `serpkit.d.ts` (tested against the Rust model and the lists below by `tests/ts_types.rs`).
+//! `serpkit.d.ts`, checked against the Rust model and the lists below by
+//! `tsc --strict -p tests/ts` (its `generated/checks.ts` is written from the core by the
+//! `pkg_types` example).
 //!
 //! Modules by job. Each keeps its logic over plain Rust types, compiled and unit-tested
 //! natively (`cargo test -p serpkit`), and its JS values in a wasm-only part:
