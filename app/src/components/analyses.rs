@@ -105,50 +105,51 @@ struct PagesData {
 
 const PAGE_COLUMNS: [Column<PagesData>; 5] = [
     Column {
-        id: "url",
-        label: "Page",
-        numeric: false,
-        width: "minmax(14rem, 3fr)",
-        key: |d, i| SortKey::text(&d.pages[i].url),
-        csv: Some(|d, i| Cell::text(&d.pages[i].url)),
         csv_header: Some("URL"),
+        ..Column::new(
+            "url",
+            "Page",
+            false,
+            "minmax(14rem, 3fr)",
+            |d, i| SortKey::text(&d.pages[i].url),
+            Some(|d, i| Cell::text(&d.pages[i].url)),
+        )
     },
+    Column::new(
+        "keywords",
+        "Keywords",
+        true,
+        "6.5rem",
+        |d, i| SortKey::int(d.pages[i].keywords as i64),
+        Some(|d, i| Cell::num(d.pages[i].keywords as i64)),
+    ),
     Column {
-        id: "keywords",
-        label: "Keywords",
-        numeric: true,
-        width: "6.5rem",
-        key: |d, i| SortKey::int(d.pages[i].keywords as i64),
-        csv: Some(|d, i| Cell::num(d.pages[i].keywords as i64)),
-        csv_header: None,
-    },
-    Column {
-        id: "volume",
-        label: "Volume",
-        numeric: true,
-        width: "7rem",
-        key: |d, i| SortKey::int(d.pages[i].volume),
-        csv: Some(|d, i| Cell::num(d.pages[i].volume)),
         csv_header: Some("Total volume"),
+        ..Column::new(
+            "volume",
+            "Volume",
+            true,
+            "7rem",
+            |d, i| SortKey::int(d.pages[i].volume),
+            Some(|d, i| Cell::num(d.pages[i].volume)),
+        )
     },
-    Column {
-        id: "best",
-        label: "Best keyword",
-        numeric: false,
-        width: "minmax(10rem, 2fr)",
-        key: |d, i| SortKey::text(&d.pages[i].best_keyword),
-        csv: Some(|d, i| Cell::text(&d.pages[i].best_keyword)),
-        csv_header: None,
-    },
-    Column {
-        id: "rank",
-        label: "Best rank",
-        numeric: true,
-        width: "6rem",
-        key: |d, i| SortKey::int(d.pages[i].best_rank),
-        csv: Some(|d, i| Cell::num(d.pages[i].best_rank)),
-        csv_header: None,
-    },
+    Column::new(
+        "best",
+        "Best keyword",
+        false,
+        "minmax(10rem, 2fr)",
+        |d, i| SortKey::text(&d.pages[i].best_keyword),
+        Some(|d, i| Cell::text(&d.pages[i].best_keyword)),
+    ),
+    Column::new(
+        "rank",
+        "Best rank",
+        true,
+        "6rem",
+        |d, i| SortKey::int(d.pages[i].best_rank),
+        Some(|d, i| Cell::num(d.pages[i].best_rank)),
+    ),
 ];
 
 /// The domain's top pages tab.
@@ -262,51 +263,45 @@ impl CannibalData {
 }
 
 const CANNIBAL_COLUMNS: [Column<CannibalData>; 5] = [
+    Column::keyword(
+        "minmax(11rem, 2fr)",
+        |d, i| SortKey::text(&d.at(i).0.keyword),
+        Some(|d, i| Cell::text(&d.at(i).0.keyword)),
+    ),
+    Column::volume(
+        |d, i| SortKey::int(d.at(i).0.volume),
+        Some(|d, i| Cell::num(d.at(i).0.volume)),
+    ),
     Column {
-        id: "keyword",
-        label: "Keyword",
-        numeric: false,
-        width: "minmax(11rem, 2fr)",
-        key: |d, i| SortKey::text(&d.at(i).0.keyword),
-        csv: Some(|d, i| Cell::text(&d.at(i).0.keyword)),
-        csv_header: None,
-    },
-    Column {
-        id: "volume",
-        label: "Volume",
-        numeric: true,
-        width: "6.5rem",
-        key: |d, i| SortKey::int(d.at(i).0.volume),
-        csv: Some(|d, i| Cell::num(d.at(i).0.volume)),
-        csv_header: None,
-    },
-    Column {
-        id: "urls",
-        label: "URLs",
-        numeric: true,
-        width: "5rem",
-        key: |d, i| SortKey::int(d.at(i).0.urls.len() as i64),
-        csv: Some(|d, i| Cell::num(d.at(i).0.urls.len() as i64)),
         csv_header: Some("URLs ranking"),
+        ..Column::new(
+            "urls",
+            "URLs",
+            true,
+            "5rem",
+            |d, i| SortKey::int(d.at(i).0.urls.len() as i64),
+            Some(|d, i| Cell::num(d.at(i).0.urls.len() as i64)),
+        )
     },
     Column {
-        id: "url",
-        label: "Ranking URL",
-        numeric: false,
-        width: "minmax(14rem, 3fr)",
-        key: |d, i| SortKey::text(&d.at(i).1 .0),
-        csv: Some(|d, i| Cell::text(&d.at(i).1 .0)),
         csv_header: Some("URL"),
+        ..Column::new(
+            "url",
+            "Ranking URL",
+            false,
+            "minmax(14rem, 3fr)",
+            |d, i| SortKey::text(&d.at(i).1 .0),
+            Some(|d, i| Cell::text(&d.at(i).1 .0)),
+        )
     },
-    Column {
-        id: "rank",
-        label: "Rank",
-        numeric: true,
-        width: "5rem",
-        key: |d, i| SortKey::int(d.at(i).1 .1),
-        csv: Some(|d, i| Cell::num(d.at(i).1 .1)),
-        csv_header: None,
-    },
+    Column::new(
+        "rank",
+        "Rank",
+        true,
+        "5rem",
+        |d, i| SortKey::int(d.at(i).1 .1),
+        Some(|d, i| Cell::num(d.at(i).1 .1)),
+    ),
 ];
 
 /// The domain's cannibalisation tab.
@@ -387,52 +382,36 @@ struct IntentData {
     orders: SortCache,
 }
 
+/// Column `$c` of the ranked keywords' table read through [`IntentData::rows`]: the intent
+/// table shows those columns as that table does (header, width, sort, CSV).
+macro_rules! ranked_column {
+    ($c:expr) => {{
+        const C: Column<RankedKeywordsData> = super::ranked_keywords::COLUMNS[$c];
+        Column {
+            id: C.id,
+            label: C.label,
+            numeric: C.numeric,
+            width: C.width,
+            key: |d: &IntentData, i| (C.key)(&d.rows, i),
+            csv: Some(|d: &IntentData, i| C.csv.map_or_else(Cell::empty, |f| f(&d.rows, i))),
+            csv_header: C.csv_header,
+        }
+    }};
+}
+
 const INTENT_COLUMNS: [Column<IntentData>; 5] = [
-    Column {
-        id: "keyword",
-        label: "Keyword",
-        numeric: false,
-        width: "minmax(11rem, 2fr)",
-        key: |d, i| SortKey::text(&d.rows.lower[i]),
-        csv: Some(|d, i| Cell::text(&d.rows.keyword[i])),
-        csv_header: None,
-    },
-    Column {
-        id: "intent",
-        label: "Intent",
-        numeric: false,
-        width: "minmax(9rem, 1.4fr)",
-        key: |d, i| SortKey::text(&d.text[i]),
-        csv: Some(|d, i| Cell::text(&d.text[i])),
-        csv_header: None,
-    },
-    Column {
-        id: "volume",
-        label: "Volume",
-        numeric: true,
-        width: "6.5rem",
-        key: |d, i| SortKey::int(d.rows.volume[i]),
-        csv: Some(|d, i| Cell::num(d.rows.volume[i])),
-        csv_header: Some("Search volume"),
-    },
-    Column {
-        id: "rank",
-        label: "Rank",
-        numeric: true,
-        width: "4.5rem",
-        key: |d, i| SortKey::int(d.rows.rank[i]),
-        csv: Some(|d, i| Cell::num(d.rows.rank[i])),
-        csv_header: None,
-    },
-    Column {
-        id: "url",
-        label: "Ranking URL",
-        numeric: false,
-        width: "minmax(12rem, 2.4fr)",
-        key: |d, i| SortKey::text(&d.rows.url[i]),
-        csv: Some(|d, i| Cell::text(&d.rows.url[i])),
-        csv_header: Some("URL"),
-    },
+    ranked_column!(0), // keyword
+    Column::new(
+        "intent",
+        "Intent",
+        false,
+        "minmax(9rem, 1.4fr)",
+        |d, i| SortKey::text(&d.text[i]),
+        Some(|d, i| Cell::text(&d.text[i])),
+    ),
+    ranked_column!(1), // volume
+    ranked_column!(2), // rank
+    ranked_column!(6), // url
 ];
 
 /// The domain's intent tab: keywords per intent, a filter and the table.

@@ -74,6 +74,11 @@ impl<'a> SortKey<'a> {
     }
 }
 
+/// How a column reads row `i`'s sort key.
+pub type KeyFn<D> = fn(&D, usize) -> SortKey<'_>;
+/// How a column reads row `i`'s CSV value.
+pub type CsvFn<D> = fn(&D, usize) -> Cell;
+
 /// One column of either table: id (sort state, URLs, test ids), header, how it sorts, and
 /// how it exports.
 pub struct Column<D: ?Sized> {
@@ -100,6 +105,40 @@ impl<D: ?Sized> Clone for Column<D> {
     }
 }
 impl<D: ?Sized> Copy for Column<D> {}
+
+// Constructors for the column kinds every analysis table repeats, so a table states only
+// how it reads its rows. They are `const` and used in `const` tables: no code is emitted.
+impl<D: ?Sized> Column<D> {
+    /// A column exported under its label.
+    pub const fn new(
+        id: &'static str,
+        label: &'static str,
+        numeric: bool,
+        width: &'static str,
+        key: KeyFn<D>,
+        csv: Option<CsvFn<D>>,
+    ) -> Column<D> {
+        Column {
+            id,
+            label,
+            numeric,
+            width,
+            key,
+            csv,
+            csv_header: None,
+        }
+    }
+
+    /// The `keyword` column.
+    pub const fn keyword(width: &'static str, key: KeyFn<D>, csv: Option<CsvFn<D>>) -> Column<D> {
+        Column::new("keyword", "Keyword", false, width, key, csv)
+    }
+
+    /// The search `volume` column.
+    pub const fn volume(key: KeyFn<D>, csv: Option<CsvFn<D>>) -> Column<D> {
+        Column::new("volume", "Volume", true, "6.5rem", key, csv)
+    }
+}
 
 /// The rows at `order` as CSV, one column per exported column, in table order.
 pub fn to_csv<D: ?Sized>(columns: &[Column<D>], data: &D, order: &[u32]) -> String {

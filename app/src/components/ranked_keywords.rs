@@ -20,68 +20,63 @@ use crate::workspace::use_workspace;
 
 /// The table's columns.
 pub const COLUMNS: [Column<RankedKeywordsData>; 7] = [
+    Column::keyword(
+        "minmax(11rem, 2fr)",
+        |data, i| SortKey::text(&data.lower[i]),
+        Some(|data, i| Cell::text(&data.keyword[i])),
+    ),
     Column {
-        id: "keyword",
-        label: "Keyword",
-        numeric: false,
-        width: "minmax(11rem, 2fr)",
-        key: |data, i| SortKey::text(&data.lower[i]),
-        csv: Some(|data, i| Cell::text(&data.keyword[i])),
-        csv_header: None,
-    },
-    Column {
-        id: "volume",
-        label: "Volume",
-        numeric: true,
-        width: "6.5rem",
-        key: |data, i| SortKey::int(data.volume[i]),
-        csv: Some(|data, i| Cell::num(data.volume[i])),
         csv_header: Some("Search volume"),
+        ..Column::volume(
+            |data, i| SortKey::int(data.volume[i]),
+            Some(|data, i| Cell::num(data.volume[i])),
+        )
     },
+    Column::new(
+        "rank",
+        "Rank",
+        true,
+        "4.5rem",
+        |data, i| SortKey::int(data.rank[i]),
+        Some(|data, i| Cell::num(data.rank[i])),
+    ),
+    Column::new(
+        "competition",
+        "Competition",
+        true,
+        "7.5rem",
+        |data, i| SortKey::num(data.competition[i]),
+        Some(|data, i| Cell::decimal(data.competition[i] / 100.0, 2)),
+    ),
+    Column::new(
+        "backlinks",
+        "Backlinks",
+        true,
+        "7rem",
+        |data, i| SortKey::int(data.backlinks[i]),
+        Some(|data, i| Cell::num(data.backlinks[i])),
+    ),
     Column {
-        id: "rank",
-        label: "Rank",
-        numeric: true,
-        width: "4.5rem",
-        key: |data, i| SortKey::int(data.rank[i]),
-        csv: Some(|data, i| Cell::num(data.rank[i])),
-        csv_header: None,
-    },
-    Column {
-        id: "competition",
-        label: "Competition",
-        numeric: true,
-        width: "7.5rem",
-        key: |data, i| SortKey::num(data.competition[i]),
-        csv: Some(|data, i| Cell::decimal(data.competition[i] / 100.0, 2)),
-        csv_header: None,
-    },
-    Column {
-        id: "backlinks",
-        label: "Backlinks",
-        numeric: true,
-        width: "7rem",
-        key: |data, i| SortKey::int(data.backlinks[i]),
-        csv: Some(|data, i| Cell::num(data.backlinks[i])),
-        csv_header: None,
-    },
-    Column {
-        id: "refdomains",
-        label: "Ref. domains",
-        numeric: true,
-        width: "8rem",
-        key: |data, i| SortKey::int(data.refdomains[i]),
-        csv: Some(|data, i| Cell::num(data.refdomains[i])),
         csv_header: Some("Referring domains"),
+        ..Column::new(
+            "refdomains",
+            "Ref. domains",
+            true,
+            "8rem",
+            |data, i| SortKey::int(data.refdomains[i]),
+            Some(|data, i| Cell::num(data.refdomains[i])),
+        )
     },
     Column {
-        id: "url",
-        label: "Ranking URL",
-        numeric: false,
-        width: "minmax(12rem, 2.4fr)",
-        key: |data, i| SortKey::text(&data.url[i]),
-        csv: Some(|data, i| Cell::text(&data.url[i])),
         csv_header: Some("URL"),
+        ..Column::new(
+            "url",
+            "Ranking URL",
+            false,
+            "minmax(12rem, 2.4fr)",
+            |data, i| SortKey::text(&data.url[i]),
+            Some(|data, i| Cell::text(&data.url[i])),
+        )
     },
 ];
 

@@ -83,18 +83,11 @@ pub fn cannibalised(rows: Rows) -> Vec<Cannibalised> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn cols(rows: &[(&str, i64, i64, &str)]) -> [Vec<String>; 3] {
-        [
-            rows.iter().map(|r| r.0.to_string()).collect(),
-            rows.iter().map(|r| r.0.to_lowercase()).collect(),
-            rows.iter().map(|r| r.3.to_string()).collect(),
-        ]
-    }
+    use crate::research::top_pages::fixtures::Cols;
 
     #[test]
     fn two_urls_for_one_keyword_are_cannibalised() {
-        let data = [
+        let data = Cols::new(&[
             ("Wool Socks", 500, 7, "https://a.com/socks"),
             ("wool socks", 500, 3, "https://a.com/guides/wool"),
             ("wool socks", 500, 9, "https://a.com/socks"),
@@ -105,18 +98,8 @@ mod tests {
             ("boots", 100, 2, "https://a.com/b1"),
             ("boots", 100, 5, "https://a.com/b2"),
             ("boots", 100, 8, "https://a.com/b3"),
-        ];
-        let [keyword, lower, url] = cols(&data);
-        let volume: Vec<i64> = data.iter().map(|r| r.1).collect();
-        let rank: Vec<i64> = data.iter().map(|r| r.2).collect();
-        let rows = Rows {
-            keyword: &keyword,
-            lower: &lower,
-            volume: &volume,
-            rank: &rank,
-            url: &url,
-        };
-        let c = cannibalised(rows);
+        ]);
+        let c = cannibalised(data.rows());
         assert_eq!(
             c.len(),
             2,

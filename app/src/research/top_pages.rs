@@ -166,8 +166,9 @@ pub fn gap_pages(gap: &super::gap::Gap, rows: &[u32]) -> Vec<Page> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) mod fixtures {
+    //! Ranked keywords as columns for the tests of the analyses that read [`Rows`].
+    use super::Rows;
 
     /// Columns of (keyword, volume, rank, url).
     pub(crate) struct Cols {
@@ -199,6 +200,12 @@ mod tests {
             }
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::Cols;
+    use super::*;
 
     #[test]
     fn pages_count_keywords_once_sum_volume_and_name_the_best_keyword() {

@@ -58,102 +58,93 @@ fn rank_key(position: Option<&gap::Position>) -> SortKey<'static> {
 
 /// Columns of a gap list's table (and its CSV).
 const COLUMNS: [Column<GapView>; 8] = [
-    Column {
-        id: "keyword",
-        label: "Keyword",
-        numeric: false,
-        width: "minmax(12rem, 2fr)",
-        key: |v, i| SortKey::text(&v.gap.lower[i]),
-        csv: Some(|v, i| Cell::text(&v.gap.keyword[i])),
-        csv_header: None,
-    },
-    Column {
-        id: "volume",
-        label: "Volume",
-        numeric: true,
-        width: "6.5rem",
-        key: |v, i| SortKey::int(v.gap.volume[i]),
-        csv: Some(|v, i| Cell::num(v.gap.volume[i])),
-        csv_header: None,
-    },
-    Column {
-        id: "competition",
-        label: "Competition",
-        numeric: true,
-        width: "7rem",
-        key: |v, i| SortKey::num(v.gap.competition[i]),
-        csv: Some(|v, i| Cell::decimal(v.gap.competition[i], 2)),
-        csv_header: None,
-    },
-    Column {
-        id: "yours",
-        label: "Your rank",
-        numeric: true,
-        width: "6rem",
-        key: |v, i| rank_key(v.gap.yours[i].as_ref()),
-        csv: Some(|v, i| {
+    Column::keyword(
+        "minmax(12rem, 2fr)",
+        |v, i| SortKey::text(&v.gap.lower[i]),
+        Some(|v, i| Cell::text(&v.gap.keyword[i])),
+    ),
+    Column::volume(
+        |v, i| SortKey::int(v.gap.volume[i]),
+        Some(|v, i| Cell::num(v.gap.volume[i])),
+    ),
+    Column::new(
+        "competition",
+        "Competition",
+        true,
+        "7rem",
+        |v, i| SortKey::num(v.gap.competition[i]),
+        Some(|v, i| Cell::decimal(v.gap.competition[i], 2)),
+    ),
+    Column::new(
+        "yours",
+        "Your rank",
+        true,
+        "6rem",
+        |v, i| rank_key(v.gap.yours[i].as_ref()),
+        Some(|v, i| {
             v.gap.yours[i]
                 .as_ref()
                 .map_or_else(Cell::empty, |p| Cell::num(p.rank))
         }),
-        csv_header: None,
-    },
+    ),
+    Column::new(
+        "best",
+        "Best competitor",
+        false,
+        "minmax(9rem, 1fr)",
+        |v, i| v.best_domain(i).map_or(SortKey::Missing, SortKey::text),
+        Some(|v, i| Cell::text(v.best_domain(i).unwrap_or_default())),
+    ),
     Column {
-        id: "best",
-        label: "Best competitor",
-        numeric: false,
-        width: "minmax(9rem, 1fr)",
-        key: |v, i| v.best_domain(i).map_or(SortKey::Missing, SortKey::text),
-        csv: Some(|v, i| Cell::text(v.best_domain(i).unwrap_or_default())),
-        csv_header: None,
-    },
-    Column {
-        id: "their",
-        label: "Its rank",
-        numeric: true,
-        width: "5.5rem",
-        key: |v, i| rank_key(v.gap.best_position(i)),
-        csv: Some(|v, i| {
-            v.gap
-                .best_position(i)
-                .map_or_else(Cell::empty, |p| Cell::num(p.rank))
-        }),
         csv_header: Some("Best competitor rank"),
+        ..Column::new(
+            "their",
+            "Its rank",
+            true,
+            "5.5rem",
+            |v, i| rank_key(v.gap.best_position(i)),
+            Some(|v, i| {
+                v.gap
+                    .best_position(i)
+                    .map_or_else(Cell::empty, |p| Cell::num(p.rank))
+            }),
+        )
     },
     Column {
-        id: "url",
-        label: "Its URL",
-        numeric: false,
-        width: "minmax(12rem, 2fr)",
-        key: |v, i| {
-            v.gap
-                .best_position(i)
-                .map_or(SortKey::Missing, |p| SortKey::text(&p.url))
-        },
-        csv: Some(|v, i| {
-            v.gap
-                .best_position(i)
-                .map_or_else(Cell::empty, |p| Cell::text(&p.url))
-        }),
         csv_header: Some("Best competitor URL"),
+        ..Column::new(
+            "url",
+            "Its URL",
+            false,
+            "minmax(12rem, 2fr)",
+            |v, i| {
+                v.gap
+                    .best_position(i)
+                    .map_or(SortKey::Missing, |p| SortKey::text(&p.url))
+            },
+            Some(|v, i| {
+                v.gap
+                    .best_position(i)
+                    .map_or_else(Cell::empty, |p| Cell::text(&p.url))
+            }),
+        )
     },
-    Column {
-        id: "your_url",
-        label: "Your URL",
-        numeric: false,
-        width: "minmax(10rem, 1fr)",
-        key: |v, i| {
+    Column::new(
+        "your_url",
+        "Your URL",
+        false,
+        "minmax(10rem, 1fr)",
+        |v, i| {
             v.gap.yours[i]
                 .as_ref()
                 .map_or(SortKey::Missing, |p| SortKey::text(&p.url))
         },
-        csv: Some(|v, i| {
+        Some(|v, i| {
             v.gap.yours[i]
                 .as_ref()
                 .map_or_else(Cell::empty, |p| Cell::text(&p.url))
         }),
-        csv_header: None,
-    },
+    ),
 ];
 
 /// Numeric filter text: `""` is open.
