@@ -5,25 +5,20 @@
 // of the synthetic data. Brand terms, filters, CSV export and adding to a list are checked
 // too, and axe-core finds no violation.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveApp, launch, newPage, open, shot, micros, parseCsv, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
+import { e2e, open, shot, micros, parseCsv, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
 import { LISTS, expectedGap } from './research_gap_rules.mjs';
 
 const YOU = 'example.com';
 const RIVALS = ['example.org', 'example.net'];
 
-let app, browser, page;
+const app = e2e();
+let page;
 before(async () => {
-  app = await serveApp();
-  browser = await launch();
-  page = await newPage(browser);
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
+  [page] = await app.tabs(1);
 });
 
 async function rankedKeywords(domain) {

@@ -6,10 +6,10 @@
 // a list; the groups CSV has every shown group with its keywords; the explorer's report has
 // the groups. Volumes come from the page's own table, so nothing depends on the synthetic data.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveApp, launch, newPage, open, research, shot, parseCsv } from './helpers.mjs';
+import { e2e, open, research, shot, parseCsv } from './helpers.mjs';
 
 const KEYWORDS = [
   'running shoes',
@@ -28,15 +28,10 @@ const KEYWORDS = [
   'running shoe',
 ];
 
-let app, browser, page;
+const app = e2e();
+let page;
 before(async () => {
-  app = await serveApp();
-  browser = await launch();
-  page = await newPage(browser);
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
+  [page] = await app.tabs(1);
 });
 
 const words = (k) => k.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);

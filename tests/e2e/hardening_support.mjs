@@ -2,10 +2,6 @@
 // payload could have done to the page (XSS canary, links, handlers) and a dump of everything
 // the app stored. Their set-up is helpers.mjs's `e2e()`.
 
-// Moved to helpers.mjs (`appAndBrowser` is `e2e`); re-exported for test files not converted
-// yet, so they keep working until they import from helpers.mjs.
-export { e2e as appAndBrowser, goLive, spaGo } from './helpers.mjs';
-
 /**
  * What an injected payload could have done on the page: the canary, links that are not
  * http(s), inline event-handler attributes, frames/objects, scripts other than the app's

@@ -5,20 +5,15 @@
 // and buys nothing; the explorer's Run then asks the same price. A paste and a broken file
 // too, and axe-core finds no violation with the panel open.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveApp, launch, newPage, open, research, shot, micros } from './helpers.mjs';
+import { e2e, open, research, shot, micros } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
 
-let app, browser, page;
+const app = e2e();
+let page;
 before(async () => {
-  app = await serveApp();
-  browser = await launch();
-  page = await newPage(browser);
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
+  [page] = await app.tabs(1);
 });
 
 const CSV = [

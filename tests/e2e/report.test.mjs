@@ -4,24 +4,19 @@
 // the page showed, its charts are inline SVG, and it prints (PDF) without error. Made in demo
 // mode, a report says it holds demo data (title, a note under it, the file name).
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { serveApp, launch, newPage, open, research, OUT } from './helpers.mjs';
+import { e2e, open, research, OUT } from './helpers.mjs';
 
 const KEYWORDS = ['running shoes', 'trail running shoes', 'marathon training plan', 'running watch', 'best running socks'];
 
-let app, browser, page;
+const app = e2e();
+let page;
 before(async () => {
-  app = await serveApp();
-  browser = await launch();
-  page = await newPage(browser);
-});
-after(async () => {
-  await browser?.close();
-  await app?.close();
+  [page] = await app.tabs(1);
 });
 
 /** Clicks the export button; returns the file's text and its path under test-output/reports. */
@@ -38,7 +33,7 @@ async function exportReport(testid, name) {
 
 /** Opens the file with JavaScript disabled; returns the page and every URL it requested. */
 async function openOffline(file) {
-  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1100, height: 900 } });
+  const context = await app.browser.newContext({ javaScriptEnabled: false, viewport: { width: 1100, height: 900 } });
   const view = await context.newPage();
   const requests = [];
   view.on('request', (r) => requests.push(r.url()));
