@@ -8,9 +8,9 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { e2e, open, parseCsv, shot, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
+import { e2e, open, parseCsv, shot } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
-import { expectedGap, brandWords, branded } from './research_gap_rules.mjs';
+import { expectedGap, brandWords, branded, rankedKeywords } from './research_gap_rules.mjs';
 
 const app = e2e();
 let page;
@@ -20,17 +20,6 @@ before(async () => {
 
 const DOMAINS = ['example.com', 'example.org', 'example.net'];
 const num = (t) => Number(String(t).replace(/[^0-9-]/g, ''));
-
-async function rankedKeywords(domain) {
-  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
-  const r = await fetch(`${SANDBOX_URL}/v1/ranked-keywords/domain`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key: SANDBOX_KEY, domain }),
-  });
-  assert.equal(r.status, 200);
-  return r.json();
-}
 
 async function csvOf(testid) {
   const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);

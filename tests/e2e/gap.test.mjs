@@ -8,9 +8,9 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { e2e, open, shot, micros, parseCsv, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
+import { e2e, open, shot, micros, parseCsv } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
-import { LISTS, expectedGap } from './research_gap_rules.mjs';
+import { LISTS, expectedGap, rankedKeywords, tabCount as gapTabCount } from './research_gap_rules.mjs';
 
 const YOU = 'example.com';
 const RIVALS = ['example.org', 'example.net'];
@@ -21,18 +21,7 @@ before(async () => {
   [page] = await app.tabs(1);
 });
 
-async function rankedKeywords(domain) {
-  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
-  const r = await fetch(`${SANDBOX_URL}/v1/ranked-keywords/domain`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key: SANDBOX_KEY, domain }),
-  });
-  assert.equal(r.status, 200);
-  return r.json();
-}
-
-const tabCount = async (id) => Number((await page.getByTestId(`gap-tab-${id}`).textContent()).replace(/[^0-9]/g, ''));
+const tabCount = (id) => gapTabCount(page, id);
 const demoLedger = async () => micros(await page.getByTestId('ledger').textContent());
 const firstCells = (n) => page.locator('[data-testid="gap-table"] [data-testid="vrow"]').evaluateAll(
   (rows, n) => rows.slice(0, n).map((r) => [...r.querySelectorAll('[role="cell"]')].map((c) => c.textContent)),

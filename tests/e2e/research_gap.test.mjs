@@ -9,9 +9,9 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveApp, launch, newPage, open, shot, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
+import { serveApp, launch, newPage, open, shot } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
-import { LISTS, expectedGap } from './research_gap_rules.mjs';
+import { LISTS, expectedGap, rankedKeywords, tabCount as gapTabCount } from './research_gap_rules.mjs';
 
 const TYPED = ['shop.example.co.uk', 'www.rival.com', 'xn--bcher-kva.de'];
 const NAMES = ['Shared', 'Missing', 'Weak', 'Strong', 'Untapped', 'Unique', 'Striking distance'];
@@ -27,18 +27,7 @@ after(async () => {
   await app?.close();
 });
 
-async function rankedKeywords(domain) {
-  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
-  const r = await fetch(`${SANDBOX_URL}/v1/ranked-keywords/domain`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key: SANDBOX_KEY, domain }),
-  });
-  assert.equal(r.status, 200);
-  return r.json();
-}
-
-const tabCount = async (id) => Number((await page.getByTestId(`gap-tab-${id}`).textContent()).replace(/[^0-9]/g, ''));
+const tabCount = (id) => gapTabCount(page, id);
 const untilCount = (n) => page.waitForFunction(
   ([n]) => document.querySelector('[data-testid="gap-count"]')?.textContent === `${n.toLocaleString('en-US')} keywords`,
   [n],

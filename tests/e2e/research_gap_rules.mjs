@@ -1,6 +1,10 @@
 // The content gap's rules (app/src/research/gap.rs and brand.rs), written again here from
 // their statement on the page, for the e2e tests that recompute the lists from the sandbox's
-// records (gap.test.mjs, research_gap.test.mjs). Not a test file itself.
+// records (gap.test.mjs, research_gap.test.mjs, analyses_gap.test.mjs), and their set-up: the
+// records from the sandbox and the tabs' counts. Not a test file itself.
+
+import assert from 'node:assert/strict';
+import { SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
 
 /** The lists' ids in the page's order (Semrush's Keyword Gap, then striking distance). */
 export const LISTS = ['shared', 'missing', 'weak', 'strong', 'untapped', 'unique', 'striking'];
@@ -76,3 +80,19 @@ export function expectedGap(perDomain, brandText, { top = 20, striking = [11, 20
   for (const l of Object.values(lists)) l.sort(order);
   return lists;
 }
+
+/** The sandbox's ranked keywords of `domain` (what the page buys), straight from the service. */
+export async function rankedKeywords(domain) {
+  assert.ok(SANDBOX_URL, 'SANDBOX_URL is set by cargo xtask e2e');
+  const r = await fetch(`${SANDBOX_URL}/v1/ranked-keywords/domain`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key: SANDBOX_KEY, domain }),
+  });
+  assert.equal(r.status, 200);
+  return r.json();
+}
+
+/** The count a gap list's tab shows (`gap-tab-<id>`). */
+export const tabCount = async (page, id) =>
+  Number((await page.getByTestId(`gap-tab-${id}`).textContent()).replace(/[^0-9]/g, ''));
