@@ -1,6 +1,6 @@
-//! A row of the keyword explorer (search volume, CPC, competition, the 12 monthly values with
-//! their trends and season, the opportunity score): its table columns, CSV cells and the
-//! explorer's HTML report.
+//! A row of the keyword explorer (search intent, search volume, CPC, competition, the 12
+//! monthly values with their trends and season, the opportunity score): its table columns,
+//! CSV cells and the explorer's HTML report.
 
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -9,6 +9,7 @@ use serpkit::ops::search_volume_bulk::SearchVolumeRecord;
 use crate::components::csv::Cell;
 use crate::components::{fmt_change, fmt_cpc, fmt_int, Column, SortKey, Sparkline, TableRow};
 use crate::paths::keyword_route;
+use crate::research::intent::{self, Intents};
 use crate::research::report::{self, Block, Report, Section};
 use crate::research::score;
 use crate::research::trends::{self, percent_bound, Season, SeasonFilter, TrendFilter};
@@ -18,6 +19,8 @@ use crate::research::trends::{self, percent_bound, Season, SeasonFilter, TrendFi
 pub struct KeywordRow {
     /// The keyword.
     pub keyword: String,
+    /// Its search intents (`research::intent`, with no brand terms: no domain is known).
+    pub intent: Intents,
     /// Country code (for links).
     pub ccode: String,
     /// Search volume.
@@ -52,6 +55,7 @@ impl KeywordRow {
         let trend = trends::trend(&r.targeted_monthly_searches, current_month);
         KeywordRow {
             keyword: r.keyword.clone(),
+            intent: intent::classify(&r.keyword, &[]),
             ccode: ccode.to_string(),
             volume: r.search_volume,
             cpc: r.average_cpc,
@@ -126,6 +130,19 @@ fn change_title(span: u8) -> &'static str {
         "The latest month against the same month a year earlier"
     } else {
         "Month 12 against month 1 of the 12 months shown: an 11-month change (no 13th month is known)"
+    }
+}
+
+/// The intent cell: the letters (I, N, C, T) as Semrush shows them, each intent's name in the
+/// tooltip and for screen readers. The cell is positioned so the screen readers' text (an
+/// absolute box) stays inside the table's scrolling box: without it, measured, a narrow window
+/// scrolled sideways to reach it.
+fn intent_cell(set: Intents) -> impl IntoView {
+    let (names, title) = (set.text(), set.text());
+    view! {
+        <td data-col="intent" title=title style="position: relative">
+            <span aria-hidden="true">{set.letters()}</span><span class="sr-only">{names}</span>
+        </td>
     }
 }
 
@@ -249,6 +266,17 @@ impl TableRow for KeywordRow {
                 csv_header: None,
             },
             score_column(),
+            // Last (Semrush shows it next to the keyword): the columns before it keep their
+            // places in the CSV, for the spreadsheets and scripts that read them by position.
+            Column {
+                id: "intent",
+                label: "Intent",
+                numeric: false,
+                width: "",
+                key: |rows, i| SortKey::int(rows[i].intent.sort_key()),
+                csv: Some(|rows, i| Cell::text(rows[i].intent.text())),
+                csv_header: None,
+            },
         ]
     }
     fn cells(&self) -> AnyView {
@@ -266,6 +294,7 @@ impl TableRow for KeywordRow {
             <td data-col="peak">{trends::month_short(self.peak)}</td>
             <td data-col="season">{self.season.label()}</td>
             <td class="num" data-col="score">{score_text(self.score)}</td>
+            {intent_cell(self.intent)}
         }
         .into_any()
     }
@@ -443,6 +472,18 @@ pub fn covered_text(rows: &[KeywordRow]) -> String {
     }
 }
 
+/// Keywords per intent ("Informational 12, Navigational 0, …"; a keyword with several
+/// intents counts in each), for the report's summary.
+fn intent_counts(rows: &[KeywordRow]) -> String {
+    let sets: Vec<Intents> = rows.iter().map(|r| r.intent).collect();
+    intent::Intent::ALL
+        .iter()
+        .zip(intent::distribution(&sets, &[]))
+        .map(|(x, (n, _))| format!("{} {}", x.label(), fmt_int(n as i64)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Rows in a report's table: the first this many by volume (the CSV export has every row).
 pub const REPORT_ROWS: usize = 500;
 
@@ -488,6 +529,7 @@ pub fn keyword_report(
                 trends::month_short(r.peak).into(),
                 r.season.label().into(),
                 score_text(r.score).into(),
+                r.intent.text().into(),
             ]
         })
         .collect();
@@ -496,6 +538,7 @@ pub fn keyword_report(
         covered.clone(),
         trends::CHANGE_RULE.to_string(),
         trends::SEASON_RULE.to_string(),
+        format!("{} {}", intent::RULE, intent::NO_BRAND_NOTE),
         score_formula.to_string(),
     ];
     notes.retain(|n| !n.is_empty());
@@ -518,6 +561,7 @@ pub fn keyword_report(
                     ("Total monthly volume".into(), fmt_int(total)),
                     ("Seasonal".into(), fmt_int(seasonal as i64)),
                     ("In season now".into(), fmt_int(in_season as i64)),
+                    ("By intent".into(), intent_counts(rows)),
                 ]),
                 Block::Bars {
                     title: "Top keywords by monthly search volume".into(),
@@ -533,7 +577,7 @@ pub fn keyword_report(
             heading: "Keywords".into(),
             notes,
             blocks: vec![Block::Table {
-                caption: format!("Search volume, trends and opportunity ({country})"),
+                caption: format!("Search intent, volume, trends and opportunity ({country})"),
                 headers: [
                     "Keyword",
                     "#Volume",
@@ -545,6 +589,7 @@ pub fn keyword_report(
                     "Peak",
                     "Season",
                     "#Opportunity",
+                    "Intent",
                 ]
                 .map(String::from)
                 .to_vec(),
@@ -613,6 +658,36 @@ mod tests {
         assert_eq!(row.change_span, 11);
         assert!(change_title(row.change_span).contains("11-month"));
         assert!(change_title(12).contains("a year earlier"));
+    }
+
+    #[test]
+    fn a_row_has_its_intents_in_the_csv_and_the_report() {
+        let mut r = record((2024, 4), &[100; 12], false);
+        r.keyword = "best trail shoes price".into();
+        let row = KeywordRow::from_record(&r, "us", 3);
+        assert_eq!(row.intent.letters(), "C T");
+        let csv = keywords_csv(&[r.keyword.clone()], &[row.clone()]);
+        let mut lines = csv.trim_start_matches('\u{FEFF}').lines();
+        assert!(lines.next().is_some_and(|h| h.ends_with(",Intent")));
+        assert!(lines
+            .next()
+            .is_some_and(|l| l.ends_with(",\"Commercial, Transactional\"")));
+        let report = keyword_report(&[row], "US", "formula", "2025-03-01", Vec::new());
+        let Block::Figures(figures) = &report.sections[0].blocks[0] else {
+            panic!("figures first");
+        };
+        assert_eq!(
+            figures.last().map(|f| f.1.as_str()),
+            Some("Informational 0, Navigational 0, Commercial 1, Transactional 1")
+        );
+        let Block::Table { headers, .. } = &report.sections[1].blocks[0] else {
+            panic!("the keyword table");
+        };
+        assert_eq!(headers.last().map(String::as_str), Some("Intent"));
+        assert!(report.sections[1]
+            .notes
+            .iter()
+            .any(|n| n.contains("no brand terms")));
     }
 
     #[test]

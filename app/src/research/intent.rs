@@ -53,6 +53,16 @@ impl Intent {
         }
     }
 
+    /// Its letter, as Semrush's intent column shows it (I, N, C, T).
+    pub fn letter(self) -> &'static str {
+        match self {
+            Intent::Informational => "I",
+            Intent::Navigational => "N",
+            Intent::Commercial => "C",
+            Intent::Transactional => "T",
+        }
+    }
+
     /// Its id in URLs and filters.
     pub fn id(self) -> &'static str {
         match self {
@@ -84,6 +94,22 @@ impl Intents {
         Intent::ALL.into_iter().filter(move |i| self.has(*i))
     }
 
+    /// Their letters joined ("C T"), as a table cell shows them.
+    pub fn letters(self) -> String {
+        self.list()
+            .map(Intent::letter)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// A sort key grouping the sets by their letters read in I, N, C, T order: every set
+    /// with Informational sorts apart from every set without it, then Navigational, …
+    pub fn sort_key(self) -> i64 {
+        Intent::ALL
+            .iter()
+            .fold(0, |key, i| key * 2 + i64::from(self.has(*i)))
+    }
+
     /// Their names joined ("Commercial, Transactional"), as in CSV and reports.
     pub fn text(self) -> String {
         self.list()
@@ -102,6 +128,13 @@ top, review, vs, versus, compare, comparison, alternative, rating, ranked; infor
 question word leads (how, what, why, when, where, who, which, can, does, is, should) or with \
 guide, tutorial, ideas, tips, examples, meaning, definition, learn. A keyword gets every intent \
 whose rule matches (as Semrush shows several); one no rule matches is informational.";
+
+/// What the rule means where no domain is known (the keyword explorer, keyword lists): no
+/// brand terms. Decided: we keep no list of brands (a hand-kept list is always out of date
+/// and the anchors' own lists are not public), so a brand name alone is navigational only on
+/// a domain's pages, where the domain gives the brand terms.
+pub const NO_BRAND_NOTE: &str = "Here no domain is known, so there are no brand terms: a brand \
+name alone (\"nike\") is navigational only on a domain's pages, where its name is the brand term.";
 
 const NAVIGATIONAL: &[&str] = &[
     "login", "logon", "signin", "account", "website", "site", "official", "homepage", "www",
@@ -279,6 +312,21 @@ mod tests {
         assert_eq!(of("ok.com"), "Navigational");
         assert_eq!(of(".com"), "Informational", "an ending alone is no site");
         assert_eq!(of("snike"), "Informational", "a brand term is a whole word");
+    }
+
+    #[test]
+    fn letters_and_sort_key_follow_semrush_order() {
+        let set = classify("best running shoes price", &[]);
+        assert_eq!(set.letters(), "C T");
+        assert_eq!(classify("how to buy bitcoin", &[]).letters(), "I T");
+        assert_eq!(Intents(0).letters(), "");
+        let key = |k: &str| classify(k, &[]).sort_key();
+        // Informational first (when descending), then navigational, commercial, transactional.
+        assert!(key("how to tie shoes") > key("strava login"));
+        assert!(key("strava login") > key("best shoes"));
+        assert!(key("best shoes") > key("buy shoes"));
+        assert!(key("how to buy shoes") > key("how to tie shoes"));
+        assert_eq!(Intents(15).sort_key(), 15);
     }
 
     #[test]

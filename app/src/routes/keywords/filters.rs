@@ -1,10 +1,12 @@
-//! The explorer's filters: eleven texts (in the URL), the rows they keep, and their fieldset.
+//! The explorer's filters: thirteen texts (in the URL) and the intent, the rows they keep, and
+//! their fieldset.
 
 use leptos::ev::MouseEvent;
 use leptos::prelude::*;
 
 use crate::components::keyword_row::{KeywordRow, TrendFilterFields, TrendFilterInputs};
 use crate::paths::KeywordsQuery;
+use crate::research::intent::Intent;
 
 /// Numeric range filter text: `""` is open.
 fn bound(s: &str) -> Option<f64> {
@@ -32,6 +34,9 @@ pub struct Filters {
     pub exc: RwSignal<String>,
     /// Season and change fields.
     pub trend: TrendFilterInputs,
+    /// [`Intent::id`] a keyword must have; empty: any. Not in the URL (the page's query has
+    /// no parameter for it), so a reopened view shows every intent.
+    pub intent: RwSignal<String>,
 }
 
 impl Filters {
@@ -56,6 +61,7 @@ impl Filters {
                 text(&q.ch3min),
                 text(&q.ch3max),
             ]),
+            intent: RwSignal::new(String::new()),
         }
     }
 
@@ -85,8 +91,10 @@ impl Filters {
             inc,
             exc,
             trend,
+            intent,
         } = self;
         Signal::derive(move || {
+            let want = Intent::from_id(&intent.get());
             let (v0, v1) = (bound(&vmin.get()), bound(&vmax.get()));
             let (c0, c1) = (bound(&cmin.get()), bound(&cmax.get()));
             let (k0, k1) = (bound(&kmin.get()), bound(&kmax.get()));
@@ -110,6 +118,7 @@ impl Filters {
                             && inc.iter().all(|w| k.contains(w.as_str()))
                             && !exc.iter().any(|w| k.contains(w.as_str()))
                             && trend.keeps(r)
+                            && want.is_none_or(|x| r.intent.has(x))
                     })
                     .cloned()
                     .collect::<Vec<_>>()
@@ -124,6 +133,7 @@ impl Filters {
                 s.set(String::new());
             }
             self.trend.clear();
+            self.intent.set(String::new());
         }
     }
 }
@@ -156,6 +166,7 @@ pub fn filter_fields(f: Filters) -> impl IntoView {
         inc,
         exc,
         trend,
+        intent: want,
     } = f;
     view! {
         <fieldset class="filters">
@@ -171,6 +182,13 @@ pub fn filter_fields(f: Filters) -> impl IntoView {
             <label class="f wide"><span>"Exclude words"</span>
                 <input data-testid="f-exc" prop:value=move || exc.get() on:input=move |ev| exc.set(event_target_value(&ev)) placeholder="e.g. cheap" /></label>
             <TrendFilterFields inputs=trend testid_prefix="f-" id_prefix="f-".to_string() />
+            <label class="f"><span>"Intent"</span>
+                <select data-testid="f-intent" on:change=move |ev| want.set(event_target_value(&ev))>
+                    <option value="" selected=move || want.with(String::is_empty)>"Any intent"</option>
+                    {Intent::ALL.into_iter().map(|x| view! {
+                        <option value=x.id() selected=move || want.with(|w| w == x.id())>{x.label()}</option>
+                    }).collect_view()}
+                </select></label>
             <button type="button" class="secondary" on:click=f.clear()>"Clear filters"</button>
         </fieldset>
     }

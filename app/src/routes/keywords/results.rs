@@ -21,6 +21,7 @@ use crate::components::{
 };
 use crate::model::{parse_keywords, CallResult};
 use crate::paths::{KeywordsQuery, PageQuery};
+use crate::research::intent;
 use crate::research::score;
 use crate::research::trends;
 use crate::workspace::{self, Call, Workspace};
@@ -222,9 +223,10 @@ fn results_section(page: ResultsPage) -> impl IntoView {
                 <DataTable model=model caption="Search volume by keyword" testid="kw-table" selectable=true />
             </Show>
             <details class="meta rules" data-testid="trend-rules">
-                <summary>"How trends, seasons and the opportunity score are computed"</summary>
+                <summary>"How trends, seasons, intent and the opportunity score are computed"</summary>
                 <p>{trends::CHANGE_RULE}</p>
                 <p data-testid="season-rule">{trends::SEASON_RULE}</p>
+                <p data-testid="intent-rule">{intent::RULE}" "{intent::NO_BRAND_NOTE}</p>
                 <p data-testid="score-formula">{move || workspace.settings.with(|s| score::formula_text(&s.score_weights))}" Weights: Settings."</p>
             </details>
             <LazyGroups />
