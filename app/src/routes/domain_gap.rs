@@ -24,32 +24,17 @@ use crate::components::{
 };
 use crate::paths::{enc, gap_route, keyword_route};
 use crate::research::brand;
-use crate::research::gap::{self, Gap, GapList, Options, Ranked, MAX_COMPETITORS};
+use crate::research::gap::{self, GapList, Options, Ranked, MAX_COMPETITORS};
 use crate::workspace::{self, use_workspace, Workspace};
 
 mod pages;
 mod report;
+mod view;
+
+use view::{GapData, GapView};
 
 /// Your domain and the competitors.
 const SLOTS: usize = MAX_COMPETITORS + 1;
-
-/// The computed gap with the sort orders of its table.
-struct GapView {
-    gap: Gap,
-    /// The domains compared, yours first.
-    domains: Vec<String>,
-    /// What it was computed with (the rules shown name the cutoff and striking distance).
-    options: Options,
-    orders: SortCache,
-}
-
-impl GapView {
-    /// The best competitor's domain of row `i`.
-    fn best_domain(&self, i: usize) -> Option<&str> {
-        let slot = self.gap.best[i]?;
-        self.domains.get(slot + 1).map(String::as_str)
-    }
-}
 
 /// A rank as a sort key (none is a missing value).
 fn rank_key(position: Option<&gap::Position>) -> SortKey<'static> {
@@ -291,9 +276,6 @@ pub fn ContentGap() -> impl IntoView {
         </section>
     }
 }
-
-/// (the computed gap, every domain loaded, compute time in ms).
-type GapData = (Shared<GapView>, bool, f64);
 
 /// The table's filter inputs and sort, made with the body so a re-render keeps them.
 #[derive(Clone, Copy)]

@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use super::{GapData, GapView};
+use super::view::{GapData, GapView};
 use crate::components::analyses::{pages_table, timed, PagesText};
 use crate::components::virtual_table::Shared;
 use crate::research::top_pages;
