@@ -1,49 +1,18 @@
 // Bundlers, as web developers use the package: a small page importing 'serpkit' built for
 // production by Vite and by webpack 5 (both from npm, tests/package.json), served, and run in
 // headless Chromium, where `init()` finds the wasm the bundler emitted as an asset, validation
-// works (text and parsed value) and a call reaches the sandbox server.
+// works (text and parsed value), a call reaches the sandbox server and its typed error is caught.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { sandbox, launchChromium } from './support.mjs';
+import { sandbox, launchChromium, bundlerProject, assertBundlerPageWorks } from './support.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = (name) => path.join(root, 'tests', 'node_modules', '.bin', name);
-
-const MAIN = `
-import init, { Client, validateResponse } from 'serpkit';
-const out = { ok: true };
-try {
-  await init();
-  const params = new URLSearchParams(location.search);
-  const text = '[{"keyword":"x","competition":0.4,"cpc":1.2,"search_volume":90,"kd":"7"}]';
-  out.text = validateResponse('related', text).errors.map((i) => i.path + ' ' + i.code);
-  out.value = validateResponse('related', JSON.parse(text)).errors.map((i) => i.path + ' ' + i.code);
-  const client = new Client({ key: params.get('key'), baseUrl: params.get('base'), retries: 0 });
-  const reply = await client.related({ keyword: 'trail shoes', ccode: 'US' });
-  out.call = { ok: reply.report.ok, records: reply.data.length, charge: reply.charge.display };
-} catch (e) {
-  out.ok = false;
-  out.error = String((e && e.stack) || e);
-}
-window.__result = out;
-`;
-
-/** A fresh project whose node_modules/serpkit is pkg/, with src/main.js. */
-function project() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'serpkit-bundler-'));
-  fs.mkdirSync(path.join(dir, 'node_modules'));
-  fs.symlinkSync(path.join(root, 'pkg'), path.join(dir, 'node_modules', 'serpkit'), 'dir');
-  fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module", "private": true }\n');
-  fs.mkdirSync(path.join(dir, 'src'));
-  fs.writeFileSync(path.join(dir, 'src', 'main.js'), MAIN);
-  return dir;
-}
 
 function serve(dir) {
   const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
@@ -83,29 +52,20 @@ async function runBuilt(dist) {
   }
 }
 
-function assertWorks(result) {
-  assert.equal(result.ok, true, result.error);
-  assert.deepEqual(result.text, ['/0/kd type']);
-  assert.deepEqual(result.value, ['/0/kd type']);
-  assert.equal(result.call.ok, true);
-  assert.ok(result.call.records > 0);
-  assert.equal(result.call.charge, '$0.1500');
-}
-
 test('Vite production build: runs in headless Chromium (wasm as an asset, validation, a call)', async () => {
-  const dir = project();
+  const dir = bundlerProject('serpkit-bundler-');
   try {
     fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><script type="module" src="/src/main.js"></script>\n');
     fs.writeFileSync(path.join(dir, 'vite.config.js'), "export default { logLevel: 'warn', build: { target: 'es2022' } };\n");
     execFileSync(bin('vite'), ['build'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
-    assertWorks(await runBuilt(path.join(dir, 'dist')));
+    assertBundlerPageWorks(await runBuilt(path.join(dir, 'dist')));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 
 test('webpack 5 production build: runs in headless Chromium (wasm as an asset, validation, a call)', async () => {
-  const dir = project();
+  const dir = bundlerProject('serpkit-bundler-');
   try {
     fs.writeFileSync(
       path.join(dir, 'webpack.config.js'),
@@ -120,7 +80,7 @@ test('webpack 5 production build: runs in headless Chromium (wasm as an asset, v
     );
     execFileSync(bin('webpack'), ['--config', 'webpack.config.js'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
     fs.writeFileSync(path.join(dir, 'dist', 'index.html'), '<!doctype html><meta charset="utf-8"><script type="module" src="/main.js"></script>\n');
-    assertWorks(await runBuilt(path.join(dir, 'dist')));
+    assertBundlerPageWorks(await runBuilt(path.join(dir, 'dist')));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

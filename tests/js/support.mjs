@@ -2,6 +2,7 @@
 // synchronously, and talks to the sandbox server named by SANDBOX_URL.
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -125,4 +126,62 @@ export function launchChromium() {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
   });
+}
+
+/**
+ * The page of the bundler tests (`src/main.js`): `init()`, validation of a text and a parsed
+ * value, a call to the sandbox (`?key=&base=`) and a `SerpkitError` caught; it leaves
+ * `window.__result` (`failure` when anything threw).
+ */
+const BUNDLER_MAIN = `
+import init, { Client, validateResponse, SerpkitError, isSerpkitError } from 'serpkit';
+const out = { ok: true };
+try {
+  await init();
+  const params = new URLSearchParams(location.search);
+  const text = '[{"keyword":"x","competition":0.4,"cpc":1.2,"search_volume":90,"kd":"7"}]';
+  out.text = validateResponse('related', text).errors.map((i) => i.path + ' ' + i.code);
+  out.value = validateResponse('related', JSON.parse(text)).errors.map((i) => i.path + ' ' + i.code);
+  const client = new Client({ key: params.get('key'), baseUrl: params.get('base'), retries: 0 });
+  const reply = await client.related({ keyword: 'trail shoes', ccode: 'US' });
+  out.call = { ok: reply.report.ok, records: reply.data.length, charge: reply.charge.display };
+  try {
+    await client.related({ keyword: 'x' });
+  } catch (e) {
+    out.error = [e instanceof SerpkitError, isSerpkitError(e), e.code];
+  }
+} catch (e) {
+  out.ok = false;
+  out.failure = String((e && e.stack) || e);
+}
+window.__result = out;
+`;
+
+/**
+ * A fresh project in a temporary directory (`prefix`) with the bundler page in `src/main.js`
+ * and pkg/ as `node_modules/serpkit`: a copy when `copy` (as npm installs it), else a link.
+ */
+export function bundlerProject(prefix, { copy = false } = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const serpkitDir = path.join(dir, 'node_modules', 'serpkit');
+  fs.mkdirSync(path.dirname(serpkitDir));
+  if (copy) {
+    fs.cpSync(path.join(ROOT, 'pkg'), serpkitDir, { recursive: true });
+  } else {
+    fs.symlinkSync(path.join(ROOT, 'pkg'), serpkitDir, 'dir');
+  }
+  fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module", "private": true }\n');
+  fs.mkdirSync(path.join(dir, 'src'));
+  fs.writeFileSync(path.join(dir, 'src', 'main.js'), BUNDLER_MAIN);
+  return dir;
+}
+
+/** The bundler page's result when everything worked, the error included. */
+export function assertBundlerPageWorks(result) {
+  assert.equal(result.ok, true, result.failure);
+  assert.deepEqual(result.text, ['/0/kd type']);
+  assert.deepEqual(result.value, ['/0/kd type']);
+  assert.deepEqual(result.call, { ok: true, records: result.call.records, charge: '$0.1500' });
+  assert.ok(result.call.records > 0);
+  assert.deepEqual(result.error, [true, true, 'invalid_request']);
 }

@@ -9,45 +9,12 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { sandbox, launchChromium } from './support.mjs';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
-const MAIN = `
-import init, { Client, validateResponse, SerpkitError, isSerpkitError } from 'serpkit';
-const out = { ok: true };
-try {
-  await init();
-  const params = new URLSearchParams(location.search);
-  const text = '[{"keyword":"x","competition":0.4,"cpc":1.2,"search_volume":90,"kd":"7"}]';
-  out.text = validateResponse('related', text).errors.map((i) => i.path + ' ' + i.code);
-  out.value = validateResponse('related', JSON.parse(text)).errors.map((i) => i.path + ' ' + i.code);
-  const client = new Client({ key: params.get('key'), baseUrl: params.get('base'), retries: 0 });
-  const reply = await client.related({ keyword: 'trail shoes', ccode: 'US' });
-  out.call = { ok: reply.report.ok, records: reply.data.length, charge: reply.charge.display };
-  try {
-    await client.related({ keyword: 'x' });
-  } catch (e) {
-    out.error = [e instanceof SerpkitError, isSerpkitError(e), e.code];
-  }
-} catch (e) {
-  out.ok = false;
-  out.failure = String((e && e.stack) || e);
-}
-window.__result = out;
-`;
+import { sandbox, launchChromium, bundlerProject, assertBundlerPageWorks } from './support.mjs';
 
 /** A fresh project with pkg/ copied in as node_modules/serpkit, and the page. */
 function project() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'serpkit-vite-dev-'));
-  fs.mkdirSync(path.join(dir, 'node_modules'));
-  fs.cpSync(path.join(root, 'pkg'), path.join(dir, 'node_modules', 'serpkit'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module", "private": true }\n');
-  fs.mkdirSync(path.join(dir, 'src'));
-  fs.writeFileSync(path.join(dir, 'src', 'main.js'), MAIN);
+  const dir = bundlerProject('serpkit-vite-dev-', { copy: true });
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><script type="module" src="/src/main.js"></script>\n');
   return dir;
 }
@@ -72,23 +39,14 @@ async function runDev(vite, config) {
   }
 }
 
-function assertWorks(result) {
-  assert.equal(result.ok, true, result.failure);
-  assert.deepEqual(result.text, ['/0/kd type']);
-  assert.deepEqual(result.value, ['/0/kd type']);
-  assert.deepEqual(result.call, { ok: true, records: result.call.records, charge: '$0.1500' });
-  assert.ok(result.call.records > 0);
-  assert.deepEqual(result.error, [true, true, 'invalid_request']);
-}
-
 test('Vite 8 dev server: the README setup as it is', async () => {
   await sandbox.reset();
-  assertWorks(await runDev('vite', {}));
+  assertBundlerPageWorks(await runDev('vite', {}));
 });
 
 test("Vite 6 dev server: with the README's optimizeDeps.exclude (without it the wasm URL serves index.html)", async () => {
   await sandbox.reset();
-  assertWorks(await runDev('vite6', { optimizeDeps: { exclude: ['serpkit'] } }));
+  assertBundlerPageWorks(await runDev('vite6', { optimizeDeps: { exclude: ['serpkit'] } }));
   const bare = await runDev('vite6', {});
   assert.equal(bare.ok, false);
   assert.match(bare.failure, /expected magic word 00 61 73 6d, found 3c 21 64 6f/);
