@@ -97,7 +97,7 @@ test('CSV export contains exactly the filtered rows', async () => {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
   assert.equal(download.suggestedFilename(), 'demo-keywords-US.csv', 'a demo CSV says so in its name');
   const rows = parseCsv(await readFile(await download.path(), 'utf8'));
-  assert.deepEqual(rows[0], ['Keyword', 'Volume', 'CPC', 'Competition', '12 months', '12-month change', '3-month change', 'Peak month', 'Season', 'Opportunity']);
+  assert.deepEqual(rows[0], ['Keyword', 'Volume', 'CPC', 'Competition', '12 months', '12-month change', '3-month change', 'Peak month', 'Season', 'Opportunity', 'Intent']);
   assert.deepEqual(rows.slice(1).map((r) => r[0]), shown);
   const volumes = await column(page, 'volume');
   assert.deepEqual(rows.slice(1).map((r) => Number(r[1])), volumes);

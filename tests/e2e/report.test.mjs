@@ -74,7 +74,7 @@ test('the explorer report: keywords, trends, season and score, no script, nothin
   assert.match(await view.locator('h1').textContent(), /^Keyword research: 5 keywords \(US\)$/);
   assert.equal(await view.locator('script').count(), 0);
   const rows = await view.locator('table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
-  const keywordRows = rows.filter((r) => r.length === 10);
+  const keywordRows = rows.filter((r) => r.length === 11);
   assert.equal(keywordRows.length, KEYWORDS.length);
   for (const s of shown) {
     const row = keywordRows.find((r) => r[0] === s.keyword);

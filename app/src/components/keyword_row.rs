@@ -666,7 +666,7 @@ mod tests {
         r.keyword = "best trail shoes price".into();
         let row = KeywordRow::from_record(&r, "us", 3);
         assert_eq!(row.intent.letters(), "C T");
-        let csv = keywords_csv(&[r.keyword.clone()], &[row.clone()]);
+        let csv = keywords_csv(std::slice::from_ref(&r.keyword), std::slice::from_ref(&row));
         let mut lines = csv.trim_start_matches('\u{FEFF}').lines();
         assert!(lines.next().is_some_and(|h| h.ends_with(",Intent")));
         assert!(lines
