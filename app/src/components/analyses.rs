@@ -283,17 +283,11 @@ const CANNIBAL_COLUMNS: [Column<CannibalData>; 5] = [
             Some(|d, i| Cell::num(d.at(i).0.urls.len() as i64)),
         )
     },
-    Column {
-        csv_header: Some("URL"),
-        ..Column::new(
-            "url",
-            "Ranking URL",
-            false,
-            "minmax(14rem, 3fr)",
-            |d, i| SortKey::text(&d.at(i).1 .0),
-            Some(|d, i| Cell::text(&d.at(i).1 .0)),
-        )
-    },
+    Column::ranking_url(
+        "minmax(14rem, 3fr)",
+        |d, i| SortKey::text(&d.at(i).1 .0),
+        Some(|d, i| Cell::text(&d.at(i).1 .0)),
+    ),
     Column::new(
         "rank",
         "Rank",

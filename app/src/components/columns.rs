@@ -134,6 +134,18 @@ impl<D: ?Sized> Column<D> {
         Column::new("keyword", "Keyword", false, width, key, csv)
     }
 
+    /// The `url` column of a keyword's ranking URL, exported as `URL`.
+    pub const fn ranking_url(
+        width: &'static str,
+        key: KeyFn<D>,
+        csv: Option<CsvFn<D>>,
+    ) -> Column<D> {
+        Column {
+            csv_header: Some("URL"),
+            ..Column::new("url", "Ranking URL", false, width, key, csv)
+        }
+    }
+
     /// The search `volume` column.
     pub const fn volume(key: KeyFn<D>, csv: Option<CsvFn<D>>) -> Column<D> {
         Column::new("volume", "Volume", true, "6.5rem", key, csv)

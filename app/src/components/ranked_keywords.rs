@@ -67,17 +67,11 @@ pub const COLUMNS: [Column<RankedKeywordsData>; 7] = [
             Some(|data, i| Cell::num(data.refdomains[i])),
         )
     },
-    Column {
-        csv_header: Some("URL"),
-        ..Column::new(
-            "url",
-            "Ranking URL",
-            false,
-            "minmax(12rem, 2.4fr)",
-            |data, i| SortKey::text(&data.url[i]),
-            Some(|data, i| Cell::text(&data.url[i])),
-        )
-    },
+    Column::ranking_url(
+        "minmax(12rem, 2.4fr)",
+        |data, i| SortKey::text(&data.url[i]),
+        Some(|data, i| Cell::text(&data.url[i])),
+    ),
 ];
 
 /// Ranked keywords in columns, with their sort orders computed on first use.
