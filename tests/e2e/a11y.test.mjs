@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { e2e, open, research } from './helpers.mjs';
+import { e2e, open, research, gapLoaded } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
 
 const KEYWORDS = ['running shoes', 'trail running shoes', 'marathon training plan', 'running watch'];
@@ -85,7 +85,7 @@ async function everyView(theme) {
   await open(page, app.url, `/domain/gap?d=${DOMAINS.join(',')}`);
   const gapAll = page.getByTestId('run-all');
   if (!(await gapAll.isDisabled())) await gapAll.click();
-  await page.getByTestId('gap').waitFor({ timeout: 60000 });
+  await gapLoaded(page);
   assert.deepEqual(await page.locator('nav.subnav [aria-current="page"]').allTextContents(), ['Content gap']);
   await check('content-gap');
 

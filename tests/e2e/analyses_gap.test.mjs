@@ -8,7 +8,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { e2e, open, parseCsv, shot } from './helpers.mjs';
+import { e2e, open, parseCsv, shot, gapLoaded } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
 import { expectedGap, brandWords, branded, rankedKeywords } from './research_gap_rules.mjs';
 
@@ -85,7 +85,8 @@ async function expectCsv(want, what) {
 test('the gap grouped by competitor URL: the rows shown, as the stated rule groups them', async () => {
   await open(page, app.url, `/domain/gap?d=${DOMAINS.join(',')}&list=untapped`);
   await page.getByTestId('run-all').click();
-  await page.getByTestId('gap-table').waitFor({ timeout: 60000 });
+  await gapLoaded(page);
+  await page.getByTestId('gap-table').waitFor();
   const brand = await page.getByTestId('gap-brand').inputValue();
   const records = await Promise.all(DOMAINS.map(rankedKeywords));
   const lists = expectedGap(records, brand);

@@ -8,7 +8,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { e2e, open, shot, micros, parseCsv } from './helpers.mjs';
+import { e2e, open, shot, micros, parseCsv, gapLoaded } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
 import { LISTS, expectedGap, rankedKeywords, tabCount as gapTabCount } from './research_gap_rules.mjs';
 
@@ -40,7 +40,8 @@ test('content gap: price first, each list follows its rule, brand terms, CSV, a 
   assert.equal(price, '$0.3000', 'three domains × $0.10, nothing bought yet');
   const before = await demoLedger();
   await all.click();
-  await page.getByTestId('gap-table').waitFor({ timeout: 60000 });
+  await gapLoaded(page);
+  await page.getByTestId('gap-table').waitFor();
   assert.equal(await demoLedger() - before, micros(price), 'charged what the button said');
   assert.match(await page.getByTestId('gap-timing').textContent(), /^computed in \d+ ms$/);
 
@@ -119,7 +120,7 @@ test('content gap: price first, each list follows its rule, brand terms, CSV, a 
   // every domain's keywords are stored.
   await open(page, app.url, `/domain/gap?d=${[YOU, ...RIVALS].join(',')}&list=shared`);
   const spent = await demoLedger();
-  await page.getByTestId('gap').waitFor();
+  await gapLoaded(page);
   assert.equal(await tabCount('shared'), expectedGap(records, 'example').shared.length, 'the stored lists again');
   assert.equal(await page.getByTestId('run-all').textContent(), 'Everything is loaded');
   assert.equal(await demoLedger(), spent);

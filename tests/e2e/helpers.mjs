@@ -186,6 +186,12 @@ export async function spaGo(page, route) {
   await page.locator('main[data-loaded="true"]').waitFor();
 }
 
+/** Waits until the content gap is computed from every domain (it shows while some load). */
+export async function gapLoaded(page, timeout = 60000) {
+  await page.getByTestId('gap').waitFor({ timeout });
+  await page.getByTestId('gap-partial').waitFor({ state: 'detached', timeout });
+}
+
 /** Waits until every write reached IndexedDB. */
 export async function saved(page) {
   await page.locator('[data-testid="save-state"][data-saved="true"]').waitFor();

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { e2e, open, research, OUT } from './helpers.mjs';
+import { e2e, open, research, OUT, gapLoaded } from './helpers.mjs';
 
 const KEYWORDS = ['running shoes', 'trail running shoes', 'marathon training plan', 'running watch', 'best running socks'];
 
@@ -101,7 +101,7 @@ test('the explorer report: keywords, trends, season and score, no script, nothin
 test('the content gap report: every list with its rows and links only to http(s) URLs', async () => {
   await open(page, app.url, '/domain/gap?d=example.com,example.org');
   await page.getByTestId('run-all').click();
-  await page.getByTestId('gap').waitFor({ timeout: 60000 });
+  await gapLoaded(page);
   const tab = async (id) => Number((await page.getByTestId(`gap-tab-${id}`).textContent()).replace(/[^0-9]/g, ''));
   const names = { shared: 'Shared', missing: 'Missing', weak: 'Weak', strong: 'Strong', untapped: 'Untapped', unique: 'Unique', striking: 'Striking distance' };
   const counts = {};

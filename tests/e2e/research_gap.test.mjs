@@ -9,7 +9,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveApp, launch, newPage, open, shot } from './helpers.mjs';
+import { serveApp, launch, newPage, open, shot, gapLoaded } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
 import { LISTS, expectedGap, rankedKeywords, tabCount as gapTabCount } from './research_gap_rules.mjs';
 
@@ -44,7 +44,7 @@ async function expectCounts(want, what) {
 test('the gap lists as the anchors name them; brand terms from the registrable domain', async () => {
   await open(page, app.url, `/domain/gap?d=${TYPED.join(',')}`);
   await page.getByTestId('run-all').click();
-  await page.getByTestId('gap').waitFor({ timeout: 60000 });
+  await gapLoaded(page);
   const domains = new URL(page.url()).searchParams.get('d').split(',');
   assert.equal(domains.length, 3);
 
