@@ -2,14 +2,15 @@
 //! core's one list of operations and their rule declarations:
 //! - `static_data.js`: what `operations()` and `jsonSchema(op)` return, so the package's wasm
 //!   does not carry the schema writer (about 1.5 kB gzip), and the `Client`'s method per
-//!   operation (`record_client.js` defines them);
+//!   operation (`record_client.js` defines them), and the fields each operation's `integers`
+//!   mode keeps exact (`exact_json.js`);
 //! - `validators.js`: the JS validator of every operation, for parsed values
 //!   ([`serpkit::validate::js_validators`]).
 //!
 //! Usage: `cargo run --example pkg_data -- OUT_DIR`.
 
 #[cfg(not(target_arch = "wasm32"))]
-use serpkit::ops::Operation;
+use serpkit::ops::{typescript::large_integer_paths, Operation};
 #[cfg(not(target_arch = "wasm32"))]
 use serpkit::validate::{js_validators, json_schema_text};
 
@@ -70,6 +71,13 @@ fn main() -> std::process::ExitCode {
         js.push_str(&format!("  {}: {},\n", op.js_method(), json(op.path())));
     }
     js.push_str("};\n");
+    // In `Operation::ALL`'s order, as `SCHEMAS`: the fields the `integers` mode keeps exact
+    // (the declared ids, typed `LargeInteger<I>`), as JSON Pointers with `*` for array indices.
+    js.push_str("export const LARGE_INTEGERS = [\n");
+    for op in Operation::ALL {
+        js.push_str(&format!("  {},\n", json(&large_integer_paths(op))));
+    }
+    js.push_str("];\n");
     js.push_str(&format!(
         "// The values of the client's `integers` option.\n\
          export const INTEGER_MODES = {};\n",

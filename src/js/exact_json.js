@@ -5,12 +5,15 @@
 // bodies have no run of 16 digits and skip the scan), `JSON.parse` builds the data, and the
 // values found are put back as `BigInt` or strings of their digits.
 //
-// Decided: only integers beyond ±(2^53 − 1) are converted under "bigint" and
-// "string" (every other number stays a number); under "number", the default, they stay rounded
-// numbers and the report gets one `unsafe_integer` warning per field path pattern (array
-// indices as `*`), never once per record.
+// Decided: under "bigint" and "string" only the fields the core declares as ids that may pass
+// 2^53 are converted (`LARGE_INTEGERS` in static_data.js, per operation: the same fields the
+// generated types give `LargeInteger<I>`), and only beyond ±(2^53 − 1): every other number
+// stays a number, so `data` holds what its type says. An integer beyond that range in any
+// other field, and every such integer under "number" (the default), stays a rounded number
+// but never silently: the report gets one `unsafe_integer` warning per field path pattern
+// (array indices as `*`), never once per record.
 
-import { INTEGER_MODES } from './static_data.js';
+import { INTEGER_MODES, LARGE_INTEGERS } from './static_data.js';
 import { readClientOptions, SerpkitError, serpkitError } from './client_options.js';
 
 /** The largest integer a JS number holds exactly, as digits (16 of them). */
@@ -216,18 +219,32 @@ function readAccount(options) {
 
 /**
  * A `contract_violation` error's `data`: the body that was paid for, handed over as text by
- * the wasm, made the client's `data` value under its `integers` mode. Other errors as they are.
+ * the wasm, made the client's `data` value under its `integers` mode (`declared`: the
+ * operation's `largeIntegers`). Other errors as they are.
  */
-export function settleError(error, mode) {
+export function settleError(error, mode, declared) {
   serpkitError(error);
   if (error !== null && typeof error === 'object' && error.code === 'contract_violation' && typeof error.data === 'string') {
     try {
-      error.data = exactData(error.data, mode).data;
+      error.data = exactData(error.data, mode, declared).data;
     } catch {
       // Not JSON (a strict refusal of a body that parsed cannot be): left as its text.
     }
   }
   return error;
+}
+
+/**
+ * The fields of an operation's `data` the `integers` mode keeps exact, as JSON Pointers with
+ * `*` for array indices (static_data.js); none for a name the core does not know (such a call
+ * failed before it had any data). `WasmClient` reads the name.
+ */
+export function largeIntegers(WasmClient, operation) {
+  try {
+    return LARGE_INTEGERS[WasmClient.__operationIndex(operation)] ?? [];
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -319,52 +336,59 @@ function pointer(found, pattern) {
 
 /**
  * `data` from the body text under the `integers` mode ("number", "bigint" or "string"), and
- * the `unsafe_integer` warnings for the report (under "number" only; empty otherwise).
+ * the `unsafe_integer` warnings for the report. `declared`: the path patterns of the fields
+ * the mode keeps exact (`largeIntegers`); an integer beyond ±(2^53 − 1) anywhere else, or
+ * under "number", stays a rounded number with one warning per path pattern.
  */
-export function exactData(text, mode) {
+export function exactData(text, mode, declared = []) {
   const data = JSON.parse(text);
   const found = unsafeIntegers(text);
   const warnings = [];
   if (found.length === 0) return { data, warnings };
-  if (mode === 'number') {
-    const seen = new Set();
-    for (const integer of found) {
-      const pattern = pointer(integer, true) || '/';
-      if (seen.has(pattern)) continue;
-      seen.add(pattern);
-      warnings.push({
-        path: pointer(integer, false),
-        code: 'unsafe_integer',
-        severity: 'warning',
-        message: `integer ${integer.digits} is beyond ±(2^53 - 1): data holds it as ${Number(integer.digits)}, rounded (the client option integers: "bigint" or "string" keeps it exact); reported once for ${pattern}`,
-      });
-    }
-    return { data, warnings };
-  }
   const exact = (digits) => (mode === 'bigint' ? BigInt(digits) : digits);
+  const seen = new Set();
   let root = data;
   for (const integer of found) {
-    if (integer.path.length === 0) {
-      root = exact(integer.digits);
+    const pattern = pointer(integer, true);
+    const kept = declared.includes(pattern);
+    if (kept && mode !== 'number') {
+      root = putBack(root, integer.path, exact(integer.digits));
       continue;
     }
-    let holder = root;
-    for (let k = 0; k < integer.path.length - 1 && holder !== null && typeof holder === 'object'; k++) {
-      holder = holder[integer.path[k]];
-    }
-    if (holder !== null && typeof holder === 'object') holder[integer.path[integer.path.length - 1]] = exact(integer.digits);
+    if (seen.has(pattern)) continue;
+    seen.add(pattern);
+    const remedy = kept
+      ? 'the client option integers: "bigint" or "string" keeps it exact'
+      : 'not a field declared to hold a 64-bit id, so no integers mode changes it; the text has its digits';
+    warnings.push({
+      path: pointer(integer, false),
+      code: 'unsafe_integer',
+      severity: 'warning',
+      message: `integer ${integer.digits} is beyond ±(2^53 - 1): data holds it as ${Number(integer.digits)}, rounded (${remedy}); reported once for ${pattern || '/'}`,
+    });
   }
   return { data: root, warnings };
 }
 
+/** `root` with the value at `path` (segments) replaced by `value` (the new root for an empty path). */
+function putBack(root, path, value) {
+  if (path.length === 0) return value;
+  let holder = root;
+  for (let k = 0; k < path.length - 1 && holder !== null && typeof holder === 'object'; k++) {
+    holder = holder[path[k]];
+  }
+  if (holder !== null && typeof holder === 'object') holder[path[path.length - 1]] = value;
+  return root;
+}
+
 /**
- * A reply's `data` (the body text the wasm client hands over) made under the client's mode;
- * under "number", its warnings join the reply's report (a report of them alone when
- * validation is off: rounding is never silent). `key` names the field holding the text.
+ * A reply's `data` (the body text the wasm client hands over) made under the client's mode
+ * (`declared`: the operation's `largeIntegers`); the warnings of rounded integers join the
+ * reply's report (a report of them alone when validation is off: rounding is never silent).
  */
-export function settleData(reply, mode) {
+export function settleData(reply, mode, declared) {
   if (reply === null || typeof reply !== 'object' || typeof reply.data !== 'string') return reply;
-  const { data, warnings } = exactData(reply.data, mode);
+  const { data, warnings } = exactData(reply.data, mode, declared);
   reply.data = data;
   if (warnings.length > 0) {
     const report = reply.report ?? { ok: true, errors: [], warnings: [], error_count: 0, warning_count: 0, omitted: 0 };

@@ -34,9 +34,11 @@ pub const CLIENT_OPTION_NAMES: [&str; 13] = [
 /// (`exact_json.js`, the list carried there by static_data.js), where `data` is made from the
 /// body text: the wasm only accepts its name (reading it here cost 0.3 kB gzip of the wasm).
 ///
-/// Decided: only such integers are converted under "bigint" and "string"; every
-/// other number stays a number. "number" (the default) keeps them as rounded numbers but never
-/// silently: the reply's report gets one `unsafe_integer` warning per field path pattern.
+/// Decided: under "bigint" and "string" only such integers in the fields the core declares as
+/// ids ([`crate::rules::dsl::ID`], listed per operation in static_data.js) are converted; every
+/// other number stays a number, as the generated types say. An integer beyond that range
+/// elsewhere, or under "number" (the default), stays a rounded number but never silently: the
+/// reply's report gets one `unsafe_integer` warning per field path pattern.
 pub const INTEGER_MODES: [&str; 3] = ["number", "bigint", "string"];
 
 /// The options of a retry policy (`retries: { ... }`, `RetryOptions` in `serpkit.d.ts`); any

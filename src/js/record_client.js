@@ -9,16 +9,16 @@
 // examples/pkg_data.rs).
 
 import { METHODS } from './static_data.js';
-import { accountOf, integersMode, recordCacheOf, settleData, settleError } from './exact_json.js';
+import { accountOf, integersMode, largeIntegers, recordCacheOf, settleData, settleError } from './exact_json.js';
 import { serpkitError } from './client_options.js';
 
 /**
  * A call's error as it leaves the package: a `SerpkitError` instance, its `data` made under
- * the client's `integers` mode (exact_json.js), and an abort's `cause` the signal's `reason`
- * (as `fetch` rejects with it).
+ * the client's `integers` mode (exact_json.js; `declared`: the operation's exact fields), and
+ * an abort's `cause` the signal's `reason` (as `fetch` rejects with it).
  */
-function callError(error, mode, options) {
-  settleError(error, mode);
+function callError(error, mode, declared, options) {
+  settleError(error, mode, declared);
   if (error?.code === 'aborted' && error.cause === undefined) {
     let signal;
     try {
@@ -174,7 +174,8 @@ export function installRecordCalls(Client, estimateCost) {
     });
   }
   // The wasm client hands `data` over as the body text; `settleData` makes the JS value of it
-  // under the client's `integers` mode (exact_json.js).
+  // under the client's `integers` mode, exact in the operation's declared fields
+  // (exact_json.js).
   const call = prototype.call;
   prototype.call = async function (operation, request, options) {
     const mode = integersMode(this);
@@ -186,9 +187,9 @@ export function installRecordCalls(Client, estimateCost) {
           ? await call.call(this, operation, request, options)
           : await cachedCall(this, records, operation, request, options, () => call.call(this, operation, request, options));
     } catch (error) {
-      throw callError(error, mode, options);
+      throw callError(error, mode, largeIntegers(Client, operation), options);
     }
-    return settleData(reply, mode);
+    return settleData(reply, mode, largeIntegers(Client, operation));
   };
   // `client.account`: one `Account` object per client (the one it was given, or its own).
   Object.defineProperty(prototype, 'account', {
@@ -210,6 +211,7 @@ export function installRecordCalls(Client, estimateCost) {
   const chunked = prototype.searchVolumeBulkChunked;
   prototype.searchVolumeBulkChunked = async function (request, options) {
     const mode = integersMode(this);
+    const bulkIntegers = largeIntegers(Client, 'search_volume/bulk');
     const records = recordCacheOf(this);
     let result;
     try {
@@ -218,9 +220,9 @@ export function installRecordCalls(Client, estimateCost) {
           ? await chunked.call(this, request, options)
           : await cachedBulk(this, records, request, options, () => chunked.call(this, request, options));
     } catch (error) {
-      throw callError(error, mode, options);
+      throw callError(error, mode, bulkIntegers, options);
     }
-    callError(result.error, mode, options);
-    return settleData(result, mode);
+    callError(result.error, mode, bulkIntegers, options);
+    return settleData(result, mode, bulkIntegers);
   };
 }

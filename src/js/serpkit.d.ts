@@ -163,11 +163,12 @@ export interface RetryOptions {
 
 /**
  * How a client's `data` holds integers beyond ±(2^53 − 1), which a JS number cannot hold
- * exactly (real 64-bit ids: microblog `user_id`). Only those integers are converted; every
- * other number stays a number. "number" (the default) keeps them rounded, never silently: the
- * reply's report gets an `unsafe_integer` warning, once per field path pattern. In the types,
- * only the fields the core declares may hold such an id (`LargeInteger<I>`: microblog
- * `profile.user_id`) are `number | bigint` or `number | string`; every other stays `number`.
+ * exactly (real 64-bit ids: microblog `user_id`). Only the fields the core declares may hold
+ * such an id (`LargeInteger<I>`: microblog `profile.user_id`) are converted, and only beyond
+ * that range: they are `number | bigint` or `number | string`, every other number stays a
+ * `number`. A rounded integer ("number", the default, or one beyond 2^53 in any other field)
+ * is never silent: the reply's report gets an `unsafe_integer` warning, once per field path
+ * pattern.
  */
 export type IntegersMode = "number" | "bigint" | "string";
 
@@ -200,8 +201,9 @@ export interface ClientOptions<I extends IntegersMode = "number"> {
   /** With a cache: records bought longer ago than this are bought again. Default: no expiry. */
   maxAgeMs?: number;
   /**
-   * How `data` holds integers beyond ±(2^53 − 1): "number" (default: rounded, with an
-   * `unsafe_integer` warning in the report), "bigint" or "string" (exact). Types the replies:
+   * How `data` holds integers beyond ±(2^53 − 1) in the fields declared as ids: "number"
+   * (default: rounded, with an `unsafe_integer` warning in the report), "bigint" or "string"
+   * (exact; see `IntegersMode`). Types the replies:
    * `new Client({ key, integers: "bigint" })` is a `Client<"bigint">`.
    */
   integers?: I;

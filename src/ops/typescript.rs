@@ -228,6 +228,38 @@ fn object_is_generic(object: &Object) -> bool {
     object.fields.iter().any(|f| is_generic(&f.node))
 }
 
+/// Where `op`'s response may hold an integer beyond ±(2^53 − 1): the JSON Pointer of each
+/// [`Node::big`] integer, array indices as `*` (`/*/profile/user_id`). The fields typed
+/// `LargeInteger<I>` here, read from the same declarations: the package's runtime
+/// (`exact_json.js`, through static_data.js) keeps exactly these exact under its `integers`
+/// mode, so `data` holds what the types say.
+pub fn large_integer_paths(op: Operation) -> Vec<String> {
+    let mut out = Vec::new();
+    push_large_integers(op.response(), &mut String::new(), &mut out);
+    out
+}
+
+fn push_large_integers(node: &Node, path: &mut String, out: &mut Vec<String>) {
+    let len = path.len();
+    match node.kind {
+        Kind::Int(_) if node.big => out.push(path.clone()),
+        Kind::Array(array) => {
+            path.push_str("/*");
+            push_large_integers(&array.items, path, out);
+        }
+        Kind::Object(object) => {
+            for field in object.fields {
+                path.push('/');
+                path.push_str(&field.name.replace('~', "~0").replace('/', "~1"));
+                push_large_integers(&field.node, path, out);
+                path.truncate(len);
+            }
+        }
+        Kind::Int(_) | Kind::Str(_) | Kind::Num(_) | Kind::Bool | Kind::Any => {}
+    }
+    path.truncate(len);
+}
+
 /// The TypeScript type of a value `node` declares. A string of a stated set of values (an
 /// `enum` error) is their union; one only observed in a set (a warning) stays `string`.
 fn ts_type(node: &Node) -> String {
@@ -378,6 +410,17 @@ mod tests {
             ts.matches("export interface SearchVolumeRecord {").count(),
             1
         );
+    }
+
+    #[test]
+    fn large_integers_are_the_declared_ids() {
+        for op in Operation::ALL {
+            let expected: &[&str] = match op {
+                Operation::MicroblogPost => &["/*/profile/user_id"],
+                _ => &[],
+            };
+            assert_eq!(large_integer_paths(op), expected, "{op}");
+        }
     }
 
     #[test]

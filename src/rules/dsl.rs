@@ -22,7 +22,9 @@ pub const INT: Node = node(Kind::Int(&[]));
 /// Decided: of the spec's integers only microblog `profile.user_id` is such an id (a platform's
 /// 64-bit user id; real ids are beyond 2^53). Every other integer is a count, a rank, a year, a
 /// version or a small enum-like value (`rootVe`) that stays far below 2^53, so it is typed
-/// `number` in every `integers` mode and `post.likes + 1` compiles. Validated as [`INT`].
+/// `number` in every `integers` mode and `post.likes + 1` compiles, and the JS package keeps it
+/// a number in every mode (a rounded one with an `unsafe_integer` warning, should it ever pass
+/// 2^53). Validated as [`INT`].
 pub const ID: Node = Node {
     #[cfg(not(target_arch = "wasm32"))]
     big: true,

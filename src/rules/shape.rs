@@ -20,7 +20,8 @@ pub struct Node {
     pub doc: &'static str,
     /// An integer that may exceed ±(2^53 − 1) (a 64-bit id), which a JS number cannot hold
     /// exactly: the JS package's types let it be a `bigint` or its digits under the client's
-    /// `integers` mode ([`super::dsl::ID`]). Native only: only the type generator reads it.
+    /// `integers` mode, and the package's runtime converts only these ([`super::dsl::ID`]).
+    /// Native only: only the package's generators read it (its types and static data).
     #[cfg(not(target_arch = "wasm32"))]
     pub big: bool,
 }

@@ -1,7 +1,8 @@
 // Exact integers: microblog `user_id` is a 64-bit id, beyond what a JS
 // number holds exactly (±(2^53 − 1)). The client's `integers` option: "number" (default:
 // rounded, with one `unsafe_integer` warning per field path pattern), "bigint" or "string"
-// (exact; every other number stays a number). Tested in Node and in headless Chromium against
+// (exact in the fields declared as ids, the ones the types make `LargeInteger<I>`; every other
+// number stays a number, a rounded one with its warning). Tested in Node and in headless Chromium against
 // a server that passes the calls to the sandbox (so the ledger counts them) and rewrites the
 // ids to values near 2^63, and one just past 2^53.
 import { test } from 'node:test';
@@ -11,7 +12,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serpkit, sandbox, expectError, launchChromium } from './support.mjs';
-import { exactData, unsafeIntegers } from '../../pkg/exact_json.js';
+import { exactData, largeIntegers, unsafeIntegers } from '../../pkg/exact_json.js';
+import { LARGE_INTEGERS } from '../../pkg/static_data.js';
 
 const { Client } = serpkit;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -74,9 +76,9 @@ test('the text scan finds exactly the integers beyond ±(2^53 − 1), with their
     [['x/y~', 'id'], '18446744073709551616'],
     [[''], '-12345678901234567'],
   ]);
-  // A body that is one such integer.
-  assert.equal(exactData('12345678901234567890', 'bigint').data, 12345678901234567890n);
-  assert.equal(exactData('12345678901234567890', 'string').data, '12345678901234567890');
+  // A body that is one such integer, declared exact (the root's pointer is empty).
+  assert.equal(exactData('12345678901234567890', 'bigint', ['']).data, 12345678901234567890n);
+  assert.equal(exactData('12345678901234567890', 'string', ['']).data, '12345678901234567890');
   // Under "number": one warning per path pattern, its pointer escaped.
   const { data, warnings } = exactData('[{"x/y~":{"id":18446744073709551616}},{"x/y~":{"id":18446744073709551617}}]', 'number');
   assert.equal(data[1]['x/y~'].id, 18446744073709552000);
@@ -84,6 +86,30 @@ test('the text scan finds exactly the integers beyond ±(2^53 − 1), with their
   assert.match(warnings[0].message, /reported once for \/\*\/x~1y~0\/id/);
   // Text without a 16-digit run is not scanned at all.
   assert.deepEqual(unsafeIntegers('[1,2,"123456789012345",1e300]'), []);
+});
+
+test('the exact fields are the declared ids: microblog profile.user_id, nothing else', () => {
+  const { operations } = serpkit;
+  const declared = Object.fromEntries(operations().map((op, i) => [op.path, LARGE_INTEGERS[i]]));
+  for (const [path, paths] of Object.entries(declared)) {
+    assert.deepEqual(paths, path === 'microblog/post' ? ['/*/profile/user_id'] : [], path);
+  }
+  // Read by the core's name of the operation, as a call takes it; none for an unknown name.
+  for (const name of ['microblog/post', '/v1/microblog/post', ' microblog/post ']) {
+    assert.deepEqual(largeIntegers(Client, name), ['/*/profile/user_id'], name);
+  }
+  assert.deepEqual(largeIntegers(Client, 'related'), []);
+  assert.deepEqual(largeIntegers(Client, 'no/such'), []);
+  assert.deepEqual(largeIntegers(Client, { toString() { throw new Error('no'); } }), []);
+  // Undeclared: a number in every mode, rounded, with its warning; an undeclared safe integer
+  // is untouched.
+  for (const mode of ['number', 'bigint', 'string']) {
+    const { data, warnings } = exactData('[{"id":18446744073709551616,"n":12345678901234567,"k":7}]', mode, ['/*/id']);
+    assert.equal(typeof data[0].n, 'number', mode);
+    assert.equal(data[0].k, 7);
+    assert.deepEqual(warnings.map((w) => w.path), mode === 'number' ? ['/0/id', '/0/n'] : ['/0/n'], mode);
+    assert.match(warnings.at(-1).message, /not a field declared to hold a 64-bit id/);
+  }
 });
 
 test('an unknown integers mode is an invalid_argument error at construction', async () => {
@@ -135,6 +161,35 @@ test('Node: ids near 2^63 are exact under bigint and string, rounded with one wa
     assert.equal(ledger.entries.length, calls);
   } finally {
     server.close();
+  }
+});
+
+test('Node: a declared id becomes a BigInt, an undeclared integer beyond 2^53 stays a number with its warning', async () => {
+  await sandbox.reset();
+  // The sandbox's posts with a 64-bit `user_id` (declared) and `likes` (an integer not
+  // declared as an id) beyond 2^53.
+  const bigLikes = async (url, init) => {
+    const upstream = await fetch(url, init);
+    const text = (await upstream.text())
+      .replace(/"user_id":-?[0-9]+/g, '"user_id":9223372036854775807')
+      .replace(/"likes":[0-9]+/g, '"likes":9007199254740993');
+    return new Response(text, { status: upstream.status, headers: { 'content-type': 'application/json' } });
+  };
+  const request = { keyword: 'trail shoes' };
+  for (const integers of ['bigint', 'string']) {
+    const client = new Client({ key: sandbox.key, baseUrl: sandbox.url, integers, fetch: bigLikes });
+    for (const reply of [await client.microblogPost(request), await client.call('/v1/microblog/post', request)]) {
+      assert.ok(reply.data.length >= 1);
+      for (const post of reply.data) {
+        assert.equal(post.profile.user_id, integers === 'bigint' ? 9223372036854775807n : '9223372036854775807');
+        assert.equal(typeof post.likes, 'number', 'likes is not declared: a number');
+        assert.equal(post.likes, 9007199254740992, 'rounded by JSON.parse');
+      }
+      assert.equal(reply.report.ok, true);
+      const warned = reply.report.warnings.filter((w) => w.code === 'unsafe_integer');
+      assert.deepEqual(warned.map((w) => w.path), ['/0/likes'], 'once for the pattern /*/likes');
+      assert.match(warned[0].message, /9007199254740993.*not a field declared to hold a 64-bit id.*reported once for \/\*\/likes/);
+    }
   }
 });
 

@@ -7,6 +7,9 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { serpkit, sandbox, expectError } from './support.mjs';
 import { exactData } from '../../pkg/exact_json.js';
+
+/** The microblog posts' declared exact field (static_data.js's `LARGE_INTEGERS`). */
+const USER_ID = ['/*/profile/user_id'];
 import fs from 'node:fs';
 
 const FIXTURE = JSON.parse(fs.readFileSync(new URL('../fixtures/microblog_post.json', import.meta.url), 'utf8'));
@@ -45,7 +48,7 @@ test('data of integers: "bigint" and "string" validates: validateResponse and ~s
 
 test('exact integers are checked as integers: outside 64 bits or in another form is a type error, never a throw', () => {
   const text = JSON.stringify([post()]).replace(/"user_id":[0-9]+/, `"user_id":${I64_MAX}`);
-  const big = exactData(text, 'bigint').data;
+  const big = exactData(text, 'bigint', USER_ID).data;
   big[0].profile.user_id = 2n ** 63n;
   const report = validateResponse('microblog/post', big);
   assert.deepEqual(report.errors.map((i) => [i.path, i.code, i.message]), [
@@ -53,12 +56,12 @@ test('exact integers are checked as integers: outside 64 bits or in another form
   ]);
   // A string is an integer only as "string" mode writes one: beyond ±(2^53 − 1), no leading zero.
   for (const id of ['12', '09007199254740993', '+9007199254740993', '9007199254740993.0', '9223372036854775808']) {
-    const data = exactData(text, 'string').data;
+    const data = exactData(text, 'string', USER_ID).data;
     data[0].profile.user_id = id;
     assert.deepEqual(validateResponse('microblog/post', data).errors.map((i) => [i.path, i.code]), [['/0/profile/user_id', 'type']], id);
   }
   // A BigInt where a number (not an integer) belongs, in an unknown field, and as the body.
-  const data = exactData(text, 'bigint').data;
+  const data = exactData(text, 'bigint', USER_ID).data;
   data[0].extra = 12345678901234567890n;
   const result = responseSchema('microblog/post')['~standard'].validate(data);
   assert.equal(result.issues, undefined);
