@@ -3,11 +3,12 @@
 //! Layers, lower never importing higher (no cycles between these modules):
 //!
 //! ```text
-//! paths, model, sort, research  <-  store  <-  workspace  <-  components  <-  routes
+//! paths, model, sort, format, research  <-  store  <-  workspace  <-  components  <-  routes
 //! ```
 //!
 //! - [`paths`]: the app's URLs (page routes, query encoding); imports nothing of the app.
 //! - [`model`]: the stored data types. [`sort`]: the one stable sort (keeps the wasm small).
+//!   [`format`]: numbers, money, changes and dates as text (pages and reports).
 //! - [`research`]: trends, seasonality and the opportunity score, computed from data already
 //!   bought.
 //! - [`store`]: IndexedDB and localStorage.
@@ -23,6 +24,7 @@ use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::{path, Lazy};
 
 pub mod components;
+pub mod format;
 pub mod model;
 pub mod paths;
 pub mod research;

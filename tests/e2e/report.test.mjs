@@ -114,14 +114,36 @@ test('the content gap report: every list with its rows and links only to http(s)
   assert.equal(await view.locator('h1').textContent(), 'Content gap: example.com against example.org');
   const headings = await view.locator('h2').allTextContents();
   const fmt = (n) => n.toLocaleString('en-US');
-  // The lists as Semrush's Keyword Gap names them, then striking distance.
-  assert.deepEqual(headings, ['Summary', ...Object.entries(names).map(([id, name]) => `${name} (${fmt(counts[id])})`)]);
-  assert.match(await view.locator('body').textContent(), /Missing: every competitor ranks, you do not\./);
+  // The lists as Semrush's Keyword Gap names them, then striking distance, then every list's
+  // keywords by competitor page.
+  const byPage = headings.at(-1).match(/^By competitor page \(([\d,]+)\)$/);
+  assert.ok(byPage, `the last section is by competitor page: ${headings.at(-1)}`);
+  const pageCount = Number(byPage[1].replace(/,/g, ''));
+  assert.deepEqual(headings, [
+    'Summary',
+    ...Object.entries(names).map(([id, name]) => `${name} (${fmt(counts[id])})`),
+    `By competitor page (${fmt(pageCount)})`,
+  ]);
+  const text = await view.locator('body').textContent();
+  assert.match(text, /Missing: every competitor ranks, you do not\./);
+  assert.match(text, /By competitor page: every keyword of the gap \(all lists, no filter\) grouped by the URL of their best competitor/);
   const tables = view.locator('table');
-  assert.equal(await tables.count(), 7);
+  assert.equal(await tables.count(), 8);
   for (const [i, n] of Object.values(counts).entries()) {
     assert.equal(await tables.nth(i).locator('tbody tr').count(), Math.min(n, 500));
   }
+  // The competitor pages: the competitor's URLs, each with its keywords, by volume. Every
+  // keyword a competitor ranks for is counted once, so the pages' keywords add up to the
+  // keywords of the lists a competitor ranks in (Untapped, and Shared, Weak, Strong or
+  // Striking distance rows that have a competitor: at least Untapped's count).
+  const pages = await tables.nth(7).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  assert.equal(pages.length, Math.min(pageCount, 500));
+  assert.ok(pageCount > 0, 'the rival ranks somewhere');
+  assert.ok(pages.every((p) => /^https?:\/\/([^/]*\.)?example\.org\b/.test(p[0])), 'pages of the competitor');
+  const num = (t) => Number(t.replace(/,/g, ''));
+  for (let i = 1; i < pages.length; i++) assert.ok(num(pages[i - 1][2]) >= num(pages[i][2]), 'by volume');
+  const keywordsOnPages = pages.reduce((sum, p) => sum + num(p[1]), 0);
+  if (pageCount <= 500) assert.ok(keywordsOnPages >= counts.untapped, `${keywordsOnPages} keywords on pages, ${counts.untapped} untapped`);
   const hrefs = await view.locator('a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
   assert.ok(hrefs.length > 0 && hrefs.every((h) => /^https?:\/\//.test(h)), 'links only to http(s) URLs');
   await view.screenshot({ path: join(OUT, 'screenshots', 'report-gap.png') });

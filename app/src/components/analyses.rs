@@ -17,7 +17,7 @@ use crate::components::priced_call::unreadable;
 use crate::research::brand;
 use crate::research::cannibalisation::{self, Cannibalised};
 use crate::research::intent::{self, Intent, Intents};
-use crate::research::report::{self as rep, Block, Report, Section};
+use crate::research::report::intent::intent_report;
 use crate::research::top_pages::{self, Page, Rows};
 use crate::workspace::calls::tabs;
 use crate::workspace::use_workspace;
@@ -485,7 +485,8 @@ fn intent_table(data: IntentData, ms: f64, name: Signal<String>) -> AnyView {
     let report_data = data.clone();
     let make = Callback::new(move |_| {
         Some(intent_report(
-            &report_data,
+            rows_of(&report_data.rows),
+            &report_data.text,
             &dist,
             &name.get_untracked(),
             &order.get_untracked(),
@@ -523,68 +524,4 @@ fn intent_table(data: IntentData, ms: f64, name: Signal<String>) -> AnyView {
         </div>
     }
     .into_any()
-}
-
-/// Rows a report lists (the rest are in the CSV).
-const REPORT_ROWS: usize = 500;
-
-/// The intent report: keywords per intent, the rule, and the rows shown (first 500).
-fn intent_report(
-    d: &IntentData,
-    dist: &[(usize, i64); 4],
-    domain: &str,
-    order: &[u32],
-) -> (String, Report) {
-    let figures = Intent::ALL
-        .iter()
-        .zip(dist)
-        .map(|(x, (c, v))| {
-            (
-                x.label().to_string(),
-                format!("{} keywords, {} searches", fmt_int(*c as i64), fmt_int(*v)),
-            )
-        })
-        .collect();
-    let rows = order
-        .iter()
-        .take(REPORT_ROWS)
-        .map(|&i| {
-            let i = i as usize;
-            vec![
-                rep::Cell::Text(d.rows.keyword[i].clone()),
-                rep::Cell::Text(d.text[i].clone()),
-                rep::Cell::Text(fmt_int(d.rows.volume[i])),
-                rep::Cell::Text(d.rows.rank[i].to_string()),
-                rep::Cell::Url(d.rows.url[i].clone()),
-            ]
-        })
-        .collect();
-    let report = Report {
-        title: format!("Search intent of {domain}'s ranked keywords"),
-        subtitle: format!(
-            "{} ranked keywords; {} listed (first {} shown, the CSV has all)",
-            fmt_int(d.intents.len() as i64),
-            fmt_int(order.len() as i64),
-            REPORT_ROWS.min(order.len())
-        ),
-        sections: vec![
-            Section {
-                heading: "Keywords per intent".into(),
-                notes: vec![intent::RULE.to_string()],
-                blocks: vec![Block::Figures(figures)],
-            },
-            Section {
-                heading: "Keywords".into(),
-                notes: Vec::new(),
-                blocks: vec![Block::Table {
-                    caption: "Ranked keywords with their intents".into(),
-                    headers: ["Keyword", "Intent", "#Volume", "#Rank", "URL"]
-                        .map(String::from)
-                        .to_vec(),
-                    rows,
-                }],
-            },
-        ],
-    };
-    (format!("intent-{domain}.html"), report)
 }

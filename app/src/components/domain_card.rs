@@ -8,20 +8,7 @@ use leptos_router::components::A;
 use serpkit::ops::domainstats::{parse_stat, DomainStatsRecord};
 
 use super::domain_metrics::metric_groups;
-use super::fmt_int;
-
-/// Shown for a value the service left empty.
-pub const NO_VALUE: &str = "—";
-
-/// A stats string for people: integers with thousands separators, decimals with two
-/// places, "—" when empty or not a number.
-pub fn fmt_stat(raw: &str) -> String {
-    match parse_stat::<f64>(raw) {
-        Some(v) if v.is_finite() && v.fract() == 0.0 && v.abs() < 9.0e15 => fmt_int(v as i64),
-        Some(v) if v.is_finite() => format!("{v:.2}"),
-        _ => NO_VALUE.to_string(),
-    }
-}
+use crate::format::{fmt_stat, NO_VALUE};
 
 /// A 0..100 score as a ring gauge ("—" inside when empty).
 #[component]
@@ -119,21 +106,5 @@ pub fn DomainCard(record: DomainStatsRecord, #[prop(optional)] link: bool) -> im
             </section>
             {(!scope.trim().is_empty()).then(|| view! { <p class="meta">{format!("Flow scope: {scope}")}</p> })}
         </article>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stats_format() {
-        assert_eq!(fmt_stat(""), NO_VALUE);
-        assert_eq!(fmt_stat("  "), NO_VALUE);
-        assert_eq!(fmt_stat("abc"), NO_VALUE);
-        assert_eq!(fmt_stat("1234567"), "1,234,567");
-        assert_eq!(fmt_stat("0"), "0");
-        assert_eq!(fmt_stat("4.5"), "4.50");
-        assert_eq!(fmt_stat("NaN"), NO_VALUE);
     }
 }

@@ -20,9 +20,11 @@ use leptos::task::spawn_local;
 use leptos::wasm_split::SplitLoaderError;
 
 use crate::components::import_keywords::ImportKeywords;
-use crate::components::keyword_groups::{groups_section, KeywordGroups};
-use crate::components::keyword_row::{keyword_report, KeywordRow};
+use crate::components::keyword_groups::KeywordGroups;
 use crate::components::{fmt_time, ReportButton};
+use crate::research::keyword_row::KeywordRow;
+use crate::research::report::explorer::keyword_report;
+use crate::research::report::groups::groups_section;
 use crate::research::score;
 use crate::workspace::use_workspace;
 

@@ -9,7 +9,6 @@ use crate::components::virtual_table::Shared;
 use crate::components::{fmt_int, AddToList};
 use crate::model::plural;
 use crate::research::groups::{self, Group, GroupKind};
-use crate::research::report::{self, Block, Section};
 use crate::workspace::{self, use_workspace};
 
 /// Groups shown at once (the CSV has every group).
@@ -39,14 +38,6 @@ fn grouped(rows: &[KeywordRow]) -> Grouped {
     }
 }
 
-/// A group's keywords.
-fn members(g: &Group, keywords: &[String]) -> Vec<String> {
-    g.members
-        .iter()
-        .filter_map(|&i| keywords.get(i as usize).cloned())
-        .collect()
-}
-
 /// The CSV of `groups`: kind, group, keywords, volume, and the keywords joined by "; ".
 fn groups_csv(groups: &[&Group], keywords: &[String]) -> String {
     csv::to_csv(
@@ -57,58 +48,10 @@ fn groups_csv(groups: &[&Group], keywords: &[String]) -> String {
                 Cell::text(&g.label),
                 Cell::num(g.size() as i64),
                 Cell::num(g.volume),
-                Cell::text(members(g, keywords).join("; ")),
+                Cell::text(g.member_keywords(keywords).join("; ")),
             ]
         }),
     )
-}
-
-/// The report section of the groups of `rows`: the largest 50 with their first keywords.
-pub fn groups_section(rows: &[KeywordRow]) -> Section {
-    let g = grouped(rows);
-    let table = g
-        .groups
-        .iter()
-        .take(50)
-        .map(|group| {
-            let mut names = members(group, &g.keywords);
-            let more = names.len().saturating_sub(10);
-            names.truncate(10);
-            let mut list = names.join(", ");
-            if more > 0 {
-                list.push_str(&format!(" and {more} more"));
-            }
-            vec![
-                report::Cell::from(group.label.as_str()),
-                group.kind.label().into(),
-                fmt_int(group.size() as i64).into(),
-                fmt_int(group.volume).into(),
-                list.into(),
-            ]
-        })
-        .collect();
-    Section {
-        heading: format!("Keyword groups ({})", fmt_int(g.groups.len() as i64)),
-        notes: vec![groups::GROUP_RULES.to_string()],
-        blocks: vec![
-            Block::Bars {
-                title: "Largest groups by summed volume".into(),
-                bars: g
-                    .groups
-                    .iter()
-                    .take(15)
-                    .map(|group| (group.label.clone(), group.volume as f64))
-                    .collect(),
-            },
-            Block::Table {
-                caption: "The largest groups".into(),
-                headers: ["Group", "Kind", "#Keywords", "#Volume", "Keywords"]
-                    .map(String::from)
-                    .to_vec(),
-                rows: table,
-            },
-        ],
-    }
 }
 
 /// The groups panel of the explorer.
@@ -200,7 +143,7 @@ fn selected_keywords_of(data: Memo<Shared<Grouped>>, selected: Selected) -> Sign
             .iter()
             .filter(|g| sel.contains(&(g.kind, g.label.clone())))
         {
-            for k in members(g, &d.keywords) {
+            for k in g.member_keywords(&d.keywords) {
                 if !out.contains(&k) {
                     out.push(k);
                 }
@@ -314,7 +257,7 @@ fn SortHeader(
 fn group_row(g: &Group, keywords: &[String], selected: Selected) -> impl IntoView {
     let key = (g.kind, g.label.clone());
     let checked = selected.with_untracked(|s| s.contains(&key));
-    let names = members(g, keywords);
+    let names = g.member_keywords(keywords);
     let more = names.len().saturating_sub(SHOWN_MEMBERS);
     let toggle = key.clone();
     view! {

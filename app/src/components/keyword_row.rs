@@ -1,94 +1,20 @@
-//! A row of the keyword explorer (search intent, search volume, CPC, competition, the 12
-//! monthly values with their trends and season, the opportunity score): its table columns,
-//! CSV cells and the explorer's HTML report.
+//! A row of the keyword explorer on screen (search intent, search volume, CPC, competition,
+//! the 12 monthly values with their trends and season, the opportunity score): its table
+//! columns, CSV cells and trend filter fields. The row itself is `research::keyword_row`;
+//! the explorer's report is `research::report::explorer`.
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use serpkit::ops::search_volume_bulk::SearchVolumeRecord;
 
 use crate::components::csv::Cell;
 use crate::components::{fmt_change, fmt_cpc, fmt_int, Column, SortKey, Sparkline, TableRow};
 use crate::paths::keyword_route;
-use crate::research::intent::{self, Intents};
-use crate::research::report::{self, Block, Report, Section};
-use crate::research::score;
+use crate::research::intent::Intents;
 use crate::research::trends::{self, percent_bound, Season, SeasonFilter, TrendFilter};
 
-/// A row of the explorer table.
-#[derive(Clone, Debug, PartialEq)]
-pub struct KeywordRow {
-    /// The keyword.
-    pub keyword: String,
-    /// Its search intents (`research::intent`, with no brand terms: no domain is known).
-    pub intent: Intents,
-    /// Country code (for links).
-    pub ccode: String,
-    /// Search volume.
-    pub volume: i64,
-    /// Average CPC.
-    pub cpc: f64,
-    /// Competition 0..1.
-    pub competition: f64,
-    /// The 12 monthly searches of the window, oldest first, placed by their dates as the
-    /// trend columns read them (`trends::by_date`; a missing month is 0).
-    pub months: Vec<i64>,
-    /// The months the window covers (`Apr 2024 – Mar 2025`; empty without months).
-    pub window: String,
-    /// 12-month change (`research::trends`): the latest month against the same month a year
-    /// earlier when a 13th month is known, else against the window's first month.
-    pub change: Option<f64>,
-    /// Months between the two values [`Self::change`] compares: 12, or 11 without a 13th.
-    pub change_span: u8,
-    /// 3-month change: the latest 3 months' mean against the 3 before.
-    pub change_3m: Option<f64>,
-    /// The month (1–12) with the most searches.
-    pub peak: Option<u8>,
-    /// The season relative to the current month.
-    pub season: Season,
-    /// The opportunity score (`research::score`), set by [`score_rows`].
-    pub score: Option<f64>,
-}
-
-impl KeywordRow {
-    /// From a search volume record; `current_month` (1–12) places its season.
-    pub fn from_record(r: &SearchVolumeRecord, ccode: &str, current_month: u8) -> KeywordRow {
-        let trend = trends::trend(&r.targeted_monthly_searches, current_month);
-        KeywordRow {
-            keyword: r.keyword.clone(),
-            intent: intent::classify(&r.keyword, &[]),
-            ccode: ccode.to_string(),
-            volume: r.search_volume,
-            cpc: r.average_cpc,
-            competition: r.competition,
-            months: trends::by_date(&r.targeted_monthly_searches),
-            window: trends::window_text(&r.targeted_monthly_searches),
-            change: trend.change_12m,
-            change_span: trend.change_span,
-            change_3m: trend.change_3m,
-            peak: trend.peak_month,
-            season: trend.season,
-            score: None,
-        }
-    }
-}
-
-/// Sets each row's opportunity score: `research::score` on its fixed anchors, so a row's
-/// score depends on its own metrics only, not on the other rows (search volume records give
-/// no keyword difficulty, so it counts for none of them).
-pub fn score_rows(rows: &mut [KeywordRow], weights: &score::Weights) {
-    let metrics: Vec<score::Metrics> = rows
-        .iter()
-        .map(|r| score::Metrics {
-            volume: Some(r.volume as f64),
-            cpc: Some(r.cpc),
-            competition: Some(r.competition),
-            difficulty: None,
-        })
-        .collect();
-    for (row, value) in rows.iter_mut().zip(score::scores(&metrics, weights)) {
-        row.score = value;
-    }
-}
+/// The row's data, defined with the reports that read it; named here too, where the explorer,
+/// the lists page and the filters import it with the row's columns.
+pub use crate::research::keyword_row::{covered_text, score_rows, score_text, KeywordRow};
 
 /// A table row with an opportunity score (the explorer's, a list's, the related keywords').
 pub trait Scored {
@@ -117,11 +43,6 @@ pub fn score_column<R: Scored>() -> Column<[R]> {
         }),
         csv_header: None,
     }
-}
-
-/// A score as its table cell shows it (whole points, "–" when none).
-pub fn score_text(score: Option<f64>) -> String {
-    score.map_or_else(|| "–".into(), |s| format!("{s:.0}"))
 }
 
 /// What a 12-month change cell compares, by its span (`trends::CHANGE_RULE`, per row).
@@ -436,178 +357,6 @@ pub fn keywords_csv(keywords: &[String], rows: &[KeywordRow]) -> String {
         }
     });
     crate::components::csv::to_csv(&header, lines)
-}
-
-/// Which 12 months the rows' monthly searches cover, for a report: `Monthly searches: Apr
-/// 2024 – Mar 2025.`; empty without monthly data. Decided: rows bought at different times can
-/// end in different months, so each window is named with its keyword count (the most common
-/// first, at most 3 and how many others), rather than one window that is wrong for some rows.
-pub fn covered_text(rows: &[KeywordRow]) -> String {
-    let mut counts = std::collections::BTreeMap::<&str, usize>::new();
-    for r in rows.iter().filter(|r| !r.window.is_empty()) {
-        *counts.entry(&r.window).or_default() += 1;
-    }
-    let mut windows: Vec<(&str, usize)> = counts.into_iter().collect();
-    windows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
-    match windows.as_slice() {
-        [] => String::new(),
-        [(w, _)] => format!("Monthly searches: {w}."),
-        more => {
-            let named: Vec<String> = more
-                .iter()
-                .take(3)
-                .map(|(w, n)| {
-                    let unit = if *n == 1 { "keyword" } else { "keywords" };
-                    format!("{w} ({} {unit})", fmt_int(*n as i64))
-                })
-                .collect();
-            let others = more.len().saturating_sub(3);
-            let tail = if others > 0 {
-                format!(" and {others} other windows")
-            } else {
-                String::new()
-            };
-            format!("Monthly searches: {}{tail}.", named.join(", "))
-        }
-    }
-}
-
-/// Keywords per intent ("Informational 12, Navigational 0, …"; a keyword with several
-/// intents counts in each), for the report's summary.
-fn intent_counts(rows: &[KeywordRow]) -> String {
-    let sets: Vec<Intents> = rows.iter().map(|r| r.intent).collect();
-    intent::Intent::ALL
-        .iter()
-        .zip(intent::distribution(&sets, &[]))
-        .map(|(x, (n, _))| format!("{} {}", x.label(), fmt_int(n as i64)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Rows in a report's table: the first this many by volume (the CSV export has every row).
-pub const REPORT_ROWS: usize = 500;
-
-/// The explorer's report: summary figures, the top keywords by volume as bars, the keywords
-/// with their trends (sparklines), season and score, and the rules. `extra` sections (the
-/// keyword groups) follow the table.
-pub fn keyword_report(
-    rows: &[KeywordRow],
-    country: &str,
-    score_formula: &str,
-    date: &str,
-    extra: Vec<Section>,
-) -> Report {
-    let total: i64 = rows.iter().map(|r| r.volume).sum();
-    let seasonal = rows
-        .iter()
-        .filter(|r| {
-            matches!(
-                r.season,
-                Season::InSeason | Season::Approaching | Season::OutOfSeason
-            )
-        })
-        .count();
-    let in_season = rows.iter().filter(|r| r.season == Season::InSeason).count();
-    let mut by_volume: Vec<&KeywordRow> = rows.iter().collect();
-    by_volume.sort_by(|a, b| {
-        b.volume
-            .cmp(&a.volume)
-            .then_with(|| a.keyword.cmp(&b.keyword))
-    });
-    let shown = by_volume.len().min(REPORT_ROWS);
-    let table = by_volume[..shown]
-        .iter()
-        .map(|r| {
-            vec![
-                report::Cell::from(r.keyword.as_str()),
-                fmt_int(r.volume).into(),
-                fmt_cpc(r.cpc).into(),
-                format!("{:.2}", r.competition).into(),
-                report::Cell::Spark(r.months.clone()),
-                fmt_change(r.change).into(),
-                fmt_change(r.change_3m).into(),
-                trends::month_short(r.peak).into(),
-                r.season.label().into(),
-                score_text(r.score).into(),
-                r.intent.text().into(),
-            ]
-        })
-        .collect();
-    let covered = covered_text(rows);
-    let mut notes = vec![
-        covered.clone(),
-        trends::CHANGE_RULE.to_string(),
-        trends::SEASON_RULE.to_string(),
-        format!("{} {}", intent::RULE, intent::NO_BRAND_NOTE),
-        score_formula.to_string(),
-    ];
-    notes.retain(|n| !n.is_empty());
-    if shown < rows.len() {
-        notes.insert(
-            0,
-            format!(
-                "The first {shown} of {} keywords by volume; the CSV export has every row.",
-                fmt_int(rows.len() as i64)
-            ),
-        );
-    }
-    let mut sections = vec![
-        Section {
-            heading: "Summary".into(),
-            notes: Vec::new(),
-            blocks: vec![
-                Block::Figures(vec![
-                    ("Keywords".into(), fmt_int(rows.len() as i64)),
-                    ("Total monthly volume".into(), fmt_int(total)),
-                    ("Seasonal".into(), fmt_int(seasonal as i64)),
-                    ("In season now".into(), fmt_int(in_season as i64)),
-                    ("By intent".into(), intent_counts(rows)),
-                ]),
-                Block::Bars {
-                    title: "Top keywords by monthly search volume".into(),
-                    bars: by_volume
-                        .iter()
-                        .take(20)
-                        .map(|r| (r.keyword.clone(), r.volume as f64))
-                        .collect(),
-                },
-            ],
-        },
-        Section {
-            heading: "Keywords".into(),
-            notes,
-            blocks: vec![Block::Table {
-                caption: format!("Search intent, volume, trends and opportunity ({country})"),
-                headers: [
-                    "Keyword",
-                    "#Volume",
-                    "#CPC",
-                    "#Competition",
-                    "12 months",
-                    "#12-month change",
-                    "#3-month change",
-                    "Peak",
-                    "Season",
-                    "#Opportunity",
-                    "Intent",
-                ]
-                .map(String::from)
-                .to_vec(),
-                rows: table,
-            }],
-        },
-    ];
-    sections.extend(extra);
-    Report {
-        title: format!(
-            "Keyword research: {} keywords ({country})",
-            fmt_int(rows.len() as i64)
-        ),
-        subtitle: format!("Exported {date} from search volumes already bought. {covered}")
-            .trim_end()
-            .to_string(),
-        sections,
-    }
 }
 
 #[cfg(test)]

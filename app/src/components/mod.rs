@@ -42,46 +42,8 @@ pub use status::{ErrorBox, ExtLink, ResultMeta};
 pub use table::{DataTable, TableModel, TableRow};
 pub use validation::ValidationPanel;
 
-/// `1234567` → `1,234,567`.
-pub fn fmt_int(n: i64) -> String {
-    let s = n.unsigned_abs().to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3 + 1);
-    if n < 0 {
-        out.push('-');
-    }
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// A CPC in dollars: `$1.23`.
-pub fn fmt_cpc(v: f64) -> String {
-    if v.is_finite() {
-        format!("${v:.2}")
-    } else {
-        "–".into()
-    }
-}
-
-/// A ratio as a signed percentage: `+25%`, `–` when unknown.
-pub fn fmt_change(v: Option<f64>) -> String {
-    match v {
-        Some(x) if x.is_finite() => format!("{:+.0}%", x * 100.0),
-        _ => "–".into(),
-    }
-}
-
-/// An ISO timestamp's date part (`2024-03-05T…` → `2024-03-05`); other text as is, cut.
-pub fn fmt_date(s: &str) -> String {
-    s.get(..10)
-        .filter(|d| d.as_bytes().get(4) == Some(&b'-'))
-        .map(str::to_string)
-        .unwrap_or_else(|| s.chars().take(24).collect())
-}
+/// The number, money, change and date texts, defined with the reports in [`crate::format`].
+pub use crate::format::{fmt_change, fmt_cpc, fmt_date, fmt_int};
 
 /// Today's calendar month, 1–12 (local time): the "current month" of the season labels.
 pub fn current_month() -> u8 {
@@ -99,20 +61,4 @@ pub fn fmt_time(ms: f64) -> String {
         d.get_hours(),
         d.get_minutes()
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers() {
-        assert_eq!(fmt_int(0), "0");
-        assert_eq!(fmt_int(1234567), "1,234,567");
-        assert_eq!(fmt_int(-1000), "-1,000");
-        assert_eq!(fmt_cpc(1.234), "$1.23");
-        assert_eq!(fmt_change(Some(0.25)), "+25%");
-        assert_eq!(fmt_change(None), "–");
-        assert_eq!(fmt_date("2024-03-05T10:00:00.000Z"), "2024-03-05");
-    }
 }

@@ -113,6 +113,14 @@ impl Group {
     pub fn size(&self) -> usize {
         self.members.len()
     }
+
+    /// Its keywords, read from `keywords` (the input it was grouped from).
+    pub fn member_keywords(&self, keywords: &[String]) -> Vec<String> {
+        self.members
+            .iter()
+            .filter_map(|&i| keywords.get(i as usize).cloned())
+            .collect()
+    }
 }
 
 /// The words of a keyword: lower-cased, split at anything not a letter or digit, but for an

@@ -21,16 +21,33 @@ as the service writes them; ranks of 0 or less left out). Keywords counts each k
 URL; volume is the sum of their search volumes; the best keyword is the one at the page's best \
 rank (a tie goes to the higher volume). Pages are ordered by volume, then keyword count.";
 
+/// How [`gap_pages`] groups, after the rows it is given (one text for the page and the
+/// report, which group different rows).
+macro_rules! gap_grouping {
+    () => {
+        "grouped by the URL of their best competitor (the one at the best rank, the first \
+entered on a tie); keywords no competitor ranks for have no page. Keywords counts each keyword \
+once; volume is the sum of their search volumes; the best keyword is the one at the page's \
+best rank, the competitor's (a tie goes to the higher volume); your own rank plays no part. \
+Pages are ordered by volume, then keyword count."
+    };
+}
+
 /// The rule of the gap grouped by competitor URL ([`gap_pages`]), as shown on the gap page.
 /// Decided: the keywords grouped are the rows shown (the list and its filters), so the pages
 /// answer "where does the traffic of what I am looking at land"; a keyword no competitor
 /// ranks for (Unique, some of Striking distance) has no competitor page and is left out.
-pub const GAP_RULE: &str = "By competitor page: the keywords shown (this list, as filtered) \
-grouped by the URL of their best competitor (the one at the best rank, the first entered on a \
-tie); keywords no competitor ranks for have no page. Keywords counts each keyword once; volume \
-is the sum of their search volumes; the best keyword is the one at the page's best rank, the \
-competitor's (a tie goes to the higher volume); your own rank plays no part. Pages are ordered \
-by volume, then keyword count.";
+pub const GAP_RULE: &str = concat!(
+    "By competitor page: the keywords shown (this list, as filtered) ",
+    gap_grouping!()
+);
+
+/// The same rule in the gap's report, which has every list: it groups every keyword of the
+/// gap, unfiltered.
+pub const GAP_REPORT_RULE: &str = concat!(
+    "By competitor page: every keyword of the gap (all lists, no filter) ",
+    gap_grouping!()
+);
 
 /// One domain's ranked keywords, column by column (a shorter column ends the rows early).
 #[derive(Clone, Copy, Debug, Default)]

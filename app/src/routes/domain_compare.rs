@@ -14,11 +14,9 @@ use serpkit::ops::ranked_keywords_metrics::{self, RankedKeywordsMetrics};
 use serpkit::Request;
 
 use crate::components::columns::sorted_view;
-use crate::components::domain_card::{fmt_stat, NO_VALUE};
 use crate::components::domain_charts::{rank_slots, RankChart};
 use crate::components::domain_metrics::{best, Better, DOMAIN_METRICS};
 use crate::components::domain_nav::{parse_domains, DomainNav, LETTERS, MAX_COMPARE};
-use crate::components::keyword_row::REPORT_ROWS;
 use crate::components::overlap::{Overlap, OVERLAP_COLUMNS};
 use crate::components::priced_call::unreadable;
 use crate::components::ranked_keywords::{ranked_keywords_of, RankedKeywordsData};
@@ -26,8 +24,10 @@ use crate::components::virtual_table::{RenderRow, Shared, VirtualTable};
 use crate::components::{
     fmt_int, fmt_time, LoadEverything, PricedCall, PricedCallCard, PricedCalls, ReportButton,
 };
+use crate::format::{fmt_stat, NO_VALUE};
 use crate::paths::{compare_route, domain_route, keywords_route, use_page_query, DomainsQuery};
-use crate::research::report::{self, Block, Report, Section};
+use crate::research::report::compare::{compare_report, Comparison, SharedKeywords, SideBySide};
+use crate::research::report::Report;
 use crate::workspace::use_workspace;
 
 /// The compare page.
@@ -176,13 +176,60 @@ fn report_maker(
                 _ => None,
             })
             .collect();
-        Some(compare_report(
-            &ds,
-            &stats,
-            &ranks,
-            &overlap.get_untracked(),
-        ))
+        let o = overlap.get_untracked();
+        let comparison = Comparison {
+            domains: &ds,
+            letters: &LETTERS,
+            stats: SideBySide {
+                rows: DOMAIN_METRICS
+                    .iter()
+                    .map(|m| {
+                        let values = stats
+                            .iter()
+                            .map(|r| r.as_ref().map(|r| (m.value)(r).to_string()));
+                        (m.label.to_string(), values.collect())
+                    })
+                    .collect(),
+            },
+            ranks: rank_table(&ranks),
+            shared: SharedKeywords {
+                keyword: &o.keyword,
+                volume: &o.volume,
+                ranks: &o.ranks,
+                per_domain: &o.per_domain,
+            },
+        };
+        Some(compare_report(&comparison, &fmt_time(js_sys::Date::now())))
     })
+}
+
+/// The rank distribution side by side: the rank ranges of the first domain with metrics,
+/// each domain's keywords per range.
+fn rank_table(ranks: &[Option<RankedKeywordsMetrics>]) -> SideBySide<i64> {
+    let slots: Vec<String> = ranks
+        .iter()
+        .flatten()
+        .next()
+        .map(|m| {
+            rank_slots(m)
+                .iter()
+                .map(|s| s.map_or("61-70".to_string(), |s| s.0.to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let rows = slots
+        .into_iter()
+        .enumerate()
+        .map(|(si, label)| {
+            let values = ranks.iter().map(|r| {
+                r.as_ref()
+                    .and_then(|m| rank_slots(m).get(si).copied().flatten())
+                    .map(|s| s.1)
+            });
+            (label, values.collect())
+        })
+        .collect();
+    SideBySide { rows }
 }
 
 /// The domains input; opening compares the first [`MAX_COMPARE`] (free).
@@ -398,145 +445,6 @@ fn rank_body(
         }
         .into_any()
     }
-}
-
-/// The comparison as a report (file name, report): stats, rank distribution and the first
-/// [`REPORT_ROWS`] shared keywords by volume, as the page shows them.
-fn compare_report(
-    ds: &[String],
-    stats: &[Option<DomainStatsRecord>],
-    ranks: &[Option<RankedKeywordsMetrics>],
-    o: &Overlap,
-) -> (String, Report) {
-    let head = |first: &str| {
-        std::iter::once(first.to_string())
-            .chain(
-                ds.iter()
-                    .enumerate()
-                    .map(|(i, d)| format!("#{} {d}", LETTERS[i])),
-            )
-            .collect::<Vec<_>>()
-    };
-    let stat_rows = DOMAIN_METRICS
-        .iter()
-        .map(|m| {
-            std::iter::once(report::Cell::from(m.label))
-                .chain(stats.iter().map(|r| {
-                    r.as_ref()
-                        .map_or_else(|| NO_VALUE.to_string(), |r| fmt_stat((m.value)(r)))
-                        .into()
-                }))
-                .collect()
-        })
-        .collect();
-    let slots: Vec<String> = ranks
-        .iter()
-        .flatten()
-        .next()
-        .map(|m| {
-            rank_slots(m)
-                .iter()
-                .map(|s| s.map_or("61-70".to_string(), |s| s.0.to_string()))
-                .collect()
-        })
-        .unwrap_or_default();
-    let rank_rows = slots
-        .iter()
-        .enumerate()
-        .map(|(si, label)| {
-            std::iter::once(report::Cell::from(label.as_str()))
-                .chain(ranks.iter().map(|r| {
-                    r.as_ref()
-                        .and_then(|m| rank_slots(m).get(si).copied().flatten())
-                        .map_or_else(|| NO_VALUE.to_string(), |s| fmt_int(s.1))
-                        .into()
-                }))
-                .collect()
-        })
-        .collect();
-    let n = ds.len();
-    let shared_rows = (0..o.keyword.len())
-        .take(REPORT_ROWS)
-        .map(|i| {
-            [o.keyword[i].clone(), fmt_int(o.volume[i])]
-                .into_iter()
-                .chain(o.ranks[i][..n].iter().map(|&r| {
-                    if r == i64::MAX {
-                        NO_VALUE.to_string()
-                    } else {
-                        r.to_string()
-                    }
-                }))
-                .map(report::Cell::from)
-                .collect()
-        })
-        .collect();
-    let mut shared_head = head("Keyword");
-    shared_head.insert(1, "#Volume".into());
-    let sections = vec![
-        Section {
-            heading: "Stats".into(),
-            notes: Vec::new(),
-            blocks: vec![Block::Table {
-                caption: "Domain statistics side by side".into(),
-                headers: head("Metric"),
-                rows: stat_rows,
-            }],
-        },
-        Section {
-            heading: "Rank distribution".into(),
-            notes: Vec::new(),
-            blocks: vec![Block::Table {
-                caption: "Ranked keywords per rank range".into(),
-                headers: head("Rank range"),
-                rows: rank_rows,
-            }],
-        },
-        Section {
-            heading: format!(
-                "Shared ranked keywords ({})",
-                fmt_int(o.keyword.len() as i64)
-            ),
-            notes: vec![format!(
-                "Keywords ranked by at least two of the domains, by volume{}.",
-                if o.keyword.len() > REPORT_ROWS {
-                    format!("; the first {REPORT_ROWS}")
-                } else {
-                    String::new()
-                }
-            )],
-            blocks: vec![
-                Block::Bars {
-                    title: "Distinct ranked keywords per domain".into(),
-                    bars: ds
-                        .iter()
-                        .enumerate()
-                        .map(|(i, d)| (d.clone(), o.per_domain[i] as f64))
-                        .collect(),
-                },
-                Block::Table {
-                    caption: "Shared keywords and each domain's best rank".into(),
-                    headers: shared_head,
-                    rows: shared_rows,
-                },
-            ],
-        },
-    ];
-    let report = Report {
-        title: format!("Domain comparison: {}", ds.join(", ")),
-        subtitle: format!(
-            "Exported {} from results already bought.",
-            fmt_time(js_sys::Date::now())
-        ),
-        sections,
-    };
-    (
-        format!(
-            "domain-comparison-{}.html",
-            ds.first().cloned().unwrap_or_default()
-        ),
-        report,
-    )
 }
 
 /// The shared keywords of the domains' stored ranked keywords.

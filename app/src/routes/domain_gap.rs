@@ -20,15 +20,16 @@ use crate::components::ranked_keywords::{ranked_keywords_of, short_url, RankedKe
 use crate::components::status::ExtLink;
 use crate::components::virtual_table::{RenderRow, Shared, VirtualTable};
 use crate::components::{
-    fmt_int, AddToList, LoadEverything, PricedCall, PricedCallCard, PricedCalls, ReportButton,
+    fmt_int, fmt_time, AddToList, LoadEverything, PricedCall, PricedCallCard, PricedCalls,
+    ReportButton,
 };
 use crate::paths::{enc, gap_route, keyword_route};
 use crate::research::brand;
 use crate::research::gap::{self, GapList, Options, Ranked, MAX_COMPETITORS};
+use crate::research::report::gap::gap_report;
 use crate::workspace::{self, use_workspace, Workspace};
 
 mod pages;
-mod report;
 mod view;
 
 use view::{GapData, GapView};
@@ -377,7 +378,7 @@ fn gap_body(
                         {move || format!("Export CSV ({} rows)", fmt_int(order.with(|o| o.len()) as i64))}
                     </button>
                     <ReportButton testid="gap-report" disabled=Signal::derive(|| false)
-                        make=Callback::new(move |_| { let v = view_data.get_untracked().0; Some(report::gap_report(&v.gap, &v.domains, &v.options, &brand.get_untracked())) }) />
+                        make=Callback::new(move |_| { let v = view_data.get_untracked().0; Some(gap_report(&v.gap, &v.domains, &v.options, &brand.get_untracked(), &fmt_time(js_sys::Date::now()))) }) />
                     <span class="meta" data-testid="gap-timing">{format!("computed in {elapsed:.0} ms")}</span>
                 </div>
                 {if pages {

@@ -1,6 +1,8 @@
 //! Reports to hand over: a research view as one self-contained HTML file (inline CSS, SVG
-//! charts, no script, no external fetch, print-friendly). Pages build a [`Report`] from what
-//! they show; [`render`] writes the file.
+//! charts, no script, no external fetch, print-friendly): the document model and [`render`],
+//! which writes the file, then one module per report builder, each a pure function of the
+//! data its page shows (no signals, no clock: the export date is a parameter), tested
+//! natively: [`explorer`] (and its [`groups`] section), [`gap`], [`compare`], [`intent`].
 //!
 //! Safety: every text (keywords, URLs, domains: scraped or typed) is HTML-escaped; only
 //! http(s) URLs become links; the file's own Content-Security-Policy (`default-src 'none'`,
@@ -9,6 +11,28 @@
 //! the data shown, never from the request.
 
 use std::fmt::Write as _;
+
+use crate::format::fmt_int;
+
+pub mod compare;
+pub mod explorer;
+pub mod gap;
+pub mod groups;
+pub mod intent;
+
+/// Rows in a report's table: the first this many (the CSV export has every row).
+pub const REPORT_ROWS: usize = 500;
+
+/// The note over a table cut to [`REPORT_ROWS`] of `total` rows ("keywords", "pages": `what`),
+/// or `None` when every row is listed.
+pub fn first_rows_note(total: usize, what: &str) -> Option<String> {
+    (total > REPORT_ROWS).then(|| {
+        format!(
+            "The first {REPORT_ROWS} of {} {what} by volume; the CSV export has every row.",
+            fmt_int(total as i64)
+        )
+    })
+}
 
 /// A report: a title, a line of provenance and its sections.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -284,15 +308,7 @@ fn bar_chart(out: &mut String, title: &str, bars: &[(String, f64)]) {
 /// A bar's value: an integer with thousands separators, or two decimals.
 fn format_value(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
-        let s = (v as i64).to_string();
-        let mut out = String::new();
-        for (i, c) in s.chars().enumerate() {
-            if i > 0 && (s.len() - i).is_multiple_of(3) {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        out
+        fmt_int(v as i64)
     } else {
         format!("{v:.2}")
     }
