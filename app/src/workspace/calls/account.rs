@@ -48,12 +48,15 @@ impl Workspace {
 
     /// Updates the meter from the journal (every tab's entries of this mode and period) and
     /// the demo ledger.
+    /// A signal is set only when its value changed: a write-ahead changes no figure, and
+    /// rewriting the same text would still cost the page a frame (style, layout, paint) per
+    /// request of a bulk job.
     pub(crate) fn refresh_spend(self) {
         let t = self.totals(self.mode(), self.period_start());
-        self.spent.set(t.spent);
-        self.possibly_charged.set(t.possibly_charged);
+        set_changed(self.spent, t.spent);
+        set_changed(self.possibly_charged, t.possibly_charged);
         if let Some(ledger) = self.local.try_with_value(|i| i.demo.ledger()) {
-            self.ledger.set(ledger);
+            set_changed(self.ledger, ledger);
         }
     }
 
@@ -102,5 +105,12 @@ impl Workspace {
                 let _ = follow::apply(self, text).await;
             });
         });
+    }
+}
+
+/// Sets `signal` to `value` unless it already holds it (its readers are not woken).
+fn set_changed<T: PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value: T) {
+    if signal.with_untracked(|v| *v != value) {
+        signal.set(value);
     }
 }

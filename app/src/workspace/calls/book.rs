@@ -218,8 +218,8 @@ impl Book {
             entry.id.clone(),
             serde_json::to_string(&entry).unwrap_or_default(),
         )];
-        workspace.merge_journal([entry]);
         if !store::available() {
+            workspace.merge_journal([entry]);
             return Ok(());
         }
         let outcome = store::put_all(&[
@@ -228,6 +228,10 @@ impl Book {
             (store::RESULTS, &results[..]),
         ])
         .await;
+        // The meter follows once the commit is done, in the task that goes on to report the
+        // chunk's progress: one frame for both. Until then the entry counts as in flight
+        // with its estimate, so the cap holds meanwhile.
+        workspace.merge_journal([entry]);
         if outcome.is_ok() {
             tabs::post(&changed.to_json());
         }
