@@ -190,6 +190,8 @@ pub struct KeywordsQuery {
     pub ch3min: Option<String>,
     /// (See `ch3min`.)
     pub ch3max: Option<String>,
+    /// Search intent (`research::intent::Intent::id`).
+    pub intent: Option<String>,
 }
 
 /// The keyword detail's query (`/keyword`, [`keyword_route`]).
@@ -201,14 +203,23 @@ pub struct KeywordQuery {
     pub cc: Option<String>,
 }
 
-/// The query of the pages over a list of domains (`/domains`, `/domain/compare`,
-/// `/domain/gap`).
+/// The query of the pages over a list of domains (`/domains`, `/domain/compare`).
 #[derive(Params, Clone, Debug, Default, PartialEq)]
 pub struct DomainsQuery {
     /// Domains, separated by line breaks or commas.
     pub d: Option<String>,
-    /// The content gap's list.
+}
+
+/// The content gap's query (`/domain/gap`, [`gap_route`]): the domains, the list shown and
+/// how it is shown.
+#[derive(Params, Clone, Debug, Default, PartialEq)]
+pub struct GapQuery {
+    /// Domains, yours first, separated by line breaks or commas.
+    pub d: Option<String>,
+    /// The list shown (`research::gap::GapList::id`; Untapped when absent or unknown).
     pub list: Option<String>,
+    /// `pages`: the list grouped by competitor page; else the keywords.
+    pub view: Option<String>,
 }
 
 /// One domain's query (`/domain`, [`domain_route`]): the tab, and the ranked keyword table's

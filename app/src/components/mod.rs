@@ -1,37 +1,42 @@
-//! Shared pieces of the pages: the priced-call card and its hook, the priced form, price
-//! button, validation panel, progress bar, charts, the domain metrics, the two tables (paged
-//! and virtual) on one table engine, CSV export, keyword-list picker, status boxes and safe
-//! links.
+//! The app's components, by kind:
+//!
+//! - **Widgets** (the modules at this level) know no operation and no response record: the
+//!   priced-call card and its hook, the priced form, price button, validation panel, progress
+//!   bar, charts, the two tables (paged and virtual) on one table engine, CSV export, the
+//!   keyword-list picker, the report button, status boxes and safe links, data compared by
+//!   version ([`versioned`]). Any page can use them for any data.
+//! - **Data pieces** (one folder per kind of data) show one kind of data and are used by two
+//!   or more pages: [`domain`] (a domain's stats card, metrics, charts, navigation),
+//!   [`ranked`] (a domain's ranked keywords: their table and analyses), [`keyword`] (the
+//!   explorer's keyword row). A piece used by one page lives in that page's folder under
+//!   `routes/`.
+//!
+//! Widgets never import data pieces; a data piece imports widgets and `research` (which
+//! computes what it shows).
 
-pub mod analyses;
-pub mod backlink_overview;
 pub mod chart;
 pub mod columns;
 pub mod csv;
-pub mod domain_card;
-pub mod domain_charts;
-pub mod domain_metrics;
-pub mod domain_nav;
-pub mod explorer_panels;
-pub mod import_keywords;
-pub mod keyword_groups;
-pub mod keyword_row;
+pub mod domain;
+pub mod keyword;
 pub mod lists;
-pub mod overlap;
-pub mod position_changes;
 pub mod price;
 pub mod priced_call;
 pub mod priced_form;
 pub mod progress;
-pub mod ranked_keywords;
+pub mod ranked;
 pub mod report;
 pub mod status;
 pub mod table;
 pub mod validation;
+pub mod versioned;
 pub mod virtual_table;
 
 pub use chart::{MonthlyChart, Sparkline};
 pub use columns::{Column, SortKey};
+/// The explorer's row under its former name, which the explorer's query and filters and the
+/// lists page import.
+pub use keyword::row as keyword_row;
 pub use lists::AddToList;
 pub use price::{price_text, price_text_with, PriceButton};
 pub use priced_call::{LoadEverything, PricedCall, PricedCallCard, PricedCalls};

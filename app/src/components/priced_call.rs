@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 use serpkit::records::RecordKind;
 use serpkit::{Request, Usd};
 
-use super::virtual_table::Shared;
+use super::versioned::Versioned;
 use super::{price_text, price_text_with, ErrorBox, PriceButton, ResultMeta, ValidationPanel};
 use crate::model::CallResult;
 use crate::workspace::{self, Call, Job, Quote, Workspace};
@@ -145,7 +145,7 @@ impl PricedCall {
 
     /// The stored result decoded (recomputed only when another result is stored); `Err` when
     /// the stored body cannot be read as this operation's response.
-    pub fn decoded<T>(self) -> Memo<Option<Result<Shared<T>, String>>>
+    pub fn decoded<T>(self) -> Memo<Option<Result<Versioned<T>, String>>>
     where
         T: DeserializeOwned + Send + Sync + 'static,
     {
@@ -156,7 +156,7 @@ impl PricedCall {
     pub fn decoded_with<T>(
         self,
         read: impl Fn(&str) -> Result<T, String> + Send + Sync + 'static,
-    ) -> Memo<Option<Result<Shared<T>, String>>>
+    ) -> Memo<Option<Result<Versioned<T>, String>>>
     where
         T: Send + Sync + 'static,
     {
@@ -165,7 +165,7 @@ impl PricedCall {
             let (key, _) = self.ident.get()?;
             workspace
                 .results
-                .with_untracked(|m| m.get(&key).map(|r| read(&r.body).map(Shared::new)))
+                .with_untracked(|m| m.get(&key).map(|r| read(&r.body).map(Versioned::new)))
         })
     }
 }

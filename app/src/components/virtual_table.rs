@@ -6,65 +6,13 @@
 //! ([`super::columns`]: the ascending order of a column is computed once and cached by the
 //! page; a filter keeps the rows of a precomputed mask in that order). Nothing clones records.
 
-use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::sync::Arc;
 
 use leptos::prelude::*;
 
 use super::columns::Column;
 use super::table::{aria_sort, sort_state, SortButton};
-
-/// Shared data whose equality is identity: memos over big data never compare contents.
-/// Each value gets a generation number (row keys of the table use it).
-pub struct Shared<T> {
-    data: Arc<T>,
-    gen: u64,
-}
-
-static NEXT_GEN: AtomicU64 = AtomicU64::new(1);
-
-impl<T> Shared<T> {
-    /// Wraps a value with a new generation.
-    pub fn new(value: T) -> Shared<T> {
-        Shared {
-            data: Arc::new(value),
-            gen: NEXT_GEN.fetch_add(1, AtomicOrdering::Relaxed),
-        }
-    }
-
-    /// The generation (unique per wrapped value).
-    pub fn gen(&self) -> u64 {
-        self.gen
-    }
-}
-
-impl<T> Clone for Shared<T> {
-    fn clone(&self) -> Self {
-        Shared {
-            data: self.data.clone(),
-            gen: self.gen,
-        }
-    }
-}
-
-impl<T> PartialEq for Shared<T> {
-    fn eq(&self, other: &Self) -> bool {
-        self.gen == other.gen
-    }
-}
-
-impl<T> std::ops::Deref for Shared<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.data
-    }
-}
-
-impl<T: Default> Default for Shared<T> {
-    fn default() -> Self {
-        Shared::new(T::default())
-    }
-}
+use super::versioned::Versioned;
 
 /// Largest height of the scroll area in CSS pixels (browsers cap element heights at about
 /// 33 million); longer tables map the scroll position proportionally.
@@ -120,7 +68,7 @@ pub fn VirtualTable<D: 'static>(
     columns: Vec<Column<D>>,
     /// Data positions to show, in order.
     #[prop(into)]
-    rows: Signal<Shared<Vec<u32>>>,
+    rows: Signal<Versioned<Vec<u32>>>,
     /// Draws one row's cells.
     render: RenderRow,
     /// Sort column id and descending.
@@ -153,7 +101,7 @@ fn virtual_table(
     // Column headers in display order.
     columns: Vec<Header>,
     // Data indices to show, in order.
-    rows: Signal<Shared<Vec<u32>>>,
+    rows: Signal<Versioned<Vec<u32>>>,
     // Draws one row's cells.
     render: RenderRow,
     // Sort column id and descending.
@@ -181,7 +129,7 @@ fn virtual_table(
 
     // A new order (sort, filter) starts at the top.
     Effect::new(move |prev: Option<u64>| {
-        let gen = rows.with(Shared::gen);
+        let version = rows.with(Versioned::version);
         // The scroll position is known from the scroll events: no layout read here.
         if prev.is_some() && scroll_top.get_untracked() != 0.0 {
             if let Some(el) = scroller.get_untracked() {
@@ -189,7 +137,7 @@ fn virtual_table(
             }
             scroll_top.set(0.0);
         }
-        gen
+        version
     });
     Effect::new(move |_| {
         if let Some(el) = scroller.get() {
@@ -205,12 +153,12 @@ fn virtual_table(
     let visible = Memo::new(move |_| {
         let (start, end, _) = win.get();
         rows.with(|r| {
-            let gen = r.gen();
+            let version = r.version();
             r.get(start..end)
                 .unwrap_or(&[])
                 .iter()
                 .enumerate()
-                .map(|(k, &idx)| (gen, start + k, idx))
+                .map(|(k, &idx)| (version, start + k, idx))
                 .collect::<Vec<_>>()
         })
     });
@@ -254,7 +202,7 @@ fn virtual_table(
                     </div>
                     <div role="rowgroup" class="vt-rows"
                         style:transform=move || format!("translateY({:.0}px)", win.get().2 + row_height)>
-                        <For each=move || visible.get() key=|(gen, _, idx)| (*gen, *idx) let:item>
+                        <For each=move || visible.get() key=|(version, _, idx)| (*version, *idx) let:item>
                             {
                                 let (_, pos, idx) = item;
                                 let cells = render.with_value(|r| r(idx));

@@ -1,6 +1,6 @@
 //! A keyword as the explorer shows it: a search volume record's figures with its search
 //! intent, trends, season and opportunity score, computed once per record. Plain data: the
-//! explorer's table (`components::keyword_row`), the lists page and the explorer's report
+//! explorer's table (`components::keyword::row`), the lists page and the explorer's report
 //! (`research::report::explorer`) read it.
 
 use serpkit::ops::search_volume_bulk::SearchVolumeRecord;

@@ -8,22 +8,23 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 use serpkit::ops::ranked_keywords_domain;
 use serpkit::Request;
 
 use crate::components::columns::{sorted_view, Column, SortCache, SortKey};
 use crate::components::csv::{self, Cell};
-use crate::components::domain_nav::{parse_domains, DomainNav, LETTERS};
-use crate::components::ranked_keywords::{ranked_keywords_of, short_url, RankedKeywordsData};
+use crate::components::domain::nav::{parse_domains, DomainNav, LETTERS};
+use crate::components::ranked::keywords::{ranked_keywords_of, short_url, RankedKeywordsData};
 use crate::components::status::ExtLink;
-use crate::components::virtual_table::{RenderRow, Shared, VirtualTable};
+use crate::components::versioned::Versioned;
+use crate::components::virtual_table::{RenderRow, VirtualTable};
 use crate::components::{
     fmt_int, fmt_time, AddToList, LoadEverything, PricedCall, PricedCallCard, PricedCalls,
     ReportButton,
 };
-use crate::paths::{enc, gap_route, keyword_route};
+use crate::paths::{enc, gap_route, keyword_route, use_page_query, GapQuery};
 use crate::research::brand;
 use crate::research::gap::{self, GapList, Options, Ranked, MAX_COMPETITORS};
 use crate::research::report::gap::gap_report;
@@ -151,19 +152,18 @@ fn striking_end(s: &str, default: i64) -> i64 {
 #[component]
 pub fn ContentGap() -> impl IntoView {
     let workspace = use_workspace();
-    let q = use_query_map();
+    let q = use_page_query::<GapQuery>();
     let navigate = use_navigate();
     let domains = Memo::new(move |_| {
-        let mut d = parse_domains(&q.with(|m| m.get("d")).unwrap_or_default());
+        let mut d = q.with(|q| parse_domains(q.d.as_deref().unwrap_or_default()));
         d.truncate(SLOTS);
         d
     });
     let list = Memo::new(move |_| {
-        q.with(|m| m.get("list"))
-            .and_then(|l| GapList::from_id(&l))
+        q.with(|q| q.list.as_deref().and_then(GapList::from_id))
             .unwrap_or(GapList::Untapped)
     });
-    let by_page = Memo::new(move |_| q.with(|m| m.get("view")).as_deref() == Some("pages"));
+    let by_page = Memo::new(move |_| q.with(|q| q.view.as_deref() == Some("pages")));
     let yours_input = RwSignal::new(String::new());
     let rivals_input = RwSignal::new(String::new());
     Effect::new(move |_| {
@@ -282,8 +282,8 @@ pub fn ContentGap() -> impl IntoView {
 #[derive(Clone, Copy)]
 struct GapFilter {
     text: RwSignal<String>,
-    vmin: RwSignal<String>,
-    cmax: RwSignal<String>,
+    volume_min: RwSignal<String>,
+    competition_max: RwSignal<String>,
     /// Keep rows where at least this many competitors rank (0: any).
     rivals: RwSignal<usize>,
     sort: RwSignal<Option<(String, bool)>>,
@@ -332,8 +332,8 @@ fn gap_body(
     let view_data = gap_data(&calls, domains, settings);
     let filter = GapFilter {
         text: RwSignal::new(String::new()),
-        vmin: RwSignal::new(String::new()),
-        cmax: RwSignal::new(String::new()),
+        volume_min: RwSignal::new(String::new()),
+        competition_max: RwSignal::new(String::new()),
         rivals: RwSignal::new(0),
         sort: RwSignal::new(None),
     };
@@ -425,7 +425,7 @@ fn gap_data(
     let decoded: Vec<_> = calls.iter().map(|c| ranked_keywords_of(*c)).collect();
     Memo::new(move |_| {
         let n = domains.with(Vec::len);
-        let data: Vec<Option<Shared<RankedKeywordsData>>> = (0..SLOTS)
+        let data: Vec<Option<Versioned<RankedKeywordsData>>> = (0..SLOTS)
             .map(|i| {
                 (i < n)
                     .then(|| decoded[i].with(|d| d.as_ref().and_then(|r| r.as_ref().ok().cloned())))
@@ -445,7 +445,7 @@ fn gap_data(
         let elapsed = workspace::now() - t0;
         let loaded = data.iter().take(n).all(Option::is_some);
         (
-            Shared::new(GapView {
+            Versioned::new(GapView {
                 gap: computed,
                 domains: domains.get(),
                 options,
@@ -462,11 +462,14 @@ fn gap_order(
     view_data: Memo<GapData>,
     list: Memo<GapList>,
     f: GapFilter,
-) -> Memo<Shared<Vec<u32>>> {
+) -> Memo<Versioned<Vec<u32>>> {
     Memo::new(move |_| {
         let (v, _, _) = view_data.get();
         let t = f.text.get().trim().to_lowercase();
-        let (v0, c1) = (bound(&f.vmin.get()), gap::competition_bound(&f.cmax.get()));
+        let (v0, c1) = (
+            bound(&f.volume_min.get()),
+            gap::competition_bound(&f.competition_max.get()),
+        );
         let rivals = f.rivals.get();
         let g = &v.gap;
         let mut mask = vec![false; g.len()];
@@ -477,7 +480,7 @@ fn gap_order(
                 && c1.is_none_or(|m| g.competition[i] <= m)
                 && g.ranking_competitors(i) >= rivals;
         }
-        Shared::new(sorted_view(
+        Versioned::new(sorted_view(
             &v.orders,
             &COLUMNS,
             &v,
@@ -518,7 +521,7 @@ fn gap_row(view_data: Memo<GapData>, workspace: Workspace) -> RenderRow {
 /// Downloads the shown rows as CSV (untracked reads: a click handler).
 fn export_csv(
     view_data: Memo<GapData>,
-    order: Memo<Shared<Vec<u32>>>,
+    order: Memo<Versioned<Vec<u32>>>,
     list: Memo<GapList>,
     domains: Memo<Vec<String>>,
     workspace: Workspace,
@@ -586,8 +589,8 @@ fn GapTabs(
 fn GapFilters(filter: GapFilter, settings: GapSettings, rivals: usize) -> impl IntoView {
     let GapFilter {
         text,
-        vmin,
-        cmax,
+        volume_min,
+        competition_max,
         rivals: min_rivals,
         ..
     } = filter;
@@ -598,7 +601,7 @@ fn GapFilters(filter: GapFilter, settings: GapSettings, rivals: usize) -> impl I
         strike_to,
     } = settings;
     let cmax_note = move || {
-        let typed = cmax.get();
+        let typed = competition_max.get();
         let read = gap::competition_bound(&typed)?;
         (typed.trim().parse::<f64>().ok() != Some(read)).then(|| format!("read as {read:.2}"))
     };
@@ -608,9 +611,9 @@ fn GapFilters(filter: GapFilter, settings: GapSettings, rivals: usize) -> impl I
             <label class="f wide"><span>"Keyword contains"</span>
                 <input type="search" data-testid="gap-filter" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev)) /></label>
             <label class="f"><span>"Volume from"</span>
-                <input data-testid="gap-vmin" inputmode="decimal" placeholder="min" prop:value=move || vmin.get() on:input=move |ev| vmin.set(event_target_value(&ev)) /></label>
+                <input data-testid="gap-vmin" inputmode="decimal" placeholder="min" prop:value=move || volume_min.get() on:input=move |ev| volume_min.set(event_target_value(&ev)) /></label>
             <label class="f"><span>"Competition up to (0–1)"</span>
-                <input data-testid="gap-cmax" inputmode="decimal" placeholder="max" prop:value=move || cmax.get() on:input=move |ev| cmax.set(event_target_value(&ev)) />
+                <input data-testid="gap-cmax" inputmode="decimal" placeholder="max" prop:value=move || competition_max.get() on:input=move |ev| competition_max.set(event_target_value(&ev)) />
                 <small class="meta" data-testid="gap-cmax-read" aria-live="polite">{cmax_note}</small></label>
             <label class="f"><span>"Competitors ranking"</span>
                 <select data-testid="gap-rivals-min" on:change=move |ev| min_rivals.set(event_target_value(&ev).parse().unwrap_or(0))>

@@ -6,7 +6,7 @@ use serpkit::ops::backlink_metrics::{self, PageBacklinkMetrics};
 use serpkit::Request;
 
 use crate::components::csv::Cell;
-use crate::components::domain_nav::DomainNav;
+use crate::components::domain::nav::DomainNav;
 use crate::components::priced_call::unreadable;
 use crate::components::{
     csv, fmt_int, priced_form_buttons, Column, DataTable, ErrorBox, ExtLink, FormHooks, PricedCall,

@@ -13,9 +13,9 @@ use leptos_router::components::A;
 use serpkit::ops::domainstats::{self, DomainStatsRecord};
 use serpkit::Request;
 
-use crate::components::domain_card::DomainCard;
-use crate::components::domain_metrics;
-use crate::components::domain_nav::{parse_domains, DomainNav, MAX_COMPARE};
+use crate::components::domain::card::DomainCard;
+use crate::components::domain::metrics;
+use crate::components::domain::nav::{parse_domains, DomainNav, MAX_COMPARE};
 use crate::components::priced_call::unreadable;
 use crate::components::{
     csv, priced_form_buttons, ErrorBox, FormHooks, PricedCall, PricedForm, ResultMeta,
@@ -100,7 +100,7 @@ fn StatsResults(
     let compare_href = move || compare_route(&committed.get());
     let export = move |_| {
         let text = records.with_untracked(|r| match r {
-            Some(Ok(records)) => domain_metrics::to_csv(records),
+            Some(Ok(records)) => metrics::to_csv(records),
             _ => String::new(),
         });
         if let Err(e) = csv::download("domain-stats.csv", "text/csv", &text) {

@@ -13,7 +13,7 @@ use crate::components::keyword_row::{
 };
 use crate::components::{csv, current_month, fmt_int, fmt_time, DataTable, TableModel};
 use crate::model::{parse_keywords, plural, KeywordList};
-use crate::research::{score, trends};
+use crate::research::{intent, score, trends};
 use crate::workspace::calls::tabs;
 use crate::workspace::use_workspace;
 
@@ -189,9 +189,10 @@ fn ListCard(list: KeywordList) -> impl IntoView {
                     </fieldset>
                     <DataTable model=model caption="Volume, trends and seasons of the list's keywords" testid="list-table" />
                     <details class="meta rules">
-                        <summary>"How trends, seasons and the opportunity score are computed"</summary>
+                        <summary>"How trends, seasons, intent and the opportunity score are computed"</summary>
                         <p>{trends::CHANGE_RULE}</p>
                         <p>{trends::SEASON_RULE}</p>
+                        <p data-testid="list-intent-rule">{intent::RULE}" "{intent::NO_BRAND_NOTE}</p>
                         <p>{move || workspace.settings.with(|s| score::formula_text(&s.score_weights))}" Weights: Settings."</p>
                     </details>
                 </Show>

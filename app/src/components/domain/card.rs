@@ -1,5 +1,5 @@
 //! The authority card of one domain (`domainstats`): first and second provider's scores,
-//! link counts, social counters (grouped as [`super::domain_metrics`] lists them) and the
+//! link counts, social counters (grouped as [`crate::components::domain::metrics`] lists them) and the
 //! topical trust flow categories. Every value is the
 //! service's string; an empty or unreadable one is shown as "—", never as 0.
 
@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use serpkit::ops::domainstats::{parse_stat, DomainStatsRecord};
 
-use super::domain_metrics::metric_groups;
+use crate::components::domain::metrics::metric_groups;
 use crate::format::{fmt_stat, NO_VALUE};
 
 /// A 0..100 score as a ring gauge ("—" inside when empty).

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use serpkit::ops::backlink_overview::DailyStat;
 use serpkit::ops::ranked_keywords_metrics::RankedKeywordsMetrics;
 
-use super::fmt_int;
+use crate::components::fmt_int;
 
 /// The distribution slots in chart order: `Some((label, count))` for a reported bucket, `None`
 /// for the 61–70 range the service does not report.

@@ -4,7 +4,7 @@
 
 use serpkit::ops::domainstats::{parse_stat, DomainStatsRecord};
 
-use super::csv::{self, Cell};
+use crate::components::csv::{self, Cell};
 
 /// Which value of a metric is the better one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,18 +2,19 @@
 //! `ranked-keywords/domain` call (priced first when not bought, never bought twice): top
 //! pages, cannibalised keywords and search intent. Each computes in `research` (which states
 //! its rule, shown under the table), times itself (User Timing, read by the app benchmark)
-//! and exports its rows as CSV. Position changes are in [`super::position_changes`].
+//! and exports its rows as CSV. Position changes are in [`crate::components::ranked::position_changes`].
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use super::columns::{sorted_view, Column, SortCache, SortKey};
-use super::csv::{self, Cell};
-use super::ranked_keywords::{ranked_keywords_of, short_url, RankedKeywordsData};
-use super::virtual_table::{RenderRow, Shared, VirtualTable};
-use super::{fmt_int, ExtLink, PricedCall, PricedCallCard, PricedCalls, ReportButton};
+use crate::components::columns::{sorted_view, Column, SortCache, SortKey};
+use crate::components::csv::{self, Cell};
 use crate::components::priced_call::unreadable;
+use crate::components::ranked::keywords::{ranked_keywords_of, short_url, RankedKeywordsData};
+use crate::components::versioned::Versioned;
+use crate::components::virtual_table::{RenderRow, VirtualTable};
+use crate::components::{fmt_int, ExtLink, PricedCall, PricedCallCard, PricedCalls, ReportButton};
 use crate::research::brand;
 use crate::research::cannibalisation::{self, Cannibalised};
 use crate::research::intent::{self, Intent, Intents};
@@ -54,7 +55,7 @@ fn analysis_card(
     call: PricedCall,
     id: &'static str,
     title: &'static str,
-    show: impl Fn(Shared<RankedKeywordsData>) -> AnyView + Send + Sync + 'static,
+    show: impl Fn(Versioned<RankedKeywordsData>) -> AnyView + Send + Sync + 'static,
 ) -> impl IntoView {
     let decoded = ranked_keywords_of(call);
     let body = move || match decoded.get() {
@@ -197,13 +198,15 @@ pub fn pages_table(
     text: &'static PagesText,
 ) -> AnyView {
     let n = pages.len();
-    let data = Shared::new(PagesData {
+    let data = Versioned::new(PagesData {
         pages,
         orders: SortCache::new(PAGE_COLUMNS.len()),
     });
     let d = data.clone();
     let order = Memo::new(move |_| {
-        Shared::new(sort.with(|s| sorted_view(&d.orders, &PAGE_COLUMNS, &*d, n, s.as_ref(), None)))
+        Versioned::new(
+            sort.with(|s| sorted_view(&d.orders, &PAGE_COLUMNS, &*d, n, s.as_ref(), None)),
+        )
     });
     let d = data.clone();
     let render: RenderRow = Arc::new(move |i: u32| {
@@ -222,7 +225,8 @@ pub fn pages_table(
         .into_any()
     });
     let export = move || {
-        let csv = order.with_untracked(|o| super::columns::to_csv(&PAGE_COLUMNS, &*data, o));
+        let csv =
+            order.with_untracked(|o| crate::components::columns::to_csv(&PAGE_COLUMNS, &*data, o));
         save_csv(&format!("{}-{}.csv", text.file, name.get_untracked()), &csv);
     };
     let testid = text.testid;
@@ -315,7 +319,7 @@ fn cannibal_table(found: Vec<Cannibalised>, ms: f64, name: Signal<String>) -> An
         .flat_map(|(k, c)| (0..c.urls.len()).map(move |u| (k as u32, u as u32)))
         .collect();
     let (keywords, n) = (found.len(), rows.len());
-    let data = Shared::new(CannibalData {
+    let data = Versioned::new(CannibalData {
         found,
         rows,
         orders: SortCache::new(CANNIBAL_COLUMNS.len()),
@@ -323,7 +327,7 @@ fn cannibal_table(found: Vec<Cannibalised>, ms: f64, name: Signal<String>) -> An
     let sort = RwSignal::new(None::<(String, bool)>);
     let d = data.clone();
     let order = Memo::new(move |_| {
-        Shared::new(
+        Versioned::new(
             sort.with(|s| sorted_view(&d.orders, &CANNIBAL_COLUMNS, &*d, n, s.as_ref(), None)),
         )
     });
@@ -345,7 +349,8 @@ fn cannibal_table(found: Vec<Cannibalised>, ms: f64, name: Signal<String>) -> An
         .into_any()
     });
     let export = move || {
-        let text = order.with_untracked(|o| super::columns::to_csv(&CANNIBAL_COLUMNS, &*data, o));
+        let text = order
+            .with_untracked(|o| crate::components::columns::to_csv(&CANNIBAL_COLUMNS, &*data, o));
         save_csv(&format!("cannibalised-{}.csv", name.get_untracked()), &text);
     };
     view! {
@@ -369,7 +374,7 @@ fn cannibal_table(found: Vec<Cannibalised>, ms: f64, name: Signal<String>) -> An
 
 /// The ranked keywords with their intents.
 struct IntentData {
-    rows: Shared<RankedKeywordsData>,
+    rows: Versioned<RankedKeywordsData>,
     intents: Vec<Intents>,
     /// Each row's intents as text (sort key and CSV).
     text: Vec<String>,
@@ -380,7 +385,7 @@ struct IntentData {
 /// table shows those columns as that table does (header, width, sort, CSV).
 macro_rules! ranked_column {
     ($c:expr) => {{
-        const C: Column<RankedKeywordsData> = super::ranked_keywords::COLUMNS[$c];
+        const C: Column<RankedKeywordsData> = crate::components::ranked::keywords::COLUMNS[$c];
         Column {
             id: C.id,
             label: C.label,
@@ -435,7 +440,7 @@ pub fn intent_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
 fn intent_table(data: IntentData, ms: f64, name: Signal<String>) -> AnyView {
     let n = data.intents.len();
     let dist = intent::distribution(&data.intents, &data.rows.volume);
-    let data = Shared::new(data);
+    let data = Versioned::new(data);
     let only = RwSignal::new(None::<Intent>);
     let sort = RwSignal::new(None::<(String, bool)>);
     let d = data.clone();
@@ -443,7 +448,7 @@ fn intent_table(data: IntentData, ms: f64, name: Signal<String>) -> AnyView {
         let mask: Option<Vec<bool>> = only
             .get()
             .map(|want| d.intents.iter().map(|i| i.has(want)).collect());
-        Shared::new(sort.with(|s| {
+        Versioned::new(sort.with(|s| {
             sorted_view(
                 &d.orders,
                 &INTENT_COLUMNS,
@@ -479,7 +484,8 @@ fn intent_table(data: IntentData, ms: f64, name: Signal<String>) -> AnyView {
     let shown = move || order.with(|o| o.len());
     let csv_data = data.clone();
     let export = move |_| {
-        let text = order.with_untracked(|o| super::columns::to_csv(&INTENT_COLUMNS, &*csv_data, o));
+        let text = order
+            .with_untracked(|o| crate::components::columns::to_csv(&INTENT_COLUMNS, &*csv_data, o));
         save_csv(&format!("intent-{}.csv", name.get_untracked()), &text);
     };
     let report_data = data.clone();

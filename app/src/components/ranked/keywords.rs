@@ -10,10 +10,11 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use serpkit::ops::ranked_keywords_domain::RankedKeyword;
 
-use super::columns::{self, sorted_view, Column, SortCache, SortKey, SortOrder};
-use super::csv::Cell;
-use super::virtual_table::{RenderRow, Shared, VirtualTable};
-use super::{csv, fmt_int, ExtLink, PricedCall};
+use crate::components::columns::{self, sorted_view, Column, SortCache, SortKey, SortOrder};
+use crate::components::csv::Cell;
+use crate::components::versioned::Versioned;
+use crate::components::virtual_table::{RenderRow, VirtualTable};
+use crate::components::{csv, fmt_int, ExtLink, PricedCall};
 use crate::paths::keywords_route;
 use crate::research::gap::competition_bound;
 use crate::workspace::use_workspace;
@@ -182,7 +183,7 @@ impl RankedKeywordsData {
 /// result is stored).
 pub fn ranked_keywords_of(
     call: PricedCall,
-) -> Memo<Option<Result<Shared<RankedKeywordsData>, String>>> {
+) -> Memo<Option<Result<Versioned<RankedKeywordsData>, String>>> {
     call.decoded_with(|body| {
         serpkit::decode::<Vec<RankedKeyword>>(body)
             .map(RankedKeywordsData::from_records)
@@ -195,18 +196,18 @@ pub fn ranked_keywords_of(
 pub struct RankedKeywordsFilter {
     /// Words the keyword must contain; a word starting with `-` must not be contained.
     pub text: String,
-    /// Volume range.
-    pub vmin: String,
-    /// Volume range.
-    pub vmax: String,
-    /// Rank range.
-    pub rmin: String,
-    /// Rank range.
-    pub rmax: String,
-    /// Competition range, 0–1 (`gap::competition_bound`: above 1 reads as a percentage).
-    pub cmin: String,
-    /// Competition range, 0–1.
-    pub cmax: String,
+    /// Volume from.
+    pub volume_min: String,
+    /// Volume to.
+    pub volume_max: String,
+    /// Rank from.
+    pub rank_min: String,
+    /// Rank to.
+    pub rank_max: String,
+    /// Competition from, 0–1 (`gap::competition_bound`: above 1 reads as a percentage).
+    pub competition_min: String,
+    /// Competition to, 0–1.
+    pub competition_max: String,
 }
 
 /// A range bound: empty or unreadable text is open.
@@ -226,12 +227,12 @@ pub fn mask(d: &RankedKeywordsData, f: &RankedKeywordsFilter) -> Vec<bool> {
             None => inc.push(w),
         }
     }
-    let (v0, v1) = (bound(&f.vmin), bound(&f.vmax));
-    let (r0, r1) = (bound(&f.rmin), bound(&f.rmax));
+    let (v0, v1) = (bound(&f.volume_min), bound(&f.volume_max));
+    let (r0, r1) = (bound(&f.rank_min), bound(&f.rank_max));
     // On the 0–100 scale the data has.
     let (c0, c1) = (
-        competition_bound(&f.cmin).map(|c| c * 100.0),
-        competition_bound(&f.cmax).map(|c| c * 100.0),
+        competition_bound(&f.competition_min).map(|c| c * 100.0),
+        competition_bound(&f.competition_max).map(|c| c * 100.0),
     );
     let within = |v: f64, lo: Option<f64>, hi: Option<f64>| {
         lo.is_none_or(|l| v >= l) && hi.is_none_or(|h| v <= h)
@@ -279,7 +280,7 @@ pub struct RankedKeywordsState {
 #[component]
 pub fn RankedKeywordsTable(
     /// The decoded records.
-    data: Memo<Option<Shared<RankedKeywordsData>>>,
+    data: Memo<Option<Versioned<RankedKeywordsData>>>,
     /// Filters and sort.
     state: RankedKeywordsState,
     /// File name stem for the CSV export.
@@ -291,15 +292,15 @@ pub fn RankedKeywordsTable(
     let RankedKeywordsState { filter, sort } = state;
     let mask_memo = Memo::new(move |_| {
         let f = filter.get();
-        data.with(|d| d.as_ref().map(|d| Shared::new(mask(d, &f))))
+        data.with(|d| d.as_ref().map(|d| Versioned::new(mask(d, &f))))
     });
     let order = Memo::new(move |_| {
         let s = sort.get();
         let d = data.get();
         let m = mask_memo.get();
         match (d, m) {
-            (Some(d), Some(m)) => Shared::new(d.view(s.as_ref(), &m)),
-            _ => Shared::new(Vec::new()),
+            (Some(d), Some(m)) => Versioned::new(d.view(s.as_ref(), &m)),
+            _ => Versioned::new(Vec::new()),
         }
     });
     // Warm the other sort orders once the table is on screen.
@@ -389,12 +390,12 @@ pub fn RankedKeywordsTable(
                         prop:value=move || filter.with(|f| f.text.clone())
                         on:input=move |ev| set(|f| &mut f.text, event_target_value(&ev)) />
                 </label>
-                {range("Volume from", "rk-vmin", |f| f.vmin.clone(), |f| &mut f.vmin, "min")}
-                {range("to", "rk-vmax", |f| f.vmax.clone(), |f| &mut f.vmax, "max")}
-                {range("Rank from", "rk-rmin", |f| f.rmin.clone(), |f| &mut f.rmin, "1")}
-                {range("to", "rk-rmax", |f| f.rmax.clone(), |f| &mut f.rmax, "100")}
-                {range("Competition from", "rk-cmin", |f| f.cmin.clone(), |f| &mut f.cmin, "0")}
-                {range("to", "rk-cmax", |f| f.cmax.clone(), |f| &mut f.cmax, "1")}
+                {range("Volume from", "rk-vmin", |f| f.volume_min.clone(), |f| &mut f.volume_min, "min")}
+                {range("to", "rk-vmax", |f| f.volume_max.clone(), |f| &mut f.volume_max, "max")}
+                {range("Rank from", "rk-rmin", |f| f.rank_min.clone(), |f| &mut f.rank_min, "1")}
+                {range("to", "rk-rmax", |f| f.rank_max.clone(), |f| &mut f.rank_max, "100")}
+                {range("Competition from", "rk-cmin", |f| f.competition_min.clone(), |f| &mut f.competition_min, "0")}
+                {range("to", "rk-cmax", |f| f.competition_max.clone(), |f| &mut f.competition_max, "1")}
                 <button type="button" class="secondary" data-testid="rk-clear"
                     disabled=move || filter.with(|f| *f == RankedKeywordsFilter::default())
                     on:click=move |_| filter.set(RankedKeywordsFilter::default())>"Clear filters"</button>
@@ -475,8 +476,8 @@ mod tests {
         assert_eq!(mask(&d, &text("-")), vec![true, true, true, true]);
         assert_eq!(mask(&d, &text("zzz")), vec![false, false, false, false]);
         let f = RankedKeywordsFilter {
-            vmin: "60".into(),
-            rmax: "10".into(),
+            volume_min: "60".into(),
+            rank_max: "10".into(),
             ..Default::default()
         };
         assert_eq!(mask(&d, &f), vec![true, false, false, false]);
@@ -487,7 +488,7 @@ mod tests {
         assert!(csv.ends_with("cheap shoes,500,12,0.90,0,0,https://a.com/\r\n"));
         // Competition typed on the 0–1 scale (as in the explorer and the gap); 50 reads as 0.50.
         let up_to = |c: &str| RankedKeywordsFilter {
-            cmax: c.into(),
+            competition_max: c.into(),
             ..Default::default()
         };
         assert_eq!(mask(&d, &up_to("0.5")), vec![true, false, true, true]);

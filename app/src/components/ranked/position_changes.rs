@@ -8,13 +8,14 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use serpkit::ops::ranked_keywords_domain::RankedKeyword;
 
-use super::analyses::{rows_of, save_csv, timed};
-use super::columns::{sorted_view, Column, SortCache, SortKey};
-use super::csv::Cell;
-use super::ranked_keywords::{ranked_keywords_of, short_url, RankedKeywordsData};
-use super::virtual_table::{RenderRow, Shared, VirtualTable};
-use super::{fmt_int, fmt_time, ExtLink, PricedCall, PricedCallCard, PricedCalls};
+use crate::components::columns::{sorted_view, Column, SortCache, SortKey};
+use crate::components::csv::Cell;
 use crate::components::priced_call::unreadable;
+use crate::components::ranked::analyses::{rows_of, save_csv, timed};
+use crate::components::ranked::keywords::{ranked_keywords_of, short_url, RankedKeywordsData};
+use crate::components::versioned::Versioned;
+use crate::components::virtual_table::{RenderRow, VirtualTable};
+use crate::components::{fmt_int, fmt_time, ExtLink, PricedCall, PricedCallCard, PricedCalls};
 use crate::research::changes::{self, Changes, Move};
 use crate::workspace::records::previous_key;
 use crate::workspace::use_workspace;
@@ -22,8 +23,8 @@ use crate::workspace::use_workspace;
 /// The comparison, the two purchases its rows point into, and the sort orders of its table.
 struct ChangesData {
     c: Changes,
-    before: Shared<RankedKeywordsData>,
-    after: Shared<RankedKeywordsData>,
+    before: Versioned<RankedKeywordsData>,
+    after: Versioned<RankedKeywordsData>,
     orders: SortCache,
 }
 
@@ -126,7 +127,7 @@ pub fn changes_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
         workspace.results.with_untracked(|m| {
             m.get(&key).map(|r| {
                 serpkit::decode::<Vec<RankedKeyword>>(&r.body)
-                    .map(|v| (Shared::new(RankedKeywordsData::from_records(v)), at))
+                    .map(|v| (Versioned::new(RankedKeywordsData::from_records(v)), at))
                     .map_err(|e| e.to_string())
             })
         })
@@ -152,8 +153,8 @@ pub fn changes_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
 
 /// The comparison of two purchases (bought at `at.0` and `at.1`).
 fn compared(
-    before: Shared<RankedKeywordsData>,
-    after: Shared<RankedKeywordsData>,
+    before: Versioned<RankedKeywordsData>,
+    after: Versioned<RankedKeywordsData>,
     at: (f64, f64),
     name: Signal<String>,
 ) -> AnyView {
@@ -162,7 +163,7 @@ fn compared(
     });
     let n = c.len();
     let counts = c.counts;
-    let data = Shared::new(ChangesData {
+    let data = Versioned::new(ChangesData {
         c,
         before,
         after,
@@ -175,7 +176,7 @@ fn compared(
         let mask: Option<Vec<bool>> = only
             .get()
             .map(|m| d.c.moved.iter().map(|x| *x == m).collect());
-        Shared::new(
+        Versioned::new(
             sort.with(|s| sorted_view(&d.orders, &COLUMNS, &*d, n, s.as_ref(), mask.as_deref())),
         )
     });
@@ -212,7 +213,8 @@ fn compared(
     });
     let shown = move || order.with(|o| o.len());
     let export = move |_| {
-        let text = order.with_untracked(|o| super::columns::to_csv(&COLUMNS, &*data, o));
+        let text =
+            order.with_untracked(|o| crate::components::columns::to_csv(&COLUMNS, &*data, o));
         save_csv(
             &format!("position-changes-{}.csv", name.get_untracked()),
             &text,

@@ -7,11 +7,12 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use serpkit::ops::backlink_overview::{DomainOverview, RefNewLost};
 
-use super::columns::{self, sorted_view, Column, SortCache, SortKey, SortOrder};
-use super::csv::Cell;
-use super::domain_charts::NewLostChart;
-use super::virtual_table::{RenderRow, Shared, VirtualTable};
-use super::{csv, fmt_date, fmt_int};
+use crate::components::columns::{self, sorted_view, Column, SortCache, SortKey};
+use crate::components::csv::Cell;
+use crate::components::domain::charts::NewLostChart;
+use crate::components::versioned::Versioned;
+use crate::components::virtual_table::{RenderRow, VirtualTable};
+use crate::components::{csv, fmt_date, fmt_int};
 
 /// Columns of the referring domains table.
 pub const COLUMNS: [Column<RefData>; 7] = [
@@ -106,10 +107,11 @@ impl RefData {
     }
 
     /// The ascending order of a column (computed once): row positions.
-    pub fn perm(&self, col: &str) -> Option<&[u32]> {
+    #[cfg(test)]
+    fn perm(&self, col: &str) -> Option<&[u32]> {
         self.orders
             .get(&COLUMNS, self, self.rows.len(), col)
-            .map(SortOrder::rows)
+            .map(columns::SortOrder::rows)
     }
 
     /// The shown order: sorted by `sort`, the rows of `mask`.
@@ -144,7 +146,7 @@ impl RefData {
 #[component]
 pub fn BacklinkOverviewView(
     /// The decoded overview.
-    overview: Shared<DomainOverview>,
+    overview: Versioned<DomainOverview>,
     /// File name stem for the CSV export.
     name: String,
 ) -> impl IntoView {
@@ -155,13 +157,13 @@ pub fn BacklinkOverviewView(
     let to = RwSignal::new(String::new());
     let text = RwSignal::new(String::new());
     let sort = RwSignal::new(None::<(String, bool)>);
-    let data = Shared::new(RefData::new(overview.ref_newlost.clone()));
+    let data = Versioned::new(RefData::new(overview.ref_newlost.clone()));
     let total = data.rows.len();
     let new_count = data.types.iter().filter(|t| *t == "new").count();
     let order_data = data.clone();
     let order = Memo::new(move |_| {
         let m = order_data.mask(&kind.get(), &from.get(), &to.get(), &text.get());
-        Shared::new(order_data.view(sort.get().as_ref(), &m))
+        Versioned::new(order_data.view(sort.get().as_ref(), &m))
     });
     let row_data = data.clone();
     let render: RenderRow = Arc::new(move |i: u32| {

@@ -4,6 +4,8 @@
 //! (`ranked-keywords/domain`). Each section shows its price and runs on its own click; stored
 //! results open without a call. The keyword table's filters and sort live in the URL.
 
+mod backlinks;
+
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
@@ -14,21 +16,21 @@ use serpkit::ops::ranked_keywords_domain;
 use serpkit::ops::ranked_keywords_metrics::{self, RankedKeywordsMetrics};
 use serpkit::Request;
 
-use crate::components::analyses::{cannibalisation_tab, intent_tab, top_pages_tab};
-use crate::components::backlink_overview::BacklinkOverviewView;
-use crate::components::domain_card::DomainCard;
-use crate::components::domain_charts::RankChart;
-use crate::components::domain_nav::{domain_from_input, DomainNav};
+use crate::components::domain::card::DomainCard;
+use crate::components::domain::charts::RankChart;
+use crate::components::domain::nav::{domain_from_input, DomainNav};
 use crate::components::fmt_int;
-use crate::components::position_changes::changes_tab;
 use crate::components::priced_call::unreadable;
-use crate::components::ranked_keywords::{
+use crate::components::ranked::analyses::{cannibalisation_tab, intent_tab, top_pages_tab};
+use crate::components::ranked::keywords::{
     ranked_keywords_of, RankedKeywordsFilter, RankedKeywordsState, RankedKeywordsTable,
 };
-use crate::components::virtual_table::Shared;
+use crate::components::ranked::position_changes::changes_tab;
+use crate::components::versioned::Versioned;
 use crate::components::{LoadEverything, PricedCall, PricedCallCard, PricedCalls};
 use crate::paths::{compare_route, domain_route, enc, use_page_query, DomainQuery, PageQuery};
 use crate::workspace::{use_workspace, Workspace};
+use backlinks::BacklinkOverviewView;
 
 /// The tabs: (id, label).
 pub const TABS: [(&str, &str); 7] = [
@@ -171,12 +173,12 @@ fn table_state_in_url(
     let state = RankedKeywordsState {
         filter: RwSignal::new(RankedKeywordsFilter {
             text: text(&q.q),
-            vmin: text(&q.vmin),
-            vmax: text(&q.vmax),
-            rmin: text(&q.rmin),
-            rmax: text(&q.rmax),
-            cmin: text(&q.cmin),
-            cmax: text(&q.cmax),
+            volume_min: text(&q.vmin),
+            volume_max: text(&q.vmax),
+            rank_min: text(&q.rmin),
+            rank_max: text(&q.rmax),
+            competition_min: text(&q.cmin),
+            competition_max: text(&q.cmax),
         }),
         sort: RwSignal::new(
             q.sort
@@ -226,12 +228,12 @@ fn keywords_url(domain: String, f: &RankedKeywordsFilter, s: &Option<(String, bo
         ("q", f.text.clone()),
     ];
     for (k, v) in [
-        ("vmin", &f.vmin),
-        ("vmax", &f.vmax),
-        ("rmin", &f.rmin),
-        ("rmax", &f.rmax),
-        ("cmin", &f.cmin),
-        ("cmax", &f.cmax),
+        ("vmin", &f.volume_min),
+        ("vmax", &f.volume_max),
+        ("rmin", &f.rank_min),
+        ("rmax", &f.rank_max),
+        ("cmin", &f.competition_min),
+        ("cmax", &f.competition_max),
     ] {
         qs.push((k, v.clone()));
     }
@@ -334,7 +336,7 @@ fn overview_tab(
 
 /// The requested domain's chart first (the record with its name, else the first), then the
 /// other domains of the response.
-fn rank_distribution(list: Shared<Vec<RankedKeywordsMetrics>>, domain: String) -> AnyView {
+fn rank_distribution(list: Versioned<Vec<RankedKeywordsMetrics>>, domain: String) -> AnyView {
     if list.is_empty() {
         return view! { <p class="meta">"The service returned no rank distribution."</p> }
             .into_any();

@@ -3,6 +3,8 @@
 //! per domain) and the ranked keywords they share (`ranked-keywords/domain`, one call per
 //! domain). Each section shows its total price and buys only what is not stored yet.
 
+mod overlap;
+
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -14,13 +16,13 @@ use serpkit::ops::ranked_keywords_metrics::{self, RankedKeywordsMetrics};
 use serpkit::Request;
 
 use crate::components::columns::sorted_view;
-use crate::components::domain_charts::{rank_slots, RankChart};
-use crate::components::domain_metrics::{best, Better, DOMAIN_METRICS};
-use crate::components::domain_nav::{parse_domains, DomainNav, LETTERS, MAX_COMPARE};
-use crate::components::overlap::{Overlap, OVERLAP_COLUMNS};
+use crate::components::domain::charts::{rank_slots, RankChart};
+use crate::components::domain::metrics::{best, Better, DOMAIN_METRICS};
+use crate::components::domain::nav::{parse_domains, DomainNav, LETTERS, MAX_COMPARE};
 use crate::components::priced_call::unreadable;
-use crate::components::ranked_keywords::{ranked_keywords_of, RankedKeywordsData};
-use crate::components::virtual_table::{RenderRow, Shared, VirtualTable};
+use crate::components::ranked::keywords::{ranked_keywords_of, RankedKeywordsData};
+use crate::components::versioned::Versioned;
+use crate::components::virtual_table::{RenderRow, VirtualTable};
 use crate::components::{
     fmt_int, fmt_time, LoadEverything, PricedCall, PricedCallCard, PricedCalls, ReportButton,
 };
@@ -29,6 +31,7 @@ use crate::paths::{compare_route, domain_route, keywords_route, use_page_query, 
 use crate::research::report::compare::{compare_report, Comparison, SharedKeywords, SideBySide};
 use crate::research::report::Report;
 use crate::workspace::use_workspace;
+use overlap::{Overlap, OVERLAP_COLUMNS};
 
 /// The compare page.
 #[component]
@@ -158,7 +161,7 @@ fn report_maker(
     domains: Memo<Vec<String>>,
     stats_records: StatsMemo,
     rank_records: RankMemos,
-    overlap: Memo<Shared<Overlap>>,
+    overlap: Memo<Versioned<Overlap>>,
 ) -> Callback<(), Option<(String, Report)>> {
     Callback::new(move |_| {
         let ds = domains.get_untracked();
@@ -322,9 +325,9 @@ fn match_stats(list: &[DomainStatsRecord], domains: &[String]) -> Vec<Option<Dom
 }
 
 /// The decoded stats records.
-type StatsMemo = Memo<Option<Result<Shared<Vec<DomainStatsRecord>>, String>>>;
+type StatsMemo = Memo<Option<Result<Versioned<Vec<DomainStatsRecord>>, String>>>;
 /// The decoded rank distributions, one per domain slot.
-type RankMemos = Vec<Memo<Option<Result<Shared<Vec<RankedKeywordsMetrics>>, String>>>>;
+type RankMemos = Vec<Memo<Option<Result<Versioned<Vec<RankedKeywordsMetrics>>, String>>>>;
 
 fn stats_section(call: PricedCall, recs: StatsMemo, domains: Memo<Vec<String>>) -> impl IntoView {
     let body = move || match recs.get() {
@@ -448,11 +451,11 @@ fn rank_body(
 }
 
 /// The shared keywords of the domains' stored ranked keywords.
-fn overlap_of(calls: &[PricedCall], domains: Memo<Vec<String>>) -> Memo<Shared<Overlap>> {
+fn overlap_of(calls: &[PricedCall], domains: Memo<Vec<String>>) -> Memo<Versioned<Overlap>> {
     let decoded: Vec<_> = calls.iter().map(|c| ranked_keywords_of(*c)).collect();
     Memo::new(move |_| {
         let n = domains.with(Vec::len);
-        let data: Vec<Option<Shared<RankedKeywordsData>>> = (0..MAX_COMPARE)
+        let data: Vec<Option<Versioned<RankedKeywordsData>>> = (0..MAX_COMPARE)
             .map(|i| {
                 if i < n {
                     decoded[i].with(|d| d.as_ref().and_then(|r| r.as_ref().ok().cloned()))
@@ -461,12 +464,12 @@ fn overlap_of(calls: &[PricedCall], domains: Memo<Vec<String>>) -> Memo<Shared<O
                 }
             })
             .collect();
-        Shared::new(Overlap::build(&data))
+        Versioned::new(Overlap::build(&data))
     })
 }
 
 fn overlap_body(
-    overlap: Memo<Shared<Overlap>>,
+    overlap: Memo<Versioned<Overlap>>,
     domains: Memo<Vec<String>>,
 ) -> impl Fn() -> AnyView + Send + Sync + 'static {
     let workspace = use_workspace();
@@ -482,7 +485,7 @@ fn overlap_body(
             .map(|i| (t.is_empty() || o.lower[i].contains(&t)) && (!all || o.count[i] >= n))
             .collect();
         let len = o.keyword.len();
-        Shared::new(sorted_view(
+        Versioned::new(sorted_view(
             &o.orders,
             &OVERLAP_COLUMNS,
             &o,

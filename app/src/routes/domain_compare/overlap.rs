@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 
 use crate::components::columns::{Column, SortCache, SortKey};
-use crate::components::domain_nav::MAX_COMPARE;
-use crate::components::ranked_keywords::RankedKeywordsData;
-use crate::components::virtual_table::Shared;
+use crate::components::domain::nav::MAX_COMPARE;
+use crate::components::ranked::keywords::RankedKeywordsData;
+use crate::components::versioned::Versioned;
 
 /// Per keyword: (keyword as first seen, highest volume, best rank per domain).
 type Seen = (String, i64, [i64; MAX_COMPARE]);
@@ -34,7 +34,7 @@ pub struct Overlap {
 
 impl Overlap {
     /// From each domain's ranked keywords (`None` for a slot not loaded).
-    pub fn build(data: &[Option<Shared<RankedKeywordsData>>]) -> Overlap {
+    pub fn build(data: &[Option<Versioned<RankedKeywordsData>>]) -> Overlap {
         let mut map: HashMap<String, Seen> = HashMap::new();
         let mut o = Overlap {
             orders: SortCache::new(OVERLAP_COLUMNS.len()),
@@ -146,12 +146,12 @@ mod tests {
             search_volume: 10,
             ..Default::default()
         };
-        let a = Shared::new(RankedKeywordsData::from_records(vec![
+        let a = Versioned::new(RankedKeywordsData::from_records(vec![
             ranked_keywords("x", 3),
             ranked_keywords("y", 1),
             ranked_keywords("X", 2),
         ]));
-        let b = Shared::new(RankedKeywordsData::from_records(vec![
+        let b = Versioned::new(RankedKeywordsData::from_records(vec![
             ranked_keywords("x", 5),
             ranked_keywords("z", 1),
         ]));

@@ -6,8 +6,8 @@
 use leptos::prelude::*;
 
 use super::view::{GapData, GapView};
-use crate::components::analyses::{pages_table, timed, PagesText};
-use crate::components::virtual_table::Shared;
+use crate::components::ranked::analyses::{pages_table, timed, PagesText};
+use crate::components::versioned::Versioned;
 use crate::research::top_pages;
 
 /// The texts of the competitor pages' table.
@@ -24,12 +24,12 @@ const GAP_PAGES: PagesText = PagesText {
 /// gap change; the sort is kept); `name` names the CSV file.
 pub fn competitor_pages(
     view_data: Memo<GapData>,
-    order: Memo<Shared<Vec<u32>>>,
+    order: Memo<Versioned<Vec<u32>>>,
     name: Signal<String>,
 ) -> impl IntoView {
     let sort = RwSignal::new(None);
     move || {
-        let (v, _, _): (Shared<GapView>, _, _) = view_data.get();
+        let (v, _, _): (Versioned<GapView>, _, _) = view_data.get();
         let rows = order.get();
         let (pages, ms) = timed("serpkit:gap-pages", || top_pages::gap_pages(&v.gap, &rows));
         pages_table(pages, ms, name, sort, &GAP_PAGES)

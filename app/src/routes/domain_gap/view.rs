@@ -1,7 +1,7 @@
 //! The computed gap as the gap page and its views by page share it.
 
 use crate::components::columns::SortCache;
-use crate::components::virtual_table::Shared;
+use crate::components::versioned::Versioned;
 use crate::research::gap::{Gap, Options};
 
 /// The computed gap with the sort orders of its table.
@@ -24,4 +24,4 @@ impl GapView {
 
 /// The gap shown: its view, whether every domain's ranked keywords are loaded, and how long
 /// computing it took (ms).
-pub(super) type GapData = (Shared<GapView>, bool, f64);
+pub(super) type GapData = (Versioned<GapView>, bool, f64);

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use serpkit::ops::search_volume_bulk::SearchVolumeRecord;
 
-use crate::components::virtual_table::Shared;
+use crate::components::versioned::Versioned;
 use crate::components::{
     current_month, fmt_change, fmt_cpc, fmt_int, ErrorBox, MonthlyChart, PriceButton, PricedCall,
     PricedCalls, ValidationPanel,
@@ -19,7 +19,7 @@ pub(super) fn MonthlyCard(
     /// The record already bought in the explorer: no call needed.
     bought: Memo<Option<SearchVolumeRecord>>,
     /// The result of `single`, decoded.
-    record: Memo<Option<Result<Shared<SearchVolumeRecord>, String>>>,
+    record: Memo<Option<Result<Versioned<SearchVolumeRecord>, String>>>,
 ) -> impl IntoView {
     let monthly = move || {
         let rec = bought.get().or_else(|| {

@@ -7,7 +7,7 @@ use leptos_router::hooks::use_navigate;
 use serpkit::ops::related::RelatedKeyword;
 
 use crate::components::csv::Cell;
-use crate::components::keyword_row::{score_column, score_text, Scored};
+use crate::components::keyword::row::{score_column, score_text, Scored};
 use crate::components::{
     fmt_cpc, fmt_int, AddToList, Column, DataTable, PricedCall, PricedCallCard, PricedCalls,
     SortKey, TableModel, TableRow,

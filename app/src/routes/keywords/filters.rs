@@ -1,5 +1,5 @@
-//! The explorer's filters: thirteen texts (in the URL) and the intent, the rows they keep, and
-//! their fieldset.
+//! The explorer's filters: fourteen texts in the URL (ranges, words, trend fields and the
+//! intent), the rows they keep, and their fieldset.
 
 use leptos::ev::MouseEvent;
 use leptos::prelude::*;
@@ -16,26 +16,25 @@ fn bound(s: &str) -> Option<f64> {
 /// The filter fields as typed. `Copy`.
 #[derive(Clone, Copy)]
 pub struct Filters {
-    /// Volume from.
-    pub vmin: RwSignal<String>,
-    /// Volume to.
-    pub vmax: RwSignal<String>,
-    /// CPC from.
-    pub cmin: RwSignal<String>,
-    /// CPC to.
-    pub cmax: RwSignal<String>,
-    /// Competition from.
-    pub kmin: RwSignal<String>,
-    /// Competition to.
-    pub kmax: RwSignal<String>,
+    /// Search volume from.
+    pub volume_from: RwSignal<String>,
+    /// Search volume to.
+    pub volume_to: RwSignal<String>,
+    /// Cost per click from.
+    pub cpc_from: RwSignal<String>,
+    /// Cost per click to.
+    pub cpc_to: RwSignal<String>,
+    /// Competition (0–1) from.
+    pub competition_from: RwSignal<String>,
+    /// Competition (0–1) to.
+    pub competition_to: RwSignal<String>,
     /// Words a keyword must hold.
-    pub inc: RwSignal<String>,
+    pub include: RwSignal<String>,
     /// Words a keyword must not hold.
-    pub exc: RwSignal<String>,
+    pub exclude: RwSignal<String>,
     /// Season and change fields.
     pub trend: TrendFilterInputs,
-    /// [`Intent::id`] a keyword must have; empty: any. Not in the URL (the page's query has
-    /// no parameter for it), so a reopened view shows every intent.
+    /// [`Intent::id`] a keyword must have; empty: any (`intent` in the URL).
     pub intent: RwSignal<String>,
 }
 
@@ -45,14 +44,14 @@ impl Filters {
         let field = |v: &Option<String>| RwSignal::new(v.clone().unwrap_or_default());
         let text = |v: &Option<String>| v.clone().unwrap_or_default();
         Filters {
-            vmin: field(&q.vmin),
-            vmax: field(&q.vmax),
-            cmin: field(&q.cpcmin),
-            cmax: field(&q.cpcmax),
-            kmin: field(&q.compmin),
-            kmax: field(&q.compmax),
-            inc: field(&q.inc),
-            exc: field(&q.exc),
+            volume_from: field(&q.vmin),
+            volume_to: field(&q.vmax),
+            cpc_from: field(&q.cpcmin),
+            cpc_to: field(&q.cpcmax),
+            competition_from: field(&q.compmin),
+            competition_to: field(&q.compmax),
+            include: field(&q.inc),
+            exclude: field(&q.exc),
             // In `TrendFilterInputs::PARAMS` order.
             trend: TrendFilterInputs::new([
                 text(&q.season),
@@ -61,62 +60,72 @@ impl Filters {
                 text(&q.ch3min),
                 text(&q.ch3max),
             ]),
-            intent: RwSignal::new(String::new()),
+            // An intent the app does not know reads as any.
+            intent: RwSignal::new(
+                q.intent
+                    .as_deref()
+                    .and_then(Intent::from_id)
+                    .map_or_else(String::new, |i| i.id().to_string()),
+            ),
         }
     }
 
     /// The text fields with their URL parameters, in URL order (the trend fields follow).
-    pub fn texts(self) -> [(&'static str, RwSignal<String>); 8] {
+    pub fn texts(self) -> [(&'static str, RwSignal<String>); 9] {
         [
-            ("vmin", self.vmin),
-            ("vmax", self.vmax),
-            ("cpcmin", self.cmin),
-            ("cpcmax", self.cmax),
-            ("compmin", self.kmin),
-            ("compmax", self.kmax),
-            ("inc", self.inc),
-            ("exc", self.exc),
+            ("vmin", self.volume_from),
+            ("vmax", self.volume_to),
+            ("cpcmin", self.cpc_from),
+            ("cpcmax", self.cpc_to),
+            ("compmin", self.competition_from),
+            ("compmax", self.competition_to),
+            ("inc", self.include),
+            ("exc", self.exclude),
+            ("intent", self.intent),
         ]
     }
 
     /// The rows the filters keep.
     pub fn apply(self, rows: Memo<Vec<KeywordRow>>) -> Signal<Vec<KeywordRow>> {
         let Filters {
-            vmin,
-            vmax,
-            cmin,
-            cmax,
-            kmin,
-            kmax,
-            inc,
-            exc,
+            volume_from,
+            volume_to,
+            cpc_from,
+            cpc_to,
+            competition_from,
+            competition_to,
+            include,
+            exclude,
             trend,
             intent,
         } = self;
         Signal::derive(move || {
             let want = Intent::from_id(&intent.get());
-            let (v0, v1) = (bound(&vmin.get()), bound(&vmax.get()));
-            let (c0, c1) = (bound(&cmin.get()), bound(&cmax.get()));
-            let (k0, k1) = (bound(&kmin.get()), bound(&kmax.get()));
+            let volume = (bound(&volume_from.get()), bound(&volume_to.get()));
+            let cpc = (bound(&cpc_from.get()), bound(&cpc_to.get()));
+            let competition = (
+                bound(&competition_from.get()),
+                bound(&competition_to.get()),
+            );
             let words = |s: String| -> Vec<String> {
                 s.split([',', ' '])
                     .map(|w| w.trim().to_lowercase())
                     .filter(|w| !w.is_empty())
                     .collect()
             };
-            let (inc, exc) = (words(inc.get()), words(exc.get()));
-            let within = |v: f64, lo: Option<f64>, hi: Option<f64>| {
+            let (include, exclude) = (words(include.get()), words(exclude.get()));
+            let within = |v: f64, (lo, hi): (Option<f64>, Option<f64>)| {
                 lo.is_none_or(|l| v >= l) && hi.is_none_or(|h| v <= h)
             };
             rows.with(|rows| {
                 rows.iter()
                     .filter(|r| {
                         let k = r.keyword.to_lowercase();
-                        within(r.volume as f64, v0, v1)
-                            && within(r.cpc, c0, c1)
-                            && within(r.competition, k0, k1)
-                            && inc.iter().all(|w| k.contains(w.as_str()))
-                            && !exc.iter().any(|w| k.contains(w.as_str()))
+                        within(r.volume as f64, volume)
+                            && within(r.cpc, cpc)
+                            && within(r.competition, competition)
+                            && include.iter().all(|w| k.contains(w.as_str()))
+                            && !exclude.iter().any(|w| k.contains(w.as_str()))
                             && trend.keeps(r)
                             && want.is_none_or(|x| r.intent.has(x))
                     })
@@ -133,7 +142,6 @@ impl Filters {
                 s.set(String::new());
             }
             self.trend.clear();
-            self.intent.set(String::new());
         }
     }
 }
@@ -157,30 +165,30 @@ fn filter_input(
 /// The filters' fieldset.
 pub fn filter_fields(f: Filters) -> impl IntoView {
     let Filters {
-        vmin,
-        vmax,
-        cmin,
-        cmax,
-        kmin,
-        kmax,
-        inc,
-        exc,
+        volume_from,
+        volume_to,
+        cpc_from,
+        cpc_to,
+        competition_from,
+        competition_to,
+        include,
+        exclude,
         trend,
         intent: want,
     } = f;
     view! {
         <fieldset class="filters">
             <legend>"Filters"</legend>
-            {filter_input("Volume from", "f-vmin", vmin, "min")}
-            {filter_input("to", "f-vmax", vmax, "max")}
-            {filter_input("CPC from $", "f-cpcmin", cmin, "min")}
-            {filter_input("to $", "f-cpcmax", cmax, "max")}
-            {filter_input("Competition from", "f-compmin", kmin, "0")}
-            {filter_input("to", "f-compmax", kmax, "1")}
+            {filter_input("Volume from", "f-vmin", volume_from, "min")}
+            {filter_input("to", "f-vmax", volume_to, "max")}
+            {filter_input("CPC from $", "f-cpcmin", cpc_from, "min")}
+            {filter_input("to $", "f-cpcmax", cpc_to, "max")}
+            {filter_input("Competition from", "f-compmin", competition_from, "0")}
+            {filter_input("to", "f-compmax", competition_to, "1")}
             <label class="f wide"><span>"Include words"</span>
-                <input data-testid="f-inc" prop:value=move || inc.get() on:input=move |ev| inc.set(event_target_value(&ev)) placeholder="e.g. shoes" /></label>
+                <input data-testid="f-inc" prop:value=move || include.get() on:input=move |ev| include.set(event_target_value(&ev)) placeholder="e.g. shoes" /></label>
             <label class="f wide"><span>"Exclude words"</span>
-                <input data-testid="f-exc" prop:value=move || exc.get() on:input=move |ev| exc.set(event_target_value(&ev)) placeholder="e.g. cheap" /></label>
+                <input data-testid="f-exc" prop:value=move || exclude.get() on:input=move |ev| exclude.set(event_target_value(&ev)) placeholder="e.g. cheap" /></label>
             <TrendFilterFields inputs=trend testid_prefix="f-" id_prefix="f-".to_string() />
             <label class="f"><span>"Intent"</span>
                 <select data-testid="f-intent" on:change=move |ev| want.set(event_target_value(&ev))>

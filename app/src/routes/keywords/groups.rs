@@ -4,8 +4,8 @@
 use leptos::prelude::*;
 
 use crate::components::csv::{self, Cell};
-use crate::components::keyword_row::KeywordRow;
-use crate::components::virtual_table::Shared;
+use crate::components::keyword::row::KeywordRow;
+use crate::components::versioned::Versioned;
 use crate::components::{fmt_int, AddToList};
 use crate::model::plural;
 use crate::research::groups::{self, Group, GroupKind};
@@ -65,7 +65,7 @@ pub fn KeywordGroups(
     let text = RwSignal::new(String::new());
     let sort = RwSignal::new(("size", true));
     let selected = RwSignal::new(Vec::<(GroupKind, String)>::new());
-    let data = Memo::new(move |_| Shared::new(rows.with(|rows| grouped(rows))));
+    let data = Memo::new(move |_| Versioned::new(rows.with(|rows| grouped(rows))));
     let shown = shown_groups(data, kind, text, sort);
     let selected_keywords = selected_keywords_of(data, selected);
     view! {
@@ -97,11 +97,11 @@ type Selected = RwSignal<Vec<(GroupKind, String)>>;
 
 /// The indices of the groups passing the kind and text filters, in the table's sort.
 fn shown_groups(
-    data: Memo<Shared<Grouped>>,
+    data: Memo<Versioned<Grouped>>,
     kind: RwSignal<Option<GroupKind>>,
     text: RwSignal<String>,
     sort: GroupSort,
-) -> Memo<Shared<Vec<usize>>> {
+) -> Memo<Versioned<Vec<usize>>> {
     Memo::new(move |_| {
         let d = data.get();
         let t = text.get().trim().to_lowercase();
@@ -128,12 +128,12 @@ fn shown_groups(
                 }
             });
         }
-        Shared::new(out)
+        Versioned::new(out)
     })
 }
 
 /// The keywords of the ticked groups, each once.
-fn selected_keywords_of(data: Memo<Shared<Grouped>>, selected: Selected) -> Signal<Vec<String>> {
+fn selected_keywords_of(data: Memo<Versioned<Grouped>>, selected: Selected) -> Signal<Vec<String>> {
     Signal::derive(move || {
         let d = data.get();
         let sel = selected.get();
@@ -174,8 +174,8 @@ fn GroupFilters(kind: RwSignal<Option<GroupKind>>, text: RwSignal<String>) -> im
 /// The count, add-to-list and CSV export of the shown groups, and what is ticked.
 #[component]
 fn GroupsToolbar(
-    data: Memo<Shared<Grouped>>,
-    shown: Memo<Shared<Vec<usize>>>,
+    data: Memo<Versioned<Grouped>>,
+    shown: Memo<Versioned<Vec<usize>>>,
     selected: Selected,
     selected_keywords: Signal<Vec<String>>,
 ) -> impl IntoView {
@@ -206,8 +206,8 @@ fn GroupsToolbar(
 /// The first [`SHOWN_GROUPS`] shown groups, sortable by label, size and volume.
 #[component]
 fn GroupsTable(
-    data: Memo<Shared<Grouped>>,
-    shown: Memo<Shared<Vec<usize>>>,
+    data: Memo<Versioned<Grouped>>,
+    shown: Memo<Versioned<Vec<usize>>>,
     selected: Selected,
     sort: GroupSort,
 ) -> impl IntoView {

@@ -7,6 +7,9 @@
 
 mod filters;
 mod form;
+mod groups;
+mod import;
+mod panels;
 mod query;
 mod results;
 mod run;
@@ -14,11 +17,11 @@ mod run;
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 
-use crate::components::explorer_panels::{ExplorerState, LazyImport};
 use crate::components::{ErrorBox, ProgressBar};
 use crate::paths::{use_page_query, KeywordsQuery};
 use crate::store;
 use crate::workspace::use_workspace;
+use panels::{ExplorerState, LazyImport};
 
 pub use form::CountrySelect;
 pub use query::LAST_VIEW_KEY;

@@ -19,8 +19,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos::wasm_split::SplitLoaderError;
 
-use crate::components::import_keywords::ImportKeywords;
-use crate::components::keyword_groups::KeywordGroups;
+use super::groups::KeywordGroups;
+use super::import::ImportKeywords;
 use crate::components::{fmt_time, ReportButton};
 use crate::research::keyword_row::KeywordRow;
 use crate::research::report::explorer::keyword_report;

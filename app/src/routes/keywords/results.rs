@@ -3,7 +3,7 @@
 //!
 //! The page keeps only which result is shown ([`Results`]): the result's section (decoding,
 //! rows, filters, table, CSV, lists) is code the empty explorer never runs, so it is a split
-//! point in the `explorer_more` chunk (with the panels of `components::explorer_panels`),
+//! point in the `explorer_more` chunk (with the panels of `routes::keywords::panels`),
 //! fetched when a result is first shown, and on Run alongside the call. The first load, the
 //! landing page, stays the form and the empty state.
 
@@ -14,8 +14,8 @@ use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
 use serpkit::Request;
 
 use super::filters::{filter_fields, Filters};
-use crate::components::explorer_panels::{lazily, ExplorerState, LazyGroups, LazyReportButton};
-use crate::components::keyword_row::{score_rows, KeywordRow};
+use super::panels::{lazily, ExplorerState, LazyGroups, LazyReportButton};
+use crate::components::keyword::row::{score_rows, KeywordRow};
 use crate::components::{
     csv, current_month, fmt_int, AddToList, DataTable, ResultMeta, TableModel, ValidationPanel,
 };
