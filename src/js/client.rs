@@ -112,7 +112,8 @@ impl JsClient {
     }
 
     /// A chunked bulk job: resolves to its `BulkResult`, or, for a planned call (`planned`:
-    /// its id), keeps what was bought for `__merge` and resolves to nothing; then `on_chunk`
+    /// its id), keeps what was bought for `__merge` and resolves to why the job stopped (its
+    /// error with its `cause`, or `undefined`); then `on_chunk`
     /// gets each chunk's new records (`[{ key, json, issues }]`) as the chunk arrives, for
     /// `cache.put`.
     pub(super) fn bulk(
@@ -172,6 +173,12 @@ impl JsClient {
                 )
                 .await;
             if let Some(id) = planned {
+                // Why the job stopped, as a `SerpkitError` with its `cause`: the merge makes
+                // the error again from `stopped`, and only this call's transport knows the
+                // `fetch` rejection.
+                let stop = result.stopped.as_ref().map_or(JsValue::UNDEFINED, |error| {
+                    error_with_cause(error, &transport)
+                });
                 let validated = client.config().validation != ValidationMode::Off;
                 calls.keep(
                     id,
@@ -184,7 +191,7 @@ impl JsClient {
                         stopped: result.stopped,
                     },
                 );
-                return Ok(JsValue::UNDEFINED);
+                return Ok(stop);
             }
             let value = js_sys::Object::new();
             // The records as the service wrote them, like `data` of a single call: the text,

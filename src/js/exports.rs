@@ -263,7 +263,7 @@ impl JsClient {
 
     /// Buys what a planned call lacks (step 4): in chunks for `searchVolumeBulkChunked`
     /// (`chunked`; `on_chunk` then gets each chunk's new records as it arrives, for
-    /// `cache.put`), else in one call.
+    /// `cache.put`; resolves to why the job stopped, with its `cause`), else in one call.
     #[wasm_bindgen(js_name = __send, skip_typescript)]
     pub fn send_planned(
         &self,

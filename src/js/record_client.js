@@ -96,8 +96,11 @@ async function finish(client, cache, call, options, bulk) {
   const plan = client.__plan(call.id, call.cacheError !== undefined);
   const stores = [];
   const onChunk = bulk ? (entries) => stores.push(store(cache, call, entries)) : undefined;
-  if (plan.send) await client.__send(call.id, options, bulk, onChunk);
+  const stopped = plan.send ? await client.__send(call.id, options, bulk, onChunk) : undefined;
   const merged = client.__merge(call.id);
+  // A chunked job's stop as the send made it: the merge's copy lacks the `fetch` rejection
+  // that is its `cause`.
+  if (stopped !== undefined && merged.error !== null) merged.error = stopped;
   if (!bulk) stores.push(store(cache, call, merged.entries));
   let cacheError = call.cacheError;
   for (const failed of await Promise.all(stores)) cacheError ??= failed;

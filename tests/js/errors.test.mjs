@@ -128,6 +128,35 @@ test('cause: what fetch rejected with (an injected fetch, and the global one ref
   assert.equal(closed.cause.cause?.code, 'ECONNREFUSED');
 });
 
+test('cause: a chunked job keeps what fetch rejected with, with a record cache too', async () => {
+  await sandbox.reset();
+  const keywords = ['trail shoes', 'running shoes', 'hiking boots', 'rain jacket'];
+  const notSent = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+  for (const cached of [false, true]) {
+    const what = cached ? 'with a record cache' : 'without a cache';
+    // The first chunk reaches the sandbox; the connection fails for the next.
+    let sent = 0;
+    const failing = (url, init) => (sent++ === 0 ? fetch(url, init) : Promise.reject(notSent));
+    const options = { fetch: failing, ...(cached ? { cache: new MemoryRecordCache() } : {}) };
+    const job = await client(options).searchVolumeBulkChunked({ keywords, ccode: 'US' }, { chunkSize: 2, concurrency: 1 });
+    assertOurs(job.error, 'network', what);
+    assert.equal(job.error.cause, notSent, what);
+    assert.deepEqual(job.missing, keywords.slice(2), what);
+    if (cached) assert.equal(job.bought, 2);
+  }
+  // Node's own fetch to a closed port: its TypeError, with undici's reason beneath.
+  const server = http.createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  const closed = new Client({ key: 'k', baseUrl: `http://127.0.0.1:${port}`, retries: 0, cache: new MemoryRecordCache() });
+  const job = await closed.searchVolumeBulkChunked({ keywords, ccode: 'US' }, { chunkSize: 2 });
+  assertOurs(job.error, 'network', 'a closed port, with a record cache');
+  assert.ok(job.error.cause instanceof TypeError, String(job.error.cause));
+  assert.equal(job.error.cause.cause?.code, 'ECONNREFUSED');
+  assert.deepEqual(job.missing, keywords);
+});
+
 test('the fetch option: called as fetch(url, init) for every request; a URL or a /v1 base URL reach /v1/<operation>', async () => {
   await sandbox.reset();
   const bases = [sandbox.url, new URL(sandbox.url), `${sandbox.url}/v1`, `${sandbox.url}/v1/`, new URL(`${sandbox.url}/v1/`)];
