@@ -44,7 +44,7 @@ impl OperationRequest for Request {
 // `validate`, its JSON Schema export and the JS package's types).
 // ---------------------------------------------------------------------------------------
 
-use crate::rules::{dsl::*, Array, Compare, Node, RuleCode, Severity::Error};
+use crate::rules::{dsl::*, Array, Compare, Match, Node, RuleCode, Severity::Error};
 
 super::record! {
     /// Page backlink metrics record (also the start of `backlink/overview`'s `metrics`).
@@ -82,7 +82,13 @@ super::record! {
 pub const RESPONSE: Node = array(&Array {
     items: object(&PAGE_BACKLINK_METRICS),
     rules: &[
-        one_of_request_items("url", "urls", Compare::Target, RuleCode::RequestUrl),
+        echoes_request_items(
+            "url",
+            "urls",
+            Match::AnyOf,
+            Compare::Target,
+            RuleCode::RequestUrl,
+        ),
         count_equals_request("urls", Error),
     ],
 });

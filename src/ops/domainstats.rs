@@ -41,7 +41,7 @@ impl OperationRequest for Request {
 // `validate`, its JSON Schema export and the JS package's types).
 // ---------------------------------------------------------------------------------------
 
-use crate::rules::{dsl::*, Array, Compare, Node, RuleCode, Severity, StringRule};
+use crate::rules::{dsl::*, Array, Compare, Match, Node, RuleCode, Severity, StringRule};
 
 /// A numeric value: "numbers are sent as strings; unavailable values are empty strings"
 /// (error `number_text` otherwise).
@@ -241,15 +241,17 @@ pub fn parse_stat<T: std::str::FromStr>(text: &str) -> Option<T> {
 pub const RESPONSE: Node = array(&Array {
     items: object(&DOMAIN_STATS_RECORD),
     rules: &[
-        one_of_request_items(
+        echoes_request_items(
             "domain",
             "domains",
+            Match::AnyOf,
             Compare::Target,
             RuleCode::RequestDomain,
         ),
-        one_of_request_items(
+        echoes_request_items(
             "domainAsEntered",
             "domains",
+            Match::AnyOf,
             Compare::Exact,
             RuleCode::RequestDomain,
         ),

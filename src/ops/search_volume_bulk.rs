@@ -58,8 +58,8 @@ impl SearchVolumeRecord {
 
 use crate::rules::Severity::{Error, Warning};
 use crate::rules::{
-    dsl::*, named, Array, ArrayRule, At, CheckContext, Compare, Node, Order, Record, RuleCode,
-    SeqKey, StringRule,
+    dsl::*, named, Array, ArrayRule, At, CheckContext, Compare, Match, Node, Order, Record,
+    RuleCode, SeqKey, StringRule,
 };
 
 super::record! {
@@ -202,9 +202,10 @@ super::record! {
 pub const RESPONSE: Node = array(&Array {
     items: object(&SEARCH_VOLUME_RECORD),
     rules: &[
-        echoes_request_item(
+        echoes_request_items(
             "keyword",
             "keywords",
+            Match::At,
             Compare::Keyword,
             RuleCode::RequestKeyword,
         ),

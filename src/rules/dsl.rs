@@ -162,35 +162,26 @@ pub const fn count_equals_request(list: &'static str, severity: Severity) -> Arr
     })
 }
 
-/// Element `i`'s `field` matches the request list's item `i` (one record per item, in
-/// request order).
-pub const fn echoes_request_item(
+/// Each element's `field` matches the request list `list`'s items as `how` says:
+/// [`Match::At`], element `i` the item `i` (one record per item, in request order), or
+/// [`Match::AnyOf`], one of the items (no order stated). Another `how` is refused when the
+/// declaration is compiled (those relate other values: [`same_as_request`],
+/// [`first_is_request_keyword`]).
+pub const fn echoes_request_items(
     field: &'static str,
     list: &'static str,
+    how: Match,
     compare: Compare,
     code: RuleCode,
 ) -> ArrayRule {
+    assert!(
+        matches!(how, Match::At | Match::AnyOf),
+        "an element's field echoes a request list's items at its index or anywhere"
+    );
     ArrayRule::Echo(Echo {
         field: Some(field),
         request: list,
-        how: Match::At,
-        compare,
-        severity: Severity::Error,
-        code,
-    })
-}
-
-/// Each element's `field` matches one of the request list's items (no order stated).
-pub const fn one_of_request_items(
-    field: &'static str,
-    list: &'static str,
-    compare: Compare,
-    code: RuleCode,
-) -> ArrayRule {
-    ArrayRule::Echo(Echo {
-        field: Some(field),
-        request: list,
-        how: Match::AnyOf,
+        how,
         compare,
         severity: Severity::Error,
         code,
