@@ -65,30 +65,10 @@ pub fn pkg(tools: &Tools) -> Res {
     // generated from the rule declarations, run by validate_value.js;
     // static_api.js's `validateResponse` picks it for a parsed value and the wasm engine for
     // text and bytes.
-    run(cargo()
-        .args([
-            "run",
-            "--quiet",
-            "--example",
-            "pkg_data",
-            "-p",
-            "serpkit",
-            "--",
-        ])
-        .arg(&out))?;
+    run(generator("pkg_data").arg(&out))?;
     // The operations' TypeScript types, from the same declarations (examples/pkg_types.rs):
     // `serpkit_types.d.ts`, imported by the hand-written API types.
-    run(cargo()
-        .args([
-            "run",
-            "--quiet",
-            "--example",
-            "pkg_types",
-            "-p",
-            "serpkit",
-            "--",
-        ])
-        .arg(&out))?;
+    run(generator("pkg_types").arg(&out))?;
     for file in HAND_WRITTEN {
         std::fs::copy(root().join("src/js").join(file), out.join(file))
             .map_err(|e| format!("pkg/{file}: {e}"))?;
@@ -132,6 +112,15 @@ pub fn pkg(tools: &Tools) -> Res {
         serde_json::to_string_pretty(&manifest).map_err(|e| format!("pkg/package.json: {e}"))?;
     text.push('\n');
     std::fs::write(out.join("package.json"), text).map_err(|e| format!("pkg/package.json: {e}"))
+}
+
+/// `cargo run --quiet --example <name> -p serpkit --`, its arguments to follow: one of the
+/// core's native programs that write the package's generated files (`examples/pkg_data.rs`,
+/// `examples/pkg_types.rs`).
+pub fn generator(name: &str) -> Command {
+    let mut command = cargo();
+    command.args(["run", "--quiet", "--example", name, "-p", "serpkit", "--"]);
+    command
 }
 
 /// Shortens the wasm's import, export and import-module names (wasm-bindgen's imports are
