@@ -273,6 +273,49 @@ pub(crate) struct Modifiers {
     pub tails: &'static [&'static str],
 }
 
+/// What a shopper adds after a thing to buy, gear and clothes alike: the price words, then
+/// where to look ([`SHOP_WHERE`]). One list, so both kinds keep the same words in the same
+/// order (the generator picks by index: a change reorders every query).
+const SHOP_PRICE: [&str; 7] = [
+    "review",
+    "reviews",
+    "sale",
+    "deals",
+    "price",
+    "under 50",
+    "under 100",
+];
+/// Where a shopper looks, after [`SHOP_PRICE`].
+const SHOP_WHERE: [&str; 3] = ["near me", "online", "brands"];
+
+/// The tails of [`Gear`]: the shopping words with higher price caps and comparisons.
+const GEAR_TAILS: [&str; 15] = join(&[
+    &SHOP_PRICE,
+    &["under 200", "under 500"],
+    &SHOP_WHERE,
+    &["comparison", "alternatives", "accessories"],
+]);
+/// The tails of [`Wearable`]: the shopping words with sizes and outfits.
+const WEARABLE_TAILS: [&str; 12] =
+    join(&[&SHOP_PRICE, &SHOP_WHERE, &["size guide", "outfit ideas"]]);
+
+/// `parts` one after another (`N`, their total length, is checked when compiled).
+const fn join<const N: usize>(parts: &[&[&'static str]]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let (mut at, mut part) = (0, 0);
+    while part < parts.len() {
+        let mut i = 0;
+        while i < parts[part].len() {
+            out[at] = parts[part][i];
+            at += 1;
+            i += 1;
+        }
+        part += 1;
+    }
+    assert!(at == N, "N is the parts' total length");
+    out
+}
+
 /// The modifiers of a kind.
 pub(crate) const fn modifiers(kind: Kind) -> &'static Modifiers {
     match kind {
@@ -308,23 +351,7 @@ pub(crate) const fn modifiers(kind: Kind) -> &'static Modifiers {
                 "for small spaces",
                 "for travel",
             ],
-            tails: &[
-                "review",
-                "reviews",
-                "sale",
-                "deals",
-                "price",
-                "under 50",
-                "under 100",
-                "under 200",
-                "under 500",
-                "near me",
-                "online",
-                "brands",
-                "comparison",
-                "alternatives",
-                "accessories",
-            ],
+            tails: &GEAR_TAILS,
         },
         Wearable => &Modifiers {
             adjectives: &[
@@ -362,20 +389,7 @@ pub(crate) const fn modifiers(kind: Kind) -> &'static Modifiers {
                 "for work",
                 "for travel",
             ],
-            tails: &[
-                "review",
-                "reviews",
-                "sale",
-                "deals",
-                "price",
-                "under 50",
-                "under 100",
-                "near me",
-                "online",
-                "brands",
-                "size guide",
-                "outfit ideas",
-            ],
+            tails: &WEARABLE_TAILS,
         },
         Consumable => &Modifiers {
             adjectives: &["best", "cheap", "organic", "buy", "affordable"],

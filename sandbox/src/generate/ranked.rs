@@ -343,48 +343,49 @@ pub fn ranked_keywords_domain_on(domain: &str, n: usize, seed: u64, today: Date)
             }
         };
         let earlier = rows.len() - brands;
-        if earlier > 10 && rng.chance(CANNIBAL_CHANCE) {
+        // An earlier row's keyword again, on another page of its head (cannibalisation), when
+        // the head has two pages; else a new query of a head.
+        let repeat = if earlier > 10 && rng.chance(CANNIBAL_CHANCE) {
             let j = brands + rng.below(earlier as u64) as usize;
             let i = head_of[j - brands] as usize;
             let own = &head_pages[i];
-            if own.len() >= 2 {
+            (own.len() >= 2).then(|| {
                 let mut page = own[rng.below(own.len() as u64) as usize];
                 if page == rows[j].page {
                     page = own[(own.iter().position(|p| *p == page).unwrap_or(0) + 1) % own.len()];
                 }
-                let keyword = rows[j].keyword;
-                rows.push(Row {
-                    keyword,
-                    page,
-                    base_rank: 0,
-                    brand: false,
-                    salt,
-                });
-                head_of.push(i as u32);
-                continue;
+                (rows[j].keyword, page, i)
+            })
+        } else {
+            None
+        };
+        let (keyword, page, i) = match repeat {
+            Some(repeat) => repeat,
+            None => {
+                let mut text = String::new();
+                let mut i = 0;
+                for attempt in 0..16 {
+                    i = if !rng.chance(side_share) || n_side == 0 {
+                        pick_weighted(&mut rng, &main_weights)
+                    } else {
+                        n_main + pick_weighted(&mut rng, &side_weights)
+                    };
+                    let (head, theme) = all[i];
+                    // After a repeat, the longest form: short ones are few and soon all taken.
+                    text = if attempt == 0 {
+                        query(&mut rng, head, theme)
+                    } else {
+                        long_query(&mut rng, head, theme)
+                    };
+                    if seen.insert(crate::rng::fnv1a(text.as_bytes())) {
+                        break;
+                    }
+                }
+                let page = pick_page(&mut rng, i);
+                let keyword = push_keyword(&mut keywords, &mut rng, text, Some(all[i].0));
+                (keyword, page, i)
             }
-        }
-        let mut text = String::new();
-        let mut i = 0;
-        for attempt in 0..16 {
-            i = if !rng.chance(side_share) || n_side == 0 {
-                pick_weighted(&mut rng, &main_weights)
-            } else {
-                n_main + pick_weighted(&mut rng, &side_weights)
-            };
-            let (head, theme) = all[i];
-            // After a repeat, the longest form: short ones are few and soon all taken.
-            text = if attempt == 0 {
-                query(&mut rng, head, theme)
-            } else {
-                long_query(&mut rng, head, theme)
-            };
-            if seen.insert(crate::rng::fnv1a(text.as_bytes())) {
-                break;
-            }
-        }
-        let page = pick_page(&mut rng, i);
-        let keyword = push_keyword(&mut keywords, &mut rng, text, Some(all[i].0));
+        };
         rows.push(Row {
             keyword,
             page,
