@@ -9,6 +9,7 @@ use serpkit::client::ValidationMode;
 use super::journal::{JournalEntry, Period, Totals};
 use super::{follow, tabs};
 use crate::model::Mode;
+use crate::store;
 use crate::workspace::{now, Workspace};
 
 impl Workspace {
@@ -38,6 +39,24 @@ impl Workspace {
             }
         });
         self.refresh_spend();
+    }
+
+    /// Under the journal lock: every entry another tab wrote ahead is committed (it writes
+    /// under this lock too), and read here if not known yet. A known entry that another tab
+    /// settled meanwhile still counts as in flight with its estimate, never less than what
+    /// it was charged, so the cap is never passed.
+    pub(crate) async fn read_other_tabs_entries(self) {
+        if !store::available() {
+            return;
+        }
+        if let Ok(ids) = store::keys(store::JOURNAL).await {
+            let unknown: Vec<String> = self
+                .journal
+                .with_untracked(|j| ids.into_iter().filter(|id| !j.contains_key(id)).collect());
+            if let Ok(entries) = store::get_many::<JournalEntry>(store::JOURNAL, &unknown).await {
+                self.merge_journal(entries);
+            }
+        }
     }
 
     /// The account of `mode` since `since`: demo money and live money are counted apart.

@@ -68,6 +68,8 @@ async fn reread(workspace: Workspace, changed: Changed) {
 }
 
 async fn sweep_closed_tabs(workspace: Workspace) {
+    // Entries written ahead by other tabs are not announced: read those not known yet.
+    workspace.read_other_tabs_entries().await;
     let open = tabs::open_tabs().await;
     let me = tabs::tab_id();
     let gone = |tab: &str| tab != me && open.as_ref().is_none_or(|o| !o.contains(tab));
