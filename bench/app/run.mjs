@@ -478,7 +478,7 @@ function listAddRows(runs) {
 }
 
 /** Runs of each side of the journal A/B (`BENCH_JOURNAL_RUNS` overrides; at least 5). */
-const JOURNAL_RUNS = Math.max(5, Number(process.env.BENCH_JOURNAL_RUNS) || 6);
+const JOURNAL_RUNS = Math.max(5, Number(process.env.BENCH_JOURNAL_RUNS) || 10);
 const JOURNAL_COMMIT = 'serpkit:journal-commit';
 
 /** Installed before the app on the journal's pages: the main thread's long tasks (> 50 ms). */

@@ -110,6 +110,12 @@ test('the intent filter keeps the keywords with that intent', async () => {
   assert.equal(csv[0].at(-1), 'Intent');
   assert.deepEqual(csv.slice(1).map((r) => r[0]).sort(), want.sort());
   for (const r of csv.slice(1)) assert.match(r.at(-1), /Transactional/, r[0]);
+  // The intent is in the URL with the other filters: a reload (or a bookmark) keeps it.
+  await page.waitForURL((u) => u.searchParams.get('intent') === 'trans' && u.searchParams.get('inc') === 'running');
+  await page.reload();
+  await page.locator('main[data-loaded="true"]').waitFor();
+  assert.equal(await page.getByTestId('f-intent').inputValue(), 'trans');
+  await untilRows(want.length);
   await page.getByTestId('f-inc').fill('');
   await page.getByTestId('f-intent').selectOption('');
   await untilRows(KWS.length);
