@@ -176,11 +176,25 @@ pub async fn put_text(store_name: &str, key: &str, text: &str) -> Result<(), Str
 }
 
 /// Writes entries (key, JSON text) into several stores in one transaction: all of them are
-/// committed, or none. Ok once committed.
-pub async fn put_all(writes: &[(&str, &[(String, String)])]) -> Result<(), String> {
+/// committed, or none. The writes are issued when this is called (the caller can go on with
+/// other work meanwhile); the future resolves Ok once they are committed.
+pub fn put_all(
+    writes: &[(&str, &[(String, String)])],
+) -> impl std::future::Future<Output = Result<(), String>> {
+    let issued = issue_all(writes);
+    async move {
+        match issued? {
+            Some(commit) => commit.await.map(|_| ()).map_err(|e| err_text(&e)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// [`put_all`]'s transaction with its writes; `None` when there is nothing to write.
+fn issue_all(writes: &[(&str, &[(String, String)])]) -> Result<Option<JsFuture>, String> {
     let writes: Vec<_> = writes.iter().filter(|(_, e)| !e.is_empty()).collect();
     if writes.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let db = DB
         .with(|d| d.borrow().clone())
@@ -200,7 +214,7 @@ pub async fn put_all(writes: &[(&str, &[(String, String)])]) -> Result<(), Strin
                 .map_err(|e| err_text(&e))?;
         }
     }
-    commit.await.map(|_| ()).map_err(|e| err_text(&e))
+    Ok(Some(commit))
 }
 
 /// The entries of `keys` that parse (absent and damaged ones are left out).

@@ -105,11 +105,19 @@ impl store::Stored for RecordRow {
 
 /// The text of a row holding `entries`: one JSON record per line.
 pub(crate) fn row_text(entries: &[RecordEntry]) -> String {
-    let texts: Vec<String> = entries
-        .iter()
-        .filter_map(|e| serde_json::to_string(e).ok())
-        .collect();
-    texts.join("\n")
+    // One buffer for the whole row (a chunk's 200 records), not a string per record.
+    let mut row: Vec<u8> = Vec::with_capacity(entries.iter().map(|e| e.json.len() + 96).sum());
+    for e in entries {
+        let start = row.len();
+        if start > 0 {
+            row.push(b'\n');
+        }
+        if serde_json::to_writer(&mut row, e).is_err() {
+            row.truncate(start);
+        }
+    }
+    // serde_json writes UTF-8 only.
+    String::from_utf8(row).unwrap_or_default()
 }
 
 /// A new row's key: `~` (after every key of the earlier layout, which starts with a

@@ -159,12 +159,17 @@ pub fn clock() -> f64 {
 
 /// Records `name` from `start` ([`clock`]) to now as a User Timing measure.
 pub fn measure(name: &str, start: f64) {
+    measure_until(name, start, clock());
+}
+
+/// Records `name` from `start` to `end` ([`clock`]) as a User Timing measure.
+pub fn measure_until(name: &str, start: f64, end: f64) {
     let Some((p, f)) = performance().and_then(|p| Some((p.clone(), method(&p, "measure")?))) else {
         return;
     };
     let options = js_sys::Object::new();
     let _ = Reflect::set(&options, &"start".into(), &JsValue::from_f64(start));
-    let _ = Reflect::set(&options, &"end".into(), &JsValue::from_f64(clock()));
+    let _ = Reflect::set(&options, &"end".into(), &JsValue::from_f64(end));
     let _ = f.call2(&p, &JsValue::from_str(name), &options);
 }
 
