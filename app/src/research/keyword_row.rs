@@ -130,27 +130,11 @@ pub(crate) mod tests {
     //! The row from a record, the months a set of rows covers; [`record`] is the fixture of
     //! the explorer's tests.
     use super::*;
-    use serpkit::ops::search_volume_bulk::MonthlySearch;
-    use serpkit::rules::formats::MONTH_NAMES;
 
     /// A record whose 12 months start at `start` (year, month 1–12) with `values`, listed
     /// newest first when `reversed` (an order the lenient decoder keeps).
     pub(crate) fn record(start: (i64, u8), values: &[i64], reversed: bool) -> SearchVolumeRecord {
-        let mut months: Vec<MonthlySearch> = values
-            .iter()
-            .enumerate()
-            .map(|(k, v)| {
-                let at = start.0 * 12 + i64::from(start.1) - 1 + k as i64;
-                let name = MONTH_NAMES[at.rem_euclid(12) as usize];
-                MonthlySearch {
-                    month: name.into(),
-                    year: at.div_euclid(12),
-                    value: *v,
-                    count: *v,
-                    date: format!("{}-{name}", at.div_euclid(12)),
-                }
-            })
-            .collect();
+        let mut months = crate::research::trends::tests::months(start, values);
         if reversed {
             months.reverse();
         }

@@ -386,11 +386,12 @@ pub fn month_short(month: Option<u8>) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    /// 12 months from `start` (year, month 1–12), oldest first, with these values.
-    fn months(start: (i64, u8), values: &[i64]) -> Vec<MonthlySearch> {
+    /// Months from `start` (year, month 1–12), oldest first, with these values: the month
+    /// fixture of the research tests.
+    pub(crate) fn months(start: (i64, u8), values: &[i64]) -> Vec<MonthlySearch> {
         values
             .iter()
             .enumerate()

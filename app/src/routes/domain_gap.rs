@@ -15,7 +15,7 @@ use serpkit::Request;
 
 use crate::components::columns::{sorted_view, Column, SortCache, SortKey};
 use crate::components::csv::{self, Cell};
-use crate::components::domain::nav::{parse_domains, DomainNav, LETTERS};
+use crate::components::domain::nav::{domain_checks, parse_domains, DomainNav, LETTERS};
 use crate::components::ranked::keywords::{ranked_keywords_of, short_url, RankedKeywordsData};
 use crate::components::status::ExtLink;
 use crate::components::versioned::Versioned;
@@ -214,17 +214,7 @@ pub fn ContentGap() -> impl IntoView {
             )
         })
         .collect();
-    let checks = Memo::new(move |_| {
-        domains.with(|ds| {
-            ds.iter()
-                .filter_map(|d| {
-                    serpkit::ops::check::domain("/domain", d)
-                        .err()
-                        .map(|e| format!("{d}: {e}"))
-                })
-                .collect::<Vec<_>>()
-        })
-    });
+    let checks = domain_checks(domains);
     let count = Signal::derive(move || domains.with(Vec::len));
     let body = ViewFn::from(gap_body(calls.clone(), domains, list, by_page, brand));
     let every_call = Signal::stored(calls.clone());

@@ -35,6 +35,22 @@ pub fn domain_from_input(s: &str) -> String {
     host.trim_end_matches('.').to_lowercase()
 }
 
+/// The domains that fail the request check, each with its reason (the pages over several
+/// domains show them under the form).
+pub fn domain_checks(domains: Memo<Vec<String>>) -> Memo<Vec<String>> {
+    Memo::new(move |_| {
+        domains.with(|ds| {
+            ds.iter()
+                .filter_map(|d| {
+                    serpkit::ops::check::domain("/domain", d)
+                        .err()
+                        .map(|e| format!("{d}: {e}"))
+                })
+                .collect::<Vec<_>>()
+        })
+    })
+}
+
 /// Domains from text (lines, commas or spaces), normalized, without duplicates.
 pub fn parse_domains(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();

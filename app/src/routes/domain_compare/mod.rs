@@ -18,7 +18,9 @@ use serpkit::Request;
 use crate::components::columns::sorted_view;
 use crate::components::domain::charts::{rank_slots, RankChart};
 use crate::components::domain::metrics::{best, Better, DOMAIN_METRICS};
-use crate::components::domain::nav::{parse_domains, DomainNav, LETTERS, MAX_COMPARE};
+use crate::components::domain::nav::{
+    domain_checks, parse_domains, DomainNav, LETTERS, MAX_COMPARE,
+};
 use crate::components::priced_call::unreadable;
 use crate::components::ranked::keywords::{ranked_keywords_of, RankedKeywordsData};
 use crate::components::versioned::Versioned;
@@ -141,21 +143,6 @@ fn compare_calls(domains: Memo<Vec<String>>) -> CompareCalls {
     }
 }
 
-/// The domains that fail the input check, each with its reason.
-fn domain_checks(domains: Memo<Vec<String>>) -> Memo<Vec<String>> {
-    Memo::new(move |_| {
-        domains.with(|ds| {
-            ds.iter()
-                .filter_map(|d| {
-                    serpkit::ops::check::domain("/domain", d)
-                        .err()
-                        .map(|e| format!("{d}: {e}"))
-                })
-                .collect::<Vec<_>>()
-        })
-    })
-}
-
 /// Makes the report from the stored results.
 fn report_maker(
     domains: Memo<Vec<String>>,
@@ -206,10 +193,9 @@ fn report_maker(
     })
 }
 
-/// The rank distribution side by side: the rank ranges of the first domain with metrics,
-/// each domain's keywords per range.
-fn rank_table(ranks: &[Option<RankedKeywordsMetrics>]) -> SideBySide<i64> {
-    let slots: Vec<String> = ranks
+/// The rank ranges (labels) of the first domain with metrics; none without metrics.
+fn slot_labels(ranks: &[Option<RankedKeywordsMetrics>]) -> Vec<String> {
+    ranks
         .iter()
         .flatten()
         .next()
@@ -219,7 +205,13 @@ fn rank_table(ranks: &[Option<RankedKeywordsMetrics>]) -> SideBySide<i64> {
                 .map(|s| s.map_or("61-70".to_string(), |s| s.0.to_string()))
                 .collect()
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// The rank distribution side by side: the rank ranges of the first domain with metrics,
+/// each domain's keywords per range.
+fn rank_table(ranks: &[Option<RankedKeywordsMetrics>]) -> SideBySide<i64> {
+    let slots = slot_labels(ranks);
     let rows = slots
         .into_iter()
         .enumerate()
@@ -409,17 +401,7 @@ fn rank_body(
                 }
             }
         }
-        let slots: Vec<String> = recs
-            .iter()
-            .flatten()
-            .next()
-            .map(|m| {
-                rank_slots(m)
-                    .iter()
-                    .map(|s| s.map_or("61-70".to_string(), |s| s.0.to_string()))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let slots = slot_labels(&recs);
         view! {
             <div class="minis four" data-testid="cmp-rank-charts">{charts}</div>
             <div class="scroll">
