@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  e2e, spaGo, resetLedger, micros, meter, meterEqualsLedger, ledgerUntil, quietLedger, until,
+  e2e, spaGo, ledger, resetLedger, micros, meter, meterEqualsLedger, ledgerUntil, quietLedger, until,
   research, chargedUnits, saved, shot, SANDBOX_KEY,
 } from './helpers.mjs';
 
@@ -103,4 +103,36 @@ test('the budget cap and the meter are shared by the tabs and kept across a relo
   assert.deepEqual(a.errors, []);
   assert.deepEqual(b.errors, []);
   await a.context().close();
+});
+
+test('a tab closed in the middle of a job: the other tab counts its requests in flight as possibly charged', { timeout: 90_000 }, async () => {
+  const [a, b] = await app.tabs(2);
+  // Each request answers after 2 s: 1,000 keywords are 5 chunks of 200, 2 in flight.
+  await app.goto(a, '/keywords', { live: { key: `${SANDBOX_KEY}+delay=2000`, remember: true } });
+  await app.goto(b, '/keywords');
+  await resetLedger();
+  // A in front: a tab in the background renders its progress late.
+  await a.bringToFront();
+  await spaGo(a, '/keywords');
+  const { text } = await research(a, Array.from({ length: 1000 }, (_, i) => `closed tab ${i}`));
+  assert.equal(text, 'Run — $0.3000 for 1000 keywords');
+
+  // One chunk settled and the next two reached the service (the ledger shows them): then A
+  // goes, telling nobody. A request written ahead is not announced to B; B reads it from the
+  // journal when it sweeps the tabs that are gone.
+  const done = async () => Number(/([\d,]+) of/.exec(await a.getByTestId('progress').textContent().catch(() => '') || '')?.[1]?.replace(/,/g, '') ?? 0);
+  const mid = await until(async () => ({ done: await done(), l: await ledger() }),
+    ({ done: d, l }) => d >= 200 && d < 1000 && l.entries.length < 5, 20000, 100);
+  assert.ok(mid.done >= 200 && mid.l.entries.length < 5, `the job is in the middle: ${JSON.stringify({ done: mid.done, requests: mid.l.entries.length })}`);
+  await a.close();
+
+  // The ledger may have moved on before the close (a chunk settled, the next one sent): what
+  // holds is that B counts every request that reached the service, the settled ones spent
+  // and those still in flight (one or two, the window) possibly charged.
+  const [m] = await meterEqualsLedger(b, 'after the tab closed');
+  const chunk = 200 * 300;
+  assert.ok(m.spend >= chunk && m.spend % chunk === 0, `settled chunks spent: ${JSON.stringify(m)}`);
+  assert.ok([chunk, 2 * chunk].includes(m.possible), `the chunks in flight when A closed are possibly charged: ${JSON.stringify(m)}`);
+  assert.deepEqual(b.errors, []);
+  await b.context().close();
 });
