@@ -91,15 +91,34 @@ impl Transport for AnswerInOwnTask {
     }
 }
 
-/// Resumes in a new task (a zero timeout), after the tasks already queued.
+/// Resumes in a new task of background priority (`scheduler.postTask`) where the browser has
+/// it, else after a zero timeout: frames and the completions of IndexedDB transactions,
+/// which come at normal priority, then run before it.
 #[cfg(target_arch = "wasm32")]
 async fn next_task() {
-    use wasm_bindgen::JsValue;
+    use wasm_bindgen::{JsCast, JsValue};
     let p = js_sys::Promise::new(&mut |resolve, _| {
-        let queued = web_sys::window().and_then(|w| {
-            w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0)
-                .ok()
-        });
+        let Some(window) = web_sys::window() else {
+            let _ = resolve.call0(&JsValue::NULL);
+            return;
+        };
+        let post_task = js_sys::Reflect::get(&window, &"scheduler".into())
+            .ok()
+            .filter(|s| s.is_object())
+            .and_then(|s| {
+                let f = js_sys::Reflect::get(&s, &"postTask".into()).ok()?;
+                Some((s, f.dyn_into::<js_sys::Function>().ok()?))
+            });
+        if let Some((scheduler, post_task)) = post_task {
+            let options = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&options, &"priority".into(), &"background".into());
+            if post_task.call2(&scheduler, &resolve, &options).is_ok() {
+                return;
+            }
+        }
+        let queued = window
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0)
+            .ok();
         if queued.is_none() {
             let _ = resolve.call0(&JsValue::NULL);
         }
