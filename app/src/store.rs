@@ -5,6 +5,8 @@
 //!   lists by name), `records` (bought records, by kind and record key) and `journal` (the
 //!   purchase journal: every paid request, written ahead and settled, by id). Every value is stored as JSON text and read back one entry at a time,
 //!   so an entry that no longer parses is skipped with a message and never costs the rest.
+//!   The writes of one turn of the event loop go in one transaction ([`put_all`]); a read,
+//!   delete or clear comes after them.
 //! - **localStorage** holds only small things: the settings, and the API key when the user
 //!   ticked "remember on this device" (removed again when unticked).
 //!
@@ -41,6 +43,19 @@ pub const API_KEY_KEY: &str = "serpkit.apiKey";
 
 thread_local! {
     static DB: RefCell<Option<IdbDatabase>> = const { RefCell::new(None) };
+    static BATCH: RefCell<Option<Batch>> = const { RefCell::new(None) };
+}
+
+/// The writes of the current turn of the event loop, not issued yet: they go in one
+/// transaction at its end ([`flush`]). A bulk job's next chunk written ahead and the last
+/// chunk's commit, issued in the same turn, then cost one transaction instead of two.
+struct Batch {
+    /// (store, key, text) in the order they were written.
+    writes: Vec<(&'static str, JsValue, JsValue)>,
+    /// Settles when the batch's transaction commits or aborts.
+    done: js_sys::Promise,
+    resolve: js_sys::Function,
+    reject: js_sys::Function,
 }
 
 /// The entries of a store that parsed, and a message per entry that did not.
@@ -124,7 +139,10 @@ pub fn available() -> bool {
     DB.with(|d| d.borrow().is_some())
 }
 
+/// A store in a transaction of its own, created after the batched writes (so a read sees
+/// them and a delete comes after them, as written).
 fn store(name: &str, mode: IdbTransactionMode) -> Result<web_sys::IdbObjectStore, String> {
+    flush();
     let db = DB
         .with(|d| d.borrow().clone())
         .ok_or("storage is not available")?;
@@ -134,87 +152,145 @@ fn store(name: &str, mode: IdbTransactionMode) -> Result<web_sys::IdbObjectStore
 }
 
 /// Writes one entry (JSON text) under `key`.
-pub async fn put<T: Serialize>(store_name: &str, key: &str, value: &T) -> Result<(), String> {
+pub async fn put<T: Serialize>(
+    store_name: &'static str,
+    key: &str,
+    value: &T,
+) -> Result<(), String> {
     let text = serde_json::to_string(value).map_err(|e| e.to_string())?;
     put_text(store_name, key, &text).await
 }
 
-/// Resolves when the transaction commits; rejects with the reason when it aborts. A quota
-/// error shows only here: the request itself succeeds before the commit fails.
-fn committed(tx: &web_sys::IdbTransaction) -> JsFuture {
-    let promise = js_sys::Promise::new(&mut |resolve, reject| {
-        let ok = Closure::once_into_js(move |_: web_sys::Event| {
-            let _ = resolve.call0(&JsValue::NULL);
-        });
-        let t = tx.clone();
-        let abort = Closure::once_into_js(move |_: web_sys::Event| {
-            let msg = match t.error().map(|e| (e.name(), e.message())) {
-                Some((n, _)) if n == "QuotaExceededError" => {
-                    "the browser's storage for this site is full (QuotaExceededError)".into()
-                }
-                Some((n, m)) if m.is_empty() => n,
-                Some((n, m)) => format!("{n}: {m}"),
-                None => "the write was not committed".into(),
-            };
-            let _ = reject.call1(&JsValue::NULL, &JsValue::from_str(&msg));
-        });
-        tx.set_oncomplete(Some(ok.unchecked_ref()));
-        tx.set_onabort(Some(abort.unchecked_ref()));
+/// Settles when `tx` commits (`resolve`) or aborts (`reject` with the reason). A quota error
+/// shows only here: the request itself succeeds before the commit fails.
+fn on_commit(tx: &web_sys::IdbTransaction, resolve: js_sys::Function, reject: js_sys::Function) {
+    let ok = Closure::once_into_js(move |_: web_sys::Event| {
+        let _ = resolve.call0(&JsValue::NULL);
     });
-    JsFuture::from(promise)
+    let t = tx.clone();
+    let abort = Closure::once_into_js(move |_: web_sys::Event| {
+        let msg = match t.error().map(|e| (e.name(), e.message())) {
+            Some((n, _)) if n == "QuotaExceededError" => {
+                "the browser's storage for this site is full (QuotaExceededError)".into()
+            }
+            Some((n, m)) if m.is_empty() => n,
+            Some((n, m)) => format!("{n}: {m}"),
+            None => "the write was not committed".into(),
+        };
+        let _ = reject.call1(&JsValue::NULL, &JsValue::from_str(&msg));
+    });
+    tx.set_oncomplete(Some(ok.unchecked_ref()));
+    tx.set_onabort(Some(abort.unchecked_ref()));
 }
 
 /// Writes raw text under `key` (also used by tests of corrupt entries); Ok once committed.
-pub async fn put_text(store_name: &str, key: &str, text: &str) -> Result<(), String> {
-    let s = store(store_name, IdbTransactionMode::Readwrite)?;
-    let commit = committed(&s.transaction());
-    // The commit alone is awaited (a failed put aborts the transaction): one wake-up of a
-    // busy main thread instead of two.
-    s.put_with_key(&JsValue::from_str(text), &JsValue::from_str(key))
-        .map_err(|e| err_text(&e))?;
-    commit.await.map(|_| ()).map_err(|e| err_text(&e))
+pub async fn put_text(store_name: &'static str, key: &str, text: &str) -> Result<(), String> {
+    committed(enqueue([(store_name, key, text)])).await
 }
 
 /// Writes entries (key, JSON text) into several stores in one transaction: all of them are
-/// committed, or none. The writes are issued when this is called (the caller can go on with
-/// other work meanwhile); the future resolves Ok once they are committed.
+/// committed, or none. The writes join the current turn's batch when this is called (the
+/// caller can go on with other work meanwhile); the future resolves Ok once they are
+/// committed. Other writes of the same turn share the transaction, and its outcome.
 pub fn put_all(
-    writes: &[(&str, &[(String, String)])],
+    writes: &[(&'static str, &[(String, String)])],
 ) -> impl std::future::Future<Output = Result<(), String>> {
-    let issued = issue_all(writes);
-    async move {
-        match issued? {
-            Some(commit) => commit.await.map(|_| ()).map_err(|e| err_text(&e)),
-            None => Ok(()),
-        }
+    committed(enqueue(writes.iter().flat_map(|(name, entries)| {
+        entries.iter().map(|(k, t)| (*name, k.as_str(), t.as_str()))
+    })))
+}
+
+/// Ok once the batch of `batched` committed.
+async fn committed(batched: Result<Option<js_sys::Promise>, String>) -> Result<(), String> {
+    match batched? {
+        Some(done) => JsFuture::from(done)
+            .await
+            .map(|_| ())
+            .map_err(|e| err_text(&e)),
+        None => Ok(()),
     }
 }
 
-/// [`put_all`]'s transaction with its writes; `None` when there is nothing to write.
-fn issue_all(writes: &[(&str, &[(String, String)])]) -> Result<Option<JsFuture>, String> {
-    let writes: Vec<_> = writes.iter().filter(|(_, e)| !e.is_empty()).collect();
-    if writes.is_empty() {
+/// Adds `writes` (store, key, text) to the current turn's batch, opening one (and queueing
+/// its [`flush`]) if there is none; the promise of the batch's commit, `None` when there is
+/// nothing to write.
+fn enqueue<'a>(
+    writes: impl IntoIterator<Item = (&'static str, &'a str, &'a str)>,
+) -> Result<Option<js_sys::Promise>, String> {
+    let mut writes = writes.into_iter().peekable();
+    if writes.peek().is_none() {
         return Ok(None);
     }
-    let db = DB
-        .with(|d| d.borrow().clone())
-        .ok_or("storage is not available")?;
-    let names = js_sys::Array::new();
-    for (name, _) in &writes {
-        names.push(&JsValue::from_str(name));
+    let window = web_sys::window().filter(|_| available());
+    let window = window.ok_or("storage is not available")?;
+    BATCH.with(|b| {
+        let mut b = b.borrow_mut();
+        if b.is_none() {
+            let (mut resolve, mut reject) = (None, None);
+            let done = js_sys::Promise::new(&mut |res, rej| {
+                resolve = Some(res);
+                reject = Some(rej);
+            });
+            let (Some(resolve), Some(reject)) = (resolve, reject) else {
+                return Err("storage is not available".to_string());
+            };
+            window.queue_microtask(Closure::once_into_js(flush).unchecked_ref());
+            *b = Some(Batch {
+                writes: Vec::new(),
+                done,
+                resolve,
+                reject,
+            });
+        }
+        let Some(batch) = b.as_mut() else {
+            return Err("storage is not available".to_string());
+        };
+        batch.writes.extend(
+            writes.map(|(name, key, text)| (name, JsValue::from_str(key), JsValue::from_str(text))),
+        );
+        Ok(Some(batch.done.clone()))
+    })
+}
+
+/// Issues the current turn's batch in one transaction over the stores it writes.
+fn flush() {
+    let Some(batch) = BATCH.with(|b| b.borrow_mut().take()) else {
+        return;
+    };
+    let fail = |msg: String| {
+        let _ = batch.reject.call1(&JsValue::NULL, &JsValue::from_str(&msg));
+    };
+    if batch.writes.is_empty() {
+        let _ = batch.resolve.call0(&JsValue::NULL);
+        return;
     }
-    let tx = db
-        .transaction_with_str_sequence_and_mode(&names, IdbTransactionMode::Readwrite)
-        .map_err(|e| err_text(&e))?;
-    let commit = committed(&tx);
-    for (name, entries) in &writes {
-        let s = tx.object_store(name).map_err(|e| err_text(&e))?;
-        for (key, text) in entries.iter() {
-            s.put_with_key(&JsValue::from_str(text), &JsValue::from_str(key))
-                .map_err(|e| err_text(&e))?;
+    let Some(db) = DB.with(|d| d.borrow().clone()) else {
+        return fail("storage is not available".into());
+    };
+    let names = js_sys::Array::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for (name, _, _) in &batch.writes {
+        if !seen.contains(name) {
+            seen.push(name);
+            names.push(&JsValue::from_str(name));
         }
     }
-    Ok(Some(commit))
+    let tx = match db.transaction_with_str_sequence_and_mode(&names, IdbTransactionMode::Readwrite)
+    {
+        Ok(tx) => tx,
+        Err(e) => return fail(err_text(&e)),
+    };
+    on_commit(&tx, batch.resolve.clone(), batch.reject.clone());
+    for (name, key, text) in &batch.writes {
+        let put = tx
+            .object_store(name)
+            .and_then(|s| s.put_with_key(text, key));
+        if let Err(e) = put {
+            // Nothing of the batch is kept: the abort rejects every writer with the reason.
+            let _ = tx.abort();
+            return fail(err_text(&e));
+        }
+    }
 }
 
 /// The entries of `keys` that parse (absent and damaged ones are left out).

@@ -260,9 +260,10 @@ impl Client {
                     (i, Some(r))
                 }
             })
-            // One more than the window: the chunk after a full window waits at the gate,
-            // ready to leave the moment an answer frees a place.
-            .buffered(window + 1);
+            // Twice the window: behind every place a chunk waits at the gate, ready to leave
+            // the moment an answer frees it, even while the chunk before keeps its records
+            // (so a journal can write the next one ahead in the same turn as that commit).
+            .buffered(window * 2);
 
         while let Some((i, r)) = running.next().await {
             progress.done_chunks += 1;

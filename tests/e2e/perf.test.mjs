@@ -87,3 +87,36 @@ test('1,000 keywords in demo mode: Run to rendered table', async () => {
   assert.ok(ms < 10000, `${ms} ms`);
   await shot(page, 'explorer-1000', false);
 });
+
+test('a bulk job costs one IndexedDB transaction per chunk: each next chunk is written ahead in the commit of the chunk whose answer freed its place', async () => {
+  const [tab] = await app.tabs(1);
+  await tab.addInitScript(() => {
+    window.__tx = [];
+    const open = IDBDatabase.prototype.transaction;
+    IDBDatabase.prototype.transaction = function (names, mode) {
+      window.__tx.push([[].concat(names).map(String).sort().join('+'), mode || 'readonly']);
+      return open.apply(this, arguments);
+    };
+  });
+  await open(tab, app.url, '/keywords');
+  const kws = Array.from({ length: 1000 }, (_, i) => `batched write ${i}`);
+  await enterLines(tab.getByTestId('kw-input'), kws);
+  await tab.evaluate(() => { window.__tx.length = 0; });
+  await tab.getByTestId('run').click();
+  await tab.locator('[data-testid="kw-table"][data-rows="1000"]').waitFor({ timeout: 60000 });
+  await tab.locator('[data-testid="progress"]').waitFor({ state: 'detached' });
+  const writes = (await tab.evaluate(() => window.__tx)).filter(([, mode]) => mode === 'readwrite');
+  const journal = writes.filter(([names]) => names.split('+').includes('journal'));
+  const alone = journal.filter(([names]) => names === 'journal');
+  const commits = journal.filter(([names]) => names.split('+').includes('records'));
+  // 5 chunks of 200: 5 commits (entry + records); the first two chunks leave together and
+  // are written ahead in one transaction, every later one inside a commit.
+  assert.equal(commits.length, 5, JSON.stringify(writes));
+  assert.equal(alone.length, 1, JSON.stringify(writes));
+  assert.equal(await tab.getByTestId('ledger').textContent(), '$0.3000');
+  // Every chunk was kept: after a reload the list and one more keyword price that one only.
+  await app.goto(tab, '/keywords');
+  await enterLines(tab.getByTestId('kw-input'), [...kws, 'one more keyword']);
+  await tab.waitForFunction(() => /for 1 new keyword · 1,?000 already bought/.test(document.querySelector('[data-testid="run"]')?.textContent || ''));
+  await tab.context().close();
+});
