@@ -529,6 +529,9 @@ impl Client {
                 });
             }
             let outcome = race(self.transport.post(http.clone()), http.timeout, cancel).await;
+            if let Race::Done(_) = outcome {
+                self.transport.after_answer().await;
+            }
             let (status, body, retry_after) = match outcome {
                 Race::Cancelled | Race::Done(Err(TransportError::Aborted)) => return Err(aborted),
                 Race::TimedOut | Race::Done(Err(TransportError::Timeout)) => return Err(timeout),

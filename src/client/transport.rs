@@ -143,6 +143,14 @@ pub trait Transport {
         &self,
         request: HttpRequest,
     ) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>>;
+
+    /// Awaited once [`Transport::post`] has finished, before its outcome is read. A transport
+    /// may hand the rest of the call on to a new task here (the app does, so work queued
+    /// meanwhile runs first). Neither the timeout nor a cancel races it: an answer that
+    /// arrived, perhaps paid for, is never dropped while it waits.
+    fn after_answer(&self) -> LocalBoxFuture<'_, ()> {
+        Box::pin(std::future::ready(()))
+    }
 }
 
 #[cfg(test)]

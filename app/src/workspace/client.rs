@@ -72,10 +72,11 @@ impl Workspace {
     }
 }
 
-/// Hands each answer on in a task of its own, after the tasks already queued: a bulk job's
+/// Hands each answer on in a task of its own, after the work already queued: a bulk job's
 /// answers then never hold up the completion of another chunk's commit or a frame behind
 /// the validation and merging of 200 records (measured in BENCHMARKS.md: the journal's
-/// commit p95 and the job's wall time).
+/// commit p95 and the job's wall time). The core awaits it outside the call's timeout and
+/// cancel ([`Transport::after_answer`]), so a paid answer waiting here is never dropped.
 struct AnswerInOwnTask(Rc<dyn Transport>);
 
 impl Transport for AnswerInOwnTask {
@@ -83,11 +84,11 @@ impl Transport for AnswerInOwnTask {
         &self,
         request: HttpRequest,
     ) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>> {
-        Box::pin(async move {
-            let answer = self.0.post(request).await;
-            next_task().await;
-            answer
-        })
+        self.0.post(request)
+    }
+
+    fn after_answer(&self) -> LocalBoxFuture<'_, ()> {
+        Box::pin(next_task())
     }
 }
 
