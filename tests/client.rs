@@ -825,44 +825,50 @@ fn bulk_reports_say_where_each_chunks_records_start() {
     assert_eq!(typed.records[9].keyword, "keyword 10");
 }
 
-/// Answers at once, then hands the answer on slowly (as the app's transport yields to a new
-/// task in [`Transport::after_answer`]).
-struct SlowHandOver(Script, Duration);
+/// [`Transport::after_answer`] exists with the `journal` feature (the app's).
+#[cfg(feature = "journal")]
+mod hand_over {
+    use super::*;
 
-impl Transport for SlowHandOver {
-    fn post(
-        &self,
-        request: HttpRequest,
-    ) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>> {
-        self.0.post(request)
+    /// Answers at once, then hands the answer on slowly (as the app's transport yields to a new
+    /// task in [`Transport::after_answer`]).
+    struct SlowHandOver(Script, Duration);
+
+    impl Transport for SlowHandOver {
+        fn post(
+            &self,
+            request: HttpRequest,
+        ) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>> {
+            self.0.post(request)
+        }
+
+        fn after_answer(&self) -> LocalBoxFuture<'_, ()> {
+            Box::pin(serpkit::client::sleep(self.1))
+        }
     }
 
-    fn after_answer(&self) -> LocalBoxFuture<'_, ()> {
-        Box::pin(serpkit::client::sleep(self.1))
+    #[test]
+    fn an_answer_being_handed_on_is_kept_through_a_cancel_and_the_timeout() {
+        let mut config = ClientConfig::new("SECRET-KEY-1");
+        config.base_url = "http://127.0.0.1:9".into();
+        config.timeout = Some(Duration::from_millis(20));
+        let transport = Rc::new(SlowHandOver(
+            script(vec![ok(RELATED_OK)]),
+            Duration::from_millis(200),
+        ));
+        let c = Client::new(config, transport.clone());
+        let cancel = Cancel::new();
+        // Cancelled, and past the timeout, while the answer that arrived is handed on: it was
+        // paid for, so it is the call's outcome.
+        let reply = cancel_after(
+            c.call_raw(&related_req().into(), Some(&cancel)),
+            &cancel,
+            Duration::from_millis(50),
+        )
+        .expect("the answer that arrived is kept");
+        assert!(cancel.is_cancelled());
+        assert_eq!(reply.charge, REL);
+        assert_eq!((c.spent(), c.possibly_charged()), (REL, Usd::ZERO));
+        assert_eq!(transport.0.started.get(), 1);
     }
-}
-
-#[test]
-fn an_answer_being_handed_on_is_kept_through_a_cancel_and_the_timeout() {
-    let mut config = ClientConfig::new("SECRET-KEY-1");
-    config.base_url = "http://127.0.0.1:9".into();
-    config.timeout = Some(Duration::from_millis(20));
-    let transport = Rc::new(SlowHandOver(
-        script(vec![ok(RELATED_OK)]),
-        Duration::from_millis(200),
-    ));
-    let c = Client::new(config, transport.clone());
-    let cancel = Cancel::new();
-    // Cancelled, and past the timeout, while the answer that arrived is handed on: it was
-    // paid for, so it is the call's outcome.
-    let reply = cancel_after(
-        c.call_raw(&related_req().into(), Some(&cancel)),
-        &cancel,
-        Duration::from_millis(50),
-    )
-    .expect("the answer that arrived is kept");
-    assert!(cancel.is_cancelled());
-    assert_eq!(reply.charge, REL);
-    assert_eq!((c.spent(), c.possibly_charged()), (REL, Usd::ZERO));
-    assert_eq!(transport.0.started.get(), 1);
 }

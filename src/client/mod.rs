@@ -529,6 +529,7 @@ impl Client {
                 });
             }
             let outcome = race(self.transport.post(http.clone()), http.timeout, cancel).await;
+            #[cfg(feature = "journal")]
             if let Race::Done(_) = outcome {
                 self.transport.after_answer().await;
             }

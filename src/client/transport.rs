@@ -145,9 +145,11 @@ pub trait Transport {
     ) -> LocalBoxFuture<'_, Result<HttpResponse, TransportError>>;
 
     /// Awaited once [`Transport::post`] has finished, before its outcome is read. A transport
-    /// may hand the rest of the call on to a new task here (the app does, so work queued
-    /// meanwhile runs first). Neither the timeout nor a cancel races it: an answer that
-    /// arrived, perhaps paid for, is never dropped while it waits.
+    /// may hand the rest of the call on to a new task here (the app does, so its journal's
+    /// commits run first). Neither the timeout nor a cancel races it: an answer that
+    /// arrived, perhaps paid for, is never dropped while it waits. With the `journal`
+    /// feature only: the JS package's wasm does not carry it.
+    #[cfg(feature = "journal")]
     fn after_answer(&self) -> LocalBoxFuture<'_, ()> {
         Box::pin(std::future::ready(()))
     }
