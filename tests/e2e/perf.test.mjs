@@ -1,6 +1,7 @@
 // Performance: 1,000 keywords in demo mode from clicking Run to the rendered table, and the
 // first-load size of the app (wasm + JS + CSS the browser fetches to open it, gzipped; the demo
-// sandbox's worker is fetched on the first demo call). Figures go to $TEST_OUTPUT/perf.json.
+// sandbox's worker is fetched on the first demo call), and the IndexedDB transactions a bulk
+// job costs (one per chunk). Figures go to $TEST_OUTPUT/perf.json.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
