@@ -221,35 +221,45 @@ fn enqueue<'a>(
     if writes.peek().is_none() {
         return Ok(None);
     }
-    let window = web_sys::window().filter(|_| available());
-    let window = window.ok_or("storage is not available")?;
+    if !available() {
+        return Err("storage is not available".into());
+    }
     BATCH.with(|b| {
         let mut b = b.borrow_mut();
-        if b.is_none() {
-            let (mut resolve, mut reject) = (None, None);
-            let done = js_sys::Promise::new(&mut |res, rej| {
-                resolve = Some(res);
-                reject = Some(rej);
-            });
-            let (Some(resolve), Some(reject)) = (resolve, reject) else {
-                return Err("storage is not available".to_string());
-            };
-            window.queue_microtask(Closure::once_into_js(flush).unchecked_ref());
-            *b = Some(Batch {
-                writes: Vec::new(),
-                done,
-                resolve,
-                reject,
-            });
-        }
-        let Some(batch) = b.as_mut() else {
-            return Err("storage is not available".to_string());
+        let mut batch = match b.take() {
+            Some(batch) => batch,
+            None => Batch::open()?,
         };
         batch.writes.extend(
             writes.map(|(name, key, text)| (name, JsValue::from_str(key), JsValue::from_str(text))),
         );
-        Ok(Some(batch.done.clone()))
+        let done = batch.done.clone();
+        *b = Some(batch);
+        Ok(Some(done))
     })
+}
+
+impl Batch {
+    /// An empty batch whose [`flush`] is queued for the end of the current turn.
+    fn open() -> Result<Batch, String> {
+        let window = web_sys::window().ok_or("storage is not available")?;
+        let (mut resolve, mut reject) = (None, None);
+        let done = js_sys::Promise::new(&mut |res, rej| {
+            resolve = Some(res);
+            reject = Some(rej);
+        });
+        // The executor runs at once, so both are set.
+        let (Some(resolve), Some(reject)) = (resolve, reject) else {
+            return Err("storage is not available".into());
+        };
+        window.queue_microtask(Closure::once_into_js(flush).unchecked_ref());
+        Ok(Batch {
+            writes: Vec::new(),
+            done,
+            resolve,
+            reject,
+        })
+    }
 }
 
 /// Issues the current turn's batch in one transaction over the stores it writes.
@@ -260,10 +270,6 @@ fn flush() {
     let fail = |msg: String| {
         let _ = batch.reject.call1(&JsValue::NULL, &JsValue::from_str(&msg));
     };
-    if batch.writes.is_empty() {
-        let _ = batch.resolve.call0(&JsValue::NULL);
-        return;
-    }
     let Some(db) = DB.with(|d| d.borrow().clone()) else {
         return fail("storage is not available".into());
     };

@@ -215,8 +215,8 @@ impl Book {
             (store::RECORDS, &records[..]),
             (store::RESULTS, &results[..]),
         ]);
-        // In memory while the transaction runs, before anything awaits: the answer and
-        // every price see them at once.
+        // In memory before anything awaits (the transaction is issued at the end of this
+        // turn): the answer and every price see them at once.
         if !kept.is_empty() {
             workspace.records.extend(kept);
         }
