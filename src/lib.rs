@@ -29,6 +29,7 @@ pub mod client;
 pub mod decode;
 pub mod json;
 pub mod keyword;
+pub mod machine;
 pub mod money;
 pub mod ops;
 pub mod records;

@@ -20,60 +20,7 @@ use crate::validate::Report;
 
 use super::{Error, LocalBoxFuture};
 
-/// Where a journal entry is in its life. Stable names ([`EntryState::as_str`]) are stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum EntryState {
-    /// Written ahead: the request may be on its way; its outcome is not known yet.
-    Sent,
-    /// The service answered with success: charged its estimate.
-    Charged,
-    /// Nothing was charged: refused before or by the service, or provably never sent.
-    NotCharged,
-    /// Sent, and its outcome is unknown (timeout, abort after sending, lost connection, the
-    /// tab closed): counted like spent money.
-    PossiblyCharged,
-}
-
-impl EntryState {
-    /// Every state.
-    pub const ALL: [EntryState; 4] = [
-        EntryState::Sent,
-        EntryState::Charged,
-        EntryState::NotCharged,
-        EntryState::PossiblyCharged,
-    ];
-
-    /// Stable name: `sent`, `charged`, `not_charged`, `possibly_charged`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EntryState::Sent => "sent",
-            EntryState::Charged => "charged",
-            EntryState::NotCharged => "not_charged",
-            EntryState::PossiblyCharged => "possibly_charged",
-        }
-    }
-
-    /// The state named by [`Self::as_str`].
-    pub fn from_name(name: &str) -> Option<EntryState> {
-        EntryState::ALL.into_iter().find(|s| s.as_str() == name)
-    }
-
-    /// The state a finished request ends in, from what it was charged and may have been.
-    pub fn of(charge: Usd, possible_charge: Usd) -> EntryState {
-        if charge > Usd::ZERO {
-            EntryState::Charged
-        } else if possible_charge > Usd::ZERO {
-            EntryState::PossiblyCharged
-        } else {
-            EntryState::NotCharged
-        }
-    }
-
-    /// True once the outcome is known or given up on (not [`EntryState::Sent`]).
-    pub fn is_final(self) -> bool {
-        self != EntryState::Sent
-    }
-}
+pub use crate::machine::EntryState;
 
 /// A request about to leave ([`Journal::sending`]).
 #[derive(Clone, Copy, Debug)]

@@ -45,6 +45,15 @@ pub fn bench() -> Res {
         cargo().args(["bench", "--quiet", "--bench", "validate"]),
     )?;
 
+    section(
+        "Money state machine (simulator)",
+        "`cargo xtask sim --bench`: the money state machine under deterministic simulation \
+         (up to 4 tabs, store, lock, channel, clock and service faults, every invariant \
+         checked after every step), for about 3 s. Goal: the million steps `cargo xtask \
+         test` runs take at most 60 s on this machine.",
+        cargo().args(crate::SIM).arg("--bench"),
+    )?;
+
     let sandbox = SandboxServer::start()?;
     pkg::pkg(&tools)?;
     app::build(&tools)?;

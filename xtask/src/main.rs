@@ -47,7 +47,24 @@ tasks:
   js                 only the JS package tests (pkg, node:test, tsc) against the sandbox
   e2e                only the app end-to-end tests against demo mode and the sandbox
   readme             only the README's commands and snippets, run as a new user types them
+  sim [--seed S] [--steps N] [--tabs T] [--no-locks] [--mutation NAME]
+                     the money state machine's simulator: replay or extend one seed's run
+                     (`--suite`: a million steps over many seeds and every mutation)
 ";
+
+/// `cargo run` of the simulator's command line (`examples/sim.rs`), optimised.
+pub const SIM: &[&str] = &[
+    "run",
+    "--quiet",
+    "--release",
+    "-p",
+    "serpkit",
+    "--features",
+    "sim",
+    "--example",
+    "sim",
+    "--",
+];
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
@@ -64,6 +81,7 @@ fn main() -> ExitCode {
         Some("e2e") => test::e2e(),
         Some("js") => test::js(),
         Some("readme") => test::readme(),
+        Some("sim") => run(cargo().args(SIM).args(&args[1..])),
         Some("setup") => Tools::ensure(true).map(|_| ()),
         Some("app-wasm") => Tools::ensure(false).and_then(|tools| app_wasm::app_wasm(&tools)),
         Some("--help" | "-h" | "help") => {

@@ -1,0 +1,225 @@
+//! The service's ledger as the simulator keeps it, and the invariants checked against it.
+//!
+//! After every step: nothing leaves without its entry written ahead; no record (or
+//! per-request result) is charged twice for one source without the user's yes (Refresh, or
+//! yes to what was possibly charged); a live request leaves only within the cap; a send goes
+//! where the click was (demo never turns live; the key only to a confirmed origin); a call
+//! answered from storage is answered from its own source. Once quiet: every entry agrees with
+//! the ledger (spent and possibly charged equal the charges, plus what a tab wrote ahead and
+//! died before sending), every charged body is stored, no reservation of an open tab is left.
+
+use std::collections::HashMap;
+
+use crate::machine::{Body, Entry, EntryId, EntryState, Mode, Ms, Settings, Target};
+use crate::money::Usd;
+
+/// One request the service received.
+#[derive(Clone, Debug)]
+pub(super) struct Received {
+    pub(super) live: bool,
+    pub(super) at: Ms,
+    pub(super) estimate: Usd,
+    pub(super) charged: bool,
+}
+
+/// What the service charged, and what the users allowed to be bought again.
+#[derive(Default, Debug)]
+pub(super) struct Ledger {
+    /// Charges per (source, item).
+    pub(super) charges: HashMap<(String, String), u32>,
+    /// Re-buys allowed per (source, item): Refresh, or yes to a possible charge.
+    pub(super) grants: HashMap<(String, String), u32>,
+    /// Every request the service received, by entry.
+    pub(super) received: HashMap<EntryId, Received>,
+    /// The request that last charged each (source, item).
+    pub(super) last: HashMap<(String, String), EntryId>,
+}
+
+/// A broken invariant's name and what was seen.
+pub(super) type Broken = (&'static str, String);
+
+impl Ledger {
+    /// The user allowed `items` of `source` to be bought once more.
+    pub(super) fn grant(&mut self, source: &str, items: &[String]) {
+        for i in items {
+            *self
+                .grants
+                .entry((source.to_string(), i.clone()))
+                .or_default() += 1;
+        }
+    }
+
+    /// The service received a request; `charged`: it charged it.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn receive(
+        &mut self,
+        entry: EntryId,
+        source: &str,
+        live: bool,
+        at: Ms,
+        items: &[String],
+        estimate: Usd,
+        charged: bool,
+        strict_demo: bool,
+        unknown_to_its_tab: impl Fn(&EntryId) -> bool,
+    ) -> Result<(), Broken> {
+        self.received.insert(
+            entry,
+            Received {
+                live,
+                at,
+                estimate,
+                charged,
+            },
+        );
+        if !charged {
+            return Ok(());
+        }
+        for i in items {
+            let key = (source.to_string(), i.clone());
+            let n = self.charges.entry(key.clone()).or_default();
+            *n += 1;
+            let allowed = 1 + self.grants.get(&key).copied().unwrap_or(0);
+            let before = self.last.insert(key, entry);
+            if *n > allowed && (live || strict_demo) {
+                let doubtful = before.is_some_and(|b| unknown_to_its_tab(&b));
+                return Err((
+                    if doubtful {
+                        "possibly charged bought again without yes"
+                    } else {
+                        "charged twice"
+                    },
+                    format!(
+                        "{i} of {source} charged {n} times with {} yes (before by {before:?})",
+                        allowed - 1
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The cap, checked as a live request leaves: what the service charged in the period
+    /// that holds the request's write-ahead time, plus its estimate, within the cap.
+    pub(super) fn within_cap(
+        &self,
+        settings: &Settings,
+        at: Ms,
+        estimate: Usd,
+    ) -> Result<(), Broken> {
+        let Some(cap) = settings.cap else {
+            return Ok(());
+        };
+        let since = settings.period.start(at, settings.reset_at);
+        let charged: Usd = self
+            .received
+            .values()
+            .filter(|r| r.live && r.charged && r.at >= since)
+            .map(|r| r.estimate)
+            .sum();
+        if charged + estimate > cap {
+            return Err((
+                "cap passed",
+                format!("charged {charged} in the period + {estimate} sent against a cap of {cap}"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A send goes where its click was, and the key only to an https://, loopback or confirmed
+/// origin (checked apart from the machine's own rule).
+pub(super) fn same_target(
+    click: &Target,
+    sent: &Target,
+    confirmed_at_click: &str,
+) -> Result<(), Broken> {
+    if click != sent {
+        return Err((
+            "re-targeted",
+            format!("clicked for {click:?}, sent to {sent:?}"),
+        ));
+    }
+    if sent.mode == Mode::Live {
+        let url = sent.source.as_str();
+        let loopback = ["http://localhost", "http://127.0.0.1", "http://[::1]"]
+            .iter()
+            .any(|p| url.starts_with(p));
+        if url.starts_with("http://") && !loopback && url != confirmed_at_click {
+            return Err(("key to an unconfirmed origin", url.to_string()));
+        }
+    }
+    Ok(())
+}
+
+/// The stored records, as the simulated store holds them.
+pub(super) type Records = HashMap<(String, String), (EntryId, Body)>;
+
+/// Once quiet: each entry agrees with what the service did.
+pub(super) fn quiet_entry(
+    e: &Entry,
+    ledger: &Ledger,
+    tab_alive: bool,
+    records: &Records,
+) -> Result<(), Broken> {
+    let received = ledger.received.get(&e.id);
+    let charged = received.is_some_and(|r| r.charged);
+    let ok = match e.state {
+        // Only a tab that died leaves an entry sent: it counts as possibly charged.
+        EntryState::Sent => !tab_alive,
+        EntryState::Charged => charged && e.charge == e.estimate,
+        EntryState::NotCharged => !charged,
+        EntryState::PossiblyCharged => e.possible == e.estimate,
+    };
+    if !ok {
+        return Err((
+            "meter differs from the ledger",
+            format!(
+                "entry {:?} is {:?} (charge {}, possible {}), the service {}",
+                e.id,
+                e.state,
+                e.charge,
+                e.possible,
+                match received {
+                    None => "never received it",
+                    Some(r) if r.charged => "charged it",
+                    Some(_) => "did not charge it",
+                }
+            ),
+        ));
+    }
+    if e.state == EntryState::Charged {
+        if let Some(i) = e
+            .items
+            .iter()
+            .find(|i| !records.contains_key(&(e.source.clone(), (*i).clone())))
+        {
+            return Err((
+                "paid body not stored",
+                format!("{i} of {} charged by entry {:?}", e.source, e.id),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Once quiet: every charge the service made has its entry.
+pub(super) fn every_charge_journaled(
+    ledger: &Ledger,
+    has_entry: impl Fn(&EntryId) -> bool,
+) -> Result<(), Broken> {
+    match ledger
+        .received
+        .iter()
+        .find(|(id, r)| r.charged && !has_entry(id))
+    {
+        Some((id, r)) => Err((
+            "charge outside the journal",
+            format!(
+                "the service charged {} for {id:?} with no entry",
+                r.estimate
+            ),
+        )),
+        None => Ok(()),
+    }
+}

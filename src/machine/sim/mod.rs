@@ -1,0 +1,194 @@
+//! Deterministic simulation of the money state machine (FoundationDB's simulation testing and
+//! TigerBeetle's VOPR are the models): N tabs, each a real [`Tab`], share a simulated store
+//! (atomic transactions, quota failures, `versionchange`, crashes that lose what was not
+//! committed), an exclusive lock (released when its tab dies; or no locks at all), a
+//! channel that delays and loses messages, clocks that jump, and a service with the
+//! sandbox's faults that keeps a ledger. One seed drives one run; the invariants
+//! ([`check`]) are checked after every step, and a failure names its seed, step and trace.
+//!
+//! `cargo xtask sim --seed S --steps N` replays or extends a run; `cargo xtask test` runs
+//! [`suite`]: a million steps over many seeds, then each [`Mutation`] until it is caught.
+
+mod check;
+mod world;
+
+use std::fmt;
+
+use super::Mutation;
+pub use world::{Stats, World};
+
+/// A run's settings.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// The seed.
+    pub seed: u64,
+    /// Steps to run.
+    pub steps: u64,
+    /// Tabs open at most at once.
+    pub max_tabs: usize,
+    /// The host has Web Locks.
+    pub locks: bool,
+    /// A deliberate fault in every tab.
+    pub mutation: Option<Mutation>,
+}
+
+impl Config {
+    /// A run of `steps` steps from `seed` with the usual world (up to 4 tabs; a seed in
+    /// sixteen has no Web Locks).
+    pub fn new(seed: u64, steps: u64) -> Config {
+        Config {
+            seed,
+            steps,
+            max_tabs: 2 + (seed % 3) as usize,
+            locks: seed % 16 != 7,
+            mutation: None,
+        }
+    }
+}
+
+/// An invariant broken: where, and the steps that led there.
+#[derive(Clone, Debug)]
+pub struct Violation {
+    /// The run's settings.
+    pub config: Config,
+    /// The step it broke at (1-based).
+    pub step: u64,
+    /// Which invariant.
+    pub invariant: &'static str,
+    /// What was seen.
+    pub detail: String,
+    /// The last steps before it, oldest first.
+    pub trace: Vec<String>,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = &self.config;
+        writeln!(
+            f,
+            "invariant broken: {} at step {} (seed {}, {} tabs max, locks {}, mutation {:?})",
+            self.invariant, self.step, c.seed, c.max_tabs, c.locks, c.mutation
+        )?;
+        writeln!(f, "  {}", self.detail)?;
+        writeln!(
+            f,
+            "  replay: cargo xtask sim --seed {} --steps {}",
+            c.seed, self.step
+        )?;
+        writeln!(f, "  last steps:")?;
+        for t in &self.trace {
+            writeln!(f, "    {t}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs one seed; `Err` at the first broken invariant.
+pub fn run(config: Config) -> Result<u64, Box<Violation>> {
+    run_with_stats(config).map(|(steps, _)| steps)
+}
+
+/// Runs one seed and says what it did.
+pub fn run_with_stats(config: Config) -> Result<(u64, Stats), Box<Violation>> {
+    let mut world = World::new(config);
+    for _ in 0..config.steps {
+        world.step()?;
+    }
+    world.drain()?;
+    Ok((world.steps(), world.stats))
+}
+
+/// The shortest failing run found for a failing `config`: the same seed with fewer tabs,
+/// and the step of its first violation (a run stops there, so its trace is the prefix).
+pub fn shrink(failing: Violation) -> Violation {
+    let mut best = failing;
+    for tabs in 2..best.config.max_tabs {
+        let c = Config {
+            max_tabs: tabs,
+            ..best.config
+        };
+        if let Err(v) = run(c) {
+            if v.step < best.step {
+                best = *v;
+            }
+        }
+    }
+    best
+}
+
+/// A small, fast, seedable generator (SplitMix64): the only source of chance in a run.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// From a seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n.max(1)
+    }
+
+    /// True with probability `percent` / 100.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// What [`suite`] found.
+#[derive(Clone, Debug, Default)]
+pub struct SuiteReport {
+    /// Steps run without a mutation.
+    pub steps: u64,
+    /// Seeds run without a mutation.
+    pub seeds: u64,
+    /// Per mutation: the seed and step of the violation that caught it, and its invariant.
+    pub caught: Vec<(Mutation, u64, u64, &'static str)>,
+}
+
+/// Steps of one seed in [`suite`].
+pub const SEED_STEPS: u64 = 4_000;
+
+/// The CI budget: at least `min_steps` steps over seeds from `first_seed` must break no
+/// invariant, and every mutation must be caught within `mutation_seeds` seeds.
+pub fn suite(first_seed: u64, min_steps: u64, mutation_seeds: u64) -> Result<SuiteReport, String> {
+    let mut report = SuiteReport::default();
+    let mut seed = first_seed;
+    while report.steps < min_steps {
+        match run(Config::new(seed, SEED_STEPS)) {
+            Ok(steps) => report.steps += steps,
+            Err(v) => return Err(shrink(*v).to_string()),
+        }
+        report.seeds += 1;
+        seed += 1;
+    }
+    for m in Mutation::ALL {
+        let found = (first_seed..first_seed + mutation_seeds).find_map(|seed| {
+            let config = Config {
+                mutation: Some(m),
+                ..Config::new(seed, SEED_STEPS)
+            };
+            run(config).err()
+        });
+        match found {
+            Some(v) => report.caught.push((m, v.config.seed, v.step, v.invariant)),
+            None => {
+                return Err(format!(
+                    "mutation {m:?} survived {mutation_seeds} seeds of {SEED_STEPS} steps: the simulator has no teeth for it"
+                ))
+            }
+        }
+    }
+    Ok(report)
+}

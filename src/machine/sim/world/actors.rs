@@ -1,0 +1,128 @@
+//! What happens to the world from outside: users' intents, the clock, storage faults.
+
+use super::{Click, World, ITEMS, URLS};
+use crate::machine::sim::Violation;
+use crate::machine::{Event, Mode, Ms, Period, Run, Setting, StoreError, TabId};
+use crate::money::Usd;
+
+impl World {
+    pub(super) fn tick(&mut self) {
+        // Storage fills up for a while, then space is freed.
+        if self.db.quota_full && self.rng.chance(40) {
+            self.db.quota_full = false;
+        }
+        let before = self.now;
+        match self.rng.below(100) {
+            0..=89 => self.now += 1 + self.rng.below(3_000) as Ms,
+            90..=95 => self.now += 3_600_000 * (1 + self.rng.below(30) as Ms),
+            _ => self.now -= 60_000 * (1 + self.rng.below(2_000) as Ms),
+        }
+        let now = self.now;
+        self.note(|| format!("clock {:+} ms -> {now}", now - before));
+    }
+
+    pub(super) fn fault(&mut self, t: TabId) {
+        if self.rng.chance(80) {
+            self.db.quota_full = true;
+            self.note(|| "quota full".to_string());
+        } else {
+            // Another tab opened a newer schema: this connection closes.
+            self.note(|| format!("t{} versionchange", t.0));
+            self.tabs[t.0 as usize].conn = Err(StoreError::VersionChange);
+            let _ = self.event(t, Event::StorageLost(StoreError::VersionChange));
+        }
+    }
+
+    pub(super) fn user(&mut self, t: TabId) -> Result<(), Box<Violation>> {
+        let roll = self.rng.below(100);
+        let event = match roll {
+            0..=54 => {
+                let n = 1 + self.rng.below(8) as usize;
+                let mut items: Vec<String> = (0..n)
+                    .map(|_| format!("k{}", self.rng.below(ITEMS)))
+                    .collect();
+                items.sort();
+                items.dedup();
+                let run = Run {
+                    items: items.clone(),
+                    each: Usd::from_micros(300 + 100 * self.rng.below(8) as i64),
+                    chunk: 1 + self.rng.below(3) as usize,
+                    refresh: self.rng.chance(5),
+                    confirm_possibly: self.rng.chance(30),
+                };
+                let shown = self.tabs[t.0 as usize].tab.settings();
+                let target = shown.target().ok();
+                let confirmed = shown.insecure_ok.clone();
+                if let Some(target) = &target {
+                    if run.refresh || run.confirm_possibly {
+                        self.ledger.grant(&target.source, &items);
+                    }
+                }
+                self.tabs[t.0 as usize].clicks.push(Click {
+                    items,
+                    target,
+                    confirmed,
+                });
+                self.stats.runs += 1;
+                Event::Run(run)
+            }
+            55..=62 => {
+                let calls = self.tabs[t.0 as usize].clicks.len() as u64;
+                if calls == 0 {
+                    return Ok(());
+                }
+                Event::Cancel(self.rng.below(calls) as u32)
+            }
+            63..=92 => {
+                let s = self.setting();
+                self.asked.push((t, s.clone()));
+                Event::Change(s)
+            }
+            93..=96 => Event::ResetMeter,
+            _ => Event::ClearHistory,
+        };
+        self.note(|| format!("t{} user {}", t.0, describe(&event)));
+        self.event(t, event)
+    }
+
+    pub(super) fn setting(&mut self) -> Setting {
+        match self.rng.below(7) {
+            0 => Setting::Mode(if self.rng.chance(50) {
+                Mode::Live
+            } else {
+                Mode::Demo
+            }),
+            1 => Setting::BaseUrl(URLS[self.rng.below(3) as usize].to_string()),
+            2 => Setting::InsecureOk(if self.rng.chance(60) {
+                URLS[1].to_string()
+            } else {
+                String::new()
+            }),
+            3 => Setting::Cap(match self.rng.below(4) {
+                0 => None,
+                1 => Some(Usd::ZERO),
+                _ => Some(Usd::from_micros(self.rng.below(30_000) as i64)),
+            }),
+            4 => Setting::Period(Period::ALL[self.rng.below(3) as usize]),
+            _ => Setting::Other(self.rng.below(1_000) as u32),
+        }
+    }
+}
+
+fn describe(e: &Event<'_>) -> String {
+    match e {
+        Event::Run(r) => format!(
+            "runs {:?} each {} chunk {}{}{}",
+            r.items,
+            r.each,
+            r.chunk,
+            if r.refresh { " refresh" } else { "" },
+            if r.confirm_possibly { " yes" } else { "" }
+        ),
+        Event::Cancel(n) => format!("cancels call {n}"),
+        Event::Change(s) => format!("sets {s:?}"),
+        Event::ResetMeter => "resets the meter".into(),
+        Event::ClearHistory => "clears History".into(),
+        _ => String::new(),
+    }
+}

@@ -1,0 +1,639 @@
+//! The simulated world: tabs, store, lock, channel, clock and service, all driven by one
+//! [`Rng`]. `actors.rs` holds what the users, the clock and the faults do.
+
+mod actors;
+
+use std::collections::{HashMap, VecDeque};
+
+use super::check::{self, Broken, Ledger, Records};
+use super::{Config, Rng, Violation};
+use crate::machine::{
+    Body, Effect, Entry, EntryId, EntryState, Event, Mode, Ms, Notice, Op, Outcome, Refusal,
+    Reservation, Setting, Settings, Snapshot, StoreError, Tab, TabId, Target,
+};
+use crate::money::Usd;
+
+/// Distinct items the users ask for: few enough that calls overlap, enough that they buy.
+const ITEMS: u64 = 48;
+const URLS: [&str; 3] = ["https://api.one", "http://lan.two", "http://localhost:9"];
+const TRACE: usize = 40;
+/// 2026-11-28T23:59:00Z: the run starts a minute before midnight, two days before a month end.
+const START: Ms = 1_795_910_340_000;
+
+/// The shared store.
+#[derive(Default)]
+struct Db {
+    settings: Settings,
+    entries: HashMap<EntryId, Entry>,
+    reservations: Vec<Reservation>,
+    records: Records,
+    history: u32,
+    quota_full: bool,
+}
+
+impl Db {
+    fn apply(&mut self, ops: Vec<Op>) {
+        for op in ops {
+            match op {
+                Op::PutEntry(e) => {
+                    self.entries.insert(e.id, e);
+                }
+                Op::PutReservation(r) => self.reservations.push(r),
+                Op::DeleteReservation(c) => self.reservations.retain(|r| r.call != c),
+                Op::DeleteAllReservations => self.reservations.clear(),
+                Op::PutRecords {
+                    source,
+                    items,
+                    entry,
+                    body,
+                } => {
+                    for i in items {
+                        self.records.insert((source.clone(), i), (entry, body));
+                    }
+                }
+                Op::PutSetting(s) => self.settings.apply(&s),
+                Op::ClearHistory => self.history = 0,
+            }
+        }
+    }
+}
+
+/// The store as a tab reads it under the lock.
+struct View<'a> {
+    db: &'a Db,
+    alive: &'a [bool],
+    locks: bool,
+}
+
+impl Snapshot for View<'_> {
+    fn settings(&self) -> &Settings {
+        &self.db.settings
+    }
+    fn each_entry(&self, f: &mut dyn FnMut(&Entry)) {
+        self.db.entries.values().for_each(f);
+    }
+    fn each_reservation(&self, f: &mut dyn FnMut(&Reservation)) {
+        self.db.reservations.iter().for_each(f);
+    }
+    fn has_record(&self, source: Option<&str>, item: &str) -> bool {
+        match source {
+            Some(s) => self
+                .db
+                .records
+                .contains_key(&(s.to_string(), item.to_string())),
+            None => self.db.records.keys().any(|(_, i)| i == item),
+        }
+    }
+    fn tab_open(&self, tab: TabId) -> Option<bool> {
+        self.locks
+            .then(|| self.alive.get(tab.0 as usize).copied().unwrap_or(false))
+    }
+}
+
+/// A click as the user made it: its items, where the tab showed it would go.
+struct Click {
+    items: Vec<String>,
+    target: Option<Target>,
+    confirmed: String,
+}
+
+struct SimTab {
+    tab: Tab,
+    skew: Ms,
+    conn: Result<(), StoreError>,
+    clicks: Vec<Click>,
+}
+
+enum Pending {
+    Commit(TabId, u32, Vec<Op>),
+    Heard(TabId, Setting),
+    Timer(TabId),
+}
+
+struct Flight {
+    tab: TabId,
+    entry: EntryId,
+    outcome: Outcome,
+}
+
+/// What a run did, to show that it reaches the paths that matter.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    /// Clicks on Run.
+    pub runs: u64,
+    /// Requests sent (live ones apart).
+    pub sends: u64,
+    /// Live requests sent.
+    pub live_sends: u64,
+    /// Calls refused by the cap.
+    pub over_cap: u64,
+    /// Calls stopped because the settings changed while they waited.
+    pub retargets_refused: u64,
+    /// Calls that asked the user before buying what was possibly charged.
+    pub needs_yes: u64,
+    /// Calls answered from storage.
+    pub answered: u64,
+    /// Times a call waited for another's reservation.
+    pub waits: u64,
+    /// Calls refused because storage or locks failed.
+    pub storage_refused: u64,
+    /// Paid answers held in memory after a failed commit.
+    pub unsaved: u64,
+    /// Tabs closed or reloaded.
+    pub closes: u64,
+    /// Quiet points checked.
+    pub quiet_points: u64,
+}
+
+/// One simulated world ([`super`]).
+pub struct World {
+    /// What happened so far.
+    pub stats: Stats,
+    config: Config,
+    rng: Rng,
+    step: u64,
+    now: Ms,
+    tabs: Vec<SimTab>,
+    alive: Vec<bool>,
+    db: Db,
+    lock: Option<TabId>,
+    queue: VecDeque<TabId>,
+    pending: Vec<Pending>,
+    flights: Vec<Flight>,
+    ledger: Ledger,
+    trace: VecDeque<String>,
+    out: Vec<Effect>,
+    next_drain: u64,
+    /// The settings as the users set them, field by field, in the order they were stored.
+    intended: Settings,
+    /// Changes users asked for, not stored yet.
+    asked: Vec<(TabId, Setting)>,
+}
+
+impl World {
+    /// A world at its start: the store's settings live with a cap, one tab open.
+    pub fn new(config: Config) -> World {
+        let mut rng = Rng::new(config.seed);
+        let db = Db {
+            settings: Settings {
+                mode: if rng.chance(70) {
+                    Mode::Live
+                } else {
+                    Mode::Demo
+                },
+                base_url: URLS[0].to_string(),
+                cap: Some(Usd::from_micros(20_000)),
+                ..Settings::default()
+            },
+            ..Db::default()
+        };
+        let next_drain = 300 + rng.below(1_500);
+        let intended = db.settings.clone();
+        let mut w = World {
+            stats: Stats::default(),
+            config,
+            rng,
+            step: 0,
+            now: START,
+            tabs: Vec::new(),
+            alive: Vec::new(),
+            db,
+            lock: None,
+            queue: VecDeque::new(),
+            pending: Vec::new(),
+            flights: Vec::new(),
+            ledger: Ledger::default(),
+            trace: VecDeque::new(),
+            out: Vec::new(),
+            next_drain,
+            intended,
+            asked: Vec::new(),
+        };
+        w.open();
+        w
+    }
+
+    /// Steps run so far.
+    pub fn steps(&self) -> u64 {
+        self.step
+    }
+
+    fn note(&mut self, what: impl FnOnce() -> String) {
+        if self.trace.len() == TRACE {
+            self.trace.pop_front();
+        }
+        let line = format!("{:>6} {}", self.step, what());
+        self.trace.push_back(line);
+    }
+
+    fn fail(&self, (invariant, detail): Broken) -> Box<Violation> {
+        Box::new(Violation {
+            config: self.config,
+            step: self.step,
+            invariant,
+            detail,
+            trace: self.trace.iter().cloned().collect(),
+        })
+    }
+
+    fn clock(&self, t: TabId) -> Ms {
+        self.now + self.tabs[t.0 as usize].skew
+    }
+
+    fn alive_ids(&self) -> Vec<TabId> {
+        (0..self.tabs.len())
+            .filter(|&i| self.alive[i])
+            .map(|i| TabId(i as u64))
+            .collect()
+    }
+
+    /// One step: the world does one thing, chosen by the seed.
+    pub fn step(&mut self) -> Result<(), Box<Violation>> {
+        if self.step >= self.next_drain {
+            self.drain()?;
+            self.next_drain = self.step + 300 + self.rng.below(1_500);
+        }
+        self.step += 1;
+        let roll = self.rng.below(100);
+        let deliverable = self.deliverable();
+        if roll < 58 && deliverable > 0 {
+            return self.deliver();
+        }
+        let alive = self.alive_ids();
+        if alive.is_empty() {
+            self.open();
+            return Ok(());
+        }
+        let t = alive[self.rng.below(alive.len() as u64) as usize];
+        match roll {
+            0..=79 => self.user(t),
+            80..=84 => {
+                match self.rng.below(3) {
+                    0 if alive.len() < self.config.max_tabs => self.open(),
+                    1 => self.close(t)?,
+                    _ => {
+                        self.close(t)?;
+                        self.open();
+                    }
+                }
+                Ok(())
+            }
+            85..=96 => {
+                self.tick();
+                Ok(())
+            }
+            _ => {
+                self.fault(t);
+                Ok(())
+            }
+        }
+    }
+
+    fn deliverable(&self) -> usize {
+        // Without Web Locks a tab's lock is its own: nothing excludes another tab.
+        let free = self.lock.is_none() || !self.config.locks;
+        let grant = usize::from(free && !self.queue.is_empty());
+        self.pending.len() + self.flights.len() + grant
+    }
+
+    fn deliver(&mut self) -> Result<(), Box<Violation>> {
+        let n = self.deliverable();
+        let mut i = self.rng.below(n as u64) as usize;
+        if i < self.pending.len() {
+            let p = self.pending.swap_remove(i);
+            return match p {
+                Pending::Commit(t, txn, ops) => self.commit(t, txn, ops),
+                Pending::Heard(t, s) => {
+                    self.note(|| format!("t{} hears {s:?}", t.0));
+                    self.event(t, Event::Heard(s))
+                }
+                Pending::Timer(t) => self.event(t, Event::Timer),
+            };
+        }
+        i -= self.pending.len();
+        if i < self.flights.len() {
+            let f = self.flights.swap_remove(i);
+            self.note(|| format!("t{} gets {:?} for {:?}", f.tab.0, f.outcome, f.entry));
+            return self.event(
+                f.tab,
+                Event::Answer {
+                    entry: f.entry,
+                    outcome: f.outcome,
+                },
+            );
+        }
+        self.grant()
+    }
+
+    fn grant(&mut self) -> Result<(), Box<Violation>> {
+        while let Some(t) = self.queue.pop_front() {
+            if !self.alive[t.0 as usize] {
+                continue;
+            }
+            self.lock = Some(t);
+            self.note(|| format!("t{} granted the lock", t.0));
+            let now = self.clock(t);
+            let view = View {
+                db: &self.db,
+                alive: &self.alive,
+                locks: self.config.locks,
+            };
+            let tab = &mut self.tabs[t.0 as usize].tab;
+            tab.step(now, Event::Granted(&view), &mut self.out);
+            return self.effects(t);
+        }
+        Ok(())
+    }
+
+    fn commit(&mut self, t: TabId, txn: u32, ops: Vec<Op>) -> Result<(), Box<Violation>> {
+        if !self.alive[t.0 as usize] {
+            return Ok(());
+        }
+        let result = match self.tabs[t.0 as usize].conn {
+            Err(e) => Err(e),
+            Ok(()) if self.db.quota_full && self.rng.chance(70) => Err(StoreError::Quota),
+            Ok(()) => Ok(()),
+        };
+        self.note(|| format!("t{} commit {txn} {result:?}: {ops:?}", t.0));
+        if result.is_ok() {
+            self.store(t, ops)?;
+        }
+        self.event(t, Event::Committed { txn, result })
+    }
+
+    /// Applies a committed transaction of tab `t`; the stored settings must stay what the
+    /// users set, field by field.
+    fn store(&mut self, t: TabId, ops: Vec<Op>) -> Result<(), Box<Violation>> {
+        for op in &ops {
+            if let Op::PutSetting(s) = op {
+                let asked = self.asked.iter().position(|(o, a)| *o == t && a == s);
+                if let Some(i) = asked {
+                    self.asked.remove(i);
+                    self.intended.apply(s);
+                } else if let Setting::ResetAt(_) = s {
+                    self.intended.apply(s);
+                }
+            }
+        }
+        self.db.apply(ops);
+        if self.db.settings != self.intended {
+            let (stored, set) = (&self.db.settings, &self.intended);
+            return Err(self.fail((
+                "settings overwritten",
+                format!("stored {stored:?}, the users set {set:?}"),
+            )));
+        }
+        Ok(())
+    }
+
+    fn event(&mut self, t: TabId, event: Event<'_>) -> Result<(), Box<Violation>> {
+        if !self.alive[t.0 as usize] {
+            return Ok(());
+        }
+        let now = self.clock(t);
+        self.tabs[t.0 as usize].tab.step(now, event, &mut self.out);
+        self.effects(t)
+    }
+
+    /// Performs what tab `t` asked, checking each send.
+    fn effects(&mut self, t: TabId) -> Result<(), Box<Violation>> {
+        let effects = std::mem::take(&mut self.out);
+        for effect in effects {
+            match effect {
+                Effect::Lock => self.queue.push_back(t),
+                Effect::Unlock => {
+                    if self.lock == Some(t) {
+                        self.lock = None;
+                    }
+                }
+                Effect::Commit { txn, ops } => self.pending.push(Pending::Commit(t, txn, ops)),
+                Effect::Announce(s) => {
+                    for other in self.alive_ids() {
+                        // A message is lost now and then (a tab frozen or closing).
+                        if other != t && !self.rng.chance(10) {
+                            self.pending.push(Pending::Heard(other, s.clone()));
+                        }
+                    }
+                }
+                Effect::Wake(_) => self.pending.push(Pending::Timer(t)),
+                Effect::Send {
+                    call,
+                    entry,
+                    target,
+                    items,
+                    estimate,
+                } => self.send(t, call, entry, target, items, estimate)?,
+                Effect::Show(n, Notice::Answered) => {
+                    self.stats.answered += 1;
+                    let click = &self.tabs[t.0 as usize].clicks[n as usize];
+                    let source = click.target.as_ref().map(|c| c.source.clone());
+                    let missing = click.items.iter().find(|i| {
+                        !source.as_ref().is_some_and(|s| {
+                            self.db.records.contains_key(&(s.clone(), (*i).clone()))
+                        })
+                    });
+                    if let Some(i) = missing {
+                        return Err(self.fail((
+                            "answered from another source",
+                            format!(
+                                "call {n} of t{} answered {i} with no record of {source:?}",
+                                t.0
+                            ),
+                        )));
+                    }
+                }
+                Effect::Show(_, notice) => match notice {
+                    Notice::Refused(Refusal::Budget { .. }) => self.stats.over_cap += 1,
+                    Notice::Refused(Refusal::SettingsChanged) => self.stats.retargets_refused += 1,
+                    Notice::Refused(Refusal::Storage(_) | Refusal::NoLocks) => {
+                        self.stats.storage_refused += 1
+                    }
+                    Notice::NeedsYes { .. } => self.stats.needs_yes += 1,
+                    Notice::Waiting => self.stats.waits += 1,
+                    Notice::Unsaved => self.stats.unsaved += 1,
+                    _ => {}
+                },
+            }
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn send(
+        &mut self,
+        t: TabId,
+        call: u32,
+        entry: EntryId,
+        target: Target,
+        items: Vec<String>,
+        estimate: Usd,
+    ) -> Result<(), Box<Violation>> {
+        self.note(|| format!("t{} sends {entry:?} {items:?} to {}", t.0, target.source));
+        let at = match self.db.entries.get(&entry) {
+            Some(e) if e.state == EntryState::Sent => e.at,
+            _ => {
+                return Err(self.fail((
+                    "sent without its write-ahead",
+                    format!("{entry:?} left with no committed entry"),
+                )))
+            }
+        };
+        let click = &self.tabs[t.0 as usize].clicks[call as usize];
+        let clicked = click.target.clone().unwrap_or(Target {
+            mode: Mode::Demo,
+            source: String::new(),
+        });
+        check::same_target(&clicked, &target, &click.confirmed).map_err(|b| self.fail(b))?;
+        let live = target.mode == Mode::Live;
+        self.stats.sends += 1;
+        self.stats.live_sends += u64::from(live);
+        if live {
+            self.ledger
+                .within_cap(&self.db.settings, at, estimate)
+                .map_err(|b| self.fail(b))?;
+        }
+        // The service's answer, with the sandbox's faults.
+        let (outcome, charged) = match self.rng.below(100) {
+            0..=54 => (Outcome::Answer(Body::Valid), true),
+            55..=59 => (Outcome::Answer(Body::Invalid), true),
+            60..=64 => (Outcome::Answer(Body::Unreadable), true),
+            65..=79 => (Outcome::NotCharged, false),
+            // Charged, then the connection reset or the answer came too late.
+            _ => (Outcome::Unknown, true),
+        };
+        let strict_demo = self.config.locks;
+        // A charge whose request is still sent (its tab died) or possibly charged: the user
+        // was never told it was bought.
+        let entries = &self.db.entries;
+        let unknown = |id: &EntryId| {
+            entries
+                .get(id)
+                .is_some_and(|e| matches!(e.state, EntryState::Sent | EntryState::PossiblyCharged))
+        };
+        let received = self.ledger.receive(
+            entry,
+            &target.source,
+            live,
+            at,
+            &items,
+            estimate,
+            charged,
+            strict_demo,
+            unknown,
+        );
+        received.map_err(|b| self.fail(b))?;
+        self.flights.push(Flight {
+            tab: t,
+            entry,
+            outcome,
+        });
+        Ok(())
+    }
+
+    fn open(&mut self) {
+        let id = TabId(self.tabs.len() as u64);
+        let mut tab = Tab::new(id, self.db.settings.clone(), self.config.locks);
+        tab.mutation = self.config.mutation;
+        let skew = self.rng.below(10_001) as Ms - 5_000;
+        self.tabs.push(SimTab {
+            tab,
+            skew,
+            conn: Ok(()),
+            clicks: Vec::new(),
+        });
+        self.alive.push(true);
+        self.note(|| format!("t{} opens", id.0));
+        let now = self.clock(id);
+        self.tabs[id.0 as usize]
+            .tab
+            .step(now, Event::Opened, &mut self.out);
+        // Opening performs no send: its effects cannot break an invariant.
+        let _ = self.effects(id);
+    }
+
+    /// The tab goes (closed, crashed or reloaded): what it had not committed may or may not
+    /// have reached the store; its lock is released; its messages and answers are lost.
+    fn close(&mut self, t: TabId) -> Result<(), Box<Violation>> {
+        self.note(|| format!("t{} closes", t.0));
+        self.stats.closes += 1;
+        self.alive[t.0 as usize] = false;
+        if self.lock == Some(t) {
+            self.lock = None;
+        }
+        self.queue.retain(|q| *q != t);
+        let mut keep = Vec::new();
+        for p in std::mem::take(&mut self.pending) {
+            match p {
+                Pending::Commit(o, _, ops) if o == t => {
+                    if self.tabs[t.0 as usize].conn.is_ok() && self.rng.chance(50) {
+                        self.store(t, ops)?;
+                    }
+                }
+                Pending::Heard(o, _) | Pending::Timer(o) if o == t => {}
+                p => keep.push(p),
+            }
+        }
+        self.pending = keep;
+        // What it asked and did not store is lost with it.
+        self.asked.retain(|(o, _)| *o != t);
+        Ok(())
+    }
+
+    /// Lets everything in flight finish with no new intent, faults off and tabs that lost
+    /// their storage reloaded (they were told to), then checks the quiet invariants.
+    pub fn drain(&mut self) -> Result<(), Box<Violation>> {
+        self.db.quota_full = false;
+        for t in self.alive_ids() {
+            if self.tabs[t.0 as usize].conn.is_err() {
+                self.close(t)?;
+                self.open();
+            }
+        }
+        let mut left = 100_000;
+        loop {
+            if self.deliverable() == 0 {
+                let quiet = self
+                    .alive_ids()
+                    .iter()
+                    .all(|t| self.tabs[t.0 as usize].tab.is_quiet());
+                if quiet {
+                    break;
+                }
+                return Err(self.fail((
+                    "never quiet",
+                    "a tab still works with nothing to deliver".into(),
+                )));
+            }
+            left -= 1;
+            if left == 0 {
+                return Err(self.fail(("never quiet", "100,000 deliveries".into())));
+            }
+            self.step += 1;
+            self.deliver()?;
+        }
+        self.quiet()
+    }
+
+    fn quiet(&mut self) -> Result<(), Box<Violation>> {
+        self.stats.quiet_points += 1;
+        for e in self.db.entries.values() {
+            let alive = self.alive[e.id.tab.0 as usize];
+            check::quiet_entry(e, &self.ledger, alive, &self.db.records)
+                .map_err(|b| self.fail(b))?;
+        }
+        check::every_charge_journaled(&self.ledger, |id| self.db.entries.contains_key(id))
+            .map_err(|b| self.fail(b))?;
+        if let Some(r) = self
+            .db
+            .reservations
+            .iter()
+            .find(|r| self.alive[r.call.tab.0 as usize])
+        {
+            return Err(self.fail((
+                "reservation left",
+                format!("{:?} of an open, quiet tab", r.call),
+            )));
+        }
+        Ok(())
+    }
+}

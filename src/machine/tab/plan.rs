@@ -1,0 +1,291 @@
+//! The decisions a tab makes under the journal lock, against the store's snapshot: settle
+//! what closed tabs left, plan and reserve a call, check the cap and write a request ahead.
+
+use std::collections::BTreeSet;
+
+use crate::machine::account::Totals;
+use crate::machine::{
+    CallId, Effect, Entry, EntryId, EntryState, Mode, Notice, Op, Refusal, Reservation, Snapshot,
+    Target,
+};
+use crate::money::Usd;
+
+use super::{Chunk, Mutation, Phase, Tab, Txn, Want, WAIT_MS};
+
+impl Tab {
+    pub(super) fn granted(&mut self, snap: &dyn Snapshot, out: &mut Vec<Effect>) {
+        self.lock_asked = false;
+        // The store's settings are the truth: this tab shows them from now on (the mutation
+        // keeps the tab's own copy, as each tab once did).
+        if !self.mutated(Mutation::CapFromTabCopy) {
+            self.settings = snap.settings().clone();
+        }
+        let Some(want) = self.wants.pop_front() else {
+            return out.push(Effect::Unlock);
+        };
+        self.lock_held = Some(want);
+        if self.mutated(Mutation::DropLock) {
+            out.push(Effect::Unlock);
+        }
+        // A money setting goes first, alone in its transaction.
+        if let Some(s) = self.settings_queue.pop_front() {
+            self.wants.push_front(want);
+            let mut ops = vec![Op::PutSetting(s.clone())];
+            if self.mutated(Mutation::WholeSettingsWrite) {
+                let mut copy = self.settings.clone();
+                copy.apply(&s);
+                ops = copy.fields().into_iter().map(Op::PutSetting).collect();
+            }
+            let id = self.next_txn;
+            self.next_txn += 1;
+            self.txns.push((id, Txn::Setting(s)));
+            return out.push(Effect::Commit { txn: id, ops });
+        }
+        let ops = match want {
+            Want::Sweep => self.sweep(snap).map(|ops| (ops, Txn::Locked(want))),
+            Want::Reserve(n) => self
+                .reserve(n, snap, out)
+                .map(|ops| (ops, Txn::Locked(want))),
+            Want::WriteAhead(n, c) => self.write_ahead(n, c, snap, out),
+        };
+        match ops {
+            Some((ops, txn)) if !ops.is_empty() => self.commit(txn, ops, out),
+            _ => {
+                if !self.mutated(Mutation::DropLock) {
+                    out.push(Effect::Unlock);
+                }
+                self.lock_held = None;
+            }
+        }
+    }
+
+    /// Entries still sent by closed tabs become possibly charged; their reservations go.
+    pub(super) fn sweep(&self, snap: &dyn Snapshot) -> Option<Vec<Op>> {
+        let mut ops = Vec::new();
+        snap.each_entry(&mut |e| {
+            if e.state == EntryState::Sent && snap.tab_open(e.id.tab) == Some(false) {
+                let mut e = e.clone();
+                e.possible = e.estimate;
+                e.state = EntryState::PossiblyCharged;
+                ops.push(Op::PutEntry(e));
+            }
+        });
+        snap.each_reservation(&mut |r| {
+            if snap.tab_open(r.call.tab) == Some(false) {
+                ops.push(Op::DeleteReservation(r.call));
+            }
+        });
+        Some(ops)
+    }
+
+    /// The click's target against the store's settings now: unchanged, or the call stops
+    /// (it is never re-targeted).
+    pub(super) fn on_target(&mut self, n: u32, snap: &dyn Snapshot, out: &mut Vec<Effect>) -> bool {
+        let now = snap.settings().target();
+        let reread = self.mutated(Mutation::RereadSettingsAfterWait);
+        let Some(call) = self.call(n) else {
+            return false;
+        };
+        match now {
+            Ok(t) if t == call.target => true,
+            Ok(t) if reread => {
+                call.target = t;
+                true
+            }
+            _ => {
+                self.stop(n, Refusal::SettingsChanged, out);
+                false
+            }
+        }
+    }
+
+    pub(super) fn reserve(
+        &mut self,
+        n: u32,
+        snap: &dyn Snapshot,
+        out: &mut Vec<Effect>,
+    ) -> Option<Vec<Op>> {
+        if !self.on_target(n, snap, out) {
+            return None;
+        }
+        let me = self.id;
+        let forget = self.mutated(Mutation::ForgetSourceInKey);
+        let call = self.calls.iter().find(|c| c.n == n)?;
+        if call.phase != Phase::Reserving || call.stopped {
+            return None;
+        }
+        let source = call.target.source.clone();
+        let wanted: BTreeSet<&str> = call.run.items.iter().map(String::as_str).collect();
+        let lookup = if forget { None } else { Some(source.as_str()) };
+        let to_buy: Vec<String> = wanted
+            .iter()
+            .filter(|i| call.run.refresh || !snap.has_record(lookup, i))
+            .map(|i| i.to_string())
+            .collect();
+        // Possibly charged in an interrupted call (settled so, or still sent by a closed
+        // tab) and not stored since: not bought again without the user's yes.
+        let mut since = None;
+        let mut doubtful = BTreeSet::new();
+        if !call.run.confirm_possibly && !self.mutated(Mutation::RebuyPossiblyCharged) {
+            snap.each_entry(&mut |e| {
+                let interrupted = e.state == EntryState::PossiblyCharged
+                    || (e.state == EntryState::Sent && snap.tab_open(e.id.tab) == Some(false));
+                if interrupted && e.source == source {
+                    for i in &e.items {
+                        if to_buy.binary_search(i).is_ok() {
+                            doubtful.insert(i.clone());
+                            since = since.max(Some(e.at));
+                        }
+                    }
+                }
+            });
+        }
+        if !doubtful.is_empty() {
+            let items = doubtful.into_iter().collect();
+            let since = since.unwrap_or(self.now);
+            let call = self.call(n)?;
+            call.phase = Phase::Over;
+            out.push(Effect::Show(n, Notice::NeedsYes { items, since }));
+            return None;
+        }
+        let mut busy = false;
+        let locks = self.locks;
+        let active: Vec<u32> = self
+            .calls
+            .iter()
+            .filter(|c| c.phase != Phase::Over)
+            .map(|c| c.n)
+            .collect();
+        snap.each_reservation(&mut |r| {
+            let open = if r.call.tab == me {
+                active.contains(&r.call.n)
+            } else {
+                snap.tab_open(r.call.tab) != Some(false)
+            };
+            if locks
+                && open
+                && r.source == source
+                && r.items.iter().any(|i| to_buy.binary_search(i).is_ok())
+            {
+                busy = true;
+            }
+        });
+        if busy {
+            out.push(Effect::Show(n, Notice::Waiting));
+            self.waiting.push(n);
+            if !self.waking {
+                self.waking = true;
+                out.push(Effect::Wake(WAIT_MS));
+            }
+            return None;
+        }
+        let call = self.call(n)?;
+        if to_buy.is_empty() {
+            call.phase = Phase::Over;
+            out.push(Effect::Show(n, Notice::Answered));
+            return None;
+        }
+        let chunk = call.run.chunk;
+        call.chunks = vec![Chunk::Queued(0); to_buy.len().div_ceil(chunk)];
+        call.buying = to_buy.clone();
+        call.phase = Phase::Buying;
+        Some(vec![Op::PutReservation(Reservation {
+            call: CallId { tab: me, n },
+            source,
+            items: to_buy,
+        })])
+    }
+
+    pub(super) fn write_ahead(
+        &mut self,
+        n: u32,
+        c: usize,
+        snap: &dyn Snapshot,
+        out: &mut Vec<Effect>,
+    ) -> Option<(Vec<Op>, Txn)> {
+        if !self.on_target(n, snap, out) {
+            return None;
+        }
+        let lost = self.storage.is_err() && self.mutated(Mutation::SendWhenStorageLost);
+        if let (Err(e), false) = (self.storage, lost) {
+            self.stop(n, Refusal::Storage(e), out);
+            return None;
+        }
+        let now = self.now;
+        let own = self.settings.clone();
+        let store = snap.settings();
+        let cap_of = if self.mutated(Mutation::CapFromTabCopy) {
+            &own
+        } else {
+            store
+        };
+        let mut cap = cap_of.cap;
+        if self.mutated(Mutation::ZeroCapMeansNone) && cap == Some(Usd::ZERO) {
+            cap = None;
+        }
+        let since = if self.mutated(Mutation::FutureResetStopsCounting) {
+            store.period.start(now, 0).max(store.reset_at)
+        } else {
+            store.period.start(now, store.reset_at)
+        };
+        let id = EntryId {
+            tab: self.id,
+            n: self.next_entry,
+        };
+        self.next_entry += 1;
+        let call = self.calls.iter().find(|x| x.n == n)?;
+        if call.stopped {
+            return None;
+        }
+        let size = call.run.chunk;
+        let items: Vec<String> =
+            call.buying[c * size..((c + 1) * size).min(call.buying.len())].to_vec();
+        let estimate = call.run.each.times(items.len() as u64);
+        let live = call.target.mode == Mode::Live;
+        if live {
+            let mut totals = Totals::default();
+            snap.each_entry(&mut |e| totals.add(e, since));
+            if let (Err(committed), Some(cap)) = (totals.admits(estimate, cap), cap) {
+                self.stop(n, Refusal::Budget { committed, cap }, out);
+                return None;
+            }
+        }
+        let entry = Entry {
+            id,
+            call: CallId { tab: self.id, n },
+            source: call.target.source.clone(),
+            live,
+            items,
+            estimate,
+            charge: Usd::ZERO,
+            possible: Usd::ZERO,
+            state: EntryState::Sent,
+            at: now,
+        };
+        let attempt = match call.chunks[c] {
+            Chunk::Starting(a) | Chunk::Queued(a) => a,
+            _ => 0,
+        };
+        let target = call.target.clone();
+        let call = self.call(n)?;
+        call.chunks[c] = Chunk::InFlight(id.n, attempt, now);
+        if self.mutated(Mutation::SkipWriteAhead) || lost {
+            self.lock_held = None;
+            out.push(Effect::Unlock);
+            Self::send(&entry, target, out);
+            return None;
+        }
+        let ops = vec![Op::PutEntry(entry.clone())];
+        Some((ops, Txn::WriteAhead(Box::new(entry), target)))
+    }
+
+    pub(super) fn send(entry: &Entry, target: Target, out: &mut Vec<Effect>) {
+        out.push(Effect::Send {
+            call: entry.call.n,
+            entry: entry.id,
+            target,
+            items: entry.items.clone(),
+            estimate: entry.estimate,
+        });
+    }
+}

@@ -1,0 +1,325 @@
+//! The machine's rules, one path each, against a hand-made store (the simulator walks them
+//! all under faults).
+
+use std::collections::HashSet;
+
+use super::*;
+
+#[derive(Default)]
+struct Store {
+    settings: Settings,
+    entries: Vec<Entry>,
+    reservations: Vec<Reservation>,
+    records: HashSet<(String, String)>,
+    closed: Vec<TabId>,
+    no_locks: bool,
+}
+
+impl Snapshot for Store {
+    fn settings(&self) -> &Settings {
+        &self.settings
+    }
+    fn each_entry(&self, f: &mut dyn FnMut(&Entry)) {
+        self.entries.iter().for_each(f)
+    }
+    fn each_reservation(&self, f: &mut dyn FnMut(&Reservation)) {
+        self.reservations.iter().for_each(f)
+    }
+    fn has_record(&self, source: Option<&str>, item: &str) -> bool {
+        self.records
+            .iter()
+            .any(|(s, i)| i == item && source.is_none_or(|x| x == s))
+    }
+    fn tab_open(&self, tab: TabId) -> Option<bool> {
+        (!self.no_locks).then(|| !self.closed.contains(&tab))
+    }
+}
+
+impl Store {
+    fn apply(&mut self, ops: &[Op]) {
+        for op in ops {
+            match op {
+                Op::PutEntry(e) => {
+                    self.entries.retain(|x| x.id != e.id);
+                    self.entries.push(e.clone());
+                }
+                Op::PutReservation(r) => self.reservations.push(r.clone()),
+                Op::DeleteReservation(c) => self.reservations.retain(|r| r.call != *c),
+                Op::PutRecords { source, items, .. } => {
+                    for i in items {
+                        self.records.insert((source.clone(), i.clone()));
+                    }
+                }
+                Op::PutSetting(s) => self.settings.apply(s),
+                Op::ClearHistory | Op::DeleteAllReservations => {}
+            }
+        }
+    }
+}
+
+fn live(cap: Cap) -> Settings {
+    Settings {
+        mode: Mode::Live,
+        base_url: "https://api.example.com".into(),
+        cap,
+        ..Settings::default()
+    }
+}
+
+fn run(items: &[&str]) -> Run {
+    Run {
+        items: items.iter().map(|s| s.to_string()).collect(),
+        each: Usd::from_micros(50_000),
+        chunk: 10,
+        refresh: false,
+        confirm_possibly: false,
+    }
+}
+
+/// Steps `tab` with `event`, then performs its locks and commits against `store` until it
+/// waits for something else; returns every effect.
+fn drive(tab: &mut Tab, store: &mut Store, event: Event<'_>) -> Vec<Effect> {
+    let mut all = Vec::new();
+    let mut out = Vec::new();
+    tab.step(1_000, event, &mut out);
+    while !out.is_empty() {
+        let effects = std::mem::take(&mut out);
+        for e in &effects {
+            match e {
+                Effect::Lock => tab.step(1_000, Event::Granted(&*store), &mut out),
+                Effect::Commit { txn, ops } => {
+                    store.apply(ops);
+                    let txn = *txn;
+                    tab.step(
+                        1_000,
+                        Event::Committed {
+                            txn,
+                            result: Ok(()),
+                        },
+                        &mut out,
+                    );
+                }
+                _ => {}
+            }
+        }
+        all.extend(effects);
+    }
+    all
+}
+
+fn sends(effects: &[Effect]) -> Vec<&Effect> {
+    effects
+        .iter()
+        .filter(|e| matches!(e, Effect::Send { .. }))
+        .collect()
+}
+
+#[test]
+fn a_request_leaves_only_after_its_entry_is_committed() {
+    let mut store = Store {
+        settings: live(None),
+        ..Store::default()
+    };
+    let mut tab = Tab::new(TabId(1), store.settings.clone(), true);
+    let effects = drive(&mut tab, &mut store, Event::Run(run(&["a", "b"])));
+    let send = effects
+        .iter()
+        .position(|e| matches!(e, Effect::Send { .. }))
+        .expect("sent");
+    let write_ahead = effects.iter().position(|e| {
+        matches!(e, Effect::Commit { ops, .. } if ops.iter().any(|o| matches!(o, Op::PutEntry(e) if e.state == EntryState::Sent)))
+    });
+    assert!(write_ahead.is_some_and(|w| w < send));
+    assert_eq!(store.reservations.len(), 1);
+    let Effect::Send { entry, .. } = effects[send].clone() else {
+        unreachable!()
+    };
+    drive(
+        &mut tab,
+        &mut store,
+        Event::Answer {
+            entry,
+            outcome: Outcome::Answer(Body::Unreadable),
+        },
+    );
+    // The charged non-JSON body is stored, so the same items are not bought again.
+    assert!(store.reservations.is_empty());
+    assert!(tab.is_quiet());
+    let again = drive(&mut tab, &mut store, Event::Run(run(&["a", "b"])));
+    assert!(sends(&again).is_empty());
+    assert!(again.contains(&Effect::Show(1, Notice::Answered)));
+}
+
+#[test]
+fn a_cap_of_zero_admits_nothing_and_demo_is_never_capped() {
+    let mut store = Store {
+        settings: live(Some(Usd::ZERO)),
+        ..Store::default()
+    };
+    let mut tab = Tab::new(TabId(1), store.settings.clone(), true);
+    let effects = drive(&mut tab, &mut store, Event::Run(run(&["a"])));
+    assert!(sends(&effects).is_empty());
+    assert!(effects
+        .iter()
+        .any(|e| matches!(e, Effect::Show(0, Notice::Refused(Refusal::Budget { .. })))));
+    store.settings.mode = Mode::Demo;
+    drive(
+        &mut tab,
+        &mut store,
+        Event::Heard(Setting::Mode(Mode::Demo)),
+    );
+    let effects = drive(&mut tab, &mut store, Event::Run(run(&["a"])));
+    assert_eq!(sends(&effects).len(), 1);
+}
+
+#[test]
+fn lost_storage_and_missing_locks_refuse_live_calls() {
+    let mut store = Store {
+        settings: live(None),
+        ..Store::default()
+    };
+    let mut tab = Tab::new(TabId(1), store.settings.clone(), true);
+    drive(
+        &mut tab,
+        &mut store,
+        Event::StorageLost(StoreError::VersionChange),
+    );
+    let effects = drive(&mut tab, &mut store, Event::Run(run(&["a"])));
+    assert_eq!(
+        effects,
+        vec![Effect::Show(
+            0,
+            Notice::Refused(Refusal::Storage(StoreError::VersionChange))
+        )]
+    );
+    let mut tab = Tab::new(TabId(2), store.settings.clone(), false);
+    let effects = drive(&mut tab, &mut store, Event::Run(run(&["a"])));
+    assert_eq!(
+        effects,
+        vec![Effect::Show(0, Notice::Refused(Refusal::NoLocks))]
+    );
+}
+
+#[test]
+fn a_settings_change_while_waiting_stops_the_call_instead_of_retargeting_it() {
+    let mut store = Store {
+        settings: live(None),
+        ..Store::default()
+    };
+    // Another open tab reserves "a".
+    store.reservations.push(Reservation {
+        call: CallId {
+            tab: TabId(9),
+            n: 0,
+        },
+        source: "https://api.example.com".into(),
+        items: vec!["a".into()],
+    });
+    let mut tab = Tab::new(TabId(1), store.settings.clone(), true);
+    let effects = drive(&mut tab, &mut store, Event::Run(run(&["a"])));
+    assert!(effects.contains(&Effect::Show(0, Notice::Waiting)));
+    // Meanwhile the mode turns to demo (in another tab), and the other call ends.
+    store.settings.mode = Mode::Demo;
+    store.reservations.clear();
+    let effects = drive(&mut tab, &mut store, Event::Timer);
+    assert!(sends(&effects).is_empty());
+    assert!(effects.contains(&Effect::Show(0, Notice::Refused(Refusal::SettingsChanged))));
+}
+
+#[test]
+fn what_an_interrupted_call_possibly_bought_needs_a_yes() {
+    let mut store = Store {
+        settings: live(None),
+        ..Store::default()
+    };
+    // A closed tab's request for "b" was written ahead and never settled.
+    store.closed.push(TabId(7));
+    store.entries.push(Entry {
+        id: CallId {
+            tab: TabId(7),
+            n: 0,
+        },
+        call: CallId {
+            tab: TabId(7),
+            n: 0,
+        },
+        source: "https://api.example.com".into(),
+        live: true,
+        items: vec!["b".into()],
+        estimate: Usd::from_micros(50_000),
+        charge: Usd::ZERO,
+        possible: Usd::ZERO,
+        state: EntryState::Sent,
+        at: 500,
+    });
+    let mut tab = Tab::new(TabId(1), store.settings.clone(), true);
+    let effects = drive(&mut tab, &mut store, Event::Run(run(&["a", "b"])));
+    assert!(sends(&effects).is_empty());
+    assert!(effects.contains(&Effect::Show(
+        0,
+        Notice::NeedsYes {
+            items: vec!["b".into()],
+            since: 500
+        }
+    )));
+    let yes = Run {
+        confirm_possibly: true,
+        ..run(&["a", "b"])
+    };
+    let effects = drive(&mut tab, &mut store, Event::Run(yes));
+    assert_eq!(sends(&effects).len(), 1);
+}
+
+#[test]
+fn clearing_history_never_frees_a_reservation() {
+    let mut store = Store {
+        settings: live(None),
+        ..Store::default()
+    };
+    let mut tab = Tab::new(TabId(1), store.settings.clone(), true);
+    drive(&mut tab, &mut store, Event::Run(run(&["a"])));
+    let effects = drive(&mut tab, &mut store, Event::ClearHistory);
+    assert!(
+        matches!(&effects[..], [Effect::Commit { ops, .. }] if ops == &[Op::ClearHistory]),
+        "{effects:?}"
+    );
+    assert_eq!(store.reservations.len(), 1);
+}
+
+#[test]
+fn an_edit_writes_one_field_and_money_fields_go_under_the_lock() {
+    let mut store = Store {
+        settings: live(Some(Usd::from_micros(200_000))),
+        ..Store::default()
+    };
+    // An old tab that read the settings before the cap was set.
+    let mut old = Tab::new(TabId(1), live(None), true);
+    let effects = drive(&mut old, &mut store, Event::Change(Setting::Other(3)));
+    assert_eq!(
+        effects,
+        vec![Effect::Commit {
+            txn: 0,
+            ops: vec![Op::PutSetting(Setting::Other(3))]
+        }]
+    );
+    assert_eq!(store.settings.cap, Some(Usd::from_micros(200_000)));
+    let effects = drive(&mut old, &mut store, Event::Change(Setting::Cap(None)));
+    assert_eq!(effects.first(), Some(&Effect::Lock));
+    assert!(effects.contains(&Effect::Announce(Setting::Cap(None))));
+    assert_eq!(store.settings.cap, None);
+}
+
+#[test]
+fn targets_refuse_unconfirmed_plain_http() {
+    let mut s = live(None);
+    s.base_url = "http://192.168.1.5:8080".into();
+    assert_eq!(s.target(), Err(Refusal::InsecureUrl));
+    s.insecure_ok = "http://192.168.1.5:8080".into();
+    assert!(s.target().is_ok());
+    s.base_url = "http://localhost:9000".into();
+    assert!(s.target().is_ok());
+    s.base_url = "ftp://x".into();
+    assert_eq!(s.target(), Err(Refusal::InvalidUrl));
+    s.mode = Mode::Demo;
+    assert_eq!(s.target().map(|t| t.source), Ok(DEMO_SOURCE.to_string()));
+}
