@@ -328,9 +328,54 @@ pub const COUNTRIES: &[(&str, &str)] = &[
     ("JP", "Japan"),
 ];
 
+impl Settings {
+    /// The settings to store when this tab edits from `before` to `after` while the store
+    /// holds `stored`: the stored ones with only the fields this tab changed, so an edit in an
+    /// older tab (say the theme) never writes back its stale copy of the others (say the
+    /// budget cap another tab set). Settings are shared state, changed field by field.
+    pub fn merged(before: &Settings, after: &Settings, stored: Option<Settings>) -> Settings {
+        use serde_json::{to_value, Value};
+        let Some(stored) = stored else {
+            return after.clone();
+        };
+        let (Ok(Value::Object(b)), Ok(Value::Object(a)), Ok(Value::Object(mut s))) =
+            (to_value(before), to_value(after), to_value(&stored))
+        else {
+            return after.clone();
+        };
+        for (k, v) in a {
+            if b.get(&k) != Some(&v) {
+                s.insert(k, v);
+            }
+        }
+        serde_json::from_value(Value::Object(s)).unwrap_or_else(|_| after.clone())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_old_tabs_edit_keeps_the_cap_another_tab_set() {
+        // Tab A read the settings before tab B set a $0.20 cap; A then changes the theme.
+        let a_before = Settings::default();
+        let stored = Settings {
+            budget: "0.20".into(),
+            ..Settings::default()
+        };
+        let mut a_after = a_before.clone();
+        a_after.theme = if a_before.theme == "dark" {
+            "light".into()
+        } else {
+            "dark".into()
+        };
+        let merged = Settings::merged(&a_before, &a_after, Some(stored));
+        assert_eq!(merged.budget, "0.20");
+        assert_eq!(merged.theme, a_after.theme);
+        // Nothing stored yet: this tab's settings are the settings.
+        assert_eq!(Settings::merged(&a_before, &a_after, None), a_after);
+    }
 
     #[test]
     fn preview_shows_three_items_then_an_ellipsis() {

@@ -43,6 +43,8 @@ pub const API_KEY_KEY: &str = "serpkit.apiKey";
 
 thread_local! {
     static DB: RefCell<Option<IdbDatabase>> = const { RefCell::new(None) };
+    /// Why the connection is gone, once it is ([`lost`]).
+    static LOST: std::cell::Cell<Option<&'static str>> = const { std::cell::Cell::new(None) };
     static BATCH: RefCell<Option<Batch>> = const { RefCell::new(None) };
 }
 
@@ -118,25 +120,68 @@ pub async fn open() -> Result<(), String> {
         }
     });
     req.set_onupgradeneeded(Some(upgrade.unchecked_ref()));
-    let db = done(&req)
-        .await?
+    // An older tab that does not close its connection for an upgrade blocks the open: say so
+    // instead of loading forever (this tab then works in memory and buys nothing live).
+    let r = req.clone();
+    let opened = js_sys::Promise::new(&mut |resolve, reject| {
+        let ok_req = r.clone();
+        let ok = Closure::once_into_js(move |_: web_sys::Event| {
+            let _ = resolve.call1(
+                &JsValue::NULL,
+                &ok_req.result().unwrap_or(JsValue::UNDEFINED),
+            );
+        });
+        let fail = reject.clone();
+        let err = Closure::once_into_js(move |_: web_sys::Event| {
+            let _ = fail.call1(&JsValue::NULL, &JsValue::from_str("IndexedDB did not open"));
+        });
+        let on_blocked = Closure::once_into_js(move |_: web_sys::Event| {
+            let _ = reject.call1(&JsValue::NULL, &JsValue::from_str(BLOCKED));
+        });
+        r.set_onsuccess(Some(ok.unchecked_ref()));
+        r.set_onerror(Some(err.unchecked_ref()));
+        r.set_onblocked(Some(on_blocked.unchecked_ref()));
+    });
+    let db = JsFuture::from(opened)
+        .await
+        .map_err(|e| err_text(&e))?
         .dyn_into::<IdbDatabase>()
         .map_err(|_| "IndexedDB did not open".to_string())?;
     // A newer version of the app opening in another tab needs this connection closed to
-    // upgrade the database; this tab then keeps working in memory until it is reloaded.
+    // upgrade the database; this tab is told to reload and buys nothing live meanwhile.
     let this = db.clone();
     let close = Closure::once_into_js(move |_: web_sys::Event| {
         this.close();
-        DB.with(|d| *d.borrow_mut() = None);
+        lose(NEWER);
     });
     db.set_onversionchange(Some(close.unchecked_ref()));
+    let on_close = Closure::once_into_js(move |_: web_sys::Event| lose(CLOSED));
+    db.set_onclose(Some(on_close.unchecked_ref()));
     DB.with(|d| *d.borrow_mut() = Some(db));
     Ok(())
 }
 
-/// True once [`open`] succeeded.
+/// Why the database could not open: an older tab holds it.
+pub const BLOCKED: &str = "another serpkit tab of an older version keeps the browser storage open: close or reload it, then reload this tab";
+/// Why the connection closed: a newer version opened in another tab.
+pub const NEWER: &str =
+    "a newer version of serpkit opened in another tab: reload this tab to go on buying";
+/// Why the connection closed: the browser closed it.
+pub const CLOSED: &str = "the browser closed this tab's storage: reload this tab to go on buying";
+
+fn lose(why: &'static str) {
+    DB.with(|d| *d.borrow_mut() = None);
+    LOST.with(|l| l.set(Some(why)));
+}
+
+/// True once [`open`] succeeded and while the connection lasts.
 pub fn available() -> bool {
     DB.with(|d| d.borrow().is_some())
+}
+
+/// Why the connection this tab had is gone (`None`: it never opened, or it still works).
+pub fn lost() -> Option<&'static str> {
+    LOST.with(|l| l.get())
 }
 
 /// A store in a transaction of its own, created after the batched writes (so a read sees

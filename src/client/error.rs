@@ -102,6 +102,12 @@ pub enum Error {
         /// What the call was charged.
         charge: Usd,
     },
+    /// The purchase journal stopped the request before it left, so nothing was charged: it
+    /// could not be written ahead (storage closed or full, a newer version in another tab,
+    /// no Web Locks to agree with the other tabs), or where it would go changed while it
+    /// waited. The reason says which, and what to do.
+    #[cfg(feature = "journal")]
+    Journal(String),
 }
 
 impl Error {
@@ -123,6 +129,8 @@ impl Error {
             Error::NotJson { .. } => "not_json",
             Error::Decode { .. } => "decode",
             Error::ContractViolation { .. } => "contract_violation",
+            #[cfg(feature = "journal")]
+            Error::Journal(_) => "journal",
         }
     }
 
@@ -193,6 +201,8 @@ impl Error {
             Error::ContractViolation { .. } => {
                 "The answer breaks the contract: see the validation report."
             }
+            #[cfg(feature = "journal")]
+            Error::Journal(_) => "Nothing was sent or charged; do what the message says.",
         }
     }
 }
@@ -264,6 +274,8 @@ impl fmt::Display for Error {
                     .map(|i| format!("{} {}", i.path, i.message))
                     .unwrap_or_default()
             ),
+            #[cfg(feature = "journal")]
+            Error::Journal(reason) => write!(f, "not sent: {reason}"),
         }
     }
 }

@@ -162,6 +162,9 @@ pub(crate) fn describe_client_error(error: &Error, fields: &mut impl ErrorFields
         | Error::Aborted { .. }
         | Error::Network(_)
         | Error::ConnectionLost { .. } => {}
+        // The package has no journal; a native build with every feature has the variant.
+        #[cfg(feature = "journal")]
+        Error::Journal(_) => {}
     }
 }
 

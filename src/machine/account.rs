@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 use crate::money::Usd;
 
 use super::{Entry, EntryState, Ms};
@@ -53,8 +55,9 @@ pub fn stored_cap(text: &str) -> Cap {
     parse_cap(text).unwrap_or(Some(Usd::ZERO))
 }
 
-/// The period a budget cap covers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// The period a budget cap covers (stored by its [`Period::as_str`] name).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Period {
     /// The current UTC day.
     Day,
@@ -83,6 +86,15 @@ impl Period {
     /// The period named by [`Self::as_str`].
     pub fn from_name(name: &str) -> Option<Period> {
         Period::ALL.into_iter().find(|p| p.as_str() == name)
+    }
+
+    /// What the meter says ("today (UTC)", "this month (UTC)", "since the last reset").
+    pub fn label(self) -> &'static str {
+        match self {
+            Period::Day => "today (UTC)",
+            Period::Month => "this month (UTC)",
+            Period::UntilReset => "since the last reset",
+        }
     }
 
     /// When the period holding `now` began (ms since the epoch), given the last reset.

@@ -82,14 +82,22 @@ test('a reload during a 2,000-keyword job: interrupted, counted as charged, resu
     });
   const missing = 2000 - settled;
   const price = `$${(missing * PER_KEYWORD / 1e6).toFixed(4)}`;
-  assert.equal(await run.textContent(), `Run — ${price} for ${missing} new keywords · ${settled} already bought`);
+  // The keywords whose answers the reload lost were possibly charged: the price says so and
+  // the first Run asks before buying them again; the second is the yes.
+  const priced = await run.textContent();
+  const says = `Run — ${price} for ${missing} new keywords · ${settled} already bought · ${2 * CHUNK} possibly charged `;
+  assert.ok(priced.startsWith(says) && / ago in an interrupted call$/.test(priced), priced);
+  await run.click();
+  await page.locator('[data-testid="error"][data-code="possibly_charged"]').waitFor();
+  assert.equal((await ledger()).entries.length, charged.entries.length, 'nothing bought before the yes');
   await run.click();
   await page.locator('[data-testid="kw-table"][data-rows="2000"]').waitFor({ timeout: 60000 });
 
   const l = await ledgerUntil((l) => chargedUnits(l) >= settled + 2 * CHUNK + missing);
   const after = l.entries.filter((e) => e.seq > Math.max(...charged.entries.map((x) => x.seq)));
   assert.equal(chargedUnits({ entries: after }), missing, 'the resumed run charged only the keywords not bought');
-  // Every keyword charged once, but those whose answers the reload lost (possibly charged).
+  // Every keyword charged once, but those whose answers the reload lost (possibly charged,
+  // bought again on the user's yes).
   assert.equal(chargedUnits(l), 2000 + 2 * CHUNK);
   const [end] = await meterEqualsLedger(page, 'after the resumed run');
   assert.equal(end.spend, 2000 * PER_KEYWORD);

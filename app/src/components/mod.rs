@@ -38,7 +38,7 @@ pub use columns::{Column, SortKey};
 /// lists page import.
 pub use keyword::row as keyword_row;
 pub use lists::AddToList;
-pub use price::{price_text, price_text_with, PriceButton};
+pub use price::{possibly_text, price_text, price_text_with, PriceButton};
 pub use priced_call::{LoadEverything, PricedCall, PricedCallCard, PricedCalls};
 pub use priced_form::{priced_form_buttons, FormHooks, PricedForm};
 pub use progress::{ProgressBar, Waiting};

@@ -28,6 +28,18 @@ pub fn price_text_with(label: &str, price: Usd, units: u64, unit: &str, reused: 
     }
 }
 
+/// What a price adds when some of what it buys was possibly charged in an interrupted
+/// call: ` · 1 possibly charged 3 s ago in an interrupted call` (empty otherwise).
+pub fn possibly_text(possibly: Option<(usize, f64)>) -> String {
+    match possibly {
+        Some((n, at)) => format!(
+            " · {n} possibly charged {} ago in an interrupted call",
+            crate::workspace::errors::ago(crate::workspace::now() - at)
+        ),
+        None => String::new(),
+    }
+}
+
 /// A button that shows what the action costs; `data-price` holds the amount (`$0.0300`).
 /// Until the workspace is loaded it shows no price and cannot run: its stored results,
 /// records and journal decide what a call buys.

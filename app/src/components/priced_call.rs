@@ -16,7 +16,9 @@ use serpkit::records::RecordKind;
 use serpkit::{Request, Usd};
 
 use super::versioned::Versioned;
-use super::{price_text, price_text_with, ErrorBox, PriceButton, ResultMeta, ValidationPanel};
+use super::{
+    possibly_text, price_text, price_text_with, ErrorBox, PriceButton, ResultMeta, ValidationPanel,
+};
 use crate::model::CallResult;
 use crate::workspace::{self, Call, Job, Quote, Workspace};
 
@@ -250,6 +252,10 @@ impl PricedCalls {
             total.usd += q.usd;
             total.units += q.units;
             total.reused += q.reused;
+            if let Some((n, at)) = q.possibly {
+                let (m, last) = total.possibly.unwrap_or((0, 0.0));
+                total.possibly = Some((m + n, last.max(at)));
+            }
             if q.reused > 0 {
                 noun = c
                     .request
@@ -263,7 +269,7 @@ impl PricedCalls {
             total.units,
             noun.unwrap_or(self.item),
             total.reused,
-        )
+        ) + &possibly_text(total.possibly)
     }
 
     /// Runs the calls in use: every one on `refresh`, else those not bought here.

@@ -15,7 +15,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use serpkit::Request;
 
-use super::{price_text, price_text_with, PriceButton};
+use super::{possibly_text, price_text, price_text_with, PriceButton};
 use crate::workspace::{self, Call, Job, Quote, Workspace};
 
 /// Longest part of an item at fault that the input error quotes.
@@ -143,6 +143,7 @@ pub fn run_button_text(
         "Saved result shown — no charge".to_string()
     } else {
         price_text_with(label, quote.usd, quote.units, unit, quote.reused)
+            + &possibly_text(quote.possibly)
     }
 }
 
@@ -237,6 +238,7 @@ mod tests {
             usd: Usd::from_micros(micros),
             units,
             reused,
+            possibly: None,
         };
         assert_eq!(
             run_button_text("Get stats", "domain", false, false, quote(0, 0, 0)),

@@ -3,7 +3,6 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use serpkit::Usd;
 use wasm_bindgen::JsCast;
 
 use crate::components::csv;
@@ -183,21 +182,39 @@ fn SpendingAndChecks(workspace: Workspace) -> impl IntoView {
 /// The budget cap and its period (grid rows).
 #[component]
 fn BudgetFields(workspace: Workspace) -> impl IntoView {
-    let budget_error = move || {
+    // What was typed and refused (never saved: the cap in force stays as it was).
+    let refused = RwSignal::new(None::<(String, String)>);
+    let stored_error = move || {
         workspace.settings.with(|s| {
-            let b = s.budget.trim();
-            (!b.is_empty() && b.parse::<Usd>().is_err())
-                .then(|| "Enter an amount in dollars, e.g. 5 or 0.50.".to_string())
+            serpkit::machine::parse_cap(&s.budget).err().map(|e| {
+                format!("The stored cap \"{}\" is not an amount, so nothing live is bought until you fix it: {e}.", s.budget.trim())
+            })
         })
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        let typed = event_target_value(&ev);
+        match serpkit::machine::parse_cap(&typed) {
+            Ok(_) => {
+                refused.set(None);
+                let mut s = workspace.settings.get_untracked();
+                s.budget = typed.trim().to_string();
+                workspace.set_settings(s);
+            }
+            Err(e) => {
+                let kept = workspace.settings.with_untracked(|s| s.budget.trim().to_string());
+                let kept = if kept.is_empty() { "no cap".to_string() } else { format!("${kept}") };
+                refused.set(Some((typed.trim().to_string(), format!("\"{}\" was not saved: {e}. The cap stays {kept}.", typed.trim()))));
+            }
+        }
     };
     view! {
         <label for="budget">"Budget cap ($)"</label>
         <div>
             <input id="budget" data-testid="budget" inputmode="decimal" placeholder="no cap"
-                prop:value=move || workspace.settings.with(|s| s.budget.clone())
-                on:change=edit(workspace, |s, v| s.budget = v.trim().to_string()) />
-            {move || budget_error().map(|e| view! { <p class="error inline">{e}</p> })}
-            <p class="meta">"Shared by every tab of this browser and kept across reloads: a call that would take what was spent, possibly charged and is in flight over the cap is not sent. Demo and live money are counted apart."</p>
+                prop:value=move || refused.with(|r| r.as_ref().map(|(t, _)| t.clone())).unwrap_or_else(|| workspace.settings.with(|s| s.budget.clone()))
+                on:change=on_change />
+            {move || refused.with(|r| r.as_ref().map(|(_, m)| m.clone())).or_else(stored_error).map(|e| view! { <p class="error inline" data-testid="budget-error">{e}</p> })}
+            <p class="meta">"Live money only (demo spends nothing). Empty: no cap; 0: nothing may be spent. Shared by every tab of this browser and kept across reloads: a call that would take what was spent, possibly charged and is in flight over the cap is not sent."</p>
         </div>
         <label for="budget-period">"Budget period"</label>
         <div>

@@ -52,6 +52,29 @@ impl ErrorInfo {
 }
 
 impl ErrorInfo {
+    /// Some of what a run would buy was possibly charged in an interrupted call (a tab closed
+    /// or reloaded while it was on its way): it is not bought again without the user's yes.
+    pub fn possibly_charged(count: usize, ago_ms: f64) -> ErrorInfo {
+        let them = if count == 1 { "it" } else { "them" };
+        let were = if count == 1 {
+            "1 of them was"
+        } else {
+            "some of them were"
+        };
+        ErrorInfo {
+            code: "possibly_charged".into(),
+            message: format!(
+                "Not sent: {were} possibly charged {} ago in an interrupted call ({count} in all), and is not bought again without your yes.",
+                ago(ago_ms)
+            ),
+            hint: format!("Run it again to buy {them} anyway: the service may charge {them} twice."),
+            status: None,
+            charge: Usd::ZERO,
+            possible_charge: Usd::ZERO,
+            demo_failure: false,
+        }
+    }
+
     /// Run before the workspace was loaded: nothing was sent (its stored results, records and
     /// journal decide what is bought).
     pub fn loading() -> ErrorInfo {
@@ -98,6 +121,17 @@ impl ErrorInfo {
     }
 }
 
+/// How long ago, in words ("3 s", "5 min", "2 h", "4 days").
+pub fn ago(ms: f64) -> String {
+    let s = (ms / 1000.0).max(0.0).round() as u64;
+    match s {
+        0..=89 => format!("{s} s"),
+        90..=5_399 => format!("{} min", (s + 30) / 60),
+        5_400..=129_599 => format!("{} h", (s + 1_800) / 3_600),
+        _ => format!("{} days", (s + 43_200) / 86_400),
+    }
+}
+
 /// The core's hint, pointed at where this app fixes it (Settings).
 fn app_hint(e: &Error) -> String {
     match e {
@@ -128,6 +162,9 @@ pub fn history_message(code: &str, status: Option<u16>) -> String {
         "not_json" => "the answer was not JSON",
         "decode" => "the answer did not match the expected shape",
         "contract_violation" => "the answer broke the contract (strict validation)",
+        "journal" => "not sent: stopped before it left (storage, tabs or changed settings)",
+        "settings_changed" => "not sent: the settings changed while it waited",
+        "possibly_charged" => "not sent: some of it was possibly charged in an interrupted call",
         "budget_exceeded" => "over the budget cap",
         "missing_key" => "no API key",
         "invalid_request" => "invalid input",

@@ -24,6 +24,8 @@ impl Workspace {
     /// and follows the other tabs.
     pub fn load(self) {
         tabs::hold_tab_lock();
+        self.follow_settings();
+        self.listen_to_other_tabs();
         spawn_local(async move {
             if let Err(e) = store::open().await {
                 self.notice(format!(
@@ -245,18 +247,32 @@ impl Workspace {
         self.pending.update(|p| *p = p.saturating_sub(1));
     }
 
-    /// Deletes the history and the stored results.
+    /// Deletes the history and the stored results. The rows of calls still running stay:
+    /// they are the reservations of running jobs (in this tab or another), and deleting them
+    /// would let another tab buy the same records again.
     pub fn clear_history(self) {
-        self.history.set(Vec::new());
+        self.history
+            .update(|h| h.retain(|r| r.outcome == "running"));
         self.results.set(HashMap::new());
         self.records.clear();
         if store::available() {
             spawn_local(async move {
-                for name in [store::HISTORY, store::RESULTS] {
-                    if let Err(e) = store::clear(name).await {
-                        self.save_failed(format!("Could not delete from browser storage: {e}"));
-                    }
+                if let Err(e) = store::clear(store::RESULTS).await {
+                    self.save_failed(format!("Could not delete from browser storage: {e}"));
                 }
+                // Read under the journal lock: a row another tab wrote ahead meanwhile stays.
+                tabs::with_lock(tabs::JOURNAL_LOCK, async {
+                    let rows = store::load_all::<HistoryEntry>(store::HISTORY, "history entry")
+                        .await
+                        .map(|l| l.items)
+                        .unwrap_or_default();
+                    for r in rows.iter().filter(|r| r.outcome != "running") {
+                        if let Err(e) = store::delete(store::HISTORY, &r.id).await {
+                            self.save_failed(format!("Could not delete from browser storage: {e}"));
+                        }
+                    }
+                })
+                .await;
             });
         }
     }

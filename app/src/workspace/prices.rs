@@ -1,8 +1,10 @@
 //! What running a request costs now: nothing when a complete result bought here is stored,
 //! only the records not bought yet for operations priced per record, else the whole request.
 
+use leptos::prelude::*;
 use serpkit::{Request, Usd};
 
+use super::calls::history::possibly_bought;
 use super::{cache_key, Workspace};
 
 /// The price of a run now ([`quote_now`]).
@@ -15,6 +17,9 @@ pub struct Quote {
     pub units: u64,
     /// Requested records already bought (not priced).
     pub reused: usize,
+    /// How many of the records it would buy were possibly charged in an interrupted call,
+    /// and when the latest such call started: they are bought only on the user's yes.
+    pub possibly: Option<(usize, f64)>,
 }
 
 /// The price of running `request` now. Zero units when a complete result bought here is
@@ -27,19 +32,56 @@ pub fn quote_now(workspace: Workspace, request: &Request, refresh: bool) -> Quot
         return Quote::default();
     }
     let options = workspace.plan_options(refresh);
-    match workspace
-        .records
-        .plan(request, &workspace.record_source(), &options)
-    {
+    let source = workspace.record_source();
+    let mut quote = match workspace.records.plan(request, &source, &options) {
         Some(plan) => Quote {
             usd: plan.estimate,
             units: plan.new_records() as u64,
             reused: plan.reused(),
+            possibly: None,
         },
         None => Quote {
             usd: serpkit::estimate_cost(request),
             units: request.billable_units(),
             reused: 0,
+            possibly: None,
         },
+    };
+    // Only when some call of this source may have been charged (rare): the check needs the
+    // record keys to buy.
+    let doubtful = workspace.history.with(|h| {
+        h.iter()
+            .any(|r| r.source == source && r.outcome != "running" && !r.items.is_empty())
+    });
+    if doubtful && quote.units > 0 {
+        let items = items_to_buy(workspace, request, &key, refresh);
+        quote.possibly = workspace
+            .history
+            .with(|h| possibly_bought(h, &source, &items, ""));
+    }
+    quote
+}
+
+/// What a run of `request` would buy now, as the journal reserves it: the keys of the
+/// records not bought yet, or the request's cache key `key` for an operation priced per
+/// request.
+pub fn items_to_buy(
+    workspace: Workspace,
+    request: &Request,
+    key: &str,
+    refresh: bool,
+) -> Vec<String> {
+    let source = workspace.record_source();
+    match workspace
+        .records
+        .plan(request, &source, &workspace.plan_options(refresh))
+    {
+        Some(plan) => plan
+            .to_buy
+            .as_ref()
+            .and_then(|r| serpkit::records::request_keys(r, &source))
+            .map(|(_, keys)| keys.into_iter().map(|k| k.as_str().to_string()).collect())
+            .unwrap_or_default(),
+        None => vec![key.to_string()],
     }
 }

@@ -14,8 +14,11 @@ use crate::store;
 pub const DEMO_BASE_URL: &str = "sandbox://demo";
 
 impl Workspace {
-    /// Saves settings (localStorage) and applies the key policy.
+    /// Saves the fields this tab changed (localStorage, field by field: [`Settings::merged`])
+    /// and applies the key policy.
     pub fn set_settings(self, settings: Settings) {
+        let before = self.settings.get_untracked();
+        let settings = Settings::merged(&before, &settings, store::stored_settings());
         if let Ok(t) = serde_json::to_string(&settings) {
             if let Err(e) = store::local_try_set(store::SETTINGS_KEY, &t) {
                 self.save_failed(format!("Could not save the settings in this browser: {e}"));
@@ -54,11 +57,37 @@ impl Workspace {
         self.settings.with_untracked(|s| s.mode)
     }
 
-    /// The budget cap, if one is set and valid.
+    /// The budget cap: `None` for no cap, `Some(0)` when nothing may be spent, and also when
+    /// the stored text is not an amount (the cap fails closed: [`serpkit::machine::stored_cap`]).
     pub fn budget_cap(self) -> Option<Usd> {
         self.settings
-            .with_untracked(|s| s.budget.trim().parse::<Usd>().ok())
-            .filter(|b| *b > Usd::ZERO)
+            .with_untracked(|s| serpkit::machine::stored_cap(&s.budget))
+    }
+
+    /// Follows the settings other tabs store (the `storage` event): every tab sees a change
+    /// live, so none shows or keeps a stale copy.
+    pub fn follow_settings(self) {
+        use wasm_bindgen::closure::Closure;
+        use wasm_bindgen::JsCast;
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let on_storage = Closure::<dyn Fn(web_sys::Event)>::new(move |ev: web_sys::Event| {
+            let key = js_sys::Reflect::get(&ev, &"key".into())
+                .ok()
+                .and_then(|k| k.as_string());
+            if key.as_deref() == Some(store::SETTINGS_KEY) {
+                if let Some(s) = store::stored_settings() {
+                    if self.settings.with_untracked(|now| *now != s) {
+                        self.settings.set(s);
+                        self.refresh_spend();
+                    }
+                }
+            }
+        });
+        let _ =
+            window.add_event_listener_with_callback("storage", on_storage.as_ref().unchecked_ref());
+        on_storage.forget();
     }
 
     /// Where records are bought now: the client's base URL as record keys see it (demo
@@ -68,6 +97,16 @@ impl Workspace {
             Mode::Demo => serpkit::records::source_of(DEMO_BASE_URL),
             Mode::Live => serpkit::records::source_of(&s.base_url),
         })
+    }
+
+    /// Where a call would go now (mode, record source, the plain-http confirmation, the key),
+    /// as one signature: captured once at the click and compared before anything is bought,
+    /// so a settings change stops a waiting call instead of re-targeting it.
+    pub fn call_target(self) -> String {
+        let key = crate::model::hash_hex(&self.key.get_untracked());
+        let source = self.record_source();
+        self.settings
+            .with_untracked(|s| format!("{}|{source}|{}|{key}", s.mode.as_str(), s.insecure_ok))
     }
 
     /// How calls are planned now: the max age from Settings, and `refresh`.

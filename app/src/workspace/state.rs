@@ -27,7 +27,13 @@ pub(super) struct LocalParts {
     /// What to do when a running call ends, by cache key: one entry per view that asked for
     /// it (the first and every one that attached); called with whether a result is stored.
     pub(super) waiters: HashMap<String, Vec<Waiter>>,
+    /// When the user was told that a run would buy again what an interrupted call possibly
+    /// bought, by cache key: running it again within [`YES_MS`] is the user's yes.
+    pub(super) asked_yes: HashMap<String, f64>,
 }
+
+/// How long a run after the "possibly charged" question counts as the user's yes.
+pub const YES_MS: f64 = 10.0 * 60_000.0;
 
 /// What a view does when the call it asked for ends (told whether a result is stored).
 pub(super) type Waiter = Box<dyn FnOnce(bool)>;
@@ -45,6 +51,8 @@ pub struct Running {
     /// Waiting for another job that buys some of the same records ("in another tab" or "in
     /// this tab").
     pub waiting: Option<&'static str>,
+    /// A live call: leaving the page asks first while it runs.
+    pub live: bool,
 }
 
 /// The workspace: settings, key, stored results, history, lists and spend. `Copy`; provided
@@ -136,6 +144,7 @@ impl Workspace {
                 account: Account::new(),
                 cancels: HashMap::new(),
                 waiters: HashMap::new(),
+                asked_yes: HashMap::new(),
             }),
         }
     }

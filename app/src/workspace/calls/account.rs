@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serpkit::client::ValidationMode;
 
-use super::journal::{JournalEntry, Period, Totals};
+use super::journal::{period_start, JournalEntry, Period, Totals};
 use super::{follow, tabs};
 use crate::model::Mode;
 use crate::store;
@@ -28,7 +28,7 @@ impl Workspace {
     /// When the budget's current period began (ms since the epoch).
     pub fn period_start(self) -> f64 {
         let reset = self.settings.with_untracked(|s| s.budget_reset_at);
-        self.budget_period().start(now(), reset)
+        period_start(self.budget_period(), now(), reset)
     }
 
     /// Adds or replaces journal entries (memory only); the meter follows.
@@ -119,12 +119,40 @@ impl Workspace {
             },
             std::time::Duration::from_secs(5),
         );
-        tabs::listen(move |text| {
+        // What other tabs committed while this one loaded: re-read now, after the load, so
+        // none of it is missed and nothing older overwrites it.
+        let early = EARLY.with(|e| e.borrow_mut().take()).unwrap_or_default();
+        for text in early {
             spawn_local(async move {
                 let _ = follow::apply(self, text).await;
             });
+        }
+    }
+
+    /// Listens to the other tabs from the start, before the stores are read: a commit told
+    /// while this tab loads is queued until [`Self::follow_other_tabs`], never missed.
+    pub(crate) fn listen_to_other_tabs(self) {
+        tabs::listen(move |text| {
+            let queued = EARLY.with(|e| match e.borrow_mut().as_mut() {
+                Some(q) => {
+                    q.push(text.clone());
+                    true
+                }
+                None => false,
+            });
+            if !queued {
+                spawn_local(async move {
+                    let _ = follow::apply(self, text).await;
+                });
+            }
         });
     }
+}
+
+thread_local! {
+    /// Messages of other tabs received while this one loads (`None` once it follows them).
+    static EARLY: std::cell::RefCell<Option<Vec<String>>> =
+        const { std::cell::RefCell::new(Some(Vec::new())) };
 }
 
 /// Sets `signal` to `value` unless it already holds it (its readers are not woken).

@@ -19,6 +19,23 @@ use crate::store;
 use crate::workspace::records::{new_row_key, previous_to_keep, row_text, RecordEntry};
 use crate::workspace::{now, Workspace};
 
+/// Why no live request may leave now, if so: the journal cannot be written, or the tabs
+/// cannot agree (the money state machine's rule: never send outside the journal).
+pub(super) fn journal_refusal() -> Option<String> {
+    if !tabs::has_locks() {
+        return Some(
+            "this page cannot coordinate its tabs (no Web Locks, as on a plain-http address): open serpkit over https or on localhost to buy live data"
+                .into(),
+        );
+    }
+    if let Some(why) = store::lost() {
+        return Some(why.into());
+    }
+    (!store::available()).then(|| {
+        "the purchase journal cannot be kept in this browser (its storage is unavailable), so nothing is bought live".into()
+    })
+}
+
 /// One call's journal: its entries belong to the call's history row (`job`).
 pub(super) struct Book {
     workspace: Workspace,
@@ -67,15 +84,20 @@ impl Book {
 
     async fn write_ahead(&self, entry: &JournalEntry) -> Result<(), Error> {
         let workspace = self.workspace;
-        // The cap and its period as last saved by any tab (localStorage is shared).
+        let live = self.mode == Mode::Live;
+        if live {
+            if let Some(why) = journal_refusal() {
+                return Err(Error::Journal(why));
+            }
+        }
+        // The cap and its period as last saved by any tab (localStorage is shared, written
+        // field by field). The cap guards real money: demo calls are never capped. A stored
+        // cap that does not parse stops live spending (the cap fails closed).
         let settings =
             store::stored_settings().unwrap_or_else(|| workspace.settings.get_untracked());
-        let cap = settings
-            .budget
-            .trim()
-            .parse::<serpkit::Usd>()
-            .ok()
-            .filter(|b| *b > serpkit::Usd::ZERO);
+        let cap = live
+            .then(|| serpkit::machine::stored_cap(&settings.budget))
+            .flatten();
         match cap {
             // Without a cap there is nothing to check against the other tabs: the entry is
             // written ahead without the lock and without reading theirs (two IndexedDB
@@ -84,7 +106,7 @@ impl Book {
             Some(budget) => {
                 let period =
                     super::journal::Period::from_name(&settings.budget_period).unwrap_or_default();
-                let since = period.start(now(), settings.budget_reset_at);
+                let since = super::journal::period_start(period, now(), settings.budget_reset_at);
                 tabs::with_lock(tabs::JOURNAL_LOCK, async move {
                     workspace.read_other_tabs_entries().await;
                     let totals = workspace.totals(self.mode, since);
@@ -95,34 +117,42 @@ impl Book {
                             budget,
                         });
                     }
-                    self.write_entry(entry).await;
-                    Ok(())
+                    self.write_entry(entry).await
                 })
-                .await?
+                .await
             }
         }
         // Other tabs are not told of an entry written ahead: what they need of it, they read
         // under the journal lock (the cap check, the sweep of closed tabs), and its commit is
         // told. One message fewer per request of a bulk job.
-        Ok(())
     }
 
-    /// Writes `entry` ahead (`sent`): in memory at once, then committed to IndexedDB.
-    async fn write_entry(&self, entry: &JournalEntry) {
+    /// Writes `entry` ahead (`sent`): committed to IndexedDB, and counted in memory. A live
+    /// request whose entry storage refuses is not sent (nothing is bought outside the
+    /// journal); a demo one goes on, counted in this tab only, and the user is told.
+    async fn write_entry(&self, entry: &JournalEntry) -> Result<(), Error> {
         let workspace = self.workspace;
-        workspace.merge_journal([entry.clone()]);
         if !store::available() {
-            return;
+            workspace.merge_journal([entry.clone()]);
+            return Ok(());
         }
         let text = serde_json::to_string(entry).unwrap_or_default();
-        if let Err(e) = store::put_text(store::JOURNAL, &entry.id, &text).await {
-            // Storage refuses (full, or gone): the request is still counted here, in memory,
-            // against the cap; the user is told that a reload in the middle of it would not
-            // remember it. Refusing instead would stop every call whenever the browser's
-            // storage for the site is full.
-            workspace.save_failed(format!(
-                "Could not write the purchase journal ({e}): calls are counted in this tab only until storage works again."
-            ));
+        let written = store::put_text(store::JOURNAL, &entry.id, &text).await;
+        match written {
+            Ok(()) => {
+                workspace.merge_journal([entry.clone()]);
+                Ok(())
+            }
+            Err(e) if self.mode == Mode::Live => Err(Error::Journal(format!(
+                "the purchase journal could not be written ({e}); free some storage for this site, or reload the page"
+            ))),
+            Err(e) => {
+                workspace.merge_journal([entry.clone()]);
+                workspace.save_failed(format!(
+                    "Could not write the purchase journal ({e}): demo calls are counted in this tab only until storage works again."
+                ));
+                Ok(())
+            }
         }
     }
 

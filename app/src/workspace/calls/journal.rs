@@ -103,61 +103,14 @@ impl JournalEntry {
     }
 }
 
-/// The period a budget cap covers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Period {
-    /// The current UTC day.
-    Day,
-    /// The current UTC calendar month.
-    #[default]
-    Month,
-    /// Everything since the user last reset the meter.
-    UntilReset,
-}
+/// The period a budget cap covers: the money state machine's, one definition for the core,
+/// the app and the simulator (a reset in the future counts from now: the cap fails closed).
+pub use serpkit::machine::Period;
 
-impl Period {
-    /// Every period, in the order Settings offers them.
-    pub const ALL: [Period; 3] = [Period::Day, Period::Month, Period::UntilReset];
-
-    /// Stable name (`day`, `month`, `until_reset`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Period::Day => "day",
-            Period::Month => "month",
-            Period::UntilReset => "until_reset",
-        }
-    }
-
-    /// The period named by [`Self::as_str`].
-    pub fn from_name(name: &str) -> Option<Period> {
-        Period::ALL.into_iter().find(|p| p.as_str() == name)
-    }
-
-    /// What the meter says ("today", "this month", "since reset").
-    pub fn label(self) -> &'static str {
-        match self {
-            Period::Day => "today (UTC)",
-            Period::Month => "this month (UTC)",
-            Period::UntilReset => "since the last reset",
-        }
-    }
-
-    /// When the period that holds `now_ms` began (ms since the epoch); `reset_at` is the
-    /// last reset (0 for never), which also starts a day or month period early.
-    pub fn start(self, now_ms: f64, reset_at: f64) -> f64 {
-        const DAY: f64 = 86_400_000.0;
-        let start = match self {
-            Period::Day => (now_ms / DAY).floor() * DAY,
-            Period::Month => {
-                let today = sandbox::Date::from_days((now_ms / DAY).floor() as i64);
-                let first = sandbox::Date { day: 1, ..today };
-                first.to_days() as f64 * DAY
-            }
-            Period::UntilReset => 0.0,
-        };
-        start.max(reset_at)
-    }
+/// When `period` began at `now_ms`, with the last reset (ms since the epoch, as the app keeps
+/// them).
+pub fn period_start(period: Period, now_ms: f64, reset_at: f64) -> f64 {
+    period.start(now_ms as i64, reset_at as i64) as f64
 }
 
 /// The account of a period: what every tab of the browser profile spent, may have spent,
@@ -174,15 +127,18 @@ pub struct Totals {
 
 impl Totals {
     /// The sums over the entries written since `since` (ms since the epoch).
+    /// (An entry in flight counts whatever its time, as in the money state machine: it may be
+    /// charged now.)
     pub fn of<'a>(entries: impl IntoIterator<Item = &'a JournalEntry>, since: f64) -> Totals {
         let mut t = Totals::default();
-        for e in entries.into_iter().filter(|e| e.at >= since) {
+        for e in entries {
             match e.state() {
                 EntryState::Sent => t.in_flight += e.estimate,
-                _ => {
+                _ if e.at >= since => {
                     t.spent += e.charge;
                     t.possibly_charged += e.possible_charge;
                 }
+                _ => {}
             }
         }
         t
@@ -332,27 +288,14 @@ mod tests {
     }
 
     #[test]
-    fn periods_start_at_utc_day_month_or_reset() {
-        // 2026-11-25T18:34:56Z
+    fn a_reset_in_the_future_counts_from_now() {
+        // 2026-11-25T18:34:56Z, a reset an hour later (clock set back, or an imported file).
         let now = 1_795_631_696_000.0;
-        assert_eq!(Period::Day.start(now, 0.0), 1_795_564_800_000.0);
-        // 2026-11-01T00:00:00Z
-        assert_eq!(Period::Month.start(now, 0.0), 1_793_491_200_000.0);
-        assert_eq!(Period::UntilReset.start(now, 0.0), 0.0);
-        assert_eq!(Period::UntilReset.start(now, 123.0), 123.0);
-        // A reset inside the month starts the month's count there.
         assert_eq!(
-            Period::Month.start(now, 1_795_000_000_000.0),
-            1_795_000_000_000.0
+            period_start(Period::UntilReset, now, now + 3_600_000.0),
+            now
         );
-        // 2024-03-01T12:00Z: March of a leap year.
-        assert_eq!(
-            Period::Month.start(1_709_294_400_000.0, 0.0),
-            1_709_251_200_000.0
-        );
-        for p in Period::ALL {
-            assert_eq!(Period::from_name(p.as_str()), Some(p));
-        }
+        assert_eq!(period_start(Period::Day, now, 0.0), 1_795_564_800_000.0);
     }
 
     #[test]

@@ -26,6 +26,7 @@ mod follow;
 pub mod history;
 pub mod journal;
 pub mod key;
+mod leave;
 mod reserve;
 mod service;
 mod settle;
@@ -167,10 +168,25 @@ impl Workspace {
             i.waiters.insert(key.to_string(), vec![done]);
         });
         self.set_error(key, None);
+        let live = self.mode() == crate::model::Mode::Live;
         self.running.update(|r| {
-            r.insert(key.to_string(), Running::default());
+            r.insert(
+                key.to_string(),
+                Running {
+                    live,
+                    ..Running::default()
+                },
+            );
         });
+        self.guard_leaving();
         c
+    }
+
+    /// Asks before the page goes while a live call runs (a charged answer may be on its way);
+    /// only then, so the page still enters the back/forward cache otherwise.
+    fn guard_leaving(self) {
+        let live = self.running.with_untracked(|r| r.values().any(|s| s.live));
+        leave::guard(live);
     }
 
     /// Another view asks for the call running under `key`: `done` runs when it ends.
@@ -206,6 +222,7 @@ impl Workspace {
         self.running.update(|r| {
             r.remove(key);
         });
+        self.guard_leaving();
         for w in waiters {
             w(stored);
         }
@@ -304,6 +321,7 @@ pub fn run(
     let cancel = workspace.begin(&key, done);
     let ask = Ask {
         workspace,
+        target: workspace.call_target(),
         request: job.request,
         route: job.route,
         input: job.input,

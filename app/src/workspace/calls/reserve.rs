@@ -12,7 +12,8 @@ use super::journal::{overlap, Changed};
 use super::tabs;
 use crate::model::{CallResult, HistoryEntry};
 use crate::store;
-use crate::workspace::{now, quote_now, Workspace};
+use crate::workspace::state::YES_MS;
+use crate::workspace::{now, quote_now, ErrorInfo, Workspace};
 
 /// What a reserving call is about (the request and how History shows it).
 pub(super) struct Wanted<'a> {
@@ -21,32 +22,23 @@ pub(super) struct Wanted<'a> {
     pub(super) route: &'a str,
     pub(super) input: &'a str,
     pub(super) refresh: bool,
+    /// Where the click meant it to go ([`Workspace::call_target`]).
+    pub(super) target: &'a str,
 }
+
+/// Why a waiting call stops when the settings changed under it.
+pub(super) const SETTINGS_CHANGED: &str = "the settings changed while this call waited (mode, base URL or API key), so it was not sent anywhere else: run it again";
 
 /// How long a call waits before it looks again at the job it waits for.
 const WAIT_MS: i32 = 300;
 
-/// What a job reserves: the records it would buy now, or its request's key for an
-/// operation priced per request.
-fn reserved_items(
-    workspace: Workspace,
-    request: &Request,
-    key: &str,
-    refresh: bool,
-) -> Vec<String> {
-    let source = workspace.record_source();
-    match workspace
-        .records
-        .plan(request, &source, &workspace.plan_options(refresh))
-    {
-        Some(plan) => plan
-            .to_buy
-            .as_ref()
-            .and_then(|r| serpkit::records::request_keys(r, &source))
-            .map(|(_, keys)| keys.into_iter().map(|k| k.as_str().to_string()).collect())
-            .unwrap_or_default(),
-        None => vec![key.to_string()],
-    }
+/// Why a call cannot reserve now.
+enum Blocked {
+    /// Another running job reserves some of it (where).
+    Reserved(&'static str),
+    /// Some of it was possibly charged in an interrupted call: how many items, and when the
+    /// latest such call started.
+    Possibly { count: usize, at: f64 },
 }
 
 /// Reserves what the call buys and writes its history row ahead (`running`), waiting while
@@ -67,6 +59,12 @@ pub(super) async fn reserve(
     let mut waited = false;
     loop {
         if cancel.is_cancelled() {
+            return Err(false);
+        }
+        if workspace.call_target() != wanted.target {
+            let error = serpkit::client::Error::Journal(SETTINGS_CHANGED.into());
+            let mode = workspace.mode();
+            workspace.set_error(key, Some(ErrorInfo::from_error(&error, mode)));
             return Err(false);
         }
         if waited {
@@ -92,15 +90,31 @@ pub(super) async fn reserve(
             validation: String::new(),
             mode: workspace.mode(),
             tab: tabs::tab_id(),
-            items: reserved_items(workspace, request, key, refresh),
+            items: crate::workspace::prices::items_to_buy(workspace, request, key, refresh),
             source: workspace.record_source(),
         };
-        match workspace.write_ahead_row(&row).await {
+        // A run soon after the user was told what an interrupted call possibly bought is
+        // the user's yes to buying it again.
+        let yes = workspace
+            .local
+            .with_value(|l| l.asked_yes.get(key).is_some_and(|t| now() - t < YES_MS));
+        match workspace.write_ahead_row(&row, yes).await {
             Ok(()) => {
                 workspace.set_waiting(key, None);
+                workspace.local.update_value(|l| {
+                    l.asked_yes.remove(key);
+                });
                 return Ok(row);
             }
-            Err(place) => {
+            Err(Blocked::Possibly { count, at }) => {
+                workspace.local.update_value(|l| {
+                    l.asked_yes.insert(key.to_string(), now());
+                });
+                let info = ErrorInfo::possibly_charged(count, now() - at);
+                workspace.set_error(key, Some(info));
+                return Err(false);
+            }
+            Err(Blocked::Reserved(place)) => {
                 waited = true;
                 workspace.set_waiting(key, Some(place));
                 serpkit::client::sleep(std::time::Duration::from_millis(WAIT_MS as u64)).await;
@@ -119,10 +133,11 @@ impl Workspace {
         });
     }
 
-    /// Under the journal lock: `Err("in another tab" | "in this tab")` while a running job
-    /// of an open tab reserves some of `row.items`; else writes `row` (running) and tells
-    /// the other tabs.
-    async fn write_ahead_row(self, row: &HistoryEntry) -> Result<(), &'static str> {
+    /// Under the journal lock: `Err(Reserved("in another tab" | "in this tab"))` while a
+    /// running job of an open tab reserves some of `row.items`; `Err(Possibly)` when some of
+    /// them were possibly charged in an interrupted call and `yes` is false; else writes `row`
+    /// (running) and tells the other tabs.
+    async fn write_ahead_row(self, row: &HistoryEntry, yes: bool) -> Result<(), Blocked> {
         let me = tabs::tab_id();
         let text = serde_json::to_string(row).unwrap_or_default();
         tabs::with_lock(tabs::JOURNAL_LOCK, async {
@@ -142,11 +157,18 @@ impl Workspace {
                 .collect();
             let reserved: Vec<Vec<String>> = running.iter().map(|r| r.items.clone()).collect();
             if let Some((i, _)) = overlap(&reserved, &row.items) {
-                return Err(if running[i].tab == me {
+                return Err(Blocked::Reserved(if running[i].tab == me {
                     "in this tab"
                 } else {
                     "in another tab"
-                });
+                }));
+            }
+            if !yes {
+                if let Some((count, at)) =
+                    super::history::possibly_bought(&rows, &row.source, &row.items, &row.id)
+                {
+                    return Err(Blocked::Possibly { count, at });
+                }
             }
             if store::available() {
                 if let Err(e) = store::put_text(store::HISTORY, &row.id, &text).await {

@@ -41,6 +41,8 @@ pub(super) struct Ask {
     pub(super) cancel: Cancel,
     /// The request's cache key ([`super::cache_key`]).
     pub(super) key: String,
+    /// Where it goes, captured at the click ([`Workspace::call_target`]).
+    pub(super) target: String,
 }
 
 /// One call once reserved: what [`buy`] sends.
@@ -88,12 +90,23 @@ pub(super) fn call_service(ask: Ask) -> LocalBoxFuture<'static, Result<bool, Spl
             route: &ask.route,
             input: &ask.input,
             refresh: ask.refresh,
+            target: &ask.target,
         };
         let row = match reserve(workspace, &wanted, &ask.cancel).await {
             Ok(row) => row,
             Err(stored) => return Ok(stored),
         };
         let mode = workspace.mode();
+        if workspace.call_target() != ask.target {
+            // The settings changed while the reservation was written: it is not re-targeted.
+            let error = Error::Journal(super::reserve::SETTINGS_CHANGED.into());
+            let failure = Failure {
+                error,
+                charge: Usd::ZERO,
+                possible: Usd::ZERO,
+            };
+            return Ok(settle(workspace, row, &ask.key, mode, Err(failure)));
+        }
         let plan = workspace.plan_options(ask.refresh);
         let canonical_json = canonical_json(&ask.request);
         let call = ServiceCall {

@@ -61,6 +61,12 @@ fn locks() -> Option<JsValue> {
     (!locks.is_undefined() && !locks.is_null()).then_some(locks)
 }
 
+/// True when this page has Web Locks (a secure origin: https or localhost). Without them the
+/// tabs cannot agree, so no live call is sent (the money state machine's rule).
+pub fn has_locks() -> bool {
+    locks().is_some()
+}
+
 fn method(target: &JsValue, name: &str) -> Option<Function> {
     Reflect::get(target, &name.into()).ok()?.dyn_into().ok()
 }
