@@ -154,6 +154,25 @@ impl Validation {
         }
     }
 
+    /// A charged answer that is not JSON: one error where the text stops being JSON.
+    pub fn not_json(error: &serpkit::decode::DecodeError) -> Validation {
+        Validation {
+            checked: true,
+            errors: 1,
+            warnings: 0,
+            omitted: 0,
+            issues: vec![StoredIssue {
+                path: String::new(),
+                code: "json".into(),
+                severity: "error".into(),
+                message: format!(
+                    "not JSON at line {}, column {}: {}",
+                    error.line, error.column, error.message
+                ),
+            }],
+        }
+    }
+
     /// "valid", "2 errors, 1 warning", or "not checked".
     pub fn summary(&self) -> String {
         if !self.checked {

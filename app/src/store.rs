@@ -23,9 +23,10 @@ use web_sys::{IdbDatabase, IdbRequest, IdbTransactionMode};
 
 /// Database name.
 pub const DB_NAME: &str = "serpkit";
-/// Database version: 2 added the `records` store, 3 the `journal` (an upgrade keeps the
-/// other stores).
-pub const DB_VERSION: u32 = 3;
+/// Database version: 2 added the `records` store, 3 the `journal`, 4 the journal entry's
+/// `items` (an upgrade keeps the other stores; every change of a row format is a new
+/// version, so older tabs are told to reload: `persistence.rs` tests the formats).
+pub const DB_VERSION: u32 = 4;
 /// Store of call results.
 pub const RESULTS: &str = "results";
 /// Store of history entries.

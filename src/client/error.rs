@@ -82,6 +82,8 @@ pub enum Error {
     NotJson {
         /// Where the text stops being JSON.
         error: DecodeError,
+        /// The text that was paid for, so it is kept and not bought again unasked.
+        body: String,
         /// What the call was charged.
         charge: Usd,
     },

@@ -326,6 +326,8 @@ impl Client {
             Error::ContractViolation { report, body, .. } => {
                 Some((body.clone(), Some((**report).clone())))
             }
+            // Paid for, unreadable: kept with its text (the journal marks it refused).
+            Error::NotJson { body, .. } => Some((body.clone(), None)),
             _ => None,
         };
         let (charge, possible_charge) = (error.charge(), error.possible_charge());
@@ -458,7 +460,11 @@ impl Client {
             None => crate::decode::check_syntax(&body).err(),
         };
         if let Some(error) = syntax {
-            return Err(Error::NotJson { error, charge });
+            return Err(Error::NotJson {
+                error,
+                body,
+                charge,
+            });
         }
         if self.config.validation == ValidationMode::Strict {
             if let Some(r) = report.as_ref().filter(|r| !r.ok()) {

@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  e2e, spaGo, ledger, resetLedger, quietLedger, research, chargedUnits, saved, until, SANDBOX_KEY,
+  e2e, spaGo, ledger, resetLedger, quietLedger, research, enterLines, chargedUnits, saved, until,
+  SANDBOX_KEY,
 } from './helpers.mjs';
 
 const app = e2e();
@@ -106,4 +107,68 @@ test('leaving during a live call asks first; after a reload the possibly charged
   await page.locator('main[data-loaded="true"]').waitFor();
   assert.deepEqual(dialogs, ['beforeunload']);
   await page.context().close();
+});
+
+test('a charged 200 that is not JSON is kept with its text: the same call is not bought again', { timeout: 60_000 }, async () => {
+  const page = await app.open('/keywords', { live: `${SANDBOX_KEY}+not_json` });
+  await resetLedger();
+  await spaGo(page, '/keyword?kw=not%20json%20kept&cc=US');
+  await page.getByTestId('related').click();
+  const err = page.locator('[data-testid="section-related"] [data-testid="error"]');
+  await err.waitFor();
+  assert.equal(await err.getAttribute('data-code'), 'not_json');
+  assert.equal((await quietLedger([page])).entries.length, 1);
+  // With a normal key, the same request is answered by what was paid for.
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('api-key').fill(SANDBOX_KEY);
+  await spaGo(page, '/keyword?kw=not%20json%20kept&cc=US');
+  const again = page.getByTestId('related');
+  await again.waitFor();
+  assert.doesNotMatch(await again.textContent(), /^Get related keywords — \$/, 'not offered for sale again');
+  assert.equal((await quietLedger([page])).entries.length, 1, 'charged once');
+  await page.context().close();
+});
+
+test('clearing History in one tab never frees a running job of another: nothing is bought twice', { timeout: 90_000 }, async () => {
+  const [a, b] = await app.tabs(2);
+  await app.goto(a, '/keywords', { live: { key: `${SANDBOX_KEY}+delay=4000`, remember: true } });
+  await app.goto(b, '/history');
+  await resetLedger();
+  await spaGo(a, '/keywords');
+  await research(a, ['clear a', 'clear b']);
+  await b.bringToFront();
+  await spaGo(b, '/history');
+  await b.getByRole('button', { name: 'Clear history and stored results' }).click();
+  await b.getByRole('button', { name: 'Delete', exact: true }).click();
+  await spaGo(b, '/keywords');
+  await research(b, ['clear a', 'clear b']);
+  await b.getByTestId('waiting').waitFor({ timeout: 5000 });
+  await b.locator('[data-testid="kw-table"][data-rows="2"]').waitFor({ timeout: 30_000 });
+  const l = await quietLedger([a, b], 30_000);
+  assert.equal(chargedUnits(l), 2, 'the two keywords charged once');
+  await a.context().close();
+});
+
+test('a settings change while a call waits stops it: it is never re-targeted', { timeout: 90_000 }, async () => {
+  const [a, b] = await app.tabs(2);
+  await app.goto(a, '/keywords', { live: { key: `${SANDBOX_KEY}+delay=4000`, remember: true } });
+  await app.goto(b, '/keywords');
+  await resetLedger();
+  await spaGo(a, '/keywords');
+  await research(a, ['retarget a', 'retarget b']);
+  await b.bringToFront();
+  await research(b, ['retarget a', 'retarget b', 'retarget c']);
+  await b.getByTestId('waiting').waitFor({ timeout: 5000 });
+  // B turns to demo mode while its call waits for A's keywords.
+  await b.getByTestId('nav-settings').click();
+  await b.getByTestId('mode-demo').check();
+  await a.locator('[data-testid="kw-table"][data-rows="2"]').waitFor({ timeout: 30_000 });
+  const l = await quietLedger([a, b], 30_000);
+  assert.equal(chargedUnits(l), 2, 'only A bought: B sent nothing live');
+  // Nor did B buy in demo and keep it under the live request: live, "retarget c" is still to buy.
+  await b.getByTestId('mode-live').check();
+  await spaGo(b, '/keywords');
+  await enterLines(b.getByTestId('kw-input'), ['retarget a', 'retarget b', 'retarget c']);
+  await until(() => b.getByTestId('run').textContent(), (t) => /for 1 new keyword · 2 already bought/.test(t));
+  await a.context().close();
 });

@@ -277,3 +277,115 @@ impl Workspace {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde::Serialize;
+    use serpkit::Usd;
+
+    use super::super::calls::journal::JournalEntry;
+    use super::super::records::{row_text, RecordEntry};
+    use crate::model::{CallResult, HistoryEntry, KeywordList, Mode, Validation};
+    use crate::store::DB_VERSION;
+
+    fn fields(value: impl Serialize) -> String {
+        match serde_json::to_value(value) {
+            Ok(serde_json::Value::Object(m)) => m.keys().cloned().collect::<Vec<_>>().join(","),
+            other => panic!("not an object: {other:?}"),
+        }
+    }
+
+    /// The row formats stored at [`DB_VERSION`]. An older tab reads the rows a newer one
+    /// writes: a changed format without a new version made one read them as damaged and buy
+    /// those records again. Changing any line here means bumping `DB_VERSION` (its
+    /// `versionchange` then tells older tabs to reload) and this table's version.
+    const FORMATS: (u32, [&str; 6]) = (
+        4,
+        [
+            "history: at,charge,estimate,id,input,items,key,message,mode,operation,outcome,possible_charge,route,source,tab,validation",
+            "results: at,body,charge,imported,key,missing,mode,operation,rejected,request,source,validation",
+            "lists: keywords,name,updated",
+            "records: at,imported,issues,json,key,kind",
+            "records row: one record per line",
+            "journal: at,charge,estimate,id,items,job,mode,operation,possible_charge,source,state,tab,v",
+        ],
+    );
+
+    #[test]
+    fn the_stored_formats_are_those_of_the_database_version() {
+        let history = HistoryEntry {
+            id: String::new(),
+            operation: String::new(),
+            input: String::new(),
+            route: String::new(),
+            key: String::new(),
+            at: 0.0,
+            estimate: Usd::ZERO,
+            charge: Usd::ZERO,
+            possible_charge: Usd::ZERO,
+            outcome: String::new(),
+            message: String::new(),
+            validation: String::new(),
+            mode: Mode::Demo,
+            tab: String::new(),
+            items: Vec::new(),
+            source: String::new(),
+        };
+        let result = CallResult {
+            key: String::new(),
+            operation: String::new(),
+            request: String::new(),
+            body: String::new(),
+            validation: Validation::default(),
+            charge: Usd::ZERO,
+            at: 0.0,
+            mode: Mode::Demo,
+            missing: Vec::new(),
+            imported: false,
+            source: String::new(),
+            rejected: false,
+        };
+        let list = KeywordList {
+            name: String::new(),
+            keywords: Vec::new(),
+            updated: 0.0,
+        };
+        let record = RecordEntry {
+            kind: String::new(),
+            key: String::new(),
+            json: String::new(),
+            at: 0.0,
+            issues: Vec::new(),
+            imported: false,
+        };
+        let two = row_text(&[record.clone(), record.clone()]);
+        let row = if two.lines().count() == 2 {
+            "one record per line"
+        } else {
+            "changed"
+        };
+        let journal = JournalEntry::sent(
+            String::new(),
+            "",
+            "",
+            "",
+            "",
+            Mode::Demo,
+            (Vec::new(), Usd::ZERO),
+            0.0,
+        );
+        let now = [
+            format!("history: {}", fields(&history)),
+            format!("results: {}", fields(&result)),
+            format!("lists: {}", fields(&list)),
+            format!("records: {}", fields(&record)),
+            format!("records row: {row}"),
+            format!("journal: {}", fields(&journal)),
+        ];
+        assert_eq!(
+            (DB_VERSION, now.to_vec()),
+            (FORMATS.0, FORMATS.1.map(String::from).to_vec()),
+            "a stored row format changed: bump store::DB_VERSION and FORMATS together"
+        );
+    }
+}

@@ -4,7 +4,9 @@
 use leptos::prelude::*;
 use serpkit::{Request, Usd};
 
-use super::calls::history::possibly_bought;
+use serpkit::client::EntryState;
+
+use super::calls::journal::possibly_bought;
 use super::{cache_key, Workspace};
 
 /// The price of a run now ([`quote_now`]).
@@ -47,17 +49,17 @@ pub fn quote_now(workspace: Workspace, request: &Request, refresh: bool) -> Quot
             possibly: None,
         },
     };
-    // Only when some call of this source may have been charged (rare): the check needs the
-    // record keys to buy.
-    let doubtful = workspace.history.with(|h| {
-        h.iter()
-            .any(|r| r.source == source && r.outcome != "running" && !r.items.is_empty())
+    // Only when some request of this source may have been charged (rare): the check needs
+    // the record keys to buy.
+    let doubtful = workspace.journal.with(|j| {
+        j.values()
+            .any(|e| e.source == source && e.state() == EntryState::PossiblyCharged)
     });
     if doubtful && quote.units > 0 {
         let items = items_to_buy(workspace, request, &key, refresh);
         quote.possibly = workspace
-            .history
-            .with(|h| possibly_bought(h, &source, &items, ""));
+            .journal
+            .with(|j| possibly_bought(j.values(), &source, &items));
     }
     quote
 }

@@ -192,7 +192,13 @@ impl Book {
                 .as_ref()
                 .map(Validation::from_report)
                 .unwrap_or_default();
-            let rejected = self.strict && report.as_ref().is_some_and(|r| !r.ok());
+            // A charged body that is not JSON (no report, or the validator's syntax error) is
+            // kept refused in every mode: stored, shown as it came, never bought again unasked.
+            let unreadable = match report {
+                Some(r) => r.position.is_some(),
+                None => serpkit::decode::check_syntax(body).is_err(),
+            };
+            let rejected = unreadable || (self.strict && report.as_ref().is_some_and(|r| !r.ok()));
             let result = CallResult {
                 key: self.result_key.clone(),
                 operation: entry.operation.clone(),
@@ -267,6 +273,11 @@ impl Journal for Book {
     fn sending(&self, sending: Sending<'_>) -> LocalBoxFuture<'_, Result<u64, Error>> {
         let ticket = self.next.get();
         self.next.set(ticket + 1);
+        // What it buys: its records' keys, or the result's key (priced per request).
+        let items = match serpkit::records::request_keys(sending.request, sending.source) {
+            Some((_, keys)) => keys.iter().map(|k| k.as_str().to_string()).collect(),
+            None => vec![self.result_key.clone()],
+        };
         let entry = JournalEntry::sent(
             tabs::next_id(),
             &self.job,
@@ -274,7 +285,7 @@ impl Journal for Book {
             sending.request.operation().path(),
             sending.source,
             self.mode,
-            sending.estimate,
+            (items, sending.estimate),
             now(),
         );
         Box::pin(async move {

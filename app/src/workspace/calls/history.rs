@@ -42,10 +42,9 @@ pub enum Outcome {
     },
 }
 
-/// Settles a row written ahead with its outcome: it reserves nothing any more (only a
-/// `running` row reserves). A row that may have been charged keeps its items: what it
-/// possibly bought is not bought again without the user's yes ([`possibly_bought`]).
+/// Settles a row written ahead with its outcome: it reserves nothing any more.
 pub fn finish(mut row: HistoryEntry, outcome: &Outcome) -> HistoryEntry {
+    row.items.clear();
     row.outcome = "ok".into();
     match outcome {
         Outcome::Answered {
@@ -96,42 +95,7 @@ pub fn finish(mut row: HistoryEntry, outcome: &Outcome) -> HistoryEntry {
             }
         }
     }
-    if row.possible_charge == Usd::ZERO {
-        row.items.clear();
-    }
     row
-}
-
-/// How many of `items` (of `source`; what a run would buy now, so none is stored) a call
-/// that may have been charged possibly bought: an interrupted row (its tab closed or
-/// reloaded mid-call) or one with an unknown outcome. With when the latest such call
-/// started. Such items are not bought again without the user's yes.
-pub fn possibly_bought(
-    rows: &[HistoryEntry],
-    source: &str,
-    items: &[String],
-    except: &str,
-) -> Option<(usize, f64)> {
-    let doubtful_rows = rows.iter().filter(|r| {
-        r.id != except && r.source == source && r.outcome != "running" && !r.items.is_empty()
-    });
-    let mut wanted: Option<std::collections::HashSet<&str>> = None;
-    let mut hit = std::collections::HashSet::new();
-    let mut at = 0.0_f64;
-    for r in doubtful_rows {
-        let wanted = wanted.get_or_insert_with(|| items.iter().map(String::as_str).collect());
-        let before = hit.len();
-        hit.extend(
-            r.items
-                .iter()
-                .map(String::as_str)
-                .filter(|i| wanted.contains(i)),
-        );
-        if hit.len() > before {
-            at = at.max(r.at);
-        }
-    }
-    (!hit.is_empty()).then_some((hit.len(), at))
 }
 
 /// True when a failed call sent nothing and cost nothing (refused before it left): its row
@@ -163,9 +127,7 @@ pub fn interrupt(row: &mut HistoryEntry, charge: Usd, possible_charge: Usd) -> b
     row.outcome = "interrupted".into();
     row.charge = charge;
     row.possible_charge = possible_charge;
-    if possible_charge == Usd::ZERO {
-        row.items.clear();
-    }
+    row.items.clear();
     let kept = "The tab was closed or reloaded during the call: what arrived is kept";
     let again = "Run it again (Resume) to buy only what is missing.";
     row.message = if possible_charge > Usd::ZERO {
@@ -307,22 +269,9 @@ mod tests {
             Usd::from_micros(120_000)
         ));
         assert_eq!(row.outcome, "interrupted");
+        assert!(row.items.is_empty());
         assert!(row.message.contains("may have been charged $0.1200"));
         assert!(!interrupt(&mut row, Usd::ZERO, Usd::ZERO));
         assert_eq!(row.charge, Usd::from_micros(120_000));
-        // What it possibly bought is kept, and asked about before it is bought again.
-        let want = ["k2".to_string(), "k3".to_string()];
-        assert_eq!(
-            possibly_bought(&[row.clone()], &row.source, &want, "other"),
-            Some((1, 1.0))
-        );
-        assert_eq!(
-            possibly_bought(&[row.clone()], "https://elsewhere", &want, "x"),
-            None
-        );
-        // An interrupted row that cost nothing frees its items.
-        let mut free = running();
-        interrupt(&mut free, Usd::ZERO, Usd::ZERO);
-        assert!(free.items.is_empty());
     }
 }

@@ -11,7 +11,9 @@ use serpkit::Usd;
 
 use crate::model::Mode;
 
-/// Version of the stored entry. Readers skip entries of a newer version with a notice.
+/// Version of the stored entry. Readers skip entries of a newer version with a notice, so
+/// it changes only when an older reader would misread an entry: `items` (database version
+/// 4) is a field an older reader ignores, and the entry still counts in its cap.
 pub const SCHEMA: u32 = 1;
 
 fn schema() -> u32 {
@@ -36,6 +38,10 @@ pub struct JournalEntry {
     pub source: String,
     /// Demo or live.
     pub mode: Mode,
+    /// What it buys: the record keys of its request, or the result's cache key for an
+    /// operation priced per request (so what a possibly charged request bought is known).
+    #[serde(default)]
+    pub items: Vec<String>,
     /// Its price, shown before it left.
     pub estimate: Usd,
     /// What it was charged.
@@ -60,7 +66,7 @@ impl JournalEntry {
         operation: &str,
         source: &str,
         mode: Mode,
-        estimate: Usd,
+        (items, estimate): (Vec<String>, Usd),
         at: f64,
     ) -> JournalEntry {
         JournalEntry {
@@ -71,6 +77,7 @@ impl JournalEntry {
             operation: operation.to_string(),
             source: source.to_string(),
             mode,
+            items,
             estimate,
             charge: Usd::ZERO,
             possible_charge: Usd::ZERO,
@@ -158,6 +165,37 @@ impl Totals {
     }
 }
 
+/// How many of `items` (of `source`: what a run would buy now, none of them stored) a
+/// request possibly bought whose outcome is unknown (a tab closed or reloaded mid-call, a
+/// timeout, a lost connection), and when the latest such request was sent. Such items are
+/// not bought again without the user's yes (the money state machine's rule).
+pub fn possibly_bought<'a>(
+    entries: impl IntoIterator<Item = &'a JournalEntry>,
+    source: &str,
+    items: &[String],
+) -> Option<(usize, f64)> {
+    let mut wanted: Option<std::collections::HashSet<&str>> = None;
+    let mut hit = std::collections::HashSet::new();
+    let mut at = 0.0_f64;
+    for e in entries {
+        if e.state() != EntryState::PossiblyCharged || e.source != source || e.items.is_empty() {
+            continue;
+        }
+        let wanted = wanted.get_or_insert_with(|| items.iter().map(String::as_str).collect());
+        let before = hit.len();
+        hit.extend(
+            e.items
+                .iter()
+                .map(String::as_str)
+                .filter(|i| wanted.contains(i)),
+        );
+        if hit.len() > before {
+            at = at.max(e.at);
+        }
+    }
+    (!hit.is_empty()).then_some((hit.len(), at))
+}
+
 /// The item reserved by a running job that `items` also needs, if any: a job another tab (or
 /// this one) is buying. Items are record keys and request keys, so only equal sources meet.
 pub fn overlap<'a>(running: &'a [Vec<String>], items: &[String]) -> Option<(usize, &'a str)> {
@@ -236,11 +274,28 @@ mod tests {
             "related",
             "https://api.example.com",
             Mode::Live,
-            Usd::from_micros(estimate),
+            (vec!["k1".into(), "k2".into()], Usd::from_micros(estimate)),
             at,
         );
         e.settle(state, Usd::from_micros(charge), Usd::from_micros(possible));
         e
+    }
+
+    #[test]
+    fn what_a_possibly_charged_request_bought_is_asked_about() {
+        let mut e = entry(EntryState::Sent, 600, 0, 0, 7.0);
+        let want = ["k2".to_string(), "k3".to_string()];
+        let source = e.source.clone();
+        assert_eq!(
+            possibly_bought([&e], &source, &want),
+            None,
+            "in flight: reserved"
+        );
+        e.orphan();
+        assert_eq!(possibly_bought([&e], &source, &want), Some((1, 7.0)));
+        assert_eq!(possibly_bought([&e], "sandbox://demo", &want), None);
+        let charged = entry(EntryState::Charged, 600, 600, 0, 7.0);
+        assert_eq!(possibly_bought([&charged], &source, &want), None);
     }
 
     #[test]

@@ -164,9 +164,12 @@ impl Workspace {
                 }));
             }
             if !yes {
-                if let Some((count, at)) =
-                    super::history::possibly_bought(&rows, &row.source, &row.items, &row.id)
-                {
+                // Every tab's entries, as committed under this lock.
+                self.read_other_tabs_entries().await;
+                let doubt = self.journal.with_untracked(|j| {
+                    super::journal::possibly_bought(j.values(), &row.source, &row.items)
+                });
+                if let Some((count, at)) = doubt {
                     return Err(Blocked::Possibly { count, at });
                 }
             }

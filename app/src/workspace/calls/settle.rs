@@ -83,9 +83,15 @@ pub(super) fn settle(
             possible,
         }) => {
             let mut refused = None;
-            if let Error::ContractViolation { report, body, .. } = &e {
+            let paid = match &e {
+                Error::ContractViolation { report, body, .. } => {
+                    Some((Validation::from_report(report), body))
+                }
+                Error::NotJson { error, body, .. } => Some((Validation::not_json(error), body)),
+                _ => None,
+            };
+            if let Some((validation, body)) = paid {
                 // Paid for: kept, marked refused, never bought again without asking.
-                let validation = Validation::from_report(report);
                 refused = Some((validation.summary(), key.to_string()));
                 let kept = workspace
                     .results
