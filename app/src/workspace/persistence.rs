@@ -125,6 +125,21 @@ impl Workspace {
         });
     }
 
+    /// Where a paid answer is kept: under its request's cache key, except an unreadable
+    /// one (not JSON) while a readable result is stored there, which stays what the page
+    /// shows; the unreadable body then goes beside it (`key` + `\0unreadable`), kept all
+    /// the same.
+    pub(crate) fn kept_key(self, key: &str, unreadable: bool) -> String {
+        let readable_there = self
+            .results
+            .with_untracked(|m| m.get(key).is_some_and(|r| !r.rejected));
+        if unreadable && readable_there {
+            format!("{key}\u{0}unreadable")
+        } else {
+            key.to_string()
+        }
+    }
+
     /// A stored result by cache key (reactive).
     pub fn result(self, key: &str) -> Option<CallResult> {
         self.results.with(|m| m.get(key).cloned())

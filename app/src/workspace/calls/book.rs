@@ -200,7 +200,7 @@ impl Book {
             };
             let rejected = unreadable || (self.strict && report.as_ref().is_some_and(|r| !r.ok()));
             let result = CallResult {
-                key: self.result_key.clone(),
+                key: workspace.kept_key(&self.result_key, unreadable),
                 operation: entry.operation.clone(),
                 request: self.canonical_json.clone(),
                 body: body.clone(),

@@ -85,13 +85,16 @@ pub(super) fn settle(
             let mut refused = None;
             let paid = match &e {
                 Error::ContractViolation { report, body, .. } => {
-                    Some((Validation::from_report(report), body))
+                    Some((Validation::from_report(report), body, false))
                 }
-                Error::NotJson { error, body, .. } => Some((Validation::not_json(error), body)),
+                Error::NotJson { error, body, .. } => {
+                    Some((Validation::not_json(error), body, true))
+                }
                 _ => None,
             };
-            if let Some((validation, body)) = paid {
+            if let Some((validation, body, unreadable)) = paid {
                 // Paid for: kept, marked refused, never bought again without asking.
+                let key = &workspace.kept_key(key, unreadable);
                 refused = Some((validation.summary(), key.to_string()));
                 let kept = workspace
                     .results
