@@ -175,3 +175,52 @@ test('a settings change while a call waits stops it: it is never re-targeted', {
   await until(() => b.getByTestId('run').textContent(), (t) => /for 1 new keyword · 2 already bought/.test(t));
   await a.context().close();
 });
+
+test('an older tab holding the database open: the new tab still loads, says so, and buys nothing live', { timeout: 60_000 }, async () => {
+  const [old, fresh] = await app.tabs(2);
+  // A tab of an older serpkit: its connection (version 3) has no versionchange handler.
+  // (A blank page of the app's origin stands for it: the app itself would open version 4.)
+  await old.route(`${app.url}/old-tab`, (r) => r.fulfill({ contentType: 'text/html', body: '<!doctype html><title>old</title>' }));
+  await old.goto(`${app.url}/old-tab`);
+  await old.evaluate(() => new Promise((resolve, reject) => {
+    const r = indexedDB.open('serpkit', 3);
+    r.onupgradeneeded = () => r.result.createObjectStore('journal');
+    r.onsuccess = () => { window.keep = r.result; resolve(); };
+    r.onerror = () => reject(r.error);
+  }));
+  await app.goto(fresh, '/keywords', { live: { key: SANDBOX_KEY } });
+  assert.match(await fresh.getByTestId('notice').first().textContent(), /older version/);
+  await resetLedger();
+  await spaGo(fresh, '/keyword?kw=blocked%20db&cc=US');
+  await fresh.getByTestId('related').click();
+  const refused = fresh.locator('[data-testid="section-related"] [data-testid="error"]');
+  await refused.waitFor();
+  assert.equal(await refused.getAttribute('data-code'), 'journal');
+  assert.equal((await quietLedger([fresh])).entries.length, 0);
+  await old.context().close();
+});
+
+test('storage refusing the write-ahead (quota): the live request is not sent', { timeout: 60_000 }, async () => {
+  const page = await app.open('/keywords', {
+    live: { key: SANDBOX_KEY },
+    init: () => {
+      const put = IDBObjectStore.prototype.put;
+      IDBObjectStore.prototype.put = function (value, key) {
+        if (this.name === 'journal' && window.storageFull) {
+          throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        }
+        return put.call(this, value, key);
+      };
+    },
+  });
+  await resetLedger();
+  await spaGo(page, '/keyword?kw=quota%20full&cc=US');
+  await page.evaluate(() => { window.storageFull = true; });
+  await page.getByTestId('related').click();
+  const refused = page.locator('[data-testid="section-related"] [data-testid="error"]');
+  await refused.waitFor();
+  assert.equal(await refused.getAttribute('data-code'), 'journal');
+  assert.match(await refused.textContent(), /could not be written/);
+  assert.equal((await quietLedger([page])).entries.length, 0, 'nothing sent outside the journal');
+  await page.context().close();
+});
