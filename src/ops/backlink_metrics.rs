@@ -88,6 +88,7 @@ pub const RESPONSE: Node = array(&Array {
             Match::AnyOf,
             Compare::Target,
             RuleCode::RequestUrl,
+            Error,
         ),
         count_equals_request("urls", Error),
     ],

@@ -67,11 +67,12 @@ super::record! {
         }),
         /// Page URL.
         req url: String = URL,
-        /// SERP position, from 1.
-        req rank: i64 = int(&[range(1.0, f64::INFINITY, Error)]),
+        /// SERP position (from 1 in every observed answer).
+        req rank: i64 = int(&[range(1.0, f64::INFINITY, Warning)]),
     }
-    /// Shape of an outline record (one ranking page). Decided: `rank` is a SERP position, and
-    /// positions count from 1 (error `range` for 0 or less). Limits 2 ("at most the first 10
+    /// Shape of an outline record (one ranking page). `rank`: "SERP position; array is ordered
+    /// by rank ascending". Decided: positions count from 1, but the spec states no bound, so
+    /// 0 or less is a warning `range` (TESTING.md, "Rules downgraded"). Limits 2 ("at most the first 10
     /// ranking pages") bounds the number of records ([`MAX_PAGES`], `max_items`), not the rank:
     /// a SERP position also counts results that are no page (a video block, a map), so the
     /// 10th ranking page may sit at position 12.

@@ -208,6 +208,7 @@ pub const RESPONSE: Node = array(&Array {
             Match::At,
             Compare::Keyword,
             RuleCode::RequestKeyword,
+            Error,
         ),
         count_equals_request("keywords", Error),
     ],
