@@ -82,6 +82,7 @@ super::record! {
 pub const RESPONSE: Node = array(&Array {
     items: object(&PAGE_BACKLINK_METRICS),
     rules: &[
+        // Spec: "url | string (the URL or domain queried)".
         echoes_request_items(
             "url",
             "urls",
@@ -90,6 +91,7 @@ pub const RESPONSE: Node = array(&Array {
             RuleCode::RequestUrl,
             Error,
         ),
+        // Spec: "array of page backlink metrics records, one per URL".
         count_equals_request("urls", Error),
     ],
 });

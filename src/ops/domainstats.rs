@@ -245,6 +245,7 @@ pub fn parse_stat<T: std::str::FromStr>(text: &str) -> Option<T> {
 pub const RESPONSE: Node = array(&Array {
     items: object(&DOMAIN_STATS_RECORD),
     rules: &[
+        // Spec: "| domain | domain |" and priced "per domain in the request": implied, not stated (a warning).
         echoes_request_items(
             "domain",
             "domains",
@@ -253,6 +254,7 @@ pub const RESPONSE: Node = array(&Array {
             RuleCode::RequestDomain,
             Severity::Warning,
         ),
+        // Spec: "domainAsEntered | present only on some records": its value is not stated (a warning).
         echoes_request_items(
             "domainAsEntered",
             "domains",
@@ -261,6 +263,7 @@ pub const RESPONSE: Node = array(&Array {
             RuleCode::RequestDomain,
             Severity::Warning,
         ),
+        // Spec: priced "per domain in the request"; "one per" is not stated here (a warning).
         count_equals_request("domains", Severity::Warning),
     ],
 });

@@ -48,6 +48,7 @@ super::record! {
     /// A heading of a page.
     pub struct Heading {
         /// `h1` .. `h4` observed.
+        /// Spec: "`type` (string; h1, h2, h3, h4 observed)".
         req "type" kind: String = string(&[StringRule::OneOf(&["h1", "h2", "h3", "h4"], Warning)]),
         /// Scraped heading text (untrusted: may contain markup; show it as text, never as HTML).
         req text: String = STR,
@@ -68,6 +69,7 @@ super::record! {
         /// Page URL.
         req url: String = URL,
         /// SERP position (from 1 in every observed answer).
+        /// Spec: "rank | integer | SERP position" (no bound stated: a warning).
         req rank: i64 = int(&[range(1.0, f64::INFINITY, Warning)]),
     }
     /// Shape of an outline record (one ranking page). `rank`: "SERP position; array is ordered
@@ -92,12 +94,14 @@ impl Heading {
 pub const RESPONSE: Node = array(&Array {
     items: object(&OUTLINE_PAGE),
     rules: &[
+        // Spec: "at most the first 10 ranking pages"; "one record per page".
         ArrayRule::Len {
             min: 0,
             max: MAX_PAGES,
             severity: Error,
             code: RuleCode::MaxItems,
         },
+        // Spec: "SERP position; array is ordered by rank ascending".
         ArrayRule::Seq {
             field: "rank",
             key: SeqKey::Int("rank"),

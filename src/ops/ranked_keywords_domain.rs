@@ -47,6 +47,7 @@ super::record! {
         /// The keyword.
         req keyword: String = STR,
         /// Competition, observed between 0 and 100.
+        /// Spec: "competition | number | observed values between 0 and 100".
         req competition: f64 = num(&[range(0.0, 100.0, Warning)]),
         /// Search volume.
         req search_volume: i64 = INT,
@@ -55,6 +56,7 @@ super::record! {
         /// Referring domains of the ranking URL.
         req total_referring_domains: i64 = INT,
         /// SERP position, from 1.
+        /// Spec: "rank | integer | SERP position" (no bound stated: a warning).
         req rank: i64 = int(&[range(1.0, f64::INFINITY, Warning)]),
         /// Ranking URL.
         req url: String = URL,
