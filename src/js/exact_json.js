@@ -7,8 +7,12 @@
 //
 // Decided: under "bigint" and "string" only the fields the core declares as ids that may pass
 // 2^53 are converted (`LARGE_INTEGERS` in static_data.js, per operation: the same fields the
-// generated types give `LargeInteger<I>`), and only beyond ±(2^53 − 1): every other number
-// stays a number, so `data` holds what its type says. An integer beyond that range in any
+// generated types give `LargeInteger<I>`). Under "bigint" every value of them, small or not:
+// a declared id is always a `bigint`, so one type covers it and code never has to handle
+// both. Under "string" only those beyond ±(2^53 − 1) become their digits (a small one stays a
+// number: the parsed-value validator reads a digit string as an integer only beyond that
+// range, so that `"12"` sent where an integer belongs is still a type error). Every other
+// number stays a number, so `data` holds what its type says. An integer beyond that range in any
 // other field, and every such integer under "number" (the default), stays a rounded number
 // but never silently: the report gets one `unsafe_integer` warning per field path pattern
 // (array indices as `*`), never once per record.
@@ -84,6 +88,7 @@ export class Account {
     try {
       holder = new WasmClientClass(clientOptions(value.budgetUsd === undefined ? {} : { budgetUsd: value.budgetUsd }).compact);
     } catch (error) {
+      if (error?.code === 'not_initialized') throw error;
       throw invalidArgument(String(error?.message ?? error).replace(/^invalid client options: /, ''), 'account', error);
     }
     holders.set(this, holder);
@@ -344,7 +349,7 @@ export function exactData(text, mode, declared = []) {
   const data = JSON.parse(text);
   const found = unsafeIntegers(text);
   const warnings = [];
-  if (found.length === 0) return { data, warnings };
+  if (found.length === 0) return { data: declaredExact(data, mode, declared), warnings };
   const exact = (digits) => (mode === 'bigint' ? BigInt(digits) : digits);
   const seen = new Set();
   let root = data;
@@ -367,7 +372,51 @@ export function exactData(text, mode, declared = []) {
       message: `integer ${integer.digits} is beyond ±(2^53 - 1): data holds it as ${Number(integer.digits)}, rounded (${remedy}); reported once for ${pattern || '/'}`,
     });
   }
-  return { data: root, warnings };
+  return { data: declaredExact(root, mode, declared), warnings };
+}
+
+/**
+ * `root` with every integer of the declared fields (`declared`: JSON Pointer patterns, `*`
+ * for array indices) a `bigint` under "bigint", small ones too (the ones beyond 2^53 were put
+ * back exact already; a value that is no integer is left for the report to name).
+ */
+function declaredExact(root, mode, declared) {
+  if (mode !== 'bigint' || declared.length === 0) return root;
+  for (const pattern of declared) {
+    root = convertAt(root, pattern === '' ? [] : pattern.slice(1).split('/'), 0, BigInt);
+  }
+  return root;
+}
+
+/** `value` with the integer at `segments[k..]` (`*`: every array item) made `exact(integer)`. */
+function convertAt(value, segments, k, exact) {
+  if (k === segments.length) return typeof value === 'number' && Number.isInteger(value) ? exact(value) : value;
+  if (value === null || typeof value !== 'object') return value;
+  const segment = segments[k];
+  if (segment === '*') {
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) value[i] = convertAt(value[i], segments, k + 1, exact);
+    return value;
+  }
+  const key = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+  if (Object.prototype.hasOwnProperty.call(value, key)) value[key] = convertAt(value[key], segments, k + 1, exact);
+  return value;
+}
+
+/**
+ * JSON text of `value` as `JSON.stringify(value, null, space)` writes it, with every `bigint`
+ * written as its digits (a JSON number): the way back from `data` under `integers: "bigint"`,
+ * where `JSON.stringify` throws. `JSON.rawJSON` where the runtime has it (Node 21+, Chromium
+ * 114+), else a marker replaced in the text.
+ */
+export function stringify(value, space) {
+  if (typeof JSON.rawJSON === 'function') {
+    return JSON.stringify(value, (key, v) => (typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v), space);
+  }
+  // A marker no string of `value` holds: JSON.stringify writes U+0000 as `\u0000`, so the
+  // text `"\u0000<tag>123"` can only come from here while no string holds "\u0000<tag>".
+  const tag = `serpkit${Math.random().toString(36).slice(2)}`;
+  const text = JSON.stringify(value, (key, v) => (typeof v === 'bigint' ? `\u0000${tag}${v}` : v), space);
+  return text === undefined ? text : text.replace(new RegExp(`"\\\\u0000${tag}(-?[0-9]+)"`, 'g'), '$1');
 }
 
 /** `root` with the value at `path` (segments) replaced by `value` (the new root for an empty path). */

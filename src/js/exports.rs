@@ -62,7 +62,7 @@ impl JsClient {
     /// record cache and `maxAgeMs` stay in JS (`record_client.js` uses them).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "ClientOptions<I>")] options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ClientOptions<I, V>")] options: JsValue,
     ) -> Result<JsClient, JsValue> {
         JsClient::from_options(&options)
     }

@@ -28,7 +28,8 @@ function callError(error, mode, declared, options) {
     }
     if (signal?.aborted === true) error.cause = signal.reason;
   }
-  return error;
+  // Its `cause` made non-enumerable, an abort named `AbortError` (client_options.js).
+  return serpkitError(error);
 }
 
 function message(error) {
@@ -162,6 +163,16 @@ function wholeQuote(estimateCost, operation, request) {
 }
 
 /**
+ * `reply` with its outcome first, `ok` (`Reply` in serpkit.d.ts discriminates on it): the
+ * report's `ok` when the answer was validated (`checked`: the wasm gave a report), `null`
+ * under `validation: "off"` (whose report, if any, holds only rounded-integer warnings).
+ */
+function withOutcome(reply, checked) {
+  const { data, report, ...money } = reply;
+  return { ok: checked ? report.ok : null, data, report, ...money };
+}
+
+/**
  * Defines the per-operation methods and `quote` on `Client.prototype`, and routes the calls
  * of clients made with a `cache` through the record steps.
  */
@@ -192,7 +203,9 @@ export function installRecordCalls(Client, estimateCost) {
     } catch (error) {
       throw callError(error, mode, largeIntegers(Client, operation), options);
     }
-    return settleData(reply, mode, largeIntegers(Client, operation));
+    // Read before `settleData`, which may add a report of rounded integers alone.
+    const checked = reply?.report != null;
+    return withOutcome(settleData(reply, mode, largeIntegers(Client, operation)), checked);
   };
   // `client.account`: one `Account` object per client (the one it was given, or its own).
   Object.defineProperty(prototype, 'account', {

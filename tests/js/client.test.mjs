@@ -84,7 +84,7 @@ test('every operation over fetch: typed data, a clean report, the charge', async
   for (const [method, op, req, check] of CASES) {
     assert.equal(typeof c[method], 'function', method);
     const reply = await c[method](req);
-    assert.deepEqual(Object.keys(reply).sort(), ['attempts', 'charge', 'data', 'report'], method);
+    assert.deepEqual(Object.keys(reply).sort(), ['attempts', 'charge', 'data', 'ok', 'report'], method);
     check(reply.data);
     assert.equal(reply.report.ok, true, `${method}: ${JSON.stringify(reply.report.errors)}`);
     assert.equal(reply.report.error_count, 0);
