@@ -90,7 +90,7 @@ pub(crate) fn operation_named(name: Option<String>) -> Result<Operation, Package
     // belongs.
     let Some(name) = name else {
         return Err(PackageError::invalid_argument(
-            "the operation must be a string such as \"related\" or \"search_volume/bulk\"",
+            "the operation must be a string (\"related\")",
         ));
     };
     name.parse::<Operation>()

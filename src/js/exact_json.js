@@ -31,6 +31,14 @@ export function integersMode(client) {
   return modes.get(client) ?? 'number';
 }
 
+/** Clients made with `validation: "off"` or `"strict"`, and their mode. */
+const validations = new WeakMap();
+
+/** The `validation` mode of a client ("warn" unless it was made with another). */
+export function validationMode(client) {
+  return validations.get(client) ?? 'warn';
+}
+
 /** The record cache of each client made with one: `{ cache, maxAgeMs }` (client_options.js). */
 const recordCaches = new WeakMap();
 
@@ -136,9 +144,9 @@ export function withIntegersOption(WasmClient) {
   WasmClientClass = WasmClient;
   return class Client extends WasmClient {
     constructor(options) {
-      let mode, account, read;
+      let mode, account, read, value;
       try {
-        const value = optionsValue(options);
+        value = optionsValue(options);
         mode = readMode(value);
         account = readAccount(value);
         read = clientOptions(options);
@@ -150,6 +158,9 @@ export function withIntegersOption(WasmClient) {
       if (fetch !== undefined) this.__useFetch(fetch);
       if (cache !== undefined) recordCaches.set(this, { cache, maxAgeMs });
       if (mode !== 'number') modes.set(this, mode);
+      // Read by the wasm too, which refused anything but the three modes.
+      const validation = value?.validation;
+      if (validation === 'off' || validation === 'strict') validations.set(this, validation);
       if (account === undefined) {
         budgets.set(this, this.remaining);
         return;

@@ -88,7 +88,7 @@ impl JsClient {
     /// resolves to `{ data, missing, charge, possiblyCharged, error }` (never rejects after the
     /// start: what was bought is kept; `error` says why it stopped early). The signal stops
     /// starting new chunks; chunks already sent finish and keep what they bought.
-    #[wasm_bindgen(js_name = searchVolumeBulkChunked, unchecked_return_type = "Promise<BulkResult<I>>")]
+    #[wasm_bindgen(js_name = searchVolumeBulkChunked, unchecked_return_type = "Promise<BulkResult<I, V>>")]
     pub fn search_volume_bulk_chunked(
         &self,
         #[wasm_bindgen(unchecked_param_type = "SearchVolumeBulkRequest")] request: JsValue,

@@ -9,8 +9,11 @@
 // examples/pkg_data.rs).
 
 import { METHODS } from './static_data.js';
-import { accountOf, integersMode, largeIntegers, recordCacheOf, settleData, settleError } from './exact_json.js';
+import { accountOf, integersMode, largeIntegers, recordCacheOf, settleData, settleError, validationMode } from './exact_json.js';
 import { serpkitError } from './client_options.js';
+import { operationIndex } from './schema.js';
+import { VALIDATORS, MAX_ISSUES } from './validators.js';
+import { validateValue } from './validate_value.js';
 
 /**
  * A call's error as it leaves the package: a `SerpkitError` instance, its `data` made under
@@ -162,6 +165,11 @@ function wholeQuote(estimateCost, operation, request) {
   return { usd: estimate.usd, micros: estimate.micros, display: estimate.display, newRecords: estimate.units, fromCache: 0, summary: '' };
 }
 
+/** The parsed-value validator's report of a chunked job's records (`search_volume/bulk`). */
+function bulkReport(data) {
+  return validateValue(VALIDATORS[operationIndex('search_volume/bulk')], data, undefined, MAX_ISSUES);
+}
+
 /**
  * `reply` with its outcome first, `ok` (`Reply` in serpkit.d.ts discriminates on it): the
  * report's `ok` when the answer was validated (`checked`: the wasm gave a report), `null`
@@ -239,6 +247,15 @@ export function installRecordCalls(Client, estimateCost) {
       throw callError(error, mode, bulkIntegers, options);
     }
     callError(result.error, mode, bulkIntegers, options);
-    return settleData(result, mode, bulkIntegers);
+    // Without a record cache the wasm's job result has no report (its chunks' reports cost the
+    // wasm more than the package's budget allows): the parsed-value validator checks `data`,
+    // without the request's rules (the chunks that did not complete are not in `data`).
+    const reported = 'report' in result;
+    settleData(result, mode, bulkIntegers);
+    const validation = validationMode(this);
+    if (!reported) {
+      result.report = validation === 'off' ? (result.report ?? null) : bulkReport(result.data);
+    }
+    return withOutcome(result, validation !== 'off');
   };
 }

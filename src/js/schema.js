@@ -33,7 +33,7 @@ let paths;
  */
 export function operationIndex(name) {
   if (typeof name !== 'string') {
-    throw new SerpkitError('invalid_argument', 'the operation must be a string such as "related" or "search_volume/bulk"');
+    throw new SerpkitError('invalid_argument', 'the operation must be a string ("related")');
   }
   paths ??= operations().map((op) => op.path);
   let path = name.trim();

@@ -408,10 +408,24 @@ export interface BulkProgress {
   charge: Money;
 }
 
-export interface BulkResult<I extends IntegersMode = "number"> {
-  /** Records of the completed chunks, in request order, as the service wrote them (as `data`
-   * of `searchVolumeBulk`: the chunks' arrays joined, not decoded and re-encoded). */
-  data: SearchVolumeRecord[];
+/**
+ * What a chunked job (`searchVolumeBulkChunked`) resolves to, under the client's validation
+ * mode `V`, discriminated by `ok` as `Reply` is: `data` (the records of the completed chunks,
+ * in request order, as the service wrote them) is typed only where `ok` is `true`. `report`:
+ * with a record cache, the core's merged report over stored and new records; without one,
+ * the parsed-value validator's report of `data` (every rule a value shows, not those tied to
+ * the request: chunks that did not complete are left out of `data`). Null when validation is
+ * off. Unlike a single call, `"strict"` does not make every result valid: a refused chunk
+ * stops the job (`error`), and with a record cache `data` is the merged answer it judged.
+ */
+export type BulkResult<I extends IntegersMode = "number", V extends ValidationMode = "warn"> = V extends "off"
+  ? BulkResultBase & { ok: null; data: unknown; report: ValidationReport | null }
+  :
+      | (BulkResultBase & { ok: true; data: SearchVolumeRecord[]; report: ValidationReport })
+      | (BulkResultBase & { ok: false; data: unknown; report: ValidationReport });
+
+/** What every chunked job's result has, valid or not (`BulkResult`). */
+export interface BulkResultBase {
   /** Keywords whose chunk did not complete (not charged). */
   missing: string[];
   /** Confirmed charges of the job. */
@@ -424,8 +438,6 @@ export interface BulkResult<I extends IntegersMode = "number"> {
   fromCache?: number;
   /** With a record cache: records bought and stored. */
   bought?: number;
-  /** With a record cache: the merged report over stored and new records (null when off). */
-  report?: ValidationReport | null;
   /** With a record cache: it could not be read or written (the answer is complete). */
   cacheError?: string;
 }

@@ -270,7 +270,7 @@ test('searchVolumeBulkChunked: chunks in order, progress, and a clean stop at th
     { keywords, ccode: 'US' },
     { chunkSize: 10, concurrency: 2, onProgress: (p) => progress.push(p) },
   );
-  assert.deepEqual(Object.keys(all).sort(), ['charge', 'data', 'error', 'missing', 'possiblyCharged']);
+  assert.deepEqual(Object.keys(all).sort(), ['charge', 'data', 'error', 'missing', 'ok', 'possiblyCharged', 'report']);
   assert.equal(all.possiblyCharged.micros, 0);
   assert.equal(all.error, null);
   assert.deepEqual(all.missing, []);

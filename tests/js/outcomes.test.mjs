@@ -52,3 +52,18 @@ test('parseResponse says its outcome: ok with typed data, not ok with unknown da
   const notJson = parseResponse('related', '[{');
   assert.deepEqual([notJson.ok, notJson.data, notJson.report.errors[0].code], [false, undefined, 'json']);
 });
+
+test('a chunked job says its outcome too: its records checked, null when validation is off', async () => {
+  const keywords = { keywords: ['trail shoes', 'running shoes'], ccode: 'US' };
+  const good = await client().searchVolumeBulkChunked(keywords, { chunkSize: 1 });
+  assert.deepEqual([good.ok, good.report.ok, good.data.length, good.error], [true, true, 2, null]);
+  const broken = await client({ key: `${sandbox.key}+break=type` }).searchVolumeBulkChunked(keywords, { chunkSize: 1 });
+  assert.equal(broken.ok, false);
+  assert.ok(broken.report.errors.length > 0 && broken.report.errors.every((e) => e.path.startsWith('/')), JSON.stringify(broken.report.errors));
+  assert.equal(broken.data.length, 2, 'warn keeps what was paid for');
+  const off = await client({ key: `${sandbox.key}+break=type`, validation: 'off' }).searchVolumeBulkChunked(keywords);
+  assert.deepEqual([off.ok, off.report], [null, null]);
+  // With a record cache: the core's merged report.
+  const cached = await client({ cache: new MemoryRecordCache() }).searchVolumeBulkChunked(keywords);
+  assert.deepEqual([cached.ok, cached.report.ok, cached.bought], [true, true, 2]);
+});

@@ -29,7 +29,7 @@ export async function bigints(): Promise<void> {
   const views: number = ((await big.videoVideo({ keyword: 'a' })).data[0]?.views ?? 0) + 1;
   const volume: number = ((await big.call('/v1/related', { keyword: 'a', ccode: 'US' })).data[0]?.search_volume ?? 0) * 2;
   const chunked = await big.searchVolumeBulkChunked({ keywords: ['a'], ccode: 'US' });
-  const monthly: number = (chunked.data[0]?.TARGETED_MONTHLY_SEARCHES[0]?.value ?? 0) + 1;
+  const monthly: number = ((chunked.ok ? chunked.data[0]?.TARGETED_MONTHLY_SEARCHES[0]?.value : 0) ?? 0) + 1;
   // The id is a bigint, whatever its size.
   const id: bigint = post.profile.user_id + 1n;
   void [likes, views, volume, monthly, id];

@@ -77,3 +77,21 @@ export function parsed(text: string): void {
     void [found, result.report.errors];
   }
 }
+
+/** A chunked job: typed records only with `ok`; "off" leaves them unknown. */
+export async function chunked(): Promise<void> {
+  const job = await new Client({ key: 'k' }).searchVolumeBulkChunked({ keywords: ['a'], ccode: 'US' });
+  // @ts-expect-error the records may have broken a rule
+  void job.data[0]?.SEARCH_VOLUME;
+  if (job.ok) {
+    const volume: number | undefined = job.data[0]?.SEARCH_VOLUME;
+    void volume;
+  }
+  const missing: string[] = job.missing;
+  const report: ValidationReport = job.report;
+  const off = await new Client({ key: 'k', validation: 'off' }).searchVolumeBulkChunked({ keywords: ['a'], ccode: 'US' });
+  const ok: null = off.ok;
+  // @ts-expect-error null when validation is off
+  void off.report.ok;
+  void [missing, report, ok];
+}

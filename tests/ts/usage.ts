@@ -268,7 +268,7 @@ export async function everyOperation(): Promise<void> {
     const bulk: BulkOptions = { chunkSize: 100, concurrency: 2, onProgress: (p) => progress.push(p), signal: ctl.signal };
     const job: BulkResult = await c.searchVolumeBulkChunked(svb, bulk);
     const last: BulkProgress | undefined = progress.at(-1);
-    show(job.data.length, job.missing, job.charge.display, job.error?.code, last?.doneChunks, last?.totalChunks);
+    show(job.ok ? job.data.length : 0, job.missing, job.charge.display, job.error?.code, last?.doneChunks, last?.totalChunks);
     const maybe: Money = job.possiblyCharged;
     show(maybe.micros, job.error?.possiblyCharged?.display);
     show(last?.doneKeywords, last?.totalKeywords, last?.charge.micros);
@@ -336,7 +336,7 @@ export async function exactIntegers(): Promise<void> {
   const strings = await new Client({ key: 'k', integers: 'string', validation: 'strict' }).call('microblog/post', { keyword: 'a' });
   const digits: number | string | undefined = strings.data[0]?.profile.user_id;
   const chunked = await big.searchVolumeBulkChunked({ keywords: ['a'], ccode: 'US' });
-  const volume: number | bigint | undefined = chunked.data[0]?.SEARCH_VOLUME;
+  const volume: number | bigint | undefined = chunked.ok ? chunked.data[0]?.SEARCH_VOLUME : undefined;
   const plain = await new Client({ key: 'k', validation: 'strict' }).microblogPost({ keyword: 'a' });
   const exactNumber: number | undefined = plain.data[0]?.profile.user_id;
   // @ts-expect-error integers is one of three modes
