@@ -1,9 +1,11 @@
 // The client's `data` from the body text with exact integers (the `integers` option). Real
 // 64-bit ids (microblog `user_id`) exceed what a JS number holds exactly (±(2^53 − 1)), and
-// `JSON.parse` rounds them without a word. Node 20 has no `JSON.parse` source access, so the
-// text is scanned once for integer tokens beyond that range (a regular expression first: most
-// bodies have no run of 16 digits and skip the scan), `JSON.parse` builds the data, and the
-// values found are put back as `BigInt` or strings of their digits.
+// `JSON.parse` rounds them without a word. Where `JSON.parse` gives a reviver each number's
+// source text (`context.source`: Node 21+, Chromium 114+), one parse finds the integer tokens
+// beyond that range (`integersBySource`); elsewhere (Node 20) the text is scanned once for
+// them (`unsafeIntegers`) and `JSON.parse` builds the data. Either way a regular expression
+// comes first: most bodies have no run of 16 digits and are parsed plainly. The values found
+// are put back as `BigInt` or strings of their digits.
 //
 // Decided: under "bigint" and "string" only the fields the core declares as ids that may pass
 // 2^53 are converted (`LARGE_INTEGERS` in static_data.js, per operation: the same fields the
@@ -340,6 +342,55 @@ export function unsafeIntegers(text) {
   return found;
 }
 
+/** Whether `JSON.parse` hands a reviver each primitive's source text (`context.source`). */
+const HAS_SOURCE = (() => {
+  let source;
+  try {
+    JSON.parse('1', (key, value, context) => {
+      source = context?.source;
+      return value;
+    });
+  } catch {
+    return false;
+  }
+  return source === '1';
+})();
+
+/**
+ * `JSON.parse(text)` and the integer tokens beyond ±(2^53 − 1) it rounded, as `unsafeIntegers`
+ * gives them (`[{ path, arrays, digits }]`, text order), from the reviver's `context.source`
+ * (where the runtime has it: `HAS_SOURCE`). A value's path comes from its holders: each
+ * object or array is recorded with its holder and key as the reviver passes it (bottom up),
+ * so after the parse every recorded leaf walks up to the root.
+ */
+export function integersBySource(text) {
+  const parents = new Map();
+  const leaves = [];
+  const data = JSON.parse(text, function (key, value, context) {
+    if (value !== null && typeof value === 'object') {
+      parents.set(value, [this, key]);
+    } else if (typeof value === 'number' && !Number.isSafeInteger(value) && /^-?[0-9]+$/.test(context.source)) {
+      leaves.push([this, key, context.source]);
+    }
+    return value;
+  });
+  const found = [];
+  for (const [holder, key, digits] of leaves) {
+    const magnitude = digits.charCodeAt(0) === 45 ? digits.slice(1) : digits;
+    if (!(magnitude.length > 16 || (magnitude.length === 16 && magnitude > MAX_SAFE))) continue;
+    const path = [];
+    const arrays = [];
+    // The root's holder is the parse's own wrapper, never a recorded value.
+    for (let h = holder, k = key; parents.has(h); [h, k] = parents.get(h)) {
+      const array = Array.isArray(h);
+      path.push(array ? Number(k) : k);
+      arrays.push(array);
+    }
+    found.push({ path: path.reverse(), arrays: arrays.reverse(), digits });
+  }
+  return { data, found };
+}
+
 /** A JSON Pointer of path segments (`*` for array indices with `pattern`). */
 function pointer(found, pattern) {
   let out = '';
@@ -357,8 +408,13 @@ function pointer(found, pattern) {
  * under "number", stays a rounded number with one warning per path pattern.
  */
 export function exactData(text, mode, declared = []) {
-  const data = JSON.parse(text);
-  const found = unsafeIntegers(text);
+  let data, found;
+  if (typeof text === 'string' && /[0-9]{16}/.test(text) && HAS_SOURCE) {
+    ({ data, found } = integersBySource(text));
+  } else {
+    data = JSON.parse(text);
+    found = unsafeIntegers(text);
+  }
   const warnings = [];
   if (found.length === 0) return { data: declaredExact(data, mode, declared), warnings };
   const exact = (digits) => (mode === 'bigint' ? BigInt(digits) : digits);

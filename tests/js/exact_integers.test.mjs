@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serpkit, sandbox, expectError, launchChromium } from './support.mjs';
+import { serpkit, sandbox, expectError, launchChromium, serveRepo } from './support.mjs';
 import { exactData, largeIntegers, unsafeIntegers } from '../../pkg/exact_json.js';
 import { LARGE_INTEGERS } from '../../pkg/static_data.js';
 
@@ -256,4 +256,35 @@ test('stringify writes data with BigInts back as JSON (JSON.rawJSON where presen
   }
   // Round trip through the client's reading.
   assert.deepEqual(exactData(stringify(data), 'bigint', ['/*/profile/user_id']).data[0].profile.user_id, 9223372036854775807n);
+});
+
+test("Chromium: JSON.parse's context.source finds the same integers as the text scan (which Node 20 needs)", async () => {
+  const texts = [
+    '{"a":[9007199254740991,9007199254740992,-9007199254740991,-9007199254740992],' +
+      '"s":"12345678901234567890 \\" 99999999999999999","f":1.5e300,"g":12345678901234567.5,' +
+      '"h":123456789012345678e2,"x/y~":{"id":18446744073709551616},"":-12345678901234567}',
+    '[{"profile":{"user_id":9223372036854775807,"n":1}},{"profile":{"user_id":12}},{"profile":{"user_id":-9223372036854775808}}]',
+    '12345678901234567890',
+    '[[[1e16,10000000000000001]]]',
+  ];
+  const server = await serveRepo();
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const base = `http://127.0.0.1:${server.address().port}`;
+    await page.route(`${base}/pkg/empty.html`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html>' }));
+    await page.goto(`${base}/pkg/empty.html`);
+    const out = await page.evaluate(async (texts) => {
+      const m = await import('/pkg/exact_json.js');
+      return texts.map((text) => ({ source: m.integersBySource(text).found, scan: m.unsafeIntegers(text) }));
+    }, texts);
+    for (const [i, { source, scan }] of out.entries()) {
+      assert.deepEqual(source, scan, texts[i]);
+      assert.deepEqual(scan, unsafeIntegers(texts[i]), 'the page scans as Node does');
+    }
+    assert.ok(out[1].source.length === 2 && out[0].source.length === 4);
+  } finally {
+    await browser.close();
+    server.close();
+  }
 });
