@@ -6,59 +6,12 @@
 // and `undefined` mean absent; every error is an `invalid_argument` `SerpkitError`, the first
 // found in the order below (which is the order of the Rust reader this replaced).
 //
-// The package's error class, `SerpkitError`, lives here too: this is the module every other
-// part of the package imports first (the wasm's errors get its prototype in `serpkitError`).
+// The package's error class lives in serpkit_error.js (the schema-only entry needs it without
+// this reader); it is re-exported here, where the package's other modules import it from.
 
-/**
- * Every error the package throws or rejects with: a stable `code` (`ErrorCode` in the types)
- * and the fields of its kind; `cause` keeps what caused it (the `fetch` rejection of a
- * network failure, the abort's `signal.reason`). `instanceof` works for the errors of this
- * copy of the package; `isSerpkitError` also for another copy's (two bundles, another realm).
- */
-export class SerpkitError extends Error {
-  /** `new SerpkitError(code, message, { cause }?)`. */
-  constructor(code, message, options) {
-    super(message, options !== null && typeof options === 'object' && 'cause' in options ? { cause: options.cause } : undefined);
-    this.code = code;
-  }
-}
-Object.defineProperty(SerpkitError.prototype, 'name', { value: 'SerpkitError', writable: true, configurable: true });
+import { SerpkitError } from './serpkit_error.js';
 
-/**
- * True for a `SerpkitError`: an instance of the class, or (from another copy of the package,
- * another realm) an error named `SerpkitError` with a string `code`, as ky's `isKyError`
- * reads its errors.
- */
-export function isSerpkitError(value) {
-  if (value instanceof SerpkitError) return true;
-  try {
-    // An `Error` of any realm (a realm's own `Error` is not this one's).
-    return Object.prototype.toString.call(value) === '[object Error]' && value.name === 'SerpkitError' && typeof value.code === 'string';
-  } catch {
-    return false;
-  }
-}
-
-/**
- * `error` as a `SerpkitError` instance: the wasm makes its errors as `Error`s named
- * `SerpkitError` (making them of the class from Rust would cost the wasm an import), which
- * get the class's prototype here, where they leave the package. Anything else as it is.
- */
-export function serpkitError(error) {
-  if (error instanceof Error && !(error instanceof SerpkitError) && error.name === 'SerpkitError') {
-    Object.setPrototypeOf(error, SerpkitError.prototype);
-  }
-  return error;
-}
-
-/** `fn(...args)`, its throw made a `SerpkitError` instance (`serpkitError`). */
-export function settled(fn, ...args) {
-  try {
-    return fn(...args);
-  } catch (error) {
-    throw serpkitError(error);
-  }
-}
+export { SerpkitError, isSerpkitError, serpkitError, settled, notReady } from './serpkit_error.js';
 
 /** The options of `new Client(...)`: the same list as `CLIENT_OPTION_NAMES` in
  * src/js/options.rs (a unit test there compares them). `integers` and `account` are read in
@@ -221,18 +174,7 @@ function readOptions(value, budgetError) {
   } else if (budget !== undefined) {
     throw new Invalid('budgetUsd must be a dollar amount from 0');
   }
-  const headers = [];
-  const object = option(options, 'headers');
-  if (object !== undefined) {
-    if (!isPlainObject(object)) throw new Invalid('headers must be an object of strings');
-    const names = ownKeys(object);
-    if (names === undefined) throw new Invalid('headers: keys unreadable');
-    for (const name of names) {
-      const header = read(object, name);
-      if (typeof header !== 'string') throw new Invalid('headers must be an object of strings');
-      headers.push(name, header);
-    }
-  }
+  const headers = headerList(option(options, 'headers'));
   const key = string(options, 'key');
   const baseUrl = baseUrlOf(options);
   const timeoutMs = number(options, 'timeoutMs');
@@ -250,6 +192,48 @@ function readOptions(value, budgetError) {
   // The order `ClientOptions::from_compact` reads (src/js/options.rs).
   const compact = [key ?? '', baseUrl, validation, budgetText, budgetNumber, timeoutMs, maxRetries, baseDelayMs, maxDelayMs, maxRetryAfterMs, jitter, maxBodyBytes, ...headers];
   return { compact, cache, maxAgeMs: maxAgeMs !== undefined && maxAgeMs >= 0 ? maxAgeMs : -1, fetch };
+}
+
+const HEADERS_KINDS = 'a Headers, an array of [name, value] pairs or an object of strings (as fetch takes)';
+
+/**
+ * The `headers` option as `[name, value, name, value, ...]`: what `fetch` takes as
+ * `HeadersInit`, a `Headers` object, an array of `[name, value]` pairs or a plain object of
+ * strings (anything else refused: a header silently dropped would be worse). A `Headers`
+ * object gives its names in lower case, as it holds them.
+ */
+function headerList(value) {
+  const out = [];
+  if (value === undefined) return out;
+  if (Object.prototype.toString.call(value) === '[object Headers]') {
+    try {
+      for (const [name, header] of value) out.push(name, header);
+    } catch {
+      throw new Invalid('headers: entries unreadable');
+    }
+    return out;
+  }
+  if (Array.isArray(value)) {
+    for (const pair of value) {
+      if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') {
+        throw new Invalid(`headers must be ${HEADERS_KINDS}: each pair is [name, value], two strings`);
+      }
+      out.push(pair[0], pair[1]);
+    }
+    return out;
+  }
+  // A `Map` or `URLSearchParams` has no own keys: read as an object it would send nothing.
+  if (!isPlainObject(value) || Object.prototype.toString.call(value) !== '[object Object]') {
+    throw new Invalid(`headers must be ${HEADERS_KINDS}`);
+  }
+  const names = ownKeys(value);
+  if (names === undefined) throw new Invalid('headers: keys unreadable');
+  for (const name of names) {
+    const header = read(value, name);
+    if (typeof header !== 'string') throw new Invalid(`headers must be ${HEADERS_KINDS}`);
+    out.push(name, header);
+  }
+  return out;
 }
 
 /**

@@ -17,19 +17,24 @@ pub const UNKNOWN_OPERATION: &str = "unknown_operation";
 /// `cache`: the browser's IndexedDB failed under `IndexedDbRecordCache` (record_cache.js; its
 /// `cause` is the `DOMException`).
 pub const CACHE: &str = "cache";
+/// `not_initialized`: an export that needs the wasm, called before `init()` or `initSync()`
+/// (browsers and bundlers; the Node, Deno, Bun and Workers entries initialise on import).
+/// Thrown by the package's JS (`serpkit_error.js`, `notReady`), never by the wasm.
+pub const NOT_INITIALIZED: &str = "not_initialized";
 /// `invalid_request`: a request that does not parse or fails its checks (also a client code).
 pub const INVALID_REQUEST: &str = "invalid_request";
 
 /// The codes only the JS layer gives; every other code is a client error's
 /// ([`Error::code`]).
-pub const JS_ERROR_CODES: [&str; 3] = [INVALID_ARGUMENT, UNKNOWN_OPERATION, CACHE];
+pub const JS_ERROR_CODES: [&str; 4] = [INVALID_ARGUMENT, UNKNOWN_OPERATION, CACHE, NOT_INITIALIZED];
 
 /// Every `code` a `SerpkitError` can carry, in the order of `ErrorCode` in `serpkit.d.ts`:
 /// the JS layer's own, then the client's ([`Error::code`]).
-pub const ERROR_CODES: [&str; 16] = [
+pub const ERROR_CODES: [&str; 17] = [
     INVALID_ARGUMENT,
     UNKNOWN_OPERATION,
     CACHE,
+    NOT_INITIALIZED,
     INVALID_REQUEST,
     "missing_key",
     "budget_exceeded",
@@ -85,7 +90,7 @@ pub(crate) fn operation_named(name: Option<String>) -> Result<Operation, Package
     // belongs.
     let Some(name) = name else {
         return Err(PackageError::invalid_argument(
-            "the operation must be a string such as \"related\" or \"search_volume/bulk\"",
+            "the operation must be a string (\"related\")",
         ));
     };
     name.parse::<Operation>()

@@ -1,14 +1,20 @@
 // The client's `data` from the body text with exact integers (the `integers` option). Real
 // 64-bit ids (microblog `user_id`) exceed what a JS number holds exactly (±(2^53 − 1)), and
-// `JSON.parse` rounds them without a word. Node 20 has no `JSON.parse` source access, so the
-// text is scanned once for integer tokens beyond that range (a regular expression first: most
-// bodies have no run of 16 digits and skip the scan), `JSON.parse` builds the data, and the
-// values found are put back as `BigInt` or strings of their digits.
+// `JSON.parse` rounds them without a word. Where `JSON.parse` gives a reviver each number's
+// source text (`context.source`: Node 21+, Chromium 114+), one parse finds the integer tokens
+// beyond that range (`integersBySource`); elsewhere (Node 20) the text is scanned once for
+// them (`unsafeIntegers`) and `JSON.parse` builds the data. Either way a regular expression
+// comes first: most bodies have no run of 16 digits and are parsed plainly. The values found
+// are put back as `BigInt` or strings of their digits.
 //
 // Decided: under "bigint" and "string" only the fields the core declares as ids that may pass
 // 2^53 are converted (`LARGE_INTEGERS` in static_data.js, per operation: the same fields the
-// generated types give `LargeInteger<I>`), and only beyond ±(2^53 − 1): every other number
-// stays a number, so `data` holds what its type says. An integer beyond that range in any
+// generated types give `LargeInteger<I>`). Under "bigint" every value of them, small or not:
+// a declared id is always a `bigint`, so one type covers it and code never has to handle
+// both. Under "string" only those beyond ±(2^53 − 1) become their digits (a small one stays a
+// number: the parsed-value validator reads a digit string as an integer only beyond that
+// range, so that `"12"` sent where an integer belongs is still a type error). Every other
+// number stays a number, so `data` holds what its type says. An integer beyond that range in any
 // other field, and every such integer under "number" (the default), stays a rounded number
 // but never silently: the report gets one `unsafe_integer` warning per field path pattern
 // (array indices as `*`), never once per record.
@@ -25,6 +31,14 @@ const modes = new WeakMap();
 /** The `integers` mode of a client ("number" unless it was made with another). */
 export function integersMode(client) {
   return modes.get(client) ?? 'number';
+}
+
+/** Clients made with `validation: "off"` or `"strict"`, and their mode. */
+const validations = new WeakMap();
+
+/** The `validation` mode of a client ("warn" unless it was made with another). */
+export function validationMode(client) {
+  return validations.get(client) ?? 'warn';
 }
 
 /** The record cache of each client made with one: `{ cache, maxAgeMs }` (client_options.js). */
@@ -84,6 +98,7 @@ export class Account {
     try {
       holder = new WasmClientClass(clientOptions(value.budgetUsd === undefined ? {} : { budgetUsd: value.budgetUsd }).compact);
     } catch (error) {
+      if (error?.code === 'not_initialized') throw error;
       throw invalidArgument(String(error?.message ?? error).replace(/^invalid client options: /, ''), 'account', error);
     }
     holders.set(this, holder);
@@ -131,9 +146,9 @@ export function withIntegersOption(WasmClient) {
   WasmClientClass = WasmClient;
   return class Client extends WasmClient {
     constructor(options) {
-      let mode, account, read;
+      let mode, account, read, value;
       try {
-        const value = optionsValue(options);
+        value = optionsValue(options);
         mode = readMode(value);
         account = readAccount(value);
         read = clientOptions(options);
@@ -145,6 +160,9 @@ export function withIntegersOption(WasmClient) {
       if (fetch !== undefined) this.__useFetch(fetch);
       if (cache !== undefined) recordCaches.set(this, { cache, maxAgeMs });
       if (mode !== 'number') modes.set(this, mode);
+      // Read by the wasm too, which refused anything but the three modes.
+      const validation = value?.validation;
+      if (validation === 'off' || validation === 'strict') validations.set(this, validation);
       if (account === undefined) {
         budgets.set(this, this.remaining);
         return;
@@ -324,6 +342,55 @@ export function unsafeIntegers(text) {
   return found;
 }
 
+/** Whether `JSON.parse` hands a reviver each primitive's source text (`context.source`). */
+const HAS_SOURCE = (() => {
+  let source;
+  try {
+    JSON.parse('1', (key, value, context) => {
+      source = context?.source;
+      return value;
+    });
+  } catch {
+    return false;
+  }
+  return source === '1';
+})();
+
+/**
+ * `JSON.parse(text)` and the integer tokens beyond ±(2^53 − 1) it rounded, as `unsafeIntegers`
+ * gives them (`[{ path, arrays, digits }]`, text order), from the reviver's `context.source`
+ * (where the runtime has it: `HAS_SOURCE`). A value's path comes from its holders: each
+ * object or array is recorded with its holder and key as the reviver passes it (bottom up),
+ * so after the parse every recorded leaf walks up to the root.
+ */
+export function integersBySource(text) {
+  const parents = new Map();
+  const leaves = [];
+  const data = JSON.parse(text, function (key, value, context) {
+    if (value !== null && typeof value === 'object') {
+      parents.set(value, [this, key]);
+    } else if (typeof value === 'number' && !Number.isSafeInteger(value) && /^-?[0-9]+$/.test(context.source)) {
+      leaves.push([this, key, context.source]);
+    }
+    return value;
+  });
+  const found = [];
+  for (const [holder, key, digits] of leaves) {
+    const magnitude = digits.charCodeAt(0) === 45 ? digits.slice(1) : digits;
+    if (!(magnitude.length > 16 || (magnitude.length === 16 && magnitude > MAX_SAFE))) continue;
+    const path = [];
+    const arrays = [];
+    // The root's holder is the parse's own wrapper, never a recorded value.
+    for (let h = holder, k = key; parents.has(h); [h, k] = parents.get(h)) {
+      const array = Array.isArray(h);
+      path.push(array ? Number(k) : k);
+      arrays.push(array);
+    }
+    found.push({ path: path.reverse(), arrays: arrays.reverse(), digits });
+  }
+  return { data, found };
+}
+
 /** A JSON Pointer of path segments (`*` for array indices with `pattern`). */
 function pointer(found, pattern) {
   let out = '';
@@ -341,10 +408,15 @@ function pointer(found, pattern) {
  * under "number", stays a rounded number with one warning per path pattern.
  */
 export function exactData(text, mode, declared = []) {
-  const data = JSON.parse(text);
-  const found = unsafeIntegers(text);
+  let data, found;
+  if (typeof text === 'string' && /[0-9]{16}/.test(text) && HAS_SOURCE) {
+    ({ data, found } = integersBySource(text));
+  } else {
+    data = JSON.parse(text);
+    found = unsafeIntegers(text);
+  }
   const warnings = [];
-  if (found.length === 0) return { data, warnings };
+  if (found.length === 0) return { data: declaredExact(data, mode, declared), warnings };
   const exact = (digits) => (mode === 'bigint' ? BigInt(digits) : digits);
   const seen = new Set();
   let root = data;
@@ -367,7 +439,51 @@ export function exactData(text, mode, declared = []) {
       message: `integer ${integer.digits} is beyond ±(2^53 - 1): data holds it as ${Number(integer.digits)}, rounded (${remedy}); reported once for ${pattern || '/'}`,
     });
   }
-  return { data: root, warnings };
+  return { data: declaredExact(root, mode, declared), warnings };
+}
+
+/**
+ * `root` with every integer of the declared fields (`declared`: JSON Pointer patterns, `*`
+ * for array indices) a `bigint` under "bigint", small ones too (the ones beyond 2^53 were put
+ * back exact already; a value that is no integer is left for the report to name).
+ */
+function declaredExact(root, mode, declared) {
+  if (mode !== 'bigint' || declared.length === 0) return root;
+  for (const pattern of declared) {
+    root = convertAt(root, pattern === '' ? [] : pattern.slice(1).split('/'), 0, BigInt);
+  }
+  return root;
+}
+
+/** `value` with the integer at `segments[k..]` (`*`: every array item) made `exact(integer)`. */
+function convertAt(value, segments, k, exact) {
+  if (k === segments.length) return typeof value === 'number' && Number.isInteger(value) ? exact(value) : value;
+  if (value === null || typeof value !== 'object') return value;
+  const segment = segments[k];
+  if (segment === '*') {
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) value[i] = convertAt(value[i], segments, k + 1, exact);
+    return value;
+  }
+  const key = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+  if (Object.prototype.hasOwnProperty.call(value, key)) value[key] = convertAt(value[key], segments, k + 1, exact);
+  return value;
+}
+
+/**
+ * JSON text of `value` as `JSON.stringify(value, null, space)` writes it, with every `bigint`
+ * written as its digits (a JSON number): the way back from `data` under `integers: "bigint"`,
+ * where `JSON.stringify` throws. `JSON.rawJSON` where the runtime has it (Node 21+, Chromium
+ * 114+), else a marker replaced in the text.
+ */
+export function stringify(value, space) {
+  if (typeof JSON.rawJSON === 'function') {
+    return JSON.stringify(value, (key, v) => (typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v), space);
+  }
+  // A marker no string of `value` holds: JSON.stringify writes U+0000 as `\u0000`, so the
+  // text `"\u0000<tag>123"` can only come from here while no string holds "\u0000<tag>".
+  const tag = `serpkit${Math.random().toString(36).slice(2)}`;
+  const text = JSON.stringify(value, (key, v) => (typeof v === 'bigint' ? `\u0000${tag}${v}` : v), space);
+  return text === undefined ? text : text.replace(new RegExp(`"\\\\u0000${tag}(-?[0-9]+)"`, 'g'), '$1');
 }
 
 /** `root` with the value at `path` (segments) replaced by `value` (the new root for an empty path). */

@@ -62,7 +62,7 @@ impl JsClient {
     /// record cache and `maxAgeMs` stay in JS (`record_client.js` uses them).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "ClientOptions<I>")] options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ClientOptions<I, V>")] options: JsValue,
     ) -> Result<JsClient, JsValue> {
         JsClient::from_options(&options)
     }
@@ -88,7 +88,7 @@ impl JsClient {
     /// resolves to `{ data, missing, charge, possiblyCharged, error }` (never rejects after the
     /// start: what was bought is kept; `error` says why it stopped early). The signal stops
     /// starting new chunks; chunks already sent finish and keep what they bought.
-    #[wasm_bindgen(js_name = searchVolumeBulkChunked, unchecked_return_type = "Promise<BulkResult<I>>")]
+    #[wasm_bindgen(js_name = searchVolumeBulkChunked, unchecked_return_type = "Promise<BulkResult<I, V>>")]
     pub fn search_volume_bulk_chunked(
         &self,
         #[wasm_bindgen(unchecked_param_type = "SearchVolumeBulkRequest")] request: JsValue,

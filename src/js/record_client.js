@@ -9,8 +9,11 @@
 // examples/pkg_data.rs).
 
 import { METHODS } from './static_data.js';
-import { accountOf, integersMode, largeIntegers, recordCacheOf, settleData, settleError } from './exact_json.js';
+import { accountOf, integersMode, largeIntegers, recordCacheOf, settleData, settleError, validationMode } from './exact_json.js';
 import { serpkitError } from './client_options.js';
+import { operationIndex } from './schema.js';
+import { VALIDATORS, MAX_ISSUES } from './validators.js';
+import { validateValue } from './validate_value.js';
 
 /**
  * A call's error as it leaves the package: a `SerpkitError` instance, its `data` made under
@@ -28,7 +31,8 @@ function callError(error, mode, declared, options) {
     }
     if (signal?.aborted === true) error.cause = signal.reason;
   }
-  return error;
+  // Its `cause` made non-enumerable, an abort named `AbortError` (client_options.js).
+  return serpkitError(error);
 }
 
 function message(error) {
@@ -161,6 +165,21 @@ function wholeQuote(estimateCost, operation, request) {
   return { usd: estimate.usd, micros: estimate.micros, display: estimate.display, newRecords: estimate.units, fromCache: 0, summary: '' };
 }
 
+/** The parsed-value validator's report of a chunked job's records (`search_volume/bulk`). */
+function bulkReport(data) {
+  return validateValue(VALIDATORS[operationIndex('search_volume/bulk')], data, undefined, MAX_ISSUES);
+}
+
+/**
+ * `reply` with its outcome first, `ok` (`Reply` in serpkit.d.ts discriminates on it): the
+ * report's `ok` when the answer was validated (`checked`: the wasm gave a report), `null`
+ * under `validation: "off"` (whose report, if any, holds only rounded-integer warnings).
+ */
+function withOutcome(reply, checked) {
+  const { data, report, ...money } = reply;
+  return { ok: checked ? report.ok : null, data, report, ...money };
+}
+
 /**
  * Defines the per-operation methods and `quote` on `Client.prototype`, and routes the calls
  * of clients made with a `cache` through the record steps.
@@ -192,7 +211,9 @@ export function installRecordCalls(Client, estimateCost) {
     } catch (error) {
       throw callError(error, mode, largeIntegers(Client, operation), options);
     }
-    return settleData(reply, mode, largeIntegers(Client, operation));
+    // Read before `settleData`, which may add a report of rounded integers alone.
+    const checked = reply?.report != null;
+    return withOutcome(settleData(reply, mode, largeIntegers(Client, operation)), checked);
   };
   // `client.account`: one `Account` object per client (the one it was given, or its own).
   Object.defineProperty(prototype, 'account', {
@@ -226,6 +247,15 @@ export function installRecordCalls(Client, estimateCost) {
       throw callError(error, mode, bulkIntegers, options);
     }
     callError(result.error, mode, bulkIntegers, options);
-    return settleData(result, mode, bulkIntegers);
+    // Without a record cache the wasm's job result has no report (its chunks' reports cost the
+    // wasm more than the package's budget allows): the parsed-value validator checks `data`,
+    // without the request's rules (the chunks that did not complete are not in `data`).
+    const reported = 'report' in result;
+    settleData(result, mode, bulkIntegers);
+    const validation = validationMode(this);
+    if (!reported) {
+      result.report = validation === 'off' ? (result.report ?? null) : bulkReport(result.data);
+    }
+    return withOutcome(result, validation !== 'off');
   };
 }

@@ -10,7 +10,12 @@ export type OperationRef = OperationName | `/v1/${OperationName}`;
 /** The operation name an `OperationRef` stands for: `OperationOf<"/v1/related">` is `"related"`. */
 export type OperationOf<R extends OperationRef> = R extends `/v1/${infer P extends OperationName}` ? P : Extract<R, OperationName>;
 
-/** The request body of an operation (`key` may be omitted). */
+/**
+ * The request body of an operation (`key` may be omitted). Every function that takes a
+ * request also reads its JSON text at run time (for plain JS), but the types take the object
+ * only: a string type would accept any text, and the text's mistakes would surface only at
+ * run time. In TypeScript, `JSON.parse` the text first (or build the object).
+ */
 export type RequestOf<R extends OperationRef> = Operations[OperationOf<R>]["request"];
 
 /** The response (`data`) of an operation, under the client's `integers` mode `I`. */
@@ -35,9 +40,9 @@ export function jsonSchema(operation: OperationRef): Record<string, unknown>;
 /**
  * The estimated charge of a request now (the operation's price × its units), without a client
  * or a record cache: `estimateCost("related", { keyword, ccode })`. The request is typed by the
- * operation; one given as JSON text is read at run time.
+ * operation (see `RequestOf` on requests as JSON text).
  */
-export function estimateCost<P extends OperationRef>(operation: P, request: RequestOf<P> | string): CostEstimate;
+export function estimateCost<P extends OperationRef>(operation: P, request: RequestOf<P>): CostEstimate;
 
 /**
  * Validates a response body of `operation` against every rule of the spec. Which input to
@@ -59,7 +64,7 @@ export function estimateCost<P extends OperationRef>(operation: P, request: Requ
 export function validateResponse<P extends OperationRef>(
   operation: P,
   body: string | Uint8Array | ArrayBuffer | unknown,
-  request?: RequestOf<P> | string | null,
+  request?: RequestOf<P> | null,
 ): ValidationReport;
 
 /** What `responseSchema(op)["~standard"].validate` returns (Standard Schema v1's result). */
@@ -69,6 +74,13 @@ export type ResponseSchemaResult<T = unknown> =
       readonly issues: ReadonlyArray<{ readonly message: string; readonly path: ReadonlyArray<string | number>; readonly code: string }>;
       readonly serpkit: { readonly report: ValidationReport };
     };
+
+/**
+ * JSON text of `value` as `JSON.stringify(value, null, space)` writes it, with each `bigint`
+ * written as its digits (a JSON number): the way back from `data` under
+ * `integers: "bigint"`, where `JSON.stringify` throws. Needs no `init()`.
+ */
+export function stringify(value: unknown, space?: string | number): string;
 
 /** `draft-2020-12` or `draft-07` (others throw). */
 export interface ResponseJsonSchemaOptions {
@@ -100,7 +112,7 @@ export interface ResponseSchema<T = unknown> {
  * library that takes one), validating parsed values with the operation's generated JS
  * validator; `options.request` adds the rules tied to the request.
  */
-export function responseSchema<P extends OperationRef>(operation: P, options?: { request?: RequestOf<P> | string | null }): ResponseSchema<ResponseOf<P>>;
+export function responseSchema<P extends OperationRef>(operation: P, options?: { request?: RequestOf<P> | null }): ResponseSchema<ResponseOf<P>>;
 
 /**
  * Validated data from JSON text or UTF-8 bytes: `JSON.parse`, then the parsed-value
@@ -111,8 +123,17 @@ export function responseSchema<P extends OperationRef>(operation: P, options?: {
 export function parseResponse<P extends OperationRef>(
   operation: P,
   body: string | Uint8Array | ArrayBuffer,
-  request?: RequestOf<P> | string | null,
-): { data: ResponseOf<P> | undefined; report: ValidationReport };
+  request?: RequestOf<P> | null,
+): Parsed<ResponseOf<P>>;
+
+/**
+ * What `parseResponse` returns, discriminated by `ok` (the report's `ok`): `data` is typed
+ * only when it passed every rule (warnings allowed); otherwise it is `unknown` (`undefined`
+ * when the body is not JSON) and the report says what is wrong.
+ */
+export type Parsed<T> =
+  | { ok: true; data: T; report: ValidationReport }
+  | { ok: false; data: unknown; report: ValidationReport };
 
 export interface OperationInfo {
   path: OperationName;
@@ -164,15 +185,27 @@ export interface RetryOptions {
 /**
  * How a client's `data` holds integers beyond ±(2^53 − 1), which a JS number cannot hold
  * exactly (real 64-bit ids: microblog `user_id`). Only the fields the core declares may hold
- * such an id (`LargeInteger<I>`: microblog `profile.user_id`) are converted, and only beyond
- * that range: they are `number | bigint` or `number | string`, every other number stays a
- * `number`. A rounded integer ("number", the default, or one beyond 2^53 in any other field)
- * is never silent: the reply's report gets an `unsafe_integer` warning, once per field path
- * pattern.
+ * such an id (`LargeInteger<I>`: microblog `profile.user_id`) are converted: under "bigint"
+ * every value of them, so such an id is always a `bigint`; under "string" those beyond that
+ * range become their digits (`number | string`); every other number stays a `number`. A rounded integer ("number", the default, or one
+ * beyond 2^53 in any other field) is never silent: the reply's report gets an
+ * `unsafe_integer` warning, once per field path pattern. `JSON.stringify` throws on a
+ * `bigint`: `stringify(data)` writes it back as JSON.
  */
 export type IntegersMode = "number" | "bigint" | "string";
 
-export interface ClientOptions<I extends IntegersMode = "number"> {
+/**
+ * How a client checks answers: "warn" (default) attaches the report, "strict" rejects on
+ * contract errors (`contract_violation`), "off" checks nothing. It types the replies
+ * (`Reply<T, V>`): `new Client({ key, validation: "strict" })` is a `Client<"number", "strict">`.
+ */
+export type ValidationMode = "off" | "warn" | "strict";
+
+/**
+ * The options of `new Client(options)`. Annotated without arguments (`const o: ClientOptions`)
+ * it accepts every mode, and a client made from it types its replies for any of them.
+ */
+export interface ClientOptions<I extends IntegersMode = IntegersMode, V extends ValidationMode = ValidationMode> {
   /** The API key: sent in the request body only, never in URLs, logs or errors. */
   key: string;
   /** Base URL, a string or a `URL` (default: the service). A trailing `/v1` or `/v1/` is the
@@ -182,15 +215,17 @@ export interface ClientOptions<I extends IntegersMode = "number"> {
   timeoutMs?: number;
   /** Retries for network errors, 429 and 503: a count or a policy. Default 2. */
   retries?: number | RetryOptions;
-  /** Default "warn": attach the report. "strict" rejects on contract errors. */
-  validation?: "off" | "warn" | "strict";
+  /** Default "warn": attach the report. "strict" rejects on contract errors. "off": no
+   * report, and `data` typed `unknown` (nothing checked it). See `ValidationMode`. */
+  validation?: V;
   /** Stop before a call that would take the spend over this (dollars): the budget of the
    * client's own account. Not with `account` (the account's budget is the one budget). */
   budgetUsd?: number | string;
   /** Largest response body accepted (bytes). Default 256 MiB. */
   maxBodyBytes?: number;
-  /** Extra request headers. */
-  headers?: Record<string, string>;
+  /** Extra request headers, as `fetch` takes them (`HeadersInit`): a `Headers`, `[name, value]`
+   * pairs or an object of strings. */
+  headers?: Headers | ReadonlyArray<readonly [string, string]> | Record<string, string>;
   /**
    * Where bought records are kept, so each record is paid for once: `search_volume/bulk` and
    * `/single` per keyword and country, `domainstats` per domain, `backlink/metrics` per URL.
@@ -308,10 +343,8 @@ export interface Quote extends Money {
   summary: string;
 }
 
-export interface Reply<T> {
-  data: T;
-  /** `null` when validation is off. */
-  report: ValidationReport | null;
+/** What every reply has, valid or not: what the call cost and how it was answered. */
+export interface ReplyBase {
   charge: Money;
   attempts: number;
   /** With a record cache: requested records answered from it (not charged). */
@@ -321,6 +354,45 @@ export interface Reply<T> {
   /** With a record cache: it could not be read or written (the answer is complete). */
   cacheError?: string;
 }
+
+/** A reply whose data passed every rule of the spec (warnings allowed): `data` is typed. */
+export interface ValidReply<T> extends ReplyBase {
+  ok: true;
+  data: T;
+  report: ValidationReport;
+}
+
+/**
+ * A reply whose data broke a rule (`validation: "warn"`): `data` is what was paid for, typed
+ * `unknown` (check it, or read `report`, before using it as the operation's type).
+ */
+export interface InvalidReply extends ReplyBase {
+  ok: false;
+  data: unknown;
+  report: ValidationReport;
+}
+
+/**
+ * A reply of a client with `validation: "off"`: nothing checked `data`, so it is `unknown`;
+ * `report` is null, or holds only the `unsafe_integer` warnings of rounded integers.
+ */
+export interface UncheckedReply extends ReplyBase {
+  ok: null;
+  data: unknown;
+  report: ValidationReport | null;
+}
+
+/**
+ * A call's reply under the client's validation mode `V`, discriminated by `ok`: "strict"
+ * replies are always valid (an invalid answer rejects with `contract_violation`); "warn"
+ * replies are valid (`ok: true`, `data: T`) or not (`ok: false`, `data: unknown`), both
+ * with their report and their money fields; "off" replies are unchecked.
+ */
+export type Reply<T, V extends ValidationMode = "warn"> = V extends "strict"
+  ? ValidReply<T>
+  : V extends "warn"
+    ? ValidReply<T> | InvalidReply
+    : UncheckedReply;
 
 export interface BulkOptions extends CallOptions {
   chunkSize?: number;
@@ -336,10 +408,24 @@ export interface BulkProgress {
   charge: Money;
 }
 
-export interface BulkResult<I extends IntegersMode = "number"> {
-  /** Records of the completed chunks, in request order, as the service wrote them (as `data`
-   * of `searchVolumeBulk`: the chunks' arrays joined, not decoded and re-encoded). */
-  data: SearchVolumeRecord[];
+/**
+ * What a chunked job (`searchVolumeBulkChunked`) resolves to, under the client's validation
+ * mode `V`, discriminated by `ok` as `Reply` is: `data` (the records of the completed chunks,
+ * in request order, as the service wrote them) is typed only where `ok` is `true`. `report`:
+ * with a record cache, the core's merged report over stored and new records; without one,
+ * the parsed-value validator's report of `data` (every rule a value shows, not those tied to
+ * the request: chunks that did not complete are left out of `data`). Null when validation is
+ * off. Unlike a single call, `"strict"` does not make every result valid: a refused chunk
+ * stops the job (`error`), and with a record cache `data` is the merged answer it judged.
+ */
+export type BulkResult<I extends IntegersMode = "number", V extends ValidationMode = "warn"> = V extends "off"
+  ? BulkResultBase & { ok: null; data: unknown; report: ValidationReport | null }
+  :
+      | (BulkResultBase & { ok: true; data: SearchVolumeRecord[]; report: ValidationReport })
+      | (BulkResultBase & { ok: false; data: unknown; report: ValidationReport });
+
+/** What every chunked job's result has, valid or not (`BulkResult`). */
+export interface BulkResultBase {
   /** Keywords whose chunk did not complete (not charged). */
   missing: string[];
   /** Confirmed charges of the job. */
@@ -352,8 +438,6 @@ export interface BulkResult<I extends IntegersMode = "number"> {
   fromCache?: number;
   /** With a record cache: records bought and stored. */
   bought?: number;
-  /** With a record cache: the merged report over stored and new records (null when off). */
-  report?: ValidationReport | null;
   /** With a record cache: it could not be read or written (the answer is complete). */
   cacheError?: string;
 }
@@ -362,6 +446,7 @@ export type ErrorCode =
   | "invalid_argument"
   | "unknown_operation"
   | "cache"
+  | "not_initialized"
   | "invalid_request"
   | "missing_key"
   | "budget_exceeded"
@@ -378,11 +463,15 @@ export type ErrorCode =
 
 /** What every `SerpkitError` has, whatever its `code`. */
 export interface SerpkitErrorBase extends Error {
-  name: "SerpkitError";
+  /** "SerpkitError"; an abort's is "AbortError" (`AbortedError`). */
+  name: "SerpkitError" | "AbortError";
   code: ErrorCode;
-  /** What caused it: the `fetch` rejection of a `network` or `connection_lost` error, the
-   * abort's `signal.reason` of `aborted`, IndexedDB's `DOMException` of `cache`. */
+  /** What caused it (not enumerable, as the standard's): the `fetch` rejection of a
+   * `network` or `connection_lost` error, the abort's `signal.reason` of `aborted`,
+   * IndexedDB's `DOMException` of `cache`. */
   cause?: unknown;
+  /** Every field as JSON data (what `JSON.stringify(error)` writes); see `SerpkitError.from`. */
+  toJSON(): SerpkitErrorJson;
   /** What to do about it. */
   hint?: string;
   /** What the failed call was charged (a 200 with a broken, too large or lost body is charged). */
@@ -420,7 +509,11 @@ export interface BudgetExceededError extends SerpkitErrorBase {
   budget: Money;
 }
 
-/** `not_json` / `decode`: a 200 whose body is not JSON, or does not fit the model (charged). */
+/**
+ * `not_json`: a 200 whose body is not JSON. `decode`: a chunk of `searchVolumeBulkChunked`
+ * whose body is JSON but not an array of records (under `validation: "warn"` or `"off"`;
+ * "strict" refuses it as `contract_violation` first). Both charged.
+ */
 export interface BodyTextError extends SerpkitErrorBase {
   code: "not_json" | "decode";
   path: string;
@@ -456,12 +549,37 @@ export interface BodyLostError extends SerpkitErrorBase {
 }
 
 /**
- * The codes with no fields of their own. `network`: the request provably never left (refused,
+ * The codes with no fields of their own. `not_initialized`: an export that needs the wasm,
+ * called before `init()` (browsers and bundlers: `await init()` first). `network`: the request provably never left (refused,
  * host not found), after the retries: free. `connection_lost`: the connection failed after the
  * request may have left, before any answer: possibly charged (`possiblyCharged`), never retried.
  */
 export interface PlainSerpkitError extends SerpkitErrorBase {
-  code: "invalid_argument" | "unknown_operation" | "cache" | "missing_key" | "aborted" | "network" | "connection_lost";
+  name: "SerpkitError";
+  code: "invalid_argument" | "unknown_operation" | "cache" | "not_initialized" | "missing_key" | "network" | "connection_lost";
+}
+
+/**
+ * `aborted`: the call's `signal` aborted it (possibly charged when it was sent). Named
+ * `AbortError`, as Node's abort errors, so `e.name === "AbortError"` checks written for
+ * `fetch` recognise it; `cause` is the signal's `reason` (what `fetch` rejects with).
+ */
+export interface AbortedError extends SerpkitErrorBase {
+  name: "AbortError";
+  code: "aborted";
+}
+
+/**
+ * A `SerpkitError` as JSON data (`error.toJSON()`): it survives `JSON.stringify` and
+ * `structuredClone` (`postMessage` to a worker), which keeps only an error's message.
+ */
+export interface SerpkitErrorJson {
+  name: string;
+  code: ErrorCode;
+  message: string;
+  /** The cause's `{ name, message }` when it was an error, else its JSON value. */
+  cause?: unknown;
+  [field: string]: unknown;
 }
 
 /**
@@ -472,6 +590,8 @@ export interface PlainSerpkitError extends SerpkitErrorBase {
 export declare const SerpkitError: {
   new (code: ErrorCode, message: string, options?: { cause?: unknown }): SerpkitError;
   readonly prototype: SerpkitError;
+  /** The error again from its `toJSON()` value (after `JSON.parse` or `structuredClone`). */
+  from(value: SerpkitErrorJson): SerpkitError;
 };
 
 /** True for a `SerpkitError`, also one from another copy of the package (by `name` and `code`). */
@@ -486,6 +606,7 @@ export type SerpkitError =
   | TimeoutError
   | BodyTooLargeError
   | BodyLostError
+  | AbortedError
   | PlainSerpkitError;
 
 /**
@@ -495,19 +616,19 @@ export type SerpkitError =
  * declaration. With a record `cache`, replies also say `fromCache`,
  * `bought` and (when the cache failed) `cacheError`.
  */
-export interface Client<I extends IntegersMode = "number"> extends OperationMethods<I> {
+export interface Client<I extends IntegersMode = "number", V extends ValidationMode = "warn"> extends OperationMethods<I, V> {
   /**
    * Any operation by its path (`"related"`, or `"/v1/related"`), typed by the path as the
    * methods above are: a request object of another operation does not compile
-   * (`client.call('related', { domain })`). A request given as JSON text is read at run time.
+   * (`client.call('related', { domain })`). See `RequestOf` on requests as JSON text.
    */
-  call<P extends OperationRef>(operation: P, request: RequestOf<P> | string, options?: CallOptions): Promise<Reply<ResponseOf<P, I>>>;
+  call<P extends OperationRef>(operation: P, request: RequestOf<P>, options?: CallOptions): Promise<Reply<ResponseOf<P, I>, V>>;
   /**
    * The price of a call now, before making it: `{ usd, micros, display, newRecords,
    * fromCache, summary }`. With a record cache, records already bought are not priced
    * (`summary`: "1 new keyword · 10 already bought"); without one, the whole request is.
    */
-  quote<P extends OperationRef>(operation: P, request: RequestOf<P> | string, options?: CallOptions): Promise<Quote>;
+  quote<P extends OperationRef>(operation: P, request: RequestOf<P>, options?: CallOptions): Promise<Quote>;
   /**
    * The account this client counts its calls in (the same object every time): give it to
    * `new Client({ key, account })` to share its spend and budget with another client.

@@ -6,15 +6,14 @@
 // the wasm engine for text and bytes (every rule), the generated JS validator for a parsed
 // value (every rule a value can show: see `validateResponse` in serpkit.d.ts).
 import { Client } from './serpkit.js';
-import { SerpkitError, serpkitError, settled } from './client_options.js';
+import { SerpkitError, settled } from './client_options.js';
+import { schemaOptions, standardSchema } from './schema.js';
 import { OPERATIONS, SCHEMAS } from './static_data.js';
 import { VALIDATORS, MAX_ISSUES } from './validators.js';
 import { validateValue } from './validate_value.js';
 
-/** All operations: `[{ path, title, price: { usd, micros, display }, unit, unitLabel }]`. */
-export function operations() {
-  return JSON.parse(OPERATIONS);
-}
+// `operations()`: no lookup, the same in both entries.
+export { operations } from './schema.js';
 
 /** The JSON Schema (2020-12) of the operation's response. */
 export function jsonSchema(operation) {
@@ -101,7 +100,7 @@ let decoder;
 
 /**
  * Validated data from JSON text or UTF-8 bytes: `JSON.parse`, then the operation's JS
- * validator. Returns `{ data, report }`; `data` is `undefined` when the text is not JSON (the
+ * validator. Returns `{ ok, data, report }` (`ok`: the report's); `data` is `undefined` when the text is not JSON (the
  * report then has the `json` error with its position, from the wasm engine). Faster than
  * `validateResponse(text)` followed by `JSON.parse` when the data is needed anyway, but blind
  * to what only text shows (see `validateResponse`).
@@ -111,96 +110,45 @@ export function parseResponse(operation, body, request) {
   if (typeof body !== 'string') {
     // Neither text nor bytes: read by the wasm engine as it reads any value (its JSON text, or
     // its typed error).
-    if (!isText(body)) return { data: undefined, report: validateText(operation, body, request) };
+    if (!isText(body)) return parsed(undefined, validateText(operation, body, request));
     decoder ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
     try {
       text = decoder.decode(body);
     } catch {
-      return { data: undefined, report: validateText(operation, body, request) };
+      return parsed(undefined, validateText(operation, body, request));
     }
   }
   let data;
   try {
     data = JSON.parse(text);
   } catch {
-    return { data: undefined, report: validateText(operation, text, request) };
+    return parsed(undefined, validateText(operation, text, request));
   }
   // The parsed value, whatever it is (a JSON string too: not text to read again).
-  return { data, report: validateParsed(operation, data, request) };
+  return parsed(data, validateParsed(operation, data, request));
+}
+
+/** `parseResponse`'s result, discriminated by `ok` (the report's: `Parsed` in serpkit.d.ts). */
+function parsed(data, report) {
+  return { ok: report.ok, data, report };
 }
 
 // ---- Standard Schema ---------------------------------------------------------------------
 
-/** JSON Pointer `/0/kd` as Standard Schema path segments `[0, "kd"]` (indices of arrays as numbers). */
-function segments(pointer, value) {
-  if (pointer === '') return [];
-  const out = [];
-  let at = value;
-  for (const raw of pointer.slice(1).split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    const index = Array.isArray(at) && /^(0|[1-9][0-9]*)$/.test(key) ? Number(key) : undefined;
-    out.push(index ?? key);
-    at = at !== null && typeof at === 'object' ? at[index ?? key] : undefined;
-  }
-  return out;
-}
-
-const DRAFTS = {
-  'draft-2020-12': 'https://json-schema.org/draft/2020-12/schema',
-  // Our schemas use only keywords draft-07 reads the same way (type, properties, required,
-  // items as one schema, enum, pattern, minimum, maximum, minItems, maxItems,
-  // additionalProperties): only `$schema` differs.
-  'draft-07': 'http://json-schema.org/draft-07/schema#',
-};
-
 /**
  * The operation's response as a Standard Schema v1 (`~standard.validate`, for any library that
  * takes one: Hono, tRPC, TanStack Form, ...), with the Standard JSON Schema extension
- * (`~standard.jsonSchema.input/output({ target })`, `draft-2020-12` or `draft-07`).
- * `validate(value)` runs the operation's generated JS validator on the parsed value: errors
- * are the issues (`{ message, path }`, path segments from the JSON Pointer); warnings are not
- * issues, they are on the result's `serpkit` field (`{ report }`: the whole report), on success
- * and failure alike. `options.request` adds the rules tied to the request.
+ * (`~standard.jsonSchema.input/output({ target })`, `draft-2020-12` or `draft-07`): the
+ * object of schema.js (`standardSchema`) over this entry's lookups. `validate(value)` runs the
+ * operation's generated JS validator on the parsed value (a value only its JSON text can
+ * tell, in wasm). `options.request` adds the rules tied to the request, read (and refused:
+ * `invalid_request`) by the core here, once, not by every `validate`.
  */
 export function responseSchema(operation, options) {
   const index = operationIndex(operation);
   const path = JSON.parse(OPERATIONS)[index].path;
   const validator = validatorOf(path);
-  if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
-    throw new SerpkitError('invalid_argument', 'responseSchema options must be an object such as { request }');
-  }
-  // The request is read (and refused: `invalid_request`) here, once, not by every `validate`.
-  const request = options?.request;
+  const request = schemaOptions(options);
   const parsed = requestView(path, request);
-  const schemaFor = ({ target } = {}) => {
-    const draft = DRAFTS[target];
-    if (draft === undefined) {
-      throw new SerpkitError('invalid_argument', `responseSchema(${JSON.stringify(path)}): JSON Schema target ${JSON.stringify(target)} is not supported (draft-2020-12, draft-07)`);
-    }
-    return { ...JSON.parse(SCHEMAS[index]), $schema: draft };
-  };
-  return {
-    '~standard': {
-      version: 1,
-      vendor: 'serpkit',
-      // Never throws: a value no validator can read (a cycle as its JSON text) is one issue.
-      validate(value) {
-        let report;
-        try {
-          report = validateValueOf(path, validator, value, parsed, request);
-        } catch (error) {
-          const failure = serpkitError(error);
-          return { issues: [{ message: String(failure?.message ?? failure), path: [], code: failure?.code ?? 'invalid_argument' }], serpkit: { error: failure } };
-        }
-        const serpkit = { report };
-        if (report.ok) return { value, serpkit };
-        const issues = report.errors.map((issue) => ({ message: issue.message, path: segments(issue.path, value), code: issue.code }));
-        // A report that is not ok lists its first errors (src/validate/engine.rs's cap); this
-        // keeps `issues` non-empty whatever a report says.
-        if (issues.length === 0) issues.push({ message: `${report.error_count} error(s), none listed`, path: [], code: 'type' });
-        return { issues, serpkit };
-      },
-      jsonSchema: { input: schemaFor, output: schemaFor },
-    },
-  };
+  return standardSchema(path, index, (value) => validateValueOf(path, validator, value, parsed, request));
 }

@@ -82,13 +82,16 @@ super::record! {
 pub const RESPONSE: Node = array(&Array {
     items: object(&PAGE_BACKLINK_METRICS),
     rules: &[
+        // Spec: "url | string (the URL or domain queried)".
         echoes_request_items(
             "url",
             "urls",
             Match::AnyOf,
             Compare::Target,
             RuleCode::RequestUrl,
+            Error,
         ),
+        // Spec: "array of page backlink metrics records, one per URL".
         count_equals_request("urls", Error),
     ],
 });

@@ -42,7 +42,9 @@ impl OperationRequest for Request {
 use crate::rules::Severity::{Error, Warning};
 use crate::rules::{dsl::*, Array, ArrayRule, Compare, Node, Order, RuleCode, SeqKey, StringRule};
 
+/// Spec: "`createdAt` and `updatedAt` (ISO 8601 UTC timestamps)".
 const TIMESTAMP: Node = string(&[StringRule::Timestamp { millis: false }]);
+/// Spec: "`date` (string, `YYYY-MM-DD`)", and `new_lost_date`, `first_seen` "`YYYY-MM-DD`".
 const DATE: Node = string(&[StringRule::Date]);
 
 super::record! {
@@ -64,6 +66,7 @@ super::record! {
     /// [`crate::rules::same_target`] compares (case, `www.`, a trailing dot, or the domain's
     /// root URL `https://example.com/`), error `request_domain`.
     pub const OVERVIEW_METRICS: Object {
+        // Spec: "url | string (the URL or domain queried)".
         echoes: &[same_as_request("url", "domain", Compare::Target, RuleCode::RequestDomain)],
     };
 }
@@ -87,6 +90,7 @@ super::record! {
 pub const STATS: Node = array(&Array {
     items: object(&DAILY_STAT),
     rules: &[
+        // Spec: "stats | array | daily entries, newest date first".
         ArrayRule::Seq {
             field: "date",
             key: SeqKey::Date("date"),
@@ -95,6 +99,7 @@ pub const STATS: Node = array(&Array {
             code: RuleCode::Order,
             what: "stats must be ordered newest date first",
         },
+        // Spec: "Observed span is consecutive days, 64 entries" (observed: a warning).
         ArrayRule::Seq {
             field: "date",
             key: SeqKey::Date("date"),
@@ -103,6 +108,7 @@ pub const STATS: Node = array(&Array {
             code: RuleCode::ConsecutiveDays,
             what: "observed stats span consecutive days",
         },
+        // Spec: "Observed span is consecutive days, 64 entries" (observed: a warning).
         ArrayRule::Len {
             min: 64,
             max: 64,
@@ -118,6 +124,7 @@ super::record! {
         /// `YYYY-MM-DD`.
         req new_lost_date: String = DATE,
         /// `new` or `lost`.
+        /// Spec: "new_lost_type | string | `new` or `lost`".
         req new_lost_type: String = string(&[StringRule::OneOf(&["new", "lost"], Error)]),
         /// The referring domain.
         req refdomain: String = STR,
@@ -128,6 +135,7 @@ super::record! {
         /// `YYYY-MM-DD` first seen.
         req first_seen: String = DATE,
         /// Inlink rank, observed 0 to 100.
+        /// Spec: "domain_inlink_rank | integer | observed 0 to 100".
         req domain_inlink_rank: i64 = int(&[range(0.0, 100.0, Warning)]),
     }
     /// Shape of a `ref_newlost` element: dates `YYYY-MM-DD` (error `date_format`),
@@ -140,6 +148,7 @@ super::record! {
 /// (warning `order`).
 pub const REF_NEW_LOST_LIST: Node = array(&Array {
     items: object(&REF_NEW_LOST),
+    // Spec: "ordered by `domain_inlink_rank` descending in observed output".
     rules: &[ArrayRule::Seq {
         field: "domain_inlink_rank",
         key: SeqKey::Int("domain_inlink_rank"),

@@ -74,6 +74,7 @@ super::record! {
         req tweet: String = STR,
         /// Hashtags, each starting with `#`; may be empty.
         req hashtags: Vec<String> = array(&Array {
+            // Spec: "each starts with `#`; may be empty".
             items: string(&[StringRule::Prefix("#", Error)]),
             rules: &[],
         }),
@@ -81,10 +82,12 @@ super::record! {
         req profile: Profile = object(&PROFILE),
         /// Tagged users, each starting with `@`; may be empty.
         req tagged: Vec<String> = array(&Array {
+            // Spec: "each starts with `@`; may be empty".
             items: string(&[StringRule::Prefix("@", Error)]),
             rules: &[],
         }),
         /// ISO 8601 UTC timestamp with milliseconds.
+        /// Spec: "ISO 8601 UTC timestamp with milliseconds".
         req posted_on: String = string(&[StringRule::Timestamp { millis: true }]),
         /// Media; element shape not shown in the spec, kept as raw JSON.
         req media: Vec<serde_json::Value> = ANY_ARRAY,

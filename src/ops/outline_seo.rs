@@ -48,6 +48,7 @@ super::record! {
     /// A heading of a page.
     pub struct Heading {
         /// `h1` .. `h4` observed.
+        /// Spec: "`type` (string; h1, h2, h3, h4 observed)".
         req "type" kind: String = string(&[StringRule::OneOf(&["h1", "h2", "h3", "h4"], Warning)]),
         /// Scraped heading text (untrusted: may contain markup; show it as text, never as HTML).
         req text: String = STR,
@@ -67,11 +68,13 @@ super::record! {
         }),
         /// Page URL.
         req url: String = URL,
-        /// SERP position, from 1.
-        req rank: i64 = int(&[range(1.0, f64::INFINITY, Error)]),
+        /// SERP position (from 1 in every observed answer).
+        /// Spec: "rank | integer | SERP position" (no bound stated: a warning).
+        req rank: i64 = int(&[range(1.0, f64::INFINITY, Warning)]),
     }
-    /// Shape of an outline record (one ranking page). Decided: `rank` is a SERP position, and
-    /// positions count from 1 (error `range` for 0 or less). Limits 2 ("at most the first 10
+    /// Shape of an outline record (one ranking page). `rank`: "SERP position; array is ordered
+    /// by rank ascending". Decided: positions count from 1, but the spec states no bound, so
+    /// 0 or less is a warning `range` (TESTING.md, "Rules downgraded"). Limits 2 ("at most the first 10
     /// ranking pages") bounds the number of records ([`MAX_PAGES`], `max_items`), not the rank:
     /// a SERP position also counts results that are no page (a video block, a map), so the
     /// 10th ranking page may sit at position 12.
@@ -91,12 +94,14 @@ impl Heading {
 pub const RESPONSE: Node = array(&Array {
     items: object(&OUTLINE_PAGE),
     rules: &[
+        // Spec: "at most the first 10 ranking pages"; "one record per page".
         ArrayRule::Len {
             min: 0,
             max: MAX_PAGES,
             severity: Error,
             code: RuleCode::MaxItems,
         },
+        // Spec: "SERP position; array is ordered by rank ascending".
         ArrayRule::Seq {
             field: "rank",
             key: SeqKey::Int("rank"),

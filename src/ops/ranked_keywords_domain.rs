@@ -38,7 +38,7 @@ impl OperationRequest for Request {
 // validator, `validate`, its JSON Schema export and the JS package's types).
 // ---------------------------------------------------------------------------------------
 
-use crate::rules::Severity::{Error, Warning};
+use crate::rules::Severity::Warning;
 use crate::rules::{dsl::*, Array, Node};
 
 super::record! {
@@ -47,6 +47,7 @@ super::record! {
         /// The keyword.
         req keyword: String = STR,
         /// Competition, observed between 0 and 100.
+        /// Spec: "competition | number | observed values between 0 and 100".
         req competition: f64 = num(&[range(0.0, 100.0, Warning)]),
         /// Search volume.
         req search_volume: i64 = INT,
@@ -55,13 +56,15 @@ super::record! {
         /// Referring domains of the ranking URL.
         req total_referring_domains: i64 = INT,
         /// SERP position, from 1.
-        req rank: i64 = int(&[range(1.0, f64::INFINITY, Error)]),
+        /// Spec: "rank | integer | SERP position" (no bound stated: a warning).
+        req rank: i64 = int(&[range(1.0, f64::INFINITY, Warning)]),
         /// Ranking URL.
         req url: String = URL,
     }
     /// Shape of a ranked keyword record; `competition` observed 0..100 (warning `range`).
-    /// Decided: `rank` is a "SERP position", and positions count from 1 (error `range` for 0
-    /// or a negative rank); no upper bound is stated (the metrics' buckets stop at 100, but a
+    /// Decided: `rank` is a "SERP position", and positions count from 1, but the spec states
+    /// no bound, so 0 or a negative rank is a warning `range` (TESTING.md, "Rules
+    /// downgraded"); no upper bound is stated (the metrics' buckets stop at 100, but a
     /// domain's ranked keywords may go further).
     pub const RANKED_KEYWORD: Object;
 }

@@ -49,12 +49,14 @@ super::record! {
         /// The keyword.
         req keyword: String = STR,
         /// Competition, observed 0 to 1.
+        /// Spec: "competition | number | observed 0 to 1".
         req competition: f64 = num(&[range(0.0, 1.0, Warning)]),
         /// Cost per click.
         req cpc: f64 = NUM,
         /// Search volume.
         req search_volume: i64 = INT,
         /// Keyword difficulty, observed 0 to 100.
+        /// Spec: "kd | integer | keyword difficulty, observed 0 to 100".
         req kd: i64 = int(&[range(0.0, 100.0, Warning)]),
     }
     /// Shape of a related keyword record: `competition` observed 0..1 and `kd` observed
@@ -66,6 +68,7 @@ super::record! {
 /// output (warning `order`; equal volumes are fine).
 pub const RESPONSE: Node = array(&Array {
     items: object(&RELATED_KEYWORD),
+    // Spec: "array ordered by `search_volume` descending in observed output".
     rules: &[ArrayRule::Seq {
         field: "search_volume",
         key: SeqKey::Int("search_volume"),

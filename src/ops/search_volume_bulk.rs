@@ -66,8 +66,10 @@ super::record! {
     /// One month of searches (element of `TARGETED_MONTHLY_SEARCHES`).
     pub struct MonthlySearch {
         /// English full month name (`January`).
+        /// Spec: "month | string | English full month name".
         req month: String = string(&[StringRule::MonthName]),
         /// Four-digit year.
+        /// Spec: "year | integer | four-digit year".
         req year: i64 = int(&[range(1000.0, 9999.0, Error)]),
         /// Searches in that month.
         req value: i64 = INT,
@@ -82,6 +84,7 @@ super::record! {
     ///   (error `date`);
     /// - `count == value` only *observed* (warning `count_value`).
     pub const MONTHLY_SEARCH: Object {
+        // Spec: "count | integer | equal to `value` in every observed entry" and "date | string | `<year>-<MonthName>`".
         checks: &[named!(monthly_entry, "monthlyEntry")],
     };
 }
@@ -137,12 +140,14 @@ super::record! {
     /// Search volume record: the bulk array element and the single response object.
     pub struct SearchVolumeRecord {
         /// Country code, lower case in responses.
+        /// Spec: "ccode | string | country code, lower case in responses".
         req ccode: String = string(&[StringRule::Lowercase]),
         /// The keyword.
         req keyword: String = STR,
         /// Average cost per click.
         req "AVERAGE_CPC" average_cpc: f64 = NUM,
         /// Competition, observed between 0 and 1.
+        /// Spec: "COMPETITION | number | observed between 0 and 1".
         req "COMPETITION" competition: f64 = num(&[range(0.0, 1.0, Warning)]),
         /// Headline volume.
         req "SEARCH_VOLUME" search_volume: i64 = INT,
@@ -150,12 +155,14 @@ super::record! {
         req "TARGETED_MONTHLY_SEARCHES" targeted_monthly_searches: Vec<MonthlySearch> = array(&Array {
             items: object(&MONTHLY_SEARCH),
             rules: &[
+                // Spec: "The array holds 12 entries in chronological order".
                 ArrayRule::Len {
                     min: 12,
                     max: 12,
                     severity: Error,
                     code: RuleCode::MonthlyCount,
                 },
+                // Spec: "in chronological order, oldest first, latest month last".
                 ArrayRule::Seq {
                     field: "date",
                     key: SeqKey::Custom(named!(month_key, "monthKey")),
@@ -167,6 +174,7 @@ super::record! {
                 // Decided: "a 12-month breakdown" whose "history spans 12 monthly entries"
                 // is 12 consecutive months; a skipped month (chronological still) is an error
                 // of its own. A step back is left to the order rule above.
+                // Spec: "12-month breakdown"; "Monthly search history in search volume records spans 12 monthly entries".
                 ArrayRule::Seq {
                     field: "date",
                     key: SeqKey::Custom(named!(month_key, "monthKey")),
@@ -188,9 +196,11 @@ super::record! {
     pub const SEARCH_VOLUME_RECORD: Object {
         echoes: &[
             // Compared as keywords (case aside): upper case is the `lowercase` rule's.
+            // Spec: "ccode | string | country code, lower case in responses" (of the requested country).
             same_as_request("ccode", "ccode", Compare::Keyword, RuleCode::RequestCcode),
             // Only `search_volume/single`'s request has a `keyword`; bulk's are `keywords`,
             // checked per record in `RESPONSE`.
+            // Spec: "keyword | string | the keyword"; "Single returns one record object".
             same_keyword_as_request("keyword", "keyword"),
         ],
     };
@@ -202,13 +212,16 @@ super::record! {
 pub const RESPONSE: Node = array(&Array {
     items: object(&SEARCH_VOLUME_RECORD),
     rules: &[
+        // Spec: "Bulk returns an array of these records, one per requested keyword, in request order".
         echoes_request_items(
             "keyword",
             "keywords",
             Match::At,
             Compare::Keyword,
             RuleCode::RequestKeyword,
+            Error,
         ),
+        // Spec: "one per requested keyword, in request order".
         count_equals_request("keywords", Error),
     ],
 });

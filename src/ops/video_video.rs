@@ -141,6 +141,7 @@ super::record! {
     /// Shape of a hashtag entry: `text` required, the two objects optional, plus the entry
     /// kinds the spec describes ([`hashtag_kind`]).
     pub const VIDEO_HASHTAG: Object {
+        // Spec: "Separator entries consist of a single-space `text` only"; "Entries that link to a playlist carry `navigationEndpoint` without `loggingDirectives`".
         checks: &[named!(hashtag_kind, "hashtagKind")],
     };
 }
@@ -256,14 +257,17 @@ super::record! {
             rules: &[],
         }),
         /// ISO 8601 UTC timestamp.
+        /// Spec: "posted_on | string | ISO 8601 UTC timestamp".
         req posted_on: String = string(&[StringRule::Timestamp { millis: false }]),
         /// Title (untrusted).
         req title: String = STR,
         /// Views.
         req views: i64 = INT,
         /// 0 in observed output.
+        /// Spec: "likes | integer | 0 in observed output".
         req likes: i64 = int(&[range(0.0, 0.0, Warning)]),
         /// 0 in observed output.
+        /// Spec: "dislikes | integer | 0 in observed output".
         req dislikes: i64 = int(&[range(0.0, 0.0, Warning)]),
         /// Description; may be empty (untrusted).
         req description: String = STR,
@@ -275,12 +279,14 @@ super::record! {
         req keywords: Vec<String> = array(&Array {
             items: STR,
             rules: &[
+                // Spec: "keywords | array of string | the searched keyword first, then optionally others".
                 ArrayRule::Len {
                     min: 1,
                     max: usize::MAX,
                     severity: Error,
                     code: RuleCode::MinItems,
                 },
+                // Spec: "the searched keyword first, then optionally others".
                 first_is_request_keyword("keyword"),
             ],
         }),
@@ -293,6 +299,7 @@ super::record! {
     /// (error `min_items`) and, with the request, starts with it (error `request_keyword`,
     /// compared with [`crate::rules::same_keyword`]).
     pub const VIDEO: Object {
+        // Spec: "error | boolean | per-record error flag; false in observed output".
         checks: &[named!(record_flags, "recordFlags")],
     };
 }

@@ -166,13 +166,15 @@ pub const fn count_equals_request(list: &'static str, severity: Severity) -> Arr
 /// [`Match::At`], element `i` the item `i` (one record per item, in request order), or
 /// [`Match::AnyOf`], one of the items (no order stated). Another `how` is refused when the
 /// declaration is compiled (those relate other values: [`same_as_request`],
-/// [`first_is_request_keyword`]).
+/// [`first_is_request_keyword`]). `severity`: an error where the spec states the relation, a
+/// warning where it only implies it.
 pub const fn echoes_request_items(
     field: &'static str,
     list: &'static str,
     how: Match,
     compare: Compare,
     code: RuleCode,
+    severity: Severity,
 ) -> ArrayRule {
     assert!(
         matches!(how, Match::At | Match::AnyOf),
@@ -183,7 +185,7 @@ pub const fn echoes_request_items(
         request: list,
         how,
         compare,
-        severity: Severity::Error,
+        severity,
         code,
     })
 }

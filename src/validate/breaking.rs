@@ -269,7 +269,7 @@ const OTHERS: &[Breaking] = &[
     with_request(b(
         DomainStats,
         RequestDomain,
-        Error,
+        Warning,
         "/0/domain",
         None,
         |v| at(v, 0)["domain"] = Value::from("unrequested.example"),
@@ -277,7 +277,7 @@ const OTHERS: &[Breaking] = &[
     with_request(b(
         DomainStats,
         RequestDomain,
-        Error,
+        Warning,
         "/1/domainAsEntered",
         None,
         |v| at(v, 1)["domainAsEntered"] = Value::from("unrequested.example"),
@@ -362,7 +362,7 @@ const OTHERS: &[Breaking] = &[
         Some("range"),
         |v| at(v, 0)["competition"] = Value::from(250.0),
     ),
-    b(RankedKeywordsDomain, Range, Error, "/0/rank", None, |v| {
+    b(RankedKeywordsDomain, Range, Warning, "/0/rank", None, |v| {
         at(v, 0)["rank"] = Value::from(0)
     }),
     b(RankedKeywordsDomain, Prefix, Warning, "/0/url", None, |v| {
@@ -472,7 +472,7 @@ const OTHERS: &[Breaking] = &[
             a.truncate(10);
         }
     }),
-    b(OutlineSeo, Range, Error, "/0/rank", None, |v| {
+    b(OutlineSeo, Range, Warning, "/0/rank", None, |v| {
         at(v, 0)["rank"] = Value::from(0)
     }),
     b(OutlineSeo, MaxItems, Error, "", None, |v| {

@@ -84,7 +84,7 @@ test('every operation over fetch: typed data, a clean report, the charge', async
   for (const [method, op, req, check] of CASES) {
     assert.equal(typeof c[method], 'function', method);
     const reply = await c[method](req);
-    assert.deepEqual(Object.keys(reply).sort(), ['attempts', 'charge', 'data', 'report'], method);
+    assert.deepEqual(Object.keys(reply).sort(), ['attempts', 'charge', 'data', 'ok', 'report'], method);
     check(reply.data);
     assert.equal(reply.report.ok, true, `${method}: ${JSON.stringify(reply.report.errors)}`);
     assert.equal(reply.report.error_count, 0);
@@ -270,7 +270,7 @@ test('searchVolumeBulkChunked: chunks in order, progress, and a clean stop at th
     { keywords, ccode: 'US' },
     { chunkSize: 10, concurrency: 2, onProgress: (p) => progress.push(p) },
   );
-  assert.deepEqual(Object.keys(all).sort(), ['charge', 'data', 'error', 'missing', 'possiblyCharged']);
+  assert.deepEqual(Object.keys(all).sort(), ['charge', 'data', 'error', 'missing', 'ok', 'possiblyCharged', 'report']);
   assert.equal(all.possiblyCharged.micros, 0);
   assert.equal(all.error, null);
   assert.deepEqual(all.missing, []);

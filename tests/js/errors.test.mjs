@@ -22,7 +22,7 @@ function assertOurs(error, code, what) {
   assert.ok(error instanceof SerpkitError, `${what}: instanceof SerpkitError (${error?.stack ?? error})`);
   assert.ok(error instanceof Error, what);
   assert.ok(isSerpkitError(error), what);
-  assert.equal(error.name, 'SerpkitError', what);
+  assert.equal(error.name, code === 'aborted' ? 'AbortError' : 'SerpkitError', what);
   assert.equal(error.code, code, `${what}: ${error.message}`);
 }
 

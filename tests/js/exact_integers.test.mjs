@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serpkit, sandbox, expectError, launchChromium } from './support.mjs';
+import { serpkit, sandbox, expectError, launchChromium, serveRepo } from './support.mjs';
 import { exactData, largeIntegers, unsafeIntegers } from '../../pkg/exact_json.js';
 import { LARGE_INTEGERS } from '../../pkg/static_data.js';
 
@@ -76,6 +76,10 @@ test('the text scan finds exactly the integers beyond ±(2^53 − 1), with their
     [['x/y~', 'id'], '18446744073709551616'],
     [[''], '-12345678901234567'],
   ]);
+  // Declared ids are exact whatever their size; an undeclared one is left as it is.
+  assert.deepEqual(exactData('[{"id":7,"n":8},{"id":-9,"n":1.5},{"id":2.5}]', 'bigint', ['/*/id']).data, [{ id: 7n, n: 8 }, { id: -9n, n: 1.5 }, { id: 2.5 }]);
+  assert.deepEqual(exactData('[{"id":7}]', 'string', ['/*/id']).data, [{ id: 7 }]);
+  assert.deepEqual(exactData('[{"id":7}]', 'number', ['/*/id']).data, [{ id: 7 }]);
   // A body that is one such integer, declared exact (the root's pointer is empty).
   assert.equal(exactData('12345678901234567890', 'bigint', ['']).data, 12345678901234567890n);
   assert.equal(exactData('12345678901234567890', 'string', ['']).data, '12345678901234567890');
@@ -132,15 +136,16 @@ test('Node: ids near 2^63 are exact under bigint and string, rounded with one wa
     const exact = await new Client({ key: sandbox.key, baseUrl: url, integers: 'bigint' }).microblogPost(request);
     const ids = idsOf(bodies.at(-1));
     assert.ok(ids.length >= 3, `posts: ${ids.length}`);
-    assert.deepEqual(exact.data.map((post) => post.profile.user_id), ids.map((id) => (Number.isSafeInteger(Number(id)) ? Number(id) : BigInt(id))));
-    assert.equal(typeof exact.data[2].profile.user_id, 'number', 'a safe id stays a number');
+    // Every declared id is a BigInt, small ones too: one type covers them.
+    assert.deepEqual(exact.data.map((post) => post.profile.user_id), ids.map((id) => BigInt(id)));
+    assert.equal(exact.data[2].profile.user_id, 12345n, 'a small id is a BigInt too');
     assert.equal(typeof exact.data[0].likes, 'number', 'other integers stay numbers');
     assert.equal(exact.report.warnings.filter((w) => w.code === 'unsafe_integer').length, 0);
 
     const strings = await new Client({ key: sandbox.key, baseUrl: url, integers: 'string' }).call('microblog/post', request);
     assert.deepEqual(strings.data.map((post) => String(post.profile.user_id)), idsOf(bodies.at(-1)));
     assert.equal(strings.data[0].profile.user_id, '9223372036854775807');
-    assert.equal(strings.data[2].profile.user_id, 12345);
+    assert.equal(strings.data[2].profile.user_id, 12345, 'under "string" a small id stays a number');
 
     const rounded = await new Client({ key: sandbox.key, baseUrl: url }).microblogPost(request);
     assert.equal(rounded.data[0].profile.user_id, 9223372036854775807);
@@ -219,13 +224,65 @@ test('Chromium: the same three modes in a page', async () => {
     );
     assert.equal(bodies.length, 3);
     const expected = (k) => idsOf(bodies[k]);
-    const kinds = (ids, big) => ids.map((id) => (Number.isSafeInteger(Number(id)) ? 'number' : big));
+    const kinds = (ids, big) => ids.map((id) => (big === 'bigint' || !Number.isSafeInteger(Number(id)) ? big : 'number'));
     assert.deepEqual(result.bigint.ids, expected(0).map((id, i) => [kinds(expected(0), 'bigint')[i], id]));
     assert.deepEqual(result.string.ids, expected(1).map((id, i) => [kinds(expected(1), 'string')[i], id]));
     assert.deepEqual([result.bigint.warnings, result.string.warnings], [[], []]);
     assert.equal(result.number.ids[0][1], String(Number('9223372036854775807')));
     assert.deepEqual(result.number.warnings, ['/0/profile/user_id']);
     assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});
+
+test('stringify writes data with BigInts back as JSON (JSON.rawJSON where present, else the marker)', () => {
+  const { stringify } = serpkit;
+  const data = [{ profile: { user_id: 9223372036854775807n, small: 7n }, text: 'a "quoted" \u0000 text', n: 1.5 }];
+  const want = '[{"profile":{"user_id":9223372036854775807,"small":7},"text":"a \\"quoted\\" \\u0000 text","n":1.5}]';
+  assert.throws(() => JSON.stringify(data), TypeError);
+  assert.equal(stringify(data), want);
+  assert.equal(stringify({ a: 1n, b: [2n] }, 2), '{\n  "a": 1,\n  "b": [\n    2\n  ]\n}');
+  // The fallback, as on a runtime without JSON.rawJSON (Node 20).
+  const raw = JSON.rawJSON;
+  try {
+    JSON.rawJSON = undefined;
+    assert.equal(stringify(data), want);
+    assert.equal(stringify(-12n), '-12');
+    assert.equal(stringify(undefined), undefined);
+  } finally {
+    JSON.rawJSON = raw;
+  }
+  // Round trip through the client's reading.
+  assert.deepEqual(exactData(stringify(data), 'bigint', ['/*/profile/user_id']).data[0].profile.user_id, 9223372036854775807n);
+});
+
+test("Chromium: JSON.parse's context.source finds the same integers as the text scan (which Node 20 needs)", async () => {
+  const texts = [
+    '{"a":[9007199254740991,9007199254740992,-9007199254740991,-9007199254740992],' +
+      '"s":"12345678901234567890 \\" 99999999999999999","f":1.5e300,"g":12345678901234567.5,' +
+      '"h":123456789012345678e2,"x/y~":{"id":18446744073709551616},"":-12345678901234567}',
+    '[{"profile":{"user_id":9223372036854775807,"n":1}},{"profile":{"user_id":12}},{"profile":{"user_id":-9223372036854775808}}]',
+    '12345678901234567890',
+    '[[[1e16,10000000000000001]]]',
+  ];
+  const server = await serveRepo();
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const base = `http://127.0.0.1:${server.address().port}`;
+    await page.route(`${base}/pkg/empty.html`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html>' }));
+    await page.goto(`${base}/pkg/empty.html`);
+    const out = await page.evaluate(async (texts) => {
+      const m = await import('/pkg/exact_json.js');
+      return texts.map((text) => ({ source: m.integersBySource(text).found, scan: m.unsafeIntegers(text) }));
+    }, texts);
+    for (const [i, { source, scan }] of out.entries()) {
+      assert.deepEqual(source, scan, texts[i]);
+      assert.deepEqual(scan, unsafeIntegers(texts[i]), 'the page scans as Node does');
+    }
+    assert.ok(out[1].source.length === 2 && out[0].source.length === 4);
   } finally {
     await browser.close();
     server.close();

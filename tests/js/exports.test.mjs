@@ -40,7 +40,7 @@ test('exports exactly the documented names', () => {
   const names = Object.keys(serpkit).filter((k) => k !== 'default').sort();
   assert.deepEqual(names, [
     'Account', 'Client', 'IndexedDbRecordCache', 'MemoryRecordCache', 'SerpkitError', 'estimateCost', 'initSync',
-    'isSerpkitError', 'jsonSchema', 'operations', 'parseResponse', 'responseSchema', 'validateResponse',
+    'isSerpkitError', 'jsonSchema', 'operations', 'parseResponse', 'responseSchema', 'stringify', 'validateResponse',
   ]);
 });
 
@@ -239,7 +239,8 @@ test('new Client() option errors: their messages, the first in reading order (cl
     [{ retries: { jitter: 1 } }, 'invalid client options: jitter must be a boolean'],
     [{ budgetUsd: -1 }, 'invalid client options: budgetUsd must be a dollar amount from 0'],
     [{ budgetUsd: 'lots', headers: 5 }, 'invalid client options: not a dollar amount: lots'],
-    [{ headers: { x: 1 } }, 'invalid client options: headers must be an object of strings'],
+    [{ headers: { x: 1 } }, 'invalid client options: headers must be a Headers, an array of [name, value] pairs or an object of strings (as fetch takes)'],
+    [{ headers: [['x', 'y', 'z']] }, 'invalid client options: headers must be a Headers, an array of [name, value] pairs or an object of strings (as fetch takes): each pair is [name, value], two strings'],
     [{ timeoutMs: '5' }, 'invalid client options: timeoutMs must be a number'],
     [{ key: 5, baseUrl: 'ftp://x' }, 'invalid client options: key must be a string'],
     [{ cache: { get() {} } }, 'invalid client options: cache must be an object with get(kind, keys) and put(kind, entries) methods'],

@@ -66,7 +66,8 @@ export async function expectError(fnOrPromise, code) {
   }
   assert.ok(error, `expected a SerpkitError ${code}, but nothing was thrown`);
   assert.ok(error instanceof Error, 'errors are Error instances');
-  assert.equal(error.name, 'SerpkitError', String(error));
+  // An abort is named as Node's and fetch's are (client_options.js).
+  assert.equal(error.name, code === 'aborted' ? 'AbortError' : 'SerpkitError', String(error));
   assert.equal(error.code, code, `code of: ${error.message}`);
   assert.equal(typeof error.message, 'string');
   return error;

@@ -12,6 +12,7 @@
 //   (`cargo run -p sandbox -- --port 8787`) is up, as the README says it must be for them;
 // - every JS block: one that imports `./pkg/serpkit.js` and calls `init()` runs as a module of
 //   a page in headless Chromium served from the repository root; one that imports `'serpkit'`
+//   (or `'serpkit/schema'`)
 //   runs in Node from a directory whose node_modules/serpkit is pkg/ (what `npm install ./pkg`
 //   gives); one that imports `./pkg/serpkit.js` without `init()` runs in Node from the root.
 //   Substitution: `key: 'YOUR_KEY'` becomes the sandbox's key and base URL (`key: '<key>',
@@ -244,7 +245,7 @@ test('every JS block of the README runs as written (against the sandbox)', async
     if (/from '\.\/pkg\/serpkit\.js'/.test(code) && /\binit\(\)/.test(code)) {
       await inChromium(code);
       t.diagnostic(`JS block ${n + 1}: ran in Chromium`);
-    } else if (/from 'serpkit'/.test(code)) {
+    } else if (/from 'serpkit(\/schema)?'/.test(code)) {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'serpkit-readme-'));
       try {
         fs.mkdirSync(path.join(dir, 'node_modules'));

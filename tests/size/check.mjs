@@ -1,9 +1,10 @@
 // The JS package's size goals, checked by `cargo xtask test` after `cargo xtask pkg`:
 // the wasm at most 100 kB gzip (level 9, Node's zlib, as BENCHMARKS.md measures), and the
 // JS glue, the record caches, their orchestration, the generated JS validators and
-// the types reported beside it.
+// the types reported beside it; the schema-only entry (`serpkit/schema`) at most 25 KiB gzip.
 import fs from 'node:fs';
 import zlib from 'node:zlib';
+import { schemaEntrySize } from './schema_entry.mjs';
 
 const LIMIT_WASM_GZ = 100_000;
 const pkg = new URL('../../pkg/', import.meta.url);
@@ -23,6 +24,20 @@ for (const name of files) {
   }
   console.log(`pkg/${name}: ${(bytes.length / 1000).toFixed(1)} kB raw, ${(gz / 1000).toFixed(1)} kB gzip${note}`);
 }
+// The schema-only entry (`serpkit/schema`, no wasm), as a bundler ships it (schema_entry.mjs).
+const LIMIT_SCHEMA_GZ = 25 * 1024;
+const schema = schemaEntrySize(pkg);
+if (schema.modules.some((name) => name.endsWith('.wasm') || name === 'serpkit.js')) {
+  console.error(`serpkit/schema imports the wasm or its glue: ${schema.modules.join(', ')}`);
+  failed = true;
+}
+const schemaOk = schema.gz <= LIMIT_SCHEMA_GZ;
+failed ||= !schemaOk;
+console.log(
+  `serpkit/schema (${schema.modules.join(' + ')}): ${(schema.gz / 1024).toFixed(1)} KiB gzip bundled and minified` +
+    (schemaOk ? ' (goal ≤ 25 KiB: met)' : ' — OVER the 25 KiB goal') +
+    `; the files gzipped alone, unminified: ${(schema.filesGz / 1024).toFixed(1)} KiB`,
+);
 if (failed) {
   console.error('package size check failed');
   process.exit(1);

@@ -49,16 +49,15 @@ export function staticFunctions(text: string): void {
     const kd: number = result.value[0]?.kd ?? 0;
     void kd;
   }
-  // parseResponse: the data is the operation's response (undefined when not JSON).
+  // parseResponse: the data is the operation's response once `ok` says it is valid.
   const parsed = parseResponse('/v1/search_volume/single', text);
-  const record: SearchVolumeRecord | undefined = parsed.data;
-  const volume: number | undefined = parsed.data?.SEARCH_VOLUME;
+  const record: SearchVolumeRecord | undefined = parsed.ok ? parsed.data : undefined;
+  const volume: number | undefined = parsed.ok ? parsed.data.SEARCH_VOLUME : undefined;
   // validateResponse, jsonSchema, estimateCost: typed names and requests.
   const report: ValidationReport = validateResponse('search_volume/bulk', text, { keywords: ['a'], ccode: 'US' });
   const schema: Record<string, unknown> = jsonSchema('/v1/outline/seo');
   const cost: CostEstimate = estimateCost('/v1/domainstats', { domains: ['example.com'] });
-  const fromText: CostEstimate = estimateCost('related', '{"keyword":"a","ccode":"US"}');
-  void [outputs, record, volume, report, schema, cost, fromText];
+  void [outputs, record, volume, report, schema, cost];
 
   // @ts-expect-error not an operation
   responseSchema('relatd');
@@ -76,13 +75,14 @@ export function staticFunctions(text: string): void {
   validateResponse('search_volume/bulk', text, { keyword: 'a', ccode: 'US' });
   // @ts-expect-error the request of backlink/overview is a domain
   responseSchema('backlink/overview', { request: { keyword: 'a' } });
+  const related2 = parseResponse('related', text);
   // @ts-expect-error related records have no rank
-  void parseResponse('related', text).data?.[0]?.rank;
+  if (related2.ok) void related2.data[0]?.rank;
   // @ts-expect-error a string is not the name of an operation (a widened name is refused too)
   jsonSchema(String('related'));
 }
 
-export async function clientMethods(c: Client): Promise<void> {
+export async function clientMethods(c: Client<'number', 'strict'>): Promise<void> {
   const quote: Quote = await c.quote('/v1/search_volume/bulk', { keywords: ['a'], ccode: 'US' });
   const related: RelatedKeyword[] = (await c.call('/v1/related', { keyword: 'a', ccode: 'US' })).data;
   void [quote, related];

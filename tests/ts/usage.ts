@@ -86,7 +86,7 @@ export function pricing(): void {
   const est: CostEstimate = estimateCost('search_volume/bulk', { keywords: ['a'], ccode: 'US' });
   const n: number = est.units + est.micros;
   const m: Money = est;
-  show(n, m, est.unit, estimateCost('related', '{"keyword":"a","ccode":"US"}'));
+  show(n, m, est.unit, estimateCost('related', { keyword: 'a', ccode: 'US' }));
   const schema: Record<string, unknown> = jsonSchema('related');
   show(schema['$schema']);
 }
@@ -119,7 +119,9 @@ export function reports(body: string): void {
 // ---- The client -----------------------------------------------------------------------------
 
 const retry: RetryOptions = { maxRetries: 3, baseDelayMs: 200, maxDelayMs: 2000, maxRetryAfterMs: 5000, jitter: false };
-const options: ClientOptions = {
+// `satisfies` keeps `validation: 'strict'`, so the client's replies are typed as valid
+// (outcomes.ts: a client made from options annotated `ClientOptions` allows for every mode).
+const options = {
   key: 'k',
   baseUrl: 'http://127.0.0.1:8787',
   timeoutMs: 10_000,
@@ -128,7 +130,7 @@ const options: ClientOptions = {
   budgetUsd: '2.50',
   maxBodyBytes: 1 << 26,
   headers: { 'x-sandbox-fault': 'rate_limit_once' },
-};
+} satisfies ClientOptions;
 // @ts-expect-error the key is required
 const noKey: ClientOptions = { baseUrl: 'http://x' };
 // @ts-expect-error validation is one of three modes
@@ -164,6 +166,7 @@ function describe(e: unknown): string {
     case 'invalid_argument':
     case 'unknown_operation':
     case 'cache':
+    case 'not_initialized':
     case 'missing_key':
     case 'aborted':
       return `${code} ${err.message} ${err.possiblyCharged?.micros}`;
@@ -258,14 +261,14 @@ export async function everyOperation(): Promise<void> {
     show(related[0]?.kd, related[0]?.cpc);
 
     const any: Reply<unknown> = await c.call('related', rel, call);
-    const any2: Reply<unknown> = await c.call('/v1/related', JSON.stringify(rel));
+    const any2: Reply<unknown> = await c.call('/v1/related', rel);
     show(any.data, any2.data);
 
     const progress: BulkProgress[] = [];
     const bulk: BulkOptions = { chunkSize: 100, concurrency: 2, onProgress: (p) => progress.push(p), signal: ctl.signal };
     const job: BulkResult = await c.searchVolumeBulkChunked(svb, bulk);
     const last: BulkProgress | undefined = progress.at(-1);
-    show(job.data.length, job.missing, job.charge.display, job.error?.code, last?.doneChunks, last?.totalChunks);
+    show(job.ok ? job.data.length : 0, job.missing, job.charge.display, job.error?.code, last?.doneChunks, last?.totalChunks);
     const maybe: Money = job.possiblyCharged;
     show(maybe.micros, job.error?.possiblyCharged?.display);
     show(last?.doneKeywords, last?.totalKeywords, last?.charge.micros);
@@ -312,7 +315,8 @@ export async function standardSchema(body: unknown): Promise<void> {
 // `call` is typed by the path: the request and the data follow from the operation.
 export async function typedCall(c: Client): Promise<void> {
   const related: Reply<RelatedKeyword[]> = await c.call('related', { keyword: 'a', ccode: 'US' });
-  const overview: DomainOverview = (await c.call('backlink/overview', { domain: 'example.com' })).data;
+  const answer = await c.call('backlink/overview', { domain: 'example.com' });
+  const overview: DomainOverview | undefined = answer.ok ? answer.data : undefined;
   // @ts-expect-error a ranked-keywords request is not a related request
   await c.call('related', { domain: 'example.com' });
   // @ts-expect-error not an operation
@@ -320,19 +324,20 @@ export async function typedCall(c: Client): Promise<void> {
   void [related, overview];
 }
 
-// Exact integers: the `integers` option types `data` (the declared ids may be a bigint or a
+// Exact integers: the `integers` option types `data` (the declared ids are a bigint or a
 // string under "bigint" or "string", every other number stays a number: integers.ts).
+// Strict clients: their data is typed (outcomes.ts).
 export async function exactIntegers(): Promise<void> {
-  const big = new Client({ key: 'k', integers: 'bigint' });
+  const big = new Client({ key: 'k', integers: 'bigint', validation: 'strict' });
   const posts = await big.microblogPost({ keyword: 'a' });
-  const id: number | bigint | undefined = posts.data[0]?.profile.user_id;
-  // @ts-expect-error under "bigint" an id may be a bigint
+  const id: bigint | undefined = posts.data[0]?.profile.user_id;
+  // @ts-expect-error under "bigint" an id is a bigint
   const asNumber: number | undefined = posts.data[0]?.profile.user_id;
-  const strings = await new Client({ key: 'k', integers: 'string' }).call('microblog/post', { keyword: 'a' });
+  const strings = await new Client({ key: 'k', integers: 'string', validation: 'strict' }).call('microblog/post', { keyword: 'a' });
   const digits: number | string | undefined = strings.data[0]?.profile.user_id;
   const chunked = await big.searchVolumeBulkChunked({ keywords: ['a'], ccode: 'US' });
-  const volume: number | bigint | undefined = chunked.data[0]?.SEARCH_VOLUME;
-  const plain = await new Client({ key: 'k' }).microblogPost({ keyword: 'a' });
+  const volume: number | bigint | undefined = chunked.ok ? chunked.data[0]?.SEARCH_VOLUME : undefined;
+  const plain = await new Client({ key: 'k', validation: 'strict' }).microblogPost({ keyword: 'a' });
   const exactNumber: number | undefined = plain.data[0]?.profile.user_id;
   // @ts-expect-error integers is one of three modes
   const float = new Client({ key: 'k', integers: 'float' });

@@ -56,6 +56,9 @@ pub fn bench() -> Res {
 
     let sandbox = SandboxServer::start()?;
     pkg::pkg(&tools)?;
+    // esbuild (tests/package.json) sizes the schema-only entry as a bundler ships it
+    // (tests/size/schema_entry.mjs, read by bench/js/run.mjs).
+    crate::tools::npm_install(&root().join("tests"))?;
     app::build(&tools)?;
     let app = StaticServer::start(&root().join("dist"))?;
     for (title, about, script) in [

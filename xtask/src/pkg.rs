@@ -1,5 +1,5 @@
 //! `cargo xtask pkg`: the JS package in `pkg/` (wasm-bindgen `--target web`, wasm-opt, the
-//! plain-JS parts and `package.json`).
+//! plain-JS parts and `package.json`) and its `npm pack` tarball in `target/npm/`.
 
 use std::path::Path;
 use std::process::Command;
@@ -75,6 +75,7 @@ pub fn pkg(tools: &Tools) -> Res {
     }
     let entry = out.join("serpkit.js");
     let js = std::fs::read_to_string(&entry).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
+    let js = not_ready_glue(&js)?;
     // The exported `Client` is the wasm class with its `integers` option read in JS
     // (exact_json.js: `data` is made there), so the generated class is not exported itself.
     let js = replace_once(
@@ -103,7 +104,7 @@ pub fn pkg(tools: &Tools) -> Res {
          import { withIntegersOption } from './exact_json.js';\n\
          const ClientWithIntegers = withIntegersOption(Client);\n\
          export { ClientWithIntegers as Client };\n\
-         export { Account } from './exact_json.js';\n",
+         export { Account, stringify } from './exact_json.js';\n",
     );
     std::fs::write(&entry, js).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
     api_types(&out.join("serpkit.d.ts"))?;
@@ -111,7 +112,47 @@ pub fn pkg(tools: &Tools) -> Res {
     let mut text =
         serde_json::to_string_pretty(&manifest).map_err(|e| format!("pkg/package.json: {e}"))?;
     text.push('\n');
-    std::fs::write(out.join("package.json"), text).map_err(|e| format!("pkg/package.json: {e}"))
+    std::fs::write(out.join("package.json"), text).map_err(|e| format!("pkg/package.json: {e}"))?;
+    pack(&out)
+}
+
+/// `npm pack` of `pkg/` into `target/npm/` (`serpkit-<version>.tgz`): the tarball a user
+/// installs with `npm install <tarball>` (the README's quick start; tests/js/tarball.test.mjs
+/// installs it into an empty folder). npm writes it without running scripts (there are none).
+fn pack(pkg: &Path) -> Res {
+    let dir = target_dir().join("npm");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    run(Command::new("npm")
+        .args(["pack", "--ignore-scripts", "--silent", "--pack-destination"])
+        .arg(&dir)
+        .current_dir(pkg))
+}
+
+/// The glue with the wasm's exports stood in for until `init()` or `initSync()` by
+/// `notReady()` (serpkit_error.js), whose every use throws a `SerpkitError`
+/// `not_initialized`: wasm-bindgen's glue declares `let wasm;` (undefined until it is
+/// instantiated), so an export called first
+/// threw a bare `TypeError` (reading a property of `undefined`). Its checks of whether it is
+/// initialised compare with the stand-in instead.
+fn not_ready_glue(js: &str) -> Res<String> {
+    let file = "pkg/serpkit.js";
+    let js = replace_once(
+        js,
+        "\nlet wasmModule, wasmInstance, wasm;\n",
+        "\nconst __wasmNotReady = __notReady();\nlet wasmModule, wasmInstance, wasm = __wasmNotReady;\n",
+        file,
+    )?;
+    let check = "if (wasm !== undefined) return wasm;";
+    if !js.contains(check) {
+        return Err(format!("{file}: expected `{check}` in init and initSync"));
+    }
+    let js = js.replace(check, "if (wasm !== __wasmNotReady) return wasm;");
+    if js.contains("wasm === undefined") || js.contains("wasm !== undefined") {
+        return Err(format!("{file}: another check of `wasm` against undefined"));
+    }
+    Ok(format!(
+        "import {{ notReady as __notReady }} from './serpkit_error.js';\n{js}"
+    ))
 }
 
 /// `cargo run --quiet --example <name> -p serpkit --`, its arguments to follow: one of the
@@ -217,9 +258,9 @@ fn replace_word(text: &str, from: &str, to: &str) -> String {
 }
 
 /// What wasm-bindgen declares, made to fit the hand-written API types (wasm-bindgen declares
-/// no generic): the `Client` class generic over its `integers` mode, as the `interface
-/// Client<I>` it merges with (its constructor's `ClientOptions<I>` and its methods' `I` name
-/// that parameter); `estimateCost` declared only by the API types, typed by the operation (its
+/// no generic): the `Client` class generic over its `integers` and `validation` modes, as the
+/// `interface Client<I, V>` it merges with (its constructor's `ClientOptions<I, V>` and its
+/// methods' `I` name those parameters); `estimateCost` declared only by the API types, typed by the operation (its
 /// request follows from the name), so wasm-bindgen's `(operation: string, ...)` goes.
 fn api_types(types: &Path) -> Res {
     let file = "pkg/serpkit.d.ts";
@@ -227,7 +268,7 @@ fn api_types(types: &Path) -> Res {
     let text = replace_once(
         &text,
         "export class Client {",
-        r#"export class Client<I extends IntegersMode = "number"> {"#,
+        r#"export class Client<I extends IntegersMode = "number", V extends ValidationMode = "warn"> {"#,
         file,
     )?;
     let text = drop_declaration(
@@ -271,16 +312,28 @@ struct PackageManifest {
     module: &'static str,
     types: &'static str,
     exports: Exports,
-    files: [&'static str; 15],
+    files: [&'static str; 18],
     /// The modules a bundler may not drop unused: the runtime entries instantiate the wasm.
     #[serde(rename = "sideEffects")]
     side_effects: [&'static str; 2],
+    /// The runtimes the package supports (Node ≥ 20: the Node entry's `initSync`, `fetch`).
+    engines: Engines,
     license: &'static str,
 }
 
-/// The package's hand-written JS modules, copied from `src/js/` (the rest is generated).
-const HAND_WRITTEN: [&str; 8] = [
+/// `engines` of `package.json`.
+#[derive(Serialize)]
+struct Engines {
+    node: &'static str,
+}
+
+/// The package's hand-written modules (and the schema entry's types), copied from `src/js/` (the
+/// rest is generated).
+const HAND_WRITTEN: [&str; 11] = [
+    "serpkit_error.js",
     "client_options.js",
+    "schema.js",
+    "schema.d.ts",
     "record_cache.js",
     "record_client.js",
     "exact_json.js",
@@ -292,8 +345,11 @@ const HAND_WRITTEN: [&str; 8] = [
 
 /// What the package publishes (package.json `files`; the size check and the `npm pack` test
 /// read it there): the wasm-bindgen output, the hand-written modules and the generated data.
-const FILES: [&str; 15] = [
+const FILES: [&str; 18] = [
     "serpkit.js",
+    "schema.js",
+    "schema.d.ts",
+    "serpkit_error.js",
     "serpkit.node.js",
     "serpkit.workerd.js",
     "client_options.js",
@@ -310,13 +366,25 @@ const FILES: [&str; 15] = [
     "serpkit_bg.wasm.d.ts",
 ];
 
-/// The package's `exports` map.
+/// The package's `exports` map: the entry, the schema-only entry (no wasm), the wasm itself
+/// and `package.json` (tools read it: bundlers' version checks, `createRequire`).
 #[derive(Serialize)]
 struct Exports {
     #[serde(rename = ".")]
     entry: EntryExport,
+    #[serde(rename = "./schema")]
+    schema: SchemaExport,
     #[serde(rename = "./serpkit_bg.wasm")]
     wasm: &'static str,
+    #[serde(rename = "./package.json")]
+    manifest: &'static str,
+}
+
+/// `serpkit/schema`: plain JS in every runtime (no wasm, no condition needed).
+#[derive(Serialize)]
+struct SchemaExport {
+    types: &'static str,
+    default: &'static str,
 }
 
 /// The entry point's conditional exports: `types` first, `default` last, the runtimes that
@@ -352,10 +420,16 @@ impl PackageManifest {
                     bun: "./serpkit.node.js",
                     default: "./serpkit.js",
                 },
+                schema: SchemaExport {
+                    types: "./schema.d.ts",
+                    default: "./schema.js",
+                },
                 wasm: "./serpkit_bg.wasm",
+                manifest: "./package.json",
             },
             files: FILES,
             side_effects: ["./serpkit.node.js", "./serpkit.workerd.js"],
+            engines: Engines { node: ">=20" },
             license: "MIT OR Apache-2.0",
         }
     }
@@ -370,7 +444,7 @@ mod tests {
         let text = serde_json::to_string(&PackageManifest::new("1.2.3".into())).unwrap();
         assert_eq!(
             text,
-            r#"{"name":"serpkit","version":"1.2.3","description":"Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)","type":"module","main":"serpkit.js","module":"serpkit.js","types":"serpkit.d.ts","exports":{".":{"types":"./serpkit.d.ts","workerd":"./serpkit.workerd.js","node":"./serpkit.node.js","deno":"./serpkit.node.js","bun":"./serpkit.node.js","default":"./serpkit.js"},"./serpkit_bg.wasm":"./serpkit_bg.wasm"},"files":["serpkit.js","serpkit.node.js","serpkit.workerd.js","client_options.js","record_cache.js","record_client.js","exact_json.js","static_api.js","static_data.js","validators.js","validate_value.js","serpkit.d.ts","serpkit_types.d.ts","serpkit_bg.wasm","serpkit_bg.wasm.d.ts"],"sideEffects":["./serpkit.node.js","./serpkit.workerd.js"],"license":"MIT OR Apache-2.0"}"#
+            r#"{"name":"serpkit","version":"1.2.3","description":"Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)","type":"module","main":"serpkit.js","module":"serpkit.js","types":"serpkit.d.ts","exports":{".":{"types":"./serpkit.d.ts","workerd":"./serpkit.workerd.js","node":"./serpkit.node.js","deno":"./serpkit.node.js","bun":"./serpkit.node.js","default":"./serpkit.js"},"./schema":{"types":"./schema.d.ts","default":"./schema.js"},"./serpkit_bg.wasm":"./serpkit_bg.wasm","./package.json":"./package.json"},"files":["serpkit.js","schema.js","schema.d.ts","serpkit_error.js","serpkit.node.js","serpkit.workerd.js","client_options.js","record_cache.js","record_client.js","exact_json.js","static_api.js","static_data.js","validators.js","validate_value.js","serpkit.d.ts","serpkit_types.d.ts","serpkit_bg.wasm","serpkit_bg.wasm.d.ts"],"sideEffects":["./serpkit.node.js","./serpkit.workerd.js"],"engines":{"node":">=20"},"license":"MIT OR Apache-2.0"}"#
         );
     }
 
