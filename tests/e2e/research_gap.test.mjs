@@ -68,18 +68,21 @@ test('the gap lists as the anchors name them; brand terms from the registrable d
     'Untapped: at least one competitor ranks, you do not.',
     'Unique: you rank, no competitor does.',
     'Striking distance: you rank 11–20.',
-    'Only positions 1–20 count as ranking',
+    'Only positions 1–20 count as ranking for a competitor, 1–100 for you',
     'Public Suffix List',
   ]) {
     assert.ok(rules.includes(rule), `stated: ${rule}`);
   }
   await shot(page, 'research-gap');
 
-  // Positions up to: a competitor far down (#21–#100) creates no row by default, and does at top 100.
+  // Competitors' positions up to: a competitor far down (#21–#100) creates no row by default,
+  // and does at top 100 (your own ranks count to #100 at any cutoff).
   const deep = records
+    .slice(1)
     .flatMap((rs) => rs)
     .map((r) => r.keyword.toLowerCase())
-    .find((k) => records.every((rs) => rs.every((r) => r.keyword.toLowerCase() !== k || r.rank > 20)));
+    .find((k) => records[0].every((r) => r.keyword.toLowerCase() !== k)
+      && records.slice(1).every((rs) => rs.every((r) => r.keyword.toLowerCase() !== k || r.rank > 20)));
   const want100 = expectedGap(records, brand, { top: 100 });
   await page.getByTestId('gap-top').selectOption('100');
   await untilTab('untapped', want100.untapped.length);

@@ -5,9 +5,13 @@
 //!
 //! Rules (our decisions; the page states [`rules_text`]):
 //! - Keywords are compared lower-cased; a domain listing a keyword more than once (several
-//!   URLs) counts its best rank and that rank's URL. Rank 0 or less is no rank, and so is a
-//!   rank beyond the cutoff ("positions up to", default [`DEFAULT_TOP`]: page one and two, where
-//!   striking distance ends; a competitor at #97 brings no traffic worth a row).
+//!   URLs) counts its best rank and that rank's URL. Rank 0 or less is no rank.
+//! - The cutoff ("positions up to", default [`DEFAULT_TOP`]: page one and two, where striking
+//!   distance ends) applies to the **competitors only**, as in Ahrefs' Content gap (at least
+//!   one target ranks in the top N): a competitor beyond it does not rank (a competitor at
+//!   #97 brings no traffic worth a row). **You rank anywhere in the top [`YOUR_TOP`]** (Ahrefs:
+//!   "doesn't rank for" means not in its top 100), so at "top 10" your #15 is striking
+//!   distance, not Missing.
 //! - "Every competitor" means every competitor whose keywords are loaded; with none loaded the
 //!   lists that compare with competitors are empty rather than vacuously full.
 //! - **Shared**: you and every competitor rank. **Missing**: every competitor ranks, you do
@@ -26,12 +30,16 @@
 use std::collections::HashMap;
 
 use super::brand;
+use super::ctr::Curve;
 
 /// Most competitors compared with your domain.
 pub const MAX_COMPETITORS: usize = 3;
 
-/// The default position cutoff: ranks beyond it count as no rank.
+/// The default position cutoff of the competitors: their ranks beyond it count as no rank.
 pub const DEFAULT_TOP: i64 = 20;
+
+/// Your ranks count up to here, whatever the competitors' cutoff (the depth the anchors track).
+pub const YOUR_TOP: i64 = 100;
 
 /// The cutoffs offered ("positions up to").
 pub const TOP_CHOICES: [i64; 5] = [3, 10, 20, 50, 100];
@@ -45,10 +53,12 @@ pub const DEFAULT_STRIKING: (i64, i64) = (11, 20);
 pub struct Options {
     /// Brand terms as compared.
     pub brand: Vec<String>,
-    /// Ranks beyond this count as no rank.
+    /// Competitors' ranks beyond this count as no rank (yours count to [`YOUR_TOP`]).
     pub top: i64,
     /// Striking distance: your rank from, to (inclusive).
     pub striking: (i64, i64),
+    /// The click-through curve of estimated traffic (share of voice, competitor pages).
+    pub curve: Curve,
 }
 
 impl Default for Options {
@@ -57,6 +67,7 @@ impl Default for Options {
             brand: Vec::new(),
             top: DEFAULT_TOP,
             striking: DEFAULT_STRIKING,
+            curve: Curve::default(),
         }
     }
 }
@@ -68,9 +79,10 @@ pub fn rules_text(o: &Options) -> String {
 Weak: every domain ranks, you rank below every competitor. Strong: every domain ranks, you \
 rank above every competitor. Untapped: at least one competitor ranks, you do not. Unique: you \
 rank, no competitor does. Striking distance: you rank {}–{}. Only positions 1–{} count as \
-ranking; each domain counts its best rank; \"every competitor\" means every one loaded. A \
+ranking for a competitor, 1–{} for you (so your #15 is striking distance at any cutoff); \
+each domain counts its best rank; \"every competitor\" means every one loaded. A \
 keyword can be in several lists. Competition is on a 0–1 scale.",
-        o.striking.0, o.striking.1, o.top
+        o.striking.0, o.striking.1, o.top, YOUR_TOP
     )
 }
 
@@ -199,6 +211,8 @@ pub struct Gap {
     pub lists: [Vec<u32>; 7],
     /// Keywords left out by a brand term.
     pub branded: usize,
+    /// What each brand term left out, in the terms' order (for [`brand::generic_warning`]).
+    pub brand_use: Vec<brand::TermUse>,
 }
 
 impl Gap {
@@ -261,23 +275,24 @@ pub fn compute(yours: Ranked, competitors: &[Option<Ranked>], options: &Options)
     let mut index: HashMap<&str, usize> = HashMap::new();
     let mut entries: Vec<Entry> = Vec::new();
     let mut lowers: Vec<&str> = Vec::new();
-    let mut branded = 0;
-    let mut brand_seen: HashMap<&str, bool> = HashMap::new();
+    // Per keyword seen: the brand term it names (index) and the highest volume reported.
+    let mut brand_seen: HashMap<&str, (Option<usize>, i64)> = HashMap::new();
     let domains = std::iter::once(yours).chain(competitors.iter().map(|c| c.unwrap_or_default()));
     for (slot, domain) in domains.enumerate() {
         for i in 0..domain.len() {
             let rank = domain.rank[i];
-            // Beyond the cutoff is no rank: such a row alone creates no keyword.
-            if rank <= 0 || rank > options.top {
+            // Beyond the cutoff is no rank: such a row alone creates no keyword. The cutoff
+            // is the competitors'; yours is the depth the anchors track.
+            let cutoff = if slot == 0 { YOUR_TOP } else { options.top };
+            if rank <= 0 || rank > cutoff {
                 continue;
             }
             let lower = domain.lower[i].as_str();
-            let excluded = *brand_seen.entry(lower).or_insert_with(|| {
-                let b = brand::is_branded(lower, &options.brand);
-                branded += usize::from(b);
-                b
-            });
-            if excluded {
+            let seen = brand_seen
+                .entry(lower)
+                .or_insert_with(|| (brand::branded_by(lower, &options.brand), i64::MIN));
+            if seen.0.is_some() {
+                seen.1 = seen.1.max(domain.volume[i]);
                 continue;
             }
             let at = *index.entry(lower).or_insert_with(|| {
@@ -303,8 +318,28 @@ pub fn compute(yours: Ranked, competitors: &[Option<Ranked>], options: &Options)
             }
         }
     }
+    let mut brand_use: Vec<brand::TermUse> = options
+        .brand
+        .iter()
+        .map(|t| brand::TermUse {
+            term: t.clone(),
+            ..Default::default()
+        })
+        .collect();
+    let mut branded = 0;
+    for (lower, (term, volume)) in &brand_seen {
+        let Some(t) = *term else { continue };
+        let (u, volume) = (&mut brand_use[t], (*volume).max(0));
+        branded += 1;
+        u.keywords += 1;
+        u.volume = u.volume.saturating_add(volume);
+        if brand::words(lower).concat() == u.term {
+            u.own_volume = Some(u.own_volume.unwrap_or(0).max(volume));
+        }
+    }
     let mut gap = Gap {
         branded,
+        brand_use,
         ..Gap::default()
     };
     // Rows by volume (highest first), then keyword: the lists' order.
@@ -493,21 +528,43 @@ mod tests {
     }
 
     #[test]
-    fn a_rank_beyond_the_cutoff_is_no_rank() {
-        let you = columns("you.com", &[("deep", 10, 45)]);
-        let a = columns("a.com", &[("far", 100, 97), ("deep", 10, 3)]);
+    fn the_cutoff_is_the_competitors_and_you_rank_to_100() {
+        let you = columns("you.com", &[("deep", 10, 45), ("gone", 10, 101)]);
+        let a = columns(
+            "a.com",
+            &[("far", 100, 97), ("deep", 10, 3), ("gone", 10, 2)],
+        );
         let gap = compute(ranked(&you), &loaded(&[&a]), &Options::default());
-        // The competitor at #97 creates no row; your #45 is no rank at the default top 20.
+        // The competitor at #97 creates no row; your #45 is a rank (Ahrefs: you "rank" in
+        // the top 100), so "deep" is Weak, not Missing; your #101 is no rank.
         assert!(!gap.lower.iter().any(|k| k == "far"));
-        assert_eq!(keywords(&gap, GapList::Missing), ["deep"]);
+        assert_eq!(keywords(&gap, GapList::Weak), ["deep"]);
+        assert_eq!(keywords(&gap, GapList::Missing), ["gone"]);
         let top100 = Options {
             top: 100,
             ..Options::default()
         };
         let gap = compute(ranked(&you), &loaded(&[&a]), &top100);
-        assert_eq!(keywords(&gap, GapList::Untapped), ["far"]);
+        assert_eq!(keywords(&gap, GapList::Untapped), ["far", "gone"]);
         assert_eq!(keywords(&gap, GapList::Weak), ["deep"]);
-        assert!(rules_text(&top100).contains("positions 1–100"));
+        assert!(rules_text(&top100).contains("positions 1–100 count as ranking for a competitor"));
+    }
+
+    #[test]
+    fn at_top_10_your_15_is_striking_distance_not_missing() {
+        // The issue's case: at "top 10" the old rule dropped your #15, so striking distance
+        // (11–20) was always empty and the keyword showed as Missing.
+        let you = columns("you.com", &[("crm software", 5000, 15)]);
+        let a = columns("a.com", &[("crm software", 5000, 4)]);
+        let top10 = Options {
+            top: 10,
+            ..Options::default()
+        };
+        let gap = compute(ranked(&you), &loaded(&[&a]), &top10);
+        assert_eq!(keywords(&gap, GapList::Striking), ["crm software"]);
+        assert_eq!(keywords(&gap, GapList::Weak), ["crm software"]);
+        assert!(gap.list(GapList::Missing).is_empty());
+        assert!(rules_text(&top10).contains("1–100 for you"));
     }
 
     #[test]
@@ -617,6 +674,48 @@ mod tests {
         assert_eq!(gap.branded, 2);
         assert_eq!(keywords(&gap, GapList::Untapped), ["singapore"]);
         assert_eq!(keywords(&gap, GapList::Unique), ["bike accessories"]);
+    }
+
+    #[test]
+    fn a_generic_brand_term_that_is_a_big_keyword_is_warned_about() {
+        // The issue's case: hotels.com gives the brand term "hotels", which silently removed
+        // the whole hotels category from every list.
+        let brand = brand::terms(&brand::default_terms(&[
+            "you.com".into(),
+            "hotels.com".into(),
+        ]));
+        assert_eq!(brand, ["you", "hotels"]);
+        let you = columns("you.com", &[("cheap hotels", 90_000, 12)]);
+        let a = columns(
+            "hotels.com",
+            &[
+                ("hotels", 1_500_000, 1),
+                ("hotels near me", 800_000, 2),
+                ("hotels.com login", 5_000, 1),
+            ],
+        );
+        let options = Options {
+            brand,
+            ..Options::default()
+        };
+        let gap = compute(ranked(&you), &loaded(&[&a]), &options);
+        assert!(gap.is_empty(), "every keyword names “hotels”");
+        assert_eq!(gap.branded, 4);
+        let hotels = &gap.brand_use[1];
+        assert_eq!(
+            (hotels.keywords, hotels.volume, hotels.own_volume),
+            (4, 2_395_000, Some(1_500_000))
+        );
+        let warning = brand::generic_warning(hotels).expect("warned");
+        assert!(warning.contains("“hotels” is itself a keyword with 1,500,000 searches"));
+        assert!(warning.contains("leaves out 4 keywords (2,395,000 searches)"));
+        assert_eq!(brand::generic_warning(&gap.brand_use[0]), None);
+        // A small brand query is no warning.
+        let small = brand::TermUse {
+            own_volume: Some(900),
+            ..hotels.clone()
+        };
+        assert_eq!(brand::generic_warning(&small), None);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 pub mod brand;
 pub mod cannibalisation;
 pub mod changes;
+pub mod ctr;
 pub mod decode;
 pub mod gap;
 pub mod groups;

@@ -287,6 +287,8 @@ struct GapSettings {
     top: RwSignal<i64>,
     strike_from: RwSignal<String>,
     strike_to: RwSignal<String>,
+    /// The workspace, whose click-through curve estimates traffic.
+    workspace: Workspace,
 }
 
 impl GapSettings {
@@ -300,6 +302,7 @@ impl GapSettings {
             brand: brand::terms(&self.brand.get()),
             top: self.top.get(),
             striking: (from, to),
+            curve: self.workspace.settings.with(|s| s.ctr_curve.clone()),
         }
     }
 }
@@ -318,6 +321,7 @@ fn gap_body(
         top: RwSignal::new(gap::DEFAULT_TOP),
         strike_from: RwSignal::new(gap::DEFAULT_STRIKING.0.to_string()),
         strike_to: RwSignal::new(gap::DEFAULT_STRIKING.1.to_string()),
+        workspace,
     };
     let view_data = gap_data(&calls, domains, settings);
     let filter = GapFilter {
@@ -352,12 +356,14 @@ fn gap_body(
         let current = list.get();
         let pages = by_page.get();
         let branded = v.gap.branded;
+        let generic: Vec<String> = v.gap.brand_use.iter().filter_map(brand::generic_warning).collect();
         let in_list = v.gap.list(current).len();
         let rules = gap::rules_text(&v.options);
         let rivals = v.domains.len().saturating_sub(1);
         view! {
             <div class="gap" data-testid="gap">
                 {(!loaded).then(|| view! { <p class="meta warn" data-testid="gap-partial">"Some domains are not loaded: the lists count only the domains loaded."</p> })}
+                {generic.into_iter().map(|w| view! { <p class="meta warn" data-testid="gap-brand-warning">{w}</p> }).collect_view()}
                 <GapTabs counts=counts current=current domains=domains by_page=pages />
                 <GapFilters filter=filter settings=settings rivals=rivals />
                 <div class="toolbar">
@@ -589,6 +595,7 @@ fn GapFilters(filter: GapFilter, settings: GapSettings, rivals: usize) -> impl I
         top,
         strike_from,
         strike_to,
+        ..
     } = settings;
     let cmax_note = move || {
         let typed = competition_max.get();
@@ -613,7 +620,7 @@ fn GapFilters(filter: GapFilter, settings: GapSettings, rivals: usize) -> impl I
                         </option>
                     }).collect_view()}
                 </select></label>
-            <label class="f"><span>"Positions up to"</span>
+            <label class="f"><span>"Competitors' positions up to"</span>
                 <select data-testid="gap-top" on:change=move |ev| top.set(event_target_value(&ev).parse().unwrap_or(gap::DEFAULT_TOP))>
                     {gap::TOP_CHOICES.into_iter().map(|t| view! {
                         <option value=t.to_string() selected=move || top.get() == t>{format!("top {t}")}</option>

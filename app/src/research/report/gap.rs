@@ -5,6 +5,7 @@
 use super::{first_rows_note, Block, Cell, Report, Section, REPORT_ROWS};
 use crate::format::fmt_int;
 use crate::research::brand;
+use crate::research::ctr::{self, traffic_text};
 use crate::research::gap::{self, Gap, GapList, Options};
 use crate::research::top_pages::{self, Page};
 
@@ -49,7 +50,10 @@ pub fn gap_report(
                 },
                 fmt_int(g.branded as i64)
             ),
-        ],
+        ]
+        .into_iter()
+        .chain(g.brand_use.iter().filter_map(brand::generic_warning))
+        .collect(),
         blocks: vec![
             Block::Figures(
                 GapList::ALL
@@ -109,7 +113,11 @@ pub fn gap_report(
         });
     }
     let every_row: Vec<u32> = (0..g.keyword.len() as u32).collect();
-    sections.push(pages_section(&top_pages::gap_pages(g, &every_row)));
+    sections.push(pages_section(&top_pages::gap_pages(
+        g,
+        &every_row,
+        &options.curve,
+    )));
     let report = Report {
         title: format!("Content gap: {you} against {rivals}"),
         subtitle: format!("Exported {date} from the ranked keywords already bought."),
@@ -118,9 +126,12 @@ pub fn gap_report(
     (format!("content-gap-{you}.html"), report)
 }
 
-/// The section of the competitor pages (first [`REPORT_ROWS`] by volume).
+/// The section of the competitor pages (first [`REPORT_ROWS`] by estimated traffic).
 fn pages_section(pages: &[Page]) -> Section {
-    let mut notes = vec![top_pages::GAP_REPORT_RULE.to_string()];
+    let mut notes = vec![
+        top_pages::GAP_REPORT_RULE.to_string(),
+        ctr::CURVE_RULE.to_string(),
+    ];
     notes.extend(first_rows_note(pages.len(), "pages"));
     let rows = pages
         .iter()
@@ -130,6 +141,7 @@ fn pages_section(pages: &[Page]) -> Section {
                 Cell::Url(p.url.clone()),
                 fmt_int(p.keywords as i64).into(),
                 fmt_int(p.volume).into(),
+                traffic_text(p.traffic).into(),
                 p.best_keyword.as_str().into(),
                 p.best_rank.to_string().into(),
             ]
@@ -140,9 +152,16 @@ fn pages_section(pages: &[Page]) -> Section {
         notes,
         blocks: vec![Block::Table {
             caption: "Competitor pages of the gap keywords".into(),
-            headers: ["Page", "#Keywords", "#Volume", "Best keyword", "#Best rank"]
-                .map(String::from)
-                .to_vec(),
+            headers: [
+                "Page",
+                "#Keywords",
+                "#Volume",
+                "#Est. traffic",
+                "Top keyword",
+                "#Its rank",
+            ]
+            .map(String::from)
+            .to_vec(),
             rows,
         }],
     }
@@ -248,17 +267,19 @@ mod tests {
         let (gap, domains, options) = sample();
         let (_, report) = gap_report(&gap, &domains, &options, "", "today");
         let section = report.sections.last().expect("the pages");
-        assert_eq!(section.notes, [top_pages::GAP_REPORT_RULE]);
+        assert_eq!(section.notes, [top_pages::GAP_REPORT_RULE, ctr::CURVE_RULE]);
         let Block::Table { headers, rows, .. } = &section.blocks[0] else {
             panic!("the pages' table");
         };
         assert_eq!(headers.len(), rows[0].len());
-        // /shop: shoes (rank 1) and boots, 1,200 searches; /socks: socks. "laces" has none.
+        // /shop: shoes (rank 1) and boots, 1,200 searches, 900 × 28.5 % + 300 × 8 % = 280.5
+        // visits; /socks: socks, 100 × 15.7 %. "laces" has none.
         let expected: Vec<Vec<Cell>> = vec![
             vec![
                 Cell::Url("https://rival.com/shop".into()),
                 "2".into(),
                 "1,200".into(),
+                "281".into(),
                 "shoes".into(),
                 "1".into(),
             ],
@@ -266,13 +287,15 @@ mod tests {
                 Cell::Url("https://rival.com/socks".into()),
                 "1".into(),
                 "100".into(),
+                "16".into(),
                 "socks".into(),
                 "2".into(),
             ],
         ];
         assert_eq!(rows, &expected);
         assert!(top_pages::GAP_REPORT_RULE.starts_with("By competitor page: every keyword"));
-        assert!(top_pages::GAP_RULE.ends_with("Pages are ordered by volume, then keyword count."));
+        assert!(top_pages::GAP_RULE
+            .ends_with("Pages are ordered by estimated traffic, then volume, then keyword count."));
     }
 
     #[test]

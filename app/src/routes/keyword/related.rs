@@ -21,8 +21,8 @@ use crate::workspace::Workspace;
 pub struct RelatedRow {
     r: RelatedKeyword,
     ccode: String,
-    /// The opportunity score within the related keywords shown (the one list here that
-    /// gives keyword difficulty, so it counts with its weight).
+    /// The opportunity score, the same as the explorer's for the same figures (difficulty is
+    /// not part of it: `research::score`).
     score: Option<f64>,
 }
 
@@ -122,12 +122,7 @@ impl Related {
                 Some(Ok(list)) => {
                     let metrics: Vec<score::Metrics> = list
                         .iter()
-                        .map(|r| score::Metrics {
-                            volume: Some(r.search_volume as f64),
-                            cpc: Some(r.cpc),
-                            competition: Some(r.competition),
-                            difficulty: Some(r.kd as f64),
-                        })
+                        .map(score::Metrics::of_related)
                         .collect();
                     let scores = workspace
                         .settings
