@@ -293,15 +293,14 @@ pub fn ranked_keywords_domain_on(domain: &str, n: usize, seed: u64, today: Date)
     let mut keywords: Vec<Keyword> = Vec::with_capacity(pool);
     let mut rows: Vec<Row> = Vec::with_capacity(pool);
     let mut seen: HashSet<u64, FnvBuild> = HashSet::with_capacity_and_hasher(pool, FnvBuild);
-    let push_keyword = |keywords: &mut Vec<Keyword>, rng: &mut Rng, text: String, head| {
+    let push_keyword = |keywords: &mut Vec<Keyword>, text: String, head| {
         let profile = match head {
             Some(head) => head_keyword_profile(&text, head),
             None => keyword_profile(&text),
         };
-        let competition = round_to(
-            (profile.competition * 100.0 + rng.float(-5.0, 5.0)).clamp(0.0, 100.0),
-            2,
-        );
+        // The keyword's own competition (as search volume reports it, 0–1 to 2 decimals) on
+        // this operation's 0–100 scale: one keyword, one competition in every operation.
+        let competition = (round_to(profile.competition, 2) * 100.0).round();
         keywords.push(Keyword {
             volume: super::bucket(profile.base),
             competition,
@@ -319,7 +318,7 @@ pub fn ranked_keywords_domain_on(domain: &str, n: usize, seed: u64, today: Date)
             }
         };
         seen.insert(crate::rng::fnv1a(text.as_bytes()));
-        let keyword = push_keyword(&mut keywords, &mut rng, text, None);
+        let keyword = push_keyword(&mut keywords, text, None);
         rows.push(Row {
             keyword,
             page,
@@ -382,7 +381,7 @@ pub fn ranked_keywords_domain_on(domain: &str, n: usize, seed: u64, today: Date)
                     }
                 }
                 let page = pick_page(&mut rng, i);
-                let keyword = push_keyword(&mut keywords, &mut rng, text, Some(all[i].0));
+                let keyword = push_keyword(&mut keywords, text, Some(all[i].0));
                 (keyword, page, i)
             }
         };

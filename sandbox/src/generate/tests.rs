@@ -443,3 +443,91 @@ fn ranked_volumes_are_the_keywords_own() {
         }
     }
 }
+
+/// The figures (volume, CPC, competition 0–1) each operation reports for a keyword, by
+/// lower-cased keyword; ranked keywords give no CPC and competition 0–100.
+type Figures = HashMap<String, (i64, Option<f64>, f64)>;
+
+fn figures_of(op: Operation, json: Value, on: Date) -> Figures {
+    let req = request(op, json);
+    let body = body(&req, on);
+    let report = serpkit::validate::validate(op, &body, Some(&req));
+    assert_eq!(report.error_count() + report.warning_count(), 0, "{report}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let rows = match v {
+        Value::Array(rows) => rows,
+        one => vec![one],
+    };
+    rows.iter()
+        .map(|r| {
+            let f = |k: &str| r[k].as_f64();
+            let key = r["keyword"].as_str().unwrap().to_lowercase();
+            let figures = match op {
+                Operation::RankedKeywordsDomain => (
+                    r["search_volume"].as_i64().unwrap(),
+                    None,
+                    f("competition").unwrap() / 100.0,
+                ),
+                Operation::Related => (
+                    r["search_volume"].as_i64().unwrap(),
+                    f("cpc"),
+                    f("competition").unwrap(),
+                ),
+                _ => (
+                    r["SEARCH_VOLUME"].as_i64().unwrap(),
+                    f("AVERAGE_CPC"),
+                    f("COMPETITION").unwrap(),
+                ),
+            };
+            (key, figures)
+        })
+        .collect()
+}
+
+#[test]
+fn one_keyword_has_one_volume_cpc_and_competition_in_every_operation() {
+    // Keywords from ranked keywords and from related keywords, asked again in bulk and one
+    // by one: every operation reports the same figures for one keyword (issue 43: "running
+    // shoes" had one volume in the explorer and another among related keywords).
+    let today = day(0);
+    let ranked = figures_of(
+        Operation::RankedKeywordsDomain,
+        serde_json::json!({ "domain": "example.com" }),
+        today,
+    );
+    let related = figures_of(
+        Operation::Related,
+        serde_json::json!({ "keyword": "running shoes", "ccode": "US" }),
+        today,
+    );
+    let mut keywords: Vec<&String> = ranked.keys().take(150).chain(related.keys()).collect();
+    keywords.sort();
+    keywords.dedup();
+    let bulk = figures_of(
+        Operation::SearchVolumeBulk,
+        serde_json::json!({ "keywords": keywords, "ccode": "US" }),
+        today,
+    );
+    assert_eq!(bulk.len(), keywords.len());
+    let mut compared = 0;
+    for k in &keywords {
+        let b = bulk[*k];
+        if let Some(r) = related.get(*k) {
+            assert_eq!(*r, b, "{k}: related against bulk");
+            compared += 1;
+        }
+        if let Some(r) = ranked.get(*k) {
+            assert_eq!((r.0, r.2), (b.0, b.2), "{k}: ranked against bulk");
+            compared += 1;
+        }
+    }
+    for k in keywords.iter().step_by(25) {
+        let single = figures_of(
+            Operation::SearchVolumeSingle,
+            serde_json::json!({ "keyword": k, "ccode": "US" }),
+            today,
+        );
+        assert_eq!(single[*k], bulk[*k], "{k}: single against bulk");
+    }
+    assert!(compared >= 150, "{compared} comparisons");
+}
