@@ -123,11 +123,14 @@ test('the content gap report: every list with its rows and links only to http(s)
   const pageCount = Number(byPage[1].replace(/,/g, ''));
   assert.deepEqual(headings, [
     'Summary',
+    'Share of voice',
     ...Object.entries(names).map(([id, name]) => `${name} (${fmt(counts[id])})`),
     `By competitor page (${fmt(pageCount)})`,
   ]);
   const text = await view.locator('body').textContent();
   assert.match(text, /Missing: every competitor ranks, you do not\./);
+  assert.match(text, /Share of voice: each domain's estimated traffic over the keywords/);
+  assert.match(text, /SISTRIX's 2020 CTR study/);
   assert.match(text, /By competitor page: every keyword of the gap \(all lists, no filter\) grouped by the URL of their best competitor/);
   const tables = view.locator('table');
   assert.equal(await tables.count(), 8);

@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveApp, launch, newPage, open, shot, gapLoaded } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
-import { LISTS, expectedGap, rankedKeywords, tabCount as gapTabCount } from './research_gap_rules.mjs';
+import { LISTS, expectedGap, rankedKeywords, tabCount as gapTabCount, ctr } from './research_gap_rules.mjs';
 
 const TYPED = ['shop.example.co.uk', 'www.rival.com', 'xn--bcher-kva.de'];
 const NAMES = ['Shared', 'Missing', 'Weak', 'Strong', 'Untapped', 'Unique', 'Striking distance'];
@@ -58,6 +58,18 @@ test('the gap lists as the anchors name them; brand terms from the registrable d
   const records = await Promise.all(domains.map(rankedKeywords));
   let want = expectedGap(records, brand);
   await expectCounts(want, 'at the defaults (top 20, striking 11–20)');
+
+  // Share of voice over the list shown (Untapped, unfiltered): each domain's estimated traffic
+  // (volume × the click-through rate of its rank) over the list's total volume.
+  await page.getByTestId('gap-voice').waitFor();
+  const total = want.untapped.reduce((a, r) => a + Math.max(0, r.volume), 0);
+  for (let slot = 0; slot < domains.length; slot++) {
+    const traffic = want.untapped.reduce((a, r) => a + (r.ranks[slot] ? Math.max(0, r.volume) * ctr(r.ranks[slot]) : 0), 0);
+    const shown = Number((await page.getByTestId(`gap-voice-share-${slot}`).textContent()).replace(/[^0-9.]/g, ''));
+    assert.ok(Math.abs(shown - (100 * traffic) / total) <= 0.05 + 1e-9, `slot ${slot}: ${shown} % vs ${(100 * traffic) / total}`);
+  }
+  assert.equal(await page.getByTestId('gap-voice-share-0').textContent(), '0.0 %', 'you rank for no untapped keyword');
+  await expectNoAxeViolations(page, 'gap-voice');
   await page.getByTestId('gap-rules').locator('summary').click();
   const rules = await page.getByTestId('gap-rules').textContent();
   for (const rule of [

@@ -17,4 +17,5 @@ pub mod keyword_row;
 pub mod report;
 pub mod score;
 pub mod top_pages;
+pub mod traffic;
 pub mod trends;

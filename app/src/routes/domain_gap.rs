@@ -31,6 +31,7 @@ use crate::research::report::gap::gap_report;
 use crate::workspace::{self, use_workspace, Workspace};
 
 mod pages;
+mod traffic;
 mod view;
 
 use view::{GapData, GapView};
@@ -44,7 +45,7 @@ fn rank_key(position: Option<&gap::Position>) -> SortKey<'static> {
 }
 
 /// Columns of a gap list's table (and its CSV).
-const COLUMNS: [Column<GapView>; 8] = [
+const COLUMNS: [Column<GapView>; 9] = [
     Column::keyword(
         "minmax(12rem, 2fr)",
         |v, i| SortKey::text(&v.gap.lower[i]),
@@ -116,6 +117,7 @@ const COLUMNS: [Column<GapView>; 8] = [
             }),
         )
     },
+    traffic::GAIN,
     Column::new(
         "your_url",
         "Your URL",
@@ -377,13 +379,14 @@ fn gap_body(
                         make=Callback::new(move |_| { let v = view_data.get_untracked().0; Some(gap_report(&v.gap, &v.domains, &v.options, &brand.get_untracked(), &fmt_time(js_sys::Date::now()))) }) />
                     <span class="meta" data-testid="gap-timing">{format!("computed in {elapsed:.0} ms")}</span>
                 </div>
+                {traffic::voice_panel(view_data, order)}
                 {if pages {
                     pages::competitor_pages(view_data, order, file_name).into_any()
                 } else {
                     view! {
                         <Show when=move || order.with(|o| !o.is_empty())
                             fallback=move || view! { <p class="empty" data-testid="gap-none">{none_text(current, in_list)}</p> }>
-                            <VirtualTable columns=COLUMNS[..7].to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
+                            <VirtualTable columns=COLUMNS[..8].to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
                                 sort=filter.sort caption="Content gap keywords" testid="gap-table" />
                         </Show>
                     }.into_any()
@@ -509,6 +512,7 @@ fn gap_row(view_data: Memo<GapData>, workspace: Workspace) -> RenderRow {
             <div role="cell" class="vt-c">{best.map(|(s, d)| format!("{} {d}", LETTERS[s + 1])).unwrap_or_else(|| "–".into())}</div>
             <div role="cell" class="vt-c num">{rank(theirs.as_ref())}</div>
             <div role="cell" class="vt-c url">{theirs.map(|p| { let short = short_url(&p.url); view! { <ExtLink href=p.url>{short}</ExtLink> } })}</div>
+            <div role="cell" class="vt-c num">{traffic::gain_cell(&v, i)}</div>
         }
         .into_any()
     })

@@ -8,6 +8,7 @@ use crate::research::brand;
 use crate::research::ctr::{self, traffic_text};
 use crate::research::gap::{self, Gap, GapList, Options};
 use crate::research::top_pages::{self, Page};
+use crate::research::traffic;
 
 /// The heading of the section by competitor page (then the number of pages).
 pub const BY_PAGE: &str = "By competitor page";
@@ -70,6 +71,7 @@ pub fn gap_report(
             },
         ],
     }];
+    sections.push(voice_section(g, domains, options));
     for list in GapList::ALL {
         let rows = g.list(list);
         let notes = first_rows_note(rows.len(), "keywords")
@@ -124,6 +126,39 @@ pub fn gap_report(
         sections,
     };
     (format!("content-gap-{you}.html"), report)
+}
+
+/// Share of voice over every keyword of the gap (`research::traffic`).
+fn voice_section(g: &Gap, domains: &[String], options: &Options) -> Section {
+    let every_row: Vec<u32> = (0..g.keyword.len() as u32).collect();
+    let (voices, total) = traffic::share_of_voice(g, &every_row, &options.curve);
+    let figures = domains
+        .iter()
+        .zip(voices)
+        .map(|(d, v)| {
+            (
+                d.clone(),
+                format!(
+                    "{} · est. {} visits · {} keywords",
+                    traffic::share_text(v.share),
+                    traffic_text(v.traffic),
+                    fmt_int(v.keywords as i64)
+                ),
+            )
+        })
+        .collect();
+    Section {
+        heading: "Share of voice".into(),
+        notes: vec![
+            format!(
+                "Over every keyword of the gap ({} searches a month). {}",
+                fmt_int(total),
+                traffic::VOICE_RULE
+            ),
+            ctr::CURVE_RULE.to_string(),
+        ],
+        blocks: vec![Block::Figures(figures)],
+    }
 }
 
 /// The section of the competitor pages (first [`REPORT_ROWS`] by estimated traffic).
@@ -244,6 +279,7 @@ mod tests {
             headings,
             [
                 "Summary",
+                "Share of voice",
                 "Shared (1)",
                 "Missing (2)",
                 "Weak (1)",
@@ -255,7 +291,13 @@ mod tests {
             ]
         );
         assert!(report.sections[0].notes[1].ends_with("Brand terms: brand. Left out: 1."));
-        let Block::Table { rows, .. } = &report.sections[2].blocks[0] else {
+        let Block::Figures(voice) = &report.sections[1].blocks[0] else {
+            panic!("the share of voice");
+        };
+        let names: Vec<&str> = voice.iter().map(|f| f.0.as_str()).collect();
+        assert_eq!(names, ["you.com", "rival.com"]);
+        assert!(report.sections[1].notes[0].contains("Ahrefs' share of voice"));
+        let Block::Table { rows, .. } = &report.sections[3].blocks[0] else {
             panic!("a list's table");
         };
         assert_eq!(rows[0][0], Cell::from("boots"));
@@ -302,7 +344,7 @@ mod tests {
     fn no_domains_and_no_rows_make_an_empty_report() {
         let (file, report) = gap_report(&Gap::default(), &[], &Options::default(), "", "today");
         assert_eq!(file, "content-gap-.html");
-        assert_eq!(report.sections.len(), 9);
-        assert_eq!(report.sections[8].heading, "By competitor page (0)");
+        assert_eq!(report.sections.len(), 10);
+        assert_eq!(report.sections[9].heading, "By competitor page (0)");
     }
 }
