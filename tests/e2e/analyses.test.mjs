@@ -106,13 +106,18 @@ test('cannibalisation: keywords two or more URLs of the domain rank for, with UR
     return;
   }
   const csv = await csvOf('cn-csv');
-  assert.deepEqual(csv[0], ['Keyword', 'Volume', 'URLs ranking', 'URL', 'Rank']);
+  assert.deepEqual(csv[0], ['Keyword', 'Volume', 'URLs ranking', 'URL', 'Rank', 'Two URLs in the top 20']);
   assert.equal(csv.length - 1, expected.reduce((a, [, m]) => a + m.size, 0), 'one row per keyword and URL');
-  for (const [kw, , n, url, rank] of csv.slice(1)) {
+  // Triage: two URLs in the top 20 first (then by volume).
+  const top = (m) => [...m.values()].filter((r) => r <= 20).length >= 2;
+  for (const [kw, , n, url, rank, triage] of csv.slice(1)) {
     const m = urls.get(kw.toLowerCase());
     assert.equal(Number(n), m.size, kw);
     assert.equal(Number(rank), m.get(url), `${kw} at ${url}`);
+    assert.equal(triage, top(m) ? 'yes' : 'no', `${kw}: triage`);
   }
+  const flags = csv.slice(1).map((r) => r[5]);
+  assert.deepEqual(flags, [...flags].sort((a, b) => (a === b ? 0 : a === 'yes' ? -1 : 1)), 'pairs in the top 20 first');
   await shot(page, 'analyses-cannibalisation');
 });
 
@@ -169,14 +174,23 @@ test('position changes: the previous purchase is kept and compared with one boug
   assert.ok(up > 0 && down > 0, `ranks drift over a week: ${up} up, ${down} down`);
   assert.ok(same > 0, 'most keep their place');
   const csv = await csvOf('ch-csv');
-  assert.deepEqual(csv[0], ['Keyword', 'Change', 'Previous rank', 'Rank', 'Places gained', 'Search volume', 'URL']);
+  assert.deepEqual(csv[0], ['Keyword', 'Change', 'Previous rank', 'Rank', 'Places gained', 'Search volume', 'URL', 'Est. traffic change', 'URL swap']);
   assert.equal(csv.length - 1, up + down + fresh + lost + same);
-  for (const [kw, moved, before, after, places] of csv.slice(1)) {
-    if (moved === 'Up') assert.ok(Number(after) < Number(before) && Number(places) > 0, kw);
-    if (moved === 'Down') assert.ok(Number(after) > Number(before) && Number(places) < 0, kw);
-    if (moved === 'New') assert.equal(before, '', kw);
-    if (moved === 'Lost') assert.equal(after, '', kw);
+  // A keyword's volume is its own on both days, so traffic follows the rank: won up, lost down.
+  let [won, lostTraffic] = [0, 0];
+  for (const [kw, moved, before, after, places, , , traffic, swap] of csv.slice(1)) {
+    if (moved === 'Up') assert.ok(Number(after) < Number(before) && Number(places) > 0 && Number(traffic) >= 0, kw);
+    if (moved === 'Down') assert.ok(Number(after) > Number(before) && Number(places) < 0 && Number(traffic) <= 0, kw);
+    if (moved === 'New') assert.ok(before === '' && Number(traffic) >= 0, kw);
+    if (moved === 'Lost') assert.ok(after === '' && Number(traffic) <= 0, kw);
+    if (swap === 'yes') assert.ok(before !== '' && after !== '', `${kw}: a swap ranks on both sides`);
+    if (Number(traffic) > 0) won += Number(traffic);
+    else lostTraffic -= Number(traffic);
   }
+  const summary = await page.getByTestId('ch-traffic').textContent();
+  const [, shownWon, shownLost] = /won \+([\d,<]+), lost −([\d,<]+)/.exec(summary);
+  assert.ok(Math.abs(num(shownWon) - won) <= 1 + csv.length * 0.05, `won ${shownWon} vs ${won}`);
+  assert.ok(Math.abs(num(shownLost) - lostTraffic) <= 1 + csv.length * 0.05, `lost ${shownLost} vs ${lostTraffic}`);
   await page.getByTestId('ch-up').click();
   await page.waitForFunction((n) => document.querySelector('[data-testid="ch-count"]').textContent.startsWith(`${n.toLocaleString('en-US')} of`), up);
   // Kept across a reload: the previous purchase is stored, not only in memory.

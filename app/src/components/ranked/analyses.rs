@@ -288,7 +288,7 @@ impl CannibalData {
     }
 }
 
-const CANNIBAL_COLUMNS: [Column<CannibalData>; 5] = [
+const CANNIBAL_COLUMNS: [Column<CannibalData>; 6] = [
     Column::keyword(
         "minmax(11rem, 2fr)",
         |d, i| SortKey::text(&d.at(i).0.keyword),
@@ -322,6 +322,17 @@ const CANNIBAL_COLUMNS: [Column<CannibalData>; 5] = [
         |d, i| SortKey::int(d.at(i).1 .1),
         Some(|d, i| Cell::num(d.at(i).1 .1)),
     ),
+    Column {
+        csv_header: Some("Two URLs in the top 20"),
+        ..Column::new(
+            "triage",
+            "Triage",
+            true,
+            "8rem",
+            |d, i| SortKey::int(i64::from(d.at(i).0.top)),
+            Some(|d, i| Cell::text(if d.at(i).0.top { "yes" } else { "no" })),
+        )
+    },
 ];
 
 /// The domain's cannibalisation tab.
@@ -367,6 +378,7 @@ fn cannibal_table(found: Vec<Cannibalised>, ms: f64, name: Signal<String>) -> An
             <div role="cell" class="vt-c num">{c.urls.len()}</div>
             <div role="cell" class="vt-c url" title=title><ExtLink href=url>{short}</ExtLink></div>
             <div role="cell" class="vt-c num">{*rank}</div>
+            <div role="cell" class="vt-c">{c.top.then_some("Both in top 20")}</div>
         }
         .into_any()
     });
