@@ -163,10 +163,16 @@ pub fn changes_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
     });
     let previous = Memo::new(move |_| {
         let (key, at) = previous_ident.get()?;
+        let curve = workspace.settings.with_untracked(|s| s.ctr_curve.clone());
         workspace.results.with_untracked(|m| {
             m.get(&key).map(|r| {
                 serpkit::decode::<Vec<RankedKeyword>>(&r.body)
-                    .map(|v| (Versioned::new(RankedKeywordsData::from_records(v)), at))
+                    .map(|v| {
+                        (
+                            Versioned::new(RankedKeywordsData::from_records(v, &curve)),
+                            at,
+                        )
+                    })
                     .map_err(|e| e.to_string())
             })
         })
