@@ -531,3 +531,104 @@ fn one_keyword_has_one_volume_cpc_and_competition_in_every_operation() {
     }
     assert!(compared >= 150, "{compared} comparisons");
 }
+
+/// (volume, CPC, peak month ÷ monthly mean) of each keyword in the US, from search volume.
+fn planner_view(keywords: &[&str]) -> Vec<(i64, f64, f64)> {
+    let keywords: Vec<String> = keywords.iter().map(|k| k.to_string()).collect();
+    let v: Vec<Value> = serde_json::from_str(&search_volume_bulk(&keywords, "US", day(0))).unwrap();
+    v.iter()
+        .map(|r| {
+            let months: Vec<f64> = r["TARGETED_MONTHLY_SEARCHES"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["value"].as_f64().unwrap())
+                .collect();
+            let mean = months.iter().sum::<f64>() / 12.0;
+            let peak = months.iter().copied().fold(0.0, f64::max);
+            (
+                r["SEARCH_VOLUME"].as_i64().unwrap(),
+                r["AVERAGE_CPC"].as_f64().unwrap(),
+                if mean > 0.0 { peak / mean } else { 0.0 },
+            )
+        })
+        .collect()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0
+}
+
+#[test]
+fn demo_figures_an_seo_person_believes() {
+    // The cases, tried against the sandbox server: CPC was random per keyword, so
+    // finance, legal and software terms had the median CPC of questions.
+    let money = [
+        "crm software",
+        "car insurance",
+        "personal loan",
+        "mortgage rates",
+        "credit card",
+        "divorce lawyer",
+        "personal injury attorney",
+        "password manager",
+        "project management tool",
+        "web hosting",
+    ];
+    let questions = [
+        "how to boil an egg",
+        "what is a roth ira",
+        "how to tie a tie",
+        "what is crm",
+        "how to change a tire",
+        "what is inflation",
+        "how to make pancakes",
+        "how to start a blog",
+        "what is a vpn",
+        "how to lose weight",
+    ];
+    let cpc = |ks: &[&str]| median(planner_view(ks).iter().map(|r| r.1).collect());
+    let (m, q) = (cpc(&money), cpc(&questions));
+    assert!(m >= 4.0 && m >= 4.0 * q, "money terms {m}, questions {q}");
+    let running = planner_view(&["running shoes", "crm software"]);
+    assert!(
+        running[0].1 < running[1].1,
+        "running shoes below crm software: {running:?}"
+    );
+    // Seasonality by kind: holidays and weather goods seasonal, everyday goods and questions
+    // flat (coffee grinder peaked at 9.9× its mean, sunscreen at 1.2×).
+    let peaks = planner_view(&[
+        "christmas tree",
+        "snow boots",
+        "sunscreen",
+        "coffee grinder",
+        "how to boil an egg",
+        "vegan curry",
+        "yoga mat",
+    ]);
+    for (k, (_, _, p)) in ["christmas tree", "snow boots", "sunscreen"]
+        .iter()
+        .zip(&peaks)
+    {
+        assert!(*p >= 2.5, "{k}: peak {p:.2}× its mean");
+    }
+    for (k, (_, _, p)) in ["coffee grinder", "how to boil an egg", "vegan curry"]
+        .iter()
+        .zip(&peaks[3..])
+    {
+        assert!(*p <= 1.6, "{k}: peak {p:.2}× its mean");
+    }
+    // A head term always has searches; every volume is one of Keyword Planner's tiers.
+    assert!(peaks[6].0 > 0, "yoga mat has volume");
+    let tiers = [
+        10, 20, 30, 40, 50, 70, 90, 110, 140, 170, 210, 260, 320, 390, 480, 590, 720, 880, 1_000,
+        1_300, 1_600, 1_900, 2_400, 2_900, 3_600, 4_400, 5_400, 6_600, 8_100, 9_900, 12_100,
+        14_800, 18_100, 22_200, 27_100, 33_100, 40_500, 49_500, 60_500, 74_000, 90_500, 110_000,
+        135_000, 165_000, 201_000, 246_000, 301_000, 368_000, 450_000, 550_000, 673_000, 823_000,
+        1_000_000,
+    ];
+    for (v, _, _) in planner_view(&money).into_iter().chain(peaks) {
+        assert!(v == 0 || tiers.contains(&v), "{v} is no planner tier");
+    }
+}
