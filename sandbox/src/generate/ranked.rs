@@ -75,6 +75,17 @@ const SPARE_ROWS: usize = 12;
 /// Chance that a row repeats an earlier keyword with a second page (cannibalisation).
 const CANNIBAL_CHANCE: f64 = 0.03;
 
+/// How much a keyword's volume weighs on its rank (see its use): +0.8 for a site of up to
+/// 5,000 keywords (its best ranks go to its long tail), −0.3 from 50,000 (a large site ranks
+/// for big keywords too), 0 between.
+fn rank_tilt(rows: usize) -> f64 {
+    match rows {
+        0..=5_000 => 0.8,
+        50_000.. => -0.3,
+        _ => 0.0,
+    }
+}
+
 /// A domain's share of ranked keywords in each of [`RANGES`]: a typical site's (few in the
 /// top 10, most beyond page two), each share varied ×0.6..1.4 per domain; the same for the
 /// domain wherever it appears.
@@ -409,9 +420,24 @@ pub fn ranked_keywords_domain_on(domain: &str, n: usize, seed: u64, today: Date)
     for (rank, &c) in per_rank.iter().enumerate() {
         ranks.extend(std::iter::repeat_n(rank as i64, c));
     }
-    rng.shuffle(&mut ranks[brands.min(rows.len())..]);
-    for (row, rank) in rows.iter_mut().zip(ranks) {
-        row.base_rank = rank;
+    // The ranks after the brand rows go by a key: chance, tilted by the keyword's volume. A
+    // small site ranks best for its long tail (big keywords are won by big sites), a large
+    // one a little better for its big keywords; sizes between, by chance alone.
+    let tilt = rank_tilt(n);
+    let start = brands.min(rows.len());
+    let mut order: Vec<(f64, usize)> = (start..rows.len())
+        .map(|j| {
+            let volume = keywords[rows[j].keyword as usize].volume;
+            let size = ((volume as f64 + 1.0).ln() / 1e6f64.ln()).min(1.0);
+            (rng.unit() + tilt * size, j)
+        })
+        .collect();
+    order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    for (row, rank) in rows.iter_mut().zip(&ranks).take(start) {
+        row.base_rank = *rank;
+    }
+    for ((_, j), rank) in order.into_iter().zip(&ranks[start..]) {
+        rows[j].base_rank = *rank;
     }
 
     // The day: which spare rows are out, and each row's step.

@@ -632,3 +632,58 @@ fn demo_figures_an_seo_person_believes() {
         assert!(v == 0 || tiers.contains(&v), "{v} is no planner tier");
     }
 }
+
+#[test]
+fn demo_competitors_share_keywords_as_real_ones_do() {
+    // The case: example.com against example.org and shop.example.org showed Shared
+    // (0). By the gap's rule (you in the top 100, every competitor in its top 20), sister
+    // sites of one topic share keywords, and the competitors rank for keywords you do not.
+    let best = |d: &str, top: i64| -> HashMap<String, i64> {
+        let mut m = HashMap::new();
+        for (k, r, _) in ranked(d, day(0)) {
+            if r > 0 && r <= top {
+                let e = m.entry(k.to_lowercase()).or_insert(r);
+                *e = (*e).min(r);
+            }
+        }
+        m
+    };
+    let you = best("example.com", 100);
+    let rivals = [best("example.org", 20), best("shop.example.org", 20)];
+    let shared = you
+        .keys()
+        .filter(|k| rivals.iter().all(|r| r.contains_key(*k)))
+        .count();
+    let untapped = rivals
+        .iter()
+        .flat_map(|r| r.keys())
+        .filter(|k| !you.contains_key(*k))
+        .collect::<HashSet<_>>()
+        .len();
+    assert!(shared >= 10, "shared {shared}");
+    assert!(untapped >= 20, "untapped {untapped}");
+}
+
+#[test]
+fn small_sites_rank_best_for_their_long_tail() {
+    // A site of a few thousand keywords wins long, small keywords and ranks far down for big
+    // ones: its top 10 has a lower median volume than its ranks 51–100.
+    let d = "size-3000.example.co.uk";
+    let text = ranked_keywords_domain_on(d, ranked_keywords_size(d), fnv1a(d.as_bytes()), day(0));
+    let rows: Vec<Value> = serde_json::from_str(&text).unwrap();
+    assert!(rows.len() <= 5_000, "{d}: {} rows", rows.len());
+    let volumes = |lo: i64, hi: i64| {
+        rows.iter()
+            .filter(|r| (lo..=hi).contains(&r["rank"].as_i64().unwrap()))
+            .map(|r| r["search_volume"].as_f64().unwrap())
+            .collect::<Vec<f64>>()
+    };
+    let (top, deep) = (volumes(1, 10), volumes(51, 100));
+    assert!(top.len() >= 4 && deep.len() >= 4);
+    assert!(
+        median(top.clone()) < median(deep.clone()),
+        "top 10 {} against 51–100 {}",
+        median(top),
+        median(deep)
+    );
+}
