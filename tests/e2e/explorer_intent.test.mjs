@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { e2e, open, parseCsv, research, rowIds, shot } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
+import { isQuestion } from './research_gap_rules.mjs';
 
 const KWS = [
   'how to tie running shoes', 'buy running shoes', 'best running shoes', 'best running shoes price',
@@ -127,6 +128,17 @@ test('the intent filter keeps the keywords with that intent', async () => {
   await untilRows(want.length);
   await page.getByTestId('f-inc').fill('');
   await page.getByTestId('f-intent').selectOption('');
+  await untilRows(KWS.length);
+});
+
+test('questions only: the keywords the groups\' rule reads as questions, in the URL', async () => {
+  const want = KWS.filter(isQuestion).sort();
+  assert.ok(want.length >= 2 && want.length < KWS.length);
+  await page.getByTestId('f-questions').check();
+  await untilRows(want.length);
+  assert.deepEqual((await rowIds(page)).sort(), want);
+  await page.waitForURL((u) => u.searchParams.get('questions') === '1');
+  await page.getByTestId('f-questions').uncheck();
   await untilRows(KWS.length);
 });
 

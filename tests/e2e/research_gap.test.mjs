@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveApp, launch, newPage, open, shot, gapLoaded } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
-import { LISTS, expectedGap, rankedKeywords, tabCount as gapTabCount, ctr } from './research_gap_rules.mjs';
+import { LISTS, expectedGap, rankedKeywords, tabCount as gapTabCount, ctr, isQuestion } from './research_gap_rules.mjs';
 
 const TYPED = ['shop.example.co.uk', 'www.rival.com', 'xn--bcher-kva.de'];
 const NAMES = ['Shared', 'Missing', 'Weak', 'Strong', 'Untapped', 'Unique', 'Striking distance'];
@@ -70,6 +70,13 @@ test('the gap lists as the anchors name them; brand terms from the registrable d
   }
   assert.equal(await page.getByTestId('gap-voice-share-0').textContent(), '0.0 %', 'you rank for no untapped keyword');
   await expectNoAxeViolations(page, 'gap-voice');
+
+  // Questions only: the list's keywords that are questions by the groups' rule.
+  const asked = want.untapped.filter((r) => isQuestion(r.keyword));
+  await page.getByTestId('gap-questions').check();
+  await untilCount(asked.length);
+  await page.getByTestId('gap-questions').uncheck();
+  await untilCount(want.untapped.length);
   await page.getByTestId('gap-rules').locator('summary').click();
   const rules = await page.getByTestId('gap-rules').textContent();
   for (const rule of [

@@ -104,3 +104,14 @@ export function ctr(rank) {
   if (rank >= 1 && rank <= 10) return curve[rank - 1] / 100;
   return rank >= 11 && rank <= 20 ? 0.005 : 0;
 }
+
+/** The groups' question rule (app/src/research/groups.rs), from its statement: the first word
+ * asks (who, what, …), or an auxiliary (can, is, will, …) is followed by a pronoun or
+ * determiner. */
+export function isQuestion(keyword) {
+  const w = keyword.toLowerCase().split(/[^\p{L}\p{N}']+/u).filter(Boolean);
+  const wh = ['who', 'what', 'when', 'where', 'why', 'how', 'which'];
+  const aux = ['can', 'could', 'does', 'do', 'did', 'is', 'are', 'was', 'should', 'will', 'would'];
+  const subjects = ['i', 'you', 'we', 'they', 'he', 'she', 'it', 'there', 'a', 'an', 'the', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those'];
+  return wh.includes(w[0]) || (aux.includes(w[0]) && subjects.includes(w[1]));
+}

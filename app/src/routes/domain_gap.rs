@@ -26,6 +26,7 @@ use crate::components::{
 };
 use crate::paths::{enc, gap_route, keyword_route, use_page_query, GapQuery};
 use crate::research::brand;
+use crate::research::groups;
 use crate::research::gap::{self, GapList, Options, Ranked, MAX_COMPETITORS};
 use crate::research::report::gap::gap_report;
 use crate::workspace::{self, use_workspace, Workspace};
@@ -278,6 +279,8 @@ struct GapFilter {
     competition_max: RwSignal<String>,
     /// Keep rows where at least this many competitors rank (0: any).
     rivals: RwSignal<usize>,
+    /// Keep questions only (`research::groups::is_question`).
+    questions: RwSignal<bool>,
     sort: RwSignal<Option<(String, bool)>>,
 }
 
@@ -331,6 +334,7 @@ fn gap_body(
         volume_min: RwSignal::new(String::new()),
         competition_max: RwSignal::new(String::new()),
         rivals: RwSignal::new(0),
+        questions: RwSignal::new(false),
         sort: RwSignal::new(None),
     };
     let order = gap_order(view_data, list, filter);
@@ -395,6 +399,7 @@ fn gap_body(
                     <summary>"How the lists are computed"</summary>
                     <p>{rules}</p>
                     <p>{brand::BRAND_RULE}{format!(" Left out now: {}.", fmt_int(branded as i64))}</p>
+                    <p>{groups::QUESTION_RULE}</p>
                 </details>
             </div>
         }
@@ -470,6 +475,7 @@ fn gap_order(
             gap::competition_bound(&f.competition_max.get()),
         );
         let rivals = f.rivals.get();
+        let questions = f.questions.get();
         let g = &v.gap;
         let mut mask = vec![false; g.len()];
         for &i in g.list(list.get()) {
@@ -477,7 +483,8 @@ fn gap_order(
             mask[i] = (t.is_empty() || g.lower[i].contains(&t))
                 && v0.is_none_or(|m| g.volume[i] as f64 >= m)
                 && c1.is_none_or(|m| g.competition[i] <= m)
-                && g.ranking_competitors(i) >= rivals;
+                && g.ranking_competitors(i) >= rivals
+                && (!questions || groups::is_question(&g.lower[i]));
         }
         Versioned::new(sorted_view(
             &v.orders,
@@ -592,6 +599,7 @@ fn GapFilters(filter: GapFilter, settings: GapSettings, rivals: usize) -> impl I
         volume_min,
         competition_max,
         rivals: min_rivals,
+        questions,
         ..
     } = filter;
     let GapSettings {
@@ -634,6 +642,9 @@ fn GapFilters(filter: GapFilter, settings: GapSettings, rivals: usize) -> impl I
                 <input data-testid="gap-strike-from" inputmode="numeric" prop:value=move || strike_from.get() on:change=move |ev| strike_from.set(event_target_value(&ev)) /></label>
             <label class="f"><span>"to"</span>
                 <input data-testid="gap-strike-to" inputmode="numeric" prop:value=move || strike_to.get() on:change=move |ev| strike_to.set(event_target_value(&ev)) /></label>
+            <label class="f check" title=groups::QUESTION_RULE><input type="checkbox" data-testid="gap-questions"
+                prop:checked=move || questions.get() on:change=move |ev| questions.set(event_target_checked(&ev)) />
+                <span>"Questions only"</span></label>
             <label class="f wide"><span>"Brand terms (left out)"</span>
                 <input data-testid="gap-brand" prop:value=move || brand.get() on:change=move |ev| brand.set(event_target_value(&ev)) /></label>
         </fieldset>
