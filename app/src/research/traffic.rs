@@ -29,6 +29,12 @@ pub const GAIN_RULE: &str = "Traffic gain at #3: for your rank 4–20, the volum
 click-through rate of #3 − the rate of your rank), the estimated monthly visits reaching #3 \
 would add; blank elsewhere.";
 
+/// The traffic-potential rule (`research::gap` computes it), shown with the column.
+pub const POTENTIAL_RULE: &str = "Traffic potential: the estimated traffic of the page ranking \
+#1 for the keyword, summed over every keyword that page ranks for (Ahrefs' traffic potential), \
+where one of the compared domains holds #1; blank (–) when the #1 page is another site's, whose \
+keywords are not bought here.";
+
 /// The ranks whose gain at #3 is computed.
 pub const GAIN_RANKS: (i64, i64) = (4, 20);
 

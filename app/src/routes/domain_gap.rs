@@ -46,7 +46,7 @@ fn rank_key(position: Option<&gap::Position>) -> SortKey<'static> {
 }
 
 /// Columns of a gap list's table (and its CSV).
-const COLUMNS: [Column<GapView>; 9] = [
+const COLUMNS: [Column<GapView>; 10] = [
     Column::keyword(
         "minmax(12rem, 2fr)",
         |v, i| SortKey::text(&v.gap.lower[i]),
@@ -119,6 +119,7 @@ const COLUMNS: [Column<GapView>; 9] = [
         )
     },
     traffic::GAIN,
+    traffic::POTENTIAL,
     Column::new(
         "your_url",
         "Your URL",
@@ -390,7 +391,7 @@ fn gap_body(
                     view! {
                         <Show when=move || order.with(|o| !o.is_empty())
                             fallback=move || view! { <p class="empty" data-testid="gap-none">{none_text(current, in_list)}</p> }>
-                            <VirtualTable columns=COLUMNS[..8].to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
+                            <VirtualTable columns=COLUMNS[..9].to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
                                 sort=filter.sort caption="Content gap keywords" testid="gap-table" />
                         </Show>
                     }.into_any()
@@ -520,6 +521,7 @@ fn gap_row(view_data: Memo<GapData>, workspace: Workspace) -> RenderRow {
             <div role="cell" class="vt-c num">{rank(theirs.as_ref())}</div>
             <div role="cell" class="vt-c url">{theirs.map(|p| { let short = short_url(&p.url); view! { <ExtLink href=p.url>{short}</ExtLink> } })}</div>
             <div role="cell" class="vt-c num">{traffic::gain_cell(&v, i)}</div>
+            <div role="cell" class="vt-c num">{traffic::potential_cell(&v, i)}</div>
         }
         .into_any()
     })

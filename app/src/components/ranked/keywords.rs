@@ -395,14 +395,6 @@ pub fn RankedKeywordsTable(
     };
     let total = move || data.with(|d| d.as_ref().map_or(0, |d| d.len()));
     let shown = move || order.with(|o| o.len());
-    let shown_traffic = move || {
-        let sum = data.with(|d| {
-            d.as_ref().map_or(0.0, |d| {
-                order.with(|o| o.iter().map(|&i| d.traffic[i as usize]).sum())
-            })
-        });
-        traffic_text(sum)
-    };
 
     view! {
         <div class="rk">
@@ -434,7 +426,7 @@ pub fn RankedKeywordsTable(
                     disabled=move || shown() == 0>
                     {move || format!("Export CSV ({} rows)", fmt_int(shown() as i64))}
                 </button>
-                <span class="meta" data-testid="rk-traffic" title=CURVE_RULE>{move || format!("Est. traffic of the keywords shown: {} visits a month", shown_traffic())}</span>
+                {shown_traffic(data, order)}
                 <span class="meta">"Click a row to open its keyword in the keyword explorer (nothing is bought until you run it there)."</span>
             </div>
             <Show when=move || { shown() > 0 }
@@ -448,6 +440,26 @@ pub fn RankedKeywordsTable(
                     sort=sort on_row=Callback::new(open) caption="Ranked keywords" testid="rk-table" />
             </Show>
         </div>
+    }
+}
+
+/// The estimated traffic of the rows in `order` (all rows: the domain's estimated organic
+/// traffic), the curve's rule in its tooltip.
+fn shown_traffic(
+    data: Memo<Option<Versioned<RankedKeywordsData>>>,
+    order: Memo<Versioned<Vec<u32>>>,
+) -> impl IntoView {
+    let sum = move || {
+        data.with(|d| {
+            d.as_ref().map_or(0.0, |d| {
+                order.with(|o| o.iter().map(|&i| d.traffic[i as usize]).sum())
+            })
+        })
+    };
+    view! {
+        <span class="meta" data-testid="rk-traffic" title=CURVE_RULE>
+            {move || format!("Est. traffic of the keywords shown: {} visits a month", traffic_text(sum()))}
+        </span>
     }
 }
 

@@ -91,6 +91,14 @@ pub fn gap_report(
                     best_domain(i).unwrap_or("–").into(),
                     rank(theirs).into(),
                     Cell::Url(theirs.map(|p| p.url.clone()).unwrap_or_default()),
+                    g.yours[i]
+                        .as_ref()
+                        .and_then(|p| traffic::gain_at_3(g.volume[i], p.rank, &options.curve))
+                        .map_or_else(|| "–".into(), traffic_text)
+                        .into(),
+                    g.potential[i]
+                        .map_or_else(|| "–".into(), traffic_text)
+                        .into(),
                 ]
             })
             .collect();
@@ -107,6 +115,8 @@ pub fn gap_report(
                     "Best competitor",
                     "#Its rank",
                     "Its URL",
+                    "#Gain at #3",
+                    "#Traffic potential",
                 ]
                 .map(String::from)
                 .to_vec(),
@@ -155,6 +165,7 @@ fn voice_section(g: &Gap, domains: &[String], options: &Options) -> Section {
                 fmt_int(total),
                 traffic::VOICE_RULE
             ),
+            format!("{} {}", traffic::GAIN_RULE, traffic::POTENTIAL_RULE),
             ctr::CURVE_RULE.to_string(),
         ],
         blocks: vec![Block::Figures(figures)],

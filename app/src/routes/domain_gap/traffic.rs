@@ -31,6 +31,25 @@ pub(super) const GAIN: Column<GapView> = Column {
     )
 };
 
+/// The traffic-potential column (`research::gap`: the #1 page's estimated traffic, where a
+/// compared domain holds #1).
+pub(super) const POTENTIAL: Column<GapView> = Column {
+    csv_header: Some("Traffic potential"),
+    ..Column::new(
+        "potential",
+        "Potential",
+        true,
+        "6.5rem",
+        |v, i| v.gap.potential[i].map_or(SortKey::Missing, SortKey::num),
+        Some(|v, i| v.gap.potential[i].map_or_else(Cell::empty, |p| Cell::decimal(p, 1))),
+    )
+};
+
+/// The traffic-potential cell of row `i` ("–": the #1 page is not in the data).
+pub(super) fn potential_cell(v: &GapView, i: usize) -> String {
+    v.gap.potential[i].map_or_else(|| "–".into(), traffic_text)
+}
+
 /// The gain-at-#3 cell of row `i`.
 pub(super) fn gain_cell(v: &GapView, i: usize) -> String {
     gain(v, i).map_or_else(|| "–".into(), traffic_text)
@@ -80,6 +99,7 @@ pub(super) fn voice_panel(
                     <summary>"How this is estimated"</summary>
                     <p>{traffic::VOICE_RULE}</p>
                     <p>{traffic::GAIN_RULE}</p>
+                    <p>{traffic::POTENTIAL_RULE}</p>
                     <p>{CURVE_RULE}</p>
                 </details>
             </section>
