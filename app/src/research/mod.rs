@@ -16,6 +16,7 @@ pub mod intent;
 pub mod keyword_row;
 pub mod report;
 pub mod score;
+pub mod serp_clusters;
 pub mod top_pages;
 pub mod traffic;
 pub mod trends;
