@@ -59,6 +59,8 @@ pub struct Settings {
     pub record_max_age_days: u32,
     /// The opportunity score's weights (`research::score`).
     pub score_weights: crate::research::score::Weights,
+    /// The click-through curve of estimated traffic (`research::ctr`).
+    pub ctr_curve: crate::research::ctr::Curve,
 }
 
 /// The default of [`Settings::max_body_mb`]: what a browser tab holds comfortably, and above
@@ -98,6 +100,7 @@ impl Default for Settings {
             insecure_ok: String::new(),
             record_max_age_days: 0,
             score_weights: Default::default(),
+            ctr_curve: Default::default(),
         }
     }
 }

@@ -192,6 +192,8 @@ pub struct KeywordsQuery {
     pub ch3max: Option<String>,
     /// Search intent (`research::intent::Intent::id`).
     pub intent: Option<String>,
+    /// `1`: questions only (`research::groups::is_question`).
+    pub questions: Option<String>,
 }
 
 /// The keyword detail's query (`/keyword`, [`keyword_route`]).

@@ -99,6 +99,10 @@ pub struct Config {
     pub max_heavy: usize,
     /// HTTP server only: most bytes of `huge` bodies in flight at once; more get 503.
     pub max_huge_bytes: usize,
+    /// Demo only: each repeated `ranked-keywords/domain` request of a domain is answered as
+    /// of one day after the previous one, so a Refresh in demo mode shows position changes
+    /// the same day (the demo compresses the days between two real purchases).
+    pub day_per_repeat: bool,
 }
 
 /// Default [`Config::max_heavy`].
@@ -118,6 +122,7 @@ impl Config {
             allow_origins: Vec::new(),
             max_heavy: DEFAULT_MAX_HEAVY,
             max_huge_bytes: DEFAULT_MAX_HUGE_BYTES,
+            day_per_repeat: false,
         }
     }
 
@@ -125,6 +130,7 @@ impl Config {
     pub fn demo(today: Date) -> Config {
         let mut c = Config::new(today);
         c.keys.push(KeyConfig::unlimited(DEMO_KEY));
+        c.day_per_repeat = true;
         c
     }
 
@@ -150,6 +156,8 @@ struct State {
     book: Book,
     spent: HashMap<String, Usd>,
     faulted_once: HashSet<u64>,
+    /// Demo: `ranked-keywords/domain` requests answered so far per domain (lower case).
+    ranked_repeats: HashMap<String, i64>,
 }
 
 /// How many `*_once` requests are remembered before the memory is cleared (a bound, so a
@@ -498,7 +506,16 @@ impl Sandbox {
                 .push(call.entry(cost, 200), self.config.max_ledger_entries);
             call.recorded = true;
         }
-        let today = self.config.today;
+        let mut today = self.config.today;
+        if let (true, Request::RankedKeywordsDomain(r)) = (self.config.day_per_repeat, &request) {
+            let mut st = self.state();
+            let n = st
+                .ranked_repeats
+                .entry(r.domain.trim().to_ascii_lowercase())
+                .or_insert(0);
+            today = today.add_days(*n);
+            *n += 1;
+        }
         let mut out = match fault {
             Some(Fault::NotJson) => SandboxResponse::new(200, "text/html", faults::html_page()),
             Some(Fault::Huge(mb)) => SandboxResponse::json(200, huge_body(&request, mb, today)),

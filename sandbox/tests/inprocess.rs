@@ -177,3 +177,38 @@ fn www_and_the_bare_domain_get_one_answer() {
         assert!(report.ok(), "{}: {report}", www.operation());
     }
 }
+
+#[test]
+fn demo_mode_answers_a_repeated_ranked_keywords_request_a_day_later() {
+    // A Refresh in demo mode buys a domain's ranked keywords again: answered as of the next
+    // day, so the position changes show the same day (the HTTP server answers by its date).
+    let t = InProcess::demo(today());
+    let ranked = |domain: &str| {
+        let body = format!(r#"{{"key":"{DEMO_KEY}","domain":"{domain}"}}"#);
+        let r = block_on(t.post(request(Operation::RankedKeywordsDomain, body))).unwrap();
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.body
+    };
+    let req = |domain: &str| {
+        serpkit::Request::from_json(
+            Operation::RankedKeywordsDomain,
+            &format!(r#"{{"domain":"{domain}"}}"#),
+        )
+        .unwrap()
+    };
+    let first = ranked("example.com");
+    assert_eq!(first, sandbox::generate::body(&req("example.com"), today()));
+    let second = ranked("Example.com");
+    assert_eq!(
+        second,
+        sandbox::generate::body(&req("example.com"), today().add_days(1))
+    );
+    assert_ne!(first, second, "ranks drift from one day to the next");
+    // Another domain's first purchase is as of today.
+    assert_eq!(
+        ranked("example.org"),
+        sandbox::generate::body(&req("example.org"), today())
+    );
+    let server = sandbox::Config::new(today());
+    assert!(!server.day_per_repeat && sandbox::Config::demo(today()).day_per_repeat);
+}

@@ -1,6 +1,6 @@
 // The content gap grouped by competitor URL (Ahrefs' Top pages over a gap), in demo mode: the
 // rows shown (the current list, as filtered) grouped by their best competitor's ranking URL,
-// with keyword count, total volume, best keyword and best rank; sortable, CSV, the rule shown,
+// with keyword count, total volume, estimated traffic, top keyword and its rank; sortable, CSV, the rule shown,
 // kept in the URL across lists; axe-core finds no violation in either theme. Expected pages are
 // recomputed here from the sandbox server's records by the rules the page states
 // (research_gap_rules.mjs for the lists; the grouping written again below).
@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { e2e, open, parseCsv, shot, gapLoaded } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
-import { expectedGap, brandWords, branded, rankedKeywords } from './research_gap_rules.mjs';
+import { expectedGap, brandWords, branded, rankedKeywords, ctr } from './research_gap_rules.mjs';
 
 const app = e2e();
 let page;
@@ -44,8 +44,10 @@ function bestUrls(perDomain, brandText, top = 20) {
 }
 
 /** The stated rule: the rows (in list order) grouped by the best competitor's URL (best rank,
- * the first entered on a tie); keywords, summed volume, best keyword at the best rank (a tie
- * to the higher volume, then the first row); ordered by volume, keywords, URL. */
+ * the first entered on a tie); keywords, summed volume, estimated traffic (volume × the
+ * click-through rate of the competitor's rank, summed), the top keyword bringing the most
+ * traffic (a tie to the better rank, then the higher volume, then the first row); ordered by
+ * traffic, volume, keywords, URL. */
 function expectedPages(rows, urls) {
   const pages = new Map();
   for (const row of rows) {
@@ -55,15 +57,20 @@ function expectedPages(rows, urls) {
       if (p && (!best || p.rank < best.rank)) best = p;
     }
     if (!best) continue;
-    const page = pages.get(best.url) ?? { url: best.url, keywords: 0, volume: 0, keyword: '', rank: Infinity, kwVolume: -1 };
+    const page = pages.get(best.url) ?? { url: best.url, keywords: 0, volume: 0, traffic: 0, keyword: '', rank: Infinity, kwVolume: -1, kwTraffic: -1 };
+    const volume = Math.max(0, row.volume);
+    const traffic = volume * ctr(best.rank);
     page.keywords += 1;
-    page.volume += Math.max(0, row.volume);
-    if (best.rank < page.rank || (best.rank === page.rank && row.volume > page.kwVolume)) {
-      Object.assign(page, { rank: best.rank, keyword: row.keyword, kwVolume: row.volume });
-    }
+    page.volume += volume;
+    page.traffic += traffic;
+    const better = traffic > page.kwTraffic
+      || (traffic === page.kwTraffic && (best.rank < page.rank || (best.rank === page.rank && volume > page.kwVolume)));
+    if (better) Object.assign(page, { rank: best.rank, keyword: row.keyword, kwVolume: volume, kwTraffic: traffic });
     pages.set(best.url, page);
   }
-  return [...pages.values()].sort((a, b) => b.volume - a.volume || b.keywords - a.keywords || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  const closeTraffic = (a, b) => Math.abs(a - b) < 1e-6;
+  return [...pages.values()].sort((a, b) => (closeTraffic(a.traffic, b.traffic) ? 0 : b.traffic - a.traffic)
+    || b.volume - a.volume || b.keywords - a.keywords || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
 }
 
 const untilPages = (n) => page.waitForFunction(
@@ -73,12 +80,14 @@ const untilPages = (n) => page.waitForFunction(
 
 async function expectCsv(want, what) {
   const { name, rows } = await csvOf('gp-csv');
-  assert.deepEqual(rows[0], ['URL', 'Keywords', 'Total volume', 'Best keyword', 'Best rank']);
+  assert.deepEqual(rows[0], ['URL', 'Keywords', 'Total volume', 'Est. traffic', 'Top keyword', 'Its rank']);
+  // Traffic to its one decimal (compared as a number: the two roundings may differ on a tie).
   assert.deepEqual(
-    rows.slice(1),
+    rows.slice(1).map((r) => r.filter((_, i) => i !== 3)),
     want.map((p) => [p.url, String(p.keywords), String(p.volume), p.keyword, String(p.rank)]),
     what,
   );
+  rows.slice(1).forEach((r, i) => assert.ok(Math.abs(Number(r[3]) - want[i].traffic) <= 0.05 + 1e-6, `${r[0]}: traffic ${r[3]} vs ${want[i].traffic}`));
   return name;
 }
 

@@ -9,6 +9,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { e2e, open, shot, micros, parseCsv, saved, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
+import { ctr } from './research_gap_rules.mjs';
 
 const app = e2e();
 let page;
@@ -207,9 +208,11 @@ test('100,000 ranked keywords: virtualized, scrolls to the end, sorts, filters, 
   // CSV export of the filtered rows, in table order (volume descending).
   const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('rk-export').click()]);
   const csv = parseCsv(await readFile(await dl.path(), 'utf8'));
-  assert.deepEqual(csv[0], ['Keyword', 'Search volume', 'Rank', 'Competition', 'Backlinks', 'Referring domains', 'URL']);
+  assert.deepEqual(csv[0], ['Keyword', 'Search volume', 'Rank', 'Competition', 'Backlinks', 'Referring domains', 'URL', 'Est. traffic']);
   const body = csv.slice(1);
   assert.equal(body.length, want.length, 'one CSV row per filtered row');
+  // Estimated traffic: volume × the click-through rate of the rank (the curve in Settings).
+  for (const r of body.slice(0, 200)) assert.ok(Math.abs(Number(r[7]) - Number(r[1]) * ctr(Number(r[2]))) <= 0.05 + 1e-9, `${r[0]}: traffic ${r[7]}`);
   const key = (r) => `${r[0]}|${r[1]}|${r[2]}|${r[6]}`;
   const wantKeys = want.map((r) => `${r.keyword}|${r.search_volume}|${r.rank}|${r.url}`).sort();
   assert.deepEqual(body.map(key).sort(), wantKeys, 'exactly the filtered rows');

@@ -138,7 +138,8 @@ function expectedTrend(monthly, currentMonth) {
     season = months.includes(cur) ? 'in season' : ahead >= 1 && ahead <= 2 ? 'approaching' : 'out of season';
   }
   return {
-    change12: change(values[11], values[0]),
+    // Year over year: the same month a year earlier, a 13th month; blank without it.
+    change12: values.length >= 13 && at(sorted.at(-1)) - at(sorted.at(-13)) === 12 ? change(values.at(-1), values.at(-13)) : null,
     change3: change(mean(values.slice(9)), mean(values.slice(6, 9))),
     peak: total > 0 ? sorted[peak].month.slice(0, 3) : '',
     season,
@@ -165,8 +166,8 @@ test('trends, seasons and the opportunity score follow their stated rules', asyn
     assert.ok(close(expected.change3, num(row[6])), `${row[0]}: 3-month change ${row[6]} vs ${expected.change3}`);
     assert.equal(row[7], expected.peak, `${row[0]}: peak`);
     assert.equal(row[8], expected.season, `${row[0]}: season`);
-    // The opportunity score by the formula shown (default weights 3, 1, 1; no difficulty in
-    // search volume records), on fixed anchors: a row's score needs only its own record.
+    // The opportunity score by the formula shown (default weights 3, 1, 1), on fixed anchors:
+    // a row's score needs only its own record.
     const r = records[i];
     const unit = (x) => Math.min(1, Math.max(0, x));
     const want = (100 * (3 * unit(Math.log10(1 + r.SEARCH_VOLUME) / 5) + unit(Math.log10(1 + r.AVERAGE_CPC) / Math.log10(51)) + (1 - unit(r.COMPETITION)))) / 5;
@@ -211,7 +212,7 @@ test('trends, seasons and the opportunity score follow their stated rules', asyn
 
   // Weights from Settings: CPC alone orders the scores as the CPCs.
   await page.goto(page.url().replace(/\/keywords.*$/, '/settings'));
-  for (const [id, value] of [['w-volume', '0'], ['w-cpc', '1'], ['w-competition', '0'], ['w-difficulty', '0']]) {
+  for (const [id, value] of [['w-volume', '0'], ['w-cpc', '1'], ['w-competition', '0']]) {
     await page.getByTestId(id).fill(value);
     await page.getByTestId(id).dispatchEvent('change');
   }
@@ -227,7 +228,7 @@ test('trends, seasons and the opportunity score follow their stated rules', asyn
   }
   // Back to the default weights for the tests that follow.
   await page.goto(page.url().replace(/\/keywords.*$/, '/settings'));
-  for (const [id, value] of [['w-volume', '3'], ['w-cpc', '1'], ['w-competition', '1'], ['w-difficulty', '2']]) {
+  for (const [id, value] of [['w-volume', '3'], ['w-cpc', '1'], ['w-competition', '1']]) {
     await page.getByTestId(id).fill(value);
     await page.getByTestId(id).dispatchEvent('change');
   }
@@ -299,24 +300,23 @@ test('keyword detail: chart, related, outline, videos, posts; price before = led
   }
   assert.equal(await page.locator('main script, main iframe, main [onerror], main [onclick]').count(), 0);
 
-  // The opportunity score of related keywords counts keyword difficulty: recomputed here from
-  // the sandbox's related records by the formula shown (default weights 3, 1, 1, 2).
-  assert.match(await page.getByTestId('related-score-formula').textContent(), /2 × \(1 − difficulty\)/);
+  // The opportunity score of related keywords is the explorer's (difficulty is not part of
+  // it): recomputed here from the sandbox's related records by the formula shown (3, 1, 1).
+  assert.match(await page.getByTestId('related-score-formula').textContent(), /one score on every page/);
   const related = await (await fetch(`${SANDBOX_URL}/v1/related`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ key: SANDBOX_KEY, keyword: 'running shoes', ccode: 'US' }),
   })).json();
   // Fixed anchors, the same for every list: volume log10(1 + v) / 5, CPC log10(1 + cpc) /
-  // log10(51), competition 0–1 and difficulty / 100 inverted; each capped to 0–1.
+  // log10(51), competition 0–1 inverted; each capped to 0–1.
   assert.match(await page.getByTestId('related-score-formula').textContent(), /fixed anchor/);
   const unit = (x) => Math.min(1, Math.max(0, x));
   const expectedScore = new Map(related.map((r) => {
     const vol = unit(Math.log10(1 + r.search_volume) / 5);
     const cpc = unit(Math.log10(1 + r.cpc) / Math.log10(51));
     const comp = 1 - unit(r.competition);
-    const kd = 1 - unit(r.kd / 100);
-    return [r.keyword, (100 * (3 * vol + cpc + comp + 2 * kd)) / 7];
+    return [r.keyword, (100 * (3 * vol + cpc + comp)) / 5];
   }));
   const shownScores = await page.locator('[data-testid="related-table"] tbody tr').evaluateAll((trs) =>
     trs.map((tr) => [tr.querySelector('a.kw').textContent, tr.querySelector('td[data-col="score"]').textContent]));

@@ -3,7 +3,8 @@
 // intent filter, intent in the CSV and the HTML report, the rule stated. Expected intents are
 // computed here from the rule as the page states it (not from the app's code), for keywords
 // chosen to meet every clause: each intent's words, several intents at once, a question word
-// leading or not, whole words only, a site name, the informational fallback, and a brand name
+// leading or not, whole words only, a site name, unclassified keywords (no rule matches: no
+// default intent), the issue's misread phrases, and a brand name
 // that no domain makes a brand term here.
 
 import { test, before } from 'node:test';
@@ -11,17 +12,19 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { e2e, open, parseCsv, research, rowIds, shot } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
+import { isQuestion } from './research_gap_rules.mjs';
 
 const KWS = [
   'how to tie running shoes', 'buy running shoes', 'best running shoes', 'best running shoes price',
   'how to buy running shoes', 'strava login', 'sign in strava', 'runnersworld.com',
   'running shoes near me', 'laptop stand', 'running shoes', 'this is fine',
   'marathon training guide', 'garmin vs polar', 'nike', 'cheap running socks',
+  'order of operations', 'savings account', 'retirement account calculator', 'my account strava',
 ];
 
 // The rule as stated on the page, word lists copied from its text.
-const NAV = ['login', 'account', 'website', 'official', 'homepage', 'www'];
-const NAV_PAIRS = ['sign in'];
+const NAV = ['login', 'website', 'official', 'homepage', 'www'];
+const NAV_PAIRS = ['sign in', 'my account'];
 const TRANS = ['buy', 'purchase', 'order', 'price', 'pricing', 'cost', 'cheap', 'deal', 'coupon', 'discount', 'promo', 'sale', 'shop', 'rent', 'hire', 'download', 'subscription'];
 const TRANS_PAIRS = ['near me'];
 const COMM = ['best', 'top', 'review', 'vs', 'versus', 'compare', 'comparison', 'alternative', 'rating', 'ranked'];
@@ -29,7 +32,8 @@ const LEADS = ['how', 'what', 'why', 'when', 'where', 'who', 'which', 'can', 'do
 const INFO = ['guide', 'tutorial', 'ideas', 'tips', 'examples', 'meaning', 'definition', 'learn'];
 const NAMES = ['Informational', 'Navigational', 'Commercial', 'Transactional'];
 
-/** The intents of `keyword` in Semrush's order (I, N, C, T), no brand terms. */
+/** The intents of `keyword` in Semrush's order (I, N, C, T), no brand terms; none:
+ * unclassified. */
 function intents(keyword) {
   const words = keyword.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   const text = ` ${words.join(' ')} `;
@@ -37,12 +41,14 @@ function intents(keyword) {
   const pair = (list) => list.some((p) => text.includes(` ${p} `));
   const site = keyword.toLowerCase().split(/\s+/).some((w) => /^[^.]+\.[a-z]{2,}$/.test(w));
   const nav = has(NAV) || pair(NAV_PAIRS) || site;
-  const trans = has(TRANS) || pair(TRANS_PAIRS);
+  // "order" buys, "order of" does not.
+  const trans = words.some((w, i) => TRANS.includes(w) && !(w === 'order' && words[i + 1] === 'of')) || pair(TRANS_PAIRS);
   const comm = has(COMM);
-  const info = LEADS.includes(words[0]) || has(INFO) || !(nav || trans || comm);
+  const info = LEADS.includes(words[0]) || has(INFO);
   return NAMES.filter((_, i) => [info, nav, comm, trans][i]);
 }
-const letters = (k) => intents(k).map((n) => n[0]).join(' ');
+const letters = (k) => intents(k).map((n) => n[0]).join(' ') || '–';
+const names = (k) => intents(k).join(', ') || 'unclassified';
 
 const app = e2e();
 let page;
@@ -60,8 +66,10 @@ const untilRows = (n) => page.locator(`[data-testid="kw-table"][data-rows="${n}"
 test('an Intent column with the letters of every matching intent, by the stated rule', async () => {
   // The oracle itself, on the rule's own examples.
   assert.deepEqual(intents('best running shoes price'), ['Commercial', 'Transactional']);
-  assert.deepEqual(intents('laptop stand'), ['Informational'], '"top" inside "laptop" is no word');
-  assert.deepEqual(intents('this is fine'), ['Informational'], 'the fallback: "is" does not lead');
+  assert.deepEqual(intents('laptop stand'), [], '"top" inside "laptop" is no word');
+  assert.deepEqual(intents('this is fine'), [], 'unclassified: "is" does not lead');
+  assert.deepEqual(intents('order of operations'), [], 'no purchase');
+  assert.deepEqual(intents('savings account'), [], 'no site');
 
   await open(page, app.url, '/keywords');
   await research(page, KWS);
@@ -78,15 +86,17 @@ test('an Intent column with the letters of every matching intent, by the stated 
   assert.equal(cells.length, KWS.length);
   for (const [kw, shown, title, spoken] of cells) {
     assert.equal(shown, letters(kw), `${kw}: letters`);
-    assert.equal(title, intents(kw).join(', '), `${kw}: tooltip`);
+    assert.equal(title, names(kw), `${kw}: tooltip`);
     assert.equal(spoken, title, `${kw}: the names for screen readers`);
   }
-  // Every intent occurs, one keyword has several, and a brand alone stays informational here.
+  // Every intent occurs, one keyword has several, and a brand alone is unclassified here.
   for (const n of NAMES) assert.ok(KWS.some((k) => intents(k).includes(n)), n);
-  assert.equal(letters('nike'), 'I');
+  assert.equal(letters('nike'), '–');
+  assert.equal(letters('running shoes'), '–', 'no default intent');
   await page.getByTestId('trend-rules').locator('summary').click();
   const rule = await page.getByTestId('intent-rule').textContent();
-  assert.match(rule, /transactional with buy, purchase, order, price/);
+  assert.match(rule, /transactional with buy, purchase, order \(not "order of"\), price/);
+  assert.match(rule, /one no rule matches is unclassified/);
   assert.match(rule, /A keyword gets every intent whose rule matches/);
   assert.match(rule, /no domain is known, so there are no brand terms/);
   await shot(page, 'explorer-intent');
@@ -121,17 +131,28 @@ test('the intent filter keeps the keywords with that intent', async () => {
   await untilRows(KWS.length);
 });
 
+test('questions only: the keywords the groups\' rule reads as questions, in the URL', async () => {
+  const want = KWS.filter(isQuestion).sort();
+  assert.ok(want.length >= 2 && want.length < KWS.length);
+  await page.getByTestId('f-questions').check();
+  await untilRows(want.length);
+  assert.deepEqual((await rowIds(page)).sort(), want);
+  await page.waitForURL((u) => u.searchParams.get('questions') === '1');
+  await page.getByTestId('f-questions').uncheck();
+  await untilRows(KWS.length);
+});
+
 test('the CSV and the report carry every keyword\'s intents', async () => {
   const csv = parseCsv(await download('export-csv'));
   assert.deepEqual([csv[0][0], csv[0][1], csv[0].at(-1)], ['Keyword', 'Volume', 'Intent'], 'the columns before keep their places');
   assert.equal(csv.length - 1, KWS.length);
-  for (const r of csv.slice(1)) assert.equal(r.at(-1), intents(r[0]).join(', '), r[0]);
+  for (const r of csv.slice(1)) assert.equal(r.at(-1), names(r[0]), r[0]);
 
   const html = await download('export-report');
   assert.match(html, /<th[^>]*>Intent<\/th>/);
-  assert.ok(html.includes('transactional with buy, purchase, order, price'), 'the rule in the report');
+  assert.ok(html.includes('transactional with buy, purchase, order (not'), 'the rule in the report');
   const count = (n) => KWS.filter((k) => intents(k).includes(n)).length;
-  const figure = NAMES.map((n) => `${n} ${count(n)}`).join(', ');
+  const figure = [...NAMES.map((n) => `${n} ${count(n)}`), `unclassified ${KWS.filter((k) => intents(k).length === 0).length}`].join(', ');
   assert.ok(html.includes(figure), `the summary counts keywords per intent: ${figure}`);
   assert.deepEqual(page.errors, []);
 });

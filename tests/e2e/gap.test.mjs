@@ -108,7 +108,7 @@ test('content gap: price first, each list follows its rule, brand terms, CSV, a 
   const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('gap-csv').click()]);
   assert.match(dl.suggestedFilename(), /^demo-content-gap-example\.com-untapped\.csv$/);
   const csv = parseCsv(await readFile(await dl.path(), 'utf8'));
-  assert.deepEqual(csv[0], ['Keyword', 'Volume', 'Competition', 'Your rank', 'Best competitor', 'Best competitor rank', 'Best competitor URL', 'Your URL']);
+  assert.deepEqual(csv[0], ['Keyword', 'Volume', 'Competition', 'Your rank', 'Best competitor', 'Best competitor rank', 'Best competitor URL', 'Traffic gain at #3', 'Traffic potential', 'Your URL']);
   assert.deepEqual(csv.slice(1).map((r) => r[0]), shown.map((r) => r.keyword));
   assert.ok(csv.slice(1).every((r) => r[3] === '' && RIVALS.includes(r[4]) && /^https?:\/\//.test(r[6])));
 

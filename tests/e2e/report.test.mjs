@@ -123,18 +123,21 @@ test('the content gap report: every list with its rows and links only to http(s)
   const pageCount = Number(byPage[1].replace(/,/g, ''));
   assert.deepEqual(headings, [
     'Summary',
+    'Share of voice',
     ...Object.entries(names).map(([id, name]) => `${name} (${fmt(counts[id])})`),
     `By competitor page (${fmt(pageCount)})`,
   ]);
   const text = await view.locator('body').textContent();
   assert.match(text, /Missing: every competitor ranks, you do not\./);
+  assert.match(text, /Share of voice: each domain's estimated traffic over the keywords/);
+  assert.match(text, /SISTRIX's 2020 CTR study/);
   assert.match(text, /By competitor page: every keyword of the gap \(all lists, no filter\) grouped by the URL of their best competitor/);
   const tables = view.locator('table');
   assert.equal(await tables.count(), 8);
   for (const [i, n] of Object.values(counts).entries()) {
     assert.equal(await tables.nth(i).locator('tbody tr').count(), Math.min(n, 500));
   }
-  // The competitor pages: the competitor's URLs, each with its keywords, by volume. Every
+  // The competitor pages: the competitor's URLs, each with its keywords, by estimated traffic. Every
   // keyword a competitor ranks for is counted once, so the pages' keywords add up to the
   // keywords of the lists a competitor ranks in (Untapped, and Shared, Weak, Strong or
   // Striking distance rows that have a competitor: at least Untapped's count).
@@ -143,7 +146,9 @@ test('the content gap report: every list with its rows and links only to http(s)
   assert.ok(pageCount > 0, 'the rival ranks somewhere');
   assert.ok(pages.every((p) => /^https?:\/\/([^/]*\.)?example\.org\b/.test(p[0])), 'pages of the competitor');
   const num = (t) => Number(t.replace(/,/g, ''));
-  for (let i = 1; i < pages.length; i++) assert.ok(num(pages[i - 1][2]) >= num(pages[i][2]), 'by volume');
+  // Ordered by estimated traffic (its column, rounded: "<1" is under one visit).
+  const traffic = (t) => (t === '<1' ? 0.5 : num(t));
+  for (let i = 1; i < pages.length; i++) assert.ok(traffic(pages[i - 1][3]) >= traffic(pages[i][3]), 'by estimated traffic');
   const keywordsOnPages = pages.reduce((sum, p) => sum + num(p[1]), 0);
   if (pageCount <= 500) assert.ok(keywordsOnPages >= counts.untapped, `${keywordsOnPages} keywords on pages, ${counts.untapped} untapped`);
   const hrefs = await view.locator('a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));

@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveApp, launch, newPage, open, shot, gapLoaded } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
-import { LISTS, expectedGap, rankedKeywords, tabCount as gapTabCount } from './research_gap_rules.mjs';
+import { LISTS, expectedGap, rankedKeywords, tabCount as gapTabCount, ctr, isQuestion } from './research_gap_rules.mjs';
 
 const TYPED = ['shop.example.co.uk', 'www.rival.com', 'xn--bcher-kva.de'];
 const NAMES = ['Shared', 'Missing', 'Weak', 'Strong', 'Untapped', 'Unique', 'Striking distance'];
@@ -58,6 +58,25 @@ test('the gap lists as the anchors name them; brand terms from the registrable d
   const records = await Promise.all(domains.map(rankedKeywords));
   let want = expectedGap(records, brand);
   await expectCounts(want, 'at the defaults (top 20, striking 11–20)');
+
+  // Share of voice over the list shown (Untapped, unfiltered): each domain's estimated traffic
+  // (volume × the click-through rate of its rank) over the list's total volume.
+  await page.getByTestId('gap-voice').waitFor();
+  const total = want.untapped.reduce((a, r) => a + Math.max(0, r.volume), 0);
+  for (let slot = 0; slot < domains.length; slot++) {
+    const traffic = want.untapped.reduce((a, r) => a + (r.ranks[slot] ? Math.max(0, r.volume) * ctr(r.ranks[slot]) : 0), 0);
+    const shown = Number((await page.getByTestId(`gap-voice-share-${slot}`).textContent()).replace(/[^0-9.]/g, ''));
+    assert.ok(Math.abs(shown - (100 * traffic) / total) <= 0.05 + 1e-9, `slot ${slot}: ${shown} % vs ${(100 * traffic) / total}`);
+  }
+  assert.equal(await page.getByTestId('gap-voice-share-0').textContent(), '0.0 %', 'you rank for no untapped keyword');
+  await expectNoAxeViolations(page, 'gap-voice');
+
+  // Questions only: the list's keywords that are questions by the groups' rule.
+  const asked = want.untapped.filter((r) => isQuestion(r.keyword));
+  await page.getByTestId('gap-questions').check();
+  await untilCount(asked.length);
+  await page.getByTestId('gap-questions').uncheck();
+  await untilCount(want.untapped.length);
   await page.getByTestId('gap-rules').locator('summary').click();
   const rules = await page.getByTestId('gap-rules').textContent();
   for (const rule of [
@@ -68,18 +87,21 @@ test('the gap lists as the anchors name them; brand terms from the registrable d
     'Untapped: at least one competitor ranks, you do not.',
     'Unique: you rank, no competitor does.',
     'Striking distance: you rank 11–20.',
-    'Only positions 1–20 count as ranking',
+    'Only positions 1–20 count as ranking for a competitor, 1–100 for you',
     'Public Suffix List',
   ]) {
     assert.ok(rules.includes(rule), `stated: ${rule}`);
   }
   await shot(page, 'research-gap');
 
-  // Positions up to: a competitor far down (#21–#100) creates no row by default, and does at top 100.
+  // Competitors' positions up to: a competitor far down (#21–#100) creates no row by default,
+  // and does at top 100 (your own ranks count to #100 at any cutoff).
   const deep = records
+    .slice(1)
     .flatMap((rs) => rs)
     .map((r) => r.keyword.toLowerCase())
-    .find((k) => records.every((rs) => rs.every((r) => r.keyword.toLowerCase() !== k || r.rank > 20)));
+    .find((k) => records[0].every((r) => r.keyword.toLowerCase() !== k)
+      && records.slice(1).every((rs) => rs.every((r) => r.keyword.toLowerCase() !== k || r.rank > 20)));
   const want100 = expectedGap(records, brand, { top: 100 });
   await page.getByTestId('gap-top').selectOption('100');
   await untilTab('untapped', want100.untapped.length);

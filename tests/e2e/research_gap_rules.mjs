@@ -37,13 +37,13 @@ export function branded(keyword, terms) {
 }
 
 /** The page's rules (app/src/research/gap.rs), written again from their statement: every
- * domain loaded, ranks beyond `top` are no rank. */
+ * domain loaded, a competitor's ranks beyond `top` are no rank, yours count to #100. */
 export function expectedGap(perDomain, brandText, { top = 20, striking = [11, 20] } = {}) {
   const terms = [...new Set(brandText.split(/[,\n]/).map((t) => brandWords(t).join('')).filter((t) => [...t].length >= 2))];
   const rows = new Map();
   perDomain.forEach((records, slot) => {
     for (const r of records) {
-      if (!(r.rank > 0 && r.rank <= top)) continue;
+      if (!(r.rank > 0 && r.rank <= (slot === 0 ? 100 : top))) continue;
       const lower = r.keyword.toLowerCase();
       if (branded(lower, terms)) continue;
       let row = rows.get(lower);
@@ -96,3 +96,22 @@ export async function rankedKeywords(domain) {
 /** The count a gap list's tab shows (`gap-tab-<id>`). */
 export const tabCount = async (page, id) =>
   Number((await page.getByTestId(`gap-tab-${id}`).textContent()).replace(/[^0-9]/g, ''));
+
+/** The click-through rate (0–1) of a position by the default curve as Settings states it
+ * (app/src/research/ctr.rs: SISTRIX 2020 for #1–10, 0.5 % for #11–20, none past #20). */
+export function ctr(rank) {
+  const curve = [28.5, 15.7, 11, 8, 7.2, 5.1, 4, 3.2, 2.8, 2.5];
+  if (rank >= 1 && rank <= 10) return curve[rank - 1] / 100;
+  return rank >= 11 && rank <= 20 ? 0.005 : 0;
+}
+
+/** The groups' question rule (app/src/research/groups.rs), from its statement: the first word
+ * asks (who, what, …), or an auxiliary (can, is, will, …) is followed by a pronoun or
+ * determiner. */
+export function isQuestion(keyword) {
+  const w = keyword.toLowerCase().split(/[^\p{L}\p{N}']+/u).filter(Boolean);
+  const wh = ['who', 'what', 'when', 'where', 'why', 'how', 'which'];
+  const aux = ['can', 'could', 'does', 'do', 'did', 'is', 'are', 'was', 'should', 'will', 'would'];
+  const subjects = ['i', 'you', 'we', 'they', 'he', 'she', 'it', 'there', 'a', 'an', 'the', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those'];
+  return wh.includes(w[0]) || (aux.includes(w[0]) && subjects.includes(w[1]));
+}

@@ -113,8 +113,13 @@ pub fn terms(text: &str) -> Vec<String> {
 /// True when `keyword` names one of `terms` (from [`terms`]): some of its consecutive words,
 /// written together, are a term.
 pub fn is_branded(keyword: &str, terms: &[String]) -> bool {
+    branded_by(keyword, terms).is_some()
+}
+
+/// The term (its index in `terms`) `keyword` names first, if any (see [`is_branded`]).
+pub fn branded_by(keyword: &str, terms: &[String]) -> Option<usize> {
     if terms.is_empty() {
-        return false;
+        return None;
     }
     let longest = terms.iter().map(String::len).max().unwrap_or(0);
     let words = words(keyword);
@@ -126,12 +131,48 @@ pub fn is_branded(keyword: &str, terms: &[String]) -> bool {
             if run.len() > longest {
                 break;
             }
-            if terms.contains(&run) {
-                return true;
+            if let Some(at) = terms.iter().position(|t| *t == run) {
+                return Some(at);
             }
         }
     }
-    false
+    None
+}
+
+/// The search volume from which a brand term that is itself a keyword of the data is
+/// warned about (a keyword in the planner's 10K–100K tier and above). Decided: a domain's own
+/// brand query is often that big too ("nike"), so the warning says what the term removes and
+/// asks, rather than dropping the term.
+pub const GENERIC_VOLUME: i64 = 10_000;
+
+/// What one brand term removed from the data: its keywords and their searches, and the
+/// volume of the keyword that is the term itself (when the data has it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TermUse {
+    /// The term as compared.
+    pub term: String,
+    /// Keywords left out by it.
+    pub keywords: usize,
+    /// Their summed volume.
+    pub volume: i64,
+    /// The volume of the keyword that is the term alone, where the data has one.
+    pub own_volume: Option<i64>,
+}
+
+/// The warning for a term that is a high-volume keyword ([`GENERIC_VOLUME`] and above) in
+/// the data: a generic word taken from a domain (hotels.com → "hotels") silently removes a
+/// whole category. `None` for any other term.
+pub fn generic_warning(u: &TermUse) -> Option<String> {
+    let own = u.own_volume.filter(|v| *v >= GENERIC_VOLUME)?;
+    Some(format!(
+        "The brand term “{}” is itself a keyword with {} searches a month, and it leaves out \
+{} keywords ({} searches). If it is a common word rather than a brand (hotels.com gives \
+“hotels”), remove it from the brand terms.",
+        u.term,
+        crate::format::fmt_int(own),
+        crate::format::fmt_int(u.keywords as i64),
+        crate::format::fmt_int(u.volume)
+    ))
 }
 
 /// The words of `text` as brand terms compare them: lower case, accents folded, apostrophes

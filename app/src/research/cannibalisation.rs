@@ -6,17 +6,23 @@
 //! - A URL listed twice for a keyword counts once, at its best rank; URLs compare as the
 //!   service writes them (as top pages group them).
 //! - Every rank counts (1–100, what the service reports): Semrush counts its tracked top 100.
-//! - Keywords are ordered by volume (the highest reported), then keyword; each keyword's URLs
-//!   by rank.
+//! - **Triage** (which to fix first): a keyword with two or more of its URLs in the top
+//!   [`TRIAGE_TOP`] comes first (two pages that both draw clicks split them: Semrush's report
+//!   and Ahrefs' guide start there); past it, a second URL at #60 takes little from the first.
+//!   Then by volume (the highest reported), then keyword; each keyword's URLs by rank.
 
 use std::collections::HashMap;
 
 use super::top_pages::Rows;
 
+/// Two URLs at or above this rank put a keyword first.
+pub const TRIAGE_TOP: i64 = 20;
+
 /// The rule as shown on the page and in reports.
 pub const RULE: &str = "Cannibalised: keywords for which two or more different URLs of the \
 domain rank (any position the service reports; keywords compared lower-cased, each URL once at \
-its best rank). Ordered by search volume; each keyword's URLs by rank.";
+its best rank). Triage: keywords with two or more URLs in the top 20 first (both pages draw \
+clicks and split them), then by search volume; each keyword's URLs by rank.";
 
 /// One cannibalised keyword.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,6 +33,8 @@ pub struct Cannibalised {
     pub volume: i64,
     /// Its URLs with their best rank, best first (two or more).
     pub urls: Vec<(String, i64)>,
+    /// Two or more of its URLs rank in the top [`TRIAGE_TOP`]: fix first.
+    pub top: bool,
 }
 
 /// The cannibalised keywords of a domain's ranked keywords.
@@ -56,6 +64,7 @@ pub fn cannibalised(rows: Rows) -> Vec<Cannibalised> {
                 keyword: rows.keyword[i].clone(),
                 volume: 0,
                 urls: Vec::new(),
+                top: false,
             });
             out.len() - 1
         });
@@ -71,10 +80,12 @@ pub fn cannibalised(rows: Rows) -> Vec<Cannibalised> {
         crate::sort::sort_by(&mut c.urls, |a, b| {
             a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0))
         });
+        c.top = c.urls.iter().filter(|(_, r)| *r <= TRIAGE_TOP).count() >= 2;
     }
     crate::sort::sort_by(&mut out, |a, b| {
-        b.volume
-            .cmp(&a.volume)
+        b.top
+            .cmp(&a.top)
+            .then(b.volume.cmp(&a.volume))
             .then_with(|| a.keyword.to_lowercase().cmp(&b.keyword.to_lowercase()))
     });
     out
@@ -114,10 +125,27 @@ mod tests {
                     ("https://a.com/guides/wool".into(), 3),
                     ("https://a.com/socks".into(), 7)
                 ],
+                top: true,
             }
         );
         assert_eq!(c[1].keyword, "boots");
         assert_eq!(c[1].urls.len(), 3);
         assert!(cannibalised(Rows::default()).is_empty());
+    }
+
+    #[test]
+    fn pairs_both_in_the_top_20_come_first() {
+        // The big keyword's second URL is at #64: it takes little; the small keyword's two
+        // pages at #8 and #12 split its clicks, so it is first.
+        let data = Cols::new(&[
+            ("crm", 90_000, 3, "https://a.com/crm"),
+            ("crm", 90_000, 64, "https://a.com/blog/crm"),
+            ("crm for startups", 300, 8, "https://a.com/startups"),
+            ("crm for startups", 300, 12, "https://a.com/crm"),
+        ]);
+        let c = cannibalised(data.rows());
+        let order: Vec<(&str, bool)> = c.iter().map(|c| (c.keyword.as_str(), c.top)).collect();
+        assert_eq!(order, [("crm for startups", true), ("crm", false)]);
+        assert!(RULE.contains("top 20 first"));
     }
 }

@@ -10,17 +10,25 @@
 //! - The change is the places gained (before − now: +3 is three places up); volume is the
 //!   latest reported.
 //! - Rows are ordered by volume, then keyword (lower-cased).
+//! - **URL swap**: the keyword ranks on both sides with a different best URL (Ahrefs'
+//!   compare mode shows it; a swap is often cannibalisation at work), whatever the rank did.
+//! - **Traffic won and lost** ([`super::ctr`]): each keyword's estimated traffic now minus
+//!   before (volume × the click-through rate of each side's rank, each side's own volume);
+//!   won sums the gains, lost the losses.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use super::ctr::Curve;
 use super::top_pages::Rows;
 
 /// The rule as shown on the page and in reports.
 pub const RULE: &str = "Position changes between the previous purchase of the domain's ranked \
 keywords and the latest: new (ranks now, not before), lost (ranked before, not now), up (a \
 better position now), down (a worse one), unchanged. Keywords compared lower-cased at their best \
-rank on each side; the change is places gained (+3: three places up).";
+rank on each side; the change is places gained (+3: three places up). A URL swap: a keyword \
+ranking on both sides with a different best URL. Traffic won and lost: the estimated traffic \
+(volume × the click-through rate of the rank) now minus before, gains and losses summed apart.";
 
 /// How a keyword moved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,6 +88,12 @@ pub struct Changes {
     pub moved: Vec<Move>,
     /// Keywords per [`Move::ALL`].
     pub counts: [usize; 5],
+    /// The previous purchase's row of each row (`None`: new).
+    pub before_row: Vec<Option<u32>>,
+    /// The keyword ranks on both sides with a different best URL.
+    pub swapped: Vec<bool>,
+    /// How many rows are swaps.
+    pub swaps: usize,
 }
 
 impl Changes {
@@ -96,6 +110,29 @@ impl Changes {
     /// True without rows.
     pub fn is_empty(&self) -> bool {
         self.source.is_empty()
+    }
+
+    /// Row `i`'s estimated traffic now minus before, by `curve`.
+    pub fn traffic_change(&self, i: usize, before: &Rows, after: &Rows, curve: &Curve) -> f64 {
+        let side = |rows: &Rows, j: usize| curve.traffic(rows.volume[j], rows.rank[j]);
+        let now = match self.source[i] {
+            (true, j) => side(after, j as usize),
+            (false, _) => 0.0,
+        };
+        let was = self.before_row[i].map_or(0.0, |j| side(before, j as usize));
+        now - was
+    }
+
+    /// The estimated traffic won and lost over every row (both ≥ 0).
+    pub fn traffic_won_lost(&self, before: &Rows, after: &Rows, curve: &Curve) -> (f64, f64) {
+        (0..self.len()).fold((0.0, 0.0), |(won, lost), i| {
+            let d = self.traffic_change(i, before, after, curve);
+            if d > 0.0 {
+                (won + d, lost)
+            } else {
+                (won, lost - d)
+            }
+        })
     }
 
     /// How many keywords moved `m`.
@@ -196,6 +233,9 @@ pub fn compare(before: Rows, after: Rows) -> Changes {
         after: Vec::with_capacity(n),
         moved: Vec::with_capacity(n),
         counts: [0; 5],
+        before_row: Vec::with_capacity(n),
+        swapped: Vec::with_capacity(n),
+        swaps: 0,
     };
     for (b, a) in rows {
         let source = match (a, b) {
@@ -217,6 +257,10 @@ pub fn compare(before: Rows, after: Rows) -> Changes {
         c.before.push(rb);
         c.after.push(ra);
         c.moved.push(moved);
+        let swapped = matches!((b, a), (Some(b), Some(a)) if before.url[b] != after.url[a]);
+        c.swaps += usize::from(swapped);
+        c.swapped.push(swapped);
+        c.before_row.push(b.map(|b| b as u32));
     }
     c
 }
@@ -294,6 +338,38 @@ mod tests {
             "a lost keyword keeps its URL"
         );
         assert_eq!(c.row(2, &b, &a).1, 110, "the latest volume");
+    }
+
+    #[test]
+    fn url_swaps_are_flagged_and_traffic_won_and_lost_summed() {
+        let mut before = side(&[("guide", 1000, 5), ("shoes", 2000, 1), ("gone", 400, 2)]);
+        let after = side(&[("guide", 1000, 5), ("shoes", 2000, 3), ("fresh", 100, 1)]);
+        // "guide": the same rank, but another page ranks now.
+        before.4[0] = "https://a.com/old-guide".into();
+        let (b, a) = (rows(&before), rows(&after));
+        let c = compare(b, a);
+        let swapped: Vec<&str> = (0..c.len())
+            .filter(|&i| c.swapped[i])
+            .map(|i| c.row(i, &b, &a).0)
+            .collect();
+        assert_eq!(swapped, ["guide"]);
+        assert_eq!(c.swaps, 1);
+        let curve = Curve::default();
+        let change = |k: &str| {
+            let i = (0..c.len()).find(|&i| c.row(i, &b, &a).0 == k).unwrap();
+            c.traffic_change(i, &b, &a, &curve)
+        };
+        // shoes #1 → #3: 2000 × (11 % − 28.5 %) = −350; gone #2: −62.8; fresh #1: +28.5.
+        assert!((change("shoes") + 350.0).abs() < 1e-9);
+        assert!((change("gone") + 62.8).abs() < 1e-9);
+        assert!((change("fresh") - 28.5).abs() < 1e-9);
+        assert_eq!(change("guide"), 0.0);
+        let (won, lost) = c.traffic_won_lost(&b, &a, &curve);
+        assert!(
+            (won - 28.5).abs() < 1e-9 && (lost - 412.8).abs() < 1e-9,
+            "{won} {lost}"
+        );
+        assert!(RULE.contains("URL swap"));
     }
 
     #[test]

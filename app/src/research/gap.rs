@@ -5,9 +5,13 @@
 //!
 //! Rules (our decisions; the page states [`rules_text`]):
 //! - Keywords are compared lower-cased; a domain listing a keyword more than once (several
-//!   URLs) counts its best rank and that rank's URL. Rank 0 or less is no rank, and so is a
-//!   rank beyond the cutoff ("positions up to", default [`DEFAULT_TOP`]: page one and two, where
-//!   striking distance ends; a competitor at #97 brings no traffic worth a row).
+//!   URLs) counts its best rank and that rank's URL. Rank 0 or less is no rank.
+//! - The cutoff ("positions up to", default [`DEFAULT_TOP`]: page one and two, where striking
+//!   distance ends) applies to the **competitors only**, as in Ahrefs' Content gap (at least
+//!   one target ranks in the top N): a competitor beyond it does not rank (a competitor at
+//!   #97 brings no traffic worth a row). **You rank anywhere in the top [`YOUR_TOP`]** (Ahrefs:
+//!   "doesn't rank for" means not in its top 100), so at "top 10" your #15 is striking
+//!   distance, not Missing.
 //! - "Every competitor" means every competitor whose keywords are loaded; with none loaded the
 //!   lists that compare with competitors are empty rather than vacuously full.
 //! - **Shared**: you and every competitor rank. **Missing**: every competitor ranks, you do
@@ -22,16 +26,24 @@
 //!   one reported with that volume, on the explorer's 0–1 scale (`ranked-keywords` reports it
 //!   0–100: divided by 100 here, so one scale is shown and filtered everywhere).
 //! - Brand terms (`research::brand`): a keyword naming one is left out of every list.
+//! - **Traffic potential** (Ahrefs' "traffic potential"): the estimated traffic of the page
+//!   ranking #1 for the keyword (the sum over every keyword that page ranks for, at any
+//!   position), when a compared domain holds #1; otherwise unknown from the data bought
+//!   (the #1 page is another site's, which would have to be bought): `None`.
 
 use std::collections::HashMap;
 
 use super::brand;
+use super::ctr::Curve;
 
 /// Most competitors compared with your domain.
 pub const MAX_COMPETITORS: usize = 3;
 
-/// The default position cutoff: ranks beyond it count as no rank.
+/// The default position cutoff of the competitors: their ranks beyond it count as no rank.
 pub const DEFAULT_TOP: i64 = 20;
+
+/// Your ranks count up to here, whatever the competitors' cutoff (the depth the anchors track).
+pub const YOUR_TOP: i64 = 100;
 
 /// The cutoffs offered ("positions up to").
 pub const TOP_CHOICES: [i64; 5] = [3, 10, 20, 50, 100];
@@ -45,10 +57,12 @@ pub const DEFAULT_STRIKING: (i64, i64) = (11, 20);
 pub struct Options {
     /// Brand terms as compared.
     pub brand: Vec<String>,
-    /// Ranks beyond this count as no rank.
+    /// Competitors' ranks beyond this count as no rank (yours count to [`YOUR_TOP`]).
     pub top: i64,
     /// Striking distance: your rank from, to (inclusive).
     pub striking: (i64, i64),
+    /// The click-through curve of estimated traffic (share of voice, competitor pages).
+    pub curve: Curve,
 }
 
 impl Default for Options {
@@ -57,6 +71,7 @@ impl Default for Options {
             brand: Vec::new(),
             top: DEFAULT_TOP,
             striking: DEFAULT_STRIKING,
+            curve: Curve::default(),
         }
     }
 }
@@ -68,9 +83,10 @@ pub fn rules_text(o: &Options) -> String {
 Weak: every domain ranks, you rank below every competitor. Strong: every domain ranks, you \
 rank above every competitor. Untapped: at least one competitor ranks, you do not. Unique: you \
 rank, no competitor does. Striking distance: you rank {}–{}. Only positions 1–{} count as \
-ranking; each domain counts its best rank; \"every competitor\" means every one loaded. A \
+ranking for a competitor, 1–{} for you (so your #15 is striking distance at any cutoff); \
+each domain counts its best rank; \"every competitor\" means every one loaded. A \
 keyword can be in several lists. Competition is on a 0–1 scale.",
-        o.striking.0, o.striking.1, o.top
+        o.striking.0, o.striking.1, o.top, YOUR_TOP
     )
 }
 
@@ -199,6 +215,11 @@ pub struct Gap {
     pub lists: [Vec<u32>; 7],
     /// Keywords left out by a brand term.
     pub branded: usize,
+    /// What each brand term left out, in the terms' order (for [`brand::generic_warning`]).
+    pub brand_use: Vec<brand::TermUse>,
+    /// Traffic potential: the estimated traffic of the #1 page, where a compared domain
+    /// holds #1.
+    pub potential: Vec<Option<f64>>,
 }
 
 impl Gap {
@@ -261,23 +282,31 @@ pub fn compute(yours: Ranked, competitors: &[Option<Ranked>], options: &Options)
     let mut index: HashMap<&str, usize> = HashMap::new();
     let mut entries: Vec<Entry> = Vec::new();
     let mut lowers: Vec<&str> = Vec::new();
-    let mut branded = 0;
-    let mut brand_seen: HashMap<&str, bool> = HashMap::new();
+    // Per keyword seen: the brand term it names (index) and the highest volume reported.
+    let mut brand_seen: HashMap<&str, (Option<usize>, i64)> = HashMap::new();
     let domains = std::iter::once(yours).chain(competitors.iter().map(|c| c.unwrap_or_default()));
+    // Each page's estimated traffic over all its keywords, per domain (traffic potential).
+    let mut page_traffic: Vec<HashMap<&str, f64>> = vec![HashMap::new(); MAX_COMPETITORS + 1];
     for (slot, domain) in domains.enumerate() {
         for i in 0..domain.len() {
             let rank = domain.rank[i];
-            // Beyond the cutoff is no rank: such a row alone creates no keyword.
-            if rank <= 0 || rank > options.top {
+            if options.curve.share(rank) > 0.0 {
+                *page_traffic[slot]
+                    .entry(domain.url[i].as_str())
+                    .or_default() += options.curve.traffic(domain.volume[i], rank);
+            }
+            // Beyond the cutoff is no rank: such a row alone creates no keyword. The cutoff
+            // is the competitors'; yours is the depth the anchors track.
+            let cutoff = if slot == 0 { YOUR_TOP } else { options.top };
+            if rank <= 0 || rank > cutoff {
                 continue;
             }
             let lower = domain.lower[i].as_str();
-            let excluded = *brand_seen.entry(lower).or_insert_with(|| {
-                let b = brand::is_branded(lower, &options.brand);
-                branded += usize::from(b);
-                b
-            });
-            if excluded {
+            let seen = brand_seen
+                .entry(lower)
+                .or_insert_with(|| (brand::branded_by(lower, &options.brand), i64::MIN));
+            if seen.0.is_some() {
+                seen.1 = seen.1.max(domain.volume[i]);
                 continue;
             }
             let at = *index.entry(lower).or_insert_with(|| {
@@ -303,8 +332,28 @@ pub fn compute(yours: Ranked, competitors: &[Option<Ranked>], options: &Options)
             }
         }
     }
+    let mut brand_use: Vec<brand::TermUse> = options
+        .brand
+        .iter()
+        .map(|t| brand::TermUse {
+            term: t.clone(),
+            ..Default::default()
+        })
+        .collect();
+    let mut branded = 0;
+    for (lower, (term, volume)) in &brand_seen {
+        let Some(t) = *term else { continue };
+        let (u, volume) = (&mut brand_use[t], (*volume).max(0));
+        branded += 1;
+        u.keywords += 1;
+        u.volume = u.volume.saturating_add(volume);
+        if brand::words(lower).concat() == u.term {
+            u.own_volume = Some(u.own_volume.unwrap_or(0).max(volume));
+        }
+    }
     let mut gap = Gap {
         branded,
+        brand_use,
         ..Gap::default()
     };
     // Rows by volume (highest first), then keyword: the lists' order.
@@ -315,6 +364,11 @@ pub fn compute(yours: Ranked, competitors: &[Option<Ranked>], options: &Options)
     let n = rows.len();
     gap.keyword.reserve(n);
     for (entry, lower) in rows {
+        let potential = entry.positions.iter().enumerate().find_map(|(slot, p)| {
+            let p = p.as_ref().filter(|p| p.rank == 1)?;
+            page_traffic[slot].get(p.url.as_str()).copied()
+        });
+        gap.potential.push(potential);
         let [mine, first, second, third] = entry.positions;
         let competitors = [first, second, third];
         let best = (0..MAX_COMPETITORS)
@@ -374,282 +428,4 @@ pub fn compute(yours: Ranked, competitors: &[Option<Ranked>], options: &Options)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// One domain's columns from (keyword, volume, rank) rows; competition is volume / 10 on
-    /// the 0–100 scale.
-    struct Columns {
-        keyword: Vec<String>,
-        lower: Vec<String>,
-        volume: Vec<i64>,
-        competition: Vec<f64>,
-        rank: Vec<i64>,
-        url: Vec<String>,
-    }
-
-    fn columns(domain: &str, rows: &[(&str, i64, i64)]) -> Columns {
-        Columns {
-            keyword: rows.iter().map(|r| r.0.to_string()).collect(),
-            lower: rows.iter().map(|r| r.0.to_lowercase()).collect(),
-            volume: rows.iter().map(|r| r.1).collect(),
-            competition: rows.iter().map(|r| r.1 as f64 / 10.0).collect(),
-            rank: rows.iter().map(|r| r.2).collect(),
-            url: rows
-                .iter()
-                .map(|r| format!("https://{domain}/{}", r.2))
-                .collect(),
-        }
-    }
-
-    fn ranked(c: &Columns) -> Ranked<'_> {
-        Ranked {
-            keyword: &c.keyword,
-            lower: &c.lower,
-            volume: &c.volume,
-            competition: &c.competition,
-            rank: &c.rank,
-            url: &c.url,
-        }
-    }
-
-    fn loaded<'a>(c: &[&'a Columns]) -> Vec<Option<Ranked<'a>>> {
-        c.iter().map(|c| Some(ranked(c))).collect()
-    }
-
-    fn keywords(gap: &Gap, list: GapList) -> Vec<&str> {
-        gap.list(list)
-            .iter()
-            .map(|&i| gap.lower[i as usize].as_str())
-            .collect()
-    }
-
-    #[test]
-    fn each_list_is_named_and_defined_as_semrush_names_it() {
-        let you = columns(
-            "you.com",
-            &[
-                ("all ahead", 900, 1),
-                ("all behind", 800, 9),
-                ("all between", 700, 5),
-                ("mine alone", 600, 4),
-                ("close", 500, 15),
-            ],
-        );
-        let a = columns(
-            "a.com",
-            &[
-                ("all ahead", 10, 2),
-                ("all behind", 10, 3),
-                ("all between", 10, 2),
-                ("both theirs", 400, 6),
-                ("a only", 300, 1),
-            ],
-        );
-        let b = columns(
-            "b.com",
-            &[
-                ("all ahead", 10, 4),
-                ("all behind", 10, 8),
-                ("all between", 10, 8),
-                ("both theirs", 400, 2),
-            ],
-        );
-        let gap = compute(ranked(&you), &loaded(&[&a, &b]), &Options::default());
-        let all = ["all ahead", "all behind", "all between"];
-        assert_eq!(keywords(&gap, GapList::Shared), all);
-        assert_eq!(keywords(&gap, GapList::Weak), ["all behind"]);
-        assert_eq!(keywords(&gap, GapList::Strong), ["all ahead"]);
-        // Missing: every competitor ranks; Untapped: at least one does (today's old "Missing").
-        assert_eq!(keywords(&gap, GapList::Missing), ["both theirs"]);
-        assert_eq!(keywords(&gap, GapList::Untapped), ["both theirs", "a only"]);
-        assert_eq!(keywords(&gap, GapList::Unique), ["mine alone", "close"]);
-        assert_eq!(keywords(&gap, GapList::Striking), ["close"]);
-        let labels: Vec<&str> = GapList::ALL.iter().map(|l| l.label()).collect();
-        assert_eq!(
-            labels,
-            [
-                "Shared",
-                "Missing",
-                "Weak",
-                "Strong",
-                "Untapped",
-                "Unique",
-                "Striking distance"
-            ]
-        );
-        // "both theirs": b ranks 2, a ranks 6: b is the best competitor, with its URL.
-        let i = gap.lower.iter().position(|k| k == "both theirs").unwrap();
-        assert_eq!(gap.best[i], Some(1));
-        assert_eq!(gap.ranking_competitors(i), 2);
-        assert_eq!(
-            gap.best_position(i),
-            Some(&Position {
-                rank: 2,
-                url: "https://b.com/2".into()
-            })
-        );
-        assert!(gap.yours[i].is_none());
-    }
-
-    #[test]
-    fn a_rank_beyond_the_cutoff_is_no_rank() {
-        let you = columns("you.com", &[("deep", 10, 45)]);
-        let a = columns("a.com", &[("far", 100, 97), ("deep", 10, 3)]);
-        let gap = compute(ranked(&you), &loaded(&[&a]), &Options::default());
-        // The competitor at #97 creates no row; your #45 is no rank at the default top 20.
-        assert!(!gap.lower.iter().any(|k| k == "far"));
-        assert_eq!(keywords(&gap, GapList::Missing), ["deep"]);
-        let top100 = Options {
-            top: 100,
-            ..Options::default()
-        };
-        let gap = compute(ranked(&you), &loaded(&[&a]), &top100);
-        assert_eq!(keywords(&gap, GapList::Untapped), ["far"]);
-        assert_eq!(keywords(&gap, GapList::Weak), ["deep"]);
-        assert!(rules_text(&top100).contains("positions 1–100"));
-    }
-
-    #[test]
-    fn striking_distance_is_configurable_and_inclusive() {
-        let you = columns(
-            "you.com",
-            &[
-                ("r10", 1, 10),
-                ("r11", 1, 11),
-                ("r20", 1, 20),
-                ("r21", 1, 21),
-            ],
-        );
-        let top30 = Options {
-            top: 30,
-            ..Options::default()
-        };
-        let gap = compute(ranked(&you), &[], &top30);
-        let mut got = keywords(&gap, GapList::Striking);
-        got.sort();
-        assert_eq!(got, ["r11", "r20"]);
-        let wider = Options {
-            striking: (4, 21),
-            ..top30
-        };
-        assert_eq!(
-            compute(ranked(&you), &[], &wider)
-                .list(GapList::Striking)
-                .len(),
-            4
-        );
-        assert!(rules_text(&wider).contains("you rank 4–21"));
-        // No competitor loaded: nothing to compare, so no Unique or Missing rows.
-        assert!(gap.list(GapList::Unique).is_empty());
-        assert!(gap.list(GapList::Untapped).is_empty());
-    }
-
-    #[test]
-    fn every_competitor_means_every_loaded_one() {
-        let you = columns("you.com", &[]);
-        let a = columns("a.com", &[("k", 10, 2)]);
-        let gap = compute(ranked(&you), &[Some(ranked(&a)), None], &Options::default());
-        assert_eq!(keywords(&gap, GapList::Missing), ["k"]);
-        let b = columns("b.com", &[]);
-        let gap = compute(ranked(&you), &loaded(&[&a, &b]), &Options::default());
-        assert!(gap.list(GapList::Missing).is_empty());
-        assert_eq!(keywords(&gap, GapList::Untapped), ["k"]);
-    }
-
-    #[test]
-    fn a_domain_counts_its_best_rank_and_keywords_compare_lower_cased() {
-        let you = columns("you.com", &[("Shoes", 100, 19), ("shoes", 100, 12)]);
-        let a = columns("a.com", &[("SHOES", 150, 12)]);
-        let gap = compute(ranked(&you), &loaded(&[&a]), &Options::default());
-        assert_eq!(gap.len(), 1);
-        assert_eq!(gap.keyword[0], "Shoes");
-        assert_eq!(gap.yours[0].as_ref().map(|p| p.rank), Some(12));
-        assert_eq!(gap.volume[0], 150);
-        // A tie is neither weak nor strong.
-        assert!(gap.list(GapList::Weak).is_empty());
-        assert!(gap.list(GapList::Strong).is_empty());
-        assert_eq!(keywords(&gap, GapList::Shared), ["shoes"]);
-        assert_eq!(keywords(&gap, GapList::Striking), ["shoes"]);
-    }
-
-    #[test]
-    fn competition_is_shown_on_the_0_to_1_scale() {
-        let a = columns("a.com", &[("x", 300, 3)]);
-        let gap = compute(
-            ranked(&columns("you.com", &[])),
-            &loaded(&[&a]),
-            &Options::default(),
-        );
-        // 300 / 10 = 30 on the 0–100 scale the operation reports.
-        assert!((gap.competition[0] - 0.3).abs() < 1e-12);
-        // "up to 0.3" keeps it; "up to 30" (the 0–100 habit) means the same, not everything.
-        assert_eq!(competition_bound("0.3"), Some(0.3));
-        assert_eq!(competition_bound("30"), Some(0.3));
-        assert_eq!(competition_bound(" 45 % "), Some(0.45));
-        assert_eq!(competition_bound("1"), Some(1.0));
-        assert_eq!(competition_bound(""), None);
-        assert_eq!(competition_bound("abc"), None);
-        assert_eq!(competition_bound("NaN"), None);
-    }
-
-    #[test]
-    fn rank_zero_is_no_rank() {
-        let you = columns("you.com", &[("x", 10, 0)]);
-        let a = columns("a.com", &[("x", 10, 3)]);
-        let gap = compute(ranked(&you), &loaded(&[&a]), &Options::default());
-        assert_eq!(keywords(&gap, GapList::Missing), ["x"]);
-    }
-
-    #[test]
-    fn brand_terms_leave_keywords_out_on_word_boundaries() {
-        let brand = brand::terms("ikea, gap");
-        let you = columns(
-            "you.com",
-            &[("ikea desk", 100, 1), ("bike accessories", 50, 3)],
-        );
-        let a = columns("a.com", &[("gap jeans", 100, 2), ("singapore", 70, 1)]);
-        let options = Options {
-            brand,
-            ..Options::default()
-        };
-        let gap = compute(ranked(&you), &loaded(&[&a]), &options);
-        assert_eq!(gap.branded, 2);
-        assert_eq!(keywords(&gap, GapList::Untapped), ["singapore"]);
-        assert_eq!(keywords(&gap, GapList::Unique), ["bike accessories"]);
-    }
-
-    #[test]
-    fn lists_are_by_volume_then_keyword_and_empty_input_is_empty() {
-        let a = columns("a.com", &[("b", 5, 1), ("a", 5, 2), ("c", 9, 3)]);
-        let gap = compute(
-            ranked(&columns("you.com", &[])),
-            &loaded(&[&a]),
-            &Options::default(),
-        );
-        assert_eq!(keywords(&gap, GapList::Missing), ["c", "a", "b"]);
-        let empty = compute(Ranked::default(), &[], &Options::default());
-        assert!(empty.is_empty());
-        assert!(GapList::ALL.iter().all(|&l| empty.list(l).is_empty()));
-    }
-
-    #[test]
-    fn more_than_three_competitors_are_ignored() {
-        let you = columns("you.com", &[]);
-        let c: Vec<Columns> = (0..4)
-            .map(|i| columns("c.com", &[("k", 10, 4 - i)]))
-            .collect();
-        let all: Vec<Option<Ranked>> = c.iter().map(|c| Some(ranked(c))).collect();
-        let gap = compute(ranked(&you), &all, &Options::default());
-        // The fourth (rank 1) is not compared: the best of the first three ranks 2.
-        assert_eq!(gap.best_position(0).map(|p| p.rank), Some(2));
-    }
-
-    #[test]
-    fn list_ids_round_trip() {
-        for list in GapList::ALL {
-            assert_eq!(GapList::from_id(list.id()), Some(list));
-        }
-        assert_eq!(GapList::from_id("weaker"), None);
-    }
-}
+mod tests;

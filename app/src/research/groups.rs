@@ -53,17 +53,28 @@ pub const STOP_WORDS: &[&str] = &[
     "do", "does", "did", "should", "could", "would", "was",
 ];
 
+/// The question rule's text, written once for [`GROUP_RULES`] and [`QUESTION_RULE`].
+macro_rules! question_rule {
+    () => {
+        "Questions: keywords starting with who, what, when, where, why, how or which, or with \
+can, could, do, does, did, is, are, was, should, will or would followed by a pronoun or \
+“a/the/this…” (“will it rain”, not “will smith movies”)"
+    };
+}
+
 /// The rules as shown on the page.
-pub const GROUP_RULES: &str = "Keywords are grouped by their words (lower-cased; an apostrophe \
-inside a word keeps it whole). Questions: keywords starting with who, what, when, where, why, \
-how or which, or with can, could, do, does, did, is, are, was, should, will or would followed by \
-a pronoun or “a/the/this…” (“will it rain”, not “will smith movies”); one group per first word. \
-Modifiers: best, top, cheap, free, vs, for, with, without, review, buy, online, near me, and \
-years (2000–2099). Topics: phrases of 1 to 3 words once stop words, the question word and \
-modifiers are taken out, shared by at least 2 keywords; words compare by stem (a possessive 's \
-dropped; plurals: ies → y, sses → ss, a final s dropped unless after u or s; words of 3 letters \
-or fewer kept), so “shoe” and “shoes” are one topic; topics with exactly the same keywords are \
-shown once, under the longest phrase. Volume is the sum of the group's keywords.";
+pub const GROUP_RULES: &str = concat!(
+    "Keywords are grouped by their words (lower-cased; an apostrophe inside a word keeps it \
+whole). ",
+    question_rule!(),
+    "; one group per first word. Modifiers: best, top, cheap, free, vs, for, with, without, \
+review, buy, online, near me, and years (2000–2099). Topics: phrases of 1 to 3 words once stop \
+words, the question word and modifiers are taken out, shared by at least 2 keywords; words \
+compare by stem (a possessive 's dropped; plurals: ies → y, sses → ss, a final s dropped unless \
+after u or s; words of 3 letters or fewer kept), so “shoe” and “shoes” are one topic; topics \
+with exactly the same keywords are shown once, under the longest phrase. Volume is the sum of \
+the group's keywords."
+);
 
 /// A group's kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -174,6 +185,16 @@ pub fn stem(word: &str) -> String {
         _ => w,
     }
 }
+
+/// True when `keyword` is a question by the groups' rule (its first word asks: who, what,
+/// how, …, or can/do/is/… followed by a pronoun or determiner): the Questions filter of the
+/// explorer, related keywords and the content gap (Semrush's "Questions" tab).
+pub fn is_question(keyword: &str) -> bool {
+    question(&words(keyword)).is_some()
+}
+
+/// The Questions filter's rule, as the pages state it (the groups' question rule).
+pub const QUESTION_RULE: &str = concat!(question_rule!(), ".");
 
 /// The question word a keyword starts with, if it is a question (see the module rules).
 fn question(words: &[String]) -> Option<&str> {
@@ -342,6 +363,17 @@ mod tests {
         assert_eq!(find(&g, GroupKind::Modifier, "for").unwrap().members, [0]);
         // Ordered by size, then volume.
         assert_eq!(g[0].label, "running");
+    }
+
+    #[test]
+    fn is_question_reads_the_first_word() {
+        assert!(is_question("how to boil an egg"));
+        assert!(is_question("Can I freeze bread"));
+        assert!(is_question("will it snow"));
+        assert!(!is_question("will smith movies"));
+        assert!(!is_question("tin can"));
+        assert!(!is_question("running shoes"));
+        assert!(!is_question(""));
     }
 
     #[test]

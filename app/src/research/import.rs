@@ -22,10 +22,13 @@
 //! - Keywords: the cell trimmed, every run of white space (line breaks too) made one space,
 //!   empty cells dropped, duplicates removed as the explorer removes them (case and white
 //!   space folded, the first spelling kept): importing then pasting gives the same list.
-//! - A cell starting with `=`, `+`, `-` or `@` (OWASP's CSV-injection triggers; tab and CR
-//!   are white space, trimmed first) is a spreadsheet formula, not a query: skipped and
-//!   counted, never unwrapped (`=HYPERLINK("…","shoes")` could name anything, and a priced
-//!   keyword should be one the user can read in the file).
+//! - A cell starting with `=` is a spreadsheet formula, not a query: skipped and counted,
+//!   never unwrapped (`=HYPERLINK("…","shoes")` could name anything, and a priced keyword
+//!   should be one the user can read in the file). Decided: `+`, `-` and `@`, OWASP's other
+//!   CSV-injection triggers, begin real queries ("+1 area code", "-webkit-box-shadow",
+//!   "@media query"), so such a cell is a keyword; the CSV export neutralises every text
+//!   cell starting with one of them (`components::csv::text_cell`), which is where a
+//!   spreadsheet would run it.
 //! - At most [`MAX_BYTES`] (of the file, or of a paste's text) and [`MAX_ROWS`] data rows
 //!   (the header and title rows not counted): more is an error, never a cut.
 
@@ -64,7 +67,7 @@ pub const KEYWORD_HEADERS: &[&str] = &[
 pub const IMPORT_RULES: &[&str] = &[
     "Lines may end in LF, CRLF or CR. Excel's \"sep=;\" first line sets the delimiter and is not a keyword. Otherwise the delimiter is the one of tab, semicolon and comma that splits the first 20 lines most consistently; a tie goes to tab, then semicolon, then comma, because a comma beside a semicolon is usually a decimal comma (\"laufschuhe;0,50\" is the keyword \"laufschuhe\" with 0,50). No delimiter: one keyword per line.",
     "The header is the first row naming a keyword column (Keyword, Keywords, Query, Top queries, Search term, Term, Phrase, KW), in row 1 or below title rows of one cell each (Keyword Planner's report name and dates, skipped and counted). Without such a name, row 1 is a header when it has no number and the rows below do.",
-    "Cells starting with =, +, - or @ are spreadsheet formulas (OWASP's CSV-injection rule), not keywords: skipped and counted, never priced. Type such a query in the box yourself if you mean it.",
+    "Cells starting with = are spreadsheet formulas, not keywords: skipped and counted, never priced. Cells starting with +, - or @ are keywords (\"+1 area code\"); CSV exports neutralise them (OWASP's CSV-injection rule: a ' before the cell).",
     "At most 5 MB and 100,000 data rows (the header and title rows not counted); a larger file is refused, never cut.",
 ];
 
@@ -444,9 +447,10 @@ fn parse(text: &str) -> Result<Table, ImportError> {
     })
 }
 
-/// True for a keyword (trimmed) a spreadsheet would run as a formula (OWASP's triggers).
+/// True for a cell (trimmed) that is a spreadsheet formula rather than a query: it starts
+/// with `=` (see the module rules for `+`, `-` and `@`).
 pub fn is_formula(keyword: &str) -> bool {
-    keyword.starts_with(['=', '+', '-', '@'])
+    keyword.starts_with('=')
 }
 
 /// The keywords of `column`, as the explorer would read them; formulas skipped.

@@ -6,18 +6,20 @@
 //!   words, `brand::words`), whole words only: "top" does not match "laptop".
 //! - **Navigational**: the keyword names a brand term (the domain's name, as the gap's brand
 //!   filter matches it), a site or domain ("example.com", "www"), or a site word (login,
-//!   "sign in", account, website, official, homepage).
+//!   "sign in", "my account", website, official, homepage). "account" alone is no site word:
+//!   "savings account" and "retirement account calculator" look for a product or a tool.
 //! - **Transactional**: a buying word (buy, price, cheap, deal, coupon, discount, sale, order,
-//!   shop, "near me", rent, download, …).
+//!   shop, "near me", rent, download, …). "order of" is no buying ("order of operations").
 //! - **Commercial**: a comparing word (best, top, review, vs, compare, alternative, …).
 //! - **Informational**: a question word leading the keyword (how, what, why, … as the
 //!   keyword groups read a question), or a learning word anywhere (guide, tutorial, ideas,
 //!   tips, meaning, …).
 //! - **Several intents** (as Semrush shows several): every rule that matches gives its intent,
 //!   "best running shoes price" is commercial and transactional.
-//! - **No rule matches**: informational. Decided: a query with no buying, comparing or brand
-//!   word ("running shoes", "tax brackets") is taken as research, the largest group in both
-//!   anchors; the rule says so, so the fallback is never hidden.
+//! - **No rule matches**: unclassified ([`UNCLASSIFIED`]), shown as such and counted apart.
+//!   The anchors classify by the SERP's features (Semrush: ads, shopping results, featured
+//!   snippets), which the service does not report; words alone cannot tell whether "running
+//!   shoes" is a purchase or research, so no intent is guessed.
 
 use super::brand;
 
@@ -79,7 +81,10 @@ impl Intent {
     }
 }
 
-/// A keyword's intents: a set of [`Intent`] bits, never empty once classified.
+/// What a keyword no rule matches shows for its intent.
+pub const UNCLASSIFIED: &str = "unclassified";
+
+/// A keyword's intents: a set of [`Intent`] bits; empty when no rule matches (unclassified).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Intents(pub u8);
 
@@ -94,8 +99,16 @@ impl Intents {
         Intent::ALL.into_iter().filter(move |i| self.has(*i))
     }
 
-    /// Their letters joined ("C T"), as a table cell shows them.
+    /// True when no rule matched.
+    pub fn is_unclassified(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Their letters joined ("C T"), as a table cell shows them; "–" when unclassified.
     pub fn letters(self) -> String {
+        if self.is_unclassified() {
+            return "–".into();
+        }
         self.list()
             .map(Intent::letter)
             .collect::<Vec<_>>()
@@ -110,8 +123,12 @@ impl Intents {
             .fold(0, |key, i| key * 2 + i64::from(self.has(*i)))
     }
 
-    /// Their names joined ("Commercial, Transactional"), as in CSV and reports.
+    /// Their names joined ("Commercial, Transactional"), as in CSV and reports;
+    /// [`UNCLASSIFIED`] when no rule matched.
     pub fn text(self) -> String {
+        if self.is_unclassified() {
+            return UNCLASSIFIED.into();
+        }
         self.list()
             .map(Intent::label)
             .collect::<Vec<_>>()
@@ -121,13 +138,15 @@ impl Intents {
 
 /// The rule as shown on pages and in reports.
 pub const RULE: &str = "Intent by words (whole words, any case): navigational when the keyword \
-names a brand term, a site (example.com, www) or login, sign in, account, website, official, \
-homepage; transactional with buy, purchase, order, price, pricing, cost, cheap, deal, coupon, \
-discount, promo, sale, shop, near me, rent, hire, download, subscription; commercial with best, \
-top, review, vs, versus, compare, comparison, alternative, rating, ranked; informational when a \
-question word leads (how, what, why, when, where, who, which, can, does, is, should) or with \
-guide, tutorial, ideas, tips, examples, meaning, definition, learn. A keyword gets every intent \
-whose rule matches (as Semrush shows several); one no rule matches is informational.";
+names a brand term, a site (example.com, www) or login, sign in, my account, website, official, \
+homepage; transactional with buy, purchase, order (not \"order of\"), price, pricing, cost, cheap, \
+deal, coupon, discount, promo, sale, shop, near me, rent, hire, download, subscription; \
+commercial with best, top, review, vs, versus, compare, comparison, alternative, rating, ranked; \
+informational when a question word leads (how, what, why, when, where, who, which, can, does, \
+is, should) or with guide, tutorial, ideas, tips, examples, meaning, definition, learn. A \
+keyword gets every intent whose rule matches (as Semrush shows several); one no rule matches is \
+unclassified (the anchors read the search results' features, which the service does not give, \
+so no intent is guessed).";
 
 /// What the rule means where no domain is known (the keyword explorer, keyword lists): no
 /// brand terms. Decided: we keep no list of brands (a hand-kept list is always out of date
@@ -137,9 +156,14 @@ pub const NO_BRAND_NOTE: &str = "Here no domain is known, so there are no brand 
 name alone (\"nike\") is navigational only on a domain's pages, where its name is the brand term.";
 
 const NAVIGATIONAL: &[&str] = &[
-    "login", "logon", "signin", "account", "website", "site", "official", "homepage", "www",
+    "login", "logon", "signin", "website", "site", "official", "homepage", "www",
 ];
-const NAVIGATIONAL_PAIRS: &[(&str, &str)] = &[("sign", "in"), ("log", "in"), ("home", "page")];
+const NAVIGATIONAL_PAIRS: &[(&str, &str)] = &[
+    ("sign", "in"),
+    ("log", "in"),
+    ("home", "page"),
+    ("my", "account"),
+];
 const TRANSACTIONAL: &[&str] = &[
     "buy",
     "purchase",
@@ -221,7 +245,12 @@ pub fn classify(keyword: &str, brand: &[String]) -> Intents {
     if has(NAVIGATIONAL) || pair(NAVIGATIONAL_PAIRS) || site || brand::is_branded(keyword, brand) {
         bits |= Intent::Navigational as u8;
     }
-    if has(TRANSACTIONAL) || pair(TRANSACTIONAL_PAIRS) {
+    // "order of operations", "order of the phoenix": an order of things, no purchase.
+    let buying = words.iter().enumerate().any(|(i, w)| {
+        TRANSACTIONAL.contains(&w.as_str())
+            && !(w == "order" && words.get(i + 1).is_some_and(|n| n == "of"))
+    });
+    if buying || pair(TRANSACTIONAL_PAIRS) {
         bits |= Intent::Transactional as u8;
     }
     if has(COMMERCIAL) {
@@ -230,22 +259,28 @@ pub fn classify(keyword: &str, brand: &[String]) -> Intents {
     let leads = words
         .first()
         .is_some_and(|w| QUESTION_LEADS.contains(&w.as_str()));
-    if leads || has(INFORMATIONAL) || bits == 0 {
+    if leads || has(INFORMATIONAL) {
         bits |= Intent::Informational as u8;
     }
     Intents(bits)
 }
 
-/// Keywords per intent (a keyword with several intents counts in each) and their volume.
-pub fn distribution(intents: &[Intents], volume: &[i64]) -> [(usize, i64); 4] {
-    let mut out = [(0usize, 0i64); 4];
+/// Keywords per intent (a keyword with several intents counts in each) and their volume, in
+/// [`Intent::ALL`]'s order, then the unclassified ones.
+pub fn distribution(intents: &[Intents], volume: &[i64]) -> [(usize, i64); 5] {
+    let mut out = [(0usize, 0i64); 5];
     for (i, set) in intents.iter().enumerate() {
+        let v = volume.get(i).copied().unwrap_or(0).max(0);
+        let mut add = |slot: usize| {
+            out[slot].0 += 1;
+            out[slot].1 = out[slot].1.saturating_add(v);
+        };
+        if set.is_unclassified() {
+            add(4);
+        }
         for (slot, intent) in Intent::ALL.iter().enumerate() {
             if set.has(*intent) {
-                out[slot].0 += 1;
-                out[slot].1 = out[slot]
-                    .1
-                    .saturating_add(volume.get(i).copied().unwrap_or(0).max(0));
+                add(slot);
             }
         }
     }
@@ -287,31 +322,42 @@ mod tests {
         );
         let i = classify("top deals", &[]);
         assert!(i.has(Intent::Commercial) && i.has(Intent::Transactional));
-        assert!(
-            !i.has(Intent::Informational),
-            "a matched rule is no fallback"
-        );
+        assert!(!i.has(Intent::Informational));
     }
 
     #[test]
-    fn whole_words_only_and_the_fallback_is_informational() {
-        assert_eq!(of("laptop stand"), "Informational", "top inside laptop");
+    fn the_phrases_the_word_lists_misread_are_not_misread() {
+        // The issue's cases, tried in the explorer's CSV.
+        assert_eq!(of("order of operations"), "unclassified", "no purchase");
+        assert_eq!(of("savings account"), "unclassified", "a product, no site");
+        assert_eq!(of("retirement account calculator"), "unclassified");
+        assert_eq!(of("running shoes"), "unclassified", "no default intent");
+        // What the rules still read.
+        assert_eq!(of("order pizza online"), "Transactional");
+        assert_eq!(of("my account strava"), "Navigational");
+        assert_eq!(of("what is a savings account"), "Informational");
+        assert!(RULE.contains("unclassified"));
+        assert!(RULE.contains("order (not \"order of\")"));
+    }
+
+    #[test]
+    fn whole_words_only_and_no_rule_is_unclassified() {
+        assert_eq!(of("laptop stand"), "unclassified", "top inside laptop");
         assert_eq!(
             of("shopping bags order"),
             "Transactional",
             "order, not shop"
         );
-        assert_eq!(of("bestival tickets"), "Informational");
-        assert_eq!(of("running shoes"), "Informational");
+        assert_eq!(of("bestival tickets"), "unclassified");
         assert_eq!(
             of("this is fine"),
-            "Informational",
+            "unclassified",
             "is leads no question here"
         );
-        assert_eq!(of(""), "Informational");
+        assert_eq!(of(""), "unclassified");
         assert_eq!(of("ok.com"), "Navigational");
-        assert_eq!(of(".com"), "Informational", "an ending alone is no site");
-        assert_eq!(of("snike"), "Informational", "a brand term is a whole word");
+        assert_eq!(of(".com"), "unclassified", "an ending alone is no site");
+        assert_eq!(of("snike"), "unclassified", "a brand term is a whole word");
     }
 
     #[test]
@@ -319,7 +365,8 @@ mod tests {
         let set = classify("best running shoes price", &[]);
         assert_eq!(set.letters(), "C T");
         assert_eq!(classify("how to buy bitcoin", &[]).letters(), "I T");
-        assert_eq!(Intents(0).letters(), "");
+        assert_eq!(Intents(0).letters(), "–");
+        assert_eq!(Intents(0).text(), UNCLASSIFIED);
         let key = |k: &str| classify(k, &[]).sort_key();
         // Informational first (when descending), then navigational, commercial, transactional.
         assert!(key("how to tie shoes") > key("strava login"));
@@ -339,12 +386,17 @@ mod tests {
             classify("best price", &[]),
             classify("how to", &[]),
             classify("price", &[]),
+            classify("running shoes", &[]),
         ];
-        let d = distribution(&sets, &[10, 5, -3]);
+        let d = distribution(&sets, &[10, 5, -3, 7]);
         assert_eq!(d[0], (1, 5), "informational");
         assert_eq!(d[1], (0, 0), "navigational");
         assert_eq!(d[2], (1, 10), "commercial");
         assert_eq!(d[3], (2, 10), "transactional: a negative volume counts 0");
-        assert_eq!(distribution(&sets, &[]), [(1, 0), (0, 0), (1, 0), (2, 0)]);
+        assert_eq!(d[4], (1, 7), "unclassified");
+        assert_eq!(
+            distribution(&sets, &[]),
+            [(1, 0), (0, 0), (1, 0), (2, 0), (1, 0)]
+        );
     }
 }

@@ -31,10 +31,8 @@ pub struct KeywordRow {
     /// The months the window covers (`Apr 2024 – Mar 2025`; empty without months).
     pub window: String,
     /// 12-month change (`research::trends`): the latest month against the same month a year
-    /// earlier when a 13th month is known, else against the window's first month.
+    /// earlier; `None` without that 13th month.
     pub change: Option<f64>,
-    /// Months between the two values [`Self::change`] compares: 12, or 11 without a 13th.
-    pub change_span: u8,
     /// 3-month change: the latest 3 months' mean against the 3 before.
     pub change_3m: Option<f64>,
     /// The month (1–12) with the most searches.
@@ -59,7 +57,6 @@ impl KeywordRow {
             months: trends::by_date(&r.targeted_monthly_searches),
             window: trends::window_text(&r.targeted_monthly_searches),
             change: trend.change_12m,
-            change_span: trend.change_span,
             change_3m: trend.change_3m,
             peak: trend.peak_month,
             season: trend.season,
@@ -69,17 +66,11 @@ impl KeywordRow {
 }
 
 /// Sets each row's opportunity score: `research::score` on its fixed anchors, so a row's
-/// score depends on its own metrics only, not on the other rows (search volume records give
-/// no keyword difficulty, so it counts for none of them).
+/// score depends on its own metrics only, not on the other rows.
 pub fn score_rows(rows: &mut [KeywordRow], weights: &score::Weights) {
     let metrics: Vec<score::Metrics> = rows
         .iter()
-        .map(|r| score::Metrics {
-            volume: Some(r.volume as f64),
-            cpc: Some(r.cpc),
-            competition: Some(r.competition),
-            difficulty: None,
-        })
+        .map(|r| score::Metrics::new(r.volume, r.cpc, r.competition))
         .collect();
     for (row, value) in rows.iter_mut().zip(score::scores(&metrics, weights)) {
         row.score = value;
@@ -154,9 +145,8 @@ pub(crate) mod tests {
         let row = KeywordRow::from_record(&record((2024, 4), &values, true), "us", 3);
         assert_eq!(row.months, values, "oldest first whatever the array order");
         assert_eq!(row.window, "Apr 2024 – Mar 2025");
-        // 120 against 10: the window's ends, an 11-month span.
-        assert_eq!(row.change, Some(11.0));
-        assert_eq!(row.change_span, 11);
+        // 12 months: no year over year.
+        assert_eq!(row.change, None);
         assert_eq!(score_text(None), "–");
         assert_eq!(score_text(Some(41.6)), "42");
     }

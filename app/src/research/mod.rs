@@ -7,6 +7,7 @@
 pub mod brand;
 pub mod cannibalisation;
 pub mod changes;
+pub mod ctr;
 pub mod decode;
 pub mod gap;
 pub mod groups;
@@ -15,5 +16,7 @@ pub mod intent;
 pub mod keyword_row;
 pub mod report;
 pub mod score;
+pub mod serp_clusters;
 pub mod top_pages;
+pub mod traffic;
 pub mod trends;

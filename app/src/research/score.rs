@@ -1,21 +1,29 @@
-//! The opportunity score: a transparent 0–100 score of a keyword from its volume, CPC,
-//! competition and, where the operation gives it, keyword difficulty.
+//! The opportunity score: a transparent 0–100 score of a keyword from its volume, CPC and
+//! competition.
 //!
 //! Formula ([`formula_text`] shows it next to the column): each metric is put on 0–1 by a
 //! fixed anchor, the same for every list: volume as `log10(1 + volume) / 5` (100,000 searches
 //! a month and more count 1), CPC as `log10(1 + cpc) / log10(51)` (50 and more count 1),
-//! competition as it is (0–1) and difficulty ÷ 100, those two inverted (lower is better). The
-//! score is the weighted mean of the metrics the keyword has, × 100.
+//! competition as it is (0–1), inverted (lower is better). The score is the weighted mean of
+//! the metrics the keyword has, × 100.
 //!
 //! Why fixed anchors rather than min–max within the list: one keyword with a CPC of 300 no
 //! longer flattens 1, 1.50 and 2 to one value (on the log scale they stay apart, and 300 is
 //! capped at 1); a list of one keyword scores what that keyword is worth, not always 50; and a
 //! keyword keeps its score from list to list.
 //!
-//! Decided here: a metric missing for a keyword (no difficulty from search volume records)
-//! leaves it out of that keyword's mean, weight included, so rows with and without it stay
-//! comparable; negative or non-finite values count as missing; values past an anchor count
-//! as the anchor; all weights zero gives no score.
+//! **One keyword, one score.** The score reads only the metrics every keyword operation
+//! reports (search volume bulk and single, related keywords): volume, CPC, competition.
+//! Decided: keyword difficulty, which only related keywords report, is left out (it is shown
+//! in its own column there). With it, the same keyword scored 70 in the explorer (no
+//! difficulty: its weight left out of the mean) and 55 among related keywords (difficulty
+//! counted) for the same volume, CPC and competition. [`Metrics::new`] and
+//! [`Metrics::of_related`] are the only ways the pages build the metrics.
+//!
+//! Decided here: negative or non-finite values count as missing (left out of the mean, weight
+//! included); values past an anchor count as the anchor; all weights zero gives no score.
+
+use serpkit::ops::related::RelatedKeyword;
 
 /// The weights of the four metrics (editable in Settings).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -27,8 +35,6 @@ pub struct Weights {
     pub cpc: f64,
     /// Competition (lower is better).
     pub competition: f64,
-    /// Keyword difficulty (lower is better), where known.
-    pub difficulty: f64,
 }
 
 impl Default for Weights {
@@ -37,7 +43,6 @@ impl Default for Weights {
             volume: 3.0,
             cpc: 1.0,
             competition: 1.0,
-            difficulty: 2.0,
         }
     }
 }
@@ -51,21 +56,36 @@ pub struct Metrics {
     pub cpc: Option<f64>,
     /// Competition, 0–1.
     pub competition: Option<f64>,
-    /// Keyword difficulty (0–100).
-    pub difficulty: Option<f64>,
+}
+
+impl Metrics {
+    /// The metrics every keyword operation reports: the explorer's and lists' rows (search
+    /// volume records) are scored from these.
+    pub fn new(volume: i64, cpc: f64, competition: f64) -> Metrics {
+        Metrics {
+            volume: Some(volume as f64),
+            cpc: Some(cpc),
+            competition: Some(competition),
+        }
+    }
+
+    /// A related keyword's metrics: the same three (its difficulty is not part of the score).
+    pub fn of_related(r: &RelatedKeyword) -> Metrics {
+        Metrics::new(r.search_volume, r.cpc, r.competition)
+    }
 }
 
 /// The formula as shown next to the column.
 pub fn formula_text(w: &Weights) -> String {
     format!(
-        "Opportunity = 100 × ({} × volume + {} × CPC + {} × (1 − competition) + {} × (1 − difficulty)) \
-         ÷ the weights of the metrics the keyword has. Each metric is put on 0–1 by a fixed \
-         anchor, the same in every list: volume log10(1 + volume) ÷ 5 (100,000 a month counts 1), \
-         CPC log10(1 + CPC) ÷ log10(51) (50 counts 1), competition 0–1, difficulty ÷ 100.",
+        "Opportunity = 100 × ({} × volume + {} × CPC + {} × (1 − competition)) ÷ the weights of \
+         the metrics the keyword has. Each metric is put on 0–1 by a fixed anchor, the same in \
+         every list: volume log10(1 + volume) ÷ 5 (100,000 a month counts 1), CPC log10(1 + CPC) \
+         ÷ log10(51) (50 counts 1), competition 0–1. Only the metrics every operation reports \
+         count, so a keyword has one score on every page (keyword difficulty is not part of it).",
         num(w.volume),
         num(w.cpc),
         num(w.competition),
-        num(w.difficulty)
     )
 }
 
@@ -93,7 +113,6 @@ pub fn scores(list: &[Metrics], w: &Weights) -> Vec<Option<f64>> {
                     w.cpc,
                 ),
                 (usable(m.competition).map(|v| 1.0 - v), w.competition),
-                (usable(m.difficulty).map(|v| 1.0 - v / 100.0), w.difficulty),
             ];
             let (mut sum, mut weights) = (0.0, 0.0);
             for (value, weight) in parts {
@@ -112,12 +131,11 @@ pub fn scores(list: &[Metrics], w: &Weights) -> Vec<Option<f64>> {
 mod tests {
     use super::*;
 
-    fn m(volume: f64, cpc: f64, competition: f64, difficulty: Option<f64>) -> Metrics {
+    fn m(volume: f64, cpc: f64, competition: f64) -> Metrics {
         Metrics {
             volume: Some(volume),
             cpc: Some(cpc),
             competition: Some(competition),
-            difficulty,
         }
     }
 
@@ -126,7 +144,6 @@ mod tests {
             volume: 0.0,
             cpc: 0.0,
             competition: 0.0,
-            difficulty: 0.0,
         };
         match weight {
             "volume" => w.volume = 1.0,
@@ -139,20 +156,35 @@ mod tests {
     #[test]
     fn best_and_worst_by_the_fixed_anchors() {
         let w = Weights::default();
-        let list = [
-            m(100_000.0, 50.0, 0.0, Some(0.0)),
-            m(0.0, 0.0, 1.0, Some(100.0)),
-        ];
+        let list = [m(100_000.0, 50.0, 0.0), m(0.0, 0.0, 1.0)];
         assert_eq!(scores(&list, &w), vec![Some(100.0), Some(0.0)]);
+    }
+
+    #[test]
+    fn one_keyword_scores_the_same_in_the_explorer_and_among_related_keywords() {
+        // The issue's case: the same figures scored 70 in the explorer and 55 among related
+        // keywords, whose difficulty counted there and nowhere else.
+        let related = RelatedKeyword {
+            keyword: "crm software".into(),
+            search_volume: 12_100,
+            cpc: 6.5,
+            competition: 0.4,
+            kd: 85,
+        };
+        let w = Weights::default();
+        let a = scores(&[Metrics::new(12_100, 6.5, 0.4)], &w);
+        let b = scores(&[Metrics::of_related(&related)], &w);
+        assert_eq!(a, b);
+        assert!(a[0].is_some());
     }
 
     #[test]
     fn one_cpc_outlier_does_not_flatten_the_rest() {
         let list = [
-            m(10.0, 1.0, 0.5, None),
-            m(10.0, 1.5, 0.5, None),
-            m(10.0, 2.0, 0.5, None),
-            m(10.0, 300.0, 0.5, None),
+            m(10.0, 1.0, 0.5),
+            m(10.0, 1.5, 0.5),
+            m(10.0, 2.0, 0.5),
+            m(10.0, 300.0, 0.5),
         ];
         let s: Vec<f64> = scores(&list, &only("cpc")).into_iter().flatten().collect();
         // 1, 1.50 and 2 stay apart by several points; 300 is past the anchor (counts 1).
@@ -168,40 +200,32 @@ mod tests {
     #[test]
     fn a_one_row_list_scores_its_own_worth_not_50() {
         let w = Weights::default();
-        let strong = scores(&[m(50_000.0, 8.0, 0.1, None)], &w)[0].unwrap();
-        let weak = scores(&[m(20.0, 0.1, 0.95, None)], &w)[0].unwrap();
+        let strong = scores(&[m(50_000.0, 8.0, 0.1)], &w)[0].unwrap();
+        let weak = scores(&[m(20.0, 0.1, 0.95)], &w)[0].unwrap();
         assert!(strong > 70.0 && weak < 30.0, "{strong} {weak}");
     }
 
     #[test]
     fn weights_and_formula() {
-        let list = [m(0.0, 1.0, 0.5, None), m(99_999.0, 1.0, 0.5, None)];
+        let list = [m(0.0, 1.0, 0.5), m(99_999.0, 1.0, 0.5)];
         let s = scores(&list, &only("volume"));
         assert_eq!(s[0], Some(0.0));
         assert!((s[1].unwrap() - 100.0).abs() < 1e-9);
-        assert!(formula_text(&Weights::default()).starts_with(
-            "Opportunity = 100 × (3 × volume + 1 × CPC + 1 × (1 − competition) + 2 × (1 − difficulty))"
-        ));
-        let all_zero = Weights {
-            volume: 0.0,
-            ..only("cpc")
-        };
+        let text = formula_text(&Weights::default());
+        assert!(
+            text.starts_with("Opportunity = 100 × (3 × volume + 1 × CPC + 1 × (1 − competition))")
+        );
+        assert!(text.contains("one score on every page"));
         let all_zero = Weights {
             cpc: 0.0,
-            ..all_zero
+            ..only("cpc")
         };
         assert_eq!(scores(&list, &all_zero), vec![None, None]);
     }
 
     #[test]
     fn missing_and_odd_metrics() {
-        // No difficulty on one row: its mean leaves difficulty (and its weight) out.
         let w = Weights::default();
-        let s = scores(&[m(100_000.0, 50.0, 0.0, None)], &w);
-        assert_eq!(s[0], Some(100.0));
-        let with_kd = scores(&[m(100_000.0, 50.0, 0.0, Some(50.0))], &w);
-        // (3 + 1 + 1 + 2 × 0.5) / 7.
-        assert!((with_kd[0].unwrap() - 100.0 * 6.0 / 7.0).abs() < 1e-9);
         // Negative and non-finite values count as missing; competition past 1 counts 1.
         let odd = [Metrics {
             volume: Some(-5.0),
@@ -209,8 +233,13 @@ mod tests {
             ..Default::default()
         }];
         assert_eq!(scores(&odd, &w), vec![None]);
+        let no_cpc = Metrics {
+            cpc: None,
+            ..m(100_000.0, 0.0, 0.0)
+        };
+        assert_eq!(scores(&[no_cpc], &w), vec![Some(100.0)]);
         assert_eq!(
-            scores(&[m(0.0, 0.0, 7.0, None)], &only("competition")),
+            scores(&[m(0.0, 0.0, 7.0)], &only("competition")),
             vec![Some(0.0)]
         );
         assert!(scores(&[], &w).is_empty());

@@ -7,19 +7,24 @@
 //!   page, as in Ahrefs.
 //! - A keyword listed twice for one URL counts once (its best rank); volumes are summed over
 //!   the page's keywords.
-//! - The best keyword is the page's keyword at its best rank; a tie goes to the higher
-//!   volume, then the keyword first in the data. Ahrefs names the keyword bringing the most
-//!   traffic, which needs a click-through curve we would have to invent; best rank is what
-//!   the data states.
-//! - Pages are ordered by total volume, then keyword count, then URL.
+//! - **Estimated traffic** ([`super::ctr`]): each keyword's volume × the click-through rate of
+//!   its rank, summed. Pages are ordered by it (Ahrefs' Top pages), then volume, keyword
+//!   count, URL: a page at #62 and #75 for big keywords no longer outranks a guide at #1.
+//! - The **top keyword** is the one bringing the page the most estimated traffic (Ahrefs'
+//!   "top keyword"); a tie (no traffic at all, past #20) goes to the better rank, then the
+//!   higher volume, then the keyword first in the data.
 
 use std::collections::HashMap;
+
+use super::ctr::Curve;
 
 /// The rule as shown on the page and in reports.
 pub const RULE: &str = "Top pages: the domain's ranked keywords grouped by ranking URL (URLs \
 as the service writes them; ranks of 0 or less left out). Keywords counts each keyword once per \
-URL; volume is the sum of their search volumes; the best keyword is the one at the page's best \
-rank (a tie goes to the higher volume). Pages are ordered by volume, then keyword count.";
+URL (its best rank); volume is the sum of their search volumes; estimated traffic the sum of \
+each keyword's volume × the click-through rate of its rank; the top keyword is the one bringing \
+the most estimated traffic (a tie goes to the better rank, then the higher volume). Pages are \
+ordered by estimated traffic, then volume, then keyword count.";
 
 /// How [`gap_pages`] groups, after the rows it is given (one text for the page and the
 /// report, which group different rows).
@@ -27,9 +32,10 @@ macro_rules! gap_grouping {
     () => {
         "grouped by the URL of their best competitor (the one at the best rank, the first \
 entered on a tie); keywords no competitor ranks for have no page. Keywords counts each keyword \
-once; volume is the sum of their search volumes; the best keyword is the one at the page's \
-best rank, the competitor's (a tie goes to the higher volume); your own rank plays no part. \
-Pages are ordered by volume, then keyword count."
+once; volume is the sum of their search volumes; estimated traffic the sum of each keyword's \
+volume × the click-through rate of the competitor's rank; the top keyword is the one bringing \
+the most (a tie goes to the better rank, then the higher volume); your own rank plays no part. \
+Pages are ordered by estimated traffic, then volume, then keyword count."
     };
 }
 
@@ -90,17 +96,18 @@ pub struct Page {
     pub keywords: usize,
     /// Their summed search volume.
     pub volume: i64,
-    /// The best keyword (as written).
+    /// Their summed estimated traffic ([`super::ctr`]).
+    pub traffic: f64,
+    /// The top keyword (as written): the most estimated traffic.
     pub best_keyword: String,
     /// Its rank.
     pub best_rank: i64,
 }
 
-/// Per page while grouping: the page, its keywords seen and the best row's volume.
+/// Per page while grouping: its URL and, per keyword, (best rank, volume, row, first seen).
 struct Acc<'a> {
-    page: Page,
-    seen: HashMap<&'a str, ()>,
-    best_volume: i64,
+    url: &'a str,
+    keywords: HashMap<&'a str, (i64, i64, usize, usize)>,
 }
 
 /// Groups `(row, url)` pairs into pages; `rank`, `volume`, `keyword` and `lower` read a row.
@@ -110,6 +117,7 @@ fn group<'a>(
     lower: &'a [String],
     volume: impl Fn(usize) -> i64,
     rank: impl Fn(usize) -> i64,
+    curve: &Curve,
 ) -> Vec<Page> {
     let mut index: HashMap<&str, usize> = HashMap::new();
     let mut pages: Vec<Acc> = Vec::new();
@@ -120,41 +128,71 @@ fn group<'a>(
         }
         let at = *index.entry(url).or_insert_with(|| {
             pages.push(Acc {
-                page: Page {
-                    url: url.to_string(),
-                    keywords: 0,
-                    volume: 0,
-                    best_keyword: String::new(),
-                    best_rank: i64::MAX,
-                },
-                seen: HashMap::new(),
-                best_volume: -1,
+                url,
+                keywords: HashMap::new(),
             });
             pages.len() - 1
         });
         let acc = &mut pages[at];
-        if acc.seen.insert(lower[i].as_str(), ()).is_none() {
-            acc.page.keywords += 1;
-            acc.page.volume = acc.page.volume.saturating_add(v);
-        }
-        if r < acc.page.best_rank || (r == acc.page.best_rank && v > acc.best_volume) {
-            acc.page.best_rank = r;
-            acc.best_volume = v;
-            acc.page.best_keyword.clone_from(&keyword[i]);
+        let seen = acc.keywords.len();
+        let entry = acc
+            .keywords
+            .entry(lower[i].as_str())
+            .or_insert((r, v, i, seen));
+        if r < entry.0 || (r == entry.0 && v > entry.1) {
+            *entry = (r, v, i, entry.3);
         }
     }
-    let mut out: Vec<Page> = pages.into_iter().map(|a| a.page).collect();
+    let mut out: Vec<Page> = pages
+        .into_iter()
+        .map(|acc| page(acc, keyword, curve))
+        .collect();
     crate::sort::sort_by(&mut out, |a, b| {
-        b.volume
-            .cmp(&a.volume)
+        b.traffic
+            .total_cmp(&a.traffic)
+            .then(b.volume.cmp(&a.volume))
             .then(b.keywords.cmp(&a.keywords))
             .then_with(|| a.url.cmp(&b.url))
     });
     out
 }
 
-/// The domain's top pages.
-pub fn top_pages(rows: Rows) -> Vec<Page> {
+/// A page from its keywords: volume and traffic summed, the top keyword (most traffic, then
+/// best rank, higher volume, first seen).
+fn page(acc: Acc, keyword: &[String], curve: &Curve) -> Page {
+    let (mut volume, mut traffic) = (0i64, 0.0);
+    let mut best: Option<(f64, i64, i64, usize, usize)> = None;
+    // In the data's order, so the sum is the same from run to run.
+    let mut rows: Vec<_> = acc.keywords.values().copied().collect();
+    rows.sort_unstable_by_key(|k| k.3);
+    for (r, v, i, seen) in rows {
+        let t = curve.traffic(v, r);
+        volume = volume.saturating_add(v);
+        traffic += t;
+        let better = best.is_none_or(|(bt, br, bv, _, bs)| {
+            t.total_cmp(&bt)
+                .then(br.cmp(&r))
+                .then(v.cmp(&bv))
+                .then(bs.cmp(&seen))
+                .is_gt()
+        });
+        if better {
+            best = Some((t, r, v, i, seen));
+        }
+    }
+    let (_, best_rank, _, row, _) = best.unwrap_or_default();
+    Page {
+        url: acc.url.to_string(),
+        keywords: acc.keywords.len(),
+        volume,
+        traffic,
+        best_keyword: keyword.get(row).cloned().unwrap_or_default(),
+        best_rank,
+    }
+}
+
+/// The domain's top pages, traffic estimated by `curve`.
+pub fn top_pages(rows: Rows, curve: &Curve) -> Vec<Page> {
     let n = rows.len();
     group(
         (0..n).map(|i| (i, rows.url[i].as_str())),
@@ -162,13 +200,14 @@ pub fn top_pages(rows: Rows) -> Vec<Page> {
         rows.lower,
         |i| rows.volume[i],
         |i| rows.rank[i],
+        curve,
     )
 }
 
 /// A gap list grouped by competitor URL: for each of `rows` (rows of `gap`), the best
 /// competitor's ranking URL; the page's best rank is that competitor's. Your rank plays no
 /// part: the pages show where the competitors' traffic lands.
-pub fn gap_pages(gap: &super::gap::Gap, rows: &[u32]) -> Vec<Page> {
+pub fn gap_pages(gap: &super::gap::Gap, rows: &[u32], curve: &Curve) -> Vec<Page> {
     let with_url = rows.iter().filter_map(|&i| {
         let i = i as usize;
         gap.best_position(i).map(|p| (i, p.url.as_str()))
@@ -179,6 +218,7 @@ pub fn gap_pages(gap: &super::gap::Gap, rows: &[u32]) -> Vec<Page> {
         &gap.lower,
         |i| gap.volume[i],
         |i| gap.best_position(i).map_or(0, |p| p.rank),
+        curve,
     )
 }
 
@@ -225,7 +265,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pages_count_keywords_once_sum_volume_and_name_the_best_keyword() {
+    fn pages_count_keywords_once_sum_volume_and_name_the_top_keyword() {
         let c = Cols::new(&[
             ("running shoes", 1000, 4, "https://a.com/shoes"),
             ("Running Shoes", 1000, 2, "https://a.com/shoes"),
@@ -235,37 +275,77 @@ mod tests {
             ("hats", 10, 1, "https://a.com/hats/"),
             ("caps", 10, 1, "https://a.com/hats"),
         ]);
-        let pages = top_pages(c.rows());
+        let pages = top_pages(c.rows(), &Curve::default());
         let urls: Vec<&str> = pages.iter().map(|p| p.url.as_str()).collect();
         assert_eq!(
             urls,
             [
-                "https://a.com/socks",
                 "https://a.com/shoes",
+                "https://a.com/socks",
                 "https://a.com/hats",
                 "https://a.com/hats/"
             ]
         );
+        let shoes = &pages[0];
         assert_eq!(
-            pages[1],
-            Page {
-                url: "https://a.com/shoes".into(),
-                keywords: 2,
-                volume: 1300,
-                best_keyword: "Running Shoes".into(),
-                best_rank: 2,
-            },
-            "a keyword twice counts once; the tie at rank 2 goes to the higher volume"
+            (shoes.keywords, shoes.volume),
+            (2, 1300),
+            "a keyword twice counts once"
         );
-        assert_eq!(pages[0].keywords, 1, "rank 0 is no ranking");
-        assert!(top_pages(Rows::default()).is_empty());
+        // 1000 × 15.7 % + 300 × 15.7 % at #2.
+        assert!((shoes.traffic - 204.1).abs() < 1e-9, "{}", shoes.traffic);
+        assert_eq!(
+            (shoes.best_keyword.as_str(), shoes.best_rank),
+            ("Running Shoes", 2),
+            "the most traffic: its best rank, #2"
+        );
+        // 5000 × 2.8 % at #9 = 140: less than the shoes page despite more volume.
+        assert!((pages[1].traffic - 140.0).abs() < 1e-9);
+        assert_eq!(pages[1].keywords, 1, "rank 0 is no ranking");
+        assert!(top_pages(Rows::default(), &Curve::default()).is_empty());
+    }
+
+    #[test]
+    fn a_guide_at_1_outranks_a_page_deep_down_for_big_keywords() {
+        // The issue's case: ordered by summed raw volume, the page at #62 and #75 for big
+        // keywords came first; by estimated traffic the guide at #1 does (Ahrefs' Top pages).
+        let c = Cols::new(&[
+            ("crm", 90_000, 62, "https://a.com/deep"),
+            ("crm software", 60_000, 75, "https://a.com/deep"),
+            ("what is a crm", 2_000, 1, "https://a.com/guide"),
+        ]);
+        let pages = top_pages(c.rows(), &Curve::default());
+        assert_eq!(pages[0].url, "https://a.com/guide");
+        assert!((pages[0].traffic - 570.0).abs() < 1e-9);
+        assert_eq!(pages[1].traffic, 0.0);
+        assert!(RULE.contains("ordered by estimated traffic"));
+    }
+
+    #[test]
+    fn the_top_keyword_brings_the_most_traffic_not_the_best_rank() {
+        // At #1 for 10 searches (2.85 visits) against #3 for 5,000 (550): the second is the
+        // page's top keyword although it is not its best rank.
+        let c = Cols::new(&[
+            ("tiny", 10, 1, "https://a.com/p"),
+            ("big", 5000, 3, "https://a.com/p"),
+        ]);
+        let p = &top_pages(c.rows(), &Curve::default())[0];
+        assert_eq!((p.best_keyword.as_str(), p.best_rank), ("big", 3));
+        // No traffic at all (past #20): the better rank, then the higher volume.
+        let c = Cols::new(&[
+            ("x", 10, 40, "https://a.com/q"),
+            ("y", 900, 30, "https://a.com/q"),
+            ("z", 50, 30, "https://a.com/q"),
+        ]);
+        let p = &top_pages(c.rows(), &Curve::default())[0];
+        assert_eq!((p.best_keyword.as_str(), p.best_rank), ("y", 30));
     }
 
     #[test]
     fn a_shorter_column_ends_the_rows() {
         let mut c = Cols::new(&[("a", 1, 1, "u"), ("b", 1, 1, "v")]);
         c.url.pop();
-        assert_eq!(top_pages(c.rows()).len(), 1);
+        assert_eq!(top_pages(c.rows(), &Curve::default()).len(), 1);
     }
 
     #[test]
@@ -295,16 +375,17 @@ mod tests {
             &Options::default(),
         );
         let all: Vec<u32> = (0..g.len() as u32).collect();
-        let pages = gap_pages(&g, &all);
+        let pages = gap_pages(&g, &all, &Curve::default());
         assert_eq!(pages.len(), 2);
         assert_eq!(pages[0].url, "https://rival.com/a");
         assert_eq!((pages[0].keywords, pages[0].volume), (2, 800));
+        // "only rival": 700 × 11 % at #3 = 77 visits, more than "shared": 100 × 28.5 % at #1.
         assert_eq!(
             (pages[0].best_keyword.as_str(), pages[0].best_rank),
-            ("shared", 1)
+            ("only rival", 3)
         );
         let untapped = g.list(gap::GapList::Untapped).to_vec();
-        let pages = gap_pages(&g, &untapped);
+        let pages = gap_pages(&g, &untapped, &Curve::default());
         assert_eq!(pages[0].best_keyword, "only rival", "rows of one list only");
     }
 }

@@ -2,10 +2,11 @@
 //! searches of search volume records already bought).
 //!
 //! Definitions (stated in the UI by [`CHANGE_RULE`], [`SEASON_RULE`] and the column titles):
-//! - **12-month change**: the latest month against the same month a year earlier when the
-//!   data has it (13 months). The service gives 12, so it is then the latest month against
-//!   the window's first: an 11-month span, and [`CHANGE_RULE`] says so (decided: one column
-//!   that is honest about its span, rather than a column empty for every record).
+//! - **12-month change** (year over year, as Semrush's and Google Ads' YoY): the latest month
+//!   against the same month a year earlier, which needs 13 months; without them it is blank.
+//!   Comparing month 12 with month 1 of a 12-month window instead reported the season as
+//!   growth (a lawn mower from June to July: +600 %), and the "rising" filter returned the
+//!   keywords entering their season.
 //! - **3-month change**: the mean of the latest 3 months against the mean of the 3 before.
 //! - **Peak month**: the month with the most searches.
 //! - **Seasonal** (SEOmonitor's rule): *more than* half of the 12-month volume falls in at
@@ -30,10 +31,10 @@ use serpkit::ops::search_volume_bulk::MonthlySearch;
 use serpkit::rules::formats::MONTH_NAMES;
 
 /// The change columns' definitions as shown in the UI and in reports.
-pub const CHANGE_RULE: &str = "12-month change: the latest month against the same month a year \
-     earlier when 13 months are known; with the 12 the service gives, month 12 against month 1 \
-     (an 11-month change). 3-month change: the mean of the latest 3 months against the mean of \
-     the 3 before.";
+pub const CHANGE_RULE: &str = "12-month change (year over year): the latest month against the \
+     same month a year earlier; it needs 13 months and is blank without them (the 12 months of \
+     one record cannot tell growth from the season). 3-month change: the mean of the latest 3 \
+     months against the mean of the 3 before.";
 
 /// The lowest peak month (searches) a seasonal keyword has.
 pub const MIN_SEASON_PEAK: i64 = 100;
@@ -194,11 +195,9 @@ pub fn percent_bound(text: &str) -> Option<f64> {
 /// What the monthly values say.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trend {
-    /// Latest month against the same month a year earlier, or the window's first (see
-    /// `change_span`), as a fraction (0.25 = +25 %).
+    /// Latest month against the same month a year earlier, as a fraction (0.25 = +25 %);
+    /// `None` without that 13th month.
     pub change_12m: Option<f64>,
-    /// Months between the two values `change_12m` compares: 12, or 11 without a 13th month.
-    pub change_span: u8,
     /// Mean of the latest 3 months against the 3 before, as a fraction.
     pub change_3m: Option<f64>,
     /// The month (1–12) with the most searches (the latest of equals).
@@ -275,12 +274,8 @@ pub fn trend(months: &[MonthlySearch], current_month: u8) -> Trend {
     let year_ago = thirteen.first().and_then(|(_, v)| *v);
     let window = thirteen.get(1..).unwrap_or_default();
     let value = |i: usize| window.get(i).and_then(|(_, v)| *v).map(|v| v as f64);
-    let (from, change_span) = match year_ago {
-        Some(v) => (Some(v as f64), 12),
-        None => (value(0), 11),
-    };
-    let change_12m = match (from, value(11)) {
-        (Some(first), Some(latest)) => change(latest, first),
+    let change_12m = match (year_ago, value(11)) {
+        (Some(before), Some(latest)) => change(latest, before as f64),
         _ => None,
     };
     let mean = |from: usize| -> Option<f64> {
@@ -332,7 +327,6 @@ pub fn trend(months: &[MonthlySearch], current_month: u8) -> Trend {
     };
     Trend {
         change_12m,
-        change_span,
         change_3m,
         peak_month,
         season_months,
@@ -417,11 +411,11 @@ pub(crate) mod tests {
             &[100, 10, 10, 10, 10, 10, 20, 20, 20, 30, 30, 150],
         );
         let t = trend(&m, 3);
-        assert_eq!(t.change_12m, Some(0.5), "150 against 100");
+        assert_eq!(t.change_12m, None, "12 months: no year over year");
         // latest 3: 30, 30, 150 = 70; the 3 before: 20, 20, 20 = 20.
         assert_eq!(t.change_3m, Some(2.5));
         assert_eq!(t.peak_month, Some(3));
-        assert_eq!(change_text(t.change_12m), "+50 %");
+        assert_eq!(change_text(Some(0.5)), "+50 %");
         assert_eq!(change_text(Some(-0.034)), "−3 %");
         assert_eq!(month_short(t.peak_month), "Mar");
     }
@@ -435,7 +429,7 @@ pub(crate) mod tests {
         m.reverse();
         m.swap(2, 7);
         let t = trend(&m, 3);
-        assert_eq!((t.change_12m, t.change_3m), (Some(0.5), Some(2.5)));
+        assert_eq!(t.change_3m, Some(2.5));
     }
 
     #[test]
@@ -497,18 +491,38 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn the_12_month_change_is_year_over_year_with_13_months_else_11_months() {
+    fn the_12_month_change_is_year_over_year_with_13_months_else_blank() {
         // Mar 2024 … Mar 2025 (13 months): March against March.
         let m = months(
             (2024, 3),
             &[200, 100, 10, 10, 10, 10, 10, 20, 20, 20, 30, 30, 150],
         );
-        let t = trend(&m, 3);
-        assert_eq!((t.change_12m, t.change_span), (Some(-0.25), 12));
-        // Without the 13th: month 12 against month 1, said to be 11 months apart.
-        let t = trend(&m[1..], 3);
-        assert_eq!((t.change_12m, t.change_span), (Some(0.5), 11));
-        assert!(CHANGE_RULE.contains("11-month"));
+        assert_eq!(trend(&m, 3).change_12m, Some(-0.25));
+        // Without the 13th: blank, not month 12 against month 1.
+        assert_eq!(trend(&m[1..], 3).change_12m, None);
+        assert!(CHANGE_RULE.contains("needs 13 months and is blank without them"));
+    }
+
+    #[test]
+    fn a_lawn_mower_entering_its_season_is_not_growth() {
+        // The issue's case: Aug 2024 … Jul 2025, flat year on year, June 100 and July 700.
+        // Month 12 against month 1 read +600 %; the anchors' year over year needs July 2024.
+        let season = [150, 80, 40, 20, 15, 15, 30, 60, 90, 120, 100, 700];
+        let m = months((2024, 8), &season);
+        let t = trend(&m, 7);
+        assert_eq!(t.change_12m, None);
+        let filter = TrendFilter {
+            change_12m: (percent_bound("10"), None),
+            ..TrendFilter::default()
+        };
+        assert!(
+            !filter.keeps(t.season, t.change_12m, t.change_3m),
+            "the rising filter does not return a keyword entering its season"
+        );
+        // With July 2024 (700 too): no change, year over year.
+        let mut thirteen = months((2024, 7), &[700]);
+        thirteen.extend(m);
+        assert_eq!(trend(&thirteen, 7).change_12m, Some(0.0));
     }
 
     #[test]
@@ -547,7 +561,7 @@ pub(crate) mod tests {
         eleven.remove(1);
         let t = trend(&eleven, 1);
         assert_eq!(t.season, Season::NoData);
-        assert_eq!(t.change_12m, Some(11.0));
+        assert_eq!(t.change_12m, None);
         assert_eq!(t.peak_month, Some(12));
         // Missing the 7th month: the 3-month change cannot be computed.
         let mut gap = months((2024, 1), &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);

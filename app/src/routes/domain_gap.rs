@@ -26,11 +26,13 @@ use crate::components::{
 };
 use crate::paths::{enc, gap_route, keyword_route, use_page_query, GapQuery};
 use crate::research::brand;
+use crate::research::groups;
 use crate::research::gap::{self, GapList, Options, Ranked, MAX_COMPETITORS};
 use crate::research::report::gap::gap_report;
 use crate::workspace::{self, use_workspace, Workspace};
 
 mod pages;
+mod traffic;
 mod view;
 
 use view::{GapData, GapView};
@@ -44,7 +46,7 @@ fn rank_key(position: Option<&gap::Position>) -> SortKey<'static> {
 }
 
 /// Columns of a gap list's table (and its CSV).
-const COLUMNS: [Column<GapView>; 8] = [
+const COLUMNS: [Column<GapView>; 10] = [
     Column::keyword(
         "minmax(12rem, 2fr)",
         |v, i| SortKey::text(&v.gap.lower[i]),
@@ -116,6 +118,8 @@ const COLUMNS: [Column<GapView>; 8] = [
             }),
         )
     },
+    traffic::GAIN,
+    traffic::POTENTIAL,
     Column::new(
         "your_url",
         "Your URL",
@@ -276,6 +280,8 @@ struct GapFilter {
     competition_max: RwSignal<String>,
     /// Keep rows where at least this many competitors rank (0: any).
     rivals: RwSignal<usize>,
+    /// Keep questions only (`research::groups::is_question`).
+    questions: RwSignal<bool>,
     sort: RwSignal<Option<(String, bool)>>,
 }
 
@@ -287,6 +293,8 @@ struct GapSettings {
     top: RwSignal<i64>,
     strike_from: RwSignal<String>,
     strike_to: RwSignal<String>,
+    /// The workspace, whose click-through curve estimates traffic.
+    workspace: Workspace,
 }
 
 impl GapSettings {
@@ -300,6 +308,7 @@ impl GapSettings {
             brand: brand::terms(&self.brand.get()),
             top: self.top.get(),
             striking: (from, to),
+            curve: self.workspace.settings.with(|s| s.ctr_curve.clone()),
         }
     }
 }
@@ -318,6 +327,7 @@ fn gap_body(
         top: RwSignal::new(gap::DEFAULT_TOP),
         strike_from: RwSignal::new(gap::DEFAULT_STRIKING.0.to_string()),
         strike_to: RwSignal::new(gap::DEFAULT_STRIKING.1.to_string()),
+        workspace,
     };
     let view_data = gap_data(&calls, domains, settings);
     let filter = GapFilter {
@@ -325,6 +335,7 @@ fn gap_body(
         volume_min: RwSignal::new(String::new()),
         competition_max: RwSignal::new(String::new()),
         rivals: RwSignal::new(0),
+        questions: RwSignal::new(false),
         sort: RwSignal::new(None),
     };
     let order = gap_order(view_data, list, filter);
@@ -352,12 +363,14 @@ fn gap_body(
         let current = list.get();
         let pages = by_page.get();
         let branded = v.gap.branded;
+        let generic: Vec<String> = v.gap.brand_use.iter().filter_map(brand::generic_warning).collect();
         let in_list = v.gap.list(current).len();
         let rules = gap::rules_text(&v.options);
         let rivals = v.domains.len().saturating_sub(1);
         view! {
             <div class="gap" data-testid="gap">
                 {(!loaded).then(|| view! { <p class="meta warn" data-testid="gap-partial">"Some domains are not loaded: the lists count only the domains loaded."</p> })}
+                {generic.into_iter().map(|w| view! { <p class="meta warn" data-testid="gap-brand-warning">{w}</p> }).collect_view()}
                 <GapTabs counts=counts current=current domains=domains by_page=pages />
                 <GapFilters filter=filter settings=settings rivals=rivals />
                 <div class="toolbar">
@@ -371,13 +384,14 @@ fn gap_body(
                         make=Callback::new(move |_| { let v = view_data.get_untracked().0; Some(gap_report(&v.gap, &v.domains, &v.options, &brand.get_untracked(), &fmt_time(js_sys::Date::now()))) }) />
                     <span class="meta" data-testid="gap-timing">{format!("computed in {elapsed:.0} ms")}</span>
                 </div>
+                {traffic::voice_panel(view_data, order)}
                 {if pages {
                     pages::competitor_pages(view_data, order, file_name).into_any()
                 } else {
                     view! {
                         <Show when=move || order.with(|o| !o.is_empty())
                             fallback=move || view! { <p class="empty" data-testid="gap-none">{none_text(current, in_list)}</p> }>
-                            <VirtualTable columns=COLUMNS[..7].to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
+                            <VirtualTable columns=COLUMNS[..9].to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
                                 sort=filter.sort caption="Content gap keywords" testid="gap-table" />
                         </Show>
                     }.into_any()
@@ -386,6 +400,7 @@ fn gap_body(
                     <summary>"How the lists are computed"</summary>
                     <p>{rules}</p>
                     <p>{brand::BRAND_RULE}{format!(" Left out now: {}.", fmt_int(branded as i64))}</p>
+                    <p>{groups::QUESTION_RULE}</p>
                 </details>
             </div>
         }
@@ -461,6 +476,7 @@ fn gap_order(
             gap::competition_bound(&f.competition_max.get()),
         );
         let rivals = f.rivals.get();
+        let questions = f.questions.get();
         let g = &v.gap;
         let mut mask = vec![false; g.len()];
         for &i in g.list(list.get()) {
@@ -468,7 +484,8 @@ fn gap_order(
             mask[i] = (t.is_empty() || g.lower[i].contains(&t))
                 && v0.is_none_or(|m| g.volume[i] as f64 >= m)
                 && c1.is_none_or(|m| g.competition[i] <= m)
-                && g.ranking_competitors(i) >= rivals;
+                && g.ranking_competitors(i) >= rivals
+                && (!questions || groups::is_question(&g.lower[i]));
         }
         Versioned::new(sorted_view(
             &v.orders,
@@ -503,6 +520,8 @@ fn gap_row(view_data: Memo<GapData>, workspace: Workspace) -> RenderRow {
             <div role="cell" class="vt-c">{best.map(|(s, d)| format!("{} {d}", LETTERS[s + 1])).unwrap_or_else(|| "–".into())}</div>
             <div role="cell" class="vt-c num">{rank(theirs.as_ref())}</div>
             <div role="cell" class="vt-c url">{theirs.map(|p| { let short = short_url(&p.url); view! { <ExtLink href=p.url>{short}</ExtLink> } })}</div>
+            <div role="cell" class="vt-c num">{traffic::gain_cell(&v, i)}</div>
+            <div role="cell" class="vt-c num">{traffic::potential_cell(&v, i)}</div>
         }
         .into_any()
     })
@@ -582,6 +601,7 @@ fn GapFilters(filter: GapFilter, settings: GapSettings, rivals: usize) -> impl I
         volume_min,
         competition_max,
         rivals: min_rivals,
+        questions,
         ..
     } = filter;
     let GapSettings {
@@ -589,6 +609,7 @@ fn GapFilters(filter: GapFilter, settings: GapSettings, rivals: usize) -> impl I
         top,
         strike_from,
         strike_to,
+        ..
     } = settings;
     let cmax_note = move || {
         let typed = competition_max.get();
@@ -613,7 +634,7 @@ fn GapFilters(filter: GapFilter, settings: GapSettings, rivals: usize) -> impl I
                         </option>
                     }).collect_view()}
                 </select></label>
-            <label class="f"><span>"Positions up to"</span>
+            <label class="f"><span>"Competitors' positions up to"</span>
                 <select data-testid="gap-top" on:change=move |ev| top.set(event_target_value(&ev).parse().unwrap_or(gap::DEFAULT_TOP))>
                     {gap::TOP_CHOICES.into_iter().map(|t| view! {
                         <option value=t.to_string() selected=move || top.get() == t>{format!("top {t}")}</option>
@@ -623,6 +644,9 @@ fn GapFilters(filter: GapFilter, settings: GapSettings, rivals: usize) -> impl I
                 <input data-testid="gap-strike-from" inputmode="numeric" prop:value=move || strike_from.get() on:change=move |ev| strike_from.set(event_target_value(&ev)) /></label>
             <label class="f"><span>"to"</span>
                 <input data-testid="gap-strike-to" inputmode="numeric" prop:value=move || strike_to.get() on:change=move |ev| strike_to.set(event_target_value(&ev)) /></label>
+            <label class="f check" title=groups::QUESTION_RULE><input type="checkbox" data-testid="gap-questions"
+                prop:checked=move || questions.get() on:change=move |ev| questions.set(event_target_checked(&ev)) />
+                <span>"Questions only"</span></label>
             <label class="f wide"><span>"Brand terms (left out)"</span>
                 <input data-testid="gap-brand" prop:value=move || brand.get() on:change=move |ev| brand.set(event_target_value(&ev)) /></label>
         </fieldset>

@@ -7,6 +7,7 @@ use wasm_bindgen::JsCast;
 
 use crate::components::csv;
 use crate::model::{Mode, Settings, DEFAULT_MAX_BODY_MB};
+use crate::research::ctr::{self, Curve};
 use crate::research::score;
 use crate::workspace::base_url::{self, BaseUrl};
 use crate::workspace::use_workspace;
@@ -22,6 +23,7 @@ pub fn SettingsPage() -> impl IntoView {
             <DataSource workspace=workspace />
             <SpendingAndChecks workspace=workspace />
             <ScoreWeights workspace=workspace />
+            <CtrCurve workspace=workspace />
             <WorkspaceData workspace=workspace />
         </section>
     }
@@ -296,11 +298,42 @@ fn ScoreWeights(workspace: Workspace) -> impl IntoView {
                 <input id="w-competition" data-testid="w-competition" type="number" min="0" max="100" step="any"
                     prop:value=move || workspace.settings.with(|s| s.score_weights.competition.to_string())
                     on:change=edit(workspace, |s, v| s.score_weights.competition = weight(&v, s.score_weights.competition)) />
-                <label for="w-difficulty">"Weight of low difficulty"</label>
-                <input id="w-difficulty" data-testid="w-difficulty" type="number" min="0" max="100" step="any"
-                    prop:value=move || workspace.settings.with(|s| s.score_weights.difficulty.to_string())
-                    on:change=edit(workspace, |s, v| s.score_weights.difficulty = weight(&v, s.score_weights.difficulty)) />
             </div>
+        </fieldset>
+    }
+}
+
+/// The click-through curve of estimated traffic (`research::ctr`): the published default,
+/// replaceable by the user's own.
+#[component]
+fn CtrCurve(workspace: Workspace) -> impl IntoView {
+    let error = RwSignal::new(None::<String>);
+    let set = move |ev: leptos::ev::Event| {
+        let text = event_target_value(&ev);
+        let parsed = if text.trim().is_empty() {
+            Ok(Curve::default())
+        } else {
+            Curve::parse(&text)
+        };
+        match parsed {
+            Ok(curve) => {
+                error.set(None);
+                let mut s = workspace.settings.get_untracked();
+                s.ctr_curve = curve;
+                workspace.set_settings(s);
+            }
+            Err(e) => error.set(Some(format!("Not saved: {e}."))),
+        }
+    };
+    view! {
+        <fieldset class="card" data-testid="ctr-curve">
+            <legend>"Click-through curve"</legend>
+            <p class="meta" data-testid="ctr-rule">{ctr::CURVE_RULE}</p>
+            <label for="ctr-text">"Click-through rate by position (%, position 1 first; empty: the default)"</label>
+            <input id="ctr-text" data-testid="ctr-text" type="text" inputmode="decimal"
+                prop:value=move || workspace.settings.with(|s| s.ctr_curve.text())
+                on:change=set />
+            {move || error.get().map(|e| view! { <p class="error inline" data-testid="ctr-error">{e}</p> })}
         </fieldset>
     }
 }

@@ -29,7 +29,6 @@ fn keyword_stats(keyword: &str, ccode: &str, today: Date) -> KeywordStats {
     let country = country_scale(&cc);
     let now = today.month_index();
     let mut monthly = [(0, 1, 0); 12];
-    let mut sum = 0.0;
     // One hash of the keyword and country, mixed with each month: a month's noise is its own.
     let noise_seed = hash_parts(&["kwm", &kw, &cc]);
     for (i, slot) in monthly.iter_mut().enumerate() {
@@ -38,12 +37,13 @@ fn keyword_stats(keyword: &str, ccode: &str, today: Date) -> KeywordStats {
         let mut noise_rng = Rng::new(mix(noise_seed ^ idx as u64));
         let v = profile.month_volume(i, m, country, noise_rng.float(0.9, 1.1));
         let v = bucket(v.max(0.0));
-        sum += v as f64;
         *slot = (y, m, v);
     }
+    // The keyword's own mean month, as related and ranked keywords report it (one keyword,
+    // one volume in every operation); the months swing around it.
     KeywordStats {
         monthly,
-        volume: bucket(sum / 12.0),
+        volume: mean_volume(&profile, country),
         cpc: round_to(profile.cpc, 2),
         competition: round_to(profile.competition, 2),
     }

@@ -22,6 +22,7 @@
 mod content;
 mod domains;
 mod keywords;
+mod market;
 mod queries;
 mod ranked;
 mod sample;
@@ -125,16 +126,10 @@ fn round_to(v: f64, decimals: i32) -> f64 {
     (v * p).round() / p
 }
 
-/// Rounds a volume the way keyword tools do: two significant digits, tens below 100.
+/// Rounds a volume the way keyword tools report it: to Keyword Planner's tiers
+/// ([`market::planner_tier`]).
 fn bucket(v: f64) -> i64 {
-    if v < 5.0 {
-        return 0;
-    }
-    if v < 100.0 {
-        return ((v / 10.0).round() * 10.0).max(10.0) as i64;
-    }
-    let mag = 10f64.powi(v.log10().floor() as i32 - 1);
-    ((v / mag).round() * mag) as i64
+    market::planner_tier(v)
 }
 
 fn theme_of(seed: u64) -> &'static (&'static str, &'static [Head]) {

@@ -75,6 +75,17 @@ const SPARE_ROWS: usize = 12;
 /// Chance that a row repeats an earlier keyword with a second page (cannibalisation).
 const CANNIBAL_CHANCE: f64 = 0.03;
 
+/// How much a keyword's volume weighs on its rank (see its use): +0.8 for a site of up to
+/// 5,000 keywords (its best ranks go to its long tail), −0.3 from 50,000 (a large site ranks
+/// for big keywords too), 0 between.
+fn rank_tilt(rows: usize) -> f64 {
+    match rows {
+        0..=5_000 => 0.8,
+        50_000.. => -0.3,
+        _ => 0.0,
+    }
+}
+
 /// A domain's share of ranked keywords in each of [`RANGES`]: a typical site's (few in the
 /// top 10, most beyond page two), each share varied ×0.6..1.4 per domain; the same for the
 /// domain wherever it appears.
@@ -293,15 +304,14 @@ pub fn ranked_keywords_domain_on(domain: &str, n: usize, seed: u64, today: Date)
     let mut keywords: Vec<Keyword> = Vec::with_capacity(pool);
     let mut rows: Vec<Row> = Vec::with_capacity(pool);
     let mut seen: HashSet<u64, FnvBuild> = HashSet::with_capacity_and_hasher(pool, FnvBuild);
-    let push_keyword = |keywords: &mut Vec<Keyword>, rng: &mut Rng, text: String, head| {
+    let push_keyword = |keywords: &mut Vec<Keyword>, text: String, head| {
         let profile = match head {
             Some(head) => head_keyword_profile(&text, head),
             None => keyword_profile(&text),
         };
-        let competition = round_to(
-            (profile.competition * 100.0 + rng.float(-5.0, 5.0)).clamp(0.0, 100.0),
-            2,
-        );
+        // The keyword's own competition (as search volume reports it, 0–1 to 2 decimals) on
+        // this operation's 0–100 scale: one keyword, one competition in every operation.
+        let competition = (round_to(profile.competition, 2) * 100.0).round();
         keywords.push(Keyword {
             volume: super::bucket(profile.base),
             competition,
@@ -319,7 +329,7 @@ pub fn ranked_keywords_domain_on(domain: &str, n: usize, seed: u64, today: Date)
             }
         };
         seen.insert(crate::rng::fnv1a(text.as_bytes()));
-        let keyword = push_keyword(&mut keywords, &mut rng, text, None);
+        let keyword = push_keyword(&mut keywords, text, None);
         rows.push(Row {
             keyword,
             page,
@@ -382,7 +392,7 @@ pub fn ranked_keywords_domain_on(domain: &str, n: usize, seed: u64, today: Date)
                     }
                 }
                 let page = pick_page(&mut rng, i);
-                let keyword = push_keyword(&mut keywords, &mut rng, text, Some(all[i].0));
+                let keyword = push_keyword(&mut keywords, text, Some(all[i].0));
                 (keyword, page, i)
             }
         };
@@ -410,9 +420,24 @@ pub fn ranked_keywords_domain_on(domain: &str, n: usize, seed: u64, today: Date)
     for (rank, &c) in per_rank.iter().enumerate() {
         ranks.extend(std::iter::repeat_n(rank as i64, c));
     }
-    rng.shuffle(&mut ranks[brands.min(rows.len())..]);
-    for (row, rank) in rows.iter_mut().zip(ranks) {
-        row.base_rank = rank;
+    // The ranks after the brand rows go by a key: chance, tilted by the keyword's volume. A
+    // small site ranks best for its long tail (big keywords are won by big sites), a large
+    // one a little better for its big keywords; sizes between, by chance alone.
+    let tilt = rank_tilt(n);
+    let start = brands.min(rows.len());
+    let mut order: Vec<(f64, usize)> = (start..rows.len())
+        .map(|j| {
+            let volume = keywords[rows[j].keyword as usize].volume;
+            let size = ((volume as f64 + 1.0).ln() / 1e6f64.ln()).min(1.0);
+            (rng.unit() + tilt * size, j)
+        })
+        .collect();
+    order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    for (row, rank) in rows.iter_mut().zip(&ranks).take(start) {
+        row.base_rank = *rank;
+    }
+    for ((_, j), rank) in order.into_iter().zip(&ranks[start..]) {
+        rows[j].base_rank = *rank;
     }
 
     // The day: which spare rows are out, and each row's step.

@@ -7,26 +7,29 @@
 //!   median by 3.5) around a log-uniform spread, so long keywords are usually small.
 //! - **Seasonality** follows a keyword's family (its head term, [`super::queries::family_of`]),
 //!   so "winter coat" and "winter coat sale" peak in the same months: the word lists name the
-//!   heads that peak and when (coats November to January); a family outside them is seasonal
-//!   by chance, from its name. About a quarter of the keywords with volume are seasonal by the
-//!   rule the app states (more than half of the 12-month volume in at most 3 consecutive
-//!   months, wrapping): their peak months hold 60–85 % of the year. The others swing by at
-//!   most 35 % around a month their family shares.
+//!   heads that peak and when (coats November to January), and a keyword naming a holiday or
+//!   a weather good ("christmas tree", "snow boots", "sunscreen", [`super::market`]) peaks in
+//!   its months: their peak months hold 60–80 % of the year (seasonal by the rule the app
+//!   states). A dish's listed season is a swing (30 %); everything else swings gently around
+//!   a month its family shares: questions, consumables, software and concepts by at most 8 %,
+//!   other goods by at most 15 % ("coffee grinder" and "how to boil an egg" are flat).
+//! - **CPC** by niche, kind and intent ([`super::market::cpc`]): finance and software bid high,
+//!   recipes low; a buying word raises it, a question lowers it.
+//! - **No volume**: only long keywords (4 words or more) can have none, as in the planner;
+//!   a head term ("yoga mat") always has searches.
 //! - **Topics**: a domain's topic comes from its site name (`shop.example.org` → `example`),
 //!   or a theme named in it (`running-hub.com` → running), so sister sites and size-labelled
 //!   domains share a topic. Each domain covers 8–13 of its topic's 15 head terms and 3 of a
 //!   second topic's, so two domains of one topic share part of their keywords, not all.
 
+use super::market;
 use super::queries::{family_of, head_named};
 use crate::rng::{fnv1a, Rng};
 use crate::words::*;
 
-/// Chance that a family outside the word lists is seasonal (about a quarter of all keywords
-/// are, as about a fifth of the listed heads).
-const SEASONAL_CHANCE: f64 = 0.27;
-
-/// Chance that a keyword has no volume at all (zero months, CPC and competition).
-const ZERO_CHANCE: f64 = 0.05;
+/// Chance that a long keyword (4 words or more) has no volume at all (zero months, CPC and
+/// competition).
+const ZERO_CHANCE: f64 = 0.08;
 
 /// How a keyword's searches spread over the calendar year.
 #[derive(Clone, Copy, Debug)]
@@ -119,7 +122,7 @@ fn profile_in(keyword: &str, head: Option<&Head>) -> KeywordProfile {
     };
     let mut rng = Rng::from_parts(&["kwp", &kw]);
     let words = kw.split_whitespace().count().max(1) as i32;
-    if rng.chance(ZERO_CHANCE) {
+    if rng.chance(ZERO_CHANCE) && words >= 4 {
         return KeywordProfile {
             base: 0.0,
             season: Season::Swing {
@@ -135,20 +138,26 @@ fn profile_in(keyword: &str, head: Option<&Head>) -> KeywordProfile {
     // Median 90,000 for one word, ÷3.5 per extra word; spread ÷60..×4, skewed low.
     let median = 90_000.0 / 3.5f64.powi(words - 1);
     let mut base = (median * rng.log_range(4, 1_000) as f64 / 250.0).max(10.0);
-    let share = rng.float(0.6, 0.85);
-    let amplitude = rng.float(0.0, 0.35);
-    // The family decides whether and when: listed heads by their months, others by name.
+    let share = rng.float(0.6, 0.8);
+    let swing = rng.unit();
+    // The family decides whether and when: listed heads by their months, a holiday or
+    // weather word by its months, others not.
     let family = head.map_or_else(|| family_of(&kw), |h| h.term);
     let mut family_rng = Rng::from_parts(&["season", family]);
-    let named = head.or_else(|| head_named(family).map(|(_, h)| h));
-    let peak = match named {
-        Some(head) => head.peak,
-        None => family_rng.chance(SEASONAL_CHANCE).then(|| {
-            let first = family_rng.range(1, 12) as u8;
-            (first, family_rng.range(1, 3) as u8)
-        }),
-    };
+    let listed = head_named(family);
+    let named = head.or_else(|| listed.map(|(_, h)| h));
+    let kind = named.map(|h| h.kind);
+    let theme = listed.map(|(t, _)| THEMES[t].0);
+    let phase = family_rng.float(0.0, 12.0);
+    let peak = named
+        .and_then(|h| h.peak)
+        .or_else(|| market::season_word(&kw));
     let season = match peak {
+        // A dish's season is a swing around its months (vegan curry in January).
+        Some((first, months)) if kind == Some(Kind::Recipe) => Season::Swing {
+            amplitude: market::swing_amplitude(&kw, kind),
+            phase: f64::from(first) + f64::from(months - 1) / 2.0,
+        },
         Some((first, months)) => {
             // Enough volume that rounding the quiet months up cannot undo the peak.
             base = base.max(60.0);
@@ -159,16 +168,17 @@ fn profile_in(keyword: &str, head: Option<&Head>) -> KeywordProfile {
             }
         }
         None => Season::Swing {
-            amplitude,
-            phase: family_rng.float(0.0, 12.0),
+            amplitude: swing * market::swing_amplitude(&kw, kind),
+            phase,
         },
     };
     let competition = rng.unit();
+    let spread = rng.float(0.6, 1.7);
     KeywordProfile {
         base,
         season,
         trend: rng.float(-0.03, 0.05),
-        cpc: rng.log_range(5, 2_500) as f64 / 100.0,
+        cpc: market::cpc(&kw, theme, kind, spread),
         competition,
         difficulty: ((competition * 70.0 + rng.float(0.0, 30.0)).round() as i64).clamp(0, 100),
     }

@@ -45,14 +45,9 @@ pub fn score_column<R: Scored>() -> Column<[R]> {
     }
 }
 
-/// What a 12-month change cell compares, by its span (`trends::CHANGE_RULE`, per row).
-fn change_title(span: u8) -> &'static str {
-    if span == 12 {
-        "The latest month against the same month a year earlier"
-    } else {
-        "Month 12 against month 1 of the 12 months shown: an 11-month change (no 13th month is known)"
-    }
-}
+/// What a 12-month change cell compares (`trends::CHANGE_RULE`): blank without a 13th month.
+const CHANGE_TITLE: &str =
+    "The latest month against the same month a year earlier; blank without that 13th month";
 
 /// The intent cell: the letters (I, N, C, T) as Semrush shows them, each intent's name in the
 /// tooltip and for screen readers. The cell is positioned so the screen readers' text (an
@@ -210,7 +205,7 @@ impl TableRow for KeywordRow {
             <td class="num" data-col="cpc">{fmt_cpc(self.cpc)}</td>
             <td class="num" data-col="competition">{format!("{:.2}", self.competition)}</td>
             <td class="trend"><Sparkline values=self.months.clone() /></td>
-            <td class="num" class:up=up class:down=self.change.is_some() && !up data-col="change" title=change_title(self.change_span)>{fmt_change(self.change)}</td>
+            <td class="num" class:up=up class:down=self.change.is_some() && !up data-col="change" title=CHANGE_TITLE>{fmt_change(self.change)}</td>
             <td class="num" data-col="change3">{fmt_change(self.change_3m)}</td>
             <td data-col="peak">{trends::month_short(self.peak)}</td>
             <td data-col="season">{self.season.label()}</td>

@@ -17,6 +17,7 @@ use crate::components::virtual_table::{RenderRow, VirtualTable};
 use crate::components::{fmt_int, ExtLink, PricedCall, PricedCallCard, PricedCalls, ReportButton};
 use crate::research::brand;
 use crate::research::cannibalisation::{self, Cannibalised};
+use crate::research::ctr::{traffic_text, CURVE_RULE};
 use crate::research::intent::{self, Intent, Intents};
 use crate::research::report::intent::intent_report;
 use crate::research::top_pages::{self, Page, Rows};
@@ -104,7 +105,7 @@ struct PagesData {
     orders: SortCache,
 }
 
-const PAGE_COLUMNS: [Column<PagesData>; 5] = [
+const PAGE_COLUMNS: [Column<PagesData>; 6] = [
     Column {
         csv_header: Some("URL"),
         ..Column::new(
@@ -135,9 +136,20 @@ const PAGE_COLUMNS: [Column<PagesData>; 5] = [
             Some(|d, i| Cell::num(d.pages[i].volume)),
         )
     },
+    Column {
+        csv_header: Some("Est. traffic"),
+        ..Column::new(
+            "traffic",
+            "Est. traffic",
+            true,
+            "7rem",
+            |d, i| SortKey::num(d.pages[i].traffic),
+            Some(|d, i| Cell::decimal(d.pages[i].traffic, 1)),
+        )
+    },
     Column::new(
         "best",
-        "Best keyword",
+        "Top keyword",
         false,
         "minmax(10rem, 2fr)",
         |d, i| SortKey::text(&d.pages[i].best_keyword),
@@ -145,7 +157,7 @@ const PAGE_COLUMNS: [Column<PagesData>; 5] = [
     ),
     Column::new(
         "rank",
-        "Best rank",
+        "Its rank",
         true,
         "6rem",
         |d, i| SortKey::int(d.pages[i].best_rank),
@@ -156,7 +168,12 @@ const PAGE_COLUMNS: [Column<PagesData>; 5] = [
 /// The domain's top pages tab.
 pub fn top_pages_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
     analysis_card(call, "top-pages", "Top pages", move |d| {
-        let (pages, ms) = timed("serpkit:top-pages", || top_pages::top_pages(rows_of(&d)));
+        let curve = use_workspace()
+            .settings
+            .with_untracked(|s| s.ctr_curve.clone());
+        let (pages, ms) = timed("serpkit:top-pages", || {
+            top_pages::top_pages(rows_of(&d), &curve)
+        });
         let sort = RwSignal::new(None);
         pages_table(pages, ms, name, sort, &TOP_PAGES)
     })
@@ -184,7 +201,7 @@ const TOP_PAGES: PagesText = PagesText {
     table: "tp-table",
     file: "top-pages",
     rule: top_pages::RULE,
-    caption: "Pages by the keywords they rank for",
+    caption: "Pages by their estimated traffic",
     empty: "No ranking page.",
 };
 
@@ -219,6 +236,7 @@ pub fn pages_table(
             <div role="cell" class="vt-c url" title=title><ExtLink href=url>{short}</ExtLink></div>
             <div role="cell" class="vt-c num">{fmt_int(p.keywords as i64)}</div>
             <div role="cell" class="vt-c num">{fmt_int(p.volume)}</div>
+            <div role="cell" class="vt-c num">{traffic_text(p.traffic)}</div>
             <div role="cell" class="vt-c">{p.best_keyword.clone()}</div>
             <div role="cell" class="vt-c num">{p.best_rank}</div>
         }
@@ -239,7 +257,11 @@ pub fn pages_table(
                 view! { <VirtualTable columns=PAGE_COLUMNS.to_vec() rows=Signal::derive(move || order.get()) render=render.clone()
                     sort=sort caption=text.caption testid=text.table /> }.into_any()
             }}
-            {rule(testid, text.rule)}
+            <details class="meta rules" data-testid=format!("{testid}-rule")>
+                <summary>"How this is computed"</summary>
+                <p>{text.rule}</p>
+                <p data-testid=format!("{testid}-curve")>{CURVE_RULE}</p>
+            </details>
         </div>
     }
     .into_any()
@@ -266,7 +288,7 @@ impl CannibalData {
     }
 }
 
-const CANNIBAL_COLUMNS: [Column<CannibalData>; 5] = [
+const CANNIBAL_COLUMNS: [Column<CannibalData>; 6] = [
     Column::keyword(
         "minmax(11rem, 2fr)",
         |d, i| SortKey::text(&d.at(i).0.keyword),
@@ -300,6 +322,17 @@ const CANNIBAL_COLUMNS: [Column<CannibalData>; 5] = [
         |d, i| SortKey::int(d.at(i).1 .1),
         Some(|d, i| Cell::num(d.at(i).1 .1)),
     ),
+    Column {
+        csv_header: Some("Two URLs in the top 20"),
+        ..Column::new(
+            "triage",
+            "Triage",
+            true,
+            "8rem",
+            |d, i| SortKey::int(i64::from(d.at(i).0.top)),
+            Some(|d, i| Cell::text(if d.at(i).0.top { "yes" } else { "no" })),
+        )
+    },
 ];
 
 /// The domain's cannibalisation tab.
@@ -345,6 +378,7 @@ fn cannibal_table(found: Vec<Cannibalised>, ms: f64, name: Signal<String>) -> An
             <div role="cell" class="vt-c num">{c.urls.len()}</div>
             <div role="cell" class="vt-c url" title=title><ExtLink href=url>{short}</ExtLink></div>
             <div role="cell" class="vt-c num">{*rank}</div>
+            <div role="cell" class="vt-c">{c.top.then_some("Both in top 20")}</div>
         }
         .into_any()
     });
@@ -501,9 +535,9 @@ fn intent_table(data: IntentData, ms: f64, name: Signal<String>) -> AnyView {
     view! {
         <div class="analysis" data-testid="in">
             <ul class="intent-dist" data-testid="in-dist" aria-label="Keywords per intent">
-                {Intent::ALL.iter().zip(dist).map(|(x, (count, volume))| view! {
-                    <li data-testid=format!("in-dist-{}", x.id())>
-                        <strong>{x.label()}</strong>{format!(" {} keywords · {} searches", fmt_int(count as i64), fmt_int(volume))}
+                {Intent::ALL.iter().map(|x| (x.id(), x.label())).chain([("none", "Unclassified")]).zip(dist).map(|((id, label), (count, volume))| view! {
+                    <li data-testid=format!("in-dist-{id}")>
+                        <strong>{label}</strong>{format!(" {} keywords · {} searches", fmt_int(count as i64), fmt_int(volume))}
                     </li>
                 }).collect_view()}
             </ul>

@@ -16,11 +16,12 @@ use crate::components::versioned::Versioned;
 use crate::components::virtual_table::{RenderRow, VirtualTable};
 use crate::components::{csv, fmt_int, ExtLink, PricedCall};
 use crate::paths::keywords_route;
+use crate::research::ctr::{traffic_text, Curve, CURVE_RULE};
 use crate::research::gap::competition_bound;
 use crate::workspace::use_workspace;
 
 /// The table's columns.
-pub const COLUMNS: [Column<RankedKeywordsData>; 7] = [
+pub const COLUMNS: [Column<RankedKeywordsData>; 8] = [
     Column::keyword(
         "minmax(11rem, 2fr)",
         |data, i| SortKey::text(&data.lower[i]),
@@ -73,6 +74,14 @@ pub const COLUMNS: [Column<RankedKeywordsData>; 7] = [
         |data, i| SortKey::text(&data.url[i]),
         Some(|data, i| Cell::text(&data.url[i])),
     ),
+    Column::new(
+        "traffic",
+        "Est. traffic",
+        true,
+        "7rem",
+        |data, i| SortKey::num(data.traffic[i]),
+        Some(|data, i| Cell::decimal(data.traffic[i], 1)),
+    ),
 ];
 
 /// Ranked keywords in columns, with their sort orders computed on first use.
@@ -95,6 +104,8 @@ pub struct RankedKeywordsData {
     pub refdomains: Vec<i64>,
     /// Ranking URL.
     pub url: Vec<String>,
+    /// Estimated traffic (`research::ctr`): volume × the click-through rate of the rank.
+    pub traffic: Vec<f64>,
     /// Every lower-cased keyword followed by `\n`, in row order: one text to search.
     hay: String,
     /// Byte offset of each row's keyword in `hay`.
@@ -103,8 +114,8 @@ pub struct RankedKeywordsData {
 }
 
 impl RankedKeywordsData {
-    /// From decoded records.
-    pub fn from_records(records: Vec<RankedKeyword>) -> RankedKeywordsData {
+    /// From decoded records, traffic estimated by `curve`.
+    pub fn from_records(records: Vec<RankedKeyword>, curve: &Curve) -> RankedKeywordsData {
         let n = records.len();
         let mut d = RankedKeywordsData {
             keyword: Vec::with_capacity(n),
@@ -115,6 +126,7 @@ impl RankedKeywordsData {
             backlinks: Vec::with_capacity(n),
             refdomains: Vec::with_capacity(n),
             url: Vec::with_capacity(n),
+            traffic: Vec::with_capacity(n),
             hay: String::with_capacity(n * 24),
             starts: Vec::with_capacity(n),
             orders: SortCache::new(COLUMNS.len()),
@@ -126,6 +138,7 @@ impl RankedKeywordsData {
             d.hay.push('\n');
             d.lower.push(lower);
             d.keyword.push(r.keyword);
+            d.traffic.push(curve.traffic(r.search_volume, r.rank));
             d.volume.push(r.search_volume);
             d.rank.push(r.rank);
             d.competition.push(r.competition);
@@ -184,9 +197,12 @@ impl RankedKeywordsData {
 pub fn ranked_keywords_of(
     call: PricedCall,
 ) -> Memo<Option<Result<Versioned<RankedKeywordsData>, String>>> {
-    call.decoded_with(|body| {
+    let curve = use_workspace()
+        .settings
+        .with_untracked(|s| s.ctr_curve.clone());
+    call.decoded_with(move |body| {
         serpkit::decode::<Vec<RankedKeyword>>(body)
-            .map(RankedKeywordsData::from_records)
+            .map(|r| RankedKeywordsData::from_records(r, &curve))
             .map_err(|e| e.to_string())
     })
 }
@@ -344,6 +360,7 @@ pub fn RankedKeywordsTable(
             <div role="cell" class="vt-c num">{fmt_int(d.backlinks[i])}</div>
             <div role="cell" class="vt-c num">{fmt_int(d.refdomains[i])}</div>
             <div role="cell" class="vt-c url" title=title><ExtLink href=url>{url_text}</ExtLink></div>
+            <div role="cell" class="vt-c num">{traffic_text(d.traffic[i])}</div>
         }
         .into_any()
     });
@@ -409,6 +426,7 @@ pub fn RankedKeywordsTable(
                     disabled=move || shown() == 0>
                     {move || format!("Export CSV ({} rows)", fmt_int(shown() as i64))}
                 </button>
+                {shown_traffic(data, order)}
                 <span class="meta">"Click a row to open its keyword in the keyword explorer (nothing is bought until you run it there)."</span>
             </div>
             <Show when=move || { shown() > 0 }
@@ -422,6 +440,26 @@ pub fn RankedKeywordsTable(
                     sort=sort on_row=Callback::new(open) caption="Ranked keywords" testid="rk-table" />
             </Show>
         </div>
+    }
+}
+
+/// The estimated traffic of the rows in `order` (all rows: the domain's estimated organic
+/// traffic), the curve's rule in its tooltip.
+fn shown_traffic(
+    data: Memo<Option<Versioned<RankedKeywordsData>>>,
+    order: Memo<Versioned<Vec<u32>>>,
+) -> impl IntoView {
+    let sum = move || {
+        data.with(|d| {
+            d.as_ref().map_or(0.0, |d| {
+                order.with(|o| o.iter().map(|&i| d.traffic[i as usize]).sum())
+            })
+        })
+    };
+    view! {
+        <span class="meta" data-testid="rk-traffic" title=CURVE_RULE>
+            {move || format!("Est. traffic of the keywords shown: {} visits a month", traffic_text(sum()))}
+        </span>
     }
 }
 
@@ -448,12 +486,15 @@ mod tests {
             rank: r,
             url: "https://a.com/".into(),
         };
-        RankedKeywordsData::from_records(vec![
-            rec("Trail Shoes", 100, 3, 10.0),
-            rec("cheap shoes", 500, 12, 90.0),
-            rec("boots", 50, 1, 50.0),
-            rec("shoes shoes", 1, 1, 1.0),
-        ])
+        RankedKeywordsData::from_records(
+            vec![
+                rec("Trail Shoes", 100, 3, 10.0),
+                rec("cheap shoes", 500, 12, 90.0),
+                rec("boots", 50, 1, 50.0),
+                rec("shoes shoes", 1, 1, 1.0),
+            ],
+            &Curve::default(),
+        )
     }
 
     fn text(t: &str) -> RankedKeywordsFilter {
@@ -485,7 +526,8 @@ mod tests {
         assert_eq!(d.perm("keyword"), Some(&[2u32, 1, 3, 0][..]));
         assert_eq!(d.perm("nope"), None);
         let csv = to_csv(&d, &[1]);
-        assert!(csv.ends_with("cheap shoes,500,12,0.90,0,0,https://a.com/\r\n"));
+        // 500 × 0.5 % at #12: 2.5 estimated visits.
+        assert!(csv.ends_with("cheap shoes,500,12,0.90,0,0,https://a.com/,2.5\r\n"));
         // Competition typed on the 0–1 scale (as in the explorer and the gap); 50 reads as 0.50.
         let up_to = |c: &str| RankedKeywordsFilter {
             competition_max: c.into(),
@@ -495,7 +537,7 @@ mod tests {
         assert_eq!(mask(&d, &up_to("50")), vec![true, false, true, true]);
         assert_eq!(mask(&d, &up_to("0.05")), vec![false, false, false, true]);
         assert_eq!(short_url("https://www.a.com/x"), "a.com/x");
-        let empty = RankedKeywordsData::from_records(Vec::new());
+        let empty = RankedKeywordsData::from_records(Vec::new(), &Curve::default());
         assert!(mask(&empty, &text("a")).is_empty());
     }
 }

@@ -17,6 +17,7 @@ use crate::components::versioned::Versioned;
 use crate::components::virtual_table::{RenderRow, VirtualTable};
 use crate::components::{fmt_int, fmt_time, ExtLink, PricedCall, PricedCallCard, PricedCalls};
 use crate::research::changes::{self, Changes, Move};
+use crate::research::ctr::{traffic_text, Curve, CURVE_RULE};
 use crate::workspace::records::previous_key;
 use crate::workspace::use_workspace;
 
@@ -25,6 +26,8 @@ struct ChangesData {
     c: Changes,
     before: Versioned<RankedKeywordsData>,
     after: Versioned<RankedKeywordsData>,
+    /// The click-through curve of the traffic change.
+    curve: Curve,
     orders: SortCache,
 }
 
@@ -32,6 +35,24 @@ impl ChangesData {
     /// Row `i`'s (keyword, volume, URL).
     fn row(&self, i: usize) -> (&str, i64, &str) {
         self.c.row(i, &rows_of(&self.before), &rows_of(&self.after))
+    }
+
+    /// Row `i`'s estimated traffic now minus before.
+    fn traffic(&self, i: usize) -> f64 {
+        let (b, a) = (rows_of(&self.before), rows_of(&self.after));
+        self.c.traffic_change(i, &b, &a, &self.curve)
+    }
+}
+
+/// A traffic change as its cell shows it ("+12", "−3", "0").
+fn traffic_change_text(d: f64) -> String {
+    let t = traffic_text(d.abs());
+    if d >= 0.5 {
+        format!("+{t}")
+    } else if d <= -0.5 {
+        format!("−{t}")
+    } else {
+        "0".into()
     }
 }
 
@@ -43,7 +64,7 @@ fn rank_cell(r: Option<i64>) -> Cell {
     r.map_or_else(Cell::empty, Cell::num)
 }
 
-const COLUMNS: [Column<ChangesData>; 7] = [
+const COLUMNS: [Column<ChangesData>; 9] = [
     Column {
         id: "keyword",
         label: "Keyword",
@@ -107,6 +128,24 @@ const COLUMNS: [Column<ChangesData>; 7] = [
         csv: Some(|d, i| Cell::text(d.row(i).2)),
         csv_header: Some("URL"),
     },
+    Column {
+        id: "traffic",
+        label: "Traffic change",
+        numeric: true,
+        width: "7.5rem",
+        key: |d, i| SortKey::num(d.traffic(i)),
+        csv: Some(|d, i| Cell::decimal(d.traffic(i), 1)),
+        csv_header: Some("Est. traffic change"),
+    },
+    Column {
+        id: "swap",
+        label: "URL swap",
+        numeric: false,
+        width: "6rem",
+        key: |d, i| SortKey::int(i64::from(d.c.swapped[i])),
+        csv: Some(|d, i| Cell::text(if d.c.swapped[i] { "yes" } else { "no" })),
+        csv_header: None,
+    },
 ];
 
 /// The domain's position changes tab.
@@ -124,10 +163,16 @@ pub fn changes_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
     });
     let previous = Memo::new(move |_| {
         let (key, at) = previous_ident.get()?;
+        let curve = workspace.settings.with_untracked(|s| s.ctr_curve.clone());
         workspace.results.with_untracked(|m| {
             m.get(&key).map(|r| {
                 serpkit::decode::<Vec<RankedKeyword>>(&r.body)
-                    .map(|v| (Versioned::new(RankedKeywordsData::from_records(v)), at))
+                    .map(|v| {
+                        (
+                            Versioned::new(RankedKeywordsData::from_records(v, &curve)),
+                            at,
+                        )
+                    })
                     .map_err(|e| e.to_string())
             })
         })
@@ -161,12 +206,16 @@ fn compared(
     let (c, ms) = timed("serpkit:position-changes", || {
         changes::compare(rows_of(&before), rows_of(&after))
     });
-    let n = c.len();
-    let counts = c.counts;
+    let (n, counts, swaps) = (c.len(), c.counts, c.swaps);
+    let curve = use_workspace()
+        .settings
+        .with_untracked(|s| s.ctr_curve.clone());
+    let (won, lost) = c.traffic_won_lost(&rows_of(&before), &rows_of(&after), &curve);
     let data = Versioned::new(ChangesData {
         c,
         before,
         after,
+        curve,
         orders: SortCache::new(COLUMNS.len()),
     });
     let only = RwSignal::new(None::<Move>);
@@ -208,6 +257,8 @@ fn compared(
             <div role="cell" class="vt-c num">{places}</div>
             <div role="cell" class="vt-c num">{fmt_int(volume)}</div>
             <div role="cell" class="vt-c url" title=title><ExtLink href=url>{short}</ExtLink></div>
+            <div role="cell" class="vt-c num">{traffic_change_text(d.traffic(i))}</div>
+            <div role="cell" class="vt-c">{c.swapped[i].then_some("URL swap")}</div>
         }
         .into_any()
     });
@@ -223,6 +274,7 @@ fn compared(
     view! {
         <div class="analysis" data-testid="ch">
             <p class="meta" data-testid="ch-dates">{format!("Previous purchase {} → latest {}.", fmt_time(at.0), fmt_time(at.1))}</p>
+            <p class="meta" data-testid="ch-traffic">{format!("Estimated traffic won +{}, lost −{} · {} URL swap{}", traffic_text(won), traffic_text(lost), fmt_int(swaps as i64), if swaps == 1 { "" } else { "s" })}</p>
             <div class="toolbar" role="group" aria-label="Show keywords that moved">
                 <button type="button" class="secondary" data-testid="ch-all" aria-pressed=move || only.get().is_none().to_string()
                     on:click=move |_| only.set(None)>{format!("All {}", fmt_int(n as i64))}</button>
@@ -249,6 +301,7 @@ fn compared(
             <details class="meta rules" data-testid="ch-rule">
                 <summary>"How this is computed"</summary>
                 <p>{changes::RULE}</p>
+                <p>{CURVE_RULE}</p>
             </details>
         </div>
     }

@@ -147,11 +147,25 @@ fn the_row_limit_counts_data_rows() {
 
 #[test]
 fn formula_cells_are_skipped_and_counted() {
-    let text = "Keyword,n\n=HYPERLINK(\"http://x\",\"shoes\"),1\n+boots,2\n -hats,3\n@SUM(1),4\n\t=1+1,5\nsocks,6\nsocks - wool,7\n";
+    let text =
+        "Keyword,n\n=HYPERLINK(\"http://x\",\"shoes\"),1\n\t=1+1,5\nsocks,6\nsocks - wool,7\n";
     let t = read_table(text).unwrap();
     let e = extract(&t, 0);
     assert_eq!(e.keywords, ["socks", "socks - wool"]);
-    assert_eq!((e.rows, e.formulas, e.empty, e.duplicates), (7, 5, 0, 0));
+    assert_eq!((e.rows, e.formulas, e.empty, e.duplicates), (4, 2, 0, 0));
+}
+
+#[test]
+fn queries_starting_with_plus_minus_or_at_are_kept_and_neutralised_only_on_export() {
+    // The case: "+1 area code" is a real query, dropped as a formula before.
+    let text = "Keyword\n+1 area code\n-webkit-box-shadow\n@media query\n";
+    let e = extract(&read_table(text).unwrap(), 0);
+    assert_eq!(
+        e.keywords,
+        ["+1 area code", "-webkit-box-shadow", "@media query"]
+    );
+    assert_eq!(e.formulas, 0);
+    assert!(IMPORT_RULES.iter().any(|r| r.contains("+1 area code")));
 }
 
 #[test]

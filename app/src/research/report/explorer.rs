@@ -7,14 +7,16 @@ use crate::research::intent::{self, Intents};
 use crate::research::keyword_row::{covered_text, score_text, KeywordRow};
 use crate::research::trends::{self, Season};
 
-/// Keywords per intent ("Informational 12, Navigational 0, …"; a keyword with several
-/// intents counts in each), for the report's summary.
+/// Keywords per intent ("Informational 12, Navigational 0, …, unclassified 3"; a keyword
+/// with several intents counts in each), for the report's summary.
 fn intent_counts(rows: &[KeywordRow]) -> String {
     let sets: Vec<Intents> = rows.iter().map(|r| r.intent).collect();
     intent::Intent::ALL
         .iter()
+        .map(|x| x.label())
+        .chain([intent::UNCLASSIFIED])
         .zip(intent::distribution(&sets, &[]))
-        .map(|(x, (n, _))| format!("{} {}", x.label(), fmt_int(n as i64)))
+        .map(|(x, (n, _))| format!("{x} {}", fmt_int(n as i64)))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -163,7 +165,7 @@ mod tests {
         assert_eq!(figures[0], ("Keywords".to_string(), "1".to_string()));
         assert_eq!(
             figures.last().map(|f| f.1.as_str()),
-            Some("Informational 0, Navigational 0, Commercial 1, Transactional 1")
+            Some("Informational 0, Navigational 0, Commercial 1, Transactional 1, unclassified 0")
         );
         let Block::Table { headers, rows, .. } = &report.sections[1].blocks[0] else {
             panic!("the keyword table");

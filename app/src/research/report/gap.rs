@@ -5,8 +5,10 @@
 use super::{first_rows_note, Block, Cell, Report, Section, REPORT_ROWS};
 use crate::format::fmt_int;
 use crate::research::brand;
+use crate::research::ctr::{self, traffic_text};
 use crate::research::gap::{self, Gap, GapList, Options};
 use crate::research::top_pages::{self, Page};
+use crate::research::traffic;
 
 /// The heading of the section by competitor page (then the number of pages).
 pub const BY_PAGE: &str = "By competitor page";
@@ -49,7 +51,10 @@ pub fn gap_report(
                 },
                 fmt_int(g.branded as i64)
             ),
-        ],
+        ]
+        .into_iter()
+        .chain(g.brand_use.iter().filter_map(brand::generic_warning))
+        .collect(),
         blocks: vec![
             Block::Figures(
                 GapList::ALL
@@ -66,6 +71,7 @@ pub fn gap_report(
             },
         ],
     }];
+    sections.push(voice_section(g, domains, options));
     for list in GapList::ALL {
         let rows = g.list(list);
         let notes = first_rows_note(rows.len(), "keywords")
@@ -85,6 +91,14 @@ pub fn gap_report(
                     best_domain(i).unwrap_or("–").into(),
                     rank(theirs).into(),
                     Cell::Url(theirs.map(|p| p.url.clone()).unwrap_or_default()),
+                    g.yours[i]
+                        .as_ref()
+                        .and_then(|p| traffic::gain_at_3(g.volume[i], p.rank, &options.curve))
+                        .map_or_else(|| "–".into(), traffic_text)
+                        .into(),
+                    g.potential[i]
+                        .map_or_else(|| "–".into(), traffic_text)
+                        .into(),
                 ]
             })
             .collect();
@@ -101,6 +115,8 @@ pub fn gap_report(
                     "Best competitor",
                     "#Its rank",
                     "Its URL",
+                    "#Gain at #3",
+                    "#Traffic potential",
                 ]
                 .map(String::from)
                 .to_vec(),
@@ -109,7 +125,11 @@ pub fn gap_report(
         });
     }
     let every_row: Vec<u32> = (0..g.keyword.len() as u32).collect();
-    sections.push(pages_section(&top_pages::gap_pages(g, &every_row)));
+    sections.push(pages_section(&top_pages::gap_pages(
+        g,
+        &every_row,
+        &options.curve,
+    )));
     let report = Report {
         title: format!("Content gap: {you} against {rivals}"),
         subtitle: format!("Exported {date} from the ranked keywords already bought."),
@@ -118,9 +138,46 @@ pub fn gap_report(
     (format!("content-gap-{you}.html"), report)
 }
 
-/// The section of the competitor pages (first [`REPORT_ROWS`] by volume).
+/// Share of voice over every keyword of the gap (`research::traffic`).
+fn voice_section(g: &Gap, domains: &[String], options: &Options) -> Section {
+    let every_row: Vec<u32> = (0..g.keyword.len() as u32).collect();
+    let (voices, total) = traffic::share_of_voice(g, &every_row, &options.curve);
+    let figures = domains
+        .iter()
+        .zip(voices)
+        .map(|(d, v)| {
+            (
+                d.clone(),
+                format!(
+                    "{} · est. {} visits · {} keywords",
+                    traffic::share_text(v.share),
+                    traffic_text(v.traffic),
+                    fmt_int(v.keywords as i64)
+                ),
+            )
+        })
+        .collect();
+    Section {
+        heading: "Share of voice".into(),
+        notes: vec![
+            format!(
+                "Over every keyword of the gap ({} searches a month). {}",
+                fmt_int(total),
+                traffic::VOICE_RULE
+            ),
+            format!("{} {}", traffic::GAIN_RULE, traffic::POTENTIAL_RULE),
+            ctr::CURVE_RULE.to_string(),
+        ],
+        blocks: vec![Block::Figures(figures)],
+    }
+}
+
+/// The section of the competitor pages (first [`REPORT_ROWS`] by estimated traffic).
 fn pages_section(pages: &[Page]) -> Section {
-    let mut notes = vec![top_pages::GAP_REPORT_RULE.to_string()];
+    let mut notes = vec![
+        top_pages::GAP_REPORT_RULE.to_string(),
+        ctr::CURVE_RULE.to_string(),
+    ];
     notes.extend(first_rows_note(pages.len(), "pages"));
     let rows = pages
         .iter()
@@ -130,6 +187,7 @@ fn pages_section(pages: &[Page]) -> Section {
                 Cell::Url(p.url.clone()),
                 fmt_int(p.keywords as i64).into(),
                 fmt_int(p.volume).into(),
+                traffic_text(p.traffic).into(),
                 p.best_keyword.as_str().into(),
                 p.best_rank.to_string().into(),
             ]
@@ -140,9 +198,16 @@ fn pages_section(pages: &[Page]) -> Section {
         notes,
         blocks: vec![Block::Table {
             caption: "Competitor pages of the gap keywords".into(),
-            headers: ["Page", "#Keywords", "#Volume", "Best keyword", "#Best rank"]
-                .map(String::from)
-                .to_vec(),
+            headers: [
+                "Page",
+                "#Keywords",
+                "#Volume",
+                "#Est. traffic",
+                "Top keyword",
+                "#Its rank",
+            ]
+            .map(String::from)
+            .to_vec(),
             rows,
         }],
     }
@@ -225,6 +290,7 @@ mod tests {
             headings,
             [
                 "Summary",
+                "Share of voice",
                 "Shared (1)",
                 "Missing (2)",
                 "Weak (1)",
@@ -236,7 +302,13 @@ mod tests {
             ]
         );
         assert!(report.sections[0].notes[1].ends_with("Brand terms: brand. Left out: 1."));
-        let Block::Table { rows, .. } = &report.sections[2].blocks[0] else {
+        let Block::Figures(voice) = &report.sections[1].blocks[0] else {
+            panic!("the share of voice");
+        };
+        let names: Vec<&str> = voice.iter().map(|f| f.0.as_str()).collect();
+        assert_eq!(names, ["you.com", "rival.com"]);
+        assert!(report.sections[1].notes[0].contains("Ahrefs' share of voice"));
+        let Block::Table { rows, .. } = &report.sections[3].blocks[0] else {
             panic!("a list's table");
         };
         assert_eq!(rows[0][0], Cell::from("boots"));
@@ -248,17 +320,19 @@ mod tests {
         let (gap, domains, options) = sample();
         let (_, report) = gap_report(&gap, &domains, &options, "", "today");
         let section = report.sections.last().expect("the pages");
-        assert_eq!(section.notes, [top_pages::GAP_REPORT_RULE]);
+        assert_eq!(section.notes, [top_pages::GAP_REPORT_RULE, ctr::CURVE_RULE]);
         let Block::Table { headers, rows, .. } = &section.blocks[0] else {
             panic!("the pages' table");
         };
         assert_eq!(headers.len(), rows[0].len());
-        // /shop: shoes (rank 1) and boots, 1,200 searches; /socks: socks. "laces" has none.
+        // /shop: shoes (rank 1) and boots, 1,200 searches, 900 × 28.5 % + 300 × 8 % = 280.5
+        // visits; /socks: socks, 100 × 15.7 %. "laces" has none.
         let expected: Vec<Vec<Cell>> = vec![
             vec![
                 Cell::Url("https://rival.com/shop".into()),
                 "2".into(),
                 "1,200".into(),
+                "281".into(),
                 "shoes".into(),
                 "1".into(),
             ],
@@ -266,20 +340,22 @@ mod tests {
                 Cell::Url("https://rival.com/socks".into()),
                 "1".into(),
                 "100".into(),
+                "16".into(),
                 "socks".into(),
                 "2".into(),
             ],
         ];
         assert_eq!(rows, &expected);
         assert!(top_pages::GAP_REPORT_RULE.starts_with("By competitor page: every keyword"));
-        assert!(top_pages::GAP_RULE.ends_with("Pages are ordered by volume, then keyword count."));
+        assert!(top_pages::GAP_RULE
+            .ends_with("Pages are ordered by estimated traffic, then volume, then keyword count."));
     }
 
     #[test]
     fn no_domains_and_no_rows_make_an_empty_report() {
         let (file, report) = gap_report(&Gap::default(), &[], &Options::default(), "", "today");
         assert_eq!(file, "content-gap-.html");
-        assert_eq!(report.sections.len(), 9);
-        assert_eq!(report.sections[8].heading, "By competitor page (0)");
+        assert_eq!(report.sections.len(), 10);
+        assert_eq!(report.sections[9].heading, "By competitor page (0)");
     }
 }

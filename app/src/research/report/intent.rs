@@ -8,21 +8,24 @@ use crate::research::top_pages::Rows;
 
 /// The intent report (file name, report) of `domain`'s ranked keywords `rows`: `text` is each
 /// row's intents as text, `dist` the keywords and searches per intent ([`Intent::ALL`]'s
-/// order), `order` the rows listed, in the page's order (the first [`REPORT_ROWS`]). A row
+/// order, then unclassified), `order` the rows listed, in the page's order (the first [`REPORT_ROWS`]). A row
 /// index outside the rows is skipped.
 pub fn intent_report(
     rows: Rows<'_>,
     text: &[String],
-    dist: &[(usize, i64); 4],
+    dist: &[(usize, i64); 5],
     domain: &str,
     order: &[u32],
 ) -> (String, Report) {
-    let figures = Intent::ALL
+    let names = Intent::ALL
         .iter()
+        .map(|x| x.label())
+        .chain([intent::UNCLASSIFIED]);
+    let figures = names
         .zip(dist)
         .map(|(x, (c, v))| {
             (
-                x.label().to_string(),
+                x.to_string(),
                 format!("{} keywords, {} searches", fmt_int(*c as i64), fmt_int(*v)),
             )
         })
@@ -93,7 +96,7 @@ mod tests {
             url: &url,
         };
         let text = strings(&["Transactional", "Informational"]);
-        let dist = [(1, 20), (0, 0), (0, 0), (1, 1500)];
+        let dist = [(1, 20), (0, 0), (0, 0), (1, 1500), (2, 30)];
         let (file, report) = intent_report(rows, &text, &dist, "a.com", &[1, 0, 7]);
         assert_eq!(file, "intent-a.com.html");
         assert_eq!(report.title, "Search intent of a.com's ranked keywords");
@@ -106,6 +109,10 @@ mod tests {
         };
         assert_eq!(figures[0].0, Intent::ALL[0].label());
         assert_eq!(figures[3].1, "1 keywords, 1,500 searches");
+        assert_eq!(
+            figures[4],
+            ("unclassified".into(), "2 keywords, 30 searches".into())
+        );
         assert_eq!(report.sections[0].notes, [intent::RULE]);
         let Block::Table { rows: table, .. } = &report.sections[1].blocks[0] else {
             panic!("the table");
@@ -135,7 +142,7 @@ mod tests {
             url: &keyword,
         };
         let order: Vec<u32> = (0..keyword.len() as u32).collect();
-        let (_, report) = intent_report(rows, &keyword, &[(0, 0); 4], "a.com", &order);
+        let (_, report) = intent_report(rows, &keyword, &[(0, 0); 5], "a.com", &order);
         let Block::Table { rows: table, .. } = &report.sections[1].blocks[0] else {
             panic!("the table");
         };

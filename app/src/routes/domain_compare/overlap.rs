@@ -140,6 +140,7 @@ mod tests {
 
     #[test]
     fn overlap() {
+        use crate::research::ctr::Curve;
         let ranked_keywords = |k: &str, r: i64| RankedKeyword {
             keyword: k.into(),
             rank: r,
@@ -150,11 +151,11 @@ mod tests {
             ranked_keywords("x", 3),
             ranked_keywords("y", 1),
             ranked_keywords("X", 2),
-        ]));
+        ], &Curve::default()));
         let b = Versioned::new(RankedKeywordsData::from_records(vec![
             ranked_keywords("x", 5),
             ranked_keywords("z", 1),
-        ]));
+        ], &Curve::default()));
         let o = Overlap::build(&[Some(a), Some(b), None, None]);
         assert_eq!(o.keyword, vec!["x".to_string()]);
         assert_eq!(o.ranks[0][..2], [2, 5]);

@@ -31,7 +31,7 @@ pub fn competitor_pages(
     move || {
         let (v, _, _): (Versioned<GapView>, _, _) = view_data.get();
         let rows = order.get();
-        let (pages, ms) = timed("serpkit:gap-pages", || top_pages::gap_pages(&v.gap, &rows));
+        let (pages, ms) = timed("serpkit:gap-pages", || top_pages::gap_pages(&v.gap, &rows, &v.options.curve));
         pages_table(pages, ms, name, sort, &GAP_PAGES)
     }
 }

@@ -13,7 +13,7 @@ use crate::components::{
     SortKey, TableModel, TableRow,
 };
 use crate::paths::{keyword_route, keywords_route};
-use crate::research::score;
+use crate::research::{groups, score};
 use crate::workspace::Workspace;
 
 /// A related keyword row.
@@ -21,8 +21,8 @@ use crate::workspace::Workspace;
 pub struct RelatedRow {
     r: RelatedKeyword,
     ccode: String,
-    /// The opportunity score within the related keywords shown (the one list here that
-    /// gives keyword difficulty, so it counts with its weight).
+    /// The opportunity score, the same as the explorer's for the same figures (difficulty is
+    /// not part of it: `research::score`).
     score: Option<f64>,
 }
 
@@ -111,29 +111,29 @@ pub(super) struct Related {
     model: TableModel<RelatedRow>,
     /// The keywords of the selected rows.
     selected: Signal<Vec<String>>,
+    /// Show questions only (`research::groups::is_question`).
+    questions: RwSignal<bool>,
 }
 
 impl Related {
     /// The table over the result of `call` (keywords of country `cc`).
     pub(super) fn new(workspace: Workspace, call: PricedCall, cc: Memo<String>) -> Related {
         let related_keywords = call.decoded::<Vec<RelatedKeyword>>();
+        let questions = RwSignal::new(false);
         let rows = Signal::derive(move || {
+            let only_questions = questions.get();
             related_keywords.with(|r| match r {
                 Some(Ok(list)) => {
                     let metrics: Vec<score::Metrics> = list
                         .iter()
-                        .map(|r| score::Metrics {
-                            volume: Some(r.search_volume as f64),
-                            cpc: Some(r.cpc),
-                            competition: Some(r.competition),
-                            difficulty: Some(r.kd as f64),
-                        })
+                        .map(score::Metrics::of_related)
                         .collect();
                     let scores = workspace
                         .settings
                         .with(|s| score::scores(&metrics, &s.score_weights));
                     list.iter()
                         .zip(scores)
+                        .filter(|(r, _)| !only_questions || groups::is_question(&r.keyword))
                         .map(|(r, score)| RelatedRow {
                             r: r.clone(),
                             ccode: cc.get(),
@@ -160,6 +160,7 @@ impl Related {
             rows,
             model,
             selected,
+            questions,
         }
     }
 }
@@ -174,6 +175,7 @@ pub(super) fn RelatedCard(related: Related) -> impl IntoView {
         rows,
         model,
         selected,
+        questions,
     } = related;
     let nav = StoredValue::new(use_navigate());
     let research_selected = move |_| {
@@ -195,8 +197,11 @@ pub(super) fn RelatedCard(related: Related) -> impl IntoView {
                     disabled=move || selected.with(Vec::is_empty) on:click=research_selected>
                     {move || format!("Research {} in explorer", selected.with(Vec::len))}
                 </button>
+                <label class="check" title=groups::QUESTION_RULE><input type="checkbox" data-testid="related-questions"
+                    prop:checked=move || questions.get() on:change=move |ev| questions.set(event_target_checked(&ev)) />
+                    " Questions only"</label>
             </div>
-            <Show when=move || !rows.with(Vec::is_empty) fallback=|| view! { <p class="meta">"No related keywords."</p> }>
+            <Show when=move || !rows.with(Vec::is_empty) fallback=move || view! { <p class="meta">{move || if questions.get() { "No related keyword is a question." } else { "No related keywords." }}</p> }>
                 <DataTable model=model caption="Related keywords" testid="related-table" selectable=true />
                 <p class="meta" data-testid="related-score-formula">{move || workspace.settings.with(|s| score::formula_text(&s.score_weights))}" Weights: Settings."</p>
             </Show>

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use crate::components::keyword_row::{KeywordRow, TrendFilterFields, TrendFilterInputs};
 use crate::paths::KeywordsQuery;
+use crate::research::groups;
 use crate::research::intent::Intent;
 
 /// Numeric range filter text: `""` is open.
@@ -36,6 +37,8 @@ pub struct Filters {
     pub trend: TrendFilterInputs,
     /// [`Intent::id`] a keyword must have; empty: any (`intent` in the URL).
     pub intent: RwSignal<String>,
+    /// `1`: questions only (`questions` in the URL); empty: every keyword.
+    pub questions: RwSignal<String>,
 }
 
 impl Filters {
@@ -67,11 +70,14 @@ impl Filters {
                     .and_then(Intent::from_id)
                     .map_or_else(String::new, |i| i.id().to_string()),
             ),
+            questions: RwSignal::new(
+                if q.questions.as_deref() == Some("1") { "1" } else { "" }.to_string(),
+            ),
         }
     }
 
     /// The text fields with their URL parameters, in URL order (the trend fields follow).
-    pub fn texts(self) -> [(&'static str, RwSignal<String>); 9] {
+    pub fn texts(self) -> [(&'static str, RwSignal<String>); 10] {
         [
             ("vmin", self.volume_from),
             ("vmax", self.volume_to),
@@ -82,6 +88,7 @@ impl Filters {
             ("inc", self.include),
             ("exc", self.exclude),
             ("intent", self.intent),
+            ("questions", self.questions),
         ]
     }
 
@@ -98,9 +105,11 @@ impl Filters {
             exclude,
             trend,
             intent,
+            questions,
         } = self;
         Signal::derive(move || {
             let want = Intent::from_id(&intent.get());
+            let only_questions = !questions.with(String::is_empty);
             let volume = (bound(&volume_from.get()), bound(&volume_to.get()));
             let cpc = (bound(&cpc_from.get()), bound(&cpc_to.get()));
             let competition = (
@@ -128,6 +137,7 @@ impl Filters {
                             && !exclude.iter().any(|w| k.contains(w.as_str()))
                             && trend.keeps(r)
                             && want.is_none_or(|x| r.intent.has(x))
+                            && (!only_questions || groups::is_question(&r.keyword))
                     })
                     .cloned()
                     .collect::<Vec<_>>()
@@ -175,6 +185,7 @@ pub fn filter_fields(f: Filters) -> impl IntoView {
         exclude,
         trend,
         intent: want,
+        questions,
     } = f;
     view! {
         <fieldset class="filters">
@@ -197,6 +208,10 @@ pub fn filter_fields(f: Filters) -> impl IntoView {
                         <option value=x.id() selected=move || want.with(|w| w == x.id())>{x.label()}</option>
                     }).collect_view()}
                 </select></label>
+            <label class="f check" title=groups::QUESTION_RULE><input type="checkbox" data-testid="f-questions"
+                prop:checked=move || !questions.with(String::is_empty)
+                on:change=move |ev| questions.set(if event_target_checked(&ev) { "1".into() } else { String::new() }) />
+                <span>"Questions only"</span></label>
             <button type="button" class="secondary" on:click=f.clear()>"Clear filters"</button>
         </fieldset>
     }
