@@ -82,7 +82,9 @@ pub enum Error {
     NotJson {
         /// Where the text stops being JSON.
         error: DecodeError,
-        /// The text that was paid for, so it is kept and not bought again unasked.
+        /// The text that was paid for, so the app's journal keeps it and it is not bought
+        /// again unasked (only with the `journal` feature: the JS package's wasm has no room).
+        #[cfg(feature = "journal")]
         body: String,
         /// What the call was charged.
         charge: Usd,

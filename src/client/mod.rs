@@ -327,6 +327,7 @@ impl Client {
                 Some((body.clone(), Some((**report).clone())))
             }
             // Paid for, unreadable: kept with its text (the journal marks it refused).
+            #[cfg(feature = "journal")]
             Error::NotJson { body, .. } => Some((body.clone(), None)),
             _ => None,
         };
@@ -462,6 +463,7 @@ impl Client {
         if let Some(error) = syntax {
             return Err(Error::NotJson {
                 error,
+                #[cfg(feature = "journal")]
                 body,
                 charge,
             });
