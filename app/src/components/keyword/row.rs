@@ -147,9 +147,10 @@ impl TableRow for KeywordRow {
                 csv: Some(|rows, i| {
                     rows[i]
                         .change
-                        .map_or_else(Cell::empty, |c| Cell::decimal(c, 4))
+                        .map_or_else(Cell::empty, |c| Cell::decimal(c * 100.0, 2))
                 }),
-                csv_header: None,
+                // In percent, as the screen shows it (+56 % is 55.56, not 0.5556).
+                csv_header: Some("12-month change (%)"),
             },
             Column {
                 id: "change3",
@@ -160,9 +161,10 @@ impl TableRow for KeywordRow {
                 csv: Some(|rows, i| {
                     rows[i]
                         .change_3m
-                        .map_or_else(Cell::empty, |c| Cell::decimal(c, 4))
+                        .map_or_else(Cell::empty, |c| Cell::decimal(c * 100.0, 2))
                 }),
-                csv_header: None,
+                // In percent, as the screen shows it (+56 % is 55.56, not 0.5556).
+                csv_header: Some("3-month change (%)"),
             },
             Column {
                 id: "peak",
