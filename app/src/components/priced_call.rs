@@ -317,7 +317,7 @@ pub fn PricedCallCard(
                         on_run=Callback::new(move |_| calls.run(false)) />
                 </Show>
                 <Show when=move || { missing.get() == 0 }>
-                    <PriceButton testid="refresh" secondary=true
+                    <PriceButton testid="refresh" secondary=true again=true
                         text=Signal::derive(move || price_text("Refresh", calls.full_price(), 1, ""))
                         price=Signal::derive(move || calls.full_price())
                         disabled=Signal::derive(move || loading.get())
