@@ -330,11 +330,12 @@ pub fn TrendFilterFields(
     }
 }
 
-/// Every keyword of `keywords` as CSV with the explorer's columns: filled from `rows` (matched
-/// by the normalised keyword), empty where no row is known. A keyword list's export.
-pub fn keywords_csv(keywords: &[String], rows: &[KeywordRow]) -> String {
-    let columns = KeywordRow::columns();
-    let exported: Vec<&Column<[KeywordRow]>> = columns.iter().filter(|c| c.csv.is_some()).collect();
+/// Every keyword of `keywords` as CSV with the columns of `R` (the explorer's, a list's): filled
+/// from `rows` (matched by the normalised keyword, each row's id), empty where no row is known.
+/// A keyword list's export.
+pub fn keywords_csv<R: TableRow>(keywords: &[String], rows: &[R]) -> String {
+    let columns = R::columns();
+    let exported: Vec<&Column<[R]>> = columns.iter().filter(|c| c.csv.is_some()).collect();
     let header: Vec<&str> = exported
         .iter()
         .map(|c| c.csv_header.unwrap_or(c.label))
@@ -342,7 +343,7 @@ pub fn keywords_csv(keywords: &[String], rows: &[KeywordRow]) -> String {
     let by_keyword: std::collections::HashMap<String, usize> = rows
         .iter()
         .enumerate()
-        .map(|(i, r)| (serpkit::records::normalize_keyword(&r.keyword), i))
+        .map(|(i, r)| (serpkit::records::normalize_keyword(&r.id()), i))
         .collect();
     let lines = keywords.iter().map(|k| {
         match by_keyword.get(&serpkit::records::normalize_keyword(k)) {
@@ -351,7 +352,7 @@ pub fn keywords_csv(keywords: &[String], rows: &[KeywordRow]) -> String {
                 .filter_map(|c| c.csv.map(|cell| cell(rows, i)))
                 .collect(),
             None => {
-                // The keyword column comes first ([`KeywordRow::columns`]).
+                // The keyword column comes first (the explorer's row's, [`KeywordRow::columns`]).
                 let mut cells = vec![Cell::text(k)];
                 cells.resize_with(exported.len(), Cell::empty);
                 cells
