@@ -82,7 +82,7 @@ test('history: demo would have cost, live charged, budget refusals logged, filte
   assert.equal(demo[col('Charged (USD, live)')], '', 'no charge for a demo call');
   assert.equal(demo[col('Would have cost (USD, demo)')], demoPrice.replace('$', ''));
   assert.equal(live[col('Would have cost (USD, demo)')], '');
-  const charged = body.reduce((s, r) => s + micros(`$${r[col('Charged (USD, live)')] || '0'}`), 0);
+  const charged = body.reduce((s, r) => s + micros(`$${r[col('Charged (USD, live)')] || '0.0000'}`), 0);
   assert.equal(charged, micros(`$${ledger.total}`), 'the live column sums to the ledger');
   assert.deepEqual(page.errors, []);
 });

@@ -47,7 +47,7 @@ test('outline: clean headings, the text as scraped in the tooltip and the CSV, s
   const page = await app.open(`/keyword?kw=${encodeURIComponent(keyword)}&cc=US`);
   const section = page.getByTestId('section-outline');
   await section.locator('button[data-testid="outline"]').click();
-  await section.getByTestId('outline').waitFor();
+  await section.locator('ol[data-testid="outline"]').waitFor();
 
   const shown = await section.locator('ol[data-testid="outline"] > li').evaluateAll((lis) => lis.map((li) => ({
     rank: li.querySelector('.rank').textContent,
