@@ -196,7 +196,7 @@ pub fn History() -> impl IntoView {
                     <button type="button" class="secondary" data-testid="history-export" disabled=move || shown.with(Vec::is_empty)
                         on:click=export>{move || format!("Export CSV ({} rows)", shown.with(Vec::len))}</button>
                 </div>
-                <div class="scroll">
+                <div class="scroll" tabindex="0" role="region" aria-label="Calls">
                     <table class="data" data-testid="history-table">
                         <caption class="sr-only">"Calls, newest first"</caption>
                         <thead><tr>
