@@ -181,14 +181,15 @@ pub fn History() -> impl IntoView {
     view! {
         <section class="page" aria-labelledby="hist-title">
             <h1 id="hist-title">"Call history"</h1>
+            <p class="meta" data-testid="history-summary">{move || {
+                let all = workspace.history.with(Vec::len);
+                let n = shown.with(Vec::len);
+                let count = if n == all { format!("{n} call{}.", plural(n)) } else { format!("{n} of {all} calls shown.") };
+                let totals = shown.with(|s| Totals::of(s).text());
+                [count, totals, "Opening a stored result costs nothing.".into()].into_iter().filter(|t| !t.is_empty()).collect::<Vec<_>>().join(" ")
+            }}</p>
             <Show when=move || !workspace.history.with(Vec::is_empty)
                 fallback=|| view! { <div class="empty" data-testid="history-empty"><p>"No calls yet. Every call you run appears here with its price and can be reopened without paying again."</p></div> }>
-                <p class="meta" data-testid="history-summary">{move || {
-                    let all = workspace.history.with(Vec::len);
-                    let n = shown.with(Vec::len);
-                    let count = if n == all { format!("{n} call{}.", plural(n)) } else { format!("{n} of {all} calls shown.") };
-                    format!("{count} {} Opening a stored result costs nothing.", shown.with(|s| Totals::of(s).text()))
-                }}</p>
                 <div class="toolbar filters">
                     {filter_select("Mode", "history-mode", "Live and demo", values(|e| e.mode.as_str().to_string()), mode)}
                     {filter_select("Operation", "history-op", "Every operation", values(|e| e.operation.clone()), operation)}
