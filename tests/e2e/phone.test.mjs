@@ -39,8 +39,11 @@ test('phone: compact header, the first column stays in view, targets of 24 px on
   const wide = await scroller.evaluate((s) => s.scrollWidth > s.clientWidth);
   assert.ok(wide, 'the table is wider than the phone');
   await scroller.evaluate((s) => { s.scrollLeft = 400; });
+  // The checkbox column and the keyword column after it both stay at the left edge.
   const first = await page.locator('[data-testid="kw-table"] tbody tr').first().locator('td').first().boundingBox();
   assert.ok(Math.abs(first.x - box.x) <= 2, `the first column at ${first.x}, the table's edge at ${box.x}`);
+  const keyword = await page.locator('[data-testid="kw-table"] tbody tr').first().locator('a.kw').boundingBox();
+  assert.ok(keyword.x >= box.x && keyword.x <= box.x + 60, `the keyword at ${keyword.x}, the table's edge at ${box.x}`);
   await shot(page, 'phone-explorer', false);
 
   // The content gap: every control and table link is a target of 24 px at least.
