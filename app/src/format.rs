@@ -1,8 +1,11 @@
-//! How the app writes numbers, money, changes and dates as text: one definition for the
-//! pages' cells and the HTML reports (`research::report`), so a report says what the page
-//! showed. Pure; the clock-dependent texts (`components::fmt_time`) stay with the pages.
+//! How the app writes numbers, money, changes, dates and scraped headings as text: one
+//! definition for the pages' cells and the HTML reports (`research::report`), so a report
+//! says what the page showed. Pure; the clock-dependent texts (`components::fmt_time`) stay with the pages.
 
 use serpkit::ops::domainstats::parse_stat;
+
+mod heading;
+pub use heading::clean_heading;
 
 /// `1234567` → `1,234,567`.
 pub fn fmt_int(n: i64) -> String {

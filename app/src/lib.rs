@@ -141,6 +141,7 @@ fn Meters() -> impl IntoView {
                 "Spent " {move || workspace.budget_period().label()} ": " <strong data-testid="spend">{move || workspace.spent.get().to_string()}</strong>
                 {move || workspace.budget_cap().map(|b| format!(" of {b}"))}
             </span>
+            <components::BudgetLeft workspace=workspace />
             <Show when=move || workspace.possibly_charged.get() != serpkit::Usd::ZERO>
                 <span class="spend warn" data-testid="possibly-charged-meter"
                     title="Calls sent whose outcome is unknown (timed out, cancelled after sending, answer lost): the service may have charged them. They count against the budget cap.">

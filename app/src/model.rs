@@ -275,8 +275,9 @@ pub struct HistoryEntry {
     /// abort after sending, an answer lost while reading it). Zero for older data.
     #[serde(default)]
     pub possible_charge: Usd,
-    /// `running` (written ahead), then `ok`, `partial`, `cancelled`, `error`, or
-    /// `interrupted` (the tab closed or reloaded mid-call).
+    /// `running` (written ahead), then `ok`, `partial`, `cancelled`, `error`, `refused` (the
+    /// budget cap stopped it, nothing sent) or `interrupted` (the tab closed or reloaded
+    /// mid-call).
     pub outcome: String,
     /// Error message, or a note.
     #[serde(default)]

@@ -167,6 +167,7 @@ test('position changes: the previous purchase is kept and compared with one boug
   await tab('changes');
   await page.getByTestId('ch-no-previous').waitFor();
   await page.getByTestId('refresh').click();
+  await page.getByTestId('refresh-again').click();
   await page.getByTestId('ch-table').waitFor();
   await saved(page);
   const count = async (id) => num((await page.getByTestId(`ch-${id}`).textContent()).replace(/^\D+/, ''));

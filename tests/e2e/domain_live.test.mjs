@@ -59,6 +59,7 @@ test('live: a budget cap stops the backlink overview before it is sent', async (
   await page.getByTestId('backlinks').click();
   await page.getByTestId('backlink-overview').waitFor();
   await page.getByTestId('refresh').click();
+  await page.getByTestId('refresh-again').click();
   const err = page.getByTestId('error');
   await err.waitFor();
   assert.equal(await err.getAttribute('data-code'), 'budget_exceeded');

@@ -97,7 +97,7 @@ test('CSV export contains exactly the filtered rows', async () => {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
   assert.equal(download.suggestedFilename(), 'demo-keywords-US.csv', 'a demo CSV says so in its name');
   const rows = parseCsv(await readFile(await download.path(), 'utf8'));
-  assert.deepEqual(rows[0], ['Keyword', 'Volume', 'CPC', 'Competition', '12 months', '12-month change', '3-month change', 'Peak month', 'Season', 'Opportunity', 'Intent']);
+  assert.deepEqual(rows[0], ['Keyword', 'Volume', 'CPC', 'Competition', '12 months', '12-month change (%)', '3-month change (%)', 'Peak month', 'Season', 'Opportunity', 'Intent']);
   assert.deepEqual(rows.slice(1).map((r) => r[0]), shown);
   const volumes = await column(page, 'volume');
   assert.deepEqual(rows.slice(1).map((r) => Number(r[1])), volumes);
@@ -162,8 +162,10 @@ test('trends, seasons and the opportunity score follow their stated rules', asyn
   for (const [i, row] of rows.entries()) {
     const expected = expectedTrend(records[i].TARGETED_MONTHLY_SEARCHES, currentMonth);
     const close = (a, b) => (a === null ? b === null : b !== null && Math.abs(a - b) < 1e-4);
-    assert.ok(close(expected.change12, num(row[5])), `${row[0]}: 12-month change ${row[5]} vs ${expected.change12}`);
-    assert.ok(close(expected.change3, num(row[6])), `${row[0]}: 3-month change ${row[6]} vs ${expected.change3}`);
+    // The CSV gives changes in percent (two decimals), as the screen does.
+    const pct = (text) => (text === '' ? null : Number(text) / 100);
+    assert.ok(close(expected.change12, pct(row[5])), `${row[0]}: 12-month change ${row[5]} % vs ${expected.change12}`);
+    assert.ok(close(expected.change3, pct(row[6])), `${row[0]}: 3-month change ${row[6]} % vs ${expected.change3}`);
     assert.equal(row[7], expected.peak, `${row[0]}: peak`);
     assert.equal(row[8], expected.season, `${row[0]}: season`);
     // The opportunity score by the formula shown (default weights 3, 1, 1), on fixed anchors:

@@ -66,6 +66,7 @@ test('every fault mode on a Refresh: a clear message, prior results kept, charge
     const spentBefore = await spend();
     await setKey(`${SANDBOX_KEY}+${mode}`, ROUTE);
     await section.getByTestId('refresh').click();
+    await section.getByTestId('refresh-again').click();
     // The call ends: the refresh button is enabled again.
     await page.waitForFunction(() => {
       const s = document.querySelector('[data-testid="section-related"]');

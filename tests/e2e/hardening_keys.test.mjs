@@ -109,6 +109,7 @@ test('every view and export in live mode: the key is in no URL, log, file, DOM o
     await spaGo(page, '/keyword?kw=key%20probe%20one&cc=US');
     const section = page.getByTestId('section-related');
     await section.getByTestId('refresh').click();
+    await section.getByTestId('refresh-again').click();
     const err = section.getByTestId('error');
     await err.waitFor();
     assert.equal(await err.getAttribute('data-code'), code);

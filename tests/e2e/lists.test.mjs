@@ -19,7 +19,7 @@ test('selected rows go to a named list that survives a reload', async () => {
   await page.locator('[data-testid="kw-table"][data-rows="4"]').waitFor();
   await page.getByLabel('Select backlink checker').check();
   await page.getByLabel('Select rank tracker').check();
-  assert.equal(await page.getByTestId('add-to-list').textContent(), 'Add 2 to list');
+  assert.equal(await page.getByTestId('add-to-list').textContent(), 'Add 2 keywords to list');
   await page.getByTestId('list-name').fill('Ideas');
   await page.getByTestId('add-to-list').click();
   assert.match(await page.getByTestId('list-status').textContent(), /Added 2 keywords to “Ideas”/);
@@ -63,7 +63,7 @@ test('a list shows the trends of its bought keywords, filters them and exports t
   const [download] = await Promise.all([page.waitForEvent('download'), mixed.getByRole('button', { name: 'Export CSV' }).click()]);
   const csv = parseCsv(await readFile(await download.path(), 'utf8'));
   assert.equal(csv[0][0], 'Keyword');
-  assert.ok(csv[0].includes('12-month change') && csv[0].includes('Season'), csv[0].join());
+  assert.ok(csv[0].includes('12-month change (%)') && csv[0].includes('Season'), csv[0].join());
   assert.equal(csv.length, 3);
   const tracker = csv.find((r) => r[0] === 'rank tracker');
   assert.ok(tracker && /^\d+$/.test(tracker[1]), `volume of rank tracker: ${tracker}`);

@@ -53,6 +53,7 @@ test('the same ten keywords plus one new one price and buy one keyword', async (
   const refresh = page.getByTestId('refresh');
   assert.equal(await refresh.textContent(), 'Refresh — $0.0009 for 3 keywords');
   await refresh.click();
+  await page.getByTestId('refresh-again').click();
   await page.waitForFunction((b) => {
     const t = document.querySelector('[data-testid="ledger"]').textContent;
     return t !== b;

@@ -48,6 +48,11 @@ impl Cell {
         }))
     }
 
+    /// An amount in dollars, exact, without the `$` (`0.1500`).
+    pub fn usd(amount: serpkit::Usd) -> Cell {
+        Cell(CellKind::Number(amount.decimal()))
+    }
+
     /// An empty cell.
     pub fn empty() -> Cell {
         Cell(CellKind::Number(String::new()))

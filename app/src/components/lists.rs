@@ -49,12 +49,13 @@ pub fn AddToList(
             <datalist id=list_id>
                 {move || workspace.lists.get().into_iter().map(|l| view! { <option value=l.name></option> }).collect_view()}
             </datalist>
-            <button type="button" data-testid=testid("add-to-list")
+            // Secondary: a page's primary button is its paid action (Run, Get …), never this.
+            <button type="button" class="secondary" data-testid=testid("add-to-list")
                 disabled=move || keywords.with(|k| k.is_empty())
                 on:click=move |_| add()>
                 {move || {
                     let n = keywords.with(Vec::len);
-                    format!("Add {n} to list")
+                    format!("Add {} keyword{} to list", crate::format::fmt_int(n as i64), crate::model::plural(n))
                 }}
             </button>
             <span class="meta" role="status" data-testid=testid("list-status")>{move || status.get()}</span>

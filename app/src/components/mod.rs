@@ -14,6 +14,7 @@
 //! Widgets never import data pieces; a data piece imports widgets and `research` (which
 //! computes what it shows).
 
+pub mod budget;
 pub mod chart;
 pub mod columns;
 pub mod csv;
@@ -32,6 +33,7 @@ pub mod validation;
 pub mod versioned;
 pub mod virtual_table;
 
+pub use budget::{Budget, BudgetLeft};
 pub use chart::{MonthlyChart, Sparkline};
 pub use columns::{Column, SortKey};
 /// The explorer's row under its former name, which the explorer's query and filters and the

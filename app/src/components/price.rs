@@ -61,15 +61,39 @@ pub fn PriceButton(
     /// A secondary (outline) button.
     #[prop(optional)]
     secondary: bool,
+    /// The action buys again what is already bought and saved (Refresh): a click asks first,
+    /// and only "Buy again" runs it (`{testid}-confirm`, `{testid}-again`). Decided (issue 43):
+    /// every re-purchase asks, in demo mode too, so the habit is the same in both.
+    #[prop(optional)]
+    again: bool,
 ) -> impl IntoView {
     let loaded = use_workspace().loaded;
+    let asking = RwSignal::new(false);
+    let click = move |_| {
+        if loaded.get_untracked() {
+            if again {
+                asking.set(true);
+            } else {
+                on_run.run(());
+            }
+        }
+    };
     view! {
         <button type="button" class="price" class:secondary=secondary data-testid=testid
             data-price=move || if loaded.get() { price.get().to_string() } else { String::new() }
-            disabled=move || !loaded.get() || disabled.get()
-            on:click=move |_| if loaded.get_untracked() { on_run.run(()) }>
+            disabled=move || !loaded.get() || disabled.get() || asking.get()
+            on:click=click>
             {move || if loaded.get() { text.get() } else { "Loading your workspace…".to_string() }}
         </button>
+        <Show when=move || asking.get()>
+            <span class="confirm" role="group" aria-label="Buy again?" data-testid=format!("{testid}-confirm")>
+                <span role="status">{move || format!("Already bought and saved. Buy it again for {}?", price.get())}</span>
+                " "<button type="button" class="price" data-testid=format!("{testid}-again")
+                    on:click=move |_| { asking.set(false); on_run.run(()) }>"Buy again"</button>
+                " "<button type="button" class="secondary" data-testid=format!("{testid}-keep")
+                    on:click=move |_| asking.set(false)>"Keep the saved one"</button>
+            </span>
+        </Show>
     }
 }
 

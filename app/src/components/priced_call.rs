@@ -323,7 +323,7 @@ pub fn PricedCallCard(
                         on_run=Callback::new(move |_| calls.run(false)) />
                 </Show>
                 <Show when=move || { missing.get() == 0 }>
-                    <PriceButton testid="refresh" secondary=true
+                    <PriceButton testid="refresh" secondary=true again=true
                         text=Signal::derive(move || price_text("Refresh", calls.full_price(), 1, ""))
                         price=Signal::derive(move || calls.full_price())
                         disabled=Signal::derive(move || loading.get())
@@ -384,6 +384,13 @@ pub fn LoadEverything(
     secondary: bool,
 ) -> impl IntoView {
     let price = Memo::new(move |_| calls.get().iter().map(|c| c.price()).sum::<Usd>());
+    // Priced as a whole against what is left of the budget: run whole, or not at all (issue
+    // 43: run section by section, the cap bought some and refused the rest).
+    let workspace = workspace::use_workspace();
+    let over = Memo::new(move |_| {
+        super::budget::Budget::now(workspace)
+            .filter(|b| price.get() > Usd::ZERO && !b.admits(price.get()))
+    });
     let run = move || {
         for c in calls.get_untracked() {
             if !c.bought.get_untracked() && c.request.with_untracked(Option::is_some) {
@@ -398,8 +405,14 @@ pub fn LoadEverything(
                 if p == Usd::ZERO { "Everything is loaded".to_string() } else { format!("Load every section — {p}") }
             })
             price=Signal::derive(move || price.get())
-            disabled=Signal::derive(move || price.get() == Usd::ZERO || blocked.get())
+            disabled=Signal::derive(move || price.get() == Usd::ZERO || blocked.get() || over.with(Option::is_some))
             on_run=Callback::new(move |_| run()) />
+        {move || over.get().map(|b| view! {
+            <p class="meta warn" role="status" data-testid="run-all-why">{format!(
+                "Not enough budget to load every section: they cost {} together and {} is left of the {} cap. Load the sections one by one, or raise the cap in Settings.",
+                price.get(), b.left, b.cap
+            )}</p>
+        })}
     }
 }
 

@@ -217,7 +217,7 @@ pub fn priced_form_buttons(
             disabled=Signal::derive(move || !can_run.get())
             on_run=Callback::new(move |_| go(false)) />
         <Show when=stored_now>
-            <PriceButton testid="refresh" secondary=true
+            <PriceButton testid="refresh" secondary=true again=true
                 text=Signal::derive(move || { let q = full_price.get(); price_text("Refresh", q.usd, q.units, unit) })
                 price=Signal::derive(move || full_price.get().usd)
                 disabled=Signal::derive(move || call.loading.get())

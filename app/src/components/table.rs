@@ -154,7 +154,8 @@ pub fn DataTable<R: TableRow>(
         })
         .collect_view();
     view! {
-        <div class="scroll">
+        // Focusable, so a keyboard scrolls a table wider than the screen (a phone).
+        <div class="scroll" tabindex="0" role="region" aria-label=caption>
             <table class="data" data-testid=testid data-rows=move || total().to_string()>
                 <caption class="sr-only">{caption}</caption>
                 <thead>

@@ -32,7 +32,7 @@ pub fn ValidationPanel(#[prop(into)] result: Signal<Option<CallResult>>) -> impl
                 <details class="validation" data-testid="validation" data-state=state open=open>
                     <summary>{summary}</summary>
                     {has.then(|| view! {
-                        <div class="scroll">
+                        <div class="scroll" tabindex="0" role="region" aria-label="Validation issues">
                         <table class="issues">
                             <caption class="sr-only">"Validation issues"</caption>
                             <thead><tr><th scope="col">"Severity"</th><th scope="col">"Path"</th><th scope="col">"Rule"</th><th scope="col">"Message"</th></tr></thead>

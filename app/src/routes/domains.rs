@@ -10,6 +10,8 @@
 
 use leptos::prelude::*;
 use leptos_router::components::A;
+use leptos_router::hooks::use_navigate;
+use leptos_router::NavigateOptions;
 use serpkit::ops::domainstats::{self, DomainStatsRecord};
 use serpkit::Request;
 
@@ -22,14 +24,44 @@ use crate::components::{
     ValidationPanel,
 };
 use crate::model::{plural, preview};
-use crate::paths::{compare_route, domains_route, use_page_query, DomainsQuery};
+use crate::paths::{
+    compare_route, domains_route, query_of_route, use_page_query, DomainsQuery, PageQuery,
+};
+use crate::store;
 use crate::workspace::{use_workspace, Workspace};
+
+/// localStorage key of the page's last URL (its domains; never the key): coming back without
+/// domains in the URL (the navigation link) reopens it, as the explorer reopens its last view.
+const LAST_VIEW_KEY: &str = "serpkit.domains";
+
+/// Coming back without domains in the URL: the last result's route, opened in place of the
+/// empty form; with domains, they become the last view.
+fn restore_last_view(q: PageQuery<DomainsQuery>) -> Option<String> {
+    match q.get_untracked().d {
+        Some(d) if !d.trim().is_empty() => {
+            store::local_set(LAST_VIEW_KEY, &domains_route(&parse_domains(&d)));
+            None
+        }
+        _ => {
+            let last = store::local_get(LAST_VIEW_KEY).filter(|r| r.starts_with("/domains?d="))?;
+            let navigate = use_navigate();
+            let options = NavigateOptions {
+                replace: true,
+                scroll: false,
+                ..Default::default()
+            };
+            navigate(&last, options);
+            query_of_route::<DomainsQuery>(&last)?.d
+        }
+    }
+}
 
 /// The domain stats page: authority cards for one or many domains (`domainstats`).
 #[component]
 pub fn DomainStatsPage() -> impl IntoView {
     let workspace = use_workspace();
     let q = use_page_query::<DomainsQuery>();
+    let restored = restore_last_view(q);
     // The shown domains: those in the URL (the last run).
     let committed =
         Memo::new(move |_| q.with(|q| parse_domains(q.d.as_deref().unwrap_or_default())));
@@ -39,7 +71,7 @@ pub fn DomainStatsPage() -> impl IntoView {
         Signal::derive(move || domains_input(&committed.get())),
         move || stats_request(committed.get()),
     );
-    let text = RwSignal::new(q.get_untracked().d.unwrap_or_default());
+    let text = RwSignal::new(restored.or(q.get_untracked().d).unwrap_or_default());
     let form = stats_form(workspace, text);
 
     view! {
@@ -82,7 +114,10 @@ fn StatsForm(form: PricedForm, text: RwSignal<String>) -> impl IntoView {
                 </p>
             </div>
             <div class="field">
-                {priced_form_buttons(form, "Get stats", "domain", FormHooks::default())}
+                {priced_form_buttons(form, "Get stats", "domain", FormHooks {
+                    on_shown: Some(Callback::new(|route: String| store::local_set(LAST_VIEW_KEY, &route))),
+                    ..FormHooks::default()
+                })}
             </div>
         </div>
     }

@@ -15,7 +15,10 @@ use crate::components::{csv, current_month, fmt_int, fmt_time, DataTable, TableM
 use crate::model::{parse_keywords, plural, KeywordList};
 use crate::research::{intent, score, trends};
 use crate::workspace::calls::tabs;
-use crate::workspace::use_workspace;
+use crate::workspace::{use_workspace, Workspace};
+
+mod row;
+use row::ListRow;
 
 /// Numbers the list cards, so each card's form fields have ids of their own.
 static CARDS: AtomicUsize = AtomicUsize::new(0);
@@ -70,6 +73,53 @@ pub fn Lists() -> impl IntoView {
     }
 }
 
+/// The list's rows: each keyword with the figures bought with it, from its search volume
+/// record for the workspace's country `ccode`, else from a related keyword record (with that
+/// record's country); its keyword difficulty from a related record of the same country. The
+/// score as the explorer's (`score_rows`). Keywords with no figures bought have no row.
+fn list_rows(workspace: Workspace, keywords: &[String], ccode: &str) -> Vec<ListRow> {
+    let json = workspace
+        .records
+        .search_volume_json(&workspace.record_source(), ccode, keywords);
+    let related = workspace
+        .results
+        .with(|m| row::related_records(m, &workspace.record_source(), ccode));
+    let month = current_month();
+    let mut seen = HashSet::new();
+    let mut rows: Vec<KeywordRow> = Vec::new();
+    let mut kd: Vec<Option<i64>> = Vec::new();
+    for (k, j) in keywords.iter().zip(json) {
+        let key = serpkit::records::normalize_keyword(k);
+        if seen.contains(&key) {
+            continue;
+        }
+        let bought = j.and_then(|j| serpkit::decode::<SearchVolumeRecord>(&j).ok());
+        let rel = related.get(&key);
+        let row = match (bought, rel) {
+            (Some(r), _) => {
+                let same_country = rel.filter(|(_, cc)| cc.eq_ignore_ascii_case(ccode));
+                kd.push(same_country.map(|(r, _)| r.kd));
+                KeywordRow::from_record(&r, ccode, month)
+            }
+            (None, Some((r, cc))) => {
+                let from = row::from_related(r, cc);
+                kd.push(from.kd);
+                from.row
+            }
+            (None, None) => continue,
+        };
+        seen.insert(key);
+        rows.push(row);
+    }
+    workspace
+        .settings
+        .with(|s| score_rows(&mut rows, &s.score_weights));
+    rows.into_iter()
+        .zip(kd)
+        .map(|(row, kd)| ListRow { row, kd })
+        .collect()
+}
+
 #[component]
 fn ListCard(list: KeywordList) -> impl IntoView {
     let workspace = use_workspace();
@@ -81,36 +131,18 @@ fn ListCard(list: KeywordList) -> impl IntoView {
     let name = list.name.clone();
 
     // Trends of the list's keywords, from the search volume records bought for the
-    // workspace's country (Settings): the explorer's columns, the score normalised within
-    // this list. Decided: a list keeps no country, so the workspace's is the one shown (the
-    // one "Research in explorer" uses).
+    // workspace's country (Settings), else the related keyword records bought with them
+    // ([`list_rows`]): the explorer's columns with keyword difficulty and country. Decided: a
+    // list keeps no country, so the workspace's is the one preferred (the one "Research in
+    // explorer" uses), and each row says its own.
     let keywords = list.keywords.clone();
     let ccode = move || workspace.settings.with(|s| s.ccode.clone());
-    let trend_rows = Memo::new(move |_| {
-        let ccode = ccode();
-        let json =
-            workspace
-                .records
-                .search_volume_json(&workspace.record_source(), &ccode, &keywords);
-        let month = current_month();
-        let mut seen = HashSet::new();
-        let mut rows: Vec<KeywordRow> = json
-            .into_iter()
-            .flatten()
-            .filter_map(|j| serpkit::decode::<SearchVolumeRecord>(&j).ok())
-            .map(|r| KeywordRow::from_record(&r, &ccode, month))
-            .filter(|r| seen.insert(serpkit::records::normalize_keyword(&r.keyword)))
-            .collect();
-        workspace
-            .settings
-            .with(|s| score_rows(&mut rows, &s.score_weights));
-        rows
-    });
+    let trend_rows = Memo::new(move |_| list_rows(workspace, &keywords, &ccode()));
     let trend = TrendFilterInputs::new(Default::default());
     let shown = Signal::derive(move || {
         trend_rows.with(|rows| {
             rows.iter()
-                .filter(|r| trend.keeps(r))
+                .filter(|r| trend.keeps(&r.row))
                 .cloned()
                 .collect::<Vec<_>>()
         })

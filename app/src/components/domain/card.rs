@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use serpkit::ops::domainstats::{parse_stat, DomainStatsRecord};
 
-use crate::components::domain::metrics::metric_groups;
+use crate::components::domain::metrics::{group_note, metric_groups};
 use crate::format::{fmt_stat, NO_VALUE};
 
 /// A 0..100 score as a ring gauge ("—" inside when empty).
@@ -52,15 +52,16 @@ pub fn DomainCard(record: DomainStatsRecord, #[prop(optional)] link: bool) -> im
                 {link.then(|| view! { <A href=href attr:class="button secondary small">"Open domain"</A> })}
             </header>
             <div class="rings">
-                <ScoreRing label="Domain authority" raw=r.alpha_da.clone() testid="ring-da" />
-                <ScoreRing label="Page authority" raw=r.alpha_pa.clone() testid="ring-pa" />
-                <ScoreRing label="Citation flow" raw=r.beta_cf.clone() testid="ring-cf" />
-                <ScoreRing label="Trust flow" raw=r.beta_tf.clone() testid="ring-tf" />
+                <ScoreRing label="Domain authority (A)" raw=r.alpha_da.clone() testid="ring-da" />
+                <ScoreRing label="Page authority (A)" raw=r.alpha_pa.clone() testid="ring-pa" />
+                <ScoreRing label="Citation flow (B)" raw=r.beta_cf.clone() testid="ring-cf" />
+                <ScoreRing label="Trust flow (B)" raw=r.beta_tf.clone() testid="ring-tf" />
             </div>
             <div class="dgroups">
                 {groups.into_iter().map(|(title, items)| view! {
                     <section class="dgroup">
                         <h4>{title}</h4>
+                        <p class="meta source" data-testid="group-note">{group_note(title)}</p>
                         <dl>
                             {items.into_iter().map(|metric| {
                                 let (label, field) = (metric.card_label, metric.field);
@@ -104,7 +105,7 @@ pub fn DomainCard(record: DomainStatsRecord, #[prop(optional)] link: bool) -> im
                     }.into_any()
                 }}
             </section>
-            {(!scope.trim().is_empty()).then(|| view! { <p class="meta">{format!("Flow scope: {scope}")}</p> })}
+            {(!scope.trim().is_empty()).then(|| view! { <p class="meta">{format!("Index B's scope: {scope}")}</p> })}
         </article>
     }
 }

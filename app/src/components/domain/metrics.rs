@@ -39,9 +39,36 @@ impl DomainMetric {
     }
 }
 
-const ALPHA: &str = "Authority (alpha)";
-const BETA: &str = "Flow (beta)";
-const SOCIAL: &str = "Social";
+// Decided (issue 43): the service names its two third-party link indexes only `alpha` and
+// `beta` (the spec replaced their brands by neutral words), and a client reads neither. Each
+// group is named for what its figures are, with the index it comes from as "index A" /
+// "index B", and a line on where they come from ([`group_note`]); a figure that exists in both
+// (links) names its index in its label, so no row of compare sets one index's count against
+// the other's (each row, and its "best", is one index's scale).
+const ALPHA: &str = "Authority scores · link index A";
+const BETA: &str = "Link counts and flow · link index B";
+const SOCIAL: &str = "Social counters";
+
+/// Where a group's figures come from, in a line under its title.
+pub fn group_note(group: &str) -> &'static str {
+    match group {
+        ALPHA => {
+            "From the first third-party link index the service reports: domain and page \
+                  authority (0–100), its rank of the domain, trust, spam score, and the links it \
+                  counts to the domain."
+        }
+        BETA => {
+            "From the second third-party link index: citation flow and trust flow (0–100) and \
+                 the links, referring domains, subnets and IPs it has crawled. Its counts are \
+                 not comparable with index A's or with the backlink overview's."
+        }
+        SOCIAL => {
+            "Shares and comments on a social network, bookmarks and image-board pins that \
+                   the service counts for the domain."
+        }
+        _ => "",
+    }
+}
 
 /// Every metric, in card and table order.
 pub const DOMAIN_METRICS: [DomainMetric; 18] = {
@@ -66,7 +93,7 @@ pub const DOMAIN_METRICS: [DomainMetric; 18] = {
     [
         metric(
             ALPHA,
-            "Domain authority",
+            "Domain authority (index A)",
             "Domain authority",
             "alphaDA",
             |r| &r.alpha_da,
@@ -74,7 +101,7 @@ pub const DOMAIN_METRICS: [DomainMetric; 18] = {
         ),
         metric(
             ALPHA,
-            "Page authority",
+            "Page authority (index A)",
             "Page authority",
             "alphaPA",
             |r| &r.alpha_pa,
@@ -82,7 +109,7 @@ pub const DOMAIN_METRICS: [DomainMetric; 18] = {
         ),
         metric(
             ALPHA,
-            "Alpha rank",
+            "Rank (index A)",
             "Rank",
             "alphaRank",
             |r| &r.alpha_rank,
@@ -90,7 +117,7 @@ pub const DOMAIN_METRICS: [DomainMetric; 18] = {
         ),
         metric(
             ALPHA,
-            "Alpha trust",
+            "Trust (index A)",
             "Trust",
             "alphaTrust",
             |r| &r.alpha_trust,
@@ -98,7 +125,7 @@ pub const DOMAIN_METRICS: [DomainMetric; 18] = {
         ),
         metric(
             ALPHA,
-            "Spam score",
+            "Spam score (index A)",
             "Spam score",
             "alphaSpam",
             |r| &r.alpha_spam,
@@ -106,7 +133,7 @@ pub const DOMAIN_METRICS: [DomainMetric; 18] = {
         ),
         metric(
             ALPHA,
-            "Alpha links",
+            "Links (index A)",
             "Links",
             "alphaLinks",
             |r| &r.alpha_links,
@@ -114,7 +141,7 @@ pub const DOMAIN_METRICS: [DomainMetric; 18] = {
         ),
         metric(
             BETA,
-            "Citation flow",
+            "Citation flow (index B)",
             "Citation flow",
             "betaCF",
             |r| &r.beta_cf,
@@ -122,7 +149,7 @@ pub const DOMAIN_METRICS: [DomainMetric; 18] = {
         ),
         metric(
             BETA,
-            "Trust flow",
+            "Trust flow (index B)",
             "Trust flow",
             "betaTF",
             |r| &r.beta_tf,
@@ -130,7 +157,7 @@ pub const DOMAIN_METRICS: [DomainMetric; 18] = {
         ),
         metric(
             BETA,
-            "Beta links",
+            "Links (index B)",
             "Links",
             "betaLinks",
             |r| &r.beta_links,
@@ -138,7 +165,7 @@ pub const DOMAIN_METRICS: [DomainMetric; 18] = {
         ),
         metric(
             BETA,
-            "Referring domains",
+            "Referring domains (index B)",
             "Referring domains",
             "betaRefDomains",
             |r| &r.beta_ref_domains,
@@ -146,7 +173,7 @@ pub const DOMAIN_METRICS: [DomainMetric; 18] = {
         ),
         metric(
             BETA,
-            "Referring .edu",
+            "Referring .edu (index B)",
             "Referring .edu",
             "betaRefEDU",
             |r| &r.beta_ref_edu,
@@ -154,7 +181,7 @@ pub const DOMAIN_METRICS: [DomainMetric; 18] = {
         ),
         metric(
             BETA,
-            "Referring .gov",
+            "Referring .gov (index B)",
             "Referring .gov",
             "betaRefGov",
             |r| &r.beta_ref_gov,
@@ -162,33 +189,40 @@ pub const DOMAIN_METRICS: [DomainMetric; 18] = {
         ),
         metric(
             BETA,
-            "Subnets",
+            "Subnets (index B)",
             "Subnets",
             "betaRefSubnets",
             |r| &r.beta_ref_subnets,
             Higher,
         ),
-        metric(BETA, "IPs", "IPs", "betaIPs", |r| &r.beta_ips, Higher),
+        metric(
+            BETA,
+            "IPs (index B)",
+            "IPs",
+            "betaIPs",
+            |r| &r.beta_ips,
+            Higher,
+        ),
         metric(
             SOCIAL,
-            "SN comments",
-            "SN comments",
+            "Social network comments",
+            "Social network comments",
             "SN_comments",
             |r| &r.sn_comments,
             Higher,
         ),
         metric(
             SOCIAL,
-            "SN shares",
-            "SN shares",
+            "Social network shares",
+            "Social network shares",
             "SN_shares",
             |r| &r.sn_shares,
             Higher,
         ),
         metric(
             SOCIAL,
-            "Stumbles",
-            "Stumbles",
+            "Social bookmarks",
+            "Bookmarks",
             "stumbles",
             |r| &r.stumbles,
             Higher,
@@ -286,10 +320,9 @@ mod tests {
         };
         let text = to_csv(&[record]);
         let mut lines = text.lines();
-        assert!(lines
-            .next()
-            .unwrap_or_default()
-            .starts_with("Domain,Domain authority,Page authority,Alpha rank"));
+        assert!(lines.next().unwrap_or_default().starts_with(
+            "Domain,Domain authority (index A),Page authority (index A),Rank (index A)"
+        ));
         assert_eq!(lines.next(), Some("a.com,42,,,,,,,-3,,,,,,,,,,"));
     }
 }

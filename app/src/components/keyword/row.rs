@@ -142,9 +142,10 @@ impl TableRow for KeywordRow {
                 csv: Some(|rows, i| {
                     rows[i]
                         .change
-                        .map_or_else(Cell::empty, |c| Cell::decimal(c, 4))
+                        .map_or_else(Cell::empty, |c| Cell::decimal(c * 100.0, 2))
                 }),
-                csv_header: None,
+                // In percent, as the screen shows it (+56 % is 55.56, not 0.5556).
+                csv_header: Some("12-month change (%)"),
             },
             Column {
                 id: "change3",
@@ -155,9 +156,10 @@ impl TableRow for KeywordRow {
                 csv: Some(|rows, i| {
                     rows[i]
                         .change_3m
-                        .map_or_else(Cell::empty, |c| Cell::decimal(c, 4))
+                        .map_or_else(Cell::empty, |c| Cell::decimal(c * 100.0, 2))
                 }),
-                csv_header: None,
+                // In percent, as the screen shows it (+56 % is 55.56, not 0.5556).
+                csv_header: Some("3-month change (%)"),
             },
             Column {
                 id: "peak",
@@ -323,11 +325,12 @@ pub fn TrendFilterFields(
     }
 }
 
-/// Every keyword of `keywords` as CSV with the explorer's columns: filled from `rows` (matched
-/// by the normalised keyword), empty where no row is known. A keyword list's export.
-pub fn keywords_csv(keywords: &[String], rows: &[KeywordRow]) -> String {
-    let columns = KeywordRow::columns();
-    let exported: Vec<&Column<[KeywordRow]>> = columns.iter().filter(|c| c.csv.is_some()).collect();
+/// Every keyword of `keywords` as CSV with the columns of `R` (the explorer's, a list's): filled
+/// from `rows` (matched by the normalised keyword, each row's id), empty where no row is known.
+/// A keyword list's export.
+pub fn keywords_csv<R: TableRow>(keywords: &[String], rows: &[R]) -> String {
+    let columns = R::columns();
+    let exported: Vec<&Column<[R]>> = columns.iter().filter(|c| c.csv.is_some()).collect();
     let header: Vec<&str> = exported
         .iter()
         .map(|c| c.csv_header.unwrap_or(c.label))
@@ -335,7 +338,7 @@ pub fn keywords_csv(keywords: &[String], rows: &[KeywordRow]) -> String {
     let by_keyword: std::collections::HashMap<String, usize> = rows
         .iter()
         .enumerate()
-        .map(|(i, r)| (serpkit::records::normalize_keyword(&r.keyword), i))
+        .map(|(i, r)| (serpkit::records::normalize_keyword(&r.id()), i))
         .collect();
     let lines = keywords.iter().map(|k| {
         match by_keyword.get(&serpkit::records::normalize_keyword(k)) {
@@ -344,7 +347,7 @@ pub fn keywords_csv(keywords: &[String], rows: &[KeywordRow]) -> String {
                 .filter_map(|c| c.csv.map(|cell| cell(rows, i)))
                 .collect(),
             None => {
-                // The keyword column comes first ([`KeywordRow::columns`]).
+                // The keyword column comes first (the explorer's row's, [`KeywordRow::columns`]).
                 let mut cells = vec![Cell::text(k)];
                 cells.resize_with(exported.len(), Cell::empty);
                 cells

@@ -502,13 +502,12 @@ fn intent_table(data: IntentData, ms: f64, name: Signal<String>) -> AnyView {
         let url = d.rows.url[i].clone();
         let short = short_url(&url);
         let title = url.clone();
-        let badges = d.intents[i]
-            .list()
-            .map(|x| view! { <span class=format!("intent i-{}", x.id())>{x.label()}</span> })
-            .collect_view();
+        // The intents' names joined ("Navigational, Commercial"), as the CSV and the report
+        // write them.
+        let intents = d.text[i].clone();
         view! {
             <div role="cell" class="vt-c kwc">{d.rows.keyword[i].clone()}</div>
-            <div role="cell" class="vt-c">{badges}</div>
+            <div role="cell" class="vt-c" data-col="intent">{intents}</div>
             <div role="cell" class="vt-c num">{fmt_int(d.rows.volume[i])}</div>
             <div role="cell" class="vt-c num">{d.rows.rank[i]}</div>
             <div role="cell" class="vt-c url" title=title><ExtLink href=url>{short}</ExtLink></div>

@@ -221,6 +221,8 @@ pub fn BacklinkOverviewView(
                 {metric(".edu backlinks", b.edu_backlinks, "edu")}
                 {metric(".gov backlinks", b.gov_backlinks, "gov")}
             </div>
+            <p class="meta source" data-testid="bm-source">"From the service's own backlink index (the backlink overview): its counts are not \
+                comparable with the link counts of link index A or B on the domain's authority card."</p>
             {(!updated.is_empty()).then(|| view! { <p class="meta">{format!("Profile updated {updated}")}</p> })}
             <h3>"New vs lost backlinks per day"</h3>
             {if overview.stats.is_empty() {

@@ -327,7 +327,7 @@ fn stats_section(call: PricedCall, recs: StatsMemo, domains: Memo<Vec<String>>) 
             let ds = domains.get_untracked();
             let cols = match_stats(&list, &ds);
             view! {
-                <div class="scroll">
+                <div class="scroll" tabindex="0" role="region" aria-label="Domain statistics side by side">
                     <table class="data cmp" data-testid="cmp-stats">
                         <caption class="sr-only">"Domain statistics side by side; the best value of each row is marked"</caption>
                         <thead><tr>
@@ -404,7 +404,7 @@ fn rank_body(
         let slots = slot_labels(&recs);
         view! {
             <div class="minis four" data-testid="cmp-rank-charts">{charts}</div>
-            <div class="scroll">
+            <div class="scroll" tabindex="0" role="region" aria-label="Ranked keywords per rank range">
                 <table class="data cmp" data-testid="cmp-rank-table">
                     <caption class="sr-only">"Ranked keywords per rank range and domain"</caption>
                     <thead><tr><th scope="col">"Rank range"</th>
@@ -505,7 +505,7 @@ fn overlap_body(
         let n = ds.len();
         view! {
             <div class="overlap" data-testid="cmp-overlap">
-                <div class="scroll">
+                <div class="scroll" tabindex="0" role="region" aria-label="Shared ranked keywords per pair of domains">
                     <table class="data cmp" data-testid="cmp-pairs">
                         <caption class="sr-only">"Shared ranked keywords per pair of domains; the diagonal is each domain's own distinct keywords"</caption>
                         <thead><tr><th scope="col">"Shared with"</th>

@@ -212,7 +212,7 @@ fn GroupsTable(
     sort: GroupSort,
 ) -> impl IntoView {
     view! {
-        <div class="scroll">
+        <div class="scroll" tabindex="0" role="region" aria-label="Keyword groups">
             <table class="data" data-testid="groups-table">
                 <caption class="sr-only">"Keyword groups with their size and summed volume"</caption>
                 <thead><tr>

@@ -79,10 +79,11 @@ pub fn finish(mut row: HistoryEntry, outcome: &Outcome) -> HistoryEntry {
             possible_charge,
             refused,
         } => {
-            row.outcome = if code == "aborted" {
-                "cancelled"
-            } else {
-                "error"
+            row.outcome = match code.as_str() {
+                "aborted" => "cancelled",
+                // Listed in History as refused (issue 43): the cap stopped it, nothing sent.
+                "budget_exceeded" => "refused",
+                _ => "error",
             }
             .into();
             row.message = history_message(code, *status);
@@ -98,8 +99,9 @@ pub fn finish(mut row: HistoryEntry, outcome: &Outcome) -> HistoryEntry {
     row
 }
 
-/// True when a failed call sent nothing and cost nothing (refused before it left): its row
-/// is removed rather than kept.
+/// True when a failed call sent nothing and cost nothing because its input could not be sent
+/// (invalid, no key): its row is removed rather than kept. A call the budget cap refused is
+/// kept: History logs it as `refused` (issue 43).
 pub fn sent_nothing(outcome: &Outcome) -> bool {
     match outcome {
         Outcome::Failed {
@@ -108,10 +110,8 @@ pub fn sent_nothing(outcome: &Outcome) -> bool {
             possible_charge,
             ..
         } => {
-            matches!(
-                code.as_str(),
-                "invalid_request" | "missing_key" | "budget_exceeded"
-            ) && *charge == Usd::ZERO
+            matches!(code.as_str(), "invalid_request" | "missing_key")
+                && *charge == Usd::ZERO
                 && *possible_charge == Usd::ZERO
         }
         _ => false,
@@ -257,7 +257,10 @@ mod tests {
             possible_charge: Usd::ZERO,
             refused: None,
         };
-        assert!(sent_nothing(&over));
+        assert!(!sent_nothing(&over));
+        let row = finish(running(), &over);
+        assert_eq!((row.outcome.as_str(), row.charge), ("refused", Usd::ZERO));
+        assert_eq!(row.message, "over the budget cap (budget_exceeded)");
     }
 
     #[test]
