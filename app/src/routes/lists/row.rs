@@ -155,7 +155,6 @@ pub fn from_related(r: &RelatedKeyword, ccode: &str) -> ListRow {
             months: Vec::new(),
             window: String::new(),
             change: None,
-            change_span: 12,
             change_3m: None,
             peak: None,
             season: Season::NoData,
