@@ -1,5 +1,6 @@
-//! The HTTP side: the service's 11 operations at the service's paths, and the team's own
-//! `GET /team/spend` and `GET /team/journal` (token in `authorization: Bearer …`).
+//! The HTTP side: the service's 11 operations at the service's paths, the team's own
+//! `GET /team/spend` and `GET /team/journal` (token in `authorization: Bearer …`), and
+//! `GET /health`.
 //!
 //! Every error is the service's error shape as the sandbox writes it,
 //! `{"error":{"code":…,"message":…}}` (`field` for a bad request field), and nothing is
@@ -74,6 +75,8 @@ async fn handle(
         )
     } else if method == Method::OPTIONS {
         json(204, String::new())
+    } else if method == Method::GET && uri.path() == "/health" {
+        health(&app).await
     } else if method == Method::GET && uri.path().starts_with("/team/") {
         team(&app, uri.path(), &headers).await
     } else if method == Method::POST {
@@ -236,6 +239,19 @@ fn answered(a: Answer) -> Response<Body> {
         }
     }
     r
+}
+
+/// `GET /health`: 200 when the database answers, 503 otherwise.
+async fn health(app: &App) -> Response<Body> {
+    let ok = match app.pool.get().await {
+        Ok(c) => c.query_one("SELECT 1", &[]).await.is_ok(),
+        Err(_) => false,
+    };
+    if ok {
+        json(200, r#"{"status":"ok"}"#.into())
+    } else {
+        database("health check failed")
+    }
 }
 
 async fn team(app: &App, path: &str, headers: &HeaderMap) -> Response<Body> {

@@ -19,6 +19,8 @@ async fn bad_input_is_a_clear_error_with_nothing_charged_or_stored() {
     let op = "/v1/search_volume/bulk";
     let json_type = ("content-type", "application/json");
 
+    let health = request(&server, "GET", "/health", &[], "").await;
+    assert_eq!(health.status, 200, "{}", health.body);
     let missing = post(&server, op, &json!({"keywords": ["x"], "ccode": "US"})).await;
     assert_eq!(
         (missing.status, missing.code().as_str()),
