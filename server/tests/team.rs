@@ -196,3 +196,61 @@ async fn the_team_cap_and_a_member_cap_are_never_passed() {
     assert!(second.body.contains("your budget cap"), "{}", second.body);
     assert_eq!(team.ledger().total.micros(), 600_000);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn results_priced_per_request_are_bought_once_for_the_team() {
+    let mut team = Team::new().await;
+    let server = team.start_default();
+    let (ana, ben) = (
+        team.member("ana", None).await,
+        team.member("ben", None).await,
+    );
+    let first = post(
+        &server,
+        "/v1/related",
+        &json!({"key": ana, "keyword": "Trail  Shoes", "ccode": "US"}),
+    )
+    .await;
+    assert_eq!(
+        (first.status, first.cost()),
+        (200, micros("0.15")),
+        "{}",
+        first.body
+    );
+    let second = post(
+        &server,
+        "/v1/related",
+        &json!({"key": ben, "keyword": "trail shoes", "ccode": "us"}),
+    )
+    .await;
+    assert_eq!((second.status, second.cost()), (200, 0));
+    assert_eq!(second.header("x-serpkit-reused"), Some("1"));
+    assert_eq!(second.body, first.body);
+    // One keyword by itself is the same record as in a bulk call.
+    let single = post(
+        &server,
+        "/v1/search_volume/single",
+        &json!({"key": ben, "keyword": "tents", "ccode": "US"}),
+    )
+    .await;
+    assert_eq!(
+        (single.status, single.cost()),
+        (200, micros("0.0003")),
+        "{}",
+        single.body
+    );
+    let bulk = post(
+        &server,
+        "/v1/search_volume/bulk",
+        &json!({"key": ana, "keywords": ["tents", "poles"], "ccode": "US"}),
+    )
+    .await;
+    assert_eq!(
+        (bulk.status, bulk.cost()),
+        (200, micros("0.0003")),
+        "{}",
+        bulk.body
+    );
+    assert_eq!(bulk.header("x-serpkit-reused"), Some("1"));
+    assert_eq!(team.ledger().total.micros(), micros("0.1506"));
+}
