@@ -74,7 +74,19 @@ impl Planned {
     }
 }
 
-async fn plan(c: &Client, request: &Request, source: &str, now: i64) -> Result<Planned, Refusal> {
+/// The oldest purchase that still answers a call: records and results bought before it are
+/// bought again (`i64::MIN`: any).
+fn fresh_since(now: i64, max_age_ms: Option<i64>) -> i64 {
+    max_age_ms.map_or(i64::MIN, |age| now.saturating_sub(age))
+}
+
+async fn plan(
+    c: &Client,
+    request: &Request,
+    source: &str,
+    now: i64,
+    max_age_ms: Option<i64>,
+) -> Result<Planned, Refusal> {
     if let Some((_, keys)) = request_keys(request, source) {
         let names: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
         let rows = c
@@ -95,11 +107,11 @@ async fn plan(c: &Client, request: &Request, source: &str, now: i64) -> Result<P
                 })
         };
         let stored = names.iter().map(|n| found(n)).collect();
-        // Decided: the team's records do not expire (as with the app's default); a member
-        // who wants a record again asks the service directly.
+        // Decided: a member's call takes the team's records at any age (as the app does by
+        // default); a scheduled run wants them fresher than half its period.
         let options = PlanOptions {
             now_ms: now as f64,
-            max_age_ms: None,
+            max_age_ms: max_age_ms.map(|a| a as f64),
             refresh: false,
         };
         if let Some(p) = Plan::new(request, source, stored, &options) {
@@ -108,7 +120,10 @@ async fn plan(c: &Client, request: &Request, source: &str, now: i64) -> Result<P
     }
     let key = request_key(request, source);
     let stored = c
-        .query_opt("SELECT body FROM results WHERE request_key = $1", &[&key])
+        .query_opt(
+            "SELECT body FROM results WHERE request_key = $1 AND bought_at >= $2",
+            &[&key, &fresh_since(now, max_age_ms)],
+        )
         .await
         .map_err(db)?
         .map(|r| r.get(0));
@@ -162,9 +177,13 @@ async fn write_ahead(
     member: &Member,
     planned: &Planned,
     request: &Request,
-    estimate: Usd,
     now: i64,
+    max_age_ms: Option<i64>,
 ) -> Result<WriteAhead, Refusal> {
+    let since_fresh = fresh_since(now, max_age_ms);
+    let estimate = planned
+        .to_buy(request)
+        .map_or(Usd::ZERO, serpkit::ops::estimate_cost);
     let tx = c.transaction().await.map_err(db)?;
     let team = tx
         .query_one(
@@ -208,8 +227,8 @@ async fn write_ahead(
         Planned::Records(p) => {
             let names: Vec<&str> = p.buy_keys.iter().map(|k| k.as_str()).collect();
             tx.query_one(
-                "SELECT count(*) FROM records WHERE key = ANY($1)",
-                &[&names],
+                "SELECT count(*) FROM records WHERE key = ANY($1) AND bought_at >= $2",
+                &[&names, &since_fresh],
             )
             .await
             .map_err(db)?
@@ -217,8 +236,8 @@ async fn write_ahead(
         }
         Planned::Result { key, .. } => tx
             .query_one(
-                "SELECT count(*) FROM results WHERE request_key = $1",
-                &[key],
+                "SELECT count(*) FROM results WHERE request_key = $1 AND bought_at >= $2",
+                &[key, &since_fresh],
             )
             .await
             .map_err(db)?
@@ -255,18 +274,24 @@ async fn write_ahead(
 
 /// Runs one checked request for `member`: answered from the team's records where it can be,
 /// the rest bought once. `request` carries the member's token as its key; it is replaced by
-/// the service key only in the body sent upstream.
-pub async fn call(app: &App, member: &Member, request: &Request) -> Result<Answer, Refusal> {
+/// the service key only in the body sent upstream. `max_age_ms`: records and results older
+/// than this are bought again (`None`: any age answers).
+pub async fn call(
+    app: &App,
+    member: &Member,
+    request: &Request,
+    max_age_ms: Option<i64>,
+) -> Result<Answer, Refusal> {
     let deadline = Instant::now() + app.config.reservation_wait;
     let mut c = app.pool.get().await.map_err(db)?;
     loop {
-        let now = crate::now_ms();
-        let planned = plan(&c, request, &app.source, now).await?;
+        let now = app.now();
+        let planned = plan(&c, request, &app.source, now, max_age_ms).await?;
         let Some(buy) = planned.to_buy(request).cloned() else {
             return Ok(answer_stored(&planned));
         };
         let estimate = serpkit::ops::estimate_cost(&buy);
-        match write_ahead(app, &mut c, member, &planned, request, estimate, now).await? {
+        match write_ahead(app, &mut c, member, &planned, request, now, max_age_ms).await? {
             WriteAhead::Sent(entry) => {
                 drop(c);
                 return Ok(send(app, planned, buy, estimate, entry).await);
@@ -301,7 +326,7 @@ async fn send(app: &App, planned: Planned, mut buy: Request, estimate: Usd, entr
     let path = buy.operation().url_path();
     let body = Bytes::from(buy.to_json());
     let outcome = upstream::post(&app.upstream, &path, body, app.config.upstream_timeout).await;
-    let now = crate::now_ms();
+    let now = app.now();
     let reused = match &planned {
         Planned::Records(p) => p.reused(),
         Planned::Result { .. } => 0,

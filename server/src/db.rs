@@ -8,7 +8,10 @@ use serpkit::machine::EntryState;
 use tokio_postgres::NoTls;
 
 /// The migrations, in order; each runs once per database (`schema_migrations`).
-const MIGRATIONS: &[(i32, &str)] = &[(1, include_str!("../migrations/0001_team.sql"))];
+const MIGRATIONS: &[(i32, &str)] = &[
+    (1, include_str!("../migrations/0001_team.sql")),
+    (2, include_str!("../migrations/0002_schedules.sql")),
+];
 
 /// Any two server processes serialise their migrations on this advisory lock.
 const MIGRATION_LOCK: i64 = 0x5e5b_0041;

@@ -1,6 +1,6 @@
 //! The HTTP side: the service's 11 operations at the service's paths, the team's own
-//! `GET /team/spend` and `GET /team/journal` (token in `authorization: Bearer …`), and
-//! `GET /health`.
+//! `GET /team/spend`, `GET /team/journal`, `GET` and `POST /team/schedules` (token in
+//! `authorization: Bearer …`), and `GET /health`.
 //!
 //! Every error is the service's error shape as the sandbox writes it,
 //! `{"error":{"code":…,"message":…}}` (`field` for a bad request field), and nothing is
@@ -79,6 +79,8 @@ async fn handle(
         health(&app).await
     } else if method == Method::GET && uri.path().starts_with("/team/") {
         team(&app, uri.path(), &headers).await
+    } else if method == Method::POST && uri.path() == "/team/schedules" {
+        add_schedule(&app, &headers, body).await
     } else if method == Method::POST {
         operation(&app, uri.path(), &headers, body).await
     } else {
@@ -197,7 +199,7 @@ async fn operation(app: &App, path: &str, headers: &HeaderMap, body: Body) -> Re
             .insert("retry-after", HeaderValue::from_static("1"));
         return r;
     }
-    match buy::call(app, &member, &request).await {
+    match buy::call(app, &member, &request, None).await {
         Ok(answer) => answered(answer),
         Err(Refusal::Cap(whose, committed, estimate, cap)) => error(
             402,
@@ -254,19 +256,72 @@ async fn health(app: &App) -> Response<Body> {
     }
 }
 
-async fn team(app: &App, path: &str, headers: &HeaderMap) -> Response<Body> {
+/// The member of an `authorization: Bearer …` header.
+async fn bearer(app: &App, headers: &HeaderMap) -> Result<auth::Member, Response<Body>> {
     let token = headers
         .get("authorization")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .unwrap_or("");
-    let member = match auth::member(&app.pool, token).await {
+    auth::member(&app.pool, token).await.map_err(unauthorized)
+}
+
+/// `POST /team/schedules` `{"operation": "ranked-keywords/domain", "request": {…}, "every":
+/// "day"}`: the request (without a key) checked as a call would be, first run now.
+async fn add_schedule(app: &App, headers: &HeaderMap, body: Body) -> Response<Body> {
+    let member = match bearer(app, headers).await {
         Ok(m) => m,
-        Err(e) => return unauthorized(e),
+        Err(r) => return r,
+    };
+    if !is_json(headers) {
+        return error(415, "unsupported_media_type", "send JSON");
+    }
+    let Ok(bytes) = to_bytes(body, app.config.max_body_bytes).await else {
+        return error(413, "payload_too_large", "the request body is too large");
+    };
+    let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+    let Some(op) = v["operation"]
+        .as_str()
+        .and_then(|o| Operation::from_str(o).ok())
+    else {
+        return json(
+            400,
+            error_body("malformed", "no such operation", Some("/operation")),
+        );
+    };
+    let Some(every) = v["every"]
+        .as_str()
+        .and_then(crate::schedule::Every::from_name)
+    else {
+        return json(
+            400,
+            error_body("malformed", "every: day or week", Some("/every")),
+        );
+    };
+    let mut fields = v["request"].clone();
+    fields["key"] = "".into();
+    let request = match Request::from_json(op, &fields.to_string()) {
+        Ok(r) => r,
+        Err(e) => return json(400, error_body(e.code(), &e.to_string(), Some(&e.field))),
+    };
+    if let Err(e) = request.check() {
+        return json(400, error_body(e.code(), &e.to_string(), Some(&e.field)));
+    }
+    match crate::schedule::add(app, &member, &request, every, app.now()).await {
+        Ok(id) => json(201, serde_json::json!({ "id": id }).to_string()),
+        Err(e) => database(&e),
+    }
+}
+
+async fn team(app: &App, path: &str, headers: &HeaderMap) -> Response<Body> {
+    let member = match bearer(app, headers).await {
+        Ok(m) => m,
+        Err(r) => return r,
     };
     let result = match path {
         "/team/spend" => crate::report::spend(app, &member).await,
         "/team/journal" => crate::report::journal(app, &member).await,
+        "/team/schedules" => crate::schedule::list(app, &member).await,
         _ => return error(404, "not_found", "no such team resource"),
     };
     match result {

@@ -11,6 +11,7 @@
 //! - [`auth`]: member tokens (hashed, constant-time, revocable).
 //! - [`buy`]: one call: plan, write-ahead, send, settle.
 //! - [`http`]: the routes, CORS, limits and the error shape; [`report`]: spend and journal.
+//! - [`schedule`]: scheduled tracking (a member's request bought again every day or week).
 //! - [`upstream`]: the client to the service.
 
 #![warn(missing_docs)]
@@ -20,6 +21,7 @@ pub mod buy;
 pub mod db;
 pub mod http;
 pub mod report;
+pub mod schedule;
 pub mod upstream;
 
 use std::collections::HashMap;
@@ -88,6 +90,18 @@ pub struct App {
     pub instance: i64,
     /// Per-member rate limit.
     pub limiter: Limiter,
+    /// The clock every time stored is read from (tests inject one).
+    pub clock: Clock,
+}
+
+/// A clock: milliseconds since the Unix epoch.
+pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
+
+impl App {
+    /// Now, by this process's clock.
+    pub fn now(&self) -> i64 {
+        (self.clock)()
+    }
 }
 
 /// Milliseconds since the Unix epoch.
@@ -129,9 +143,25 @@ impl Limiter {
     }
 }
 
-/// Connects, migrates, takes this process's liveness lock and settles what dead processes
-/// left in flight; returns the state to serve with.
+/// Connects, migrates, takes this process's liveness lock, settles what dead processes left
+/// in flight and starts the schedules; returns the state to serve with.
 pub async fn open(config: Config) -> Result<Arc<App>, String> {
+    let app = open_with_clock(config, Arc::new(now_ms)).await?;
+    let scheduler = app.clone();
+    tokio::spawn(async move {
+        loop {
+            if let Err(e) = schedule::run_due(&scheduler, scheduler.now()).await {
+                eprintln!("schedules: {e}");
+            }
+            tokio::time::sleep(Duration::from_secs(30)).await;
+        }
+    });
+    Ok(app)
+}
+
+/// As [`open`] with `clock`, and without the schedules' timer: the caller runs
+/// [`schedule::run_due`] (tests, with an injected clock).
+pub async fn open_with_clock(config: Config, clock: Clock) -> Result<Arc<App>, String> {
     let upstream = Upstream::parse(&config.upstream)?;
     let pool = db::pool(&config.database_url, config.pool_size)?;
     db::migrate(&pool).await?;
@@ -151,14 +181,15 @@ pub async fn open(config: Config) -> Result<Arc<App>, String> {
         pool,
         upstream,
         instance,
+        clock,
     });
-    db::recover(&app.pool, now_ms()).await?;
+    db::recover(&app.pool, app.now()).await?;
     // Other processes may die while this one runs: their calls are settled from here too.
     let watcher = app.clone();
     tokio::spawn(async move {
         loop {
             tokio::time::sleep(Duration::from_secs(1)).await;
-            if let Err(e) = db::recover(&watcher.pool, now_ms()).await {
+            if let Err(e) = db::recover(&watcher.pool, watcher.now()).await {
                 eprintln!("recovery: {e}");
             }
         }

@@ -18,7 +18,7 @@ pub async fn spend(app: &App, member: &Member) -> Result<Value, String> {
         .await
         .map_err(|e| e.to_string())?;
     let period = Period::from_name(team.get(1)).unwrap_or_default();
-    let since = period.start(crate::now_ms(), team.get(2));
+    let since = period.start(app.now(), team.get(2));
     let row = c
         .query_one(
             "SELECT
