@@ -248,3 +248,55 @@ async fn a_token_revoked_mid_job_stops_at_the_next_call() {
     assert_eq!(statuses, [200, 200, 200, 401, 401, 401]);
     assert_eq!(team.ledger().charged().count(), 3);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn database_connections_cut_mid_job_lose_nothing_and_repeat_nothing() {
+    let mut team = Team::new().await;
+    let server = team.start_default();
+    let token = team.member("ana", None).await;
+    let job = tokio::spawn(async move {
+        let mut retried = 0;
+        for i in 0..40 {
+            let body =
+                json!({"key": token, "keywords": [format!("kw {i}"), "shared"], "ccode": "US"});
+            let mut r = post(&server, "/v1/search_volume/bulk", &body).await;
+            // A 503 is retried, as the service's clients retry it.
+            while r.status == 503 {
+                retried += 1;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                r = post(&server, "/v1/search_volume/bulk", &body).await;
+            }
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+        retried
+    });
+    // Every connection to the database ends, as when PostgreSQL restarts, three times.
+    let database = team.database.rsplit("dbname=").next().unwrap().to_string();
+    for _ in 0..3 {
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let c = team.pool.get().await.unwrap();
+        c.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE datname = $1 AND pid <> pg_backend_pid()",
+            &[&database],
+        )
+        .await
+        .unwrap();
+    }
+    let retried = job.await.unwrap();
+    eprintln!("calls retried after a 503: {retried}");
+    let ledger = team.ledger();
+    // 40 keywords and "shared" once.
+    let units: u64 = ledger.charged().map(|e| e.units).sum();
+    assert_eq!(units, 41);
+    let journal = team
+        .number("SELECT (sum(charge_micros) + sum(possible_micros))::bigint FROM entries")
+        .await;
+    assert_eq!(journal, ledger.total.micros());
+    assert_eq!(
+        team.number("SELECT count(*) FROM entries WHERE state = 'sent'")
+            .await,
+        0
+    );
+    assert_eq!(team.number("SELECT count(*) FROM records").await, 41);
+}
