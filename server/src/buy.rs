@@ -8,7 +8,7 @@ use axum::body::Bytes;
 use deadpool_postgres::{Client, Transaction};
 use serpkit::machine::{EntryState, Period, Totals};
 use serpkit::records::{request_key, request_keys, Bought, Plan, PlanOptions, StoredRecord};
-use serpkit::{Request, Usd};
+use serpkit::{ApiKey, Request, Usd};
 
 use crate::auth::Member;
 use crate::upstream::{self, Outcome};
@@ -347,7 +347,7 @@ async fn send(app: &App, planned: Planned, mut buy: Request, estimate: Usd, entr
             status: 200, body, ..
         } => {
             answer.cost = estimate;
-            let text = String::from_utf8_lossy(&body).into_owned();
+            let text = redact(&body, &app.config.service_key);
             let is_json = serde_json::from_str::<serde::de::IgnoredAny>(&text).is_ok();
             answer.body = match (&planned, is_json) {
                 (Planned::Records(p), true) => {
@@ -381,7 +381,7 @@ async fn send(app: &App, planned: Planned, mut buy: Request, estimate: Usd, entr
             // Decided: an answer other than 200 was not charged (the sandbox's rule; the
             // service documents none), and is passed on as it came.
             answer.status = status;
-            answer.body = String::from_utf8_lossy(&body).into_owned();
+            answer.body = redact(&body, &app.config.service_key);
             answer.headers = headers
                 .into_iter()
                 .filter(|(n, _)| n == "retry-after")
@@ -426,6 +426,18 @@ async fn send(app: &App, planned: Planned, mut buy: Request, estimate: Usd, entr
         }
     }
     answer
+}
+
+/// The service's body as text, the service key replaced wherever the service echoed it (an
+/// error message naming the key it refused, say): members never see it.
+fn redact(body: &[u8], key: &ApiKey) -> String {
+    let text = String::from_utf8_lossy(body);
+    let key = key.expose();
+    if !key.is_empty() && text.contains(key) {
+        text.replace(key, "[the team's service key]")
+    } else {
+        text.into_owned()
+    }
 }
 
 struct Settled {
@@ -490,4 +502,19 @@ async fn settle(app: &App, s: &Settled) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())?;
     tx.commit().await.map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_service_key_never_reaches_a_member() {
+        let key = ApiKey::new("sk-live-1234");
+        let echoed = br#"{"error":{"message":"key sk-live-1234 is expired"}}"#;
+        let shown = redact(echoed, &key);
+        assert!(!shown.contains("sk-live-1234"), "{shown}");
+        assert_eq!(redact(b"[1,2]", &key), "[1,2]");
+        assert_eq!(redact(b"[1,2]", &ApiKey::default()), "[1,2]");
+    }
 }
