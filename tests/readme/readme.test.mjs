@@ -5,7 +5,7 @@
 // What is run, found generically so sections added later are covered too:
 // - every line of every shell block (```sh, bash, shell, console), `\` continuations joined
 //   and `# comments` dropped, in order; a command that starts a server (`cargo run -p
-//   sandbox …`, `cargo xtask serve …`, `trunk serve …`) is started, waited for until its URL
+//   sandbox …`, `cargo xtask serve …`, `cargo xtask team …`, `trunk serve …`) is started, waited for until its URL
 //   answers, and stopped when its block ends (so the block's `curl` reaches it);
 // - every inline command of the prose (a code span starting with `cargo `, `trunk `, `node `,
 //   `npm ` or `NAME=value … `), the same way; while they run, the README's own sandbox
@@ -119,7 +119,7 @@ function kill(child) {
 
 /** The URL a server command serves, if it is one. */
 function serverUrl(command) {
-  if (/^cargo run -p sandbox\b/.test(command)) return 'stdout';
+  if (/^cargo run -p sandbox\b/.test(command) || /^cargo xtask team\b/.test(command)) return 'stdout';
   const port = command.match(/--port (\d+)/)?.[1] ?? '8080';
   if (/^cargo xtask serve\b/.test(command) || /^trunk serve\b/.test(command)) return `http://127.0.0.1:${port}/`;
   return null;
@@ -150,12 +150,13 @@ function startServer(command) {
       });
     child.stdout.on('data', (d) => {
       out += d;
-      url ??= out.match(/sandbox listening on (http:\/\/\S+)/)?.[1] ?? null;
+      url ??= out.match(/(?:sandbox listening on|^server:) (http:\/\/\S+)/m)?.[1] ?? null;
     });
     child.stderr.on('data', (d) => (out += d));
     child.on('close', (code) => reject(new Error(`\`${command}\` stopped (${code}) before serving:\n${out.slice(-3000)}`)));
     const poll = async () => {
-      if (url !== null && (await answers(/sandbox/.test(command) ? `${url}/health` : url))) {
+      const api = /sandbox|xtask team/.test(command);
+      if (url !== null && (await answers(api ? `${url}/health` : url))) {
         child.removeAllListeners('close');
         return resolve({ url, stop, ms: Date.now() - started });
       }
@@ -179,7 +180,7 @@ async function runCommand(t, command, servers) {
   if (serverUrl(command)) {
     const server = await startServer(command);
     t.diagnostic(`served: \`${command}\` at ${server.url} after ${(server.ms / 1000).toFixed(1)} s`);
-    if (!/sandbox/.test(command)) {
+    if (!/sandbox|xtask team/.test(command)) {
       const page = await (await fetch(server.url)).text();
       assert.match(page, /<html/i, `\`${command}\` serves the app's page`);
     }

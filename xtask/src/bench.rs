@@ -7,6 +7,7 @@ use std::process::{Command, Stdio};
 
 use serde::Deserialize;
 
+use crate::postgres::Cluster;
 use crate::servers::{SandboxServer, StaticServer};
 use crate::tools::Tools;
 use crate::{app, cargo, pkg, root, run, target_dir, CurrentDir, Res};
@@ -53,6 +54,25 @@ pub fn bench() -> Res {
          test` runs take at most 60 s on this machine.",
         cargo().args(crate::SIM).arg("--bench"),
     )?;
+
+    let cluster = Cluster::start(&root().join("target").join("pg-bench"), true)?;
+    section(
+        "Team server",
+        "`cargo bench -p serpkit-server --bench latency` on a throwaway PostgreSQL cluster: \
+         the latency the team server adds over calling the sandbox directly, p50/p95, one \
+         member calling one after another (each call buying a new record: plan, write-ahead, \
+         send, settle; then each answered from the team's records), and calls per second \
+         with 50 members at once. Goal: added p95 ≤ 5 ms.",
+        cargo().env("SERPKIT_TEST_PG", cluster.conninfo()).args([
+            "bench",
+            "--quiet",
+            "-p",
+            "serpkit-server",
+            "--bench",
+            "latency",
+        ]),
+    )?;
+    drop(cluster);
 
     let sandbox = SandboxServer::start()?;
     pkg::pkg(&tools)?;

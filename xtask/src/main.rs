@@ -11,14 +11,17 @@
 //! One module per task: [`test`] (every check and test), [`arch`] (the layer and file-size
 //! rules), [`pkg`] (the JS package), [`app`] (serving and building the app with Trunk),
 //! [`app_wasm`] (Trunk's pre-build hook), [`bench`] (BENCHMARKS.md and the A/B run of the
-//! validator); [`servers`] holds the servers the tests talk to and [`tools`] the installer.
+//! validator), [`team`] (the team server); [`servers`] holds the servers the tests talk to,
+//! [`postgres`] the local PostgreSQL cluster and [`tools`] the installer.
 
 mod app;
 mod app_wasm;
 mod arch;
 mod bench;
 mod pkg;
+mod postgres;
 mod servers;
+mod team;
 mod test;
 mod tools;
 
@@ -47,6 +50,11 @@ tasks:
   js                 only the JS package tests (pkg, node:test, tsc) against the sandbox
   e2e                only the app end-to-end tests against demo mode and the sandbox
   readme             only the README's commands and snippets, run as a new user types them
+  team [--port P] [--upstream URL]
+                     the team server on a local PostgreSQL (installed when missing) in front
+                     of the sandbox server (or the service at URL, its key in
+                     SERPKIT_SERVICE_KEY); prints `server: http://…` and `member token: …`
+  server             only the team server's tests, on a throwaway PostgreSQL cluster
   sim [--seed S] [--steps N] [--tabs T] [--no-locks] [--mutation NAME]
                      the money state machine's simulator: replay or extend one seed's run
                      (`--suite`: a million steps over many seeds and every mutation)
@@ -81,6 +89,8 @@ fn main() -> ExitCode {
         Some("e2e") => test::e2e(),
         Some("js") => test::js(),
         Some("readme") => test::readme(),
+        Some("team") => team::team(&args[1..]),
+        Some("server") => test::server(),
         Some("sim") => run(cargo().args(SIM).args(&args[1..])),
         Some("setup") => Tools::ensure(true).map(|_| ()),
         Some("app-wasm") => Tools::ensure(false).and_then(|tools| app_wasm::app_wasm(&tools)),

@@ -4,6 +4,7 @@ use std::ffi::OsStr;
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::postgres::Cluster;
 use crate::servers::{SandboxServer, StaticServer};
 use crate::tools::Tools;
 use crate::{app, arch, cargo, pkg, root, run, Res};
@@ -44,7 +45,15 @@ pub fn all() -> Res {
         "--lib",
         "--bins",
     ])?;
-    run(cargo().args(["test", "--workspace", "--all-features"]))?;
+    // The team server's tests need PostgreSQL: their own stage starts a cluster.
+    run(cargo().args([
+        "test",
+        "--workspace",
+        "--all-features",
+        "--exclude",
+        "serpkit-server",
+    ]))?;
+    server()?;
 
     // Everything below talks to a real sandbox server on loopback.
     let sandbox = SandboxServer::start()?;
@@ -69,6 +78,24 @@ pub fn all() -> Res {
     readme_stage(&tools, &sandbox)?;
     eprintln!("\nxtask test: all checks passed");
     Ok(())
+}
+
+/// The team server's tests (`cargo xtask server`) against a throwaway PostgreSQL cluster in
+/// `target/pg-test` (installed from Debian when missing), stopped after them.
+pub fn server() -> Res {
+    let started = std::time::Instant::now();
+    let cluster = Cluster::start(&crate::root().join("target").join("pg-test"), true)?;
+    let result = run(cargo().env("SERPKIT_TEST_PG", cluster.conninfo()).args([
+        "test",
+        "-p",
+        "serpkit-server",
+    ]));
+    drop(cluster);
+    eprintln!(
+        "team server stage: {:.1} s (cluster, build and tests)",
+        started.elapsed().as_secs_f64()
+    );
+    result
 }
 
 /// `cargo clippy <args> -- -D warnings`: every warning fails the run.

@@ -345,13 +345,14 @@ fn ensure_wasm_target() -> Res {
     }
 }
 
-/// Chromium and ChromeDriver from PATH, installed from Debian when missing.
-fn ensure_browser() -> Res<(PathBuf, PathBuf)> {
-    if let (Some(c), Some(d)) = (which("chromium"), which("chromedriver")) {
-        return Ok((c, d));
-    }
-    eprintln!("installing Chromium and ChromeDriver from Debian");
-    let as_root = output(Path::new("id"), &["-u"]).is_some_and(|u| u == "0");
+/// True when this process runs as root.
+pub fn is_root() -> bool {
+    output(Path::new("id"), &["-u"]).is_some_and(|u| u == "0")
+}
+
+/// `apt-get update` and `apt-get install -y <packages>` from Debian (through sudo unless root).
+pub fn apt_install(packages: &[&str]) -> Res {
+    let as_root = is_root();
     let apt = |args: &[&str]| {
         let mut cmd = if as_root {
             Command::new("apt-get")
@@ -364,7 +365,16 @@ fn ensure_browser() -> Res<(PathBuf, PathBuf)> {
         run(&mut cmd)
     };
     apt(&["update"])?;
-    apt(&["install", "-y", "chromium", "chromium-driver"])?;
+    apt(&[&["install", "-y"][..], packages].concat())
+}
+
+/// Chromium and ChromeDriver from PATH, installed from Debian when missing.
+fn ensure_browser() -> Res<(PathBuf, PathBuf)> {
+    if let (Some(c), Some(d)) = (which("chromium"), which("chromedriver")) {
+        return Ok((c, d));
+    }
+    eprintln!("installing Chromium and ChromeDriver from Debian");
+    apt_install(&["chromium", "chromium-driver"])?;
     match (which("chromium"), which("chromedriver")) {
         (Some(c), Some(d)) => Ok((c, d)),
         _ => Err("chromium / chromedriver not found after installing".into()),

@@ -1,0 +1,520 @@
+//! One paid call through the server, as the money state machine orders it with PostgreSQL as
+//! the store: plan against the team's records, write ahead (reservation, caps and entry in
+//! one transaction), send, settle (entry, records, reservation in one transaction).
+
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use deadpool_postgres::{Client, Transaction};
+use serpkit::machine::{EntryState, Period, Totals};
+use serpkit::records::{request_key, request_keys, Bought, Plan, PlanOptions, StoredRecord};
+use serpkit::{ApiKey, Request, Usd};
+
+use crate::auth::Member;
+use crate::upstream::{self, Outcome};
+use crate::App;
+
+/// What a call answers: a status, a body and what it cost.
+#[derive(Debug)]
+pub struct Answer {
+    /// HTTP status.
+    pub status: u16,
+    /// Body (the service's, merged with the team's records, or the server's error).
+    pub body: String,
+    /// Headers to pass on from the service (`retry-after`).
+    pub headers: Vec<(String, String)>,
+    /// What this call was charged.
+    pub cost: Usd,
+    /// What this call may have been charged (its answer was lost).
+    pub possibly_charged: Usd,
+    /// Requested positions answered from the team's records.
+    pub reused: usize,
+    /// The journal entry, when something was sent.
+    pub entry: Option<i64>,
+}
+
+/// Why a call was refused before anything was sent.
+#[derive(Debug)]
+pub enum Refusal {
+    /// A cap would be passed: (whose, committed, estimate, cap).
+    Cap(&'static str, Usd, Usd, Usd),
+    /// The records stayed reserved by another call for too long.
+    Busy,
+    /// The database failed.
+    Database(String),
+}
+
+fn db(e: impl std::fmt::Display) -> Refusal {
+    Refusal::Database(e.to_string())
+}
+
+/// The team's records for a request: per record (priced per item) or the whole result
+/// (priced per request).
+enum Planned {
+    Records(Plan),
+    Result { key: String, stored: Option<String> },
+}
+
+impl Planned {
+    /// What must be bought, if anything.
+    fn to_buy<'a>(&'a self, request: &'a Request) -> Option<&'a Request> {
+        match self {
+            Planned::Records(p) => p.to_buy.as_ref(),
+            Planned::Result { stored: None, .. } => Some(request),
+            Planned::Result { .. } => None,
+        }
+    }
+
+    /// The reservation keys of what is bought.
+    fn reservations(&self) -> Vec<String> {
+        match self {
+            Planned::Records(p) => p.buy_keys.iter().map(|k| k.as_str().to_string()).collect(),
+            Planned::Result { key, .. } => vec![format!("result|{key}")],
+        }
+    }
+}
+
+/// The oldest purchase that still answers a call: records and results bought before it are
+/// bought again (`i64::MIN`: any).
+fn fresh_since(now: i64, max_age_ms: Option<i64>) -> i64 {
+    max_age_ms.map_or(i64::MIN, |age| now.saturating_sub(age))
+}
+
+async fn plan(
+    c: &Client,
+    request: &Request,
+    source: &str,
+    now: i64,
+    max_age_ms: Option<i64>,
+) -> Result<Planned, Refusal> {
+    if let Some((_, keys)) = request_keys(request, source) {
+        let names: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
+        let rows = c
+            .query(
+                "SELECT key, json, bought_at FROM records WHERE key = ANY($1)",
+                &[&names],
+            )
+            .await
+            .map_err(db)?;
+        let found = |name: &str| {
+            rows.iter()
+                .find(|r| r.get::<_, &str>(0) == name)
+                .map(|r| StoredRecord {
+                    json: r.get(1),
+                    bought_at_ms: r.get::<_, i64>(2) as f64,
+                    issues: Vec::new(),
+                    imported: false,
+                })
+        };
+        let stored = names.iter().map(|n| found(n)).collect();
+        // Decided: a member's call takes the team's records at any age (as the app does by
+        // default); a scheduled run wants them fresher than half its period.
+        let options = PlanOptions {
+            now_ms: now as f64,
+            max_age_ms: max_age_ms.map(|a| a as f64),
+            refresh: false,
+        };
+        if let Some(p) = Plan::new(request, source, stored, &options) {
+            return Ok(Planned::Records(p));
+        }
+    }
+    let key = request_key(request, source);
+    let stored = c
+        .query_opt(
+            "SELECT body FROM results WHERE request_key = $1 AND bought_at >= $2",
+            &[&key, &fresh_since(now, max_age_ms)],
+        )
+        .await
+        .map_err(db)?
+        .map(|r| r.get(0));
+    Ok(Planned::Result { key, stored })
+}
+
+/// What a write-ahead came to.
+enum WriteAhead {
+    /// Entry written, records reserved: send.
+    Sent(i64),
+    /// Another call holds a reservation: wait for it and plan again.
+    Reserved,
+    /// A record was stored meanwhile: plan again.
+    Stored,
+}
+
+/// Sums of the period's entries for the team and for one member, as [`Totals`] counts them.
+async fn totals(
+    tx: &Transaction<'_>,
+    since: i64,
+    member: i64,
+) -> Result<(Totals, Totals), Refusal> {
+    let row = tx
+        .query_one(
+            "SELECT
+               coalesce(sum(estimate_micros) FILTER (WHERE state = 'sent'), 0)::bigint,
+               coalesce(sum(charge_micros) FILTER (WHERE state <> 'sent' AND at >= $1), 0)::bigint,
+               coalesce(sum(possible_micros) FILTER (WHERE state <> 'sent' AND at >= $1), 0)::bigint,
+               coalesce(sum(estimate_micros) FILTER (WHERE state = 'sent' AND member_id = $2), 0)::bigint,
+               coalesce(sum(charge_micros) FILTER (WHERE state <> 'sent' AND at >= $1 AND member_id = $2), 0)::bigint,
+               coalesce(sum(possible_micros) FILTER (WHERE state <> 'sent' AND at >= $1 AND member_id = $2), 0)::bigint
+             FROM entries WHERE state = 'sent' OR at >= $1",
+            &[&since, &member],
+        )
+        .await
+        .map_err(db)?;
+    let t = |i: usize| Totals {
+        in_flight: Usd::from_micros(row.get(i)),
+        spent: Usd::from_micros(row.get(i + 1)),
+        possibly_charged: Usd::from_micros(row.get(i + 2)),
+    };
+    Ok((t(0), t(3)))
+}
+
+/// The write-ahead: under the team row's lock (every process's write-aheads in one order),
+/// reserve the records, make sure none was stored meanwhile, check both caps, write the
+/// entry `sent`. All or nothing.
+async fn write_ahead(
+    app: &App,
+    c: &mut Client,
+    member: &Member,
+    planned: &Planned,
+    request: &Request,
+    now: i64,
+    max_age_ms: Option<i64>,
+) -> Result<WriteAhead, Refusal> {
+    let since_fresh = fresh_since(now, max_age_ms);
+    let estimate = planned
+        .to_buy(request)
+        .map_or(Usd::ZERO, serpkit::ops::estimate_cost);
+    let tx = c.transaction().await.map_err(db)?;
+    let team = tx
+        .query_one(
+            "SELECT cap_micros, period, reset_at FROM team WHERE id = 1 FOR UPDATE",
+            &[],
+        )
+        .await
+        .map_err(db)?;
+    let entry: i64 = tx
+        .query_one(
+            "INSERT INTO entries (member_id, operation, request_key, estimate_micros, state, owner, at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+            &[
+                &member.id,
+                &request.operation().path(),
+                &request_key(request, &app.source),
+                &estimate.micros(),
+                &EntryState::Sent.as_str(),
+                &app.instance,
+                &now,
+            ],
+        )
+        .await
+        .map_err(db)?
+        .get(0);
+    // Reserve first, then look for stored records: a buyer settling meanwhile either
+    // committed before the reservation (its records are seen below) or holds it (conflict).
+    let keys = planned.reservations();
+    let reserved = tx
+        .query(
+            "INSERT INTO reservations (key, entry_id) SELECT unnest($1::text[]), $2
+             ON CONFLICT (key) DO NOTHING RETURNING key",
+            &[&keys, &entry],
+        )
+        .await
+        .map_err(db)?;
+    if reserved.len() < keys.len() {
+        return Ok(WriteAhead::Reserved);
+    }
+    let stored: i64 = match planned {
+        Planned::Records(p) => {
+            let names: Vec<&str> = p.buy_keys.iter().map(|k| k.as_str()).collect();
+            tx.query_one(
+                "SELECT count(*) FROM records WHERE key = ANY($1) AND bought_at >= $2",
+                &[&names, &since_fresh],
+            )
+            .await
+            .map_err(db)?
+            .get(0)
+        }
+        Planned::Result { key, .. } => tx
+            .query_one(
+                "SELECT count(*) FROM results WHERE request_key = $1 AND bought_at >= $2",
+                &[key, &since_fresh],
+            )
+            .await
+            .map_err(db)?
+            .get(0),
+    };
+    if stored > 0 {
+        return Ok(WriteAhead::Stored);
+    }
+    let period = Period::from_name(team.get(1)).unwrap_or_default();
+    let since = period.start(now, team.get(2));
+    let (team_totals, member_totals) = totals(&tx, since, member.id).await?;
+    // The entry just written is in flight in both sums: take it out again.
+    let without = |t: Totals| Totals {
+        in_flight: t.in_flight - estimate,
+        ..t
+    };
+    let cap = |m: Option<i64>| m.map(Usd::from_micros);
+    let team_cap = cap(team.get(0));
+    if let Err(committed) = without(team_totals).admits(estimate, team_cap) {
+        return Err(Refusal::Cap(
+            "the team's",
+            committed,
+            estimate,
+            team_cap.unwrap_or_default(),
+        ));
+    }
+    if let Err(committed) = without(member_totals).admits(estimate, cap(member.cap_micros)) {
+        let c = cap(member.cap_micros).unwrap_or_default();
+        return Err(Refusal::Cap("your", committed, estimate, c));
+    }
+    tx.commit().await.map_err(db)?;
+    Ok(WriteAhead::Sent(entry))
+}
+
+/// Runs one checked request for `member`: answered from the team's records where it can be,
+/// the rest bought once. `request` carries the member's token as its key; it is replaced by
+/// the service key only in the body sent upstream. `max_age_ms`: records and results older
+/// than this are bought again (`None`: any age answers).
+pub async fn call(
+    app: &App,
+    member: &Member,
+    request: &Request,
+    max_age_ms: Option<i64>,
+) -> Result<Answer, Refusal> {
+    let deadline = Instant::now() + app.config.reservation_wait;
+    let mut c = app.pool.get().await.map_err(db)?;
+    loop {
+        let now = app.now();
+        let planned = plan(&c, request, &app.source, now, max_age_ms).await?;
+        let Some(buy) = planned.to_buy(request).cloned() else {
+            return Ok(answer_stored(&planned));
+        };
+        let estimate = serpkit::ops::estimate_cost(&buy);
+        match write_ahead(app, &mut c, member, &planned, request, now, max_age_ms).await? {
+            WriteAhead::Sent(entry) => {
+                drop(c);
+                return Ok(send(app, planned, buy, estimate, entry).await);
+            }
+            WriteAhead::Reserved | WriteAhead::Stored if Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(15)).await;
+            }
+            WriteAhead::Reserved | WriteAhead::Stored => return Err(Refusal::Busy),
+        }
+    }
+}
+
+fn answer_stored(planned: &Planned) -> Answer {
+    let (body, reused) = match planned {
+        Planned::Records(p) => (p.merge(None, false).body, p.reused()),
+        Planned::Result { stored, .. } => (stored.clone().unwrap_or_default(), 1),
+    };
+    Answer {
+        status: 200,
+        body,
+        headers: Vec::new(),
+        cost: Usd::ZERO,
+        possibly_charged: Usd::ZERO,
+        reused,
+        entry: None,
+    }
+}
+
+/// Sends the bought part upstream with the service key, settles its entry and answers.
+async fn send(app: &App, planned: Planned, mut buy: Request, estimate: Usd, entry: i64) -> Answer {
+    buy.set_key(app.config.service_key.clone());
+    let path = buy.operation().url_path();
+    let body = Bytes::from(buy.to_json());
+    let outcome = upstream::post(&app.upstream, &path, body, app.config.upstream_timeout).await;
+    let now = app.now();
+    let reused = match &planned {
+        Planned::Records(p) => p.reused(),
+        Planned::Result { .. } => 0,
+    };
+    let mut answer = Answer {
+        status: 200,
+        body: String::new(),
+        headers: Vec::new(),
+        cost: Usd::ZERO,
+        possibly_charged: Usd::ZERO,
+        reused,
+        entry: Some(entry),
+    };
+    let mut records: Vec<(String, String)> = Vec::new();
+    let mut result: Option<(String, String)> = None;
+    let status = match outcome {
+        Outcome::Answer {
+            status: 200, body, ..
+        } => {
+            answer.cost = estimate;
+            let text = redact(&body, &app.config.service_key);
+            let is_json = serde_json::from_str::<serde::de::IgnoredAny>(&text).is_ok();
+            answer.body = match (&planned, is_json) {
+                (Planned::Records(p), true) => {
+                    let bought = Bought {
+                        body: &text,
+                        report: None,
+                        at_ms: now as f64,
+                    };
+                    let merged = p.merge(Some(bought), false);
+                    records = merged
+                        .fresh
+                        .into_iter()
+                        .map(|(k, r)| (k.as_str().to_string(), r.json))
+                        .collect();
+                    merged.body
+                }
+                (Planned::Result { key, .. }, true) => {
+                    result = Some((key.clone(), text.clone()));
+                    text
+                }
+                // Paid for and unreadable: passed on as it came, stored nowhere.
+                (_, false) => text,
+            };
+            Some(200)
+        }
+        Outcome::Answer {
+            status,
+            headers,
+            body,
+        } => {
+            // Decided: an answer other than 200 was not charged (the sandbox's rule; the
+            // service documents none), and is passed on as it came.
+            answer.status = status;
+            answer.body = redact(&body, &app.config.service_key);
+            answer.headers = headers
+                .into_iter()
+                .filter(|(n, _)| n == "retry-after")
+                .collect();
+            Some(i32::from(status))
+        }
+        Outcome::NotSent(message) => {
+            answer.status = 502;
+            answer.body = crate::http::error_body("upstream_unreachable", &message, None);
+            None
+        }
+        Outcome::Lost(message) => {
+            answer.status = 502;
+            answer.possibly_charged = estimate;
+            answer.body = crate::http::error_body("upstream_lost", &message, None);
+            None
+        }
+    };
+    let state = EntryState::of(answer.cost, answer.possibly_charged);
+    let settled = Settled {
+        entry,
+        state,
+        charge: answer.cost,
+        possible: answer.possibly_charged,
+        status,
+        now,
+        records,
+        result,
+    };
+    // A failed settle keeps the answer (it is paid for) and retries for a while; the entry
+    // stays `sent` meanwhile, counted in flight.
+    for attempt in 0..20u64 {
+        match settle(app, &settled).await {
+            Ok(()) => break,
+            Err(e) => {
+                eprintln!(
+                    "entry {entry}: settling failed (attempt {}): {e}",
+                    attempt + 1
+                );
+                tokio::time::sleep(Duration::from_millis(100 + 50 * attempt)).await;
+            }
+        }
+    }
+    answer
+}
+
+/// The service's body as text, the service key replaced wherever the service echoed it (an
+/// error message naming the key it refused, say): members never see it.
+fn redact(body: &[u8], key: &ApiKey) -> String {
+    let text = String::from_utf8_lossy(body);
+    let key = key.expose();
+    if !key.is_empty() && text.contains(key) {
+        text.replace(key, "[the team's service key]")
+    } else {
+        text.into_owned()
+    }
+}
+
+struct Settled {
+    entry: i64,
+    state: EntryState,
+    charge: Usd,
+    possible: Usd,
+    status: Option<i32>,
+    now: i64,
+    records: Vec<(String, String)>,
+    result: Option<(String, String)>,
+}
+
+/// The entry's outcome, its records or result, and its reservations freed: one transaction.
+async fn settle(app: &App, s: &Settled) -> Result<(), String> {
+    let mut c = app.pool.get().await.map_err(|e| e.to_string())?;
+    let tx = c.transaction().await.map_err(|e| e.to_string())?;
+    // A process cut off from the database may find its entry already settled as possibly
+    // charged by another (`db::recover`): the known outcome replaces that guess.
+    tx.execute(
+        "UPDATE entries SET state = $2, charge_micros = $3, possible_micros = $4, status = $5,
+             settled_at = $6
+         WHERE id = $1 AND state IN ('sent', 'possibly_charged')",
+        &[
+            &s.entry,
+            &s.state.as_str(),
+            &s.charge.micros(),
+            &s.possible.micros(),
+            &s.status,
+            &s.now,
+        ],
+    )
+    .await
+    .map_err(|e| e.to_string())?;
+    if !s.records.is_empty() {
+        let (keys, jsons): (Vec<&str>, Vec<&str>) = s
+            .records
+            .iter()
+            .map(|(k, j)| (k.as_str(), j.as_str()))
+            .unzip();
+        tx.execute(
+            "INSERT INTO records (key, json, bought_at, entry_id)
+             SELECT k, j, $3, $4 FROM unnest($1::text[], $2::text[]) AS r (k, j)
+             ON CONFLICT (key) DO UPDATE
+             SET json = EXCLUDED.json, bought_at = EXCLUDED.bought_at, entry_id = EXCLUDED.entry_id",
+            &[&keys, &jsons, &s.now, &s.entry],
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    }
+    if let Some((key, body)) = &s.result {
+        tx.execute(
+            "INSERT INTO results (request_key, body, bought_at, entry_id) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (request_key) DO UPDATE
+             SET body = EXCLUDED.body, bought_at = EXCLUDED.bought_at, entry_id = EXCLUDED.entry_id",
+            &[key, body, &s.now, &s.entry],
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    }
+    tx.execute("DELETE FROM reservations WHERE entry_id = $1", &[&s.entry])
+        .await
+        .map_err(|e| e.to_string())?;
+    tx.commit().await.map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_service_key_never_reaches_a_member() {
+        let key = ApiKey::new("sk-live-1234");
+        let echoed = br#"{"error":{"message":"key sk-live-1234 is expired"}}"#;
+        let shown = redact(echoed, &key);
+        assert!(!shown.contains("sk-live-1234"), "{shown}");
+        assert_eq!(redact(b"[1,2]", &key), "[1,2]");
+        assert_eq!(redact(b"[1,2]", &ApiKey::default()), "[1,2]");
+    }
+}

@@ -1,0 +1,164 @@
+//! PostgreSQL: the pool, the migrations (applied at start) and the liveness of server
+//! processes (each holds a session advisory lock on its id for as long as it runs).
+
+use std::time::Duration;
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use serpkit::machine::EntryState;
+use tokio_postgres::NoTls;
+
+/// The migrations, in order; each runs once per database (`schema_migrations`).
+const MIGRATIONS: &[(i32, &str)] = &[
+    (1, include_str!("../migrations/0001_team.sql")),
+    (2, include_str!("../migrations/0002_schedules.sql")),
+];
+
+/// Any two server processes serialise their migrations on this advisory lock.
+const MIGRATION_LOCK: i64 = 0x5e5b_0041;
+
+/// A database error as text (the service key is never in a query, so never in one).
+pub type DbError = String;
+
+fn err(e: impl std::fmt::Display) -> DbError {
+    format!("database: {e}")
+}
+
+/// A pool of connections to `url` (a `postgres://` URL or a key=value string).
+pub fn pool(url: &str, size: usize) -> Result<Pool, DbError> {
+    let config: tokio_postgres::Config = url.parse().map_err(err)?;
+    let manager = Manager::from_config(
+        config,
+        NoTls,
+        ManagerConfig {
+            recycling_method: RecyclingMethod::Fast,
+        },
+    );
+    Pool::builder(manager).max_size(size).build().map_err(err)
+}
+
+/// Applies the migrations not applied yet, under an advisory lock so that processes
+/// starting at once apply each exactly once.
+pub async fn migrate(pool: &Pool) -> Result<(), DbError> {
+    let mut c = pool.get().await.map_err(err)?;
+    let tx = c.transaction().await.map_err(err)?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+        .await
+        .map_err(err)?;
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY)")
+        .await
+        .map_err(err)?;
+    for (version, sql) in MIGRATIONS {
+        let done = tx
+            .query_opt(
+                "SELECT 1 FROM schema_migrations WHERE version = $1",
+                &[version],
+            )
+            .await
+            .map_err(err)?;
+        if done.is_none() {
+            tx.batch_execute(sql).await.map_err(err)?;
+            tx.execute(
+                "INSERT INTO schema_migrations (version) VALUES ($1)",
+                &[version],
+            )
+            .await
+            .map_err(err)?;
+        }
+    }
+    tx.commit().await.map_err(err)
+}
+
+/// Holds this process's liveness lock on its own connection (not the pool's) for as long as
+/// the process runs, re-taking it after the connection drops (PostgreSQL restarted). `ready`
+/// hears whether the first lock was taken.
+pub async fn hold_liveness(
+    url: String,
+    instance: i64,
+    ready: tokio::sync::oneshot::Sender<Result<(), DbError>>,
+) {
+    let mut ready = Some(ready);
+    loop {
+        let failed = match tokio_postgres::connect(&url, NoTls).await {
+            Ok((client, connection)) => {
+                let connection = tokio::spawn(connection);
+                match client
+                    .execute("SELECT pg_advisory_lock($1)", &[&instance])
+                    .await
+                {
+                    Ok(_) => {
+                        if let Some(r) = ready.take() {
+                            let _ = r.send(Ok(()));
+                        }
+                        // Until the connection ends; the lock ends with it.
+                        let _ = connection.await;
+                        drop(client);
+                        None
+                    }
+                    Err(e) => Some(err(e)),
+                }
+            }
+            Err(e) => Some(err(e)),
+        };
+        if let (Some(e), Some(r)) = (failed, ready.take()) {
+            let _ = r.send(Err(e));
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Settles the entries left `sent` by server processes that are gone (their liveness lock
+/// is free): possibly charged (the request may have reached the service), reservations
+/// freed so the records can be bought again. Returns how many entries it settled.
+pub async fn recover(pool: &Pool, now: i64) -> Result<u64, DbError> {
+    let mut c = pool.get().await.map_err(err)?;
+    let owners = c
+        .query(
+            "SELECT DISTINCT owner FROM entries WHERE state = 'sent'",
+            &[],
+        )
+        .await
+        .map_err(err)?;
+    let mut settled = 0;
+    for row in owners {
+        let owner: i64 = row.get(0);
+        let free: bool = c
+            .query_one("SELECT pg_try_advisory_lock($1)", &[&owner])
+            .await
+            .map_err(err)?
+            .get(0);
+        if !free {
+            continue;
+        }
+        let result = settle_dead(&mut c, owner, now).await;
+        c.execute("SELECT pg_advisory_unlock($1)", &[&owner])
+            .await
+            .map_err(err)?;
+        settled += result?;
+    }
+    Ok(settled)
+}
+
+async fn settle_dead(
+    c: &mut deadpool_postgres::Client,
+    owner: i64,
+    now: i64,
+) -> Result<u64, DbError> {
+    let tx = c.transaction().await.map_err(err)?;
+    let ids: Vec<i64> = tx
+        .query(
+            "UPDATE entries SET state = $2, possible_micros = estimate_micros, settled_at = $3
+             WHERE owner = $1 AND state = 'sent' RETURNING id",
+            &[&owner, &EntryState::PossiblyCharged.as_str(), &now],
+        )
+        .await
+        .map_err(err)?
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    tx.execute("DELETE FROM reservations WHERE entry_id = ANY($1)", &[&ids])
+        .await
+        .map_err(err)?;
+    tx.commit().await.map_err(err)?;
+    Ok(ids.len() as u64)
+}
