@@ -64,11 +64,33 @@ fn pg(bin: &Path, program: &str) -> Command {
     }
 }
 
+/// `dir`, or where the `postgres` user can reach when it cannot (as root, a checkout under a
+/// directory only root may enter, such as `/root`): a folder of the same name under the
+/// system's temporary directory.
+fn reachable(dir: &Path) -> std::path::PathBuf {
+    if !is_root() {
+        return dir.to_path_buf();
+    }
+    let parent = dir.parent().unwrap_or(dir);
+    let _ = fs::create_dir_all(parent);
+    let ok = Command::new("runuser")
+        .args(["-u", "postgres", "--", "test", "-x"])
+        .arg(parent)
+        .status()
+        .is_ok_and(|s| s.success());
+    if ok {
+        return dir.to_path_buf();
+    }
+    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+    std::env::temp_dir().join(format!("serpkit-{}", name.unwrap_or_else(|| "pg".into())))
+}
+
 impl Cluster {
     /// Starts the cluster in `dir` (created with initdb unless it holds one; emptied first
     /// when `fresh`) on a free loopback port.
     pub fn start(dir: &Path, fresh: bool) -> Res<Cluster> {
         let bin = ensure_postgres()?;
+        let dir = &reachable(dir);
         let data = dir.join("data");
         if fresh && dir.exists() {
             fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
