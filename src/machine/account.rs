@@ -165,14 +165,26 @@ impl Totals {
 
     /// Adds one entry, as [`Totals::of`] counts it.
     pub fn add(&mut self, e: &Entry, since: Ms) {
-        if !e.live {
-            return;
+        if e.live {
+            self.count(e.state, e.at, (e.estimate, e.charge, e.possible), since);
         }
-        match e.state {
-            EntryState::Sent => self.in_flight += e.estimate,
-            _ if e.at >= since => {
-                self.spent += e.charge;
-                self.possibly_charged += e.possible;
+    }
+
+    /// The one counting rule, for any host's stored entry: one in flight counts its estimate
+    /// whatever its time (it may be charged now); a settled one counts what it was charged and
+    /// may have been when it was written at or after `since`.
+    pub fn count(
+        &mut self,
+        state: EntryState,
+        at: Ms,
+        (estimate, charge, possible): (Usd, Usd, Usd),
+        since: Ms,
+    ) {
+        match state {
+            EntryState::Sent => self.in_flight += estimate,
+            _ if at >= since => {
+                self.spent += charge;
+                self.possibly_charged += possible;
             }
             _ => {}
         }

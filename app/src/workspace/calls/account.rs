@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serpkit::client::ValidationMode;
 
-use super::journal::{period_start, JournalEntry, Period, Totals};
+use super::journal::{period_start, totals_of, JournalEntry, Period, Totals};
 use super::{follow, tabs};
 use crate::model::Mode;
 use crate::store;
@@ -62,7 +62,7 @@ impl Workspace {
     /// The account of `mode` since `since`: demo money and live money are counted apart.
     pub fn totals(self, mode: Mode, since: f64) -> Totals {
         self.journal
-            .with_untracked(|j| Totals::of(j.values().filter(|e| e.mode == mode), since))
+            .with_untracked(|j| totals_of(j.values().filter(|e| e.mode == mode), since))
     }
 
     /// Updates the meter from the journal (every tab's entries of this mode and period) and

@@ -120,49 +120,19 @@ pub fn period_start(period: Period, now_ms: f64, reset_at: f64) -> f64 {
     period.start(now_ms as i64, reset_at as i64) as f64
 }
 
-/// The account of a period: what every tab of the browser profile spent, may have spent,
-/// and has in flight.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Totals {
-    /// Confirmed charges.
-    pub spent: Usd,
-    /// Outcomes unknown (counted like spent money).
-    pub possibly_charged: Usd,
-    /// Estimates of requests sent and not settled yet.
-    pub in_flight: Usd,
-}
+/// The account of a period: the money state machine's (one counting rule and one cap check
+/// for every host).
+pub use serpkit::machine::Totals;
 
-impl Totals {
-    /// The sums over the entries written since `since` (ms since the epoch).
-    /// (An entry in flight counts whatever its time, as in the money state machine: it may be
-    /// charged now.)
-    pub fn of<'a>(entries: impl IntoIterator<Item = &'a JournalEntry>, since: f64) -> Totals {
-        let mut t = Totals::default();
-        for e in entries {
-            match e.state() {
-                EntryState::Sent => t.in_flight += e.estimate,
-                _ if e.at >= since => {
-                    t.spent += e.charge;
-                    t.possibly_charged += e.possible_charge;
-                }
-                _ => {}
-            }
-        }
-        t
+/// The totals of the app's stored `entries` over the period that began at `since` (ms), by
+/// [`Totals::count`].
+pub fn totals_of<'a>(entries: impl IntoIterator<Item = &'a JournalEntry>, since: f64) -> Totals {
+    let mut t = Totals::default();
+    for e in entries {
+        let amounts = (e.estimate, e.charge, e.possible_charge);
+        t.count(e.state(), e.at as i64, amounts, since as i64);
     }
-
-    /// What a cap is checked against: spent, possibly charged and in flight.
-    pub fn committed(self) -> Usd {
-        self.spent + self.possibly_charged + self.in_flight
-    }
-
-    /// Whether a request of `estimate` fits under `cap`; `Err` with what is committed.
-    pub fn admits(self, estimate: Usd, cap: Option<Usd>) -> Result<(), Usd> {
-        match cap {
-            Some(cap) if self.committed() + estimate > cap => Err(self.committed()),
-            _ => Ok(()),
-        }
-    }
+    t
 }
 
 /// How many of `items` (of `source`: what a run would buy now, none of them stored) a
@@ -319,7 +289,7 @@ mod tests {
             entry(EntryState::Sent, 30, 0, 0, 40.0),
             entry(EntryState::Charged, 1000, 1000, 0, 1.0),
         ];
-        let t = Totals::of(&entries, 5.0);
+        let t = totals_of(&entries, 5.0);
         assert_eq!(t.spent, Usd::from_micros(100));
         assert_eq!(t.possibly_charged, Usd::from_micros(50));
         assert_eq!(t.in_flight, Usd::from_micros(30));
@@ -339,7 +309,7 @@ mod tests {
     fn an_unknown_state_counts_as_in_flight() {
         let mut e = entry(EntryState::Sent, 40, 0, 0, 1.0);
         e.state = "from a newer version".into();
-        assert_eq!(Totals::of([&e], 0.0).in_flight, Usd::from_micros(40));
+        assert_eq!(totals_of([&e], 0.0).in_flight, Usd::from_micros(40));
     }
 
     #[test]
