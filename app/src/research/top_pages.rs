@@ -237,6 +237,18 @@ pub(crate) mod fixtures {
     }
 
     impl Cols {
+        /// The columns as the content gap reads one domain's ranked keywords.
+        pub fn ranked<'a>(&'a self, competition: &'a [f64]) -> crate::research::gap::Ranked<'a> {
+            crate::research::gap::Ranked {
+                keyword: &self.keyword,
+                lower: &self.lower,
+                volume: &self.volume,
+                competition,
+                rank: &self.rank,
+                url: &self.url,
+            }
+        }
+
         pub fn new(rows: &[(&str, i64, i64, &str)]) -> Cols {
             Cols {
                 keyword: rows.iter().map(|r| r.0.to_string()).collect(),
@@ -350,7 +362,7 @@ mod tests {
 
     #[test]
     fn the_gap_groups_by_the_best_competitor_url() {
-        use crate::research::gap::{self, Options, Ranked};
+        use crate::research::gap::{self, Options};
         let you = Cols::new(&[("shared", 100, 5, "https://you.com/x")]);
         let rival = Cols::new(&[
             ("shared", 100, 1, "https://rival.com/a"),
@@ -359,19 +371,9 @@ mod tests {
         ]);
         let comp = |c: &Cols| vec![0.0; c.keyword.len()];
         let (cy, cr) = (comp(&you), comp(&rival));
-        fn ranked<'a>(c: &'a Cols, competition: &'a [f64]) -> Ranked<'a> {
-            Ranked {
-                keyword: &c.keyword,
-                lower: &c.lower,
-                volume: &c.volume,
-                competition,
-                rank: &c.rank,
-                url: &c.url,
-            }
-        }
         let g = gap::compute(
-            ranked(&you, &cy),
-            &[Some(ranked(&rival, &cr))],
+            you.ranked(&cy),
+            &[Some(rival.ranked(&cr))],
             &Options::default(),
         );
         let all: Vec<u32> = (0..g.len() as u32).collect();

@@ -100,19 +100,8 @@ pub fn share_text(share: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::research::gap::{compute, Options, Ranked};
+    use crate::research::gap::{compute, Options};
     use crate::research::top_pages::fixtures::Cols;
-
-    fn ranked<'a>(c: &'a Cols, competition: &'a [f64]) -> Ranked<'a> {
-        Ranked {
-            keyword: &c.keyword,
-            lower: &c.lower,
-            volume: &c.volume,
-            competition,
-            rank: &c.rank,
-            url: &c.url,
-        }
-    }
 
     #[test]
     fn share_of_voice_is_each_domains_traffic_over_the_sets_volume() {
@@ -120,8 +109,8 @@ mod tests {
         let rival = Cols::new(&[("a", 1000, 3, "r"), ("b", 3000, 2, "r"), ("c", 0, 1, "r")]);
         let zeros = [0.0; 3];
         let g = compute(
-            ranked(&you, &zeros),
-            &[Some(ranked(&rival, &zeros))],
+            you.ranked(&zeros),
+            &[Some(rival.ranked(&zeros))],
             &Options::default(),
         );
         let all: Vec<u32> = (0..g.len() as u32).collect();
