@@ -26,6 +26,7 @@
 
 pub mod account;
 mod mutation;
+pub mod rules;
 #[cfg(feature = "sim")]
 pub mod sim;
 mod tab;

@@ -145,6 +145,18 @@ impl Tab {
         }
     }
 
+    /// The deliberate fault this tab carries, if any (simulator only).
+    fn mutation(&self) -> Option<Mutation> {
+        #[cfg(feature = "sim")]
+        {
+            self.mutation
+        }
+        #[cfg(not(feature = "sim"))]
+        {
+            None
+        }
+    }
+
     fn mutated(&self, _m: Mutation) -> bool {
         #[cfg(feature = "sim")]
         {

@@ -1,9 +1,7 @@
 //! The decisions a tab makes under the journal lock, against the store's snapshot: settle
 //! what closed tabs left, plan and reserve a call, check the cap and write a request ahead.
 
-use std::collections::BTreeSet;
-
-use crate::machine::account::Totals;
+use crate::machine::rules::{self, Plan};
 use crate::machine::{
     CallId, Effect, Entry, EntryId, EntryState, Mode, Notice, Op, Refusal, Reservation, Snapshot,
     Target,
@@ -42,7 +40,7 @@ impl Tab {
             return out.push(Effect::Commit { txn: id, ops });
         }
         let ops = match want {
-            Want::Sweep => self.sweep(snap).map(|ops| (ops, Txn::Locked(want))),
+            Want::Sweep => Some((rules::sweep(snap), Txn::Locked(want))),
             Want::Reserve(n) => self
                 .reserve(n, snap, out)
                 .map(|ops| (ops, Txn::Locked(want))),
@@ -57,25 +55,6 @@ impl Tab {
                 self.lock_held = None;
             }
         }
-    }
-
-    /// Entries still sent by closed tabs become possibly charged; their reservations go.
-    pub(super) fn sweep(&self, snap: &dyn Snapshot) -> Option<Vec<Op>> {
-        let mut ops = Vec::new();
-        snap.each_entry(&mut |e| {
-            if e.state == EntryState::Sent && snap.tab_open(e.id.tab) == Some(false) {
-                let mut e = e.clone();
-                e.possible = e.estimate;
-                e.state = EntryState::PossiblyCharged;
-                ops.push(Op::PutEntry(e));
-            }
-        });
-        snap.each_reservation(&mut |r| {
-            if snap.tab_open(r.call.tab) == Some(false) {
-                ops.push(Op::DeleteReservation(r.call));
-            }
-        });
-        Some(ops)
     }
 
     /// The click's target against the store's settings now: unchanged, or the call stops
@@ -109,82 +88,49 @@ impl Tab {
             return None;
         }
         let me = self.id;
-        let forget = self.mutated(Mutation::ForgetSourceInKey);
         let call = self.calls.iter().find(|c| c.n == n)?;
         if call.phase != Phase::Reserving || call.stopped {
             return None;
         }
-        let source = call.target.source.clone();
-        let wanted: BTreeSet<&str> = call.run.items.iter().map(String::as_str).collect();
-        let lookup = if forget { None } else { Some(source.as_str()) };
-        let to_buy: Vec<String> = wanted
-            .iter()
-            .filter(|i| call.run.refresh || !snap.has_record(lookup, i))
-            .map(|i| i.to_string())
-            .collect();
-        // Possibly charged in an interrupted call (settled so, or still sent by a closed
-        // tab) and not stored since: not bought again without the user's yes.
-        let mut since = None;
-        let mut doubtful = BTreeSet::new();
-        if !call.run.confirm_possibly && !self.mutated(Mutation::RebuyPossiblyCharged) {
-            snap.each_entry(&mut |e| {
-                let interrupted = e.state == EntryState::PossiblyCharged
-                    || (e.state == EntryState::Sent && snap.tab_open(e.id.tab) == Some(false));
-                if interrupted && e.source == source {
-                    for i in &e.items {
-                        if to_buy.binary_search(i).is_ok() {
-                            doubtful.insert(i.clone());
-                            since = since.max(Some(e.at));
-                        }
-                    }
-                }
-            });
-        }
-        if !doubtful.is_empty() {
-            let items = doubtful.into_iter().collect();
-            let since = since.unwrap_or(self.now);
-            let call = self.call(n)?;
-            call.phase = Phase::Over;
-            out.push(Effect::Show(n, Notice::NeedsYes { items, since }));
-            return None;
-        }
-        let mut busy = false;
-        let locks = self.locks;
         let active: Vec<u32> = self
             .calls
             .iter()
             .filter(|c| c.phase != Phase::Over)
             .map(|c| c.n)
             .collect();
-        snap.each_reservation(&mut |r| {
-            let open = if r.call.tab == me {
-                active.contains(&r.call.n)
-            } else {
-                snap.tab_open(r.call.tab) != Some(false)
-            };
-            if locks
-                && open
-                && r.source == source
-                && r.items.iter().any(|i| to_buy.binary_search(i).is_ok())
-            {
-                busy = true;
+        let source = call.target.source.clone();
+        let ask = rules::Ask {
+            call: CallId { tab: me, n },
+            source: &source,
+            items: &call.run.items,
+            refresh: call.run.refresh,
+            confirm_possibly: call.run.confirm_possibly,
+            locks: self.locks,
+            running: &|m| active.contains(&m),
+        };
+        let to_buy = match rules::plan_with(snap, &ask, self.mutation()) {
+            Plan::Buy(items) => items,
+            Plan::NeedsYes { items, since } => {
+                self.call(n)?.phase = Phase::Over;
+                out.push(Effect::Show(n, Notice::NeedsYes { items, since }));
+                return None;
             }
-        });
-        if busy {
-            out.push(Effect::Show(n, Notice::Waiting));
-            self.waiting.push(n);
-            if !self.waking {
-                self.waking = true;
-                out.push(Effect::Wake(WAIT_MS));
+            Plan::Waiting => {
+                out.push(Effect::Show(n, Notice::Waiting));
+                self.waiting.push(n);
+                if !self.waking {
+                    self.waking = true;
+                    out.push(Effect::Wake(WAIT_MS));
+                }
+                return None;
             }
-            return None;
-        }
+            Plan::Answered => {
+                self.call(n)?.phase = Phase::Over;
+                out.push(Effect::Show(n, Notice::Answered));
+                return None;
+            }
+        };
         let call = self.call(n)?;
-        if to_buy.is_empty() {
-            call.phase = Phase::Over;
-            out.push(Effect::Show(n, Notice::Answered));
-            return None;
-        }
         let chunk = call.run.chunk;
         call.chunks = vec![Chunk::Queued(0); to_buy.len().div_ceil(chunk)];
         call.buying = to_buy.clone();
@@ -212,21 +158,11 @@ impl Tab {
             return None;
         }
         let now = self.now;
-        let own = self.settings.clone();
-        let store = snap.settings();
-        let cap_of = if self.mutated(Mutation::CapFromTabCopy) {
-            &own
+        // The cap of the store's settings (the mutation reads the tab's own copy).
+        let settings = if self.mutated(Mutation::CapFromTabCopy) {
+            self.settings.clone()
         } else {
-            store
-        };
-        let mut cap = cap_of.cap;
-        if self.mutated(Mutation::ZeroCapMeansNone) && cap == Some(Usd::ZERO) {
-            cap = None;
-        }
-        let since = if self.mutated(Mutation::FutureResetStopsCounting) {
-            store.period.start(now, 0).max(store.reset_at)
-        } else {
-            store.period.start(now, store.reset_at)
+            snap.settings().clone()
         };
         let id = EntryId {
             tab: self.id,
@@ -243,10 +179,8 @@ impl Tab {
         let estimate = call.run.each.times(items.len() as u64);
         let live = call.target.mode == Mode::Live;
         if live {
-            let mut totals = Totals::default();
-            snap.each_entry(&mut |e| totals.add(e, since));
-            if let (Err(committed), Some(cap)) = (totals.admits(estimate, cap), cap) {
-                self.stop(n, Refusal::Budget { committed, cap }, out);
+            if let Err(why) = rules::admit_with(&settings, snap, now, estimate, self.mutation()) {
+                self.stop(n, why, out);
                 return None;
             }
         }
