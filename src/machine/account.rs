@@ -100,8 +100,10 @@ impl Period {
     /// When the period holding `now` began (ms since the epoch), given the last reset.
     ///
     /// Decided: a reset later than `now` (the clock was set back, or an imported settings
-    /// file) counts as a reset at `now`, so it can never push the start past the present
-    /// and stop every new entry from counting (the cap failing open).
+    /// file) is one this clock has not reached, so it is ignored and the period counts from
+    /// its usual start: every entry in it counts (the cap fails closed). Starting at the
+    /// reset would stop every entry from counting; starting at `now` would drop each settled
+    /// entry as soon as time moved on. Both fail open.
     pub fn start(self, now: Ms, reset_at: Ms) -> Ms {
         let start = match self {
             Period::Day => now.div_euclid(DAY) * DAY,
@@ -112,7 +114,11 @@ impl Period {
             }
             Period::UntilReset => Ms::MIN,
         };
-        start.max(reset_at.min(now))
+        if reset_at > now {
+            start
+        } else {
+            start.max(reset_at)
+        }
     }
 }
 
@@ -238,8 +244,9 @@ mod tests {
         );
         // 2024-03-01T12:00Z, March of a leap year.
         assert_eq!(Period::Month.start(1_709_294_400_000, 0), 1_709_251_200_000);
-        // A reset in the future starts the period now, not later.
-        assert_eq!(Period::UntilReset.start(now, now + 1_000), now);
+        // A reset in the future is ignored: the period counts from its usual start.
+        assert_eq!(Period::UntilReset.start(now, now + 1_000), Ms::MIN);
+        assert_eq!(Period::Day.start(now, now + 1_000), 1_795_564_800_000);
         for days in [-800_000, -1, 0, 59, 60, 365 * 30 + 7, 2_932_896] {
             let (y, m, d) = civil_from_days(days);
             assert_eq!(days_from_civil(y, m, d), days);

@@ -29,6 +29,9 @@ pub enum Mutation {
     ZeroCapMeansNone,
     /// A reset in the future starts the period in the future.
     FutureResetStopsCounting,
+    /// A reset in the future counts as a reset now (each settled entry then drops out as
+    /// soon as time moves on).
+    FutureResetCountsFromNow,
     /// A tab whose storage connection closed keeps buying, outside the journal.
     SendWhenStorageLost,
     /// A write-ahead that storage refused is sent all the same.
@@ -43,7 +46,7 @@ pub enum Mutation {
 
 impl Mutation {
     /// Every mutation.
-    pub const ALL: [Mutation; 17] = [
+    pub const ALL: [Mutation; 18] = [
         Mutation::SkipWriteAhead,
         Mutation::DropLock,
         Mutation::ResetNotCharged,
@@ -56,6 +59,7 @@ impl Mutation {
         Mutation::WholeSettingsWrite,
         Mutation::ZeroCapMeansNone,
         Mutation::FutureResetStopsCounting,
+        Mutation::FutureResetCountsFromNow,
         Mutation::SendWhenStorageLost,
         Mutation::SendDespiteRefusedWriteAhead,
         Mutation::DropUnreadableBody,

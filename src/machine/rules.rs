@@ -162,10 +162,15 @@ pub(super) fn admit_with(
     if m == Some(Mutation::ZeroCapMeansNone) && cap == Some(Usd::ZERO) {
         cap = None;
     }
-    let since = if m == Some(Mutation::FutureResetStopsCounting) {
-        settings.period.start(now, 0).max(settings.reset_at)
-    } else {
-        settings.period.start(now, settings.reset_at)
+    let since = match m {
+        Some(Mutation::FutureResetStopsCounting) => {
+            settings.period.start(now, 0).max(settings.reset_at)
+        }
+        Some(Mutation::FutureResetCountsFromNow) => settings
+            .period
+            .start(now, 0)
+            .max(settings.reset_at.min(now)),
+        _ => settings.period.start(now, settings.reset_at),
     };
     let mut totals = Totals::default();
     snap.each_entry(&mut |e| totals.add(e, since));
