@@ -290,10 +290,6 @@ pub struct HistoryEntry {
     /// The tab that runs it (while `running`).
     #[serde(default)]
     pub tab: String,
-    /// While `running`: what it is buying (record keys, or its request's key), reserved so
-    /// no other call in any tab buys them meanwhile.
-    #[serde(default)]
-    pub items: Vec<String>,
     /// Where it was bought ([`serpkit::records::source_of`] the base URL).
     #[serde(default)]
     pub source: String,

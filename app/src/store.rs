@@ -3,7 +3,8 @@
 //! - **IndexedDB** (database `serpkit`, version [`DB_VERSION`]) holds the workspace: object stores
 //!   `results` (call results by cache key), `history` (calls by id), `lists` (keyword
 //!   lists by name), `records` (bought records, by kind and record key) and `journal` (the
-//!   purchase journal: every paid request, written ahead and settled, by id). Every value is stored as JSON text and read back one entry at a time,
+//!   purchase journal: every paid request, written ahead and settled, by id) and
+//!   `reservations` (what running calls buy, by call). Every value is stored as JSON text and read back one entry at a time,
 //!   so an entry that no longer parses is skipped with a message and never costs the rest.
 //!   The writes of one turn of the event loop go in one transaction ([`put_all`]); a read,
 //!   delete or clear comes after them.
@@ -24,9 +25,10 @@ use web_sys::{IdbDatabase, IdbRequest, IdbTransactionMode};
 /// Database name.
 pub const DB_NAME: &str = "serpkit";
 /// Database version: 2 added the `records` store, 3 the `journal`, 4 the journal entry's
-/// `items` (an upgrade keeps the other stores; every change of a row format is a new
-/// version, so older tabs are told to reload: `persistence.rs` tests the formats).
-pub const DB_VERSION: u32 = 4;
+/// `items`, 5 the `reservations` (an upgrade keeps the other stores; every change of a row
+/// format is a new version, so older tabs are told to reload: `persistence.rs` tests the
+/// formats).
+pub const DB_VERSION: u32 = 5;
 /// Store of call results.
 pub const RESULTS: &str = "results";
 /// Store of history entries.
@@ -37,6 +39,9 @@ pub const LISTS: &str = "lists";
 pub const RECORDS: &str = "records";
 /// Store of the purchase journal (every paid request, by id).
 pub const JOURNAL: &str = "journal";
+/// Store of what running calls reserve (by the call's history row id): apart from History,
+/// so clearing History can never free a running call's items.
+pub const RESERVATIONS: &str = "reservations";
 /// localStorage key of the settings.
 pub const SETTINGS_KEY: &str = "serpkit.settings";
 /// localStorage key of the remembered API key.
@@ -113,7 +118,7 @@ pub async fn open() -> Result<(), String> {
     let r = req.clone();
     let upgrade = Closure::once_into_js(move |_: web_sys::Event| {
         if let Ok(db) = r.result().and_then(|d| d.dyn_into::<IdbDatabase>()) {
-            for name in [RESULTS, HISTORY, LISTS, RECORDS, JOURNAL] {
+            for name in [RESULTS, HISTORY, LISTS, RECORDS, JOURNAL, RESERVATIONS] {
                 if !db.object_store_names().contains(name) {
                     let _ = db.create_object_store(name);
                 }

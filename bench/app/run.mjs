@@ -170,11 +170,17 @@ async function rankedKeywords(browser) {
   await page.getByTestId('keywords').waitFor();
 
   // Get → first paint (the demo generates, validates and decodes 100,000 records in the
-  // page); later runs use Refresh, which buys it again the same way.
+  // page); later runs use Refresh, which buys it again the same way (after its "Buy again"
+  // question, answered before the clock starts).
   const first = [];
   const loadRuns = 5;
   for (let run = 0; run < loadRuns; run++) {
-    const id = run === 0 ? 'keywords' : 'refresh';
+    let id = 'keywords';
+    if (run > 0) {
+      await page.getByTestId('refresh').click();
+      id = 'refresh-again';
+      await page.getByTestId(id).waitFor();
+    }
     const t = await page.evaluate(async (id) => {
       const b = window.__bench;
       const old = document.querySelector('[data-testid="rk-table"]');
@@ -389,6 +395,7 @@ async function analyses(browser) {
   }
   await open('changes', 'ch-no-previous');
   await page.getByTestId('refresh').click();
+  await page.getByTestId('refresh-again').click();
   await page.getByTestId('ch').waitFor();
   await page.evaluate(() => performance.clearMeasures('serpkit:position-changes'));
   for (let run = 0; run < ANALYSIS_RUNS; run++) {

@@ -290,7 +290,6 @@ mod tests {
             validation: String::new(),
             mode,
             tab: String::new(),
-            items: vec![],
             source: String::new(),
         }
     }

@@ -298,6 +298,7 @@ mod tests {
     use serde::Serialize;
     use serpkit::Usd;
 
+    use super::super::calls::host::StoredReservation;
     use super::super::calls::journal::JournalEntry;
     use super::super::records::{row_text, RecordEntry};
     use crate::model::{CallResult, HistoryEntry, KeywordList, Mode, Validation};
@@ -314,15 +315,16 @@ mod tests {
     /// writes: a changed format without a new version made one read them as damaged and buy
     /// those records again. Changing any line here means bumping `DB_VERSION` (its
     /// `versionchange` then tells older tabs to reload) and this table's version.
-    const FORMATS: (u32, [&str; 6]) = (
-        4,
+    const FORMATS: (u32, [&str; 7]) = (
+        5,
         [
-            "history: at,charge,estimate,id,input,items,key,message,mode,operation,outcome,possible_charge,route,source,tab,validation",
+            "history: at,charge,estimate,id,input,key,message,mode,operation,outcome,possible_charge,route,source,tab,validation",
             "results: at,body,charge,imported,key,missing,mode,operation,rejected,request,source,validation",
             "lists: keywords,name,updated",
             "records: at,imported,issues,json,key,kind",
             "records row: one record per line",
             "journal: at,charge,estimate,id,items,job,mode,operation,possible_charge,source,state,tab,v",
+            "reservations: items,job,source,tab",
         ],
     );
 
@@ -343,7 +345,6 @@ mod tests {
             validation: String::new(),
             mode: Mode::Demo,
             tab: String::new(),
-            items: Vec::new(),
             source: String::new(),
         };
         let result = CallResult {
@@ -389,6 +390,12 @@ mod tests {
             (Vec::new(), Usd::ZERO),
             0.0,
         );
+        let reservation = StoredReservation {
+            job: String::new(),
+            tab: String::new(),
+            source: String::new(),
+            items: Vec::new(),
+        };
         let now = [
             format!("history: {}", fields(&history)),
             format!("results: {}", fields(&result)),
@@ -396,6 +403,7 @@ mod tests {
             format!("records: {}", fields(&record)),
             format!("records row: {row}"),
             format!("journal: {}", fields(&journal)),
+            format!("reservations: {}", fields(&reservation)),
         ];
         assert_eq!(
             (DB_VERSION, now.to_vec()),

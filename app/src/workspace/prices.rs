@@ -6,7 +6,10 @@ use serpkit::{Request, Usd};
 
 use serpkit::client::EntryState;
 
-use super::calls::journal::possibly_bought;
+use serpkit::machine::rules;
+
+use super::calls::host::{HostSnapshot, Read};
+use super::calls::journal::JournalEntry;
 use super::{cache_key, Workspace};
 
 /// The price of a run now ([`quote_now`]).
@@ -57,9 +60,23 @@ pub fn quote_now(workspace: Workspace, request: &Request, refresh: bool) -> Quot
     });
     if doubtful && quote.units > 0 {
         let items = items_to_buy(workspace, request, &key, refresh);
-        quote.possibly = workspace
-            .journal
-            .with(|j| possibly_bought(j.values(), &source, &items));
+        let wanted = items.iter().map(String::as_str).collect();
+        let settings = workspace.settings.get_untracked();
+        quote.possibly = workspace.journal.with(|j| {
+            let entries: Vec<&JournalEntry> = j.values().collect();
+            // The machine's rule; which other tabs are open is known under the lock only.
+            let snap = HostSnapshot::new(Read {
+                settings: &settings,
+                entries: &entries,
+                reservations: &[],
+                me: "",
+                open: None,
+                stored: ("", Default::default()),
+                items: true,
+            });
+            rules::possibly_bought(&snap, &source, &wanted)
+                .map(|(items, since)| (items.len(), since as f64))
+        });
     }
     quote
 }

@@ -192,6 +192,17 @@ impl Records {
         }
     }
 
+    /// Re-reads the rows stored since this tab last looked (from when it opened, the first
+    /// time), with a minute's margin for another tab's clock: what other tabs committed,
+    /// whether or not their message arrived yet.
+    pub(crate) async fn read_new(self) {
+        let now = js_sys::Date::now();
+        let since = LOOKED
+            .with(|l| l.replace(Some(now)))
+            .unwrap_or_else(|| now - crate::workspace::calls::tabs::clock());
+        self.read_since(since - 60_000.0).await;
+    }
+
     /// Re-reads the rows stored since `since` (ms since the epoch) by any tab, in key order.
     pub(crate) async fn read_since(self, since: f64) {
         if !store::available() {
@@ -401,4 +412,9 @@ mod tests {
         assert!(old_layout < a && a.len() == 27 && b.len() == 27);
         assert!(a < b, "a later time sorts after, whatever the random tail");
     }
+}
+
+thread_local! {
+    /// When this tab last re-read what other tabs stored ([`Records::read_new`]).
+    static LOOKED: std::cell::Cell<Option<f64>> = const { std::cell::Cell::new(None) };
 }

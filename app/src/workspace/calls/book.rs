@@ -12,12 +12,14 @@ use serpkit::client::{
     EntryState, Error, Journal, LocalBoxFuture, Sending, Settled, ValidationMode,
 };
 
+use super::host::{HostSnapshot, Read};
 use super::journal::{Changed, JournalEntry};
 use super::tabs;
 use crate::model::{CallResult, Mode, Validation};
 use crate::store;
 use crate::workspace::records::{new_row_key, previous_to_keep, row_text, RecordEntry};
 use crate::workspace::{now, Workspace};
+use serpkit::machine::{rules, Refusal, Snapshot};
 
 /// Why no live request may leave now, if so: the journal cannot be written, or the tabs
 /// cannot agree (the money state machine's rule: never send outside the journal).
@@ -103,18 +105,30 @@ impl Book {
             // written ahead without the lock and without reading theirs (two IndexedDB
             // transactions fewer per request, measured in BENCHMARKS.md).
             None => self.write_entry(entry).await,
-            Some(budget) => {
-                let period =
-                    super::journal::Period::from_name(&settings.budget_period).unwrap_or_default();
-                let since = super::journal::period_start(period, now(), settings.budget_reset_at);
+            Some(_) => {
                 tabs::with_lock(tabs::JOURNAL_LOCK, async move {
                     workspace.read_other_tabs_entries().await;
-                    let totals = workspace.totals(self.mode, since);
-                    if let Err(committed) = totals.admits(entry.estimate, Some(budget)) {
+                    // The machine's cap check, with the settings as stored now (under the
+                    // lock), over every tab's entries of the period.
+                    let settings = store::stored_settings().unwrap_or(settings);
+                    let admitted = workspace.journal.with_untracked(|j| {
+                        let entries: Vec<&JournalEntry> = j.values().collect();
+                        let snap = HostSnapshot::new(Read {
+                            settings: &settings,
+                            entries: &entries,
+                            reservations: &[],
+                            me: "",
+                            open: None,
+                            stored: ("", Default::default()),
+                            items: false,
+                        });
+                        rules::admit(snap.settings(), &snap, now() as i64, entry.estimate)
+                    });
+                    if let Err(Refusal::Budget { committed, cap }) = admitted {
                         return Err(Error::BudgetExceeded {
                             estimate: entry.estimate,
                             spent: committed,
-                            budget,
+                            budget: cap,
                         });
                     }
                     self.write_entry(entry).await

@@ -7,7 +7,10 @@ use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 use serpkit::client::LocalBoxFuture;
 
+use serpkit::machine::rules;
+
 use super::history;
+use super::host::{HostSnapshot, Read};
 use super::journal::{Changed, JournalEntry};
 use super::tabs;
 use crate::model::{CallResult, HistoryEntry};
@@ -72,15 +75,38 @@ async fn sweep_closed_tabs(workspace: Workspace) {
     workspace.read_other_tabs_entries().await;
     let open = tabs::open_tabs().await;
     let me = tabs::tab_id();
-    let gone = |tab: &str| tab != me && open.as_ref().is_none_or(|o| !o.contains(tab));
+    let gone = |tab: &str| tab != me && open.as_ref().is_some_and(|o| !o.contains(tab));
+    // The machine's sweep decides; this maps its writes to the app's rows.
+    let reservations = super::reserve::read_reservations().await;
+    let settings = store::stored_settings().unwrap_or_else(|| workspace.settings.get_untracked());
+    let (orphan_ids, freed) = workspace.journal.with_untracked(|j| {
+        let entries: Vec<&JournalEntry> = j.values().collect();
+        let snap = HostSnapshot::new(Read {
+            settings: &settings,
+            entries: &entries,
+            reservations: &reservations,
+            me: &me,
+            open: open.clone(),
+            stored: ("", Default::default()),
+            items: false,
+        });
+        snap.sweep_ops(&rules::sweep(&snap))
+    });
     let mut orphans: Vec<JournalEntry> = Vec::new();
     workspace.journal.update(|j| {
-        for e in j.values_mut() {
-            if gone(&e.tab) && e.orphan() {
-                orphans.push(e.clone());
+        for id in &orphan_ids {
+            if let Some(e) = j.get_mut(id) {
+                if e.orphan() {
+                    orphans.push(e.clone());
+                }
             }
         }
     });
+    for job in &freed {
+        if let Err(e) = store::delete(store::RESERVATIONS, job).await {
+            workspace.save_failed(format!("Could not free a closed tab's reservation: {e}"));
+        }
+    }
     workspace.refresh_spend();
     let mut rows: Vec<HistoryEntry> = Vec::new();
     workspace.history.update(|h| {

@@ -44,7 +44,6 @@ pub enum Outcome {
 
 /// Settles a row written ahead with its outcome: it reserves nothing any more.
 pub fn finish(mut row: HistoryEntry, outcome: &Outcome) -> HistoryEntry {
-    row.items.clear();
     row.outcome = "ok".into();
     match outcome {
         Outcome::Answered {
@@ -127,7 +126,6 @@ pub fn interrupt(row: &mut HistoryEntry, charge: Usd, possible_charge: Usd) -> b
     row.outcome = "interrupted".into();
     row.charge = charge;
     row.possible_charge = possible_charge;
-    row.items.clear();
     let kept = "The tab was closed or reloaded during the call: what arrived is kept";
     let again = "Run it again (Resume) to buy only what is missing.";
     row.message = if possible_charge > Usd::ZERO {
@@ -169,7 +167,6 @@ mod tests {
             validation: String::new(),
             mode: Mode::Live,
             tab: "t".into(),
-            items: vec!["k1".into(), "k2".into()],
             source: "https://api.example.com".into(),
         }
     }
@@ -189,7 +186,6 @@ mod tests {
             },
         );
         assert_eq!(row.outcome, "ok");
-        assert!(row.items.is_empty());
         assert_eq!(row.charge, Usd::from_micros(300_000));
         assert_eq!(row.message, "3 already bought, not charged again");
         assert_eq!(row.key, "search_volume/bulk:ab");
@@ -272,7 +268,6 @@ mod tests {
             Usd::from_micros(120_000)
         ));
         assert_eq!(row.outcome, "interrupted");
-        assert!(row.items.is_empty());
         assert!(row.message.contains("may have been charged $0.1200"));
         assert!(!interrupt(&mut row, Usd::ZERO, Usd::ZERO));
         assert_eq!(row.charge, Usd::from_micros(120_000));

@@ -135,52 +135,6 @@ pub fn totals_of<'a>(entries: impl IntoIterator<Item = &'a JournalEntry>, since:
     t
 }
 
-/// How many of `items` (of `source`: what a run would buy now, none of them stored) a
-/// request possibly bought whose outcome is unknown (a tab closed or reloaded mid-call, a
-/// timeout, a lost connection), and when the latest such request was sent. Such items are
-/// not bought again without the user's yes (the money state machine's rule).
-pub fn possibly_bought<'a>(
-    entries: impl IntoIterator<Item = &'a JournalEntry>,
-    source: &str,
-    items: &[String],
-) -> Option<(usize, f64)> {
-    let mut wanted: Option<std::collections::HashSet<&str>> = None;
-    let mut hit = std::collections::HashSet::new();
-    let mut at = 0.0_f64;
-    for e in entries {
-        if e.state() != EntryState::PossiblyCharged || e.source != source || e.items.is_empty() {
-            continue;
-        }
-        let wanted = wanted.get_or_insert_with(|| items.iter().map(String::as_str).collect());
-        let before = hit.len();
-        hit.extend(
-            e.items
-                .iter()
-                .map(String::as_str)
-                .filter(|i| wanted.contains(i)),
-        );
-        if hit.len() > before {
-            at = at.max(e.at);
-        }
-    }
-    (!hit.is_empty()).then_some((hit.len(), at))
-}
-
-/// The item reserved by a running job that `items` also needs, if any: a job another tab (or
-/// this one) is buying. Items are record keys and request keys, so only equal sources meet.
-pub fn overlap<'a>(running: &'a [Vec<String>], items: &[String]) -> Option<(usize, &'a str)> {
-    if items.is_empty() {
-        return None;
-    }
-    let wanted: std::collections::HashSet<&str> = items.iter().map(String::as_str).collect();
-    running.iter().enumerate().find_map(|(i, reserved)| {
-        reserved
-            .iter()
-            .find(|r| wanted.contains(r.as_str()))
-            .map(|r| (i, r.as_str()))
-    })
-}
-
 /// What a tab committed, told to the other tabs (they re-read these entries).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Changed {
@@ -252,23 +206,6 @@ mod tests {
     }
 
     #[test]
-    fn what_a_possibly_charged_request_bought_is_asked_about() {
-        let mut e = entry(EntryState::Sent, 600, 0, 0, 7.0);
-        let want = ["k2".to_string(), "k3".to_string()];
-        let source = e.source.clone();
-        assert_eq!(
-            possibly_bought([&e], &source, &want),
-            None,
-            "in flight: reserved"
-        );
-        e.orphan();
-        assert_eq!(possibly_bought([&e], &source, &want), Some((1, 7.0)));
-        assert_eq!(possibly_bought([&e], "sandbox://demo", &want), None);
-        let charged = entry(EntryState::Charged, 600, 600, 0, 7.0);
-        assert_eq!(possibly_bought([&charged], &source, &want), None);
-    }
-
-    #[test]
     fn an_orphaned_sent_entry_is_possibly_charged_once() {
         let mut e = entry(EntryState::Sent, 150_000, 0, 0, 1.0);
         assert!(e.orphan());
@@ -313,12 +250,16 @@ mod tests {
     }
 
     #[test]
-    fn a_reset_in_the_future_counts_from_now() {
+    fn a_reset_in_the_future_is_ignored() {
         // 2026-11-25T18:34:56Z, a reset an hour later (clock set back, or an imported file).
         let now = 1_795_631_696_000.0;
         assert_eq!(
             period_start(Period::UntilReset, now, now + 3_600_000.0),
-            now
+            i64::MIN as f64
+        );
+        assert_eq!(
+            period_start(Period::Day, now, now + 3_600_000.0),
+            1_795_564_800_000.0
         );
         assert_eq!(period_start(Period::Day, now, 0.0), 1_795_564_800_000.0);
     }
@@ -332,16 +273,5 @@ mod tests {
         assert_eq!(Changed::from_json(&c.to_json()), Some(c));
         assert_eq!(Changed::from_json("not json"), None);
         assert_eq!(Changed::from_json("{}"), Some(Changed::default()));
-    }
-
-    #[test]
-    fn overlap_finds_a_reserved_item() {
-        let running = vec![
-            vec!["a".to_string(), "b".to_string()],
-            vec!["c".to_string()],
-        ];
-        assert_eq!(overlap(&running, &["x".into(), "c".into()]), Some((1, "c")));
-        assert_eq!(overlap(&running, &["x".into()]), None);
-        assert_eq!(overlap(&running, &[]), None);
     }
 }

@@ -24,6 +24,7 @@ pub mod account;
 mod book;
 mod follow;
 pub mod history;
+pub mod host;
 pub mod journal;
 pub mod key;
 mod leave;

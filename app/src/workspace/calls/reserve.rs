@@ -4,11 +4,17 @@
 //! only the rest. A call that reserves writes its history row ahead (`running`, with what it
 //! reserves), so a reload or a closed tab leaves it findable.
 
+use std::collections::HashSet;
+
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use serpkit::client::Cancel;
+use serpkit::machine::rules::{self, Ask, Plan};
+use serpkit::machine::CallId;
 use serpkit::{Request, Usd};
 
-use super::journal::{overlap, Changed};
+use super::host::{HostSnapshot, Read, StoredReservation};
+use super::journal::{Changed, JournalEntry};
 use super::tabs;
 use crate::model::{CallResult, HistoryEntry};
 use crate::store;
@@ -90,7 +96,6 @@ pub(super) async fn reserve(
             validation: String::new(),
             mode: workspace.mode(),
             tab: tabs::tab_id(),
-            items: crate::workspace::prices::items_to_buy(workspace, request, key, refresh),
             source: workspace.record_source(),
         };
         // A run soon after the user was told what an interrupted call possibly bought is
@@ -98,7 +103,7 @@ pub(super) async fn reserve(
         let yes = workspace
             .local
             .with_value(|l| l.asked_yes.get(key).is_some_and(|t| now() - t < YES_MS));
-        match workspace.write_ahead_row(&row, yes).await {
+        match workspace.write_ahead_row(wanted, &row, yes).await {
             Ok(()) => {
                 workspace.set_waiting(key, None);
                 workspace.local.update_value(|l| {
@@ -133,48 +138,110 @@ impl Workspace {
         });
     }
 
-    /// Under the journal lock: `Err(Reserved("in another tab" | "in this tab"))` while a
-    /// running job of an open tab reserves some of `row.items`; `Err(Possibly)` when some of
-    /// them were possibly charged in an interrupted call and `yes` is false; else writes `row`
-    /// (running) and tells the other tabs.
-    async fn write_ahead_row(self, row: &HistoryEntry, yes: bool) -> Result<(), Blocked> {
+    /// Under the journal lock, the money state machine's plan ([`rules::plan`]) against what
+    /// every tab stored: `Err(Reserved("in another tab" | "in this tab"))` while a running
+    /// call of an open tab reserves some of what this one buys; `Err(Possibly)` when some of
+    /// it was possibly charged in an interrupted call and `yes` is false; else `row` is
+    /// written (running) with the reservation of what it buys, in one transaction, and the
+    /// other tabs are told.
+    async fn write_ahead_row(
+        self,
+        wanted: &Wanted<'_>,
+        row: &HistoryEntry,
+        yes: bool,
+    ) -> Result<(), Blocked> {
         let me = tabs::tab_id();
-        let text = serde_json::to_string(row).unwrap_or_default();
         tabs::with_lock(tabs::JOURNAL_LOCK, async {
             let open = tabs::open_tabs().await;
-            let rows = if store::available() {
-                store::load_all::<HistoryEntry>(store::HISTORY, "history entry")
-                    .await
-                    .map(|l| l.items)
-                    .unwrap_or_default()
-            } else {
-                self.history.get_untracked()
-            };
-            let running: Vec<&HistoryEntry> = rows
-                .iter()
-                .filter(|r| r.outcome == "running" && r.id != row.id && !r.items.is_empty())
-                .filter(|r| r.tab == me || open.as_ref().is_none_or(|o| o.contains(&r.tab)))
-                .collect();
-            let reserved: Vec<Vec<String>> = running.iter().map(|r| r.items.clone()).collect();
-            if let Some((i, _)) = overlap(&reserved, &row.items) {
-                return Err(Blocked::Reserved(if running[i].tab == me {
-                    "in this tab"
-                } else {
-                    "in another tab"
-                }));
+            self.read_other_tabs_entries().await;
+            if serpkit::records::request_keys(wanted.request, &row.source).is_some() {
+                // Records another tab committed whose message has not arrived yet.
+                self.records.read_new().await;
             }
-            if !yes {
-                // Every tab's entries, as committed under this lock.
-                self.read_other_tabs_entries().await;
-                let doubt = self.journal.with_untracked(|j| {
-                    super::journal::possibly_bought(j.values(), &row.source, &row.items)
+            let reservations = read_reservations().await;
+            let settings =
+                store::stored_settings().unwrap_or_else(|| self.settings.get_untracked());
+            let (items, stored) = self.items_and_stored(wanted.request, wanted.key);
+            let mine: HashSet<String> = self.history.with_untracked(|h| {
+                h.iter()
+                    .filter(|r| r.tab == me && r.outcome == "running")
+                    .map(|r| r.id.clone())
+                    .collect()
+            });
+            let (plan, here) = self.journal.with_untracked(|j| {
+                let entries: Vec<&JournalEntry> = j.values().collect();
+                let snap = HostSnapshot::new(Read {
+                    settings: &settings,
+                    entries: &entries,
+                    reservations: &reservations,
+                    me: &me,
+                    open,
+                    stored: (&row.source, stored),
+                    items: true,
                 });
-                if let Some((count, at)) = doubt {
-                    return Err(Blocked::Possibly { count, at });
+                let running = |n| {
+                    snap.job(CallId { tab: snap.me(), n })
+                        .is_some_and(|j| mine.contains(j))
+                };
+                let ask = Ask {
+                    call: CallId {
+                        tab: snap.me(),
+                        n: u32::MAX,
+                    },
+                    source: &row.source,
+                    items: &items,
+                    refresh: wanted.refresh,
+                    confirm_possibly: yes,
+                    locks: tabs::has_locks(),
+                    running: &running,
+                };
+                let plan = rules::plan(&snap, &ask);
+                let here = plan == Plan::Waiting && snap.reserved_here(&items);
+                (plan, here)
+            });
+            let items = match plan {
+                Plan::Buy(items) => items,
+                // Everything is stored: the client answers from it with no request.
+                Plan::Answered => Vec::new(),
+                Plan::Waiting => {
+                    return Err(Blocked::Reserved(if here {
+                        "in this tab"
+                    } else {
+                        "in another tab"
+                    }))
                 }
-            }
+                Plan::NeedsYes { items, since } => {
+                    return Err(Blocked::Possibly {
+                        count: items.len(),
+                        at: since as f64,
+                    })
+                }
+            };
             if store::available() {
-                if let Err(e) = store::put_text(store::HISTORY, &row.id, &text).await {
+                let history = [(
+                    row.id.clone(),
+                    serde_json::to_string(row).unwrap_or_default(),
+                )];
+                let reservation = StoredReservation {
+                    job: row.id.clone(),
+                    tab: me.clone(),
+                    source: row.source.clone(),
+                    items,
+                };
+                let reserved: Vec<(String, String)> = if reservation.items.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![(
+                        row.id.clone(),
+                        serde_json::to_string(&reservation).unwrap_or_default(),
+                    )]
+                };
+                let written = store::put_all(&[
+                    (store::HISTORY, &history[..]),
+                    (store::RESERVATIONS, &reserved[..]),
+                ])
+                .await;
+                if let Err(e) = written {
                     self.save_failed(format!("Could not save the history: {e}"));
                 }
             }
@@ -184,6 +251,50 @@ impl Workspace {
         self.upsert_history([row.clone()]);
         tabs::post(&Changed::history(vec![row.id.clone()]).to_json());
         Ok(())
+    }
+
+    /// What a run of `request` (cache key `key`) wants, as the journal reserves it (every
+    /// record key, or the key itself for an operation priced per request), and which of
+    /// those are stored from its source (fresh enough per Settings, or a complete result).
+    fn items_and_stored(self, request: &Request, key: &str) -> (Vec<String>, HashSet<String>) {
+        let source = self.record_source();
+        match serpkit::records::request_keys(request, &source) {
+            Some((_, keys)) => {
+                let all: Vec<String> = keys.iter().map(|k| k.as_str().to_string()).collect();
+                let missing: HashSet<String> =
+                    crate::workspace::prices::items_to_buy(self, request, key, false)
+                        .into_iter()
+                        .collect();
+                let stored = all
+                    .iter()
+                    .filter(|k| !missing.contains(*k))
+                    .cloned()
+                    .collect();
+                (all, stored)
+            }
+            None => {
+                let stored = if self.has_result(key) {
+                    HashSet::from([key.to_string()])
+                } else {
+                    HashSet::new()
+                };
+                (vec![key.to_string()], stored)
+            }
+        }
+    }
+
+    /// Frees the reservation of call `job` (its history row id) once it settled.
+    pub(super) fn free_reservation(self, job: &str) {
+        if !store::available() {
+            return;
+        }
+        let job = job.to_string();
+        spawn_local(async move {
+            if let Err(e) = store::delete(store::RESERVATIONS, &job).await {
+                // Left behind, it holds nothing once this tab closes (the sweep frees it).
+                self.save_failed(format!("Could not free a finished call's reservation: {e}"));
+            }
+        });
     }
 
     /// Re-reads from IndexedDB the records `request` needs and the result under `key`: what
@@ -208,4 +319,16 @@ impl Workspace {
             });
         }
     }
+}
+
+/// Every reservation, as stored (none when storage is unavailable: then this tab is the
+/// only one that can buy, and its own calls are told apart by their keys).
+pub(super) async fn read_reservations() -> Vec<StoredReservation> {
+    if !store::available() {
+        return Vec::new();
+    }
+    store::load_all::<StoredReservation>(store::RESERVATIONS, "reservation")
+        .await
+        .map(|l| l.items)
+        .unwrap_or_default()
 }

@@ -46,6 +46,20 @@ pub(super) fn settle(
     mode: Mode,
     outcome: Outcome,
 ) -> bool {
+    let job = row.id.clone();
+    let stored = store_outcome(workspace, row, key, mode, outcome);
+    // After what it bought is written (a delete comes after the turn's writes).
+    workspace.free_reservation(&job);
+    stored
+}
+
+fn store_outcome(
+    workspace: Workspace,
+    row: HistoryEntry,
+    key: &str,
+    mode: Mode,
+    outcome: Outcome,
+) -> bool {
     match outcome {
         Ok(bought) => {
             let result = bought.result;

@@ -1,0 +1,339 @@
+//! The app as a host of the money state machine's decisions ([`serpkit::machine::rules`]):
+//! what the holder of the journal lock read from the shared store (the settings every tab
+//! stores, every tab's journal entries, the reservations, what is stored, which tabs are
+//! open) as a machine [`Snapshot`], and the machine's writes mapped back to the app's rows.
+//! The rules themselves are the machine's, proven by its simulator; nothing here decides.
+//! Pure (no browser API), so it is unit-tested natively.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+use serpkit::machine::{
+    stored_cap, CallId, Entry, Mode as MachineMode, Op, Period, Reservation, Settings, Snapshot,
+    TabId,
+};
+
+use super::journal::JournalEntry;
+use crate::model::{self, Mode};
+
+/// What a running call reserves, in its own store (`reservations`, by the call's history
+/// row id): never in History, so clearing History cannot free it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StoredReservation {
+    /// The call's history row id (its journal entries' `job`).
+    pub job: String,
+    /// The tab running it (its Web Lock tells whether it is still open).
+    pub tab: String,
+    /// The source of its items.
+    pub source: String,
+    /// Record keys, or the result's cache key for an operation priced per request.
+    pub items: Vec<String>,
+}
+
+/// The shared store as read under the journal lock, for the machine's rules.
+pub struct HostSnapshot {
+    settings: Settings,
+    entries: Vec<Entry>,
+    /// The app's id of `entries[i]`.
+    entry_ids: Vec<String>,
+    reservations: Vec<Reservation>,
+    /// The app's job id of `reservations[i]`.
+    jobs: Vec<String>,
+    /// `TabId(i)` is `tabs[i]`.
+    tabs: Vec<String>,
+    me: String,
+    /// Open tabs (`None`: cannot tell, no Web Locks).
+    open: Option<HashSet<String>>,
+    /// Items stored from `source` (records fresh enough, or a complete result).
+    stored: HashSet<String>,
+    source: String,
+}
+
+/// What the host read under the lock, before it is a [`HostSnapshot`].
+pub struct Read<'a> {
+    /// The settings as stored (shared by every tab).
+    pub settings: &'a model::Settings,
+    /// Every tab's journal entries.
+    pub entries: &'a [&'a JournalEntry],
+    /// Every reservation.
+    pub reservations: &'a [StoredReservation],
+    /// This tab's id.
+    pub me: &'a str,
+    /// The open tabs, if the host can tell.
+    pub open: Option<HashSet<String>>,
+    /// The source a call targets, and which of its items are stored from it.
+    pub stored: (&'a str, HashSet<String>),
+    /// Whether the entries' items are needed (planning), or only their amounts (the cap).
+    pub items: bool,
+}
+
+impl HostSnapshot {
+    /// The snapshot of what was read.
+    pub fn new(read: Read<'_>) -> HostSnapshot {
+        let mut tabs: Vec<String> = vec![read.me.to_string()];
+        let mut index: HashMap<String, u64> = HashMap::from([(read.me.to_string(), 0)]);
+        let mut tab_of = |t: &str| -> TabId {
+            if let Some(i) = index.get(t) {
+                return TabId(*i);
+            }
+            let i = tabs.len() as u64;
+            tabs.push(t.to_string());
+            index.insert(t.to_string(), i);
+            TabId(i)
+        };
+        let mut entries = Vec::with_capacity(read.entries.len());
+        let mut entry_ids = Vec::with_capacity(read.entries.len());
+        for (n, e) in read.entries.iter().enumerate() {
+            let id = CallId {
+                tab: tab_of(&e.tab),
+                n: n as u32,
+            };
+            entries.push(Entry {
+                id,
+                call: id,
+                source: e.source.clone(),
+                live: e.mode == Mode::Live,
+                items: if read.items {
+                    e.items.clone()
+                } else {
+                    Vec::new()
+                },
+                estimate: e.estimate,
+                charge: e.charge,
+                possible: e.possible_charge,
+                state: e.state(),
+                at: e.at as i64,
+            });
+            entry_ids.push(e.id.clone());
+        }
+        let mut reservations = Vec::with_capacity(read.reservations.len());
+        let mut jobs = Vec::with_capacity(read.reservations.len());
+        for (n, r) in read.reservations.iter().enumerate() {
+            reservations.push(Reservation {
+                call: CallId {
+                    tab: tab_of(&r.tab),
+                    n: n as u32,
+                },
+                source: r.source.clone(),
+                items: r.items.clone(),
+            });
+            jobs.push(r.job.clone());
+        }
+        let s = read.settings;
+        HostSnapshot {
+            settings: Settings {
+                mode: match s.mode {
+                    Mode::Demo => MachineMode::Demo,
+                    Mode::Live => MachineMode::Live,
+                },
+                base_url: s.base_url.clone(),
+                insecure_ok: s.insecure_ok.clone(),
+                cap: stored_cap(&s.budget),
+                period: Period::from_name(&s.budget_period).unwrap_or_default(),
+                reset_at: s.budget_reset_at as i64,
+                other: 0,
+            },
+            entries,
+            entry_ids,
+            reservations,
+            jobs,
+            tabs,
+            me: read.me.to_string(),
+            open: read.open,
+            stored: read.stored.1,
+            source: read.stored.0.to_string(),
+        }
+    }
+
+    /// This tab's id in the machine's terms.
+    pub fn me(&self) -> TabId {
+        TabId(0)
+    }
+
+    /// The job id of reservation `call`.
+    pub fn job(&self, call: CallId) -> Option<&str> {
+        self.jobs.get(call.n as usize).map(String::as_str)
+    }
+
+    /// Whether a reservation of this tab overlaps `items` (where a waiting call waits).
+    pub fn reserved_here(&self, items: &[String]) -> bool {
+        let wanted: HashSet<&str> = items.iter().map(String::as_str).collect();
+        self.reservations
+            .iter()
+            .any(|r| r.call.tab == self.me() && r.items.iter().any(|i| wanted.contains(i.as_str())))
+    }
+
+    /// The machine's sweep writes as the app's: entries to store as possibly charged (their
+    /// ids) and the reservations to delete (their jobs).
+    pub fn sweep_ops(&self, ops: &[Op]) -> (Vec<String>, Vec<String>) {
+        let mut orphans = Vec::new();
+        let mut freed = Vec::new();
+        for op in ops {
+            match op {
+                Op::PutEntry(e) => {
+                    if let Some(id) = self.entry_ids.get(e.id.n as usize) {
+                        orphans.push(id.clone());
+                    }
+                }
+                Op::DeleteReservation(call) => {
+                    if let Some(job) = self.job(*call) {
+                        freed.push(job.to_string());
+                    }
+                }
+                _ => {}
+            }
+        }
+        (orphans, freed)
+    }
+}
+
+impl Snapshot for HostSnapshot {
+    fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    fn each_entry(&self, f: &mut dyn FnMut(&Entry)) {
+        self.entries.iter().for_each(f);
+    }
+
+    fn each_reservation(&self, f: &mut dyn FnMut(&Reservation)) {
+        self.reservations.iter().for_each(f);
+    }
+
+    fn has_record(&self, source: Option<&str>, item: &str) -> bool {
+        source.is_none_or(|s| s == self.source) && self.stored.contains(item)
+    }
+
+    fn tab_open(&self, tab: TabId) -> Option<bool> {
+        let name = self.tabs.get(tab.0 as usize)?;
+        if *name == self.me {
+            return Some(true);
+        }
+        self.open.as_ref().map(|o| o.contains(name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serpkit::client::EntryState;
+    use serpkit::machine::rules::{self, Ask, Plan};
+    use serpkit::Usd;
+
+    use super::*;
+
+    fn entry(id: &str, tab: &str, state: EntryState, items: &[&str]) -> JournalEntry {
+        let mut e = JournalEntry::sent(
+            id.into(),
+            "job",
+            tab,
+            "search_volume",
+            "src",
+            Mode::Live,
+            (
+                items.iter().map(|s| s.to_string()).collect(),
+                Usd::from_micros(100_000),
+            ),
+            5.0,
+        );
+        e.state = state.as_str().into();
+        e
+    }
+
+    fn reservation(job: &str, tab: &str, items: &[&str]) -> StoredReservation {
+        StoredReservation {
+            job: job.into(),
+            tab: tab.into(),
+            source: "src".into(),
+            items: items.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    fn snapshot(entries: &[JournalEntry], reservations: &[StoredReservation]) -> HostSnapshot {
+        let settings = model::Settings {
+            mode: Mode::Live,
+            budget: "0.25".into(),
+            ..model::Settings::default()
+        };
+        let refs: Vec<&JournalEntry> = entries.iter().collect();
+        HostSnapshot::new(Read {
+            settings: &settings,
+            entries: &refs,
+            reservations,
+            me: "me",
+            open: Some(HashSet::from(["other".to_string()])),
+            stored: ("src", HashSet::from(["a".to_string()])),
+            items: true,
+        })
+    }
+
+    fn plan(snap: &HostSnapshot, items: &[&str], yes: bool) -> Plan {
+        let items: Vec<String> = items.iter().map(|s| s.to_string()).collect();
+        rules::plan(
+            snap,
+            &Ask {
+                call: CallId {
+                    tab: snap.me(),
+                    n: u32::MAX,
+                },
+                source: "src",
+                items: &items,
+                refresh: false,
+                confirm_possibly: yes,
+                locks: true,
+                running: &|_| false,
+            },
+        )
+    }
+
+    #[test]
+    fn the_machine_plans_against_what_the_app_read() {
+        // Stored items are not bought; an open tab's reservation makes the call wait; a
+        // closed tab's does not, and the sweep frees it.
+        let open = [reservation("j1", "other", &["b"])];
+        assert_eq!(
+            plan(&snapshot(&[], &open), &["a", "b"], false),
+            Plan::Waiting
+        );
+        let closed = [reservation("j2", "gone", &["b"])];
+        let snap = snapshot(&[], &closed);
+        assert_eq!(plan(&snap, &["a", "b"], false), Plan::Buy(vec!["b".into()]));
+        assert_eq!(plan(&snap, &["a"], false), Plan::Answered);
+        let (_, freed) = snap.sweep_ops(&rules::sweep(&snap));
+        assert_eq!(freed, vec!["j2".to_string()]);
+    }
+
+    #[test]
+    fn what_a_closed_tab_left_sent_is_possibly_charged_and_needs_a_yes() {
+        let entries = [
+            entry("e1", "gone", EntryState::Sent, &["b"]),
+            entry("e2", "other", EntryState::Sent, &["c"]),
+        ];
+        let snap = snapshot(&entries, &[]);
+        let (orphans, _) = snap.sweep_ops(&rules::sweep(&snap));
+        assert_eq!(orphans, vec!["e1".to_string()]);
+        assert_eq!(
+            plan(&snap, &["b"], false),
+            Plan::NeedsYes {
+                items: vec!["b".into()],
+                since: 5
+            }
+        );
+        assert_eq!(plan(&snap, &["b"], true), Plan::Buy(vec!["b".into()]));
+    }
+
+    #[test]
+    fn the_cap_is_the_stored_settings_over_every_tabs_entries() {
+        // $0.25 cap, two entries of $0.10 in flight: a third $0.10 does not fit.
+        let entries = [
+            entry("e1", "other", EntryState::Sent, &["x"]),
+            entry("e2", "me", EntryState::Charged, &["y"]),
+        ];
+        let mut charged = entries.clone();
+        charged[1].charge = Usd::from_micros(100_000);
+        let snap = snapshot(&charged, &[]);
+        let settings = snap.settings().clone();
+        let ten = Usd::from_micros(100_000);
+        assert!(rules::admit(&settings, &snap, 10, ten).is_err());
+        assert!(rules::admit(&settings, &snap, 10, Usd::from_micros(50_000)).is_ok());
+    }
+}
