@@ -235,7 +235,7 @@ mod tests {
             ),
             5.0,
         );
-        e.state = state.as_str().into();
+        e.state = state;
         e
     }
 

@@ -8,29 +8,18 @@ use std::collections::HashSet;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use serpkit::client::Cancel;
-use serpkit::machine::rules::{self, Ask, Plan};
+use serpkit::machine::rules::{self, Plan};
 use serpkit::machine::CallId;
 use serpkit::{Request, Usd};
 
 use super::host::{HostSnapshot, Read, StoredReservation};
 use super::journal::{Changed, JournalEntry};
+use super::service::Ask;
 use super::tabs;
 use crate::model::{CallResult, HistoryEntry};
 use crate::store;
 use crate::workspace::state::YES_MS;
 use crate::workspace::{now, quote_now, ErrorInfo, Workspace};
-
-/// What a reserving call is about (the request and how History shows it).
-pub(super) struct Wanted<'a> {
-    pub(super) request: &'a Request,
-    pub(super) key: &'a str,
-    pub(super) route: &'a str,
-    pub(super) input: &'a str,
-    pub(super) refresh: bool,
-    /// Where the click meant it to go ([`Workspace::call_target`]).
-    pub(super) target: &'a str,
-}
 
 /// Why a waiting call stops when the settings changed under it.
 pub(super) const SETTINGS_CHANGED: &str = "the settings changed while this call waited (mode, base URL or API key), so it was not sent anywhere else: run it again";
@@ -51,23 +40,21 @@ enum Blocked {
 /// a running job of any open tab reserves some of it. `Err(stored)`: no request to send any
 /// more: another job bought it meanwhile (`true`: its result is stored) or the call was
 /// cancelled while waiting (`false`).
-pub(super) async fn reserve(
-    workspace: Workspace,
-    wanted: &Wanted<'_>,
-    cancel: &Cancel,
-) -> Result<HistoryEntry, bool> {
-    let Wanted {
+pub(super) async fn reserve(workspace: Workspace, ask: &Ask) -> Result<HistoryEntry, bool> {
+    let Ask {
         request,
         key,
         refresh,
+        cancel,
         ..
-    } = *wanted;
+    } = ask;
+    let refresh = *refresh;
     let mut waited = false;
     loop {
         if cancel.is_cancelled() {
             return Err(false);
         }
-        if workspace.call_target() != wanted.target {
+        if workspace.call_target() != ask.target {
             let error = serpkit::client::Error::Journal(SETTINGS_CHANGED.into());
             let mode = workspace.mode();
             workspace.set_error(key, Some(ErrorInfo::from_error(&error, mode)));
@@ -84,8 +71,8 @@ pub(super) async fn reserve(
         let row = HistoryEntry {
             id: tabs::next_id(),
             operation: request.operation().path().to_string(),
-            input: wanted.input.to_string(),
-            route: wanted.route.to_string(),
+            input: ask.input.clone(),
+            route: ask.route.clone(),
             key: String::new(),
             at: now(),
             estimate,
@@ -103,7 +90,7 @@ pub(super) async fn reserve(
         let yes = workspace
             .local
             .with_value(|l| l.asked_yes.get(key).is_some_and(|t| now() - t < YES_MS));
-        match workspace.write_ahead_row(wanted, &row, yes).await {
+        match workspace.write_ahead_row(ask, &row, yes).await {
             Ok(()) => {
                 workspace.set_waiting(key, None);
                 workspace.local.update_value(|l| {
@@ -146,7 +133,7 @@ impl Workspace {
     /// other tabs are told.
     async fn write_ahead_row(
         self,
-        wanted: &Wanted<'_>,
+        ask: &Ask,
         row: &HistoryEntry,
         yes: bool,
     ) -> Result<(), Blocked> {
@@ -154,14 +141,14 @@ impl Workspace {
         tabs::with_lock(tabs::JOURNAL_LOCK, async {
             let open = tabs::open_tabs().await;
             self.read_other_tabs_entries().await;
-            if serpkit::records::request_keys(wanted.request, &row.source).is_some() {
+            if serpkit::records::request_keys(&ask.request, &row.source).is_some() {
                 // Records another tab committed whose message has not arrived yet.
                 self.records.read_new().await;
             }
             let reservations = read_reservations().await;
             let settings =
                 store::stored_settings().unwrap_or_else(|| self.settings.get_untracked());
-            let (items, stored) = self.items_and_stored(wanted.request, wanted.key);
+            let (items, stored) = self.items_and_stored(&ask.request, &ask.key);
             let mine: HashSet<String> = self.history.with_untracked(|h| {
                 h.iter()
                     .filter(|r| r.tab == me && r.outcome == "running")
@@ -183,19 +170,19 @@ impl Workspace {
                     snap.job(CallId { tab: snap.me(), n })
                         .is_some_and(|j| mine.contains(j))
                 };
-                let ask = Ask {
+                let plan_ask = rules::Ask {
                     call: CallId {
                         tab: snap.me(),
                         n: u32::MAX,
                     },
                     source: &row.source,
                     items: &items,
-                    refresh: wanted.refresh,
+                    refresh: ask.refresh,
                     confirm_possibly: yes,
                     locks: tabs::has_locks(),
                     running: &running,
                 };
-                let plan = rules::plan(&snap, &ask);
+                let plan = rules::plan(&snap, &plan_ask);
                 let here = plan == Plan::Waiting && snap.reserved_here(&items);
                 (plan, here)
             });

@@ -15,7 +15,7 @@ use serpkit::records::PlanOptions;
 use serpkit::{Operation, Request, Usd};
 
 use super::book::Book;
-use super::reserve::{reserve, Wanted};
+use super::reserve::reserve;
 use super::settle::{settle, Failure, Outcome, Purchase};
 use crate::model::{CallResult, Mode, Validation};
 use crate::workspace::Workspace;
@@ -25,7 +25,8 @@ pub const CHUNK_SIZE: usize = 200;
 /// Chunks of a bulk job in flight at once.
 pub(super) const CONCURRENCY: usize = 2;
 
-/// What `run` asks of [`call_service`]: one call, checked, not reserved yet.
+/// One call as the user asked for it, captured at the click: what `run` asks of
+/// [`call_service`], reserved by [`reserve`] (checked, not reserved yet).
 pub(super) struct Ask {
     /// The workspace the call belongs to (its client, records and running state).
     pub(super) workspace: Workspace,
@@ -84,15 +85,7 @@ pub(super) struct ServiceCall {
 pub(super) fn call_service(ask: Ask) -> LocalBoxFuture<'static, Result<bool, SplitLoaderError>> {
     Box::pin(async move {
         let workspace = ask.workspace;
-        let wanted = Wanted {
-            request: &ask.request,
-            key: &ask.key,
-            route: &ask.route,
-            input: &ask.input,
-            refresh: ask.refresh,
-            target: &ask.target,
-        };
-        let row = match reserve(workspace, &wanted, &ask.cancel).await {
+        let row = match reserve(workspace, &ask).await {
             Ok(row) => row,
             Err(stored) => return Ok(stored),
         };
