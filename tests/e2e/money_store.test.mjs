@@ -33,7 +33,7 @@ test('a tab that never heard another tab commit does not buy those keywords agai
   await b.bringToFront();
   await spaGo(b, '/keywords');
   const { text } = await research(b, ['missed message a', 'missed message b']);
-  assert.match(text, /2 new keywords/, 'B did not hear of them');
+  assert.match(text, /for 2 keywords$/, 'B did not hear of them: it prices both');
   await b.locator('[data-testid="kw-table"][data-rows="2"]').waitFor({ timeout: 30_000 });
   const l = await quietLedger([a, b]);
   assert.equal(chargedUnits(l), 2, 'the two keywords charged once');
