@@ -74,8 +74,10 @@ pub fn bench() -> Res {
             "latency",
         ]),
     );
+    let mut failed = Vec::new();
     if let Err(e) = team {
         eprintln!("bench: the team server's section is left out: {e}");
+        failed.push(format!("Team server: {e}"));
     }
     drop(cluster);
 
@@ -103,7 +105,9 @@ pub fn bench() -> Res {
             "bench/app/run.mjs",
         ),
     ] {
-        section(
+        // A browser section that fails (a page the script no longer finds) is written as
+        // failed with its reason, so the other figures of the run are still kept.
+        let ran = section(
             title,
             about,
             Command::new("node")
@@ -113,12 +117,22 @@ pub fn bench() -> Res {
                 .env("CHROMIUM", &tools.chromium)
                 .env("APP_URL", app.url())
                 .env("DIST", root().join("dist")),
-        )?;
+        );
+        if let Err(e) = ran {
+            failed.push(format!("{title}: {e}"));
+        }
+    }
+    for f in &failed {
+        doc.push_str(&format!("\n## Not measured in this run\n\n{f}\n"));
     }
     let path = root().join("BENCHMARKS.md");
     std::fs::write(&path, doc).map_err(|e| format!("{}: {e}", path.display()))?;
     eprintln!("\nwrote {}", path.display());
-    Ok(())
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("not measured: {}", failed.join("; ")))
+    }
 }
 
 /// How many times each side of an A/B run runs the validator benchmark (each run prints the
