@@ -482,7 +482,8 @@ async fn settle(app: &App, s: &Settled) -> Result<(), String> {
             "INSERT INTO records (key, json, bought_at, entry_id)
              SELECT k, j, $3, $4 FROM unnest($1::text[], $2::text[]) AS r (k, j)
              ON CONFLICT (key) DO UPDATE
-             SET json = EXCLUDED.json, bought_at = EXCLUDED.bought_at, entry_id = EXCLUDED.entry_id",
+             SET json = EXCLUDED.json, bought_at = EXCLUDED.bought_at, entry_id = EXCLUDED.entry_id,
+                 xid = pg_current_xact_id()",
             &[&keys, &jsons, &s.now, &s.entry],
         )
         .await
