@@ -1,12 +1,15 @@
 //! The simulated world: tabs, store, lock, channel, clock and service, all driven by one
-//! [`Rng`]. `actors.rs` holds what the users, the clock and the faults do.
+//! [`Rng`]. `actors.rs` holds what the users, the clock and the faults do. On the team
+//! server's storage ([`Storage::Server`]) the tabs are server processes: a tab is open while
+//! its database session is (`sessions`), a cut connection aborts its transaction, and the
+//! server's dead-process sweep ([`World::recover`]) runs at any moment.
 
 mod actors;
 
 use std::collections::{HashMap, VecDeque};
 
 use super::check::{self, Broken, Ledger, Records};
-use super::{Config, Rng, Violation};
+use super::{Config, Rng, Storage, Violation};
 use crate::machine::{
     Body, Effect, Entry, EntryId, EntryState, Event, Mode, Ms, Notice, Op, Outcome, Refusal,
     Reservation, Setting, Settings, Snapshot, StoreError, Tab, TabId, Target,
@@ -63,6 +66,8 @@ struct View<'a> {
     db: &'a Db,
     alive: &'a [bool],
     locks: bool,
+    /// On the server's storage, whose database session is held (else `None`).
+    sessions: Option<&'a [bool]>,
 }
 
 impl Snapshot for View<'_> {
@@ -85,8 +90,9 @@ impl Snapshot for View<'_> {
         }
     }
     fn tab_open(&self, tab: TabId) -> Option<bool> {
+        let open = self.sessions.unwrap_or(self.alive);
         self.locks
-            .then(|| self.alive.get(tab.0 as usize).copied().unwrap_or(false))
+            .then(|| open.get(tab.0 as usize).copied().unwrap_or(false))
     }
 }
 
@@ -106,6 +112,9 @@ struct SimTab {
 
 enum Pending {
     Commit(TabId, u32, Vec<Op>),
+    /// A commit whose connection was cut on its way (applied or not): the tab hears it
+    /// failed.
+    Cut(TabId, u32),
     Heard(TabId, Setting),
     Timer(TabId),
 }
@@ -143,6 +152,10 @@ pub struct Stats {
     pub closes: u64,
     /// Quiet points checked.
     pub quiet_points: u64,
+    /// Server processes whose database connection was cut while they lived.
+    pub sessions_cut: u64,
+    /// Entries the server's dead-process sweep settled as possibly charged.
+    pub recovered: u64,
 }
 
 /// One simulated world ([`super`]).
@@ -155,6 +168,9 @@ pub struct World {
     now: Ms,
     tabs: Vec<SimTab>,
     alive: Vec<bool>,
+    /// Per tab: its database session is held (the server's storage; a browser tab's is its
+    /// life).
+    sessions: Vec<bool>,
     db: Db,
     lock: Option<TabId>,
     queue: VecDeque<TabId>,
@@ -197,6 +213,7 @@ impl World {
             now: START,
             tabs: Vec::new(),
             alive: Vec::new(),
+            sessions: Vec::new(),
             db,
             lock: None,
             queue: VecDeque::new(),
@@ -278,14 +295,8 @@ impl World {
                 }
                 Ok(())
             }
-            85..=96 => {
-                self.tick();
-                Ok(())
-            }
-            _ => {
-                self.fault(t);
-                Ok(())
-            }
+            85..=96 => self.tick(),
+            _ => self.fault(t),
         }
     }
 
@@ -303,6 +314,11 @@ impl World {
             let p = self.pending.swap_remove(i);
             return match p {
                 Pending::Commit(t, txn, ops) => self.commit(t, txn, ops),
+                Pending::Cut(t, txn) => {
+                    let result = Err(StoreError::Closed);
+                    self.note(|| format!("t{} commit {txn} cut", t.0));
+                    self.event(t, Event::Committed { txn, result })
+                }
                 Pending::Heard(t, s) => {
                     self.note(|| format!("t{} hears {s:?}", t.0));
                     self.event(t, Event::Heard(s))
@@ -337,6 +353,7 @@ impl World {
                 db: &self.db,
                 alive: &self.alive,
                 locks: self.config.locks,
+                sessions: (self.config.storage == Storage::Server).then_some(&self.sessions[..]),
             };
             let tab = &mut self.tabs[t.0 as usize].tab;
             tab.step(now, Event::Granted(&view), &mut self.out);
@@ -542,6 +559,7 @@ impl World {
             clicks: Vec::new(),
         });
         self.alive.push(true);
+        self.sessions.push(true);
         self.note(|| format!("t{} opens", id.0));
         let now = self.clock(id);
         self.tabs[id.0 as usize]
@@ -557,6 +575,7 @@ impl World {
         self.note(|| format!("t{} closes", t.0));
         self.stats.closes += 1;
         self.alive[t.0 as usize] = false;
+        self.sessions[t.0 as usize] = false;
         if self.lock == Some(t) {
             self.lock = None;
         }
@@ -569,7 +588,7 @@ impl World {
                         self.store(t, ops)?;
                     }
                 }
-                Pending::Heard(o, _) | Pending::Timer(o) if o == t => {}
+                Pending::Heard(o, _) | Pending::Timer(o) | Pending::Cut(o, _) if o == t => {}
                 p => keep.push(p),
             }
         }
@@ -577,6 +596,72 @@ impl World {
         // What it asked and did not store is lost with it.
         self.asked.retain(|(o, _)| *o != t);
         Ok(())
+    }
+
+    /// The server's storage: process `t` loses its database connection while it lives. Its
+    /// session ends (other processes see it dead at once), its open transaction is aborted
+    /// (the database's lock it held is released; a commit on its way was applied or not,
+    /// and the process hears that it failed), and it is told its storage is gone. Its
+    /// requests in flight still come back to it.
+    pub(super) fn cut(&mut self, t: TabId) -> Result<(), Box<Violation>> {
+        self.note(|| format!("t{} database connection cut", t.0));
+        self.stats.sessions_cut += 1;
+        self.sessions[t.0 as usize] = false;
+        self.tabs[t.0 as usize].conn = Err(StoreError::Closed);
+        if self.lock == Some(t) {
+            self.lock = None;
+        }
+        let mut keep = Vec::new();
+        for p in std::mem::take(&mut self.pending) {
+            match p {
+                Pending::Commit(o, txn, ops) if o == t => {
+                    if self.rng.chance(50) {
+                        self.store(t, ops)?;
+                    }
+                    keep.push(Pending::Cut(o, txn));
+                }
+                p => keep.push(p),
+            }
+        }
+        self.pending = keep;
+        self.event(t, Event::StorageLost(StoreError::Closed))
+    }
+
+    /// The server's dead-process sweep (`db::recover`), run by any live process at any
+    /// moment, outside the database's lock: the entries still `sent` by a process whose
+    /// session is gone become possibly charged, and its reservations are freed.
+    pub(super) fn recover(&mut self) {
+        let live = self.alive_ids();
+        let victim = (self.config.sweep_live && !live.is_empty())
+            .then(|| live[self.rng.below(live.len() as u64) as usize]);
+        let sessions = &self.sessions;
+        let dead =
+            |t: TabId| Some(t) == victim || !sessions.get(t.0 as usize).copied().unwrap_or(false);
+        let mut ops: Vec<Op> = self
+            .db
+            .entries
+            .values()
+            .filter(|e| e.state == EntryState::Sent && dead(e.id.tab))
+            .map(|e| {
+                let mut e = e.clone();
+                e.possible = e.estimate;
+                e.state = EntryState::PossiblyCharged;
+                Op::PutEntry(e)
+            })
+            .collect();
+        let settled = ops.len() as u64;
+        ops.extend(
+            self.db
+                .reservations
+                .iter()
+                .filter(|r| dead(r.call.tab))
+                .map(|r| Op::DeleteReservation(r.call)),
+        );
+        if !ops.is_empty() {
+            self.note(|| format!("sweep of dead processes: {ops:?}"));
+            self.stats.recovered += settled;
+            self.db.apply(ops);
+        }
     }
 
     /// Lets everything in flight finish with no new intent, faults off and tabs that lost
@@ -610,6 +695,9 @@ impl World {
             }
             self.step += 1;
             self.deliver()?;
+        }
+        if self.config.storage == Storage::Server {
+            self.recover();
         }
         self.quiet()
     }
