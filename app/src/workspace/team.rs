@@ -117,7 +117,15 @@ impl Team {
         };
         provide_context(team);
         let tick = move || leptos::task::spawn_local(team.refresh(workspace));
-        tick();
+        // At once when the workspace is loaded or team mode, its server or the token change.
+        Effect::new(move |_| {
+            workspace.loaded.track();
+            workspace.key.track();
+            workspace
+                .settings
+                .with(|s| (s.mode, s.team, s.team_url.clone()));
+            tick();
+        });
         if let Ok(handle) =
             set_interval_with_handle(tick, std::time::Duration::from_millis(POLL_MS as u64))
         {
