@@ -293,7 +293,7 @@ async fn every_member_reads_who_bought_what_and_the_team_records_as_a_feed() {
     assert_eq!(entries[0]["member"], "ben");
     assert_eq!(entries[0]["items"], json!(["US|tents"]));
     assert_eq!(entries[1]["member"], "ana");
-    assert_eq!(entries[1]["operation"], "/v1/search_volume/bulk");
+    assert_eq!(entries[1]["operation"], "search_volume/bulk");
     assert_eq!(entries[1]["items"], json!(["US|poles", "US|tents"]));
     assert_eq!(entries[1]["charge"], "0.0006");
 

@@ -54,7 +54,7 @@ pub struct Purchase {
     pub id: i64,
     /// The member's name.
     pub member: String,
-    /// The operation's path (`/v1/search_volume/bulk`).
+    /// The operation (`search_volume/bulk`).
     pub operation: String,
     /// `charged` or `possibly_charged`.
     pub state: String,
