@@ -1,7 +1,9 @@
 //! The money state machine's simulator from the command line (`cargo xtask sim`).
 //!
 //! ```text
-//! sim [--seed S] [--steps N] [--tabs T] [--no-locks] [--mutation NAME]   one run: replay or extend
+//! sim [--seed S] [--steps N] [--tabs T] [--no-locks] [--mutation NAME] [--server]
+//!                             one run: replay or extend (`--server`: on the team server's
+//!                             storage, processes on one database)
 //! sim --suite [--steps N]     the CI budget: N steps over many seeds (default 1,000,000),
 //!                             then every mutation until it is caught
 //! sim --bench                 simulated steps per second
@@ -42,12 +44,15 @@ fn run(args: &[String]) -> Result<(), String> {
         let report = sim::suite(1, steps.unwrap_or(1_000_000), 400)?;
         let secs = start.elapsed().as_secs_f64();
         println!(
-            "sim: {} steps over {} seeds, no invariant broken",
-            report.steps, report.seeds
+            "sim: {} steps over {} seeds ({} on the team server's storage), no invariant broken",
+            report.steps, report.seeds, report.server_steps
         );
-        println!("sim: every mutation caught (seed, step, invariant):");
-        for (m, seed, step, inv) in &report.caught {
-            println!("  {m:?}: seed {seed}, step {step}: {inv}");
+        println!("sim: every mutation caught (storage, seed, step, invariant):");
+        for (m, storage, seed, step, inv) in &report.caught {
+            println!(
+                "  {m:?}: {}, seed {seed}, step {step}: {inv}",
+                storage.as_str()
+            );
         }
         println!("sim: {secs:.1} s in all");
         return Ok(());
@@ -72,7 +77,12 @@ fn run(args: &[String]) -> Result<(), String> {
         return Ok(());
     }
     let seed: u64 = value(args, "--seed")?.unwrap_or(1);
-    let mut config = Config::new(seed, steps.unwrap_or(sim::SEED_STEPS));
+    let steps = steps.unwrap_or(sim::SEED_STEPS);
+    let mut config = if args.iter().any(|a| a == "--server") {
+        Config::server(seed, steps)
+    } else {
+        Config::new(seed, steps)
+    };
     if let Some(t) = value(args, "--tabs")? {
         config.max_tabs = t;
     }

@@ -57,6 +57,7 @@ pub fn App() -> impl IntoView {
     let workspace = Workspace::new();
     provide_context(workspace);
     workspace.load();
+    workspace::team::Team::provide(workspace);
     Effect::new(move |_| {
         let theme = workspace.settings.with(|s| s.theme.clone());
         if let Some(root) = web_sys::window()
@@ -135,13 +136,18 @@ fn Meters() -> impl IntoView {
     view! {
         <div class="meters">
             <span class="badge" class:live=move || !demo() data-testid="mode">
-                {move || if demo() { "Demo · synthetic data" } else { "Live service" }}
+                {move || match (demo(), workspace.settings.with(|s| s.team)) {
+                    (true, _) => "Demo · synthetic data",
+                    (false, true) => "Team server",
+                    (false, false) => "Live service",
+                }}
             </span>
             <span class="spend" title="Charged by the service, every tab of this browser together (confirmed charges)">
                 "Spent " {move || workspace.budget_period().label()} ": " <strong data-testid="spend">{move || workspace.spent.get().to_string()}</strong>
                 {move || workspace.budget_cap().map(|b| format!(" of {b}"))}
             </span>
             <components::BudgetLeft workspace=workspace />
+            <components::team::TeamMeter />
             <Show when=move || workspace.possibly_charged.get() != serpkit::Usd::ZERO>
                 <span class="spend warn" data-testid="possibly-charged-meter"
                     title="Calls sent whose outcome is unknown (timed out, cancelled after sending, answer lost): the service may have charged them. They count against the budget cap.">

@@ -61,6 +61,11 @@ pub struct Settings {
     pub score_weights: crate::research::score::Weights,
     /// The click-through curve of estimated traffic (`research::ctr`).
     pub ctr_curve: crate::research::ctr::Curve,
+    /// Team mode (live only): calls go to the team server at [`Self::team_url`] with the
+    /// member token as the key; the server holds the service key (`workspace::team`).
+    pub team: bool,
+    /// The team server's base URL.
+    pub team_url: String,
 }
 
 /// The default of [`Settings::max_body_mb`]: what a browser tab holds comfortably, and above
@@ -68,6 +73,15 @@ pub struct Settings {
 pub const DEFAULT_MAX_BODY_MB: u32 = 64;
 
 impl Settings {
+    /// Where live calls go: the team server in team mode, else the service's base URL.
+    pub fn live_base_url(&self) -> &str {
+        if self.team {
+            &self.team_url
+        } else {
+            &self.base_url
+        }
+    }
+
     /// [`Settings::max_body_mb`] in bytes (0 is read as the default).
     pub fn max_body_bytes(&self) -> usize {
         let mb = if self.max_body_mb == 0 {
@@ -101,6 +115,8 @@ impl Default for Settings {
             record_max_age_days: 0,
             score_weights: Default::default(),
             ctr_curve: Default::default(),
+            team: false,
+            team_url: String::new(),
         }
     }
 }

@@ -11,6 +11,7 @@ use tokio_postgres::NoTls;
 const MIGRATIONS: &[(i32, &str)] = &[
     (1, include_str!("../migrations/0001_team.sql")),
     (2, include_str!("../migrations/0002_schedules.sql")),
+    (3, include_str!("../migrations/0003_records_feed.sql")),
 ];
 
 /// Any two server processes serialise their migrations on this advisory lock.

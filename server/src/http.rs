@@ -1,5 +1,7 @@
 //! The HTTP side: the service's 11 operations at the service's paths, the team's own
-//! `GET /team/spend`, `GET /team/journal`, `GET` and `POST /team/schedules` (token in
+//! `GET /team/spend`, `GET /team/journal`, `GET /team/purchases` (who bought what),
+//! `GET /team/records?after=<n>` (the team's records as a feed), `GET` and `POST
+//! /team/schedules` (token in
 //! `authorization: Bearer …`), and `GET /health`.
 //!
 //! Every error is the service's error shape as the sandbox writes it,
@@ -78,7 +80,7 @@ async fn handle(
     } else if method == Method::GET && uri.path() == "/health" {
         health(&app).await
     } else if method == Method::GET && uri.path().starts_with("/team/") {
-        team(&app, uri.path(), &headers).await
+        team(&app, uri.path(), uri.query(), &headers).await
     } else if method == Method::POST && uri.path() == "/team/schedules" {
         add_schedule(&app, &headers, body).await
     } else if method == Method::POST {
@@ -313,13 +315,31 @@ async fn add_schedule(app: &App, headers: &HeaderMap, body: Body) -> Response<Bo
     }
 }
 
-async fn team(app: &App, path: &str, headers: &HeaderMap) -> Response<Body> {
+async fn team(app: &App, path: &str, query: Option<&str>, headers: &HeaderMap) -> Response<Body> {
     let member = match bearer(app, headers).await {
         Ok(m) => m,
         Err(r) => return r,
     };
     let result = match path {
         "/team/spend" => crate::report::spend(app, &member).await,
+        "/team/purchases" => crate::report::purchases(app).await,
+        "/team/records" => {
+            // `after=<n>`, the `next` of the page before (0 or missing: from the first).
+            let after = query
+                .unwrap_or("")
+                .split('&')
+                .find_map(|p| p.strip_prefix("after="))
+                .map_or(Ok(0), str::parse::<i64>);
+            match after {
+                Ok(n) if n >= 0 => crate::report::records(app, n).await,
+                _ => {
+                    return json(
+                        400,
+                        error_body("malformed", "after: a whole number", Some("after")),
+                    )
+                }
+            }
+        }
         "/team/journal" => crate::report::journal(app, &member).await,
         "/team/schedules" => crate::schedule::list(app, &member).await,
         _ => return error(404, "not_found", "no such team resource"),

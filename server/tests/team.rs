@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{micros, post, Team};
+use common::{micros, post, request, Team};
 use serde_json::json;
 
 /// A deterministic pick of `n` items out of `pool` for call `i` of member `m`.
@@ -253,4 +253,88 @@ async fn results_priced_per_request_are_bought_once_for_the_team() {
     );
     assert_eq!(bulk.header("x-serpkit-reused"), Some("1"));
     assert_eq!(team.ledger().total.micros(), micros("0.1506"));
+}
+
+/// GETs a team resource as the member of `token`.
+async fn team_get(server: &str, path: &str, token: &str) -> serde_json::Value {
+    let auth = format!("Bearer {token}");
+    let r = request(server, "GET", path, &[("authorization", &auth)], "").await;
+    assert_eq!(r.status, 200, "{path}: {}", r.body);
+    serde_json::from_str(&r.body).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_member_reads_who_bought_what_and_the_team_records_as_a_feed() {
+    let mut team = Team::new().await;
+    let server = team.start_default();
+    let (ana, ben) = (
+        team.member("ana", None).await,
+        team.member("ben", None).await,
+    );
+    let r = post(
+        &server,
+        "/v1/search_volume/bulk",
+        &json!({"key": ana, "keywords": ["Tents", "poles"], "ccode": "US"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = post(
+        &server,
+        "/v1/related",
+        &json!({"key": ben, "keyword": "tents", "ccode": "US"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+
+    // Ben sees that Ana bought the two keywords, and his own per-request result.
+    let bought = team_get(&server, "/team/purchases", &ben).await;
+    let entries = bought["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 2, "{bought}");
+    assert_eq!(entries[0]["member"], "ben");
+    assert_eq!(entries[0]["items"], json!(["US|tents"]));
+    assert_eq!(entries[1]["member"], "ana");
+    assert_eq!(entries[1]["operation"], "search_volume/bulk");
+    assert_eq!(entries[1]["items"], json!(["US|poles", "US|tents"]));
+    assert_eq!(entries[1]["charge"], "0.0006");
+
+    // The feed hands Ben Ana's records, keyed without the server's source, once.
+    let page = team_get(&server, "/team/records?after=0", &ben).await;
+    let records = page["records"].as_array().unwrap();
+    let keys: Vec<&str> = records.iter().map(|r| r["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["US|poles", "US|tents"], "{page}");
+    assert_eq!(records[0]["kind"], "search_volume");
+    assert!(records[0]["json"].as_str().unwrap().contains("poles"));
+    let next = page["next"].as_i64().unwrap();
+    assert!(next > 0);
+    let again = team_get(&server, &format!("/team/records?after={next}"), &ben).await;
+    assert_eq!(again["records"], json!([]));
+    assert_eq!(again["next"].as_i64(), Some(next));
+    // Bought again (a refresh elsewhere), a record comes again.
+    let r = post(
+        &server,
+        "/v1/search_volume/bulk",
+        &json!({"key": ana, "keywords": ["tents", "stoves"], "ccode": "US"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let more = team_get(&server, &format!("/team/records?after={next}"), &ben).await;
+    let keys: Vec<&str> = more["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, ["US|stoves"], "{more}");
+
+    let bad = request(
+        &server,
+        "GET",
+        "/team/records?after=x;DROP TABLE records",
+        &[("authorization", &format!("Bearer {ben}"))],
+        "",
+    )
+    .await;
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    let none = request(&server, "GET", "/team/purchases", &[], "").await;
+    assert_eq!(none.status, 401);
 }

@@ -95,6 +95,22 @@ impl RecordKey {
         RecordKey(text.into())
     }
 
+    /// The kind and the rest (`US|running shoes`, `example.com`) of a key written from
+    /// `source`; `None` for a key of another source or kind. A team server hands its records
+    /// on this way, and each client keys them again from its own source ([`Self::from_parts`]).
+    pub fn split(&self, source: &str) -> Option<(RecordKind, &str)> {
+        let mut prefix = String::with_capacity(source.len() + 1);
+        push_escaped(&mut prefix, source);
+        prefix.push('|');
+        let (kind, rest) = self.0.strip_prefix(&prefix)?.split_once('|')?;
+        Some((RecordKind::from_name(kind)?, rest))
+    }
+
+    /// The key of a record from `source` whose kind and rest are [`Self::split`]'s.
+    pub fn from_parts(source: &str, kind: RecordKind, rest: &str) -> RecordKey {
+        RecordKey::new(source, kind, None, rest)
+    }
+
     fn new(source: &str, kind: RecordKind, scope: Option<&str>, item: &str) -> RecordKey {
         let mut s = String::with_capacity(source.len() + item.len() + 24);
         // `|` separates the parts; the item comes last, so only the parts before it escape it.
@@ -204,6 +220,20 @@ pub fn request_keys(request: &Request, source: &str) -> Option<(RecordKind, Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_split_from_one_source_is_the_same_record_from_another() {
+        let team = search_volume_key("http://team:9|x", "us", "Running  Shoes");
+        let (kind, rest) = team.split("http://team:9|x").unwrap();
+        assert_eq!((kind, rest), (RecordKind::SearchVolume, "US|running shoes"));
+        assert_eq!(
+            RecordKey::from_parts("https://app.example", kind, rest),
+            search_volume_key("https://app.example", "US", "running shoes")
+        );
+        assert_eq!(team.split("http://team:9"), None);
+        let d = domain_key("s", "WWW.Example.com");
+        assert_eq!(d.split("s"), Some((RecordKind::DomainStats, "example.com")));
+    }
 
     #[test]
     fn keywords_normalise_case_and_white_space() {

@@ -56,11 +56,10 @@ pub fn bench() -> Res {
     )?;
 
     let cluster = Cluster::start(&root().join("target").join("pg-bench"), true)?;
-    // Its benchmark does not build under the bench profile yet (two copies of serde in one
-    // graph); the other sections still run and are written.
     let team = section(
         "Team server",
-        "`cargo bench -p serpkit-server --bench latency` on a throwaway PostgreSQL cluster: \
+        "`cargo bench -p serpkit-server --bench latency --profile bench-server` on a throwaway \
+         PostgreSQL cluster: \
          the latency the team server adds over calling the sandbox directly, p50/p95, one \
          member calling one after another (each call buying a new record: plan, write-ahead, \
          send, settle; then each answered from the team's records), and calls per second \
@@ -72,6 +71,10 @@ pub fn bench() -> Res {
             "serpkit-server",
             "--bench",
             "latency",
+            // Unwinding, so the server's binary and the bench share one build of the core
+            // (Cargo.toml, `profile.bench-server`).
+            "--profile",
+            "bench-server",
         ]),
     );
     let mut failed = Vec::new();

@@ -55,9 +55,10 @@ tasks:
                      of the sandbox server (or the service at URL, its key in
                      SERPKIT_SERVICE_KEY); prints `server: http://…` and `member token: …`
   server             only the team server's tests, on a throwaway PostgreSQL cluster
-  sim [--seed S] [--steps N] [--tabs T] [--no-locks] [--mutation NAME]
+  sim [--seed S] [--steps N] [--tabs T] [--no-locks] [--mutation NAME] [--server]
                      the money state machine's simulator: replay or extend one seed's run
-                     (`--suite`: a million steps over many seeds and every mutation)
+                     (`--server`: on the team server's storage; `--suite`: a million steps
+                     over many seeds and every mutation, then the same on the server's)
 ";
 
 /// `cargo run` of the simulator's command line (`examples/sim.rs`), optimised.

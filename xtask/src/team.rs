@@ -87,6 +87,29 @@ pub fn team(args: &[String]) -> Res {
     Err(format!("serpkit-server ended ({status})"))
 }
 
+/// A throwaway database for the app's team-mode e2e test (`tests/e2e/team.test.mjs`, which
+/// starts the server itself: it allows its own app origin): the cluster in `target/pg-e2e`
+/// (fresh), stopped on drop, and the server's binary (debug, built here).
+pub struct E2eTeam {
+    _cluster: Cluster,
+    /// The database (`host=… port=… user=… dbname=…`).
+    pub database_url: String,
+    /// `serpkit-server`.
+    pub bin: std::path::PathBuf,
+}
+
+/// Builds the server and starts the cluster for the e2e stage.
+pub fn for_e2e() -> Res<E2eTeam> {
+    run(cargo().args(["build", "--quiet", "-p", "serpkit-server"]))?;
+    let cluster = Cluster::start(&root().join("target").join("pg-e2e"), true)?;
+    cluster.create_database(DATABASE)?;
+    Ok(E2eTeam {
+        database_url: format!("{} dbname={DATABASE}", cluster.conninfo()),
+        _cluster: cluster,
+        bin: target_dir().join("debug").join("serpkit-server"),
+    })
+}
+
 fn unix_seconds() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

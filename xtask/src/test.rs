@@ -151,7 +151,23 @@ fn e2e_stage(tools: &Tools, sandbox: &SandboxServer) -> Res {
     app::build(tools)?;
     let app = StaticServer::start(&root().join("dist"))?;
     app::smoke(tools, app.port)?;
-    node_tests(tools, "tests/e2e", sandbox, Some(&app), &[])
+    // Team mode's test (team.test.mjs) starts its own team server on this cluster's database;
+    // the cluster only runs when that file is among those run.
+    let team = e2e_files("tests/e2e")?
+        .iter()
+        .any(|f| f.ends_with('/') || f.contains("team"))
+        .then(crate::team::for_e2e)
+        .transpose()?;
+    let env: Vec<(&str, &OsStr)> = team
+        .as_ref()
+        .map(|t| {
+            vec![
+                ("TEAM_DATABASE_URL", t.database_url.as_ref()),
+                ("TEAM_SERVER_BIN", t.bin.as_os_str()),
+            ]
+        })
+        .unwrap_or_default();
+    node_tests(tools, "tests/e2e", sandbox, Some(&app), &env)
 }
 
 /// The e2e files to run: every one, or with `E2E_ONLY=journal,records` those whose file

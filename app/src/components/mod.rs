@@ -29,6 +29,7 @@ pub mod ranked;
 pub mod report;
 pub mod status;
 pub mod table;
+pub mod team;
 pub mod validation;
 pub mod versioned;
 pub mod virtual_table;

@@ -181,6 +181,7 @@ pub fn History() -> impl IntoView {
     view! {
         <section class="page" aria-labelledby="hist-title">
             <h1 id="hist-title">"Call history"</h1>
+            <crate::components::team::TeamPurchases />
             <p class="meta" data-testid="history-summary">{move || {
                 let all = workspace.history.with(Vec::len);
                 let n = shown.with(Vec::len);

@@ -24,7 +24,7 @@ impl Workspace {
         let sig = format!(
             "{}|{}|{}|{}|{}|{}",
             s.mode.as_str(),
-            s.base_url,
+            s.live_base_url(),
             s.validation,
             s.budget,
             s.max_body_mb,
@@ -54,7 +54,8 @@ impl Workspace {
                         Rc::new(local.demo.clone())
                     }
                     Mode::Live => {
-                        config.base_url = s.base_url.trim().trim_end_matches('/').to_string();
+                        config.base_url =
+                            s.live_base_url().trim().trim_end_matches('/').to_string();
                         live_transport()
                     }
                 };

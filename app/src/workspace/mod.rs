@@ -19,6 +19,7 @@
 //!   IndexedDB, shared by every tab: the account and budget cap are read from it), the
 //!   service chunk (the only code that talks to the client, its own wasm chunk fetched on
 //!   the first call). [`prices`]: what running a request costs now.
+//! - [`team`]: team mode: the team server's spend, purchases and records.
 //! - [`errors`]: what went wrong, for people, and the history's note about it (built from the
 //!   error's code and status only).
 //!
@@ -37,6 +38,7 @@ pub mod prices;
 pub mod records;
 pub mod settings;
 pub mod state;
+pub mod team;
 
 pub use calls::journal::Period;
 pub use calls::{cache_key, run, run_then_show, Call, Job, CHUNK_SIZE};

@@ -95,7 +95,7 @@ impl Workspace {
     pub fn record_source(self) -> String {
         self.settings.with(|s| match s.mode {
             Mode::Demo => serpkit::records::source_of(DEMO_BASE_URL),
-            Mode::Live => serpkit::records::source_of(&s.base_url),
+            Mode::Live => serpkit::records::source_of(s.live_base_url()),
         })
     }
 
@@ -123,9 +123,13 @@ impl Workspace {
     /// a per-call dialog: the warning and the confirmation live in one place, Settings, and
     /// a call is refused with that warning, nothing sent, until then.)
     pub fn live_target(self) -> Result<(), ErrorInfo> {
-        let (mode, url, ok) = self
-            .settings
-            .with_untracked(|s| (s.mode, s.base_url.trim().to_string(), s.insecure_ok.clone()));
+        let (mode, url, ok) = self.settings.with_untracked(|s| {
+            (
+                s.mode,
+                s.live_base_url().trim().to_string(),
+                s.insecure_ok.clone(),
+            )
+        });
         if mode != Mode::Live {
             return Ok(());
         }

@@ -6,8 +6,13 @@
 //! sandbox's faults that keeps a ledger. One seed drives one run; the invariants
 //! ([`check`]) are checked after every step, and a failure names its seed, step and trace.
 //!
+//! The same tabs also run on the team server's storage ([`Storage::Server`]): processes
+//! sharing one database, each taking its lock per transaction, their liveness their
+//! database sessions, and the server's dead-process sweep at any moment.
+//!
 //! `cargo xtask sim --seed S --steps N` replays or extends a run; `cargo xtask test` runs
-//! [`suite`]: a million steps over many seeds, then each [`Mutation`] until it is caught.
+//! [`suite`]: a million steps over many seeds, then each [`Mutation`] until it is caught, and
+//! the same on the server's storage.
 
 mod check;
 mod world;
@@ -16,6 +21,34 @@ use std::fmt;
 
 use super::Mutation;
 pub use world::{Stats, World};
+
+/// The store the tabs share and how they exclude each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// A browser profile: IndexedDB (quota, `versionchange`) and Web Locks; a tab's liveness
+    /// is its own lock, held for its life, whatever becomes of its storage connection.
+    Browser,
+    /// The team server (`server/`): server processes on one PostgreSQL database. Each takes
+    /// the database's lock per transaction (the `team` row, `FOR UPDATE`); a process's
+    /// liveness is its database session (an advisory lock), so a process that dies, or
+    /// loses its connection while it lives (a restart of PostgreSQL, a cut), looks dead at
+    /// once: its open transaction is aborted (a commit on its way applied or not), and any
+    /// live process's dead-process sweep (`db::recover`) settles its `sent` entries as
+    /// possibly charged and frees its reservations at any moment, while its requests may
+    /// still be on their way. A process that lost its connection is restarted (a new
+    /// session), as a tab that lost its storage is reloaded.
+    Server,
+}
+
+impl Storage {
+    /// Stable name (`browser`, `server`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Storage::Browser => "browser",
+            Storage::Server => "server",
+        }
+    }
+}
 
 /// A run's settings.
 #[derive(Clone, Copy, Debug)]
@@ -30,6 +63,12 @@ pub struct Config {
     pub locks: bool,
     /// A deliberate fault in every tab.
     pub mutation: Option<Mutation>,
+    /// Whose storage: a browser profile's or the team server's.
+    pub storage: Storage,
+    /// A deliberate fault of the server as a host: its dead-process sweep also settles the
+    /// calls of a process whose session is held (as when a process's liveness connection
+    /// drops and comes back while its calls go on). The simulator must catch it.
+    pub sweep_live: bool,
 }
 
 impl Config {
@@ -42,6 +81,18 @@ impl Config {
             max_tabs: 2 + (seed % 3) as usize,
             locks: seed % 16 != 7,
             mutation: None,
+            storage: Storage::Browser,
+            sweep_live: false,
+        }
+    }
+
+    /// The same run on the team server's storage: processes instead of tabs, always with
+    /// the database's lock.
+    pub fn server(seed: u64, steps: u64) -> Config {
+        Config {
+            locks: true,
+            storage: Storage::Server,
+            ..Config::new(seed, steps)
         }
     }
 }
@@ -66,14 +117,26 @@ impl fmt::Display for Violation {
         let c = &self.config;
         writeln!(
             f,
-            "invariant broken: {} at step {} (seed {}, {} tabs max, locks {}, mutation {:?})",
-            self.invariant, self.step, c.seed, c.max_tabs, c.locks, c.mutation
+            "invariant broken: {} at step {} (seed {}, {} tabs max, locks {}, mutation {:?}, storage {})",
+            self.invariant,
+            self.step,
+            c.seed,
+            c.max_tabs,
+            c.locks,
+            c.mutation,
+            c.storage.as_str()
         )?;
         writeln!(f, "  {}", self.detail)?;
         writeln!(
             f,
-            "  replay: cargo xtask sim --seed {} --steps {}",
-            c.seed, self.step
+            "  replay: cargo xtask sim --seed {} --steps {}{}",
+            c.seed,
+            self.step,
+            if c.storage == Storage::Server {
+                " --server"
+            } else {
+                ""
+            }
         )?;
         writeln!(f, "  last steps:")?;
         for t in &self.trace {
@@ -149,44 +212,73 @@ impl Rng {
 /// What [`suite`] found.
 #[derive(Clone, Debug, Default)]
 pub struct SuiteReport {
-    /// Steps run without a mutation.
+    /// Steps run without a mutation (both storages).
     pub steps: u64,
-    /// Seeds run without a mutation.
+    /// Of them, on the team server's storage.
+    pub server_steps: u64,
+    /// Seeds run without a mutation (both storages).
     pub seeds: u64,
-    /// Per mutation: the seed and step of the violation that caught it, and its invariant.
-    pub caught: Vec<(Mutation, u64, u64, &'static str)>,
+    /// Per mutation and storage: the seed and step of the violation that caught it, and
+    /// its invariant.
+    pub caught: Vec<(Mutation, Storage, u64, u64, &'static str)>,
 }
+
+/// Mutations the server's storage cannot show: it always has the database's lock, so a
+/// fault in what a tab does without Web Locks never runs there.
+pub const BROWSER_ONLY: [Mutation; 1] = [Mutation::LiveWithoutLocks];
 
 /// Steps of one seed in [`suite`].
 pub const SEED_STEPS: u64 = 4_000;
 
-/// The CI budget: at least `min_steps` steps over seeds from `first_seed` must break no
-/// invariant, and every mutation must be caught within `mutation_seeds` seeds.
+/// The CI budget: at least `min_steps` steps over seeds from `first_seed` on a browser's
+/// storage and a quarter as many on the team server's must break no invariant, and every
+/// mutation must be caught within `mutation_seeds` seeds on each (on the server's, those it
+/// can show: not [`BROWSER_ONLY`]).
 pub fn suite(first_seed: u64, min_steps: u64, mutation_seeds: u64) -> Result<SuiteReport, String> {
     let mut report = SuiteReport::default();
-    let mut seed = first_seed;
-    while report.steps < min_steps {
-        match run(Config::new(seed, SEED_STEPS)) {
-            Ok(steps) => report.steps += steps,
-            Err(v) => return Err(shrink(*v).to_string()),
+    for (storage, min) in [
+        (Storage::Browser, min_steps),
+        (Storage::Server, min_steps / 4),
+    ] {
+        let config = |seed| match storage {
+            Storage::Browser => Config::new(seed, SEED_STEPS),
+            Storage::Server => Config::server(seed, SEED_STEPS),
+        };
+        let mut steps = 0;
+        let mut seed = first_seed;
+        while steps < min {
+            match run(config(seed)) {
+                Ok(n) => steps += n,
+                Err(v) => return Err(shrink(*v).to_string()),
+            }
+            report.seeds += 1;
+            seed += 1;
         }
-        report.seeds += 1;
-        seed += 1;
-    }
-    for m in Mutation::ALL {
-        let found = (first_seed..first_seed + mutation_seeds).find_map(|seed| {
-            let config = Config {
-                mutation: Some(m),
-                ..Config::new(seed, SEED_STEPS)
-            };
-            run(config).err()
-        });
-        match found {
-            Some(v) => report.caught.push((m, v.config.seed, v.step, v.invariant)),
-            None => {
-                return Err(format!(
-                    "mutation {m:?} survived {mutation_seeds} seeds of {SEED_STEPS} steps: the simulator has no teeth for it"
-                ))
+        report.steps += steps;
+        if storage == Storage::Server {
+            report.server_steps = steps;
+        }
+        for m in Mutation::ALL {
+            if storage == Storage::Server && BROWSER_ONLY.contains(&m) {
+                continue;
+            }
+            let found = (first_seed..first_seed + mutation_seeds).find_map(|seed| {
+                let c = Config {
+                    mutation: Some(m),
+                    ..config(seed)
+                };
+                run(c).err()
+            });
+            match found {
+                Some(v) => report
+                    .caught
+                    .push((m, storage, v.config.seed, v.step, v.invariant)),
+                None => {
+                    return Err(format!(
+                        "mutation {m:?} survived {mutation_seeds} seeds of {SEED_STEPS} steps on the {} storage: the simulator has no teeth for it",
+                        storage.as_str()
+                    ))
+                }
             }
         }
     }

@@ -1,12 +1,13 @@
 //! What happens to the world from outside: users' intents, the clock, storage faults.
 
 use super::{Click, World, ITEMS, URLS};
+use crate::machine::sim::Storage;
 use crate::machine::sim::Violation;
 use crate::machine::{Event, Mode, Ms, Period, Run, Setting, StoreError, TabId};
 use crate::money::Usd;
 
 impl World {
-    pub(super) fn tick(&mut self) {
+    pub(super) fn tick(&mut self) -> Result<(), Box<Violation>> {
         // Storage fills up for a while, then space is freed.
         if self.db.quota_full && self.rng.chance(40) {
             self.db.quota_full = false;
@@ -19,9 +20,26 @@ impl World {
         }
         let now = self.now;
         self.note(|| format!("clock {:+} ms -> {now}", now - before));
+        if self.config.storage == Storage::Server {
+            // The server's processes look for dead ones every second, and a process that lost
+            // its connection is soon restarted with a new session.
+            if self.rng.chance(50) {
+                self.recover();
+            }
+            for t in self.alive_ids() {
+                if self.tabs[t.0 as usize].conn.is_err() && self.rng.chance(50) {
+                    self.close(t)?;
+                    self.open();
+                }
+            }
+        }
+        Ok(())
     }
 
-    pub(super) fn fault(&mut self, t: TabId) {
+    pub(super) fn fault(&mut self, t: TabId) -> Result<(), Box<Violation>> {
+        if self.config.storage == Storage::Server && self.rng.chance(50) {
+            return self.cut(t);
+        }
         if self.rng.chance(80) {
             self.db.quota_full = true;
             self.note(|| "quota full".to_string());
@@ -31,6 +49,7 @@ impl World {
             self.tabs[t.0 as usize].conn = Err(StoreError::VersionChange);
             let _ = self.event(t, Event::StorageLost(StoreError::VersionChange));
         }
+        Ok(())
     }
 
     pub(super) fn user(&mut self, t: TabId) -> Result<(), Box<Violation>> {

@@ -1,12 +1,16 @@
 //! The simulated world: tabs, store, lock, channel, clock and service, all driven by one
-//! [`Rng`]. `actors.rs` holds what the users, the clock and the faults do.
+//! [`Rng`]. `actors.rs` holds what the users, the clock and the faults do. On the team
+//! server's storage ([`Storage::Server`]) the tabs are server processes: a tab is open while
+//! its database session is (`sessions`), a cut connection aborts its transaction, and the
+//! server's dead-process sweep ([`World::recover`]) runs at any moment.
 
 mod actors;
+mod server;
 
 use std::collections::{HashMap, VecDeque};
 
 use super::check::{self, Broken, Ledger, Records};
-use super::{Config, Rng, Violation};
+use super::{Config, Rng, Storage, Violation};
 use crate::machine::{
     Body, Effect, Entry, EntryId, EntryState, Event, Mode, Ms, Notice, Op, Outcome, Refusal,
     Reservation, Setting, Settings, Snapshot, StoreError, Tab, TabId, Target,
@@ -63,6 +67,8 @@ struct View<'a> {
     db: &'a Db,
     alive: &'a [bool],
     locks: bool,
+    /// On the server's storage, whose database session is held (else `None`).
+    sessions: Option<&'a [bool]>,
 }
 
 impl Snapshot for View<'_> {
@@ -85,8 +91,9 @@ impl Snapshot for View<'_> {
         }
     }
     fn tab_open(&self, tab: TabId) -> Option<bool> {
+        let open = self.sessions.unwrap_or(self.alive);
         self.locks
-            .then(|| self.alive.get(tab.0 as usize).copied().unwrap_or(false))
+            .then(|| open.get(tab.0 as usize).copied().unwrap_or(false))
     }
 }
 
@@ -106,6 +113,9 @@ struct SimTab {
 
 enum Pending {
     Commit(TabId, u32, Vec<Op>),
+    /// A commit whose connection was cut on its way (applied or not): the tab hears it
+    /// failed.
+    Cut(TabId, u32),
     Heard(TabId, Setting),
     Timer(TabId),
 }
@@ -143,6 +153,10 @@ pub struct Stats {
     pub closes: u64,
     /// Quiet points checked.
     pub quiet_points: u64,
+    /// Server processes whose database connection was cut while they lived.
+    pub sessions_cut: u64,
+    /// Entries the server's dead-process sweep settled as possibly charged.
+    pub recovered: u64,
 }
 
 /// One simulated world ([`super`]).
@@ -155,6 +169,9 @@ pub struct World {
     now: Ms,
     tabs: Vec<SimTab>,
     alive: Vec<bool>,
+    /// Per tab: its database session is held (the server's storage; a browser tab's is its
+    /// life).
+    sessions: Vec<bool>,
     db: Db,
     lock: Option<TabId>,
     queue: VecDeque<TabId>,
@@ -197,6 +214,7 @@ impl World {
             now: START,
             tabs: Vec::new(),
             alive: Vec::new(),
+            sessions: Vec::new(),
             db,
             lock: None,
             queue: VecDeque::new(),
@@ -278,14 +296,8 @@ impl World {
                 }
                 Ok(())
             }
-            85..=96 => {
-                self.tick();
-                Ok(())
-            }
-            _ => {
-                self.fault(t);
-                Ok(())
-            }
+            85..=96 => self.tick(),
+            _ => self.fault(t),
         }
     }
 
@@ -303,6 +315,11 @@ impl World {
             let p = self.pending.swap_remove(i);
             return match p {
                 Pending::Commit(t, txn, ops) => self.commit(t, txn, ops),
+                Pending::Cut(t, txn) => {
+                    let result = Err(StoreError::Closed);
+                    self.note(|| format!("t{} commit {txn} cut", t.0));
+                    self.event(t, Event::Committed { txn, result })
+                }
                 Pending::Heard(t, s) => {
                     self.note(|| format!("t{} hears {s:?}", t.0));
                     self.event(t, Event::Heard(s))
@@ -337,6 +354,7 @@ impl World {
                 db: &self.db,
                 alive: &self.alive,
                 locks: self.config.locks,
+                sessions: (self.config.storage == Storage::Server).then_some(&self.sessions[..]),
             };
             let tab = &mut self.tabs[t.0 as usize].tab;
             tab.step(now, Event::Granted(&view), &mut self.out);
@@ -542,6 +560,7 @@ impl World {
             clicks: Vec::new(),
         });
         self.alive.push(true);
+        self.sessions.push(true);
         self.note(|| format!("t{} opens", id.0));
         let now = self.clock(id);
         self.tabs[id.0 as usize]
@@ -557,6 +576,7 @@ impl World {
         self.note(|| format!("t{} closes", t.0));
         self.stats.closes += 1;
         self.alive[t.0 as usize] = false;
+        self.sessions[t.0 as usize] = false;
         if self.lock == Some(t) {
             self.lock = None;
         }
@@ -569,7 +589,7 @@ impl World {
                         self.store(t, ops)?;
                     }
                 }
-                Pending::Heard(o, _) | Pending::Timer(o) if o == t => {}
+                Pending::Heard(o, _) | Pending::Timer(o) | Pending::Cut(o, _) if o == t => {}
                 p => keep.push(p),
             }
         }
@@ -610,6 +630,9 @@ impl World {
             }
             self.step += 1;
             self.deliver()?;
+        }
+        if self.config.storage == Storage::Server {
+            self.recover();
         }
         self.quiet()
     }

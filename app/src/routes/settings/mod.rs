@@ -1,4 +1,4 @@
-//! Settings: demo or live service, base URL, API key (session only unless "remember on this
+//! Settings: demo or live service, base URL, team server (`team.rs`), API key (session only unless "remember on this
 //! device"), validation mode, budget cap, theme, default country; workspace export/import.
 
 use leptos::prelude::*;
@@ -13,6 +13,8 @@ use crate::workspace::base_url::{self, BaseUrl};
 use crate::workspace::use_workspace;
 use crate::workspace::{Period, Workspace};
 
+mod team;
+
 /// The settings page: one card per group of settings.
 #[component]
 pub fn SettingsPage() -> impl IntoView {
@@ -21,6 +23,7 @@ pub fn SettingsPage() -> impl IntoView {
         <section class="page settings" aria-labelledby="set-title">
             <h1 id="set-title">"Settings"</h1>
             <DataSource workspace=workspace />
+            <team::TeamCard workspace=workspace />
             <SpendingAndChecks workspace=workspace />
             <ScoreWeights workspace=workspace />
             <CtrCurve workspace=workspace />
