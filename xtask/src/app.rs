@@ -39,15 +39,21 @@ pub fn serve(args: &[String]) -> Res {
 /// hook then finds done) and each `rel="rust"` link of index.html that Trunk builds itself
 /// (the demo worker), with the arguments and environment Trunk gives cargo, so Trunk's own
 /// build of it finds nothing to do. Quiet: the installs' output is the one to read.
+///
+/// Run as Trunk runs cargo, through `cargo` on PATH (rustup's proxy), never the toolchain's
+/// cargo in a cleared environment: the proxy pins the toolchain for the whole build
+/// (`RUSTUP_TOOLCHAIN`). Without it each `rustc` that cargo starts in a dependency's folder
+/// lets rustup read that crate's own `rust-toolchain.toml` (quote and proc-macro2 ship one
+/// asking for `rust-src`, convert_case one pinning 1.91.1), and rustup then installs or
+/// updates toolchains (tried: it did both, and mixed two compilers in one build).
 fn head_start() -> Res<Vec<Command>> {
     let html = std::fs::read_to_string(root().join("index.html"))
         .map_err(|e| format!("index.html: {e}"))?;
     let mut builds = vec![app_wasm::cargo_build(true)];
     builds.extend(trunk_rust_builds(&html));
     for build in &mut builds {
-        let program = build.get_program().to_owned();
         let args: Vec<_> = build.get_args().map(ToOwned::to_owned).collect();
-        let mut quiet = Command::new(program);
+        let mut quiet = Command::new("cargo");
         developer_env(&mut quiet).args(args).arg("--quiet");
         *build = quiet;
     }
