@@ -24,7 +24,7 @@
 //! changed: splitting and optimizing every module takes longer than a fresh cargo build. The
 //! stamp is `target/web/app.stamp`, beside the directory Trunk copies, so it never ships.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::{env, fs};
 
@@ -35,17 +35,9 @@ use crate::{cargo, run, Res};
 /// `TRUNK_PROFILE`); without Trunk, release.
 pub fn app_wasm(tools: &Tools) -> Res {
     let release = env::var("TRUNK_PROFILE").map_or(true, |p| p == "release");
-    let wasm = "wasm32-unknown-unknown";
-    let target = crate::target_dir().join("app-wasm");
-    let mut build = cargo();
-    build.args(["build", "-p", "app", "--bin", "app", "--target", wasm]);
-    build.arg("--target-dir").arg(&target);
-    if release {
-        build.arg("--release");
-    }
-    run(&mut build)?;
-    let input = target
-        .join(wasm)
+    run(&mut cargo_build(release))?;
+    let input = target_dir()
+        .join(WASM)
         .join(if release { "release" } else { "debug" })
         .join("app.wasm");
     let bytes = fs::read(&input).map_err(|e| format!("{}: {e}", input.display()))?;
@@ -100,6 +92,26 @@ pub fn app_wasm(tools: &Tools) -> Res {
         out.display()
     );
     Ok(())
+}
+
+/// The target the app is built for.
+const WASM: &str = "wasm32-unknown-unknown";
+
+/// The app's own target directory (see the module's doc).
+fn target_dir() -> PathBuf {
+    crate::target_dir().join("app-wasm")
+}
+
+/// Step 1, the cargo build of the app's wasm (`release` or debug). `cargo xtask serve` also
+/// starts it early, while a first run compiles the tools: this step then finds it done.
+pub fn cargo_build(release: bool) -> Command {
+    let mut build = cargo();
+    build.args(["build", "-p", "app", "--bin", "app", "--target", WASM]);
+    build.arg("--target-dir").arg(target_dir());
+    if release {
+        build.arg("--release");
+    }
+    build
 }
 
 /// What the output was made from: the cargo build's wasm, the profile, and this xtask

@@ -13,7 +13,7 @@ use std::process::Command;
 
 use serde::Deserialize;
 
-use crate::{cargo, root, run, Res};
+use crate::{cargo, root, run, CurrentDir, Res};
 
 /// Where the split app is written (`cargo xtask app-wasm`); index.html's `copy-dir` reads it
 /// from here, and Trunk.toml's watch ignore list names it, so [`Tools::ensure`] creates it.
@@ -213,6 +213,14 @@ fn which(name: &str) -> Option<PathBuf> {
 impl Tools {
     /// Installs what is missing; `browser` adds Chromium and ChromeDriver.
     pub fn ensure(browser: bool) -> Res<Tools> {
+        Tools::ensure_alongside(browser, Vec::new())
+    }
+
+    /// As [`Tools::ensure`]; when a tool has to be compiled, the builds `alongside` (which
+    /// need no tool) run at the same time, so a first run's builds fill both cores and its
+    /// tools' long single-threaded steps. They are only a head start: a failed one is
+    /// reported and left to the step that needs it. With every tool in place they do not run.
+    pub fn ensure_alongside(browser: bool, alongside: Vec<Command>) -> Res<Tools> {
         ensure_wasm_target()?;
         // Cargo.lock must exist to read the wasm-bindgen version from it.
         if !root().join("Cargo.lock").exists() {
@@ -223,15 +231,9 @@ impl Tools {
         let trunk = bin.join("trunk");
         let trunk_ok = output(&trunk, &["--version"])
             .is_some_and(|v| v.starts_with(&format!("trunk {TRUNK_SERIES}.")));
+        let mut installs = Vec::new();
         if !trunk_ok {
-            eprintln!("installing trunk {TRUNK_SERIES}.x (takes about 10 minutes once)");
-            run(Command::new("cargo").args([
-                "install",
-                "trunk",
-                "--version",
-                &format!("^{TRUNK_SERIES}"),
-                "--locked",
-            ]))?;
+            installs.push(install("trunk", &format!("^{TRUNK_SERIES}"), "--locked"));
         }
 
         let wb_version = package_version("wasm-bindgen")?;
@@ -242,13 +244,11 @@ impl Tools {
             && runner.is_file();
         if !wb_ok {
             // `--locked` does not build here for this crate; the version pin is exact.
-            run(Command::new("cargo").args([
-                "install",
-                "wasm-bindgen-cli",
-                "--version",
-                &wb_version,
-                "--force",
-            ]))?;
+            installs.push(install("wasm-bindgen-cli", &wb_version, "--force"));
+        }
+        if !installs.is_empty() {
+            eprintln!("installing the tools (a few minutes, once)");
+            run_together(installs, alongside)?;
         }
 
         let node_modules = npm_ci(&root())?;
@@ -300,25 +300,31 @@ impl Tools {
     /// and `CARGO_TARGET_DIR` carry over.
     pub fn developer_trunk(&self) -> Command {
         let mut cmd = Command::new(&self.trunk);
-        cmd.env_clear();
-        for name in [
-            "HOME",
-            "USER",
-            "LANG",
-            "TERM",
-            "CARGO_HOME",
-            "RUSTUP_HOME",
-            "CARGO_TARGET_DIR",
-        ] {
-            if let Some(value) = env::var_os(name) {
-                cmd.env(name, value);
-            }
-        }
-        let mut paths = vec![cargo_bin()];
-        paths.extend(SYSTEM_PATH.iter().map(PathBuf::from));
-        cmd.env("PATH", env::join_paths(paths).unwrap_or_default());
+        developer_env(&mut cmd);
         cmd
     }
+}
+
+/// The environment [`Tools::developer_trunk`] gives Trunk, and so the cargo builds Trunk
+/// starts: a clean one whose PATH is `~/.cargo/bin` and the system directories.
+pub fn developer_env(cmd: &mut Command) -> &mut Command {
+    cmd.env_clear();
+    for name in [
+        "HOME",
+        "USER",
+        "LANG",
+        "TERM",
+        "CARGO_HOME",
+        "RUSTUP_HOME",
+        "CARGO_TARGET_DIR",
+    ] {
+        if let Some(value) = env::var_os(name) {
+            cmd.env(name, value);
+        }
+    }
+    let mut paths = vec![cargo_bin()];
+    paths.extend(SYSTEM_PATH.iter().map(PathBuf::from));
+    cmd.env("PATH", env::join_paths(paths).unwrap_or_default())
 }
 
 /// The PATH of a login shell on Debian, without anything a user added.
@@ -330,6 +336,67 @@ const SYSTEM_PATH: &[&str] = &[
     "/sbin",
     "/bin",
 ];
+
+/// `cargo install <krate> --version <version> <flag>`, built for a quick build rather than a
+/// quick tool: the tools run for seconds in each build of the app, while their default
+/// release builds (fat LTO, one codegen unit, TLS stacks) took 15 minutes on this kind of
+/// 2-core machine before the app could start building. So no optimisation, no LTO, many codegen
+/// units, no debug info, and only the features used: no TLS (Trunk.toml keeps Trunk offline,
+/// and wasm-bindgen-test-runner talks to a local ChromeDriver over plain HTTP) and no update
+/// check. The profile goes in as `--config`, which overrides the crate's own `[profile]`.
+fn install(krate: &str, version: &str, flag: &str) -> Command {
+    let mut cmd = Command::new("cargo");
+    cmd.args(["install", krate, "--version", version, flag]);
+    cmd.arg("--no-default-features");
+    for setting in QUICK_BUILD {
+        cmd.args(["--config", setting]);
+    }
+    cmd
+}
+
+/// The profile the tools are compiled with (see [`install`]).
+const QUICK_BUILD: &[&str] = &[
+    "profile.release.opt-level=0",
+    "profile.release.lto=false",
+    "profile.release.codegen-units=256",
+    "profile.release.debug=0",
+];
+
+/// Runs `needed` and `alongside` at once and waits for all of them; fails when one of
+/// `needed` failed. A failed `alongside` command is only reported.
+fn run_together(needed: Vec<Command>, alongside: Vec<Command>) -> Res {
+    let mut children = Vec::new();
+    let mut failed = Vec::new();
+    let all = needed.into_iter().map(|c| (c, true));
+    for (mut cmd, is_needed) in all.chain(alongside.into_iter().map(|c| (c, false))) {
+        let shown = format!("{cmd:?}").replace('"', "");
+        eprintln!("\n$ {shown} &");
+        match cmd.current_dir_if_unset().spawn() {
+            Ok(child) => children.push((shown, is_needed, child)),
+            Err(e) => failed.push((is_needed, format!("cannot start {shown}: {e}"))),
+        }
+    }
+    for (shown, is_needed, mut child) in children {
+        match child.wait() {
+            Ok(status) if status.success() => {}
+            Ok(status) => failed.push((is_needed, format!("`{shown}` failed ({status})"))),
+            Err(e) => failed.push((is_needed, format!("`{shown}`: {e}"))),
+        }
+    }
+    let mut errors = Vec::new();
+    for (is_needed, message) in failed {
+        if is_needed {
+            errors.push(message);
+        } else {
+            eprintln!("(a head start failed; its step builds it again: {message})");
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("; "))
+    }
+}
 
 /// Adds the wasm32 target with rustup unless it is installed.
 fn ensure_wasm_target() -> Res {
