@@ -1,0 +1,113 @@
+//! The client report of the compare page (issue 43 item 9): the first domain is the client,
+//! the others its competitors. One HTML file of every part already bought on this page
+//! (overview side by side, top pages, search intent, content gap, shared keywords): a
+//! part whose results are not bought says so with its price, and this page's priced cards
+//! buy it. Nothing is bought to make the report.
+
+use leptos::prelude::*;
+
+use crate::components::ranked::analyses::rows_of;
+use crate::components::ranked::keywords::{ranked_keywords_of, RankedKeywordsData};
+use crate::components::versioned::Versioned;
+use crate::components::{fmt_time, PricedCall};
+use crate::research::report::client::{client_report, top_pages_sections, Part};
+use crate::research::report::gap::gap_report;
+use crate::research::report::intent::intent_report;
+use crate::research::report::{Origin, Report};
+use crate::research::{brand, gap, intent, top_pages};
+use crate::workspace::use_workspace;
+
+/// What a missing part says: what is not bought, its price now and where to buy it.
+fn not_bought(what: &str, calls: &[PricedCall]) -> Part {
+    let price = calls
+        .iter()
+        .fold(serpkit::Usd::ZERO, |sum, c| sum + c.quote.get_untracked().usd);
+    Part::Missing(format!(
+        "{what} not bought yet ({price}). Buy it on this page (each section shows its price first), then export again."
+    ))
+}
+
+/// Makes the client report from the page's stored results: `compare` makes the comparison
+/// report (its sections are the overview and the shared keywords), `stats` and
+/// `ranked_calls` (one per domain slot) are the page's calls.
+pub fn client_maker(
+    domains: Memo<Vec<String>>,
+    compare: Callback<(), Option<(String, Report, Origin)>>,
+    stats: PricedCall,
+    rank_calls: Vec<PricedCall>,
+    ranked_calls: Vec<PricedCall>,
+) -> Callback<(), Option<(String, Report, Origin)>> {
+    let decoded: Vec<_> = ranked_calls.iter().map(|c| ranked_keywords_of(*c)).collect();
+    let workspace = use_workspace();
+    Callback::new(move |_| {
+        let ds = domains.get_untracked();
+        let n = ds.len();
+        let you = ds.first()?.clone();
+        let (_, compared, _) = compare.run(())?;
+        let mut sections = compared.sections.into_iter();
+        let (stats_s, ranks_s, shared_s) = (sections.next(), sections.next(), sections.next());
+        let data: Vec<Option<Versioned<RankedKeywordsData>>> = (0..n)
+            .map(|i| decoded.get(i)?.get_untracked()?.ok())
+            .collect();
+        let mut parts: Vec<(String, Part)> = Vec::new();
+        let bought = |c: &PricedCall| c.meta.with_untracked(Option::is_some);
+        parts.push((
+            "Overview".into(),
+            if bought(&stats) {
+                let mut overview: Vec<_> = stats_s.into_iter().collect();
+                if rank_calls.iter().take(n).all(bought) {
+                    overview.extend(ranks_s);
+                }
+                Part::Ready(overview)
+            } else {
+                not_bought("The domain stats are", &[stats])
+            },
+        ));
+        let curve = workspace.settings.with_untracked(|s| s.ctr_curve.clone());
+        let date = fmt_time(js_sys::Date::now());
+        let own = |what: &str| not_bought(&format!("The ranked keywords of {you} are {what}"), &ranked_calls[..1]);
+        match data.first().cloned().flatten() {
+            Some(d) => {
+                let pages = top_pages::top_pages(rows_of(&d), &curve);
+                parts.push((format!("Top pages of {you}"), Part::Ready(top_pages_sections(&pages, top_pages::RULE))));
+                let brand_terms = brand::terms(&brand::default_terms(std::slice::from_ref(&you)));
+                let intents: Vec<_> = d.lower.iter().map(|k| intent::classify(k, &brand_terms)).collect();
+                let text: Vec<String> = intents.iter().map(|i| i.text()).collect();
+                let dist = intent::distribution(&intents, &d.volume);
+                let mut order: Vec<u32> = (0..d.len() as u32).collect();
+                order.sort_by_key(|&i| std::cmp::Reverse(d.volume[i as usize]));
+                let (_, r) = intent_report(rows_of(&d), &text, &dist, &you, &order);
+                parts.push((format!("Search intent of {you}"), Part::Ready(r.sections)));
+            }
+            None => {
+                parts.push((format!("Top pages of {you}"), own("not")));
+                parts.push((format!("Search intent of {you}"), own("not")));
+            }
+        }
+        let all_ranked = data.iter().all(Option::is_some) && n > 1;
+        if all_ranked {
+            let brand_text = brand::default_terms(&ds);
+            let options = gap::Options {
+                brand: brand::terms(&brand_text),
+                top: gap::DEFAULT_TOP,
+                striking: gap::DEFAULT_STRIKING,
+                curve: curve.clone(),
+            };
+            let competitors: Vec<Option<gap::Ranked>> = data.iter().skip(1).map(|d| d.as_deref().map(RankedKeywordsData::ranked)).collect();
+            let yours = data[0].as_deref().map(RankedKeywordsData::ranked).unwrap_or_default();
+            let g = gap::compute(yours, &competitors, &options);
+            let (_, r) = gap_report(&g, &ds, &options, &brand_text, &date);
+            parts.push(("Content gap".into(), Part::Ready(r.sections)));
+            parts.push(("Shared ranked keywords".into(), Part::Ready(shared_s.into_iter().collect())));
+        } else {
+            let missing: Vec<PricedCall> = (0..n).filter(|&i| data[i].is_none()).map(|i| ranked_calls[i]).collect();
+            let what = if n < 2 { "A competitor is needed: add one to compare; its ranked keywords are".to_string() } else { "The ranked keywords of every domain are".to_string() };
+            parts.push(("Content gap".into(), not_bought(&what, &missing)));
+            parts.push(("Shared ranked keywords".into(), not_bought(&what, &missing)));
+        }
+        let every: Vec<PricedCall> = std::iter::once(stats).chain(rank_calls.iter().copied()).chain(ranked_calls.iter().copied()).collect();
+        let origin = PricedCall::origin_of(&every);
+        let (file, report) = client_report(&ds, parts, &date);
+        Some((file, report, origin))
+    })
+}
