@@ -12,12 +12,13 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { e2e, research, shot, ledger, OUT, SANDBOX_KEY } from './helpers.mjs';
+import { e2e, research, shot, ledger, spaGo, OUT, SANDBOX_KEY } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
 
 const app = e2e();
 const ROUTE = '/domain/compare?d=example.com,example.org';
-const PARTS = ['Overview', 'Top pages of example.com', 'Search intent of example.com', 'Content gap', 'Shared ranked keywords'];
+const PARTS = ['Overview', 'Top pages of example.com', 'Cannibalised keywords of example.com', 'Search intent of example.com',
+  'Backlinks of example.com', 'Content gap', 'Shared ranked keywords'];
 
 async function exportClient(page, file) {
   const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('client-report').click()]);
@@ -47,6 +48,15 @@ test('the client report: every part from results already bought, demo said, prin
   assert.equal((await ledger()).entries.length, before, 'making the report bought nothing');
 
   await everything(page);
+  // Every part of this page bought; the backlink overview is the domain page's: its price and where.
+  f = await exportClient(page, 'client-no-backlinks.html');
+  assert.equal((f.html.match(/Not in this report/g) || []).length, 1, 'only the backlinks part is missing');
+  assert.match(f.html, /Not in this report: The backlink overview of example\.com is not bought yet \(\$0\.2500\)\. Buy it on the domain page/);
+  await spaGo(page, '/domain?d=example.com&tab=backlinks');
+  await page.getByTestId('backlinks').click();
+  await page.getByTestId('backlink-overview').waitFor();
+  await spaGo(page, ROUTE);
+  await everything(page);
   f = await exportClient(page, 'client-demo.html');
   assert.equal(f.name, 'demo-client-report-example.com.html');
   assert.match(f.html, /<title>Demo data: Client report: example\.com against example\.org<\/title>/);
@@ -64,7 +74,7 @@ test('the client report: every part from results already bought, demo said, prin
   assert.ok(await view.locator('[data-demo="true"]').isVisible(), 'the demo note shows');
   const text = await view.locator('body').textContent();
   assert.doesNotMatch(text, /Not in this report/, 'every part is bought');
-  for (const h of ['Stats', 'Rank distribution', 'Keywords per intent', 'Summary', 'Missing']) {
+  for (const h of ['Stats', 'Rank distribution', 'Pages', 'Cannibalised keywords', 'Keywords per intent', 'Backlink overview', 'Summary', 'Missing']) {
     assert.ok((await view.locator('h3').allTextContents()).some((t) => t.startsWith(h)), `sub-section ${h}`);
   }
   assert.ok((await view.locator('section.part').nth(1).locator('tbody tr').count()) > 0, 'top pages listed');

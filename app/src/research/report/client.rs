@@ -1,11 +1,15 @@
 //! The client report (issue 43 item 9): one file for a domain and its competitors, made of
 //! the other reports' sections (overview and shared keywords from [`super::compare`], top
-//! pages, search intent from [`super::intent`], the content gap from [`super::gap`]), one
-//! part per page when printed, with a table of contents on screen. Only results already
-//! bought: a part whose data is not bought says so, with its price, and where to buy it.
+//! pages, cannibalised keywords, search intent from [`super::intent`], backlinks, the
+//! content gap from [`super::gap`]), one part per page when printed, with a table of
+//! contents on screen. Only results already bought: a part whose data is not bought says so,
+//! with its price, and where to buy it.
+
+use serpkit::ops::backlink_overview::DomainOverview;
 
 use super::{Block, Cell, Report, Section, REPORT_ROWS};
 use crate::format::fmt_int;
+use crate::research::cannibalisation::Cannibalised;
 use crate::research::ctr::traffic_text;
 use crate::research::top_pages::Page;
 
@@ -107,6 +111,88 @@ pub fn top_pages_sections(pages: &[Page], rule: &str) -> Vec<Section> {
     }]
 }
 
+/// A domain's cannibalised keywords as a section: one row per keyword with its URLs and
+/// their ranks, the first [`REPORT_ROWS`]; `rule` is how they are found.
+pub fn cannibal_sections(found: &[Cannibalised], rule: &str) -> Vec<Section> {
+    let rows = found
+        .iter()
+        .take(REPORT_ROWS)
+        .map(|c| {
+            let urls = c
+                .urls
+                .iter()
+                .map(|(u, r)| format!("{r}: {u}"))
+                .collect::<Vec<_>>()
+                .join("; ");
+            vec![
+                Cell::Text(c.keyword.clone()),
+                Cell::Text(fmt_int(c.volume)),
+                Cell::Text(urls),
+                Cell::Text(if c.top { "yes" } else { "no" }.into()),
+            ]
+        })
+        .collect();
+    vec![Section {
+        heading: format!("Cannibalised keywords ({})", fmt_int(found.len() as i64)),
+        notes: vec![rule.to_string()],
+        blocks: vec![Block::Table {
+            caption: "Keywords two or more pages rank for (rank: URL)".into(),
+            headers: ["Keyword", "#Volume", "Ranking URLs", "Two URLs in the top 20"]
+                .map(String::from)
+                .to_vec(),
+            rows,
+        }],
+    }]
+}
+
+/// A domain's backlink overview as a section: its counts (with `source_note`, where they
+/// come from) and the first [`REPORT_ROWS`] new or lost referring domains.
+pub fn backlink_sections(o: &DomainOverview, source_note: &str) -> Vec<Section> {
+    let b = &o.metrics.backlinks;
+    let figures = [
+        ("Backlinks", b.backlinks),
+        ("Dofollow", b.dofollow_backlinks),
+        ("Nofollow", b.nofollow_backlinks),
+        ("Referring domains", b.refdomains),
+        ("IPs", b.ips),
+        ("Subnets", b.subnets),
+        (".edu backlinks", b.edu_backlinks),
+        (".gov backlinks", b.gov_backlinks),
+    ]
+    .map(|(l, v)| (l.to_string(), fmt_int(v)))
+    .to_vec();
+    let rows = o
+        .ref_newlost
+        .iter()
+        .take(REPORT_ROWS)
+        .map(|r| {
+            vec![
+                Cell::Text(r.new_lost_type.clone()),
+                Cell::Text(r.new_lost_date.clone()),
+                Cell::Text(r.refdomain.clone()),
+                Cell::Text(fmt_int(r.backlinks)),
+            ]
+        })
+        .collect();
+    vec![Section {
+        heading: "Backlink overview".into(),
+        notes: vec![source_note.to_string()],
+        blocks: vec![
+            Block::Figures(figures),
+            Block::Table {
+                caption: format!(
+                    "New and lost referring domains ({})",
+                    fmt_int(o.ref_newlost.len() as i64)
+                ),
+                headers: ["Type", "Date", "Referring domain", "#Backlinks"]
+                    .map(String::from)
+                    .to_vec(),
+                rows,
+            },
+        ],
+    }]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,6 +241,23 @@ mod tests {
         assert!(html.contains("<a href=\"#part-2\">Content gap</a>"));
         assert!(html.contains("<section class=\"part\" id=\"part-1\">"));
         assert!(html.contains("<h3>Pages (1)</h3>"));
+    }
+
+    #[test]
+    fn cannibalised_keywords_list_their_urls() {
+        let found = [Cannibalised {
+            keyword: "shoes".into(),
+            volume: 1000,
+            urls: vec![("https://a.com/1".into(), 3), ("https://a.com/2".into(), 9)],
+            top: true,
+        }];
+        let s = cannibal_sections(&found, "rule");
+        assert_eq!(s[0].heading, "Cannibalised keywords (1)");
+        let Block::Table { rows, .. } = &s[0].blocks[0] else {
+            panic!("a table")
+        };
+        assert_eq!(rows[0][2], Cell::Text("3: https://a.com/1; 9: https://a.com/2".into()));
+        assert_eq!(rows[0][3], Cell::Text("yes".into()));
     }
 
     #[test]

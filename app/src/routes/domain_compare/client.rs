@@ -1,31 +1,42 @@
 //! The client report of the compare page (issue 43 item 9): the first domain is the client,
 //! the others its competitors. One HTML file of every part already bought on this page
-//! (overview side by side, top pages, search intent, content gap, shared keywords): a
-//! part whose results are not bought says so with its price, and this page's priced cards
-//! buy it. Nothing is bought to make the report.
+//! (overview side by side, top pages, cannibalised keywords, search intent, content gap,
+//! shared keywords) and the client's backlink overview when the domain page bought it: a
+//! part whose results are not bought says so with its price and where its priced card is.
+//! Nothing is bought to make the report.
 
 use leptos::prelude::*;
+use serpkit::ops::backlink_overview::{self, DomainOverview};
+use serpkit::Request;
 
 use crate::components::ranked::analyses::rows_of;
 use crate::components::ranked::keywords::{ranked_keywords_of, RankedKeywordsData};
 use crate::components::versioned::Versioned;
 use crate::components::{fmt_time, PricedCall};
-use crate::research::report::client::{client_report, top_pages_sections, Part};
+use crate::paths::domain_route;
+use crate::research::report::client::{
+    backlink_sections, cannibal_sections, client_report, top_pages_sections, Part,
+};
 use crate::research::report::gap::gap_report;
 use crate::research::report::intent::intent_report;
 use crate::research::report::{Origin, Report};
-use crate::research::{brand, gap, intent, top_pages};
+use crate::research::{brand, cannibalisation, gap, intent, top_pages};
 use crate::workspace::use_workspace;
 
+/// Where a missing part is bought: this page's sections.
+const HERE: &str = "Buy it on this page (each section shows its price first), then export again.";
+
 /// What a missing part says: what is not bought, its price now and where to buy it.
-fn not_bought(what: &str, calls: &[PricedCall]) -> Part {
+fn not_bought(what: &str, calls: &[PricedCall], place: &str) -> Part {
     let price = calls
         .iter()
         .fold(serpkit::Usd::ZERO, |sum, c| sum + c.quote.get_untracked().usd);
-    Part::Missing(format!(
-        "{what} not bought yet ({price}). Buy it on this page (each section shows its price first), then export again."
-    ))
+    Part::Missing(format!("{what} not bought yet ({price}). {place}"))
 }
+
+/// Where the backlink overview comes from, under its figures.
+const BACKLINK_SOURCE: &str = "From the service's own backlink index (the backlink overview): \
+its counts are not comparable with the link counts of other link indexes.";
 
 /// Makes the client report from the page's stored results: `compare` makes the comparison
 /// report (its sections are the overview and the shared keywords), `stats` and
@@ -39,6 +50,22 @@ pub fn client_maker(
 ) -> Callback<(), Option<(String, Report, Origin)>> {
     let decoded: Vec<_> = ranked_calls.iter().map(|c| ranked_keywords_of(*c)).collect();
     let workspace = use_workspace();
+    // The client's backlink overview, bought on the domain page: priced here, never bought.
+    let first = move || domains.with(|d| d.first().cloned());
+    let backlinks = PricedCall::new(
+        workspace,
+        Signal::derive(move || first().map(|d| domain_route(&d, "backlinks")).unwrap_or_default()),
+        Signal::derive(move || first().unwrap_or_default()),
+        move || {
+            first().map(|domain| {
+                Request::BacklinkOverview(backlink_overview::Request {
+                    key: Default::default(),
+                    domain,
+                })
+            })
+        },
+    );
+    let overview = backlinks.decoded::<DomainOverview>();
     Callback::new(move |_| {
         let ds = domains.get_untracked();
         let n = ds.len();
@@ -60,16 +87,18 @@ pub fn client_maker(
                 }
                 Part::Ready(overview)
             } else {
-                not_bought("The domain stats are", &[stats])
+                not_bought("The domain stats are", &[stats], HERE)
             },
         ));
         let curve = workspace.settings.with_untracked(|s| s.ctr_curve.clone());
         let date = fmt_time(js_sys::Date::now());
-        let own = |what: &str| not_bought(&format!("The ranked keywords of {you} are {what}"), &ranked_calls[..1]);
+        let own = || not_bought(&format!("The ranked keywords of {you} are"), &ranked_calls[..1], HERE);
         match data.first().cloned().flatten() {
             Some(d) => {
                 let pages = top_pages::top_pages(rows_of(&d), &curve);
                 parts.push((format!("Top pages of {you}"), Part::Ready(top_pages_sections(&pages, top_pages::RULE))));
+                let found = cannibalisation::cannibalised(rows_of(&d));
+                parts.push((format!("Cannibalised keywords of {you}"), Part::Ready(cannibal_sections(&found, cannibalisation::RULE))));
                 let brand_terms = brand::terms(&brand::default_terms(std::slice::from_ref(&you)));
                 let intents: Vec<_> = d.lower.iter().map(|k| intent::classify(k, &brand_terms)).collect();
                 let text: Vec<String> = intents.iter().map(|i| i.text()).collect();
@@ -80,10 +109,23 @@ pub fn client_maker(
                 parts.push((format!("Search intent of {you}"), Part::Ready(r.sections)));
             }
             None => {
-                parts.push((format!("Top pages of {you}"), own("not")));
-                parts.push((format!("Search intent of {you}"), own("not")));
+                parts.push((format!("Top pages of {you}"), own()));
+                parts.push((format!("Cannibalised keywords of {you}"), own()));
+                parts.push((format!("Search intent of {you}"), own()));
             }
         }
+        parts.push((
+            format!("Backlinks of {you}"),
+            match overview.get_untracked() {
+                Some(Ok(o)) => Part::Ready(backlink_sections(&o, BACKLINK_SOURCE)),
+                Some(Err(e)) => Part::Missing(format!("the stored backlink overview cannot be read ({e}).")),
+                None => not_bought(
+                    &format!("The backlink overview of {you} is"),
+                    &[backlinks],
+                    "Buy it on the domain page's Backlinks tab (its price is shown first), then export again.",
+                ),
+            },
+        ));
         let all_ranked = data.iter().all(Option::is_some) && n > 1;
         if all_ranked {
             let brand_text = brand::default_terms(&ds);
@@ -102,10 +144,10 @@ pub fn client_maker(
         } else {
             let missing: Vec<PricedCall> = (0..n).filter(|&i| data[i].is_none()).map(|i| ranked_calls[i]).collect();
             let what = if n < 2 { "A competitor is needed: add one to compare; its ranked keywords are".to_string() } else { "The ranked keywords of every domain are".to_string() };
-            parts.push(("Content gap".into(), not_bought(&what, &missing)));
-            parts.push(("Shared ranked keywords".into(), not_bought(&what, &missing)));
+            parts.push(("Content gap".into(), not_bought(&what, &missing, HERE)));
+            parts.push(("Shared ranked keywords".into(), not_bought(&what, &missing, HERE)));
         }
-        let every: Vec<PricedCall> = std::iter::once(stats).chain(rank_calls.iter().copied()).chain(ranked_calls.iter().copied()).collect();
+        let every: Vec<PricedCall> = [stats, backlinks].into_iter().chain(rank_calls.iter().copied()).chain(ranked_calls.iter().copied()).collect();
         let origin = PricedCall::origin_of(&every);
         let (file, report) = client_report(&ds, parts, &date);
         Some((file, report, origin))
