@@ -201,11 +201,17 @@ mod tests {
         // A report's banner is its own (render_as): nothing is added to its text.
         assert_eq!(file_parts("text/html", "<p>", Origin::Demo).concat(), "<p>");
         // The app's own import reads such a file: the note is a title row, skipped.
-        let two = to_csv(&["Keyword", "Volume"], vec![vec![Cell::text("shoes"), Cell::num(10i64)]]);
+        let two = to_csv(
+            &["Keyword", "Volume"],
+            vec![vec![Cell::text("shoes"), Cell::num(10i64)]],
+        );
         let file = file_parts("text/csv", &two, Origin::Demo).concat();
         let table = crate::research::import::read_table(&file).expect("read");
         assert_eq!(table.title_rows, 1);
-        assert_eq!(crate::research::import::extract(&table, table.suggested).keywords, ["shoes"]);
+        assert_eq!(
+            crate::research::import::extract(&table, table.suggested).keywords,
+            ["shoes"]
+        );
     }
 
     #[test]

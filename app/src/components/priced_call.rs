@@ -156,9 +156,7 @@ impl PricedCall {
 
     /// The origin of the stored results of `calls` together.
     pub fn origin_of(calls: &[PricedCall]) -> Origin {
-        calls
-            .iter()
-            .fold(Origin::Live, |o, c| o.and(c.origin()))
+        calls.iter().fold(Origin::Live, |o, c| o.and(c.origin()))
     }
 
     /// The stored result decoded (recomputed only when another result is stored); `Err` when

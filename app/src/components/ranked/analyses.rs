@@ -481,7 +481,12 @@ pub fn intent_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
     })
 }
 
-fn intent_table(data: IntentData, ms: f64, name: Signal<String>, origin: Signal<Origin>) -> AnyView {
+fn intent_table(
+    data: IntentData,
+    ms: f64,
+    name: Signal<String>,
+    origin: Signal<Origin>,
+) -> AnyView {
     let n = data.intents.len();
     let dist = intent::distribution(&data.intents, &data.rows.volume);
     let data = Versioned::new(data);

@@ -23,10 +23,22 @@ pub enum Part {
 
 /// The client report (file name, report): `domains` are the client's first, then its
 /// competitors; `parts` are (heading, part) in order; `date` is when it is exported.
-pub fn client_report(domains: &[String], parts: Vec<(String, Part)>, date: &str) -> (String, Report) {
+pub fn client_report(
+    domains: &[String],
+    parts: Vec<(String, Part)>,
+    date: &str,
+) -> (String, Report) {
     let you = domains.first().cloned().unwrap_or_default();
-    let rivals = domains.iter().skip(1).cloned().collect::<Vec<_>>().join(", ");
-    let missing = parts.iter().filter(|(_, p)| matches!(p, Part::Missing(_))).count();
+    let rivals = domains
+        .iter()
+        .skip(1)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    let missing = parts
+        .iter()
+        .filter(|(_, p)| matches!(p, Part::Missing(_)))
+        .count();
     let sections = parts
         .into_iter()
         .map(|(heading, part)| match part {
@@ -102,9 +114,16 @@ pub fn top_pages_sections(pages: &[Page], rule: &str) -> Vec<Section> {
             },
             Block::Table {
                 caption: "Pages by their estimated traffic".into(),
-                headers: ["URL", "#Keywords", "#Volume", "#Est. traffic", "Top keyword", "#Its rank"]
-                    .map(String::from)
-                    .to_vec(),
+                headers: [
+                    "URL",
+                    "#Keywords",
+                    "#Volume",
+                    "#Est. traffic",
+                    "Top keyword",
+                    "#Its rank",
+                ]
+                .map(String::from)
+                .to_vec(),
                 rows,
             },
         ],
@@ -137,9 +156,14 @@ pub fn cannibal_sections(found: &[Cannibalised], rule: &str) -> Vec<Section> {
         notes: vec![rule.to_string()],
         blocks: vec![Block::Table {
             caption: "Keywords two or more pages rank for (rank: URL)".into(),
-            headers: ["Keyword", "#Volume", "Ranking URLs", "Two URLs in the top 20"]
-                .map(String::from)
-                .to_vec(),
+            headers: [
+                "Keyword",
+                "#Volume",
+                "Ranking URLs",
+                "Two URLs in the top 20",
+            ]
+            .map(String::from)
+            .to_vec(),
             rows,
         }],
     }]
@@ -218,7 +242,10 @@ mod tests {
             vec![
                 (
                     "Top pages of a.com".into(),
-                    Part::Ready(top_pages_sections(&[page("https://a.com/x", "shoes")], "rule")),
+                    Part::Ready(top_pages_sections(
+                        &[page("https://a.com/x", "shoes")],
+                        "rule",
+                    )),
                 ),
                 (
                     "Content gap".into(),
@@ -231,7 +258,10 @@ mod tests {
         assert_eq!(report.title, "Client report: a.com against b.com");
         assert!(report.subtitle.contains("One part is not bought yet"));
         assert_eq!(report.sections.len(), 2);
-        assert_eq!(report.sections[0].blocks[0], Block::Subheading("Pages (1)".into()));
+        assert_eq!(
+            report.sections[0].blocks[0],
+            Block::Subheading("Pages (1)".into())
+        );
         assert_eq!(
             report.sections[1].notes,
             ["Not in this report: the ranked keywords of b.com are not bought ($0.20)."]
@@ -256,7 +286,10 @@ mod tests {
         let Block::Table { rows, .. } = &s[0].blocks[0] else {
             panic!("a table")
         };
-        assert_eq!(rows[0][2], Cell::Text("3: https://a.com/1; 9: https://a.com/2".into()));
+        assert_eq!(
+            rows[0][2],
+            Cell::Text("3: https://a.com/1; 9: https://a.com/2".into())
+        );
         assert_eq!(rows[0][3], Cell::Text("yes".into()));
     }
 
@@ -267,7 +300,10 @@ mod tests {
             &[evil.to_string()],
             vec![(
                 "Top pages".into(),
-                Part::Ready(top_pages_sections(&[page("javascript:alert(1)", evil)], evil)),
+                Part::Ready(top_pages_sections(
+                    &[page("javascript:alert(1)", evil)],
+                    evil,
+                )),
             )],
             "today",
         );

@@ -75,7 +75,9 @@ impl Origin {
 
     /// The origin of the rows of stored results (results and history entries keep their
     /// source and mode).
-    pub fn of_results<'a>(results: impl IntoIterator<Item = (&'a str, crate::model::Mode)>) -> Origin {
+    pub fn of_results<'a>(
+        results: impl IntoIterator<Item = (&'a str, crate::model::Mode)>,
+    ) -> Origin {
         Origin::of(
             results
                 .into_iter()
@@ -586,10 +588,21 @@ mod tests {
         let live = "https://api.example.com";
         assert_eq!(Origin::of([]), Origin::Live);
         assert_eq!(Origin::of([(DEMO_SOURCE, false)]), Origin::Demo);
-        assert_eq!(Origin::of([(live, true)]), Origin::Live, "a source wins over a mode");
-        assert_eq!(Origin::of([("", true)]), Origin::Demo, "older data: its mode");
+        assert_eq!(
+            Origin::of([(live, true)]),
+            Origin::Live,
+            "a source wins over a mode"
+        );
+        assert_eq!(
+            Origin::of([("", true)]),
+            Origin::Demo,
+            "older data: its mode"
+        );
         assert_eq!(Origin::of([("", false)]), Origin::Live);
-        assert_eq!(Origin::of([(DEMO_SOURCE, false), (live, false)]), Origin::Mixed);
+        assert_eq!(
+            Origin::of([(DEMO_SOURCE, false), (live, false)]),
+            Origin::Mixed
+        );
         assert_eq!(Origin::Demo.and(Origin::Live), Origin::Demo);
         assert_eq!(Origin::Demo.and(Origin::Demo), Origin::Demo);
         assert_eq!(Origin::Live.and(Origin::Live), Origin::Live);
@@ -597,7 +610,10 @@ mod tests {
         assert_eq!(Origin::Demo.file_name("a.csv"), "demo-a.csv");
         assert_eq!(Origin::Mixed.file_name("demo-a.csv"), "demo-a.csv");
         assert_eq!(Origin::Live.file_name("a.csv"), "a.csv");
-        assert!(!DEMO_NOTE.contains(',') && !MIXED_NOTE.contains(','), "one CSV cell");
+        assert!(
+            !DEMO_NOTE.contains(',') && !MIXED_NOTE.contains(','),
+            "one CSV cell"
+        );
     }
 
     #[test]

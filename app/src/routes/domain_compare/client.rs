@@ -20,6 +20,7 @@ use crate::research::report::client::{
 use crate::research::report::gap::gap_report;
 use crate::research::report::intent::intent_report;
 use crate::research::report::{Origin, Report};
+use crate::research::ctr::Curve;
 use crate::research::{brand, cannibalisation, gap, intent, top_pages};
 use crate::workspace::use_workspace;
 
@@ -76,80 +77,125 @@ pub fn client_maker(
         let data: Vec<Option<Versioned<RankedKeywordsData>>> = (0..n)
             .map(|i| decoded.get(i)?.get_untracked()?.ok())
             .collect();
-        let mut parts: Vec<(String, Part)> = Vec::new();
         let bought = |c: &PricedCall| c.meta.with_untracked(Option::is_some);
-        parts.push((
-            "Overview".into(),
-            if bought(&stats) {
-                let mut overview: Vec<_> = stats_s.into_iter().collect();
-                if rank_calls.iter().take(n).all(bought) {
-                    overview.extend(ranks_s);
-                }
-                Part::Ready(overview)
-            } else {
-                not_bought("The domain stats are", &[stats], HERE)
-            },
-        ));
+        let overview_part = if bought(&stats) {
+            let mut overview: Vec<_> = stats_s.into_iter().collect();
+            if rank_calls.iter().take(n).all(bought) {
+                overview.extend(ranks_s);
+            }
+            Part::Ready(overview)
+        } else {
+            not_bought("The domain stats are", &[stats], HERE)
+        };
         let curve = workspace.settings.with_untracked(|s| s.ctr_curve.clone());
         let date = fmt_time(js_sys::Date::now());
-        let own = || not_bought(&format!("The ranked keywords of {you} are"), &ranked_calls[..1], HERE);
+        let mut parts = vec![("Overview".to_string(), overview_part)];
         match data.first().cloned().flatten() {
-            Some(d) => {
-                let pages = top_pages::top_pages(rows_of(&d), &curve);
-                parts.push((format!("Top pages of {you}"), Part::Ready(top_pages_sections(&pages, top_pages::RULE))));
-                let found = cannibalisation::cannibalised(rows_of(&d));
-                parts.push((format!("Cannibalised keywords of {you}"), Part::Ready(cannibal_sections(&found, cannibalisation::RULE))));
-                let brand_terms = brand::terms(&brand::default_terms(std::slice::from_ref(&you)));
-                let intents: Vec<_> = d.lower.iter().map(|k| intent::classify(k, &brand_terms)).collect();
-                let text: Vec<String> = intents.iter().map(|i| i.text()).collect();
-                let dist = intent::distribution(&intents, &d.volume);
-                let mut order: Vec<u32> = (0..d.len() as u32).collect();
-                order.sort_by_key(|&i| std::cmp::Reverse(d.volume[i as usize]));
-                let (_, r) = intent_report(rows_of(&d), &text, &dist, &you, &order);
-                parts.push((format!("Search intent of {you}"), Part::Ready(r.sections)));
-            }
+            Some(d) => parts.extend(own_parts(&you, &d, &curve)),
             None => {
-                parts.push((format!("Top pages of {you}"), own()));
-                parts.push((format!("Cannibalised keywords of {you}"), own()));
-                parts.push((format!("Search intent of {you}"), own()));
+                let what = format!("The ranked keywords of {you} are");
+                for part in ["Top pages", "Cannibalised keywords", "Search intent"] {
+                    let missing = not_bought(&what, &ranked_calls[..1], HERE);
+                    parts.push((format!("{part} of {you}"), missing));
+                }
             }
         }
-        parts.push((
-            format!("Backlinks of {you}"),
-            match overview.get_untracked() {
-                Some(Ok(o)) => Part::Ready(backlink_sections(&o, BACKLINK_SOURCE)),
-                Some(Err(e)) => Part::Missing(format!("the stored backlink overview cannot be read ({e}).")),
-                None => not_bought(
-                    &format!("The backlink overview of {you} is"),
-                    &[backlinks],
-                    "Buy it on the domain page's Backlinks tab (its price is shown first), then export again.",
-                ),
-            },
-        ));
-        let all_ranked = data.iter().all(Option::is_some) && n > 1;
-        if all_ranked {
-            let brand_text = brand::default_terms(&ds);
-            let options = gap::Options {
-                brand: brand::terms(&brand_text),
-                top: gap::DEFAULT_TOP,
-                striking: gap::DEFAULT_STRIKING,
-                curve: curve.clone(),
-            };
-            let competitors: Vec<Option<gap::Ranked>> = data.iter().skip(1).map(|d| d.as_deref().map(RankedKeywordsData::ranked)).collect();
-            let yours = data[0].as_deref().map(RankedKeywordsData::ranked).unwrap_or_default();
-            let g = gap::compute(yours, &competitors, &options);
-            let (_, r) = gap_report(&g, &ds, &options, &brand_text, &date);
-            parts.push(("Content gap".into(), Part::Ready(r.sections)));
-            parts.push(("Shared ranked keywords".into(), Part::Ready(shared_s.into_iter().collect())));
+        let backlinks_part = match overview.get_untracked() {
+            Some(Ok(o)) => Part::Ready(backlink_sections(&o, BACKLINK_SOURCE)),
+            Some(Err(e)) => Part::Missing(format!(
+                "the stored backlink overview cannot be read ({e})."
+            )),
+            None => not_bought(
+                &format!("The backlink overview of {you} is"),
+                &[backlinks],
+                "Buy it on the domain page's Backlinks tab (its price is shown first), then \
+                 export again.",
+            ),
+        };
+        parts.push((format!("Backlinks of {you}"), backlinks_part));
+        let (gap_part, shared_part) = if n < 2 {
+            let why = || Part::Missing("a competitor: add one to the domains compared.".into());
+            (why(), why())
+        } else if data.iter().all(Option::is_some) {
+            let shared = Part::Ready(shared_s.into_iter().collect());
+            (gap_part(&ds, &data, &curve, &date), shared)
         } else {
-            let missing: Vec<PricedCall> = (0..n).filter(|&i| data[i].is_none()).map(|i| ranked_calls[i]).collect();
-            let what = if n < 2 { "A competitor is needed: add one to compare; its ranked keywords are".to_string() } else { "The ranked keywords of every domain are".to_string() };
-            parts.push(("Content gap".into(), not_bought(&what, &missing, HERE)));
-            parts.push(("Shared ranked keywords".into(), not_bought(&what, &missing, HERE)));
-        }
-        let every: Vec<PricedCall> = [stats, backlinks].into_iter().chain(rank_calls.iter().copied()).chain(ranked_calls.iter().copied()).collect();
+            let missing: Vec<PricedCall> = (0..n)
+                .filter(|&i| data[i].is_none())
+                .map(|i| ranked_calls[i])
+                .collect();
+            let what = "The ranked keywords of every domain are";
+            (
+                not_bought(what, &missing, HERE),
+                not_bought(what, &missing, HERE),
+            )
+        };
+        parts.push(("Content gap".into(), gap_part));
+        parts.push(("Shared ranked keywords".into(), shared_part));
+        let every: Vec<PricedCall> = [stats, backlinks]
+            .into_iter()
+            .chain(rank_calls.iter().copied())
+            .chain(ranked_calls.iter().copied())
+            .collect();
         let origin = PricedCall::origin_of(&every);
         let (file, report) = client_report(&ds, parts, &date);
         Some((file, report, origin))
     })
+}
+
+/// The client's own parts from its ranked keywords `d`: top pages, cannibalised keywords and
+/// search intent (brand terms from its name, as its domain page classifies them).
+fn own_parts(you: &str, d: &RankedKeywordsData, curve: &Curve) -> Vec<(String, Part)> {
+    let pages = top_pages::top_pages(rows_of(d), curve);
+    let found = cannibalisation::cannibalised(rows_of(d));
+    let brand_terms = brand::terms(&brand::default_terms(&[you.to_string()]));
+    let intents: Vec<_> = d
+        .lower
+        .iter()
+        .map(|k| intent::classify(k, &brand_terms))
+        .collect();
+    let text: Vec<String> = intents.iter().map(|i| i.text()).collect();
+    let dist = intent::distribution(&intents, &d.volume);
+    let mut order: Vec<u32> = (0..d.len() as u32).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(d.volume[i as usize]));
+    let (_, intent) = intent_report(rows_of(d), &text, &dist, you, &order);
+    vec![
+        (
+            format!("Top pages of {you}"),
+            Part::Ready(top_pages_sections(&pages, top_pages::RULE)),
+        ),
+        (
+            format!("Cannibalised keywords of {you}"),
+            Part::Ready(cannibal_sections(&found, cannibalisation::RULE)),
+        ),
+        (format!("Search intent of {you}"), Part::Ready(intent.sections)),
+    ]
+}
+
+/// The content gap of the domains `ds` (the client first) with the gap page's default
+/// options (brand terms from the domains' names, its cutoff and striking distance).
+fn gap_part(
+    ds: &[String],
+    data: &[Option<Versioned<RankedKeywordsData>>],
+    curve: &Curve,
+    date: &str,
+) -> Part {
+    let brand_text = brand::default_terms(ds);
+    let options = gap::Options {
+        brand: brand::terms(&brand_text),
+        top: gap::DEFAULT_TOP,
+        striking: gap::DEFAULT_STRIKING,
+        curve: curve.clone(),
+    };
+    let competitors: Vec<Option<gap::Ranked>> = data
+        .iter()
+        .skip(1)
+        .map(|d| d.as_deref().map(RankedKeywordsData::ranked))
+        .collect();
+    let yours = data
+        .first()
+        .and_then(|d| d.as_deref().map(RankedKeywordsData::ranked))
+        .unwrap_or_default();
+    let g = gap::compute(yours, &competitors, &options);
+    Part::Ready(gap_report(&g, ds, &options, &brand_text, date).1.sections)
 }
