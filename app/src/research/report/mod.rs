@@ -104,9 +104,18 @@ impl Origin {
         }
     }
 
-    /// What the file says about it (a CSV's first line, a report's note under its title);
-    /// `None` for live data, which says nothing.
+    /// What a CSV file says about it on its first line; `None` for live data, which says
+    /// nothing.
     pub fn note(self) -> Option<&'static str> {
+        match self {
+            Origin::Live => None,
+            Origin::Demo => Some(DEMO_CSV_NOTE),
+            Origin::Mixed => Some(MIXED_CSV_NOTE),
+        }
+    }
+
+    /// What a report says about it under its title; `None` for live data.
+    pub fn banner(self) -> Option<&'static str> {
         match self {
             Origin::Live => None,
             Origin::Demo => Some(DEMO_NOTE),
@@ -240,15 +249,26 @@ svg{display:block}svg text{font:12px system-ui,sans-serif;fill:var(--fg)}\
 h3{font-size:1.05rem;margin:1.2rem 0 .4rem}nav.contents ol{margin:.3rem 0;padding-left:1.4rem}nav.contents a{display:inline-block;min-height:24px;padding:.15rem 0}\
 @media print{body{margin:0;max-width:none}nav{display:none}section.part{break-before:page}h2,h3{break-after:avoid}tr{break-inside:avoid}a{color:inherit;text-decoration:none}.demo{-webkit-print-color-adjust:exact;print-color-adjust:exact}}";
 
-/// What a file made from demo data says (a report under its title, a CSV on its first
-/// line), and why it says it: a file outlives the page that showed the demo banner. No comma,
-/// so a CSV reader sees one cell (a title row, which the app's own import skips).
-pub const DEMO_NOTE: &str = "Demo data: every row of this file is synthetic (generated \
+/// What a report made from demo data says under its title (and why it says it: a file
+/// outlives the page that showed the demo banner).
+pub const DEMO_NOTE: &str = "Demo data: every number in this report is synthetic, generated \
+in the browser by serpkit's offline sandbox, not measured by the live service. Do not base \
+decisions on it.";
+
+/// What a report made partly from demo data says under its title.
+pub const MIXED_NOTE: &str = "Partly demo data: some numbers in this report are synthetic, \
+generated in the browser by serpkit's offline sandbox, not measured by the live service. Do \
+not base decisions on them.";
+
+/// What a CSV file of demo rows says on its first line (as [`DEMO_NOTE`]). No comma, so a
+/// CSV reader sees one cell: a title row, which spreadsheets show on top and the app's own
+/// import skips.
+pub const DEMO_CSV_NOTE: &str = "Demo data: every row of this file is synthetic (generated \
 in the browser by serpkit's offline sandbox) and was not measured by the live service. Do \
 not base decisions on it.";
 
-/// What a file made partly from demo data says (as [`DEMO_NOTE`]).
-pub const MIXED_NOTE: &str = "Partly demo data: some rows of this file are synthetic \
+/// What a CSV file with some demo rows says on its first line (as [`DEMO_CSV_NOTE`]).
+pub const MIXED_CSV_NOTE: &str = "Partly demo data: some rows of this file are synthetic \
 (generated in the browser by serpkit's offline sandbox) and were not measured by the live \
 service. Do not base decisions on them.";
 
@@ -276,7 +296,7 @@ pub fn render_as(report: &Report, origin: Origin) -> String {
         escape(&report.title),
         escape(&report.title),
         escape(&report.subtitle),
-        match origin.note() {
+        match origin.banner() {
             Some(note) if demo => format!(
                 "<p class=\"demo\" role=\"note\" data-demo=\"true\">{}</p>",
                 escape(note)
@@ -611,7 +631,7 @@ mod tests {
         assert_eq!(Origin::Mixed.file_name("demo-a.csv"), "demo-a.csv");
         assert_eq!(Origin::Live.file_name("a.csv"), "a.csv");
         assert!(
-            !DEMO_NOTE.contains(',') && !MIXED_NOTE.contains(','),
+            !DEMO_CSV_NOTE.contains(',') && !MIXED_CSV_NOTE.contains(','),
             "one CSV cell"
         );
     }
