@@ -133,7 +133,17 @@ test('at 1366 px the explorer\'s Intent column fits (no cut, no overflow)', { ti
     els.map((e) => ({ text: e.textContent, scroll: e.scrollWidth, client: e.clientWidth })));
   assert.ok(cells.length >= 4);
   for (const c of cells) assert.ok(c.scroll <= c.client, `the intent cell "${c.text}" fits: ${c.scroll} > ${c.client}`);
+  // The column is in view without scrolling sideways: the table fits its scrolling region,
+  // and every intent cell ends inside it.
+  const fit = await page.getByTestId('kw-table').evaluate((t) => {
+    const region = t.closest('.scroll') || t.parentElement;
+    const right = region.getBoundingClientRect().right;
+    const cells = [...t.querySelectorAll('[data-col="intent"]')].map((c) => c.getBoundingClientRect().right);
+    return { scroll: region.scrollWidth, client: region.clientWidth, right, cells };
+  });
   await shot(page, 'explorer-intent-1366', false);
+  assert.ok(fit.scroll <= fit.client, `the table fits its region at 1366 px (${fit.scroll} > ${fit.client})`);
+  for (const r of fit.cells) assert.ok(r <= fit.right + 0.5, `an intent cell ends at ${r}, past the region's ${fit.right}`);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
