@@ -14,7 +14,23 @@ use std::fmt::Display;
 
 use wasm_bindgen::JsCast;
 
+use crate::model::{CallResult, Mode};
 pub use crate::research::report::Origin;
+
+/// The origin of the rows of stored results (results and history entries keep their source,
+/// and their mode for those stored before sources were kept).
+pub fn origin_of<'a>(results: impl IntoIterator<Item = (&'a str, Mode)>) -> Origin {
+    Origin::of(
+        results
+            .into_iter()
+            .map(|(source, mode)| (source, mode == Mode::Demo)),
+    )
+}
+
+/// The origin of one stored result's rows.
+pub fn origin_of_result(r: &CallResult) -> Origin {
+    origin_of([(r.source.as_str(), r.mode)])
+}
 
 /// A number type whose `Display` is a plain numeral (never text from a response).
 pub trait Number: Display {}

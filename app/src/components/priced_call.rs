@@ -150,7 +150,7 @@ impl PricedCall {
     /// an export of them says (`research::report::Origin`). Untracked: read by click handlers.
     pub fn origin(self) -> Origin {
         self.meta
-            .with_untracked(|m| m.as_ref().map(Origin::of_result))
+            .with_untracked(|m| m.as_ref().map(super::csv::origin_of_result))
             .unwrap_or_default()
     }
 

@@ -174,7 +174,7 @@ pub fn History() -> impl IntoView {
     let export = move |_| {
         // Each row's own source (and mode, for rows stored before sources were kept).
         let (text, origin) = shown.with_untracked(|rows| {
-            let origin = csv::Origin::of_results(rows.iter().map(|e| (e.source.as_str(), e.mode)));
+            let origin = csv::origin_of(rows.iter().map(|e| (e.source.as_str(), e.mode)));
             (history_csv(rows, fmt_time), origin)
         });
         if let Err(e) = csv::download("history.csv", "text/csv", &text, origin) {

@@ -73,23 +73,6 @@ impl Origin {
         }
     }
 
-    /// The origin of the rows of stored results (results and history entries keep their
-    /// source and mode).
-    pub fn of_results<'a>(
-        results: impl IntoIterator<Item = (&'a str, crate::model::Mode)>,
-    ) -> Origin {
-        Origin::of(
-            results
-                .into_iter()
-                .map(|(source, mode)| (source, mode == crate::model::Mode::Demo)),
-        )
-    }
-
-    /// The origin of one stored result's rows.
-    pub fn of_result(r: &crate::model::CallResult) -> Origin {
-        Origin::of_results([(r.source.as_str(), r.mode)])
-    }
-
     /// The origin of rows from one source (a page's rows all read from one).
     pub fn of_source(source: &str) -> Origin {
         Origin::of([(source, false)])

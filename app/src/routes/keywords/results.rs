@@ -22,7 +22,6 @@ use crate::components::{
 use crate::model::{parse_keywords, CallResult};
 use crate::paths::{KeywordsQuery, PageQuery};
 use crate::research::intent;
-use crate::research::report::Origin;
 use crate::research::score;
 use crate::research::trends;
 use crate::workspace::{self, Call, Workspace};
@@ -186,7 +185,7 @@ fn results_section(page: ResultsPage) -> impl IntoView {
     // The panels of this section (groups, report) read the rows shown.
     // The rows' origin: the shown result's source (never the settings now).
     let origin = Signal::derive(move || {
-        shown.with(|r| r.as_ref().map(Origin::of_result).unwrap_or_default())
+        shown.with(|r| r.as_ref().map(csv::origin_of_result).unwrap_or_default())
     });
     provide_context(ExplorerState {
         rows: filtered,
