@@ -319,8 +319,17 @@ export async function resetLedger() {
   if (r.status !== 200) throw new Error(`POST /ledger/reset: ${r.status}`);
 }
 
-/** Parses CSV text (quotes, doubled quotes, CRLF; the app's leading UTF-8 byte-order mark skipped). */
+/** Parses CSV text (quotes, doubled quotes, CRLF; the app's leading UTF-8 byte-order mark skipped).
+ * A demo file's first line (one cell: "Demo data: …" or "Partly demo data: …", issue 38 break 7)
+ * is not a row: it is returned as `rows.note`, so `rows[0]` is the header as before. */
 export function parseCsv(text) {
+  const rows = parseCsvRows(text);
+  const note = rows.length && rows[0].length === 1 && /^(Partly d|D)emo data: /.test(rows[0][0]) ? rows.shift()[0] : null;
+  rows.note = note;
+  return rows;
+}
+
+function parseCsvRows(text) {
   const rows = [];
   let row = [];
   let cell = '';

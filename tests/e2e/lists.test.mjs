@@ -39,7 +39,7 @@ test('a list shows the trends of its bought keywords, filters them and exports t
   const ideas = page.locator('[data-testid="list"][data-name="Ideas"]');
   // Both keywords were bought by the explorer (US): their rows, no call.
   const ledger = await page.getByTestId('ledger').textContent();
-  assert.match(await ideas.getByTestId('list-coverage').textContent(), /^Trends of all 2 keywords, from search volume already bought for US/);
+  assert.match(await ideas.getByTestId('list-coverage').textContent(), /^Figures for all 2 keywords, already bought \(no charge\)\.$/);
   await ideas.locator('[data-testid="list-table"][data-rows="2"]').waitFor();
   const seasons = await ideas.locator('td[data-col="season"]').allTextContents();
   assert.equal(seasons.length, 2);
@@ -58,7 +58,7 @@ test('a list shows the trends of its bought keywords, filters them and exports t
   await page.locator('#new-list-kws').fill('rank tracker\nnever bought keyword');
   await page.getByTestId('create-list').click();
   const mixed = page.locator('[data-testid="list"][data-name="Mixed"]');
-  assert.match(await mixed.getByTestId('list-coverage').textContent(), /^Trends of 1 of 2 keywords/);
+  assert.match(await mixed.getByTestId('list-coverage').textContent(), /^Figures for 1 of 2 keywords; 1 not bought yet\. Research in explorer buys the 1 search volume not bought yet: \$0\.\d{4}\.$/);
   await mixed.locator('[data-testid="list-table"][data-rows="1"]').waitFor();
   const [download] = await Promise.all([page.waitForEvent('download'), mixed.getByRole('button', { name: 'Export CSV' }).click()]);
   const csv = parseCsv(await readFile(await download.path(), 'utf8'));

@@ -4,10 +4,33 @@
 //! Every export goes through [`to_csv`], whose cells are [`Cell`]s: text always passes the
 //! formula guard ([`text_cell`]) there, and only numbers formatted here skip it. No writer
 //! can hand a raw string to a spreadsheet.
+//!
+//! Every file leaves through [`download`], which labels it by where its rows came from
+//! ([`Origin`], read from their stored sources by the caller, never from the settings): a
+//! demo CSV says so on its first line and in its name, a demo report in its name (its banner
+//! is the report's, `research::report::render_as`).
 
 use std::fmt::Display;
 
 use wasm_bindgen::JsCast;
+
+use crate::model::{CallResult, Mode};
+pub use crate::research::report::Origin;
+
+/// The origin of the rows of stored results (results and history entries keep their source,
+/// and their mode for those stored before sources were kept).
+pub fn origin_of<'a>(results: impl IntoIterator<Item = (&'a str, Mode)>) -> Origin {
+    Origin::of(
+        results
+            .into_iter()
+            .map(|(source, mode)| (source, mode == Mode::Demo)),
+    )
+}
+
+/// The origin of one stored result's rows.
+pub fn origin_of_result(r: &CallResult) -> Origin {
+    origin_of([(r.source.as_str(), r.mode)])
+}
 
 /// A number type whose `Display` is a plain numeral (never text from a response).
 pub trait Number: Display {}
@@ -111,24 +134,27 @@ pub fn to_csv(header: &[&str], rows: impl IntoIterator<Item = Vec<Cell>>) -> Str
 /// LibreOffice, Numbers, Google Sheets and our own import skip it.
 pub const CSV_PREFIX: &str = "\u{FEFF}";
 
-/// The file's text in parts (no copy of `content`): a CSV gets [`CSV_PREFIX`] first.
-fn file_parts<'a>(mime: &str, content: &'a str) -> [&'a str; 2] {
-    [if mime == "text/csv" { CSV_PREFIX } else { "" }, content]
+/// The file's text in parts (no copy of `content`): a CSV gets [`CSV_PREFIX`] first, then,
+/// when any row came from demo, [`Origin::note`] as its first line (one cell: a title row,
+/// which spreadsheets show on top and the app's import skips).
+fn file_parts<'a>(mime: &str, content: &'a str, origin: Origin) -> [&'a str; 4] {
+    let csv = mime == "text/csv";
+    let note = origin.note().filter(|_| csv);
+    [
+        if csv { CSV_PREFIX } else { "" },
+        note.unwrap_or_default(),
+        if note.is_some() { "\r\n" } else { "" },
+        content,
+    ]
 }
 
-/// Offers `content` as a file download named `filename`. In demo mode a CSV's name starts
-/// with `demo-`: the rows are synthetic, and a file outlives the page that said so.
-pub fn download(filename: &str, mime: &str, content: &str) -> Result<(), String> {
-    let demo = crate::store::stored_settings().unwrap_or_default().mode == crate::model::Mode::Demo;
-    let labelled;
-    let filename = if demo && mime == "text/csv" && !filename.starts_with("demo-") {
-        labelled = format!("demo-{filename}");
-        &labelled
-    } else {
-        filename
-    };
+/// Offers `content` as a file download named `filename`; `origin` is where its rows came
+/// from (their stored sources): a file with demo rows is named `demo-…` and a CSV says so
+/// on its first line, whatever the settings say now (a file outlives the page that said so).
+pub fn download(filename: &str, mime: &str, content: &str, origin: Origin) -> Result<(), String> {
+    let filename = origin.file_name(filename);
     let parts = js_sys::Array::new();
-    for part in file_parts(mime, content) {
+    for part in file_parts(mime, content, origin) {
         parts.push(&wasm_bindgen::JsValue::from_str(part));
     }
     let opts = web_sys::BlobPropertyBag::new();
@@ -145,7 +171,7 @@ pub fn download(filename: &str, mime: &str, content: &str) -> Result<(), String>
         .map_err(|_| "no anchor")?
         .unchecked_into();
     a.set_href(&url);
-    a.set_download(filename);
+    a.set_download(&filename);
     if let Some(body) = doc.body() {
         let _ = body.append_child(&a);
         a.click();
@@ -173,11 +199,35 @@ mod tests {
     #[test]
     fn csv_files_start_with_a_utf8_byte_order_mark() {
         let csv = to_csv(&["Keyword"], vec![vec![Cell::text("münchen")]]);
-        let file = file_parts("text/csv", &csv).concat();
+        let file = file_parts("text/csv", &csv, Origin::Live).concat();
         assert_eq!(file.as_bytes()[..3], [0xEF, 0xBB, 0xBF]);
         assert_eq!(file, "\u{FEFF}Keyword\r\nmünchen\r\n");
         // Reports (HTML) declare their charset instead.
-        assert_eq!(file_parts("text/html", "<p>").concat(), "<p>");
+        assert_eq!(file_parts("text/html", "<p>", Origin::Live).concat(), "<p>");
+    }
+
+    #[test]
+    fn demo_rows_say_so_on_the_first_line() {
+        let csv = to_csv(&["Keyword"], vec![vec![Cell::text("shoes")]]);
+        let demo = file_parts("text/csv", &csv, Origin::Demo).concat();
+        assert!(demo.starts_with("\u{FEFF}Demo data: every row of this file is synthetic"));
+        assert!(demo.ends_with(".\r\nKeyword\r\nshoes\r\n"));
+        let mixed = file_parts("text/csv", &csv, Origin::Mixed).concat();
+        assert!(mixed.starts_with("\u{FEFF}Partly demo data: "));
+        // A report's banner is its own (render_as): nothing is added to its text.
+        assert_eq!(file_parts("text/html", "<p>", Origin::Demo).concat(), "<p>");
+        // The app's own import reads such a file: the note is a title row, skipped.
+        let two = to_csv(
+            &["Keyword", "Volume"],
+            vec![vec![Cell::text("shoes"), Cell::num(10i64)]],
+        );
+        let file = file_parts("text/csv", &two, Origin::Demo).concat();
+        let table = crate::research::import::read_table(&file).expect("read");
+        assert_eq!(table.title_rows, 1);
+        assert_eq!(
+            crate::research::import::extract(&table, table.suggested).keywords,
+            ["shoes"]
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@ use super::{
     possibly_text, price_text, price_text_with, ErrorBox, PriceButton, ResultMeta, ValidationPanel,
 };
 use crate::model::CallResult;
+use crate::research::report::Origin;
 use crate::workspace::{self, Call, Job, Quote, Workspace};
 
 /// One priced call of a view: its request (from the page state), call state, price, and
@@ -143,6 +144,19 @@ impl PricedCall {
                 |_| {},
             );
         }
+    }
+
+    /// Where the stored result's rows came from (its source, never the settings now): what
+    /// an export of them says (`research::report::Origin`). Untracked: read by click handlers.
+    pub fn origin(self) -> Origin {
+        self.meta
+            .with_untracked(|m| m.as_ref().map(super::csv::origin_of_result))
+            .unwrap_or_default()
+    }
+
+    /// The origin of the stored results of `calls` together.
+    pub fn origin_of(calls: &[PricedCall]) -> Origin {
+        calls.iter().fold(Origin::Live, |o, c| o.and(c.origin()))
     }
 
     /// The stored result decoded (recomputed only when another result is stored); `Err` when

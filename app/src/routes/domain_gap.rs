@@ -348,7 +348,10 @@ fn gap_body(
         })
     });
     let render = gap_row(view_data, workspace);
-    let export = move |_| export_csv(view_data, order, list, domains, workspace);
+    // Where the rows came from: the stored results' sources (never the settings now).
+    let origin_calls = calls.clone();
+    let origin = Signal::derive(move || PricedCall::origin_of(&origin_calls));
+    let export = move |_| export_csv(view_data, order, list, domains, workspace, origin.get_untracked());
     let file_name = Signal::derive(move || {
         let you = domains.with(|d| d.first().cloned().unwrap_or_default());
         format!("{you}-{}", list.get().id())
@@ -381,12 +384,12 @@ fn gap_body(
                         {move || format!("Export CSV ({} rows)", fmt_int(order.with(|o| o.len()) as i64))}
                     </button>
                     <ReportButton testid="gap-report" disabled=Signal::derive(|| false)
-                        make=Callback::new(move |_| { let v = view_data.get_untracked().0; Some(gap_report(&v.gap, &v.domains, &v.options, &brand.get_untracked(), &fmt_time(js_sys::Date::now()))) }) />
+                        make=Callback::new(move |_| { let v = view_data.get_untracked().0; let (file, report) = gap_report(&v.gap, &v.domains, &v.options, &brand.get_untracked(), &fmt_time(js_sys::Date::now())); Some((file, report, origin.get_untracked())) }) />
                     <span class="meta" data-testid="gap-timing">{format!("computed in {elapsed:.0} ms")}</span>
                 </div>
                 {traffic::voice_panel(view_data, order)}
                 {if pages {
-                    pages::competitor_pages(view_data, order, file_name).into_any()
+                    pages::competitor_pages(view_data, order, file_name, origin).into_any()
                 } else {
                     view! {
                         <Show when=move || order.with(|o| !o.is_empty())
@@ -534,6 +537,7 @@ fn export_csv(
     list: Memo<GapList>,
     domains: Memo<Vec<String>>,
     workspace: Workspace,
+    origin: csv::Origin,
 ) {
     let (v, _, _) = view_data.get_untracked();
     let l = list.get_untracked();
@@ -554,7 +558,7 @@ fn export_csv(
     });
     let you = domains.with_untracked(|d| d.first().cloned().unwrap_or_default());
     let name = format!("content-gap-{}-{}.csv", you, l.id());
-    if let Err(e) = csv::download(&name, "text/csv", &csv::to_csv(&header, rows)) {
+    if let Err(e) = csv::download(&name, "text/csv", &csv::to_csv(&header, rows), origin) {
         workspace.notice(format!("CSV export failed: {e}"));
     }
 }
@@ -655,14 +659,7 @@ fn GapFilters(filter: GapFilter, settings: GapSettings, rivals: usize) -> impl I
 
 /// A domain's ranked keywords as the gap reads them (none: no rows).
 fn ranked(data: Option<&RankedKeywordsData>) -> Ranked<'_> {
-    data.map_or_else(Ranked::default, |d| Ranked {
-        keyword: &d.keyword,
-        lower: &d.lower,
-        volume: &d.volume,
-        competition: &d.competition,
-        rank: &d.rank,
-        url: &d.url,
-    })
+    data.map_or_else(Ranked::default, RankedKeywordsData::ranked)
 }
 
 /// The page's route showing `list`, grouped by competitor page when `by_page`.

@@ -241,7 +241,7 @@ fn PagesResults(shown: PricedCall, loading: Signal<bool>) -> impl IntoView {
     let sort = RwSignal::new(None);
     let model = TableModel::new(rows, sort);
     let export = move |_| {
-        if let Err(e) = csv::download("page-backlinks.csv", "text/csv", &model.csv()) {
+        if let Err(e) = csv::download("page-backlinks.csv", "text/csv", &model.csv(), shown.origin()) {
             workspace.notice(format!("CSV export failed: {e}"));
         }
     };

@@ -138,7 +138,7 @@ fn StatsResults(
             Some(Ok(records)) => metrics::to_csv(records),
             _ => String::new(),
         });
-        if let Err(e) = csv::download("domain-stats.csv", "text/csv", &text) {
+        if let Err(e) = csv::download("domain-stats.csv", "text/csv", &text, shown.origin()) {
             workspace.notice(format!("CSV export failed: {e}"));
         }
     };

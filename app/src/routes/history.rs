@@ -172,8 +172,12 @@ pub fn History() -> impl IntoView {
         })
     };
     let export = move |_| {
-        let text = shown.with_untracked(|rows| history_csv(rows, fmt_time));
-        if let Err(e) = csv::download("history.csv", "text/csv", &text) {
+        // Each row's own source (and mode, for rows stored before sources were kept).
+        let (text, origin) = shown.with_untracked(|rows| {
+            let origin = csv::origin_of(rows.iter().map(|e| (e.source.as_str(), e.mode)));
+            (history_csv(rows, fmt_time), origin)
+        });
+        if let Err(e) = csv::download("history.csv", "text/csv", &text, origin) {
             workspace.notice(format!("CSV export failed: {e}"));
         }
     };

@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use serpkit::ops::search_volume_bulk::SearchVolumeRecord;
+use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
+use serpkit::Request;
 
 use crate::components::keyword_row::{
     keywords_csv, score_rows, KeywordRow, TrendFilterFields, TrendFilterInputs,
@@ -15,7 +16,7 @@ use crate::components::{csv, current_month, fmt_int, fmt_time, DataTable, TableM
 use crate::model::{parse_keywords, plural, KeywordList};
 use crate::research::{intent, score, trends};
 use crate::workspace::calls::tabs;
-use crate::workspace::{use_workspace, Workspace};
+use crate::workspace::{quote_now, use_workspace, Workspace};
 
 mod row;
 use row::ListRow;
@@ -77,13 +78,11 @@ pub fn Lists() -> impl IntoView {
 /// record for the workspace's country `ccode`, else from a related keyword record (with that
 /// record's country); its keyword difficulty from a related record of the same country. The
 /// score as the explorer's (`score_rows`). Keywords with no figures bought have no row.
-fn list_rows(workspace: Workspace, keywords: &[String], ccode: &str) -> Vec<ListRow> {
-    let json = workspace
-        .records
-        .search_volume_json(&workspace.record_source(), ccode, keywords);
+fn list_rows(workspace: Workspace, source: &str, keywords: &[String], ccode: &str) -> Vec<ListRow> {
+    let json = workspace.records.search_volume_json(source, ccode, keywords);
     let related = workspace
         .results
-        .with(|m| row::related_records(m, &workspace.record_source(), ccode));
+        .with(|m| row::related_records(m, source, ccode));
     let month = current_month();
     let mut seen = HashSet::new();
     let mut rows: Vec<KeywordRow> = Vec::new();
@@ -137,7 +136,10 @@ fn ListCard(list: KeywordList) -> impl IntoView {
     // explorer" uses), and each row says its own.
     let keywords = list.keywords.clone();
     let ccode = move || workspace.settings.with(|s| s.ccode.clone());
-    let trend_rows = Memo::new(move |_| list_rows(workspace, &keywords, &ccode()));
+    // The source the rows are read from: what their export says (never the settings read
+    // again at export time).
+    let source = Memo::new(move |_| workspace.record_source());
+    let trend_rows = Memo::new(move |_| source.with(|s| list_rows(workspace, s, &keywords, &ccode())));
     let trend = TrendFilterInputs::new(Default::default());
     let shown = Signal::derive(move || {
         trend_rows.with(|rows| {
@@ -149,15 +151,19 @@ fn ListCard(list: KeywordList) -> impl IntoView {
     });
     let model = TableModel::new(shown, RwSignal::new(None));
     let card = CARDS.fetch_add(1, Ordering::Relaxed);
+    let price_list = list.keywords.clone();
     let coverage = move || {
         let (have, cc) = (trend_rows.with(Vec::len), ccode());
-        if have == 0 {
-            format!("No search volume bought yet for these keywords in {cc}: research the list in the explorer to see volumes, trends and seasons here.")
-        } else if have >= n {
-            format!("Trends of all {n} keywords, from search volume already bought for {cc} (no charge).")
-        } else {
-            format!("Trends of {have} of {n} keywords, from search volume already bought for {cc} (no charge); research the list in the explorer to add the others.")
-        }
+        // What "Research in explorer" would buy now: the search volume records not bought
+        // yet (a keyword with figures from a related record only has none), priced as its
+        // button will price them.
+        let request = Request::SearchVolumeBulk(search_volume_bulk::Request {
+            key: Default::default(),
+            keywords: price_list.clone(),
+            ccode: cc.clone(),
+        });
+        let quote = quote_now(workspace, &request, false);
+        coverage_text(n, have, &cc, quote.units, &quote.usd.to_string())
     };
 
     let export_list = list.clone();
@@ -169,7 +175,8 @@ fn ListCard(list: KeywordList) -> impl IntoView {
                 .replace(|c: char| !c.is_alphanumeric(), "-")
         );
         let text = trend_rows.with_untracked(|rows| keywords_csv(&export_list.keywords, rows));
-        if let Err(e) = csv::download(&file, "text/csv", &text) {
+        let origin = source.with_untracked(|s| csv::Origin::of_source(s));
+        if let Err(e) = csv::download(&file, "text/csv", &text, origin) {
             workspace.notice(format!("CSV export failed: {e}"));
         }
     };
@@ -244,5 +251,54 @@ fn ListCard(list: KeywordList) -> impl IntoView {
                 </Show>
             </div>
         </article>
+    }
+}
+
+/// The list's coverage line: how many of its `n` keywords have figures (`have`, bought
+/// for `cc` or with a related keyword), and what researching the list would buy now (`units`
+/// search volume records for `price`; a keyword with related figures only has none yet).
+fn coverage_text(n: usize, have: usize, cc: &str, units: u64, price: &str) -> String {
+    let missing = n.saturating_sub(have);
+    let buy = match units {
+        0 => String::new(),
+        1 => format!(" Research in explorer buys the 1 search volume not bought yet: {price}."),
+        u => format!(" Research in explorer buys the {} search volumes not bought yet: {price}.", fmt_int(u as i64)),
+    };
+    if have == 0 {
+        format!("No figures bought yet for these {} keywords in {cc}.{buy}", fmt_int(n as i64))
+    } else if missing == 0 {
+        format!("Figures for all {} keywords, already bought (no charge).{buy}", fmt_int(n as i64))
+    } else {
+        format!(
+            "Figures for {} of {} keywords; {} not bought yet.{buy}",
+            fmt_int(have as i64),
+            fmt_int(n as i64),
+            fmt_int(missing as i64)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::coverage_text;
+
+    #[test]
+    fn the_coverage_line_says_what_is_covered_and_what_the_rest_costs() {
+        assert_eq!(
+            coverage_text(50, 42, "US", 8, "$0.0800"),
+            "Figures for 42 of 50 keywords; 8 not bought yet. Research in explorer buys the 8 search volumes not bought yet: $0.0800."
+        );
+        assert_eq!(
+            coverage_text(3, 3, "US", 0, "$0.0000"),
+            "Figures for all 3 keywords, already bought (no charge)."
+        );
+        assert_eq!(
+            coverage_text(2, 0, "DE", 2, "$0.0200"),
+            "No figures bought yet for these 2 keywords in DE. Research in explorer buys the 2 search volumes not bought yet: $0.0200."
+        );
+        assert_eq!(
+            coverage_text(2, 1, "US", 1, "$0.0100"),
+            "Figures for 1 of 2 keywords; 1 not bought yet. Research in explorer buys the 1 search volume not bought yet: $0.0100."
+        );
     }
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::components::columns::{sorted_view, Column, SortCache, SortKey};
-use crate::components::csv::{self, Cell};
+use crate::components::csv::{self, Cell, Origin};
 use crate::components::priced_call::unreadable;
 use crate::components::ranked::keywords::{ranked_keywords_of, short_url, RankedKeywordsData};
 use crate::components::versioned::Versioned;
@@ -43,9 +43,9 @@ pub fn timed<T>(name: &str, f: impl FnOnce() -> T) -> (T, f64) {
     (out, tabs::clock() - start)
 }
 
-/// Offers `text` as the CSV file `file`; a failure is a notice.
-pub fn save_csv(file: &str, text: &str) {
-    if let Err(e) = csv::download(file, "text/csv", text) {
+/// Offers `text` as the CSV file `file` of rows from `origin`; a failure is a notice.
+pub fn save_csv(file: &str, text: &str, origin: Origin) {
+    if let Err(e) = csv::download(file, "text/csv", text, origin) {
         use_workspace().notice(format!("CSV export failed: {e}"));
     }
 }
@@ -175,7 +175,8 @@ pub fn top_pages_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
             top_pages::top_pages(rows_of(&d), &curve)
         });
         let sort = RwSignal::new(None);
-        pages_table(pages, ms, name, sort, &TOP_PAGES)
+        let origin = Signal::derive(move || call.origin());
+        pages_table(pages, ms, name, sort, &TOP_PAGES, origin)
     })
 }
 
@@ -213,6 +214,7 @@ pub fn pages_table(
     name: Signal<String>,
     sort: RwSignal<Option<(String, bool)>>,
     text: &'static PagesText,
+    origin: Signal<Origin>,
 ) -> AnyView {
     let n = pages.len();
     let data = Versioned::new(PagesData {
@@ -245,7 +247,8 @@ pub fn pages_table(
     let export = move || {
         let csv =
             order.with_untracked(|o| crate::components::columns::to_csv(&PAGE_COLUMNS, &*data, o));
-        save_csv(&format!("{}-{}.csv", text.file, name.get_untracked()), &csv);
+        let file = format!("{}-{}.csv", text.file, name.get_untracked());
+        save_csv(&file, &csv, origin.get_untracked());
     };
     let testid = text.testid;
     view! {
@@ -341,11 +344,16 @@ pub fn cannibalisation_tab(call: PricedCall, name: Signal<String>) -> impl IntoV
         let (found, ms) = timed("serpkit:cannibalisation", || {
             cannibalisation::cannibalised(rows_of(&d))
         });
-        cannibal_table(found, ms, name)
+        cannibal_table(found, ms, name, Signal::derive(move || call.origin()))
     })
 }
 
-fn cannibal_table(found: Vec<Cannibalised>, ms: f64, name: Signal<String>) -> AnyView {
+fn cannibal_table(
+    found: Vec<Cannibalised>,
+    ms: f64,
+    name: Signal<String>,
+    origin: Signal<Origin>,
+) -> AnyView {
     let rows: Vec<(u32, u32)> = found
         .iter()
         .enumerate()
@@ -385,7 +393,8 @@ fn cannibal_table(found: Vec<Cannibalised>, ms: f64, name: Signal<String>) -> An
     let export = move || {
         let text = order
             .with_untracked(|o| crate::components::columns::to_csv(&CANNIBAL_COLUMNS, &*data, o));
-        save_csv(&format!("cannibalised-{}.csv", name.get_untracked()), &text);
+        let file = format!("cannibalised-{}.csv", name.get_untracked());
+        save_csv(&file, &text, origin.get_untracked());
     };
     view! {
         <div class="analysis" data-testid="cn">
@@ -467,11 +476,17 @@ pub fn intent_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
             },
             ms,
             name,
+            Signal::derive(move || call.origin()),
         )
     })
 }
 
-fn intent_table(data: IntentData, ms: f64, name: Signal<String>) -> AnyView {
+fn intent_table(
+    data: IntentData,
+    ms: f64,
+    name: Signal<String>,
+    origin: Signal<Origin>,
+) -> AnyView {
     let n = data.intents.len();
     let dist = intent::distribution(&data.intents, &data.rows.volume);
     let data = Versioned::new(data);
@@ -519,17 +534,19 @@ fn intent_table(data: IntentData, ms: f64, name: Signal<String>) -> AnyView {
     let export = move |_| {
         let text = order
             .with_untracked(|o| crate::components::columns::to_csv(&INTENT_COLUMNS, &*csv_data, o));
-        save_csv(&format!("intent-{}.csv", name.get_untracked()), &text);
+        let file = format!("intent-{}.csv", name.get_untracked());
+        save_csv(&file, &text, origin.get_untracked());
     };
     let report_data = data.clone();
     let make = Callback::new(move |_| {
-        Some(intent_report(
+        let (file, report) = intent_report(
             rows_of(&report_data.rows),
             &report_data.text,
             &dist,
             &name.get_untracked(),
             &order.get_untracked(),
-        ))
+        );
+        Some((file, report, origin.get_untracked()))
     });
     view! {
         <div class="analysis" data-testid="in">

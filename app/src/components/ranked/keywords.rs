@@ -190,6 +190,19 @@ impl RankedKeywordsData {
     pub fn warm(&self) {
         self.orders.warm(&COLUMNS, self, self.len());
     }
+
+    /// The records as the content gap reads them (`research::gap`): the gap page and the
+    /// client report read them so.
+    pub fn ranked(&self) -> crate::research::gap::Ranked<'_> {
+        crate::research::gap::Ranked {
+            keyword: &self.keyword,
+            lower: &self.lower,
+            volume: &self.volume,
+            competition: &self.competition,
+            rank: &self.rank,
+            url: &self.url,
+        }
+    }
 }
 
 /// The ranked keywords of a call's stored result, in columns (recomputed only when another
@@ -302,6 +315,8 @@ pub fn RankedKeywordsTable(
     /// File name stem for the CSV export.
     #[prop(into)]
     name: Signal<String>,
+    /// Where the records came from (their stored result's source).
+    origin: Signal<csv::Origin>,
 ) -> impl IntoView {
     let workspace = use_workspace();
     let navigate = use_navigate();
@@ -372,7 +387,7 @@ pub fn RankedKeywordsTable(
                 .unwrap_or_default()
         });
         let file = format!("ranked-keywords-{}.csv", name.get_untracked());
-        if let Err(e) = csv::download(&file, "text/csv", &csv_text) {
+        if let Err(e) = csv::download(&file, "text/csv", &csv_text, origin.get_untracked()) {
             workspace.notice(format!("CSV export failed: {e}"));
         }
     };

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use serpkit::ops::ranked_keywords_domain::RankedKeyword;
 
 use crate::components::columns::{sorted_view, Column, SortCache, SortKey};
-use crate::components::csv::Cell;
+use crate::components::csv::{Cell, Origin};
 use crate::components::priced_call::unreadable;
 use crate::components::ranked::analyses::{rows_of, save_csv, timed};
 use crate::components::ranked::keywords::{ranked_keywords_of, short_url, RankedKeywordsData};
@@ -182,7 +182,7 @@ pub fn changes_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
         match (latest.get(), previous.get()) {
             (Some(Err(e)), _) | (_, Some(Err(e))) => unreadable(e),
             (Some(Ok(after)), Some(Ok((before, at)))) => {
-                compared(before, after, (at, now_at), name)
+                compared(before, after, (at, now_at), name, call.origin())
             }
             (Some(Ok(_)), None) => view! {
                 <p class="empty" data-testid="ch-no-previous">
@@ -202,6 +202,7 @@ fn compared(
     after: Versioned<RankedKeywordsData>,
     at: (f64, f64),
     name: Signal<String>,
+    origin: Origin,
 ) -> AnyView {
     let (c, ms) = timed("serpkit:position-changes", || {
         changes::compare(rows_of(&before), rows_of(&after))
@@ -269,6 +270,7 @@ fn compared(
         save_csv(
             &format!("position-changes-{}.csv", name.get_untracked()),
             &text,
+            origin,
         );
     };
     view! {

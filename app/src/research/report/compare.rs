@@ -127,6 +127,7 @@ pub fn compare_report<R: AsRef<[i64]>>(c: &Comparison<'_, R>, date: &str) -> (St
         title: format!("Domain comparison: {}", ds.join(", ")),
         subtitle: format!("Exported {date} from results already bought."),
         sections,
+        contents: false,
     };
     let first = ds.first().map(String::as_str).unwrap_or_default();
     (format!("domain-comparison-{first}.html"), report)

@@ -135,6 +135,7 @@ pub fn keyword_report(
             .trim_end()
             .to_string(),
         sections,
+        contents: false,
     }
 }
 

@@ -134,6 +134,7 @@ pub fn gap_report(
         title: format!("Content gap: {you} against {rivals}"),
         subtitle: format!("Exported {date} from the ranked keywords already bought."),
         sections,
+        contents: false,
     };
     (format!("content-gap-{you}.html"), report)
 }

@@ -61,6 +61,7 @@ pub fn intent_report(
                 }],
             },
         ],
+        contents: false,
     };
     (format!("intent-{domain}.html"), report)
 }

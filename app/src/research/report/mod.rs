@@ -2,7 +2,11 @@
 //! charts, no script, no external fetch, print-friendly): the document model and [`render`],
 //! which writes the file, then one module per report builder, each a pure function of the
 //! data its page shows (no signals, no clock: the export date is a parameter), tested
-//! natively: [`explorer`] (and its [`groups`] section), [`gap`], [`compare`], [`intent`].
+//! natively: [`explorer`] (and its [`groups`] section), [`gap`], [`compare`], [`intent`],
+//! and [`client`], the client report made of the others' sections.
+//!
+//! Where the data came from ([`Origin`]) is read from the rows' stored sources, never from
+//! the settings: every export (CSV or report) labels itself through [`Origin`] alone.
 //!
 //! Safety: every text (keywords, URLs, domains: scraped or typed) is HTML-escaped; only
 //! http(s) URLs become links; the file's own Content-Security-Policy (`default-src 'none'`,
@@ -14,6 +18,7 @@ use std::fmt::Write as _;
 
 use crate::format::fmt_int;
 
+pub mod client;
 pub mod compare;
 pub mod explorer;
 pub mod gap;
@@ -34,6 +39,83 @@ pub fn first_rows_note(total: usize, what: &str) -> Option<String> {
     })
 }
 
+/// Where an export's rows came from: read from their stored sources (a result's or a
+/// record's, [`serpkit::machine::DEMO_SOURCE`] for demo), never from the settings now, so a
+/// file says demo because its data is demo (issue 38, break 7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Origin {
+    /// No row came from demo (also: no row at all).
+    #[default]
+    Live,
+    /// Every row came from demo.
+    Demo,
+    /// Some rows came from demo, some from a live service.
+    Mixed,
+}
+
+impl Origin {
+    /// The origin of rows whose sources are `sources` (a result's `source`; a record key's
+    /// source; an empty source is data stored before sources were kept: `legacy_demo` says
+    /// whether that row was demo, from its stored mode).
+    pub fn of<'a>(sources: impl IntoIterator<Item = (&'a str, bool)>) -> Origin {
+        let (mut demo, mut live) = (false, false);
+        for (source, legacy_demo) in sources {
+            if source == serpkit::machine::DEMO_SOURCE || (source.is_empty() && legacy_demo) {
+                demo = true;
+            } else {
+                live = true;
+            }
+        }
+        match (demo, live) {
+            (true, false) => Origin::Demo,
+            (true, true) => Origin::Mixed,
+            _ => Origin::Live,
+        }
+    }
+
+    /// The origin of rows from one source (a page's rows all read from one).
+    pub fn of_source(source: &str) -> Origin {
+        Origin::of([(source, false)])
+    }
+
+    /// Both together (a file made of rows from each).
+    pub fn and(self, other: Origin) -> Origin {
+        match (self, other) {
+            (Origin::Live, o) | (o, Origin::Live) => o,
+            (Origin::Demo, Origin::Demo) => Origin::Demo,
+            _ => Origin::Mixed,
+        }
+    }
+
+    /// What a CSV file says about it on its first line; `None` for live data, which says
+    /// nothing.
+    pub fn note(self) -> Option<&'static str> {
+        match self {
+            Origin::Live => None,
+            Origin::Demo => Some(DEMO_CSV_NOTE),
+            Origin::Mixed => Some(MIXED_CSV_NOTE),
+        }
+    }
+
+    /// What a report says about it under its title; `None` for live data.
+    pub fn banner(self) -> Option<&'static str> {
+        match self {
+            Origin::Live => None,
+            Origin::Demo => Some(DEMO_NOTE),
+            Origin::Mixed => Some(MIXED_NOTE),
+        }
+    }
+
+    /// The file name with `demo-` first when any row is demo.
+    pub fn file_name(self, name: &str) -> String {
+        if self == Origin::Live || name.starts_with("demo-") {
+            name.to_string()
+        } else {
+            format!("demo-{name}")
+        }
+    }
+}
+
 /// A report: a title, a line of provenance and its sections.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
@@ -43,6 +125,9 @@ pub struct Report {
     pub subtitle: String,
     /// Sections in order.
     pub sections: Vec<Section>,
+    /// A report of parts ([`client`]): a table of contents on screen (not printed), and
+    /// each section starts a printed page.
+    pub contents: bool,
 }
 
 /// A section: a heading, an optional paragraph and its blocks.
@@ -78,6 +163,10 @@ pub enum Block {
         /// Rows of cells.
         rows: Vec<Vec<Cell>>,
     },
+    /// A heading under the section's (a nested report's section, [`client`]).
+    Subheading(String),
+    /// A paragraph (a nested report's note).
+    Note(String),
 }
 
 /// A table cell.
@@ -140,7 +229,8 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem;font-size:.9rem}ca
 th,td{border-bottom:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}th{background:#f6f8fa}\
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}td.u{word-break:break-all}a{color:var(--accent)}\
 svg{display:block}svg text{font:12px system-ui,sans-serif;fill:var(--fg)}\
-@media print{body{margin:0;max-width:none}h2{break-after:avoid}tr{break-inside:avoid}a{color:inherit;text-decoration:none}}";
+h3{font-size:1.05rem;margin:1.2rem 0 .4rem}nav.contents ol{margin:.3rem 0;padding-left:1.4rem}nav.contents a{display:inline-block;min-height:24px;padding:.15rem 0}\
+@media print{body{margin:0;max-width:none}nav{display:none}section.part{break-before:page}h2,h3{break-after:avoid}tr{break-inside:avoid}a{color:inherit;text-decoration:none}.demo{-webkit-print-color-adjust:exact;print-color-adjust:exact}}";
 
 /// What a report made from demo data says under its title (and why it says it: a file
 /// outlives the page that showed the demo banner).
@@ -148,13 +238,32 @@ pub const DEMO_NOTE: &str = "Demo data: every number in this report is synthetic
 in the browser by serpkit's offline sandbox, not measured by the live service. Do not base \
 decisions on it.";
 
-/// The report as one HTML document.
+/// What a report made partly from demo data says under its title.
+pub const MIXED_NOTE: &str = "Partly demo data: some numbers in this report are synthetic, \
+generated in the browser by serpkit's offline sandbox, not measured by the live service. Do \
+not base decisions on them.";
+
+/// What a CSV file of demo rows says on its first line (as [`DEMO_NOTE`]). No comma, so a
+/// CSV reader sees one cell: a title row, which spreadsheets show on top and the app's own
+/// import skips.
+pub const DEMO_CSV_NOTE: &str = "Demo data: every row of this file is synthetic (generated \
+in the browser by serpkit's offline sandbox) and was not measured by the live service. Do \
+not base decisions on it.";
+
+/// What a CSV file with some demo rows says on its first line (as [`DEMO_CSV_NOTE`]).
+pub const MIXED_CSV_NOTE: &str = "Partly demo data: some rows of this file are synthetic \
+(generated in the browser by serpkit's offline sandbox) and were not measured by the live \
+service. Do not base decisions on them.";
+
+/// The report as one HTML document (live data).
 pub fn render(report: &Report) -> String {
-    render_as(report, false)
+    render_as(report, Origin::Live)
 }
 
-/// The report as one HTML document; `demo`: made from demo data, said under the title.
-pub fn render_as(report: &Report, demo: bool) -> String {
+/// The report as one HTML document; `origin`: where its data came from, said under the
+/// title when any of it is demo.
+pub fn render_as(report: &Report, origin: Origin) -> String {
+    let demo = origin != Origin::Live;
     let mut out = String::with_capacity(64 * 1024);
     let _ = write!(
         out,
@@ -162,18 +271,41 @@ pub fn render_as(report: &Report, demo: bool) -> String {
 <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
 <title>{}{}</title><style>{STYLE}</style></head><body>\n<header><h1>{}</h1><p class=\"sub\">{}</p>{}</header>\n",
-        if demo { "Demo data: " } else { "" },
+        match origin {
+            Origin::Live => "",
+            Origin::Demo => "Demo data: ",
+            Origin::Mixed => "Partly demo data: ",
+        },
         escape(&report.title),
         escape(&report.title),
         escape(&report.subtitle),
-        if demo {
-            format!("<p class=\"demo\" role=\"note\" data-demo=\"true\">{}</p>", escape(DEMO_NOTE))
-        } else {
-            String::new()
+        match origin.banner() {
+            Some(note) if demo => format!(
+                "<p class=\"demo\" role=\"note\" data-demo=\"true\">{}</p>",
+                escape(note)
+            ),
+            _ => String::new(),
         },
     );
-    for section in &report.sections {
-        let _ = writeln!(out, "<section><h2>{}</h2>", escape(&section.heading));
+    if report.contents {
+        out.push_str("<nav class=\"contents\" aria-label=\"Contents\"><ol>");
+        for (i, section) in report.sections.iter().enumerate() {
+            let _ = write!(
+                out,
+                "<li><a href=\"#part-{}\">{}</a></li>",
+                i + 1,
+                escape(&section.heading)
+            );
+        }
+        out.push_str("</ol></nav>\n");
+    }
+    for (i, section) in report.sections.iter().enumerate() {
+        if report.contents {
+            let _ = write!(out, "<section class=\"part\" id=\"part-{}\">", i + 1);
+        } else {
+            out.push_str("<section>");
+        }
+        let _ = writeln!(out, "<h2>{}</h2>", escape(&section.heading));
         for note in &section.notes {
             let _ = writeln!(out, "<p class=\"note\">{}</p>", escape(note));
         }
@@ -201,6 +333,12 @@ fn render_block(out: &mut String, block: &Block) {
             out.push_str("</dl>\n");
         }
         Block::Bars { title, bars } => bar_chart(out, title, bars),
+        Block::Subheading(text) => {
+            let _ = writeln!(out, "<h3>{}</h3>", escape(text));
+        }
+        Block::Note(text) => {
+            let _ = writeln!(out, "<p class=\"note\">{}</p>", escape(text));
+        }
         Block::Table {
             caption,
             headers,
@@ -382,6 +520,7 @@ mod tests {
                     },
                 ],
             }],
+            contents: false,
         }
     }
 
@@ -433,7 +572,7 @@ mod tests {
     fn demo_data_says_so_under_the_title() {
         let live = render(&sample("x", "https://example.com/"));
         assert!(!live.contains("Demo data"));
-        let demo = render_as(&sample("x", "https://example.com/"), true);
+        let demo = render_as(&sample("x", "https://example.com/"), Origin::Demo);
         assert!(demo.contains("<title>Demo data: Report x</title>"));
         let banner = demo.find("data-demo=\"true\"").expect("the demo note");
         assert!(
@@ -441,6 +580,43 @@ mod tests {
             "before any section"
         );
         assert!(demo.contains("synthetic"));
+        let mixed = render_as(&sample("x", "https://example.com/"), Origin::Mixed);
+        assert!(mixed.contains("<title>Partly demo data: Report x</title>"));
+        assert!(mixed.contains("data-demo=\"true\""));
+    }
+
+    #[test]
+    fn the_origin_is_the_rows_sources() {
+        use serpkit::machine::DEMO_SOURCE;
+        let live = "https://api.example.com";
+        assert_eq!(Origin::of([]), Origin::Live);
+        assert_eq!(Origin::of([(DEMO_SOURCE, false)]), Origin::Demo);
+        assert_eq!(
+            Origin::of([(live, true)]),
+            Origin::Live,
+            "a source wins over a mode"
+        );
+        assert_eq!(
+            Origin::of([("", true)]),
+            Origin::Demo,
+            "older data: its mode"
+        );
+        assert_eq!(Origin::of([("", false)]), Origin::Live);
+        assert_eq!(
+            Origin::of([(DEMO_SOURCE, false), (live, false)]),
+            Origin::Mixed
+        );
+        assert_eq!(Origin::Demo.and(Origin::Live), Origin::Demo);
+        assert_eq!(Origin::Demo.and(Origin::Demo), Origin::Demo);
+        assert_eq!(Origin::Live.and(Origin::Live), Origin::Live);
+        assert_eq!(Origin::Demo.and(Origin::Mixed), Origin::Mixed);
+        assert_eq!(Origin::Demo.file_name("a.csv"), "demo-a.csv");
+        assert_eq!(Origin::Mixed.file_name("demo-a.csv"), "demo-a.csv");
+        assert_eq!(Origin::Live.file_name("a.csv"), "a.csv");
+        assert!(
+            !DEMO_CSV_NOTE.contains(',') && !MIXED_CSV_NOTE.contains(','),
+            "one CSV cell"
+        );
     }
 
     #[test]

@@ -149,6 +149,8 @@ pub fn BacklinkOverviewView(
     overview: Versioned<DomainOverview>,
     /// File name stem for the CSV export.
     name: String,
+    /// Where the overview came from (its stored result's source).
+    origin: Signal<csv::Origin>,
 ) -> impl IntoView {
     let m = overview.metrics.clone();
     let b = &m.backlinks;
@@ -185,7 +187,8 @@ pub fn BacklinkOverviewView(
     let export_data = data.clone();
     let export = move |_| {
         let text = order.with_untracked(|o| columns::to_csv(&COLUMNS, &*export_data, o));
-        let _ = csv::download(&format!("referring-domains-{name}.csv"), "text/csv", &text);
+        let file = format!("referring-domains-{name}.csv");
+        let _ = csv::download(&file, "text/csv", &text, origin.get_untracked());
     };
     let on_day = Callback::new(move |day: String| {
         if from.get_untracked() == day && to.get_untracked() == day {

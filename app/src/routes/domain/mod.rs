@@ -385,7 +385,7 @@ fn backlinks_tab(call: PricedCall, domain: Memo<String>) -> impl IntoView {
     view! {
         <PricedCallCard calls=PricedCalls::one(call) id="backlinks" title="Backlink overview" what="backlink overview"
             body=move || match data.get() {
-                Some(Ok(o)) => view! { <BacklinkOverviewView overview=o name=domain.get_untracked() /> }.into_any(),
+                Some(Ok(o)) => view! { <BacklinkOverviewView overview=o name=domain.get_untracked() origin=Signal::derive(move || call.origin()) /> }.into_any(),
                 Some(Err(e)) => unreadable(e),
                 None => ().into_any(),
             } />
@@ -404,7 +404,7 @@ fn keywords_tab(
         <PricedCallCard calls=PricedCalls::one(call) id="keywords" title="Ranked keywords" what="ranked keywords"
             body=move || match decoded.with(|d| d.as_ref().map(|r| r.as_ref().err().cloned())) {
                 Some(Some(e)) => unreadable(e),
-                Some(None) => view! { <RankedKeywordsTable data=data state=state name=Signal::derive(move || domain.get()) /> }.into_any(),
+                Some(None) => view! { <RankedKeywordsTable data=data state=state name=Signal::derive(move || domain.get()) origin=Signal::derive(move || call.origin()) /> }.into_any(),
                 None => ().into_any(),
             } />
     }

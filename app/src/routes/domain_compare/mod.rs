@@ -3,6 +3,7 @@
 //! per domain) and the ranked keywords they share (`ranked-keywords/domain`, one call per
 //! domain). Each section shows its total price and buys only what is not stored yet.
 
+mod client;
 mod overlap;
 
 use std::sync::Arc;
@@ -31,7 +32,7 @@ use crate::components::{
 use crate::format::{fmt_stat, NO_VALUE};
 use crate::paths::{compare_route, domain_route, keywords_route, use_page_query, DomainsQuery};
 use crate::research::report::compare::{compare_report, Comparison, SharedKeywords, SideBySide};
-use crate::research::report::Report;
+use crate::research::report::{Origin, Report};
 use crate::workspace::use_workspace;
 use overlap::{Overlap, OVERLAP_COLUMNS};
 
@@ -65,7 +66,14 @@ pub fn Compare() -> impl IntoView {
     // Built here, outside the `<Show>`, so the overlap filters survive it.
     let rank_body = ViewFn::from(rank_body(rank_records.clone(), domains));
     let overlap_body = ViewFn::from(overlap_body(overlap, domains));
-    let make_report = report_maker(domains, stats_records, rank_records, overlap);
+    let make_report = report_maker(domains, stats_records, rank_records, overlap, every_call);
+    let make_client = client::client_maker(
+        domains,
+        make_report,
+        calls.stats,
+        calls.rank_metrics.clone(),
+        calls.ranked_keywords.clone(),
+    );
     let stats = calls.stats;
     let rank_calls = PricedCalls::per_item(calls.rank_metrics, count, "domain");
     let overlap_calls = PricedCalls::per_item(calls.ranked_keywords, count, "domain");
@@ -78,7 +86,10 @@ pub fn Compare() -> impl IntoView {
             <Show when=move || !domains.with(Vec::is_empty) fallback=|| view! { <CompareEmpty /> }>
                 <ComparedDomains domains=domains calls=every_call checks=checks />
                 {move || checks.get().into_iter().map(|m| view! { <p class="error inline" data-testid="input-error">{m}</p> }).collect_view()}
-                <div class="toolbar"><ReportButton testid="compare-report" make=make_report disabled=Signal::derive(|| false) /></div>
+                <div class="toolbar">
+                    <ReportButton testid="compare-report" make=make_report disabled=Signal::derive(|| false) />
+                    <ReportButton testid="client-report" label="Client report (HTML)" make=make_client disabled=Signal::derive(|| false) />
+                </div>
                 {stats_section(stats, stats_records, domains)}
                 <PricedCallCard calls=rank_calls id="cmp-rank" title="Rank distribution"
                     what="rank distributions" body=rank_body.clone() />
@@ -149,7 +160,8 @@ fn report_maker(
     stats_records: StatsMemo,
     rank_records: RankMemos,
     overlap: Memo<Versioned<Overlap>>,
-) -> Callback<(), Option<(String, Report)>> {
+    calls: Signal<Vec<PricedCall>>,
+) -> Callback<(), Option<(String, Report, Origin)>> {
     Callback::new(move |_| {
         let ds = domains.get_untracked();
         let stats = match stats_records.get_untracked() {
@@ -189,7 +201,9 @@ fn report_maker(
                 per_domain: &o.per_domain,
             },
         };
-        Some(compare_report(&comparison, &fmt_time(js_sys::Date::now())))
+        let (file, report) = compare_report(&comparison, &fmt_time(js_sys::Date::now()));
+        let origin = calls.with_untracked(|c| PricedCall::origin_of(c));
+        Some((file, report, origin))
     })
 }
 

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::view::{GapData, GapView};
 use crate::components::ranked::analyses::{pages_table, timed, PagesText};
+use crate::components::csv::Origin;
 use crate::components::versioned::Versioned;
 use crate::research::top_pages;
 
@@ -26,12 +27,13 @@ pub fn competitor_pages(
     view_data: Memo<GapData>,
     order: Memo<Versioned<Vec<u32>>>,
     name: Signal<String>,
+    origin: Signal<Origin>,
 ) -> impl IntoView {
     let sort = RwSignal::new(None);
     move || {
         let (v, _, _): (Versioned<GapView>, _, _) = view_data.get();
         let rows = order.get();
         let (pages, ms) = timed("serpkit:gap-pages", || top_pages::gap_pages(&v.gap, &rows, &v.options.curve));
-        pages_table(pages, ms, name, sort, &GAP_PAGES)
+        pages_table(pages, ms, name, sort, &GAP_PAGES, origin)
     }
 }

@@ -39,7 +39,11 @@ where
 /// The SEO outline of the pages ranking for `keyword`: each heading as clean text
 /// ([`clean_heading`]; the text as scraped in its tooltip and in the CSV), and a line naming
 /// the positions no page holds.
-pub(super) fn outline_view(keyword: Memo<String>, pages: &[OutlinePage]) -> AnyView {
+pub(super) fn outline_view(
+    keyword: Memo<String>,
+    pages: &[OutlinePage],
+    origin: Signal<csv::Origin>,
+) -> AnyView {
     if pages.is_empty() {
         return view! { <p class="meta">"No pages."</p> }.into_any();
     }
@@ -48,7 +52,7 @@ pub(super) fn outline_view(keyword: Memo<String>, pages: &[OutlinePage]) -> AnyV
     let workspace = use_workspace();
     let export = move |_| {
         let file = format!("seo-outline-{}.csv", keyword.get_untracked());
-        if let Err(e) = csv::download(&file, "text/csv", &csv_text) {
+        if let Err(e) = csv::download(&file, "text/csv", &csv_text, origin.get_untracked()) {
             workspace.notice(format!("CSV export failed: {e}"));
         }
     };

@@ -170,7 +170,7 @@ pub fn KeywordDetail() -> impl IntoView {
                 fallback=|| view! { <div class="empty"><p>"No keyword given. Open one from the "<A href="/keywords">"keyword explorer"</A>"."</p></div> }>
                 <MonthlyCard single=single bought=bought record=single_record />
                 <RelatedCard related=related_table />
-                {section_card(outline, "outline", "SEO outline of the top pages", "the SEO outline", move |pages| outline_view(kw, pages))}
+                {section_card(outline, "outline", "SEO outline of the top pages", "the SEO outline", move |pages| outline_view(kw, pages, Signal::derive(move || outline.origin())))}
                 {section_card(video, "videos", "Videos", "videos", video_view)}
                 {section_card(microblog, "posts", "Microblog posts", "posts", micro_view)}
             </Show>

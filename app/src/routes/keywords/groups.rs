@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::components::csv::{self, Cell};
+use crate::components::csv::{self, Cell, Origin};
 use crate::components::keyword::row::KeywordRow;
 use crate::components::versioned::Versioned;
 use crate::components::{fmt_int, AddToList};
@@ -60,6 +60,8 @@ pub fn KeywordGroups(
     /// The rows shown (filtered).
     #[prop(into)]
     rows: Signal<Vec<KeywordRow>>,
+    /// Where the rows came from (their result's source).
+    origin: Signal<Origin>,
 ) -> impl IntoView {
     let kind = RwSignal::new(None::<GroupKind>);
     let text = RwSignal::new(String::new());
@@ -77,7 +79,7 @@ pub fn KeywordGroups(
                 </span>
             </div>
             <GroupFilters kind=kind text=text />
-            <GroupsToolbar data=data shown=shown selected=selected selected_keywords=selected_keywords />
+            <GroupsToolbar data=data shown=shown selected=selected selected_keywords=selected_keywords origin=origin />
             <Show when=move || shown.with(|s| !s.is_empty()) fallback=|| view! { <p class="empty" data-testid="groups-none">"No groups: a topic needs at least two keywords sharing a phrase."</p> }>
                 <GroupsTable data=data shown=shown selected=selected sort=sort />
                 {move || { let n = shown.with(|s| s.len()); (n > SHOWN_GROUPS).then(|| view! { <p class="meta">{format!("The first {SHOWN_GROUPS} of {} groups; the CSV has them all.", fmt_int(n as i64))}</p> }) }}
@@ -178,6 +180,7 @@ fn GroupsToolbar(
     shown: Memo<Versioned<Vec<usize>>>,
     selected: Selected,
     selected_keywords: Signal<Vec<String>>,
+    origin: Signal<Origin>,
 ) -> impl IntoView {
     let workspace = use_workspace();
     let export = move |_| {
@@ -187,6 +190,7 @@ fn GroupsToolbar(
             "keyword-groups.csv",
             "text/csv",
             &groups_csv(&list, &d.keywords),
+            origin.get_untracked(),
         ) {
             workspace.notice(format!("CSV export failed: {e}"));
         }

@@ -50,6 +50,7 @@ pub fn Keywords() -> impl IntoView {
         rows: Signal::derive(Vec::new),
         keywords: text,
         country: cc,
+        origin: Signal::derive(Default::default),
     });
     let import_opened = RwSignal::new(false);
     // After the restore above: the write-back starts from the reopened view.

@@ -25,6 +25,7 @@ use crate::components::{fmt_time, ReportButton};
 use crate::research::keyword_row::KeywordRow;
 use crate::research::report::explorer::keyword_report;
 use crate::research::report::groups::groups_section;
+use crate::research::report::Origin;
 use crate::research::score;
 use crate::workspace::use_workspace;
 
@@ -37,6 +38,8 @@ pub struct ExplorerState {
     pub keywords: RwSignal<String>,
     /// The country picked.
     pub country: RwSignal<String>,
+    /// Where the rows came from (the shown result's source).
+    pub origin: Signal<Origin>,
 }
 
 /// Declares the component `$name`, the view `$body` with its code in the wasm chunk `$chunk`
@@ -112,7 +115,7 @@ lazy_panel!(
     explorer_more,
     {
         let Some(state) = use_context::<ExplorerState>() else { return ().into_any() };
-        view! { <KeywordGroups rows=state.rows /> }.into_any()
+        view! { <KeywordGroups rows=state.rows origin=state.origin /> }.into_any()
     }
 );
 
@@ -129,7 +132,7 @@ lazy_panel!(
             let formula = workspace.settings.with_untracked(|s| score::formula_text(&s.score_weights));
             let date = fmt_time(js_sys::Date::now());
             let report = keyword_report(&rows, &country, &formula, &date, vec![groups_section(&rows)]);
-            Some((format!("keywords-{country}.html"), report))
+            Some((format!("keywords-{country}.html"), report, state.origin.get_untracked()))
         });
         view! { <ReportButton testid="export-report" disabled=Signal::derive(move || state.rows.with(Vec::is_empty)) make=make /> }.into_any()
     }

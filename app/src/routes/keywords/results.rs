@@ -183,10 +183,15 @@ fn results_section(page: ResultsPage) -> impl IntoView {
     let filtered = filters.apply(rows);
     let model = TableModel::new(filtered, sort);
     // The panels of this section (groups, report) read the rows shown.
+    // The rows' origin: the shown result's source (never the settings now).
+    let origin = Signal::derive(move || {
+        shown.with(|r| r.as_ref().map(csv::origin_of_result).unwrap_or_default())
+    });
     provide_context(ExplorerState {
         rows: filtered,
         keywords: text,
         country: cc,
+        origin,
     });
     let selected_keywords = Signal::derive(move || {
         model
@@ -197,7 +202,8 @@ fn results_section(page: ResultsPage) -> impl IntoView {
     });
     let export = move |_| {
         let c = cc.get_untracked().to_uppercase();
-        if let Err(e) = csv::download(&format!("keywords-{c}.csv"), "text/csv", &model.csv()) {
+        let file = format!("keywords-{c}.csv");
+        if let Err(e) = csv::download(&file, "text/csv", &model.csv(), origin.get_untracked()) {
             workspace.notice(format!("CSV export failed: {e}"));
         }
     };

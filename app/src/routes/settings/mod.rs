@@ -382,6 +382,9 @@ fn WorkspaceData(workspace: Workspace) -> impl IntoView {
             "serpkit-workspace.json",
             "application/json",
             &workspace.export_json(),
+            // A workspace file, not rows: each result in it keeps its own source and mode,
+            // which its import reads.
+            csv::Origin::Live,
         ) {
             import_msg.set(format!("Export failed: {e}"));
         }
