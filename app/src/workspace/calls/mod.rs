@@ -40,8 +40,9 @@ use serpkit::Request;
 
 use super::state::Waiter;
 use super::{now, use_workspace, ErrorInfo, Running, Workspace};
+use reserve::Ask;
 pub use service::CHUNK_SIZE;
-use service::{call_service, Ask, CONCURRENCY};
+use service::{call_service, CONCURRENCY};
 
 /// A view's handle on the call of its request: whether it runs, its progress and its last
 /// error, all read from the workspace. `Copy`; its own signals belong to the page, and

@@ -8,18 +8,39 @@ use std::collections::HashSet;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use serpkit::client::Cancel;
 use serpkit::machine::rules::{self, Plan};
 use serpkit::machine::CallId;
 use serpkit::{Request, Usd};
 
 use super::host::{HostSnapshot, Read, StoredReservation};
 use super::journal::{Changed, JournalEntry};
-use super::service::Ask;
 use super::tabs;
 use crate::model::{CallResult, HistoryEntry};
 use crate::store;
 use crate::workspace::state::YES_MS;
 use crate::workspace::{now, quote_now, ErrorInfo, Workspace};
+
+/// One call as the user asked for it, captured at the click: what `run` asks of the
+/// service chunk (`call_service`), checked and not reserved yet; [`reserve`] reserves it.
+pub(super) struct Ask {
+    /// The workspace the call belongs to (its client, records and running state).
+    pub(super) workspace: Workspace,
+    /// The request (without key: the client adds it).
+    pub(super) request: Request,
+    /// The route that shows its result (History).
+    pub(super) route: String,
+    /// Its input as History shows it.
+    pub(super) input: String,
+    /// Buy it again even if it is stored (Refresh).
+    pub(super) refresh: bool,
+    /// Cancels the call (a bulk job stops starting chunks).
+    pub(super) cancel: Cancel,
+    /// The request's cache key ([`super::cache_key`]).
+    pub(super) key: String,
+    /// Where it goes, captured at the click ([`Workspace::call_target`]).
+    pub(super) target: String,
+}
 
 /// Why a waiting call stops when the settings changed under it.
 pub(super) const SETTINGS_CHANGED: &str = "the settings changed while this call waited (mode, base URL or API key), so it was not sent anywhere else: run it again";

@@ -15,7 +15,7 @@ use serpkit::records::PlanOptions;
 use serpkit::{Operation, Request, Usd};
 
 use super::book::Book;
-use super::reserve::reserve;
+use super::reserve::{reserve, Ask};
 use super::settle::{settle, Failure, Outcome, Purchase};
 use crate::model::{CallResult, Mode, Validation};
 use crate::workspace::Workspace;
@@ -24,27 +24,6 @@ use crate::workspace::Workspace;
 pub const CHUNK_SIZE: usize = 200;
 /// Chunks of a bulk job in flight at once.
 pub(super) const CONCURRENCY: usize = 2;
-
-/// One call as the user asked for it, captured at the click: what `run` asks of
-/// [`call_service`], reserved by [`reserve`] (checked, not reserved yet).
-pub(super) struct Ask {
-    /// The workspace the call belongs to (its client, records and running state).
-    pub(super) workspace: Workspace,
-    /// The request (without key: the client adds it).
-    pub(super) request: Request,
-    /// The route that shows its result (History).
-    pub(super) route: String,
-    /// Its input as History shows it.
-    pub(super) input: String,
-    /// Buy it again even if it is stored (Refresh).
-    pub(super) refresh: bool,
-    /// Cancels the call (a bulk job stops starting chunks).
-    pub(super) cancel: Cancel,
-    /// The request's cache key ([`super::cache_key`]).
-    pub(super) key: String,
-    /// Where it goes, captured at the click ([`Workspace::call_target`]).
-    pub(super) target: String,
-}
 
 /// One call once reserved: what [`buy`] sends.
 pub(super) struct ServiceCall {
