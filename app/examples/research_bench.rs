@@ -90,6 +90,11 @@ fn row(what: &str, t: &[f64], goal: Option<f64>) -> String {
     )
 }
 
+/// `n` with thousands separators (`100,000`).
+fn int(n: usize) -> String {
+    app::format::fmt_int(n as i64)
+}
+
 fn main() {
     let runs: usize = std::env::var("RESEARCH_BENCH_RUNS")
         .ok()
@@ -192,5 +197,5 @@ fn main() {
             Some(100.0)
         )
     );
-    println!("{}", row(&format!("clusters by shared results: {} keywords' outlines, N = {DEFAULT_MIN_SHARED} ({clusters} clusters)", serps.len()), &t_cluster, Some(300.0)));
+    println!("{}", row(&format!("clusters by shared results: {} keywords' outlines, N = {DEFAULT_MIN_SHARED} ({} clusters)", int(serps.len()), int(clusters)), &t_cluster, Some(300.0)));
 }

@@ -25,6 +25,8 @@ test('a brand term that is a high-volume keyword (hotels.com → "hotels") is wa
   const page = await app.open('/domain/gap?d=hotels.com,nova.io');
   const all = page.getByTestId('run-all');
   if (!(await all.isDisabled())) await all.click();
+  // Both domains bought and read (the lists re-render, filters included, as each one loads).
+  await page.getByTestId('run-all').filter({ hasText: 'Everything is loaded' }).waitFor({ timeout: 60000 });
   await gapLoaded(page);
   assert.match(await page.getByTestId('gap-brand').inputValue(), /(^|, *)hotels(,|$)/, 'the brand terms come from the domains\' names');
   const volume = await rankedVolume('hotels.com', 'hotels');
