@@ -173,7 +173,10 @@ fn main() {
     println!(
         "{}",
         row(
-            &format!("estimated traffic: each of 5 domains' total over its {size} ranked keywords"),
+            &format!(
+                "estimated traffic: each of 5 domains' total over its {} ranked keywords",
+                int(size)
+            ),
             &t_traffic,
             None
         )
@@ -183,7 +186,7 @@ fn main() {
         row(
             &format!(
                 "share of voice of the 5 domains over their content gap's {} keywords",
-                gap.len()
+                int(gap.len())
             ),
             &t_voice,
             None
@@ -192,7 +195,10 @@ fn main() {
     println!(
         "{}",
         row(
-            &format!("estimated traffic and share of voice, 5 domains × {size} ranked keywords"),
+            &format!(
+                "estimated traffic and share of voice, 5 domains × {} ranked keywords",
+                int(size)
+            ),
             &t_both,
             Some(100.0)
         )
