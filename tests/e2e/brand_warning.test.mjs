@@ -31,7 +31,7 @@ test('a brand term that is a high-volume keyword (hotels.com → "hotels") is wa
   assert.match(await page.getByTestId('gap-brand').inputValue(), /(^|, *)hotels(,|$)/, 'the brand terms come from the domains\' names');
   const volume = await rankedVolume('hotels.com', 'hotels');
   assert.ok(volume >= 10000, `"hotels" is a big keyword in the data: ${volume}`);
-  const warning = page.getByTestId('gap-brand-warning').filter({ hasText: '“hotels”' });
+  const warning = page.getByTestId('gap-brand-warning').filter({ hasText: /^The brand term “hotels”/ });
   await warning.waitFor();
   const text = await warning.textContent();
   assert.match(text, /^The brand term “hotels” is itself a keyword with ([\d,]+) searches a month/);
