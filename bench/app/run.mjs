@@ -14,7 +14,9 @@
 //   each run on a fresh browser context, and the journal's commits (User Timing);
 // - keyword lists: 50,000 keywords added to a new list, then 50,000 more to it (User Timing).
 // - analyses of 100,000 ranked keywords: top pages, cannibalisation, and position changes
-//   between two purchases of 100,000 rows (User Timing, 20 runs each).
+//   between two purchases of 100,000 rows (User Timing, 20 runs each);
+// - issue 39's research: share of voice of 5 domains × 100,000 ranked keywords and clusters
+//   of 2,000 keywords by shared results (User Timing, 20 runs each).
 //
 // Two timings per interaction: "work" is click/keystroke → the app's update done and laid
 // out (a macrotask after the event, then a forced layout); "to paint" waits two animation
@@ -609,6 +611,78 @@ async function purchaseJournal(browser) {
   ];
 }
 
+const RESEARCH_RUNS = 20;
+
+/** The User Timing measures of `names` recorded on `page` so far, each cleared. */
+async function takeMeasures(page, names) {
+  return page.evaluate((names) => names.map((n) => {
+    const d = performance.getEntriesByName(n).map((e) => e.duration);
+    performance.clearMeasures(n);
+    return d;
+  }), names);
+}
+
+/**
+ * Issue 39's research in the browser, each timed by its User Timing measure (the computation
+ * alone): the share of voice (every domain's estimated traffic over the keywords shown and
+ * its share of their volume, `serpkit:share-of-voice`) of a content gap of 5 domains ×
+ * 100,000 ranked keywords (the Untapped list), recomputed 20 times by committing the brand
+ * terms as the gap part does; and clustering the explorer's 2,000 keywords by shared results
+ * (`serpkit:serp-clusters`), their 2,000 outlines bought once in the demo, recomputed 20 times
+ * by changing N (3 and 4 in turns).
+ */
+async function research(browser) {
+  const page = await newPage(browser);
+  const domains = ['size-100000.example.com', 'size-100000.example.org', 'size-100000.example.net', 'size-100000.example.io', 'size-100000.example.de'];
+  await page.getByTestId('nav-domains').click();
+  await page.getByTestId('subnav-gap').click();
+  await page.getByTestId('gap-you').fill(domains[0]);
+  await page.getByTestId('gap-rivals').fill(domains.slice(1).join(', '));
+  await page.getByTestId('gap-open').click();
+  await page.waitForURL(/gap\?d=/);
+  await page.getByTestId('run-all').click();
+  await page.getByTestId('gap-voice').waitFor();
+  await page.getByTestId('gap-tab-untapped').click();
+  await page.getByTestId('gap-voice').waitFor();
+  const rows = await page.getByTestId('gap-count').textContent();
+  await takeMeasures(page, ['serpkit:share-of-voice']);
+  for (let i = 0; i < RESEARCH_RUNS; i++) {
+    await page.getByTestId('gap-brand').evaluate((input, i) => {
+      input.value = i % 2 ? 'size' : 'size, qqqqzz';
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    }, i);
+    await page.waitForTimeout(50);
+  }
+  const [voice] = await takeMeasures(page, ['serpkit:share-of-voice']);
+  log('research: share of voice', rows, JSON.stringify(voice.map(Math.round)));
+
+  const kws = tenThousandKeywords().slice(0, 2000);
+  await page.getByTestId('nav-keywords').click();
+  await pasteKeywords(page, kws);
+  await page.getByTestId('run').click();
+  await page.locator(`[data-testid="kw-table"][data-rows="${kws.length}"]`).waitFor();
+  await page.getByTestId('clusters-run').click();
+  await page.getByTestId('clusters-unbought').waitFor({ state: 'detached', timeout: 1800000 });
+  await page.getByTestId('clusters-table').waitFor();
+  await takeMeasures(page, ['serpkit:serp-clusters']);
+  for (let i = 0; i < RESEARCH_RUNS; i++) {
+    await page.getByTestId('clusters-min').fill(i % 2 ? '3' : '4');
+    await page.waitForTimeout(50);
+  }
+  const [clusters] = await takeMeasures(page, ['serpkit:serp-clusters']);
+  log('research: clusters', JSON.stringify(clusters.map(Math.round)));
+  await page.context().close();
+  return { voice, voiceRows: rows, clusters };
+}
+
+function researchRows(r) {
+  const verdict = (v, goal) => `< ${goal} ms p95: ${v < goal ? 'met' : '**NOT met**'} (${ms(v)} ms)`;
+  return [
+    `| share of voice, 5 domains × 100,000 ranked keywords: estimated traffic and shares over the gap's list shown (${r.voiceRows}; \`serpkit:share-of-voice\`) | ${r.voice.length} | ${ms(pct(r.voice, 50))} | ${ms(pct(r.voice, 95))} | ${verdict(pct(r.voice, 95), 100)} |`,
+    `| clusters by shared results, 2,000 keywords' outlines (\`serpkit:serp-clusters\`) | ${r.clusters.length} | ${ms(pct(r.clusters, 50))} | ${ms(pct(r.clusters, 95))} | ${verdict(pct(r.clusters, 95), 300)} |`,
+  ];
+}
+
 async function main() {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -617,7 +691,7 @@ async function main() {
   });
   try {
     if (ONLY.length) {
-      const parts = { sizes, explorer, ranked: rankedKeywords, groups: keywordGroups, gap: contentGap, journal: purchaseJournal, lists: listAdd, analyses };
+      const parts = { sizes, explorer, ranked: rankedKeywords, groups: keywordGroups, gap: contentGap, journal: purchaseJournal, lists: listAdd, analyses, research };
       for (const name of ONLY) {
         if (!parts[name]) throw new Error(`BENCH_APP_ONLY: no part ${name} (${Object.keys(parts)})`);
         log(name);
@@ -626,6 +700,7 @@ async function main() {
         if (name === 'journal') process.stdout.write([INTERACTIONS_HEAD, ...out].join('\n') + '\n');
         if (name === 'lists') process.stdout.write([INTERACTIONS_HEAD, ...listAddRows(out)].join('\n') + '\n');
         if (name === 'analyses') process.stdout.write([INTERACTIONS_HEAD, ...analysesRows(out)].join('\n') + '\n');
+        if (name === 'research') process.stdout.write([INTERACTIONS_HEAD, ...researchRows(out)].join('\n') + '\n');
       }
       return;
     }
@@ -645,6 +720,8 @@ async function main() {
     const listRows = listAddRows(await listAdd(browser));
     log('analyses: 100,000 ranked keywords');
     const analysisRows = analysesRows(await analyses(browser));
+    log('research: share of voice of 5 × 100,000 rows, clusters of 2,000 keywords');
+    const researchTable = researchRows(await research(browser));
     const col = (pairs, i) => pairs.map((p) => p[i]);
     const lines = [
       '### Shipped size',
@@ -670,6 +747,7 @@ async function main() {
       ...journalRows,
       ...listRows,
       ...analysisRows,
+      ...researchTable,
       '',
       `Rows in the DOM with 100,000 loaded: ${rk.rowsInDom}.`,
     ];

@@ -537,6 +537,23 @@ pub(crate) const BRAND_QUERIES: &[(&str, &str)] = &[
     ("{b} contact", "/contact"),
 ];
 
+/// Category nouns that are also sites' names (hotels.com, flights.com): searched alone
+/// hundreds of thousands of times a month, as the category, not the brand.
+pub(crate) const CATEGORY_NOUNS: &[&str] = &[
+    "hotels",
+    "flights",
+    "cars",
+    "jobs",
+    "shoes",
+    "insurance",
+    "loans",
+    "apartments",
+    "recipes",
+    "games",
+    "weather",
+    "news",
+];
+
 /// Words of an article's URL (outline pages).
 pub(crate) const ARTICLE_WORDS: &[&str] = &[
     "best",

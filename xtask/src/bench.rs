@@ -55,6 +55,26 @@ pub fn bench() -> Res {
         cargo().args(crate::SIM).arg("--bench"),
     )?;
 
+    section(
+        "Research (native)",
+        "`cargo run --release -p app --example research_bench`: issue 39's research \
+         computations over the sandbox's demo data (generated and decoded before the timed \
+         runs): estimated traffic of 5 domains × 100,000 ranked keywords and their share of \
+         voice over the keywords of their content gap; clustering 2,000 keywords by shared \
+         search results over their outlines. Goals: traffic and share of voice < 100 ms p95; \
+         clustering < 300 ms p95. In the browser the page records the same computations as \
+         User Timing measures (`serpkit:share-of-voice`, `serpkit:serp-clusters`).",
+        cargo().args([
+            "run",
+            "--release",
+            "--quiet",
+            "-p",
+            "app",
+            "--example",
+            "research_bench",
+        ]),
+    )?;
+
     let cluster = Cluster::start(&root().join("target").join("pg-bench"), true)?;
     let team = section(
         "Team server",

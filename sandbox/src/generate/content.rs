@@ -1,6 +1,6 @@
 //! Content data about a keyword: the SEO outline, a microblog post, videos.
 
-use super::queries::theme_query;
+use super::queries::{family_of, theme_query};
 use super::{made_up_domain, person, slug, stamp, theme_for};
 use crate::date::Date;
 use crate::json::{arr, Arr, Obj};
@@ -26,8 +26,52 @@ fn heading_text(rng: &mut Rng, keyword: &str) -> String {
     t
 }
 
+/// Pages a family's results draw from, best first.
+const FAMILY_PAGES: usize = 12;
+
+/// A page of the results of `keyword`'s family ([`family_of`]) at `i` (0: the family's best).
+fn family_page(family: &str, i: usize) -> String {
+    let mut rng = Rng::from_parts(&["outline-family", family, &i.to_string()]);
+    format!(
+        "https://{}{}/{}",
+        if rng.chance(0.4) { "www." } else { "" },
+        made_up_domain(&mut rng),
+        slug(&format!("{} {family}", rng.pick(ARTICLE_WORDS)))
+    )
+}
+
+/// The URLs of `keyword`'s results, best first: as on a real results page, keywords of one
+/// family ("best running shoes", "running shoes for women") share most of their pages, the
+/// family's best ones near the top (each of the family's pages is taken with a chance of
+/// 0.65, in order), and the rest are pages of the keyword's own; keywords of two families share
+/// none. So clustering keywords by shared results finds the families.
+fn outline_urls(rng: &mut Rng, keyword: &str, pages: usize) -> Vec<String> {
+    let lower = keyword.trim().to_lowercase();
+    let family = family_of(&lower).to_string();
+    let mut pool = (0..FAMILY_PAGES).map(|i| family_page(&family, i));
+    let mut urls = Vec::with_capacity(pages);
+    while urls.len() < pages {
+        let own = rng.chance(0.3);
+        let shared = if own {
+            None
+        } else {
+            pool.by_ref().find(|_| rng.chance(0.65))
+        };
+        urls.push(shared.unwrap_or_else(|| {
+            format!(
+                "https://{}{}/{}",
+                if rng.chance(0.4) { "www." } else { "" },
+                made_up_domain(rng),
+                slug(&format!("{} {}", rng.pick(ARTICLE_WORDS), keyword))
+            )
+        }));
+    }
+    urls
+}
+
 /// `outline/seo`: up to 10 ranking pages by rank ascending, each with its headings (h1-h4) in
-/// page order; some heading text carries stray markup or style text.
+/// page order; some heading text carries stray markup or style text. Related keywords share
+/// pages ([`outline_urls`]).
 pub fn outline_seo(keyword: &str) -> String {
     let mut rng = Rng::from_parts(&["outline", &keyword.to_lowercase()]);
     let pages = if rng.chance(0.75) {
@@ -35,17 +79,12 @@ pub fn outline_seo(keyword: &str) -> String {
     } else {
         rng.range(6, 9)
     };
+    let urls = outline_urls(&mut rng, keyword, pages as usize);
     let mut rank = 0;
     let mut out = String::with_capacity(6_000);
     arr(&mut out, |a| {
-        for _ in 0..pages {
+        for url in urls {
             rank += if rng.chance(0.15) { 2 } else { 1 };
-            let url = format!(
-                "https://{}{}/{}",
-                if rng.chance(0.4) { "www." } else { "" },
-                made_up_domain(&mut rng),
-                slug(&format!("{} {}", rng.pick(ARTICLE_WORDS), keyword))
-            );
             a.o(|o| {
                 o.a("headings", |h| {
                     let title = heading_text(&mut rng, keyword);

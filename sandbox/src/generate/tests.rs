@@ -687,3 +687,141 @@ fn small_sites_rank_best_for_their_long_tail() {
         median(deep)
     );
 }
+
+/// The e2e test's 50 keywords (tests/e2e/serp_clusters.test.mjs): 5 families of 10.
+const CLUSTER_FAMILIES: [(&str, [&str; 10]); 5] = [
+    (
+        "running shoes",
+        [
+            "running shoes",
+            "best running shoes",
+            "cheap running shoes",
+            "running shoes for women",
+            "running shoes for men",
+            "waterproof running shoes",
+            "running shoes sale",
+            "how to clean running shoes",
+            "running shoes near me",
+            "lightweight running shoes",
+        ],
+    ),
+    (
+        "winter coat",
+        [
+            "winter coat",
+            "winter coat sale",
+            "best winter coat for women",
+            "how to clean winter coat",
+            "cheap winter coat",
+            "winter coat for men",
+            "black winter coat",
+            "winter coat for kids",
+            "waterproof winter coat",
+            "winter coat reviews",
+        ],
+    ),
+    (
+        "cast iron skillet",
+        [
+            "cast iron skillet",
+            "best cast iron skillet",
+            "how to clean cast iron skillet",
+            "cheap cast iron skillet",
+            "large cast iron skillet",
+            "cast iron skillet sale",
+            "cast iron skillet for beginners",
+            "small cast iron skillet",
+            "cast iron skillet reviews",
+            "how to use cast iron skillet",
+        ],
+    ),
+    (
+        "sourdough bread",
+        [
+            "sourdough bread",
+            "easy sourdough bread",
+            "sourdough bread recipe",
+            "how to make sourdough bread",
+            "sourdough bread for beginners",
+            "healthy sourdough bread",
+            "sourdough bread calories",
+            "how to store sourdough bread",
+            "sourdough bread nutrition",
+            "homemade sourdough bread",
+        ],
+    ),
+    (
+        "running watch",
+        [
+            "running watch",
+            "best running watch",
+            "cheap running watch",
+            "running watch for beginners",
+            "running watch sale",
+            "running watch reviews",
+            "how to choose running watch",
+            "running watch comparison",
+            "affordable running watch",
+            "running watch under 200",
+        ],
+    ),
+];
+
+/// The result URLs of a keyword's outline.
+fn outline_urls_of(keyword: &str) -> HashSet<String> {
+    let v: Vec<Value> = serde_json::from_str(&outline_seo(keyword)).unwrap();
+    v.iter()
+        .map(|p| {
+            let u = p["url"].as_str().unwrap();
+            u.replace("://www.", "://")
+        })
+        .collect()
+}
+
+#[test]
+fn outlines_of_one_family_share_pages_and_of_two_families_none() {
+    let mut same = (0, 0);
+    for (head, keywords) in CLUSTER_FAMILIES {
+        let urls: Vec<HashSet<String>> = keywords.iter().map(|k| outline_urls_of(k)).collect();
+        for (i, k) in keywords.iter().enumerate() {
+            assert_eq!(queries::family_of(k), head, "{k}");
+            for u in &urls[i + 1..] {
+                same.1 += 1;
+                same.0 += usize::from(urls[i].intersection(u).count() >= 3);
+            }
+        }
+        for (other, theirs) in CLUSTER_FAMILIES.iter().filter(|(h, _)| *h != head) {
+            for (a, b) in keywords.iter().zip(theirs) {
+                let shared = outline_urls_of(a).intersection(&outline_urls_of(b)).count();
+                assert_eq!(shared, 0, "{a} ({head}) and {b} ({other})");
+            }
+        }
+    }
+    // Most pairs of one family share 3 results or more (SERP clustering's usual threshold),
+    // not all: a few keywords of a family are a page of their own, as on a real results page.
+    let share = same.0 as f64 / same.1 as f64;
+    assert!((0.7..1.0).contains(&share), "{same:?}");
+    // The same keyword, whatever its case and spaces, has the same results.
+    assert_eq!(
+        outline_urls_of("Running Shoes"),
+        outline_urls_of("running shoes")
+    );
+}
+
+#[test]
+fn a_category_noun_site_ranks_for_its_big_generic_keyword() {
+    // hotels.com's brand term "hotels" is a category searched hundreds of thousands of times
+    // a month, the case the app's brand warning is for (issue 39); a made-up site's name is not.
+    let volume = |domain: &str, keyword: &str| {
+        let f = figures_of(
+            Operation::RankedKeywordsDomain,
+            serde_json::json!({ "domain": domain }),
+            day(0),
+        );
+        f.get(keyword).map(|f| f.0)
+    };
+    let hotels = volume("hotels.com", "hotels").expect("hotels.com ranks for hotels");
+    assert!(hotels >= 100_000, "{hotels}");
+    let nova = volume("nova.io", "nova").expect("nova.io ranks for nova");
+    assert!(nova < 100_000, "{nova}");
+}

@@ -138,6 +138,10 @@ fn profile_in(keyword: &str, head: Option<&Head>) -> KeywordProfile {
     // Median 90,000 for one word, ÷3.5 per extra word; spread ÷60..×4, skewed low.
     let median = 90_000.0 / 3.5f64.powi(words - 1);
     let mut base = (median * rng.log_range(4, 1_000) as f64 / 250.0).max(10.0);
+    if CATEGORY_NOUNS.contains(&&*kw) {
+        // Seeded apart, so every other keyword's figures stay as they were.
+        base = base.max(Rng::from_parts(&["category", &kw]).log_range(300_000, 1_500_000) as f64);
+    }
     let share = rng.float(0.6, 0.8);
     let swing = rng.unit();
     // The family decides whether and when: listed heads by their months, a holiday or

@@ -459,7 +459,7 @@ pub fn RankedKeywordsTable(
 }
 
 /// The estimated traffic of the rows in `order` (all rows: the domain's estimated organic
-/// traffic), the curve's rule in its tooltip.
+/// traffic), the curve's rule in its tooltip and under it.
 fn shown_traffic(
     data: Memo<Option<Versioned<RankedKeywordsData>>>,
     order: Memo<Versioned<Vec<u32>>>,
@@ -475,6 +475,10 @@ fn shown_traffic(
         <span class="meta" data-testid="rk-traffic" title=CURVE_RULE>
             {move || format!("Est. traffic of the keywords shown: {} visits a month", traffic_text(sum()))}
         </span>
+        <details class="meta rules" data-testid="rk-traffic-rule">
+            <summary>"How estimated traffic is computed"</summary>
+            <p>{CURVE_RULE}</p>
+        </details>
     }
 }
 

@@ -204,6 +204,7 @@ pub(super) fn RelatedCard(related: Related) -> impl IntoView {
             <Show when=move || !rows.with(Vec::is_empty) fallback=move || view! { <p class="meta">{move || if questions.get() { "No related keyword is a question." } else { "No related keywords." }}</p> }>
                 <DataTable model=model caption="Related keywords" testid="related-table" selectable=true />
                 <p class="meta" data-testid="related-score-formula">{move || workspace.settings.with(|s| score::formula_text(&s.score_weights))}" Weights: Settings."</p>
+                {move || questions.get().then(|| view! { <p class="meta" data-testid="related-question-rule">"Questions only: "{groups::QUESTION_RULE}</p> })}
             </Show>
         } />
     }

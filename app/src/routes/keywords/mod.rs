@@ -5,6 +5,9 @@
 //! The page composes its jobs: the URL state ([`query`]), the filters ([`filters`]), the priced
 //! form over the typed keywords ([`run`]), the input form ([`form`]) and the shown result ([`results`]).
 
+mod clusters;
+mod clusters_buy;
+mod clusters_table;
 mod filters;
 mod form;
 mod groups;

@@ -1,7 +1,7 @@
 //! The explorer's panels whose code is fetched on first use, so the first load (the explorer
 //! is the landing page) stays the shell and the box to type keywords in: the import panel
-//! (when it is first opened) and, once results are shown, the keyword groups and the report
-//! button. One chunk for the three: measured, a chunk of its own for the import panel made
+//! (when it is first opened) and, once results are shown, the keyword groups, the clusters by
+//! shared results and the report button. One chunk for the four: measured, a chunk of its own for the import panel made
 //! wasm-split cut the shared code into more files and the first load 7 KB larger. They read
 //! the explorer's state from [`ExplorerState`] (context).
 //!
@@ -19,6 +19,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos::wasm_split::SplitLoaderError;
 
+use super::clusters::SerpClusters;
 use super::groups::KeywordGroups;
 use super::import::ImportKeywords;
 use crate::components::{fmt_time, ReportButton};
@@ -116,6 +117,16 @@ lazy_panel!(
     {
         let Some(state) = use_context::<ExplorerState>() else { return ().into_any() };
         view! { <KeywordGroups rows=state.rows origin=state.origin /> }.into_any()
+    }
+);
+
+lazy_panel!(
+    /// The clusters by shared search results of the rows shown (priced, beside the groups).
+    LazyClusters,
+    explorer_more,
+    {
+        let Some(state) = use_context::<ExplorerState>() else { return ().into_any() };
+        view! { <SerpClusters rows=state.rows /> }.into_any()
     }
 );
 

@@ -14,7 +14,7 @@ use serpkit::ops::search_volume_bulk::{self, SearchVolumeRecord};
 use serpkit::Request;
 
 use super::filters::{filter_fields, Filters};
-use super::panels::{lazily, ExplorerState, LazyGroups, LazyReportButton};
+use super::panels::{lazily, ExplorerState, LazyClusters, LazyGroups, LazyReportButton};
 use crate::components::keyword::row::{score_rows, KeywordRow};
 use crate::components::{
     csv, current_month, fmt_int, AddToList, DataTable, ResultMeta, TableModel, ValidationPanel,
@@ -229,13 +229,15 @@ fn results_section(page: ResultsPage) -> impl IntoView {
                 <DataTable model=model caption="Search volume by keyword" testid="kw-table" selectable=true />
             </Show>
             <details class="meta rules" data-testid="trend-rules">
-                <summary>"How trends, seasons, intent and the opportunity score are computed"</summary>
+                <summary>"How trends, seasons, intent, questions and the opportunity score are computed"</summary>
                 <p>{trends::CHANGE_RULE}</p>
                 <p data-testid="season-rule">{trends::SEASON_RULE}</p>
                 <p data-testid="intent-rule">{intent::RULE}" "{intent::NO_BRAND_NOTE}</p>
+                <p data-testid="question-rule">"Questions only: "{crate::research::groups::QUESTION_RULE}</p>
                 <p data-testid="score-formula">{move || workspace.settings.with(|s| score::formula_text(&s.score_weights))}" Weights: Settings."</p>
             </details>
             <LazyGroups />
+            <LazyClusters />
             <ValidationPanel result=shown_sig />
         </section>
     }
