@@ -9,15 +9,49 @@ use serde::Serialize;
 use crate::tools::{self, Tools};
 use crate::{cargo, root, run, target_dir, Res};
 
+/// The absolute source paths a build of the package could embed, and their short stand-ins:
+/// the standard library's sources (`rust-src`) and the crates of the Cargo home.
+fn remapped_paths() -> Res<Vec<(String, &'static str)>> {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let out = Command::new(&rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .map_err(|e| format!("cannot start {rustc}: {e}"))?;
+    let sysroot = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let cargo_home = std::env::var("CARGO_HOME").unwrap_or_else(|_| {
+        format!("{}/.cargo", std::env::var("HOME").unwrap_or_default())
+    });
+    let mut paths = vec![(format!("{cargo_home}/registry/src"), "/crates")];
+    if !sysroot.is_empty() {
+        paths.push((format!("{sysroot}/lib/rustlib/src/rust"), "/rust"));
+    }
+    // A path with a quote or backslash would not survive the TOML string: left as it is.
+    paths.retain(|(from, _)| !from.contains(['"', '\\']));
+    Ok(paths)
+}
+
 /// Builds the JS package into `pkg/` (wasm-bindgen `--target web`, then wasm-opt).
 pub fn pkg(tools: &Tools) -> Res {
     let wasm = "wasm32-unknown-unknown";
     // Size first (the `pkg` profile: "z") and LLVM's inline threshold at 25 for this build only:
     // the smallest wasm that keeps the validator's speed (figures: ARCHITECTURE.md, Decisions).
+    // The source paths kept for panic locations are remapped to short machine-independent
+    // ones: with the `rust-src` component installed, rustc writes the standard library's
+    // local path (`/root/.rustup/toolchains/…`) instead of `/rustc/<commit>`, which made the
+    // same sources 100 bytes gzip larger on one machine than on another, and put the build
+    // machine's home directory into the shipped file.
+    let flags = format!(
+        r#"target.wasm32-unknown-unknown.rustflags=["-C", "llvm-args=-inline-threshold=25", {}]"#,
+        remapped_paths()?
+            .iter()
+            .map(|(from, to)| format!(r#""--remap-path-prefix={from}={to}""#))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     run(cargo().args([
         "build",
         "--config",
-        r#"target.wasm32-unknown-unknown.rustflags=["-C", "llvm-args=-inline-threshold=25"]"#,
+        &flags,
         "--profile",
         "pkg",
         "--lib",
