@@ -18,9 +18,8 @@ fn remapped_paths() -> Res<Vec<(String, &'static str)>> {
         .output()
         .map_err(|e| format!("cannot start {rustc}: {e}"))?;
     let sysroot = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let cargo_home = std::env::var("CARGO_HOME").unwrap_or_else(|_| {
-        format!("{}/.cargo", std::env::var("HOME").unwrap_or_default())
-    });
+    let cargo_home = std::env::var("CARGO_HOME")
+        .unwrap_or_else(|_| format!("{}/.cargo", std::env::var("HOME").unwrap_or_default()));
     let mut paths = vec![(format!("{cargo_home}/registry/src"), "/crates")];
     if !sysroot.is_empty() {
         paths.push((format!("{sysroot}/lib/rustlib/src/rust"), "/rust"));
