@@ -4,7 +4,7 @@
 
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { e2e, goLive, shot, micros, ledger, quietLedger, resetLedger } from './helpers.mjs';
+import { e2e, goLive, shot, micros, ledger, quietLedger, resetLedger, until } from './helpers.mjs';
 
 const app = e2e();
 let page;
@@ -35,7 +35,9 @@ test('live: domain stats and ranked keywords; price shown = ledger charge; store
   await page.locator('[data-testid="rk-table"]').waitFor();
   l = await ledger();
   assert.equal(micros('$' + l.total), micros('$0.2000'));
-  assert.equal(await page.getByTestId('spend').textContent(), '$0.2000');
+  // The meter follows the journal's commit, which may end a frame after the table shows.
+  const spend = await until(() => page.getByTestId('spend').textContent(), (t) => t === '$0.2000');
+  assert.equal(spend, '$0.2000');
 
   // Back and forth: nothing bought again.
   await page.getByTestId('tab-overview').click();
