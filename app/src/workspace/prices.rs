@@ -8,7 +8,7 @@ use serpkit::client::EntryState;
 
 use serpkit::machine::rules;
 
-use super::calls::host::{HostSnapshot, Read};
+use super::calls::host::HostSnapshot;
 use super::calls::journal::JournalEntry;
 use super::{cache_key, Workspace};
 
@@ -65,15 +65,7 @@ pub fn quote_now(workspace: Workspace, request: &Request, refresh: bool) -> Quot
         quote.possibly = workspace.journal.with(|j| {
             let entries: Vec<&JournalEntry> = j.values().collect();
             // The machine's rule; which other tabs are open is known under the lock only.
-            let snap = HostSnapshot::new(Read {
-                settings: &settings,
-                entries: &entries,
-                reservations: &[],
-                me: "",
-                open: None,
-                stored: ("", Default::default()),
-                items: true,
-            });
+            let snap = HostSnapshot::of_journal(&settings, &entries, true);
             rules::possibly_bought(&snap, &source, &wanted)
                 .map(|(items, since)| (items.len(), since as f64))
         });

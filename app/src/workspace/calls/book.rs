@@ -12,7 +12,7 @@ use serpkit::client::{
     EntryState, Error, Journal, LocalBoxFuture, Sending, Settled, ValidationMode,
 };
 
-use super::host::{HostSnapshot, Read};
+use super::host::HostSnapshot;
 use super::journal::{Changed, JournalEntry};
 use super::tabs;
 use crate::model::{CallResult, Mode, Validation};
@@ -113,15 +113,7 @@ impl Book {
                     let settings = store::stored_settings().unwrap_or(settings);
                     let admitted = workspace.journal.with_untracked(|j| {
                         let entries: Vec<&JournalEntry> = j.values().collect();
-                        let snap = HostSnapshot::new(Read {
-                            settings: &settings,
-                            entries: &entries,
-                            reservations: &[],
-                            me: "",
-                            open: None,
-                            stored: ("", Default::default()),
-                            items: false,
-                        });
+                        let snap = HostSnapshot::of_journal(&settings, &entries, false);
                         rules::admit(snap.settings(), &snap, now() as i64, entry.estimate)
                     });
                     if let Err(Refusal::Budget { committed, cap }) = admitted {

@@ -145,6 +145,25 @@ impl HostSnapshot {
         }
     }
 
+    /// A snapshot of the settings and journal entries alone (no reservations, nothing
+    /// stored, no tab known to be open): what the cap check and a price's "possibly
+    /// charged" line read; `items`: whether the entries' items are needed.
+    pub fn of_journal(
+        settings: &model::Settings,
+        entries: &[&JournalEntry],
+        items: bool,
+    ) -> HostSnapshot {
+        HostSnapshot::new(Read {
+            settings,
+            entries,
+            reservations: &[],
+            me: "",
+            open: None,
+            stored: ("", HashSet::new()),
+            items,
+        })
+    }
+
     /// This tab's id in the machine's terms.
     pub fn me(&self) -> TabId {
         TabId(0)
