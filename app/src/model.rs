@@ -6,26 +6,11 @@ use serde::{Deserialize, Serialize};
 use serpkit::validate::{Issue, Report};
 use serpkit::Usd;
 
-/// Where calls go.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// The sandbox in a Web Worker: synthetic data, no key, no calls to any service.
-    #[default]
-    Demo,
-    /// The live service (or any server speaking its interface).
-    Live,
-}
-
-impl Mode {
-    /// "demo" or "live".
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Demo => "demo",
-            Mode::Live => "live",
-        }
-    }
-}
+use serpkit::client::ValidationMode;
+/// Where calls go: the money state machine's mode (demo in a Web Worker, or live).
+pub use serpkit::machine::Mode;
+/// The period a budget cap covers: the money state machine's.
+pub use serpkit::machine::Period;
 
 /// Small settings, kept in localStorage. The API key is not part of them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -35,12 +20,16 @@ pub struct Settings {
     pub mode: Mode,
     /// Base URL of the live service (without `/v1`).
     pub base_url: String,
-    /// `off`, `warn` or `strict`.
-    pub validation: String,
+    /// What a response's validation report does (stored `off`, `warn` or `strict`; a name this
+    /// version does not know reads as `warn`, the default).
+    #[serde(with = "stored::validation")]
+    pub validation: ValidationMode,
     /// Budget cap in dollars, shared by every tab of this browser profile; empty for none.
     pub budget: String,
-    /// The period the cap covers: `day`, `month` or `until_reset` (the journal's `Period`).
-    pub budget_period: String,
+    /// The period the cap covers (stored `day`, `month` or `until_reset`; a name this version
+    /// does not know reads as `until_reset`, the widest window, so the cap fails closed).
+    #[serde(with = "stored::period")]
+    pub budget_period: Period,
     /// When the meter was last reset (ms since the epoch; 0: never).
     pub budget_reset_at: f64,
     /// Keep the API key in this browser's localStorage.
@@ -103,9 +92,9 @@ impl Default for Settings {
         Settings {
             mode: Mode::Demo,
             base_url: serpkit::client::DEFAULT_BASE_URL.into(),
-            validation: "warn".into(),
+            validation: ValidationMode::Warn,
             budget: String::new(),
-            budget_period: "month".into(),
+            budget_period: Period::Month,
             budget_reset_at: 0.0,
             remember_key: false,
             theme: "auto".into(),
@@ -267,6 +256,95 @@ pub struct CallResult {
     pub rejected: bool,
 }
 
+/// Where a History row's call is: written ahead as [`Outcome::Running`], then how it ended.
+/// Stored by its [`Outcome::as_str`] name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Written ahead; the call runs (in the tab named by the row).
+    #[default]
+    Running,
+    /// Every request answered.
+    Ok,
+    /// Some requests answered, the rest failed or were not sent.
+    Partial,
+    /// Stopped by the user; what was already sent kept what it bought.
+    Cancelled,
+    /// Failed (its message says why).
+    Error,
+    /// Refused before anything was sent (the budget cap, or a strict refusal's body kept).
+    Refused,
+    /// The tab closed or reloaded mid-call.
+    Interrupted,
+    /// A name this version does not know (a newer tab's): shown, never taken as running.
+    #[serde(other)]
+    Other,
+}
+
+impl Outcome {
+    /// Every outcome, in the order History's filter offers them.
+    pub const ALL: [Outcome; 8] = [
+        Outcome::Running,
+        Outcome::Ok,
+        Outcome::Partial,
+        Outcome::Cancelled,
+        Outcome::Error,
+        Outcome::Refused,
+        Outcome::Interrupted,
+        Outcome::Other,
+    ];
+
+    /// Stable name (`running`, `ok`, `partial`, `cancelled`, `error`, `refused`,
+    /// `interrupted`; `other` for one this version does not know).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Running => "running",
+            Outcome::Ok => "ok",
+            Outcome::Partial => "partial",
+            Outcome::Cancelled => "cancelled",
+            Outcome::Error => "error",
+            Outcome::Refused => "refused",
+            Outcome::Interrupted => "interrupted",
+            Outcome::Other => "other",
+        }
+    }
+}
+
+/// Settings fields stored by name and read leniently: a settings row with a name this
+/// version does not know still reads (every other field kept), with the field's safe value.
+mod stored {
+    /// [`ValidationMode`](serpkit::client::ValidationMode) by name; unknown reads as `warn`.
+    pub mod validation {
+        use serde::{Deserialize, Deserializer, Serializer};
+        use serpkit::client::ValidationMode;
+
+        pub fn serialize<S: Serializer>(v: &ValidationMode, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_str(v.as_str())
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<ValidationMode, D::Error> {
+            let name = String::deserialize(d)?;
+            Ok(name.parse().unwrap_or(ValidationMode::Warn))
+        }
+    }
+
+    /// [`Period`](serpkit::machine::Period) by name; unknown reads as `until_reset` (every
+    /// entry since the last reset counts: the cap fails closed).
+    pub mod period {
+        use serde::{Deserialize, Deserializer, Serializer};
+        use serpkit::machine::Period;
+
+        pub fn serialize<S: Serializer>(p: &Period, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_str(p.as_str())
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Period, D::Error> {
+            let name = String::deserialize(d)?;
+            Ok(Period::from_name(&name).unwrap_or(Period::UntilReset))
+        }
+    }
+}
+
 /// One call in the history.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HistoryEntry {
@@ -291,10 +369,8 @@ pub struct HistoryEntry {
     /// abort after sending, an answer lost while reading it). Zero for older data.
     #[serde(default)]
     pub possible_charge: Usd,
-    /// `running` (written ahead), then `ok`, `partial`, `cancelled`, `error`, `refused` (the
-    /// budget cap stopped it, nothing sent) or `interrupted` (the tab closed or reloaded
-    /// mid-call).
-    pub outcome: String,
+    /// Where the call is: running (written ahead), then how it ended.
+    pub outcome: Outcome,
     /// Error message, or a note.
     #[serde(default)]
     pub message: String,
@@ -418,6 +494,37 @@ mod tests {
         assert_eq!(preview(&[]), "");
         assert_eq!(preview(&items(3)), "k1, k2, k3");
         assert_eq!(preview(&items(4)), "k1, k2, k3, …");
+    }
+
+    #[test]
+    fn stored_names_still_read_and_unknown_ones_read_safely() {
+        // The names older versions stored (strings then) read as the enums and are written
+        // back the same, so the stored formats (and DB_VERSION) are unchanged.
+        for o in Outcome::ALL {
+            let text = serde_json::to_string(&o).unwrap_or_default();
+            assert_eq!(text, format!("\"{}\"", o.as_str()));
+            assert_eq!(serde_json::from_str::<Outcome>(&text).ok(), Some(o));
+        }
+        assert_eq!(
+            serde_json::from_str::<Outcome>("\"from a newer version\"").ok(),
+            Some(Outcome::Other)
+        );
+        let old = r#"{"validation":"strict","budget":"0.20","budget_period":"day","mode":"live"}"#;
+        let s: Settings = serde_json::from_str(old).expect("settings");
+        assert_eq!(
+            (s.validation, s.budget_period, s.mode),
+            (ValidationMode::Strict, Period::Day, Mode::Live)
+        );
+        let back = serde_json::to_value(&s).unwrap_or_default();
+        assert_eq!(back["validation"], "strict");
+        assert_eq!(back["budget_period"], "day");
+        assert_eq!(back["mode"], "live");
+        // Unknown names keep the rest of the row; the period fails closed (widest window).
+        let newer = r#"{"validation":"paranoid","budget":"0.20","budget_period":"week"}"#;
+        let s: Settings = serde_json::from_str(newer).expect("settings");
+        assert_eq!(s.validation, ValidationMode::Warn);
+        assert_eq!(s.budget_period, Period::UntilReset);
+        assert_eq!(s.budget, "0.20");
     }
 
     #[test]

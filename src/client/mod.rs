@@ -67,6 +67,17 @@ pub enum ValidationMode {
     Strict,
 }
 
+impl ValidationMode {
+    /// Stable name: `off`, `warn` or `strict` (what [`str::parse`] reads).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ValidationMode::Off => "off",
+            ValidationMode::Warn => "warn",
+            ValidationMode::Strict => "strict",
+        }
+    }
+}
+
 impl std::str::FromStr for ValidationMode {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {

@@ -62,14 +62,28 @@ pub struct CallId {
 /// A journal entry (one paid request): its tab and a counter of that tab.
 pub type EntryId = CallId;
 
-/// Where money goes: demo (synthetic data, nothing charged) or live (the service).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// Where money goes: demo (synthetic data, nothing charged) or live (the service). Stored by
+/// its [`Mode::as_str`] name, the one mode of the core, the app's rows and the simulator.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Mode {
-    /// The in-process sandbox.
+    /// The in-process sandbox: synthetic data, no key, no calls to any service.
     #[default]
     Demo,
-    /// The service at the base URL.
+    /// The service at the base URL (or any server speaking its interface).
     Live,
+}
+
+impl Mode {
+    /// Stable name: `demo` or `live`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Demo => "demo",
+            Mode::Live => "live",
+        }
+    }
 }
 
 /// Where a journal entry is in its life. Stable names ([`EntryState::as_str`]) are stored.

@@ -10,7 +10,7 @@ use serpkit::Usd;
 
 use crate::components::csv::{self, to_csv, Cell};
 use crate::components::fmt_time;
-use crate::model::{plural, HistoryEntry, Mode};
+use crate::model::{plural, HistoryEntry, Mode, Outcome};
 use crate::workspace::use_workspace;
 
 /// What the rows shown cost, live and demo apart.
@@ -43,7 +43,7 @@ impl Totals {
                     t.demo_cost += e.charge + e.possible_charge;
                 }
             }
-            t.refused += usize::from(e.outcome == "refused");
+            t.refused += usize::from(e.outcome == Outcome::Refused);
         }
         t
     }
@@ -101,7 +101,7 @@ fn history_csv<'a>(
             if live { money(e.charge) } else { Cell::empty() },
             if live { money(e.possible_charge) } else { Cell::empty() },
             if live { Cell::empty() } else { money(e.charge + e.possible_charge) },
-            Cell::text(e.outcome.clone()),
+            Cell::text(e.outcome.as_str()),
             Cell::text(e.message.clone()),
             Cell::text(e.validation.clone()),
         ]
@@ -156,7 +156,7 @@ pub fn History() -> impl IntoView {
     let keeps = move |e: &HistoryEntry| {
         mode.with(|m| m.is_empty() || m == e.mode.as_str())
             && operation.with(|o| o.is_empty() || *o == e.operation)
-            && outcome.with(|o| o.is_empty() || *o == e.outcome)
+            && outcome.with(|o| o.is_empty() || o == e.outcome.as_str())
     };
     let shown = Memo::new(move |_| {
         workspace
@@ -198,7 +198,7 @@ pub fn History() -> impl IntoView {
                 <div class="toolbar filters">
                     {filter_select("Mode", "history-mode", "Live and demo", values(|e| e.mode.as_str().to_string()), mode)}
                     {filter_select("Operation", "history-op", "Every operation", values(|e| e.operation.clone()), operation)}
-                    {filter_select("Outcome", "history-outcome", "Every outcome", values(|e| e.outcome.clone()), outcome)}
+                    {filter_select("Outcome", "history-outcome", "Every outcome", values(|e| e.outcome.as_str().to_string()), outcome)}
                     <button type="button" class="secondary" data-testid="history-export" disabled=move || shown.with(Vec::is_empty)
                         on:click=export>{move || format!("Export CSV ({} rows)", shown.with(Vec::len))}</button>
                 </div>
@@ -211,7 +211,7 @@ pub fn History() -> impl IntoView {
                             <th scope="col">"Validation"</th><th scope="col">"Outcome"</th><th scope="col">"Result"</th>
                         </tr></thead>
                         <tbody>
-                            <For each=move || shown.get() key=|e| format!("{}|{}|{}|{}", e.id, e.outcome, e.charge, e.possible_charge) let:e>
+                            <For each=move || shown.get() key=|e| format!("{}|{}|{}|{}", e.id, e.outcome.as_str(), e.charge, e.possible_charge) let:e>
                                 {history_row(e)}
                             </For>
                         </tbody>
@@ -239,7 +239,7 @@ fn history_row(e: HistoryEntry) -> impl IntoView {
     let key = e.key.clone();
     let stored = move || has && workspace.results.with(|m| m.contains_key(&key));
     let route = e.route.clone();
-    let interrupted = e.outcome == "interrupted";
+    let interrupted = e.outcome == Outcome::Interrupted;
     let cost = match e.mode {
         Mode::Live => view! {
             <span data-testid="history-charge">{e.charge.to_string()}</span>" "<span class="meta">"charged"</span>
@@ -254,14 +254,14 @@ fn history_row(e: HistoryEntry) -> impl IntoView {
         .into_any(),
     };
     view! {
-        <tr data-testid="history-row" data-op=e.operation.clone() data-outcome=e.outcome.clone() data-mode=e.mode.as_str()>
+        <tr data-testid="history-row" data-op=e.operation.clone() data-outcome=e.outcome.as_str() data-mode=e.mode.as_str()>
             <td>{fmt_time(e.at)}</td>
             <td><code>{e.operation.clone()}</code>" "<span class="meta">{e.mode.as_str()}</span></td>
             <td class="input">{e.input.clone()}</td>
             <td class="num">{e.estimate.to_string()}</td>
             <td class="num" data-testid="history-cost">{cost}</td>
             <td>{e.validation.clone()}</td>
-            <td><span class=format!("outcome {}", e.outcome)>{e.outcome.clone()}</span>
+            <td><span class=format!("outcome {}", e.outcome.as_str())>{e.outcome.as_str()}</span>
                 {(!e.message.is_empty()).then(|| view! { <span class="meta">" "{e.message.clone()}</span> })}</td>
             <td>{move || if interrupted {
                 // Running it again prices only what is missing.
@@ -279,7 +279,7 @@ fn history_row(e: HistoryEntry) -> impl IntoView {
 mod tests {
     use super::*;
 
-    fn row(mode: Mode, charge: i64, possible: i64, outcome: &str) -> HistoryEntry {
+    fn row(mode: Mode, charge: i64, possible: i64, outcome: Outcome) -> HistoryEntry {
         HistoryEntry {
             id: "1".into(),
             operation: "related".into(),
@@ -290,7 +290,7 @@ mod tests {
             estimate: Usd::from_micros(150_000),
             charge: Usd::from_micros(charge),
             possible_charge: Usd::from_micros(possible),
-            outcome: outcome.into(),
+            outcome,
             message: String::new(),
             validation: String::new(),
             mode,
@@ -302,10 +302,10 @@ mod tests {
     #[test]
     fn demo_and_live_are_totalled_apart() {
         let rows = [
-            row(Mode::Demo, 1_959_000, 0, "ok"),
-            row(Mode::Live, 1_801_500, 0, "ok"),
-            row(Mode::Live, 0, 150_000, "error"),
-            row(Mode::Live, 0, 0, "refused"),
+            row(Mode::Demo, 1_959_000, 0, Outcome::Ok),
+            row(Mode::Live, 1_801_500, 0, Outcome::Ok),
+            row(Mode::Live, 0, 150_000, Outcome::Error),
+            row(Mode::Live, 0, 0, Outcome::Refused),
         ];
         let t = Totals::of(&rows);
         assert_eq!(
@@ -318,7 +318,7 @@ mod tests {
 
     #[test]
     fn the_csv_keeps_demo_and_live_in_their_own_columns() {
-        let rows = [row(Mode::Demo, 150_000, 0, "ok"), row(Mode::Live, 150_000, 0, "ok")];
+        let rows = [row(Mode::Demo, 150_000, 0, Outcome::Ok), row(Mode::Live, 150_000, 0, Outcome::Ok)];
         let csv = history_csv(&rows, |_| "2026-11-28 01:00".into());
         let lines: Vec<&str> = csv.lines().collect();
         assert!(lines[0].contains("Charged (USD, live)") && lines[0].contains("Would have cost (USD, demo)"));

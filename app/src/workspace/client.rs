@@ -6,7 +6,6 @@ use std::rc::Rc;
 
 use serpkit::client::{
     Client, ClientConfig, HttpRequest, HttpResponse, LocalBoxFuture, Transport, TransportError,
-    ValidationMode,
 };
 
 use leptos::prelude::*;
@@ -25,7 +24,7 @@ impl Workspace {
             "{}|{}|{}|{}|{}|{}",
             s.mode.as_str(),
             s.live_base_url(),
-            s.validation,
+            s.validation.as_str(),
             s.budget,
             s.max_body_mb,
             hash_hex(&key)
@@ -37,13 +36,12 @@ impl Workspace {
                         return c.clone();
                     }
                 }
-                let validation = s.validation.parse().unwrap_or(ValidationMode::Warn);
                 let key = match s.mode {
                     Mode::Demo => sandbox::DEMO_KEY.to_string(),
                     Mode::Live => key.trim().to_string(),
                 };
                 let mut config = ClientConfig::new(key);
-                config.validation = validation;
+                config.validation = s.validation;
                 config.max_body_bytes = s.max_body_bytes();
                 // The cap is checked by the purchase journal, against every tab's spending
                 // of the period (the client's own account counts this tab only).

@@ -11,7 +11,7 @@ use super::calls::journal::JournalEntry;
 use super::calls::tabs;
 use super::records::RecordRow;
 use super::Workspace;
-use crate::model::{CallResult, HistoryEntry, KeywordList};
+use crate::model::{CallResult, HistoryEntry, KeywordList, Outcome};
 use crate::sort;
 use crate::store;
 
@@ -267,7 +267,7 @@ impl Workspace {
     /// would let another tab buy the same records again.
     pub fn clear_history(self) {
         self.history
-            .update(|h| h.retain(|r| r.outcome == "running"));
+            .update(|h| h.retain(|r| r.outcome == Outcome::Running));
         self.results.set(HashMap::new());
         self.records.clear();
         if store::available() {
@@ -281,7 +281,7 @@ impl Workspace {
                         .await
                         .map(|l| l.items)
                         .unwrap_or_default();
-                    for r in rows.iter().filter(|r| r.outcome != "running") {
+                    for r in rows.iter().filter(|r| r.outcome != Outcome::Running) {
                         if let Err(e) = store::delete(store::HISTORY, &r.id).await {
                             self.save_failed(format!("Could not delete from browser storage: {e}"));
                         }
@@ -301,7 +301,7 @@ mod tests {
     use super::super::calls::host::StoredReservation;
     use super::super::calls::journal::JournalEntry;
     use super::super::records::{row_text, RecordEntry};
-    use crate::model::{CallResult, HistoryEntry, KeywordList, Mode, Validation};
+    use crate::model::{CallResult, HistoryEntry, KeywordList, Mode, Outcome, Validation};
     use crate::store::DB_VERSION;
 
     fn fields(value: impl Serialize) -> String {
@@ -340,7 +340,7 @@ mod tests {
             estimate: Usd::ZERO,
             charge: Usd::ZERO,
             possible_charge: Usd::ZERO,
-            outcome: String::new(),
+            outcome: Outcome::Running,
             message: String::new(),
             validation: String::new(),
             mode: Mode::Demo,

@@ -169,10 +169,10 @@ fn SpendingAndChecks(workspace: Workspace) -> impl IntoView {
             <div class="grid">
                 <BudgetFields workspace=workspace />
                 <label for="validation">"Response validation"</label>
-                <select id="validation" data-testid="validation-mode" on:change=edit(workspace, |s, v| s.validation = v)>
+                <select id="validation" data-testid="validation-mode" on:change=edit(workspace, |s, v| s.validation = v.parse().unwrap_or(s.validation))>
                     {[("warn", "Check and report (default)"), ("strict", "Strict: reject answers that break the contract"), ("off", "Off")]
                         .into_iter().map(|(v, l)| view! {
-                            <option value=v selected=move || workspace.settings.with(|s| s.validation == v)>{l}</option>
+                            <option value=v selected=move || workspace.settings.with(|s| s.validation.as_str() == v)>{l}</option>
                         }).collect_view()}
                 </select>
                 <LimitFields workspace=workspace />
@@ -223,7 +223,7 @@ fn BudgetFields(workspace: Workspace) -> impl IntoView {
         </div>
         <label for="budget-period">"Budget period"</label>
         <div>
-            <select id="budget-period" data-testid="budget-period" on:change=edit(workspace, |s, v| s.budget_period = v)>
+            <select id="budget-period" data-testid="budget-period" on:change=edit(workspace, |s, v| s.budget_period = Period::from_name(&v).unwrap_or(s.budget_period))>
                 {Period::ALL.into_iter().map(|p| view! {
                     <option value=p.as_str() selected=move || workspace.budget_period() == p>
                         {match p { Period::Day => "Per day (UTC)", Period::Month => "Per calendar month (UTC)", Period::UntilReset => "Until I reset it" }}
@@ -419,7 +419,7 @@ fn ImportedSettings(workspace: Workspace) -> impl IntoView {
                         <li data-testid="imported-mode">{format!("Data source: {}", if f.mode == Mode::Live { "live service" } else { "demo" })}</li>
                         <li data-testid="imported-base-url">{format!("Base URL: {}", f.base_url)}</li>
                         <li data-testid="imported-budget">{format!("Budget cap: {budget}")}</li>
-                        <li data-testid="imported-validation">{format!("Response validation: {}", f.validation)}</li>
+                        <li data-testid="imported-validation">{format!("Response validation: {}", f.validation.as_str())}</li>
                     </ul>
                     <div class="toolbar">
                         <button type="button" class="danger" data-testid="apply-imported-settings"

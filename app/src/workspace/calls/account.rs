@@ -15,14 +15,12 @@ use crate::workspace::{now, Workspace};
 impl Workspace {
     /// The validation mode of the settings.
     pub fn validation_mode(self) -> ValidationMode {
-        self.settings
-            .with_untracked(|s| s.validation.parse().unwrap_or(ValidationMode::Warn))
+        self.settings.with_untracked(|s| s.validation)
     }
 
     /// The budget's period (Settings).
     pub fn budget_period(self) -> Period {
-        self.settings
-            .with(|s| Period::from_name(&s.budget_period).unwrap_or_default())
+        self.settings.with(|s| s.budget_period)
     }
 
     /// When the budget's current period began (ms since the epoch).
@@ -93,9 +91,10 @@ impl Workspace {
         self.journal.with_untracked(|j| {
             j.values()
                 .any(|e| e.tab != me && e.state() == serpkit::client::EntryState::Sent)
-        }) || self
-            .history
-            .with_untracked(|h| h.iter().any(|r| r.tab != me && r.outcome == "running"))
+        }) || self.history.with_untracked(|h| {
+            h.iter()
+                .any(|r| r.tab != me && r.outcome == crate::model::Outcome::Running)
+        })
     }
 
     /// Settles what tabs that are gone left `sent` or `running`, if anything

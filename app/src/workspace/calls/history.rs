@@ -4,7 +4,7 @@
 
 use serpkit::Usd;
 
-use crate::model::{plural, HistoryEntry};
+use crate::model::{plural, HistoryEntry, Outcome as Ended};
 use crate::workspace::history_message;
 
 /// A call's end, as its history row needs it.
@@ -44,7 +44,7 @@ pub enum Outcome {
 
 /// Settles a row written ahead with its outcome: it reserves nothing any more.
 pub fn finish(mut row: HistoryEntry, outcome: &Outcome) -> HistoryEntry {
-    row.outcome = "ok".into();
+    row.outcome = Ended::Ok;
     match outcome {
         Outcome::Answered {
             key,
@@ -62,7 +62,7 @@ pub fn finish(mut row: HistoryEntry, outcome: &Outcome) -> HistoryEntry {
                 row.message = format!("{reused} already bought, not charged again");
             }
             if *missing > 0 {
-                row.outcome = "partial".into();
+                row.outcome = Ended::Partial;
                 row.message = format!("{missing} keyword{} not bought", plural(*missing));
             }
             if let Some((code, status)) = stopped {
@@ -79,12 +79,11 @@ pub fn finish(mut row: HistoryEntry, outcome: &Outcome) -> HistoryEntry {
             refused,
         } => {
             row.outcome = match code.as_str() {
-                "aborted" => "cancelled",
+                "aborted" => Ended::Cancelled,
                 // Listed in History as refused (issue 43): the cap stopped it, nothing sent.
-                "budget_exceeded" => "refused",
-                _ => "error",
-            }
-            .into();
+                "budget_exceeded" => Ended::Refused,
+                _ => Ended::Error,
+            };
             row.message = history_message(code, *status);
             row.charge = *charge;
             row.possible_charge = *possible_charge;
@@ -120,10 +119,10 @@ pub fn sent_nothing(outcome: &Outcome) -> bool {
 /// A row still `running` when its tab went away: interrupted, with what its requests were
 /// charged and may have been. True when it changed.
 pub fn interrupt(row: &mut HistoryEntry, charge: Usd, possible_charge: Usd) -> bool {
-    if row.outcome != "running" {
+    if row.outcome != Ended::Running {
         return false;
     }
-    row.outcome = "interrupted".into();
+    row.outcome = Ended::Interrupted;
     row.charge = charge;
     row.possible_charge = possible_charge;
     let kept = "The tab was closed or reloaded during the call: what arrived is kept";
@@ -162,7 +161,7 @@ mod tests {
             estimate: Usd::from_micros(600_000),
             charge: Usd::ZERO,
             possible_charge: Usd::ZERO,
-            outcome: "running".into(),
+            outcome: Ended::Running,
             message: String::new(),
             validation: String::new(),
             mode: Mode::Live,
@@ -185,7 +184,7 @@ mod tests {
                 validation: "valid".into(),
             },
         );
-        assert_eq!(row.outcome, "ok");
+        assert_eq!(row.outcome, Ended::Ok);
         assert_eq!(row.charge, Usd::from_micros(300_000));
         assert_eq!(row.message, "3 already bought, not charged again");
         assert_eq!(row.key, "search_volume/bulk:ab");
@@ -205,7 +204,7 @@ mod tests {
                 validation: String::new(),
             },
         );
-        assert_eq!(row.outcome, "partial");
+        assert_eq!(row.outcome, Ended::Partial);
         assert_eq!(row.possible_charge, Usd::from_micros(60_000));
         assert_eq!(
             row.message,
@@ -223,7 +222,7 @@ mod tests {
             refused: None,
         };
         let row = finish(running(), &lost);
-        assert_eq!(row.outcome, "error");
+        assert_eq!(row.outcome, Ended::Error);
         assert!(row.message.ends_with("may have been charged $0.1500"));
         assert!(!sent_nothing(&lost));
         let refused = Outcome::Failed {
@@ -245,7 +244,7 @@ mod tests {
             possible_charge: Usd::ZERO,
             refused: None,
         };
-        assert_eq!(finish(running(), &cancelled).outcome, "cancelled");
+        assert_eq!(finish(running(), &cancelled).outcome, Ended::Cancelled);
         let over = Outcome::Failed {
             code: "budget_exceeded".into(),
             status: None,
@@ -255,7 +254,7 @@ mod tests {
         };
         assert!(!sent_nothing(&over));
         let row = finish(running(), &over);
-        assert_eq!((row.outcome.as_str(), row.charge), ("refused", Usd::ZERO));
+        assert_eq!((row.outcome, row.charge), (Ended::Refused, Usd::ZERO));
         assert_eq!(row.message, "over the budget cap (budget_exceeded)");
     }
 
@@ -267,7 +266,7 @@ mod tests {
             Usd::from_micros(120_000),
             Usd::from_micros(120_000)
         ));
-        assert_eq!(row.outcome, "interrupted");
+        assert_eq!(row.outcome, Ended::Interrupted);
         assert!(row.message.contains("may have been charged $0.1200"));
         assert!(!interrupt(&mut row, Usd::ZERO, Usd::ZERO));
         assert_eq!(row.charge, Usd::from_micros(120_000));

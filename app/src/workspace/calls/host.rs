@@ -8,10 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
-use serpkit::machine::{
-    stored_cap, CallId, Entry, Mode as MachineMode, Op, Period, Reservation, Settings, Snapshot,
-    TabId,
-};
+use serpkit::machine::{stored_cap, CallId, Entry, Op, Reservation, Settings, Snapshot, TabId};
 
 use super::journal::JournalEntry;
 use crate::model::{self, Mode};
@@ -122,14 +119,11 @@ impl HostSnapshot {
         let s = read.settings;
         HostSnapshot {
             settings: Settings {
-                mode: match s.mode {
-                    Mode::Demo => MachineMode::Demo,
-                    Mode::Live => MachineMode::Live,
-                },
+                mode: s.mode,
                 base_url: s.base_url.clone(),
                 insecure_ok: s.insecure_ok.clone(),
                 cap: stored_cap(&s.budget),
-                period: Period::from_name(&s.budget_period).unwrap_or_default(),
+                period: s.budget_period,
                 reset_at: s.budget_reset_at as i64,
                 other: 0,
             },

@@ -99,7 +99,7 @@ pub(super) async fn reserve(workspace: Workspace, ask: &Ask) -> Result<HistoryEn
             estimate,
             charge: Usd::ZERO,
             possible_charge: Usd::ZERO,
-            outcome: "running".into(),
+            outcome: crate::model::Outcome::Running,
             message: String::new(),
             validation: String::new(),
             mode: workspace.mode(),
@@ -172,7 +172,7 @@ impl Workspace {
             let (items, stored) = self.items_and_stored(&ask.request, &ask.key);
             let mine: HashSet<String> = self.history.with_untracked(|h| {
                 h.iter()
-                    .filter(|r| r.tab == me && r.outcome == "running")
+                    .filter(|r| r.tab == me && r.outcome == crate::model::Outcome::Running)
                     .map(|r| r.id.clone())
                     .collect()
             });
