@@ -36,11 +36,14 @@ test('a brand-term edit typed while a gap domain loads survives its arrival, the
   assert.ok(await page.getByTestId('gap-partial').isVisible(), 'typed while the competitor was loading');
   await page.getByTestId('gap-partial').waitFor({ state: 'detached', timeout: 60000 });
   assert.equal(await brand.inputValue(), typed, 'the edit survives the competitor arriving');
+  // Not applied yet, and the page says so.
   await warning.waitFor({ state: 'attached' });
+  assert.equal(await page.getByTestId('gap-brand-pending').textContent(), 'Enter applies it');
 
   // Applied on Enter: "hotels" is no longer left out.
   await brand.press('Enter');
   await warning.waitFor({ state: 'detached' });
+  await page.getByTestId('gap-brand-pending').waitFor({ state: 'detached' });
   assert.equal(await brand.inputValue(), typed);
   assert.deepEqual(page.errors, []);
 });
