@@ -88,9 +88,13 @@ test('the explorer report: keywords, trends, season and score, no script, nothin
   assert.equal(await view.locator('td svg polyline').count(), KEYWORDS.length);
   assert.match(await view.locator('[data-demo="true"]').textContent(), /^Demo data: every number in this report is synthetic/);
   assert.match(await view.locator('body').textContent(), /Seasonal: more than half of the 12-month volume/);
-  // The keyword groups follow the keywords, with their rule.
-  assert.match(await view.locator('h2').last().textContent(), /^Keyword groups \(\d+\)$/);
+  // The keyword groups follow the keywords, with their rule; then the clusters by shared
+  // results, of no outline here (none bought): the section says what the outlines cost.
+  const headings = await view.locator('h2').allTextContents();
+  assert.match(headings.at(-2), /^Keyword groups \(\d+\)$/);
+  assert.equal(headings.at(-1), 'Clusters by shared search results (0)');
   assert.match(await view.locator('body').textContent(), /Topics: phrases of 1 to 3 words/);
+  assert.match(await view.locator('body').textContent(), /5 keywords have no outline bought yet and are in no cluster: their outlines cost \$2\.5000/);
   await view.screenshot({ path: join(OUT, 'screenshots', 'report-keywords.png'), fullPage: true });
   const pdf = await view.pdf();
   assert.ok(pdf.length > 1000, 'prints');

@@ -140,6 +140,83 @@ pub fn cluster(serps: &[Serp], min_shared: usize) -> Clusters {
     out
 }
 
+/// How many results two keywords share, as [`cluster`] counts them (each URL once, compared
+/// by [`result_key`]).
+pub fn shared_results(a: &[String], b: &[String]) -> usize {
+    let a: HashSet<String> = a.iter().map(|u| result_key(u)).collect();
+    let b: HashSet<String> = b.iter().map(|u| result_key(u)).collect();
+    a.intersection(&b).count()
+}
+
+/// One cluster as the page, its CSV and the report show it: its keywords (the pivot first)
+/// with their volumes and the results each shares with the pivot (the pivot: its own
+/// results, each counted once).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClusterRow {
+    /// Its keywords, the pivot first.
+    pub keywords: Vec<String>,
+    /// Their volumes.
+    pub volumes: Vec<i64>,
+    /// The results each shares with the pivot.
+    pub shared: Vec<usize>,
+    /// Their summed volume (missing volumes as 0).
+    pub volume: i64,
+}
+
+/// A clustering ready to show and export.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Clustered {
+    /// The clusters, by summed volume.
+    pub rows: Vec<ClusterRow>,
+    /// Keywords without an outline bought, with their volumes (in no cluster).
+    pub unbought: Vec<(String, i64)>,
+    /// Outlines stored that could not be read (clustered as keywords without results).
+    pub unreadable: usize,
+    /// The least number of shared results it was clustered with (N).
+    pub min_shared: usize,
+    /// How long clustering took (ms).
+    pub millis: f64,
+}
+
+impl Clustered {
+    /// The clusters `c` of `serps`, found with `min_shared`.
+    pub fn of(
+        serps: &[Serp],
+        c: &Clusters,
+        min_shared: usize,
+        unreadable: usize,
+        millis: f64,
+    ) -> Clustered {
+        let urls = |i: usize| serps[i].urls.unwrap_or_default();
+        Clustered {
+            rows: c
+                .clusters
+                .iter()
+                .map(|members| ClusterRow {
+                    keywords: members
+                        .iter()
+                        .map(|&i| serps[i].keyword.to_string())
+                        .collect(),
+                    volumes: members.iter().map(|&i| serps[i].volume).collect(),
+                    shared: members
+                        .iter()
+                        .map(|&i| shared_results(urls(members[0]), urls(i)))
+                        .collect(),
+                    volume: members.iter().map(|&i| serps[i].volume.max(0)).sum(),
+                })
+                .collect(),
+            unbought: c
+                .unbought
+                .iter()
+                .map(|&i| (serps[i].keyword.to_string(), serps[i].volume))
+                .collect(),
+            unreadable,
+            min_shared: min_shared.max(1),
+            millis,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,5 +321,45 @@ mod tests {
         );
         assert_eq!(c.clusters, vec![vec![0]]);
         assert_eq!(cluster(&[], 3), Clusters::default());
+    }
+
+    #[test]
+    fn a_clustering_as_shown_names_what_each_keyword_shares_with_its_pivot() {
+        let shoes = urls(&["a.com/1", "b.com/1", "c.com/1", "d.com/1", "a.com/1/"]);
+        let best = urls(&["a.com/1", "www.b.com/1", "c.com/1", "x.com"]);
+        let serps = [
+            Serp {
+                keyword: "running shoes",
+                volume: 5000,
+                urls: Some(&shoes),
+            },
+            Serp {
+                keyword: "best running shoes",
+                volume: 900,
+                urls: Some(&best),
+            },
+            Serp {
+                keyword: "shoe laces",
+                volume: 300,
+                urls: None,
+            },
+        ];
+        let c = Clustered::of(&serps, &cluster(&serps, 0), 0, 0, 1.0);
+        assert_eq!(
+            c.min_shared, 1,
+            "N is at least 1, as the clustering reads it"
+        );
+        assert_eq!(
+            c.rows,
+            [ClusterRow {
+                keywords: vec!["running shoes".into(), "best running shoes".into()],
+                volumes: vec![5000, 900],
+                // The pivot's own results, each once (a.com/1 twice); then what is shared.
+                shared: vec![4, 3],
+                volume: 5900,
+            }]
+        );
+        assert_eq!(c.unbought, [("shoe laces".to_string(), 300)]);
+        assert_eq!(shared_results(&shoes, &[]), 0);
     }
 }

@@ -27,14 +27,16 @@ use crate::components::{
 use crate::paths::{enc, gap_route, keyword_route, use_page_query, GapQuery};
 use crate::research::brand;
 use crate::research::groups;
-use crate::research::gap::{self, GapList, Options, Ranked, MAX_COMPETITORS};
+use crate::research::gap::{self, GapList, Ranked, MAX_COMPETITORS};
 use crate::research::report::gap::gap_report;
 use crate::workspace::{self, use_workspace, Workspace};
 
+mod filters;
 mod pages;
 mod traffic;
 mod view;
 
+use filters::{Draft, GapFilter, GapFilters, GapSettings};
 use view::{GapData, GapView};
 
 /// Your domain and the competitors.
@@ -143,15 +145,6 @@ fn bound(s: &str) -> Option<f64> {
     s.trim().parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
-/// A striking-distance end typed (a rank 1–100), or `default` when not one.
-fn striking_end(s: &str, default: i64) -> i64 {
-    s.trim()
-        .parse::<i64>()
-        .ok()
-        .filter(|r| (1..=100).contains(r))
-        .unwrap_or(default)
-}
-
 /// The content gap page.
 #[component]
 pub fn ContentGap() -> impl IntoView {
@@ -175,8 +168,8 @@ pub fn ContentGap() -> impl IntoView {
         yours_input.set(d.first().cloned().unwrap_or_default());
         rivals_input.set(d.iter().skip(1).cloned().collect::<Vec<_>>().join(", "));
     });
-    let brand = RwSignal::new(String::new());
-    Effect::new(move |_| brand.set(brand::default_terms(&domains.get())));
+    let brand = Draft::new(String::new());
+    Effect::new(move |_| brand.reset(brand::default_terms(&domains.get())));
     let nav = StoredValue::new(navigate);
     let go = move |d: &[String], l: GapList| {
         nav.with_value(|n| {
@@ -272,61 +265,20 @@ pub fn ContentGap() -> impl IntoView {
     }
 }
 
-/// The table's filter inputs and sort, made with the body so a re-render keeps them.
-#[derive(Clone, Copy)]
-struct GapFilter {
-    text: RwSignal<String>,
-    volume_min: RwSignal<String>,
-    competition_max: RwSignal<String>,
-    /// Keep rows where at least this many competitors rank (0: any).
-    rivals: RwSignal<usize>,
-    /// Keep questions only (`research::groups::is_question`).
-    questions: RwSignal<bool>,
-    sort: RwSignal<Option<(String, bool)>>,
-}
-
-/// What the gap is computed with (a change recomputes it): brand terms, the position cutoff
-/// and the striking distance as typed.
-#[derive(Clone, Copy)]
-struct GapSettings {
-    brand: RwSignal<String>,
-    top: RwSignal<i64>,
-    strike_from: RwSignal<String>,
-    strike_to: RwSignal<String>,
-    /// The workspace, whose click-through curve estimates traffic.
-    workspace: Workspace,
-}
-
-impl GapSettings {
-    /// The options (tracked). A striking distance end that is not a rank 1–100 keeps its
-    /// default; "to" below "from" is "from".
-    fn options(&self) -> Options {
-        let (from, to) = gap::DEFAULT_STRIKING;
-        let from = striking_end(&self.strike_from.get(), from);
-        let to = striking_end(&self.strike_to.get(), to).max(from);
-        Options {
-            brand: brand::terms(&self.brand.get()),
-            top: self.top.get(),
-            striking: (from, to),
-            curve: self.workspace.settings.with(|s| s.ctr_curve.clone()),
-        }
-    }
-}
-
 /// The lists, computed from the stored ranked keywords of every domain.
 fn gap_body(
     calls: Vec<PricedCall>,
     domains: Memo<Vec<String>>,
     list: Memo<GapList>,
     by_page: Memo<bool>,
-    brand: RwSignal<String>,
+    brand: Draft,
 ) -> impl Fn() -> AnyView + Send + Sync + 'static {
     let workspace = use_workspace();
     let settings = GapSettings {
         brand,
         top: RwSignal::new(gap::DEFAULT_TOP),
-        strike_from: RwSignal::new(gap::DEFAULT_STRIKING.0.to_string()),
-        strike_to: RwSignal::new(gap::DEFAULT_STRIKING.1.to_string()),
+        strike_from: Draft::new(gap::DEFAULT_STRIKING.0.to_string()),
+        strike_to: Draft::new(gap::DEFAULT_STRIKING.1.to_string()),
         workspace,
     };
     let view_data = gap_data(&calls, domains, settings);
@@ -384,7 +336,7 @@ fn gap_body(
                         {move || format!("Export CSV ({} rows)", fmt_int(order.with(|o| o.len()) as i64))}
                     </button>
                     <ReportButton testid="gap-report" disabled=Signal::derive(|| false)
-                        make=Callback::new(move |_| { let v = view_data.get_untracked().0; let (file, report) = gap_report(&v.gap, &v.domains, &v.options, &brand.get_untracked(), &fmt_time(js_sys::Date::now())); Some((file, report, origin.get_untracked())) }) />
+                        make=Callback::new(move |_| { let v = view_data.get_untracked().0; let (file, report) = gap_report(&v.gap, &v.domains, &v.options, &brand.applied.get_untracked(), &fmt_time(js_sys::Date::now())); Some((file, report, origin.get_untracked())) }) />
                     <span class="meta" data-testid="gap-timing">{format!("computed in {elapsed:.0} ms")}</span>
                 </div>
                 {traffic::voice_panel(view_data, order)}
@@ -593,67 +545,6 @@ fn GapTabs(
             {view_link(false, "gap-view-keywords", "Keywords")}
             {view_link(true, "gap-view-pages", "By competitor page")}
         </nav>
-    }
-}
-
-/// The filter inputs; brand terms, the cutoff and striking distance recompute the gap (brand
-/// terms and striking distance on change, so typing does not recompute every key).
-#[component]
-fn GapFilters(filter: GapFilter, settings: GapSettings, rivals: usize) -> impl IntoView {
-    let GapFilter {
-        text,
-        volume_min,
-        competition_max,
-        rivals: min_rivals,
-        questions,
-        ..
-    } = filter;
-    let GapSettings {
-        brand,
-        top,
-        strike_from,
-        strike_to,
-        ..
-    } = settings;
-    let cmax_note = move || {
-        let typed = competition_max.get();
-        let read = gap::competition_bound(&typed)?;
-        (typed.trim().parse::<f64>().ok() != Some(read)).then(|| format!("read as {read:.2}"))
-    };
-    view! {
-        <fieldset class="filters">
-            <legend>"Filter"</legend>
-            <label class="f wide"><span>"Keyword contains"</span>
-                <input type="search" data-testid="gap-filter" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev)) /></label>
-            <label class="f"><span>"Volume from"</span>
-                <input data-testid="gap-vmin" inputmode="decimal" placeholder="min" prop:value=move || volume_min.get() on:input=move |ev| volume_min.set(event_target_value(&ev)) /></label>
-            <label class="f"><span>"Competition up to (0–1)"</span>
-                <input data-testid="gap-cmax" inputmode="decimal" placeholder="max" prop:value=move || competition_max.get() on:input=move |ev| competition_max.set(event_target_value(&ev)) />
-                <small class="meta" data-testid="gap-cmax-read" aria-live="polite">{cmax_note}</small></label>
-            <label class="f"><span>"Competitors ranking"</span>
-                <select data-testid="gap-rivals-min" on:change=move |ev| min_rivals.set(event_target_value(&ev).parse().unwrap_or(0))>
-                    {(0..=rivals).map(|k| view! {
-                        <option value=k.to_string() selected=move || min_rivals.get() == k>
-                            {if k == 0 { "any".to_string() } else if k == rivals { format!("all {k}") } else { format!("{k} or more") }}
-                        </option>
-                    }).collect_view()}
-                </select></label>
-            <label class="f"><span>"Competitors' positions up to"</span>
-                <select data-testid="gap-top" on:change=move |ev| top.set(event_target_value(&ev).parse().unwrap_or(gap::DEFAULT_TOP))>
-                    {gap::TOP_CHOICES.into_iter().map(|t| view! {
-                        <option value=t.to_string() selected=move || top.get() == t>{format!("top {t}")}</option>
-                    }).collect_view()}
-                </select></label>
-            <label class="f"><span>"Striking distance from"</span>
-                <input data-testid="gap-strike-from" inputmode="numeric" prop:value=move || strike_from.get() on:change=move |ev| strike_from.set(event_target_value(&ev)) /></label>
-            <label class="f"><span>"to"</span>
-                <input data-testid="gap-strike-to" inputmode="numeric" prop:value=move || strike_to.get() on:change=move |ev| strike_to.set(event_target_value(&ev)) /></label>
-            <label class="f check" title=groups::QUESTION_RULE><input type="checkbox" data-testid="gap-questions"
-                prop:checked=move || questions.get() on:change=move |ev| questions.set(event_target_checked(&ev)) />
-                <span>"Questions only"</span></label>
-            <label class="f wide"><span>"Brand terms (left out)"</span>
-                <input data-testid="gap-brand" prop:value=move || brand.get() on:change=move |ev| brand.set(event_target_value(&ev)) /></label>
-        </fieldset>
     }
 }
 

@@ -2,7 +2,7 @@
 //! charts, no script, no external fetch, print-friendly): the document model and [`render`],
 //! which writes the file, then one module per report builder, each a pure function of the
 //! data its page shows (no signals, no clock: the export date is a parameter), tested
-//! natively: [`explorer`] (and its [`groups`] section), [`gap`], [`compare`], [`intent`],
+//! natively: [`explorer`] (and its [`groups`] and [`clusters`] sections), [`gap`], [`compare`], [`intent`],
 //! and [`client`], the client report made of the others' sections.
 //!
 //! Where the data came from ([`Origin`]) is read from the rows' stored sources, never from
@@ -19,6 +19,7 @@ use std::fmt::Write as _;
 use crate::format::fmt_int;
 
 pub mod client;
+pub mod clusters;
 pub mod compare;
 pub mod explorer;
 pub mod gap;

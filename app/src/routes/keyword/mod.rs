@@ -155,7 +155,7 @@ pub fn KeywordDetail() -> impl IntoView {
         }
     });
     let single_record = single.decoded::<SearchVolumeRecord>();
-    let related_table = Related::new(workspace, related, cc);
+    let related_table = Related::new(workspace, related, kw, cc);
 
     view! {
         <section class="page" aria-labelledby="kd-title">

@@ -1,12 +1,13 @@
-//! The related keywords section: its table (scored with the workspace's weights) and the
-//! selection to add to a list or research in the explorer.
+//! The related keywords section: its table (scored with the workspace's weights), the
+//! selection to add to a list or research in the explorer, and the rows shown as CSV (the
+//! questions only, when ticked).
 
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use serpkit::ops::related::RelatedKeyword;
 
-use crate::components::csv::Cell;
+use crate::components::csv::{self, Cell};
 use crate::components::keyword::row::{score_column, score_text, Scored};
 use crate::components::{
     fmt_cpc, fmt_int, AddToList, Column, DataTable, PricedCall, PricedCallCard, PricedCalls,
@@ -106,6 +107,8 @@ impl TableRow for RelatedRow {
 pub(super) struct Related {
     workspace: Workspace,
     call: PricedCall,
+    /// The keyword they are related to (the CSV's name).
+    kw: Memo<String>,
     cc: Memo<String>,
     rows: Signal<Vec<RelatedRow>>,
     model: TableModel<RelatedRow>,
@@ -117,7 +120,12 @@ pub(super) struct Related {
 
 impl Related {
     /// The table over the result of `call` (keywords of country `cc`).
-    pub(super) fn new(workspace: Workspace, call: PricedCall, cc: Memo<String>) -> Related {
+    pub(super) fn new(
+        workspace: Workspace,
+        call: PricedCall,
+        kw: Memo<String>,
+        cc: Memo<String>,
+    ) -> Related {
         let related_keywords = call.decoded::<Vec<RelatedKeyword>>();
         let questions = RwSignal::new(false);
         let rows = Signal::derive(move || {
@@ -156,6 +164,7 @@ impl Related {
         Related {
             workspace,
             call,
+            kw,
             cc,
             rows,
             model,
@@ -171,6 +180,7 @@ pub(super) fn RelatedCard(related: Related) -> impl IntoView {
     let Related {
         workspace,
         call,
+        kw,
         cc,
         rows,
         model,
@@ -189,6 +199,14 @@ pub(super) fn RelatedCard(related: Related) -> impl IntoView {
             });
         }
     };
+    // The rows shown, labelled by the stored result's source.
+    let export = move |_| {
+        let what = if questions.get_untracked() { "related-questions" } else { "related" };
+        let file = format!("{what}-{}.csv", kw.get_untracked());
+        if let Err(e) = csv::download(&file, "text/csv", &model.csv(), call.origin()) {
+            workspace.notice(format!("CSV export failed: {e}"));
+        }
+    };
     view! {
         <PricedCallCard calls=PricedCalls::one(call) id="related" title="Related keywords" what="related keywords" body=move || view! {
             <div class="toolbar">
@@ -200,6 +218,10 @@ pub(super) fn RelatedCard(related: Related) -> impl IntoView {
                 <label class="check" title=groups::QUESTION_RULE><input type="checkbox" data-testid="related-questions"
                     prop:checked=move || questions.get() on:change=move |ev| questions.set(event_target_checked(&ev)) />
                     " Questions only"</label>
+                <button type="button" class="secondary" data-testid="related-csv" on:click=export
+                    disabled=move || rows.with(Vec::is_empty)>
+                    {move || format!("Export CSV ({} rows)", fmt_int(rows.with(Vec::len) as i64))}
+                </button>
             </div>
             <Show when=move || !rows.with(Vec::is_empty) fallback=move || view! { <p class="meta">{move || if questions.get() { "No related keyword is a question." } else { "No related keywords." }}</p> }>
                 <DataTable model=model caption="Related keywords" testid="related-table" selectable=true />

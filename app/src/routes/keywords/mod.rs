@@ -54,6 +54,7 @@ pub fn Keywords() -> impl IntoView {
         keywords: text,
         country: cc,
         origin: Signal::derive(Default::default),
+        min_shared: RwSignal::new(crate::research::serp_clusters::DEFAULT_MIN_SHARED),
     });
     let import_opened = RwSignal::new(false);
     // After the restore above: the write-back starts from the reopened view.

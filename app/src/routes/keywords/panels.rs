@@ -19,12 +19,13 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos::wasm_split::SplitLoaderError;
 
-use super::clusters::SerpClusters;
+use super::clusters::{clustered_now, SerpClusters};
 use super::groups::KeywordGroups;
 use super::import::ImportKeywords;
 use crate::components::{fmt_time, ReportButton};
 use crate::research::keyword_row::KeywordRow;
 use crate::research::report::explorer::keyword_report;
+use crate::research::report::clusters::clusters_section;
 use crate::research::report::groups::groups_section;
 use crate::research::report::Origin;
 use crate::research::score;
@@ -41,6 +42,9 @@ pub struct ExplorerState {
     pub country: RwSignal<String>,
     /// Where the rows came from (the shown result's source).
     pub origin: Signal<Origin>,
+    /// The clusters' least number of shared results (N): the clusters panel's, which the
+    /// report's clusters section uses too.
+    pub min_shared: RwSignal<usize>,
 }
 
 /// Declares the component `$name`, the view `$body` with its code in the wasm chunk `$chunk`
@@ -126,12 +130,13 @@ lazy_panel!(
     explorer_more,
     {
         let Some(state) = use_context::<ExplorerState>() else { return ().into_any() };
-        view! { <SerpClusters rows=state.rows /> }.into_any()
+        view! { <SerpClusters rows=state.rows origin=state.origin min_shared=state.min_shared /> }.into_any()
     }
 );
 
 lazy_panel!(
-    /// The explorer's "Export report (HTML)" button.
+    /// The explorer's "Export report (HTML)" button (the report ends with the keyword groups
+    /// and the clusters by shared results).
     LazyReportButton,
     explorer_more,
     {
@@ -142,8 +147,11 @@ lazy_panel!(
             let country = rows.first().map(|r| r.ccode.to_uppercase()).unwrap_or_default();
             let formula = workspace.settings.with_untracked(|s| score::formula_text(&s.score_weights));
             let date = fmt_time(js_sys::Date::now());
-            let report = keyword_report(&rows, &country, &formula, &date, vec![groups_section(&rows)]);
-            Some((format!("keywords-{country}.html"), report, state.origin.get_untracked()))
+            // The clusters of the outlines already bought (the report buys nothing).
+            let (clusters, missing, origin) = untrack(|| clustered_now(workspace, &rows, state.origin.get(), state.min_shared.get()));
+            let sections = vec![groups_section(&rows), clusters_section(&clusters, missing)];
+            let report = keyword_report(&rows, &country, &formula, &date, sections);
+            Some((format!("keywords-{country}.html"), report, origin))
         });
         view! { <ReportButton testid="export-report" disabled=Signal::derive(move || state.rows.with(Vec::is_empty)) make=make /> }.into_any()
     }

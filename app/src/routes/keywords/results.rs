@@ -192,6 +192,7 @@ fn results_section(page: ResultsPage) -> impl IntoView {
         keywords: text,
         country: cc,
         origin,
+        min_shared: RwSignal::new(crate::research::serp_clusters::DEFAULT_MIN_SHARED),
     });
     let selected_keywords = Signal::derive(move || {
         model
