@@ -171,8 +171,10 @@ async fn totals(
 /// The write-ahead: under the team row's lock (every process's write-aheads in one order),
 /// reserve the records, make sure none was stored meanwhile, check both caps, write the
 /// entry `sent`. All or nothing.
+#[allow(clippy::too_many_arguments)]
 async fn write_ahead(
     app: &App,
+    owner: i64,
     c: &mut Client,
     member: &Member,
     planned: &Planned,
@@ -202,7 +204,7 @@ async fn write_ahead(
                 &request_key(request, &app.source),
                 &estimate.micros(),
                 &EntryState::Sent.as_str(),
-                &app.instance,
+                &owner,
                 &now,
             ],
         )
@@ -295,17 +297,25 @@ pub async fn call(
             return Ok(answer_stored(&planned));
         };
         let estimate = serpkit::ops::estimate_cost(&buy);
+        // The liveness id the entry is owned by: none held (its connection is being made
+        // again) refuses the call before anything is written.
+        let owner = app.liveness.current().ok_or_else(|| {
+            Refusal::Database("this process's liveness connection is being made again".into())
+        })?;
         // A call waiting for another's purchase looks without the team's lock: only a call
         // that may buy takes it.
         let outcome = if reserved_elsewhere(&c, &planned).await? {
             WriteAhead::Reserved
         } else {
-            write_ahead(app, &mut c, member, &planned, request, now, max_age_ms).await?
+            write_ahead(
+                app, owner, &mut c, member, &planned, request, now, max_age_ms,
+            )
+            .await?
         };
         match outcome {
             WriteAhead::Sent(entry) => {
                 drop(c);
-                return Ok(send(app, planned, buy, estimate, entry).await);
+                return Ok(send(app, planned, buy, estimate, entry, owner).await);
             }
             WriteAhead::Reserved | WriteAhead::Stored if Instant::now() < deadline => {
                 drop(c);
@@ -349,11 +359,26 @@ fn answer_stored(planned: &Planned) -> Answer {
 }
 
 /// Sends the bought part upstream with the service key, settles its entry and answers.
-async fn send(app: &App, planned: Planned, mut buy: Request, estimate: Usd, entry: i64) -> Answer {
+/// Sent only while `owner`, the liveness id it was written ahead with, is still held: once
+/// it is lost another process may sweep the entry and free its reservations, so the call is
+/// not sent (settled not charged, answered 503).
+async fn send(
+    app: &App,
+    planned: Planned,
+    mut buy: Request,
+    estimate: Usd,
+    entry: i64,
+    owner: i64,
+) -> Answer {
     buy.set_key(app.config.service_key.clone());
     let path = buy.operation().url_path();
     let body = Bytes::from(buy.to_json());
-    let outcome = upstream::post(&app.upstream, &path, body, app.config.upstream_timeout).await;
+    let withheld = app.liveness.current() != Some(owner);
+    let outcome = if withheld {
+        Outcome::Withheld
+    } else {
+        upstream::post(&app.upstream, &path, body, app.config.upstream_timeout).await
+    };
     let now = app.now();
     let reused = match &planned {
         Planned::Records(p) => p.reused(),
@@ -421,6 +446,15 @@ async fn send(app: &App, planned: Planned, mut buy: Request, estimate: Usd, entr
             answer.body = crate::http::error_body("upstream_unreachable", &message, None);
             None
         }
+        Outcome::Withheld => {
+            answer.status = 503;
+            answer.body = crate::http::error_body(
+                "unavailable",
+                "the server lost its database session before sending; nothing was charged; retry",
+                None,
+            );
+            None
+        }
         Outcome::Lost(message) => {
             answer.status = 502;
             answer.possibly_charged = estimate;
@@ -431,6 +465,7 @@ async fn send(app: &App, planned: Planned, mut buy: Request, estimate: Usd, entr
     let state = EntryState::of(answer.cost, answer.possibly_charged);
     let settled = Settled {
         entry,
+        unsent: withheld,
         state,
         charge: answer.cost,
         possible: answer.possibly_charged,
@@ -443,7 +478,14 @@ async fn send(app: &App, planned: Planned, mut buy: Request, estimate: Usd, entr
     // stays `sent` meanwhile, counted in flight.
     for attempt in 0..20u64 {
         match settle(app, &settled).await {
-            Ok(()) => break,
+            Ok(true) => break,
+            Ok(false) => {
+                // Swept as possibly charged while it ran (this process's liveness id was
+                // lost): that stands, so no purchase is counted charged twice.
+                answer.possibly_charged = estimate;
+                answer.cost = Usd::ZERO;
+                break;
+            }
             Err(e) => {
                 eprintln!(
                     "entry {entry}: settling failed (attempt {}): {e}",
@@ -470,6 +512,8 @@ fn redact(body: &[u8], key: &ApiKey) -> String {
 
 struct Settled {
     entry: i64,
+    /// Known not sent: may correct a sweep's possibly charged.
+    unsent: bool,
     state: EntryState,
     charge: Usd,
     possible: Usd,
@@ -480,26 +524,39 @@ struct Settled {
 }
 
 /// The entry's outcome, its records or result, and its reservations freed: one transaction.
-async fn settle(app: &App, s: &Settled) -> Result<(), String> {
+/// False when the entry had been swept as possibly charged (`db::recover`) while the call
+/// ran: the sweep's outcome stands (it freed the reservations, so another call may have
+/// bought the same records since) and only what was bought is stored.
+async fn settle(app: &App, s: &Settled) -> Result<bool, String> {
     let mut c = app.pool.get().await.map_err(|e| e.to_string())?;
     let tx = c.transaction().await.map_err(|e| e.to_string())?;
-    // A process cut off from the database may find its entry already settled as possibly
-    // charged by another (`db::recover`): the known outcome replaces that guess.
-    tx.execute(
-        "UPDATE entries SET state = $2, charge_micros = $3, possible_micros = $4, status = $5,
-             settled_at = $6
-         WHERE id = $1 AND state IN ('sent', 'possibly_charged')",
-        &[
-            &s.entry,
-            &s.state.as_str(),
-            &s.charge.micros(),
-            &s.possible.micros(),
-            &s.status,
-            &s.now,
-        ],
-    )
-    .await
-    .map_err(|e| e.to_string())?;
+    let updated = tx
+        .execute(
+            "UPDATE entries SET state = $2, charge_micros = $3, possible_micros = $4, status = $5,
+                 settled_at = $6
+             WHERE id = $1 AND (state = 'sent' OR ($7 AND state = 'possibly_charged'))",
+            &[
+                &s.entry,
+                &s.state.as_str(),
+                &s.charge.micros(),
+                &s.possible.micros(),
+                &s.status,
+                &s.now,
+                &s.unsent,
+            ],
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    // Not updated: swept, or settled by an earlier attempt whose commit was not heard.
+    let ours = updated == 1
+        || tx
+            .query_one(
+                "SELECT state = $2 AND settled_at = $3 FROM entries WHERE id = $1",
+                &[&s.entry, &s.state.as_str(), &s.now],
+            )
+            .await
+            .map_err(|e| e.to_string())?
+            .get::<_, bool>(0);
     if !s.records.is_empty() {
         let (keys, jsons): (Vec<&str>, Vec<&str>) = s
             .records
@@ -530,7 +587,8 @@ async fn settle(app: &App, s: &Settled) -> Result<(), String> {
     tx.execute("DELETE FROM reservations WHERE entry_id = $1", &[&s.entry])
         .await
         .map_err(|e| e.to_string())?;
-    tx.commit().await.map_err(|e| e.to_string())
+    tx.commit().await.map_err(|e| e.to_string())?;
+    Ok(ours)
 }
 
 #[cfg(test)]
