@@ -79,6 +79,11 @@ test('two members buy overlapping lists at once: each record charged once, each 
   assert.equal(micros('$' + l.total), micros('$0.0027'));
   assert.ok(l.entries.every((e) => e.key_id && !JSON.stringify(e).includes(tokens.ana)), 'the service saw the team key, never a member token');
 
+  // Each member's own meter counts what the server says its calls cost (the other's records
+  // answered part of the later call at nothing, not its list price): together, the ledger.
+  const meters = async () => micros(await ana.getByTestId('spend').textContent()) + micros(await ben.getByTestId('spend').textContent());
+  assert.equal(await until(meters, (m) => m === micros('$0.0027')), micros('$0.0027'), 'the members\' meters add up to the ledger');
+
   // The team's meter (the server's journal) equals the ledger, in both members' headers.
   for (const page of [ana, ben]) {
     const team = await until(() => page.getByTestId('team-spend').textContent(), (t) => t.startsWith('$0.0027'));
