@@ -872,3 +872,49 @@ mod hand_over {
         assert_eq!(transport.0.started.get(), 1);
     }
 }
+
+#[test]
+fn a_team_server_answer_counts_what_it_states_it_cost() {
+    // The team server answered from its team's records (nothing charged) or says the answer
+    // may have been charged (swept while it ran): the meter counts that, never more than the
+    // estimate, and only for a client told its base URL is a team server.
+    let stated = |cost: &str, possible: &str| {
+        Ok(HttpResponse {
+            status: 200,
+            headers: vec![
+                ("x-serpkit-cost".to_string(), cost.to_string()),
+                (
+                    "x-serpkit-possibly-charged".to_string(),
+                    possible.to_string(),
+                ),
+            ],
+            body: RELATED_OK.into(),
+        })
+    };
+    let steps = || {
+        vec![
+            stated("0.0000", "0.0000"),
+            stated("0.0000", "0.1500"),
+            stated("9.00", "0"),
+        ]
+    };
+    let (team, _) = client(script(steps()), |c| c.stated_costs = true);
+    let charges: Vec<i64> = (0..3)
+        .map(|_| {
+            block_on(team.related(related_req()))
+                .unwrap()
+                .charge
+                .micros()
+        })
+        .collect();
+    assert_eq!(charges, [0, 0, 150_000]);
+    assert_eq!(team.spent(), Usd::from_micros(150_000));
+    assert_eq!(team.possibly_charged(), Usd::from_micros(150_000));
+    // The service itself (or a client not told otherwise) counts the estimate.
+    let (plain, _) = client(script(steps()), |_| {});
+    for _ in 0..3 {
+        block_on(plain.related(related_req())).unwrap();
+    }
+    assert_eq!(plain.spent(), Usd::from_micros(450_000));
+    assert_eq!(plain.possibly_charged(), Usd::ZERO);
+}

@@ -17,6 +17,7 @@
 //! | `xss` | 200, the normal body with every scraped text and URL replaced by attack strings ([`XSS_CORPUS`], [`XSS_URLS`]); in `backlink/overview` also `new_lost_type`, `new_lost_date` and `first_seen` of every other `ref_newlost` entry by formula and markup payloads ([`CSV_CORPUS`]; the body then fails validation) | yes |
 //! | `drop_body` | 200 with a `Content-Length` of the whole body, then the first half of it, then the connection is closed (a client fails while reading the body, not at the headers). In-process: the half body, like `truncate` | yes |
 //! | `reset` | charged as a 200, then the connection is reset (TCP RST) before any byte of the answer: the client sees no status line. In-process: [`serpkit::client::TransportError::Network`] | yes |
+//! | `later=<days>` | 200, the normal answer as of `<days>` days after the sandbox's date (0..=3650): the service's data that much later, for tests of tracking over time (the HTTP server's date is fixed at its start) | yes |
 //! | `redirect` | 307 with `Location: /redirected` (same origin). Any request arriving at `/redirected` is recorded in the ledger (operation `redirected`, fault `redirect_followed`, `key_seen`) and answered 410 | no |
 //!
 //! A 200 is charged whatever its body: the real service would charge a request it answered,
@@ -71,6 +72,8 @@ pub enum Fault {
     Redirect,
     /// Charged, then the connection reset before any byte of the answer.
     Reset,
+    /// The normal answer as of this many days after the sandbox's date.
+    Later(u64),
 }
 
 impl Fault {
@@ -183,6 +186,7 @@ impl fmt::Display for Fault {
             Fault::DropBody => f.write_str("drop_body"),
             Fault::Redirect => f.write_str("redirect"),
             Fault::Reset => f.write_str("reset"),
+            Fault::Later(days) => write!(f, "later={days}"),
         }
     }
 }
@@ -190,7 +194,10 @@ impl fmt::Display for Fault {
 /// The list of modes, for error messages.
 pub const MODES: &str = "rate_limit, rate_limit_once, server_error, unavailable, \
 unavailable_once, delay=<ms>, truncate, not_json, break=<rule>, huge=<MB>, xss, drop_body, \
-redirect, reset";
+redirect, reset, later=<days>";
+
+/// Largest `later=<days>`.
+pub const MAX_LATER_DAYS: u64 = 3650;
 
 impl FromStr for Fault {
     type Err = String;
@@ -226,6 +233,7 @@ impl FromStr for Fault {
             "reset" => plain(Fault::Reset),
             "delay" => number(MAX_DELAY_MS, "<ms>").map(Fault::Delay),
             "huge" => number(MAX_HUGE_MB, "<MB>").map(|mb| Fault::Huge(mb.max(1))),
+            "later" => number(MAX_LATER_DAYS, "<days>").map(Fault::Later),
             "break" => {
                 let a = arg.unwrap_or("");
                 BreakRule::ALL

@@ -516,6 +516,9 @@ impl Sandbox {
             today = today.add_days(*n);
             *n += 1;
         }
+        if let Some(Fault::Later(days)) = fault {
+            today = today.add_days(days as i64);
+        }
         let mut out = match fault {
             Some(Fault::NotJson) => SandboxResponse::new(200, "text/html", faults::html_page()),
             Some(Fault::Huge(mb)) => SandboxResponse::json(200, huge_body(&request, mb, today)),

@@ -212,3 +212,30 @@ fn demo_mode_answers_a_repeated_ranked_keywords_request_a_day_later() {
     let server = sandbox::Config::new(today());
     assert!(!server.day_per_repeat && sandbox::Config::demo(today()).day_per_repeat);
 }
+
+#[test]
+fn later_answers_as_of_days_after_the_sandbox_date_and_is_charged() {
+    // A test of tracking over time asks for the service's data a day later with `+later=1`
+    // (the HTTP server's date is fixed when it starts).
+    let t = InProcess::new(sandbox::Sandbox::new(sandbox::Config::new(today())));
+    let ranked = |key: &str| {
+        let body = format!(r#"{{"key":"{key}","domain":"example.com"}}"#);
+        let r = block_on(t.post(request(Operation::RankedKeywordsDomain, body))).unwrap();
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.body
+    };
+    let req = serpkit::Request::from_json(
+        Operation::RankedKeywordsDomain,
+        r#"{"domain":"example.com"}"#,
+    )
+    .unwrap();
+    let key = sandbox::DEFAULT_KEY;
+    assert_eq!(ranked(key), sandbox::generate::body(&req, today()));
+    assert_eq!(
+        ranked(&format!("{key}+later=1")),
+        sandbox::generate::body(&req, today().add_days(1))
+    );
+    assert_eq!(ranked(&format!("{key}+later=0")), ranked(key));
+    assert_eq!(t.ledger().charged().count(), 4);
+    assert!("later=3651".parse::<sandbox::faults::Fault>().is_err());
+}

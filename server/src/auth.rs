@@ -59,11 +59,16 @@ pub async fn member(pool: &Pool, token: &str) -> Result<Member, AuthError> {
         .get()
         .await
         .map_err(|e| AuthError::Database(e.to_string()))?;
-    let row = c
-        .query_opt(
+    // Prepared once per connection (every call asks: a statement prepared per query is a
+    // second round trip).
+    let statement = c
+        .prepare_cached(
             "SELECT name, token_hash, cap_micros FROM members WHERE id = $1 AND revoked_at IS NULL",
-            &[&id],
         )
+        .await
+        .map_err(|e| AuthError::Database(e.to_string()))?;
+    let row = c
+        .query_opt(&statement, &[&id])
         .await
         .map_err(|e| AuthError::Database(e.to_string()))?
         .ok_or(AuthError::Refused)?;

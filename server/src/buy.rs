@@ -80,22 +80,37 @@ fn fresh_since(now: i64, max_age_ms: Option<i64>) -> i64 {
     max_age_ms.map_or(i64::MIN, |age| now.saturating_sub(age))
 }
 
+/// A statement's parameter.
+type Param<'a> = dyn tokio_postgres::types::ToSql + Sync + 'a;
+
+/// Reservations held of these keys.
+const RESERVED: &str = "SELECT key FROM reservations WHERE key = ANY($1)";
+
+/// The team's records for a request, and whether another call holds a reservation of what
+/// it would buy (read without a lock: the write-ahead's own reservation decides; this only
+/// spares it a doomed attempt). Both reads pipelined: one round trip.
 async fn plan(
     c: &Client,
     request: &Request,
     source: &str,
     now: i64,
     max_age_ms: Option<i64>,
-) -> Result<Planned, Refusal> {
+) -> Result<(Planned, bool), Refusal> {
+    let held = |rows: &[tokio_postgres::Row], keys: &[String]| {
+        rows.iter()
+            .any(|r| keys.iter().any(|k| k == r.get::<_, &str>(0)))
+    };
     if let Some((_, keys)) = request_keys(request, source) {
         let names: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
-        let rows = c
-            .query(
-                "SELECT key, json, bought_at FROM records WHERE key = ANY($1)",
-                &[&names],
-            )
-            .await
-            .map_err(db)?;
+        let (records, reserved) = tokio::try_join!(
+            c.prepare_cached("SELECT key, json, bought_at FROM records WHERE key = ANY($1)"),
+            c.prepare_cached(RESERVED),
+        )
+        .map_err(db)?;
+        let params: [&Param<'_>; 1] = [&names];
+        let (rows, reservations) =
+            tokio::try_join!(c.query(&records, &params), c.query(&reserved, &params),)
+                .map_err(db)?;
         let found = |name: &str| {
             rows.iter()
                 .find(|r| r.get::<_, &str>(0) == name)
@@ -115,19 +130,33 @@ async fn plan(
             refresh: false,
         };
         if let Some(p) = Plan::new(request, source, stored, &options) {
-            return Ok(Planned::Records(p));
+            let planned = Planned::Records(p);
+            let reserved = held(&reservations, &planned.reservations());
+            return Ok((planned, reserved));
         }
     }
     let key = request_key(request, source);
-    let stored = c
-        .query_opt(
-            "SELECT body FROM results WHERE request_key = $1 AND bought_at >= $2",
-            &[&key, &fresh_since(now, max_age_ms)],
-        )
-        .await
-        .map_err(db)?
-        .map(|r| r.get(0));
-    Ok(Planned::Result { key, stored })
+    let reservation = Planned::Result {
+        key: key.clone(),
+        stored: None,
+    }
+    .reservations();
+    let (result, reserved) = tokio::try_join!(
+        c.prepare_cached("SELECT body FROM results WHERE request_key = $1 AND bought_at >= $2"),
+        c.prepare_cached(RESERVED),
+    )
+    .map_err(db)?;
+    let since = fresh_since(now, max_age_ms);
+    let (by_key, by_reservation): ([&Param<'_>; 2], [&Param<'_>; 1]) =
+        ([&key, &since], [&reservation]);
+    let (stored, reservations) = tokio::try_join!(
+        c.query_opt(&result, &by_key),
+        c.query(&reserved, &by_reservation),
+    )
+    .map_err(db)?;
+    let reserved = held(&reservations, &reservation);
+    let stored = stored.map(|r| r.get(0));
+    Ok((Planned::Result { key, stored }, reserved))
 }
 
 /// What a write-ahead came to.
@@ -146,8 +175,8 @@ async fn totals(
     since: i64,
     member: i64,
 ) -> Result<(Totals, Totals), Refusal> {
-    let row = tx
-        .query_one(
+    let statement = tx
+        .prepare_cached(
             "SELECT
                coalesce(sum(estimate_micros) FILTER (WHERE state = 'sent'), 0)::bigint,
                coalesce(sum(charge_micros) FILTER (WHERE state <> 'sent' AND at >= $1), 0)::bigint,
@@ -156,8 +185,11 @@ async fn totals(
                coalesce(sum(charge_micros) FILTER (WHERE state <> 'sent' AND at >= $1 AND member_id = $2), 0)::bigint,
                coalesce(sum(possible_micros) FILTER (WHERE state <> 'sent' AND at >= $1 AND member_id = $2), 0)::bigint
              FROM entries WHERE state = 'sent' OR at >= $1",
-            &[&since, &member],
         )
+        .await
+        .map_err(db)?;
+    let row = tx
+        .query_one(&statement, &[&since, &member])
         .await
         .map_err(db)?;
     let t = |i: usize| Totals {
@@ -171,8 +203,10 @@ async fn totals(
 /// The write-ahead: under the team row's lock (every process's write-aheads in one order),
 /// reserve the records, make sure none was stored meanwhile, check both caps, write the
 /// entry `sent`. All or nothing.
+#[allow(clippy::too_many_arguments)]
 async fn write_ahead(
     app: &App,
+    owner: i64,
     c: &mut Client,
     member: &Member,
     planned: &Planned,
@@ -185,65 +219,58 @@ async fn write_ahead(
         .to_buy(request)
         .map_or(Usd::ZERO, serpkit::ops::estimate_cost);
     let tx = c.transaction().await.map_err(db)?;
-    let team = tx
-        .query_one(
-            "SELECT cap_micros, period, reset_at FROM team WHERE id = 1 FOR UPDATE",
-            &[],
-        )
-        .await
-        .map_err(db)?;
-    let entry: i64 = tx
-        .query_one(
-            "INSERT INTO entries (member_id, operation, request_key, estimate_micros, state, owner, at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
-            &[
-                &member.id,
-                &request.operation().path(),
-                &request_key(request, &app.source),
-                &estimate.micros(),
-                &EntryState::Sent.as_str(),
-                &app.instance,
-                &now,
-            ],
-        )
-        .await
-        .map_err(db)?
-        .get(0);
-    // Reserve first, then look for stored records: a buyer settling meanwhile either
-    // committed before the reservation (its records are seen below) or holds it (conflict).
+    let (lock, write, stored) = tokio::try_join!(
+        tx.prepare_cached("SELECT cap_micros, period, reset_at FROM team WHERE id = 1 FOR UPDATE"),
+        tx.prepare_cached(
+            "WITH entry AS (
+               INSERT INTO entries (member_id, operation, request_key, estimate_micros, state,
+                                    owner, at)
+               VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id),
+             reserved AS (
+               INSERT INTO reservations (key, entry_id)
+               SELECT k, entry.id FROM unnest($8::text[]) AS k, entry
+               ON CONFLICT (key) DO NOTHING RETURNING key)
+             SELECT (SELECT id FROM entry), (SELECT count(*) FROM reserved)"
+        ),
+        tx.prepare_cached(
+            "SELECT (SELECT count(*) FROM records WHERE key = ANY($1) AND bought_at >= $3)
+                  + (SELECT count(*) FROM results WHERE request_key = ANY($2) AND bought_at >= $3)"
+        ),
+    )
+    .map_err(db)?;
     let keys = planned.reservations();
-    let reserved = tx
-        .query(
-            "INSERT INTO reservations (key, entry_id) SELECT unnest($1::text[]), $2
-             ON CONFLICT (key) DO NOTHING RETURNING key",
-            &[&keys, &entry],
-        )
-        .await
-        .map_err(db)?;
-    if reserved.len() < keys.len() {
+    let (records, results): (Vec<&str>, Vec<&str>) = match planned {
+        Planned::Records(p) => (p.buy_keys.iter().map(|k| k.as_str()).collect(), Vec::new()),
+        Planned::Result { key, .. } => (Vec::new(), vec![key.as_str()]),
+    };
+    let operation = request.operation().path();
+    let key_of_request = request_key(request, &app.source);
+    // One round trip, in this order: the team's lock; the entry and its reservations; then,
+    // as a statement of its own (so it sees every settle committed before the reservation
+    // was made: reserving first makes this check race-free), what was stored meanwhile.
+    let (micros, sent) = (estimate.micros(), EntryState::Sent.as_str());
+    let entry: [&Param<'_>; 8] = [
+        &member.id,
+        &operation,
+        &key_of_request,
+        &micros,
+        &sent,
+        &owner,
+        &now,
+        &keys,
+    ];
+    let fresh: [&Param<'_>; 3] = [&records, &results, &since_fresh];
+    let (team, written, stored) = tokio::try_join!(
+        tx.query_one(&lock, &[]),
+        tx.query_one(&write, &entry),
+        tx.query_one(&stored, &fresh),
+    )
+    .map_err(db)?;
+    let entry: i64 = written.get(0);
+    if written.get::<_, i64>(1) < keys.len() as i64 {
         return Ok(WriteAhead::Reserved);
     }
-    let stored: i64 = match planned {
-        Planned::Records(p) => {
-            let names: Vec<&str> = p.buy_keys.iter().map(|k| k.as_str()).collect();
-            tx.query_one(
-                "SELECT count(*) FROM records WHERE key = ANY($1) AND bought_at >= $2",
-                &[&names, &since_fresh],
-            )
-            .await
-            .map_err(db)?
-            .get(0)
-        }
-        Planned::Result { key, .. } => tx
-            .query_one(
-                "SELECT count(*) FROM results WHERE request_key = $1 AND bought_at >= $2",
-                &[key, &since_fresh],
-            )
-            .await
-            .map_err(db)?
-            .get(0),
-    };
-    if stored > 0 {
+    if stored.get::<_, i64>(0) > 0 {
         return Ok(WriteAhead::Stored);
     }
     let period = Period::from_name(team.get(1)).unwrap_or_default();
@@ -290,22 +317,30 @@ pub async fn call(
         // connections all ended `busy` after 30 s).
         let mut c = app.pool.get().await.map_err(db)?;
         let now = app.now();
-        let planned = plan(&c, request, &app.source, now, max_age_ms).await?;
+        let (planned, reserved) = plan(&c, request, &app.source, now, max_age_ms).await?;
         let Some(buy) = planned.to_buy(request).cloned() else {
             return Ok(answer_stored(&planned));
         };
         let estimate = serpkit::ops::estimate_cost(&buy);
+        // The liveness id the entry is owned by: none held (its connection is being made
+        // again) refuses the call before anything is written.
+        let owner = app.liveness.current().ok_or_else(|| {
+            Refusal::Database("this process's liveness connection is being made again".into())
+        })?;
         // A call waiting for another's purchase looks without the team's lock: only a call
         // that may buy takes it.
-        let outcome = if reserved_elsewhere(&c, &planned).await? {
+        let outcome = if reserved {
             WriteAhead::Reserved
         } else {
-            write_ahead(app, &mut c, member, &planned, request, now, max_age_ms).await?
+            write_ahead(
+                app, owner, &mut c, member, &planned, request, now, max_age_ms,
+            )
+            .await?
         };
         match outcome {
             WriteAhead::Sent(entry) => {
                 drop(c);
-                return Ok(send(app, planned, buy, estimate, entry).await);
+                return Ok(send(app, planned, buy, estimate, entry, owner).await);
             }
             WriteAhead::Reserved | WriteAhead::Stored if Instant::now() < deadline => {
                 drop(c);
@@ -315,21 +350,6 @@ pub async fn call(
             WriteAhead::Reserved | WriteAhead::Stored => return Err(Refusal::Busy),
         }
     }
-}
-
-/// Whether another call holds a reservation of what `planned` buys (read without a lock:
-/// the write-ahead's own reservation decides; this only spares it a doomed attempt).
-async fn reserved_elsewhere(c: &Client, planned: &Planned) -> Result<bool, Refusal> {
-    let keys = planned.reservations();
-    let held: i64 = c
-        .query_one(
-            "SELECT count(*) FROM reservations WHERE key = ANY($1)",
-            &[&keys],
-        )
-        .await
-        .map_err(db)?
-        .get(0);
-    Ok(held > 0)
 }
 
 fn answer_stored(planned: &Planned) -> Answer {
@@ -349,11 +369,26 @@ fn answer_stored(planned: &Planned) -> Answer {
 }
 
 /// Sends the bought part upstream with the service key, settles its entry and answers.
-async fn send(app: &App, planned: Planned, mut buy: Request, estimate: Usd, entry: i64) -> Answer {
+/// Sent only while `owner`, the liveness id it was written ahead with, is still held: once
+/// it is lost another process may sweep the entry and free its reservations, so the call is
+/// not sent (settled not charged, answered 503).
+async fn send(
+    app: &App,
+    planned: Planned,
+    mut buy: Request,
+    estimate: Usd,
+    entry: i64,
+    owner: i64,
+) -> Answer {
     buy.set_key(app.config.service_key.clone());
     let path = buy.operation().url_path();
     let body = Bytes::from(buy.to_json());
-    let outcome = upstream::post(&app.upstream, &path, body, app.config.upstream_timeout).await;
+    let withheld = app.liveness.current() != Some(owner);
+    let outcome = if withheld {
+        Outcome::Withheld
+    } else {
+        upstream::post(&app.upstream, &path, body, app.config.upstream_timeout).await
+    };
     let now = app.now();
     let reused = match &planned {
         Planned::Records(p) => p.reused(),
@@ -421,6 +456,15 @@ async fn send(app: &App, planned: Planned, mut buy: Request, estimate: Usd, entr
             answer.body = crate::http::error_body("upstream_unreachable", &message, None);
             None
         }
+        Outcome::Withheld => {
+            answer.status = 503;
+            answer.body = crate::http::error_body(
+                "unavailable",
+                "the server lost its database session before sending; nothing was charged; retry",
+                None,
+            );
+            None
+        }
         Outcome::Lost(message) => {
             answer.status = 502;
             answer.possibly_charged = estimate;
@@ -431,6 +475,7 @@ async fn send(app: &App, planned: Planned, mut buy: Request, estimate: Usd, entr
     let state = EntryState::of(answer.cost, answer.possibly_charged);
     let settled = Settled {
         entry,
+        unsent: withheld,
         state,
         charge: answer.cost,
         possible: answer.possibly_charged,
@@ -443,7 +488,14 @@ async fn send(app: &App, planned: Planned, mut buy: Request, estimate: Usd, entr
     // stays `sent` meanwhile, counted in flight.
     for attempt in 0..20u64 {
         match settle(app, &settled).await {
-            Ok(()) => break,
+            Ok(true) => break,
+            Ok(false) => {
+                // Swept as possibly charged while it ran (this process's liveness id was
+                // lost): that stands, so no purchase is counted charged twice.
+                answer.possibly_charged = estimate;
+                answer.cost = Usd::ZERO;
+                break;
+            }
             Err(e) => {
                 eprintln!(
                     "entry {entry}: settling failed (attempt {}): {e}",
@@ -470,6 +522,8 @@ fn redact(body: &[u8], key: &ApiKey) -> String {
 
 struct Settled {
     entry: i64,
+    /// Known not sent: may correct a sweep's possibly charged.
+    unsent: bool,
     state: EntryState,
     charge: Usd,
     possible: Usd,
@@ -480,57 +534,78 @@ struct Settled {
 }
 
 /// The entry's outcome, its records or result, and its reservations freed: one transaction.
-async fn settle(app: &App, s: &Settled) -> Result<(), String> {
-    let mut c = app.pool.get().await.map_err(|e| e.to_string())?;
-    let tx = c.transaction().await.map_err(|e| e.to_string())?;
-    // A process cut off from the database may find its entry already settled as possibly
-    // charged by another (`db::recover`): the known outcome replaces that guess.
-    tx.execute(
-        "UPDATE entries SET state = $2, charge_micros = $3, possible_micros = $4, status = $5,
-             settled_at = $6
-         WHERE id = $1 AND state IN ('sent', 'possibly_charged')",
-        &[
-            &s.entry,
-            &s.state.as_str(),
-            &s.charge.micros(),
-            &s.possible.micros(),
-            &s.status,
-            &s.now,
-        ],
+/// False when the entry had been swept as possibly charged (`db::recover`) while the call
+/// ran: the sweep's outcome stands (it freed the reservations, so another call may have
+/// bought the same records since) and only what was bought is stored.
+async fn settle(app: &App, s: &Settled) -> Result<bool, String> {
+    let e = |e: tokio_postgres::Error| e.to_string();
+    let c = app.pool.get().await.map_err(|e| e.to_string())?;
+    // One statement (its own transaction, one round trip): the entry, the records or the
+    // result, the reservations freed.
+    let statement = c
+        .prepare_cached(
+            "WITH settled AS (
+               UPDATE entries SET state = $2, charge_micros = $3, possible_micros = $4,
+                                  status = $5, settled_at = $6
+               WHERE id = $1 AND (state = 'sent' OR ($7 AND state = 'possibly_charged'))
+               RETURNING id),
+             bought AS (
+               INSERT INTO records (key, json, bought_at, entry_id)
+               SELECT k, j, $6, $1 FROM unnest($8::text[], $9::text[]) AS r (k, j)
+               ON CONFLICT (key) DO UPDATE
+               SET json = EXCLUDED.json, bought_at = EXCLUDED.bought_at,
+                   entry_id = EXCLUDED.entry_id, xid = pg_current_xact_id()),
+             result AS (
+               INSERT INTO results (request_key, body, bought_at, entry_id)
+               SELECT $10::text, $11::text, $6, $1 WHERE $10::text IS NOT NULL
+               ON CONFLICT (request_key) DO UPDATE
+               SET body = EXCLUDED.body, bought_at = EXCLUDED.bought_at,
+                   entry_id = EXCLUDED.entry_id),
+             freed AS (DELETE FROM reservations WHERE entry_id = $1)
+             SELECT count(*) FROM settled",
+        )
+        .await
+        .map_err(e)?;
+    let (keys, jsons): (Vec<&str>, Vec<&str>) = s
+        .records
+        .iter()
+        .map(|(k, j)| (k.as_str(), j.as_str()))
+        .unzip();
+    let (result_key, result_body) = match &s.result {
+        Some((k, b)) => (Some(k.as_str()), Some(b.as_str())),
+        None => (None, None),
+    };
+    let updated: i64 = c
+        .query_one(
+            &statement,
+            &[
+                &s.entry,
+                &s.state.as_str(),
+                &s.charge.micros(),
+                &s.possible.micros(),
+                &s.status,
+                &s.now,
+                &s.unsent,
+                &keys,
+                &jsons,
+                &result_key,
+                &result_body,
+            ],
+        )
+        .await
+        .map_err(e)?
+        .get(0);
+    if updated == 1 {
+        return Ok(true);
+    }
+    // Not updated: swept, or settled by an earlier attempt whose commit was not heard.
+    Ok(c.query_one(
+        "SELECT state = $2 AND settled_at = $3 FROM entries WHERE id = $1",
+        &[&s.entry, &s.state.as_str(), &s.now],
     )
     .await
-    .map_err(|e| e.to_string())?;
-    if !s.records.is_empty() {
-        let (keys, jsons): (Vec<&str>, Vec<&str>) = s
-            .records
-            .iter()
-            .map(|(k, j)| (k.as_str(), j.as_str()))
-            .unzip();
-        tx.execute(
-            "INSERT INTO records (key, json, bought_at, entry_id)
-             SELECT k, j, $3, $4 FROM unnest($1::text[], $2::text[]) AS r (k, j)
-             ON CONFLICT (key) DO UPDATE
-             SET json = EXCLUDED.json, bought_at = EXCLUDED.bought_at, entry_id = EXCLUDED.entry_id,
-                 xid = pg_current_xact_id()",
-            &[&keys, &jsons, &s.now, &s.entry],
-        )
-        .await
-        .map_err(|e| e.to_string())?;
-    }
-    if let Some((key, body)) = &s.result {
-        tx.execute(
-            "INSERT INTO results (request_key, body, bought_at, entry_id) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (request_key) DO UPDATE
-             SET body = EXCLUDED.body, bought_at = EXCLUDED.bought_at, entry_id = EXCLUDED.entry_id",
-            &[key, body, &s.now, &s.entry],
-        )
-        .await
-        .map_err(|e| e.to_string())?;
-    }
-    tx.execute("DELETE FROM reservations WHERE entry_id = $1", &[&s.entry])
-        .await
-        .map_err(|e| e.to_string())?;
-    tx.commit().await.map_err(|e| e.to_string())
+    .map_err(e)?
+    .get(0))
 }
 
 #[cfg(test)]

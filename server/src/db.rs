@@ -1,6 +1,7 @@
 //! PostgreSQL: the pool, the migrations (applied at start) and the liveness of server
 //! processes (each holds a session advisory lock on its id for as long as it runs).
 
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
@@ -69,36 +70,74 @@ pub async fn migrate(pool: &Pool) -> Result<(), DbError> {
     tx.commit().await.map_err(err)
 }
 
+/// Which liveness id this process holds now: 0 while it holds none (between a lost liveness
+/// connection and the next one). Ids are random and never 0.
+#[derive(Debug, Default)]
+pub struct Liveness(AtomicI64);
+
+impl Liveness {
+    /// The id held now, if any: the owner a call writes ahead with, and must still be held
+    /// when it sends.
+    pub fn current(&self) -> Option<i64> {
+        Some(self.0.load(Ordering::SeqCst)).filter(|&id| id != 0)
+    }
+
+    fn set(&self, id: i64) {
+        self.0.store(id, Ordering::SeqCst);
+    }
+}
+
+/// A fresh liveness id (random, never 0).
+pub fn new_id() -> Result<i64, DbError> {
+    loop {
+        let mut id = [0u8; 8];
+        getrandom::fill(&mut id).map_err(|e| format!("no randomness: {e}"))?;
+        let id = i64::from_le_bytes(id);
+        if id != 0 {
+            return Ok(id);
+        }
+    }
+}
+
 /// Holds this process's liveness lock on its own connection (not the pool's) for as long as
-/// the process runs, re-taking it after the connection drops (PostgreSQL restarted). `ready`
-/// hears whether the first lock was taken.
+/// the process runs. When that connection drops (PostgreSQL restarted, the session ended),
+/// another process may sweep the calls sent under the id at once, while they go on here: so
+/// the id is never held again. The next connection locks a new id, and a call checks that
+/// the id it wrote ahead with is still held before it sends (`buy`); a call swept meanwhile
+/// keeps the sweep's possibly charged. `ready` hears whether the first lock was taken.
 pub async fn hold_liveness(
     url: String,
-    instance: i64,
+    liveness: std::sync::Arc<Liveness>,
     ready: tokio::sync::oneshot::Sender<Result<(), DbError>>,
 ) {
     let mut ready = Some(ready);
     loop {
-        let failed = match tokio_postgres::connect(&url, NoTls).await {
-            Ok((client, connection)) => {
+        let connected = match new_id() {
+            Ok(id) => tokio_postgres::connect(&url, NoTls)
+                .await
+                .map(|c| (id, c))
+                .map_err(err),
+            Err(e) => Err(e),
+        };
+        let failed = match connected {
+            Ok((id, (client, connection))) => {
                 let connection = tokio::spawn(connection);
-                match client
-                    .execute("SELECT pg_advisory_lock($1)", &[&instance])
-                    .await
-                {
+                match client.execute("SELECT pg_advisory_lock($1)", &[&id]).await {
                     Ok(_) => {
+                        liveness.set(id);
                         if let Some(r) = ready.take() {
                             let _ = r.send(Ok(()));
                         }
                         // Until the connection ends; the lock ends with it.
                         let _ = connection.await;
+                        liveness.set(0);
                         drop(client);
                         None
                     }
                     Err(e) => Some(err(e)),
                 }
             }
-            Err(e) => Some(err(e)),
+            Err(e) => Some(e),
         };
         if let (Some(e), Some(r)) = (failed, ready.take()) {
             let _ = r.send(Err(e));

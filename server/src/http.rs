@@ -1,7 +1,8 @@
 //! The HTTP side: the service's 11 operations at the service's paths, the team's own
 //! `GET /team/spend`, `GET /team/journal`, `GET /team/purchases` (who bought what),
 //! `GET /team/records?after=<n>` (the team's records as a feed), `GET` and `POST
-//! /team/schedules` (token in
+//! /team/schedules`, `GET /team/history?domain=<d>&limit=<n>` (a domain's scheduled ranked
+//! keywords, the history position changes read) (token in
 //! `authorization: Bearer …`), and `GET /health`.
 //!
 //! Every error is the service's error shape as the sandbox writes it,
@@ -258,6 +259,34 @@ async fn health(app: &App) -> Response<Body> {
     }
 }
 
+/// The value of `name` in a query string, percent-decoded (`+` is a space); `None` when
+/// missing or not UTF-8.
+fn param(query: Option<&str>, name: &str) -> Option<String> {
+    let raw = query?
+        .split('&')
+        .find_map(|p| p.strip_prefix(name)?.strip_prefix('='))?;
+    let bytes = raw.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match bytes[i] {
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push((h * 16 + l) as u8);
+                    i += 3;
+                    continue;
+                }
+                _ => out.push(b'%'),
+            },
+            b'+' => out.push(b' '),
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).ok()
+}
+
 /// The member of an `authorization: Bearer …` header.
 async fn bearer(app: &App, headers: &HeaderMap) -> Result<auth::Member, Response<Body>> {
     let token = headers
@@ -325,12 +354,7 @@ async fn team(app: &App, path: &str, query: Option<&str>, headers: &HeaderMap) -
         "/team/purchases" => crate::report::purchases(app).await,
         "/team/records" => {
             // `after=<n>`, the `next` of the page before (0 or missing: from the first).
-            let after = query
-                .unwrap_or("")
-                .split('&')
-                .find_map(|p| p.strip_prefix("after="))
-                .map_or(Ok(0), str::parse::<i64>);
-            match after {
+            match param(query, "after").map_or(Ok(0), |a| a.parse::<i64>()) {
                 Ok(n) if n >= 0 => crate::report::records(app, n).await,
                 _ => {
                     return json(
@@ -339,6 +363,19 @@ async fn team(app: &App, path: &str, query: Option<&str>, headers: &HeaderMap) -
                     )
                 }
             }
+        }
+        "/team/history" => {
+            let domain = param(query, "domain").unwrap_or_default();
+            if let Err(e) = serpkit::ops::check::domain("domain", &domain) {
+                return json(400, error_body(e.code(), &e.to_string(), Some("domain")));
+            }
+            let Ok(limit) = param(query, "limit").map_or(Ok(2), |l| l.parse::<i64>()) else {
+                return json(
+                    400,
+                    error_body("malformed", "limit: a whole number", Some("limit")),
+                );
+            };
+            crate::schedule::history(app, &domain, limit).await
         }
         "/team/journal" => crate::report::journal(app, &member).await,
         "/team/schedules" => crate::schedule::list(app, &member).await,

@@ -86,8 +86,9 @@ pub struct App {
     pub upstream: Upstream,
     /// The record source (`serpkit::records::source_of` the upstream).
     pub source: String,
-    /// This process's id: its entries' owner and its liveness lock.
-    pub instance: i64,
+    /// This process's liveness id now: its entries' owner and its liveness lock (a new one
+    /// after a lost liveness connection).
+    pub liveness: Arc<db::Liveness>,
     /// Per-member rate limit.
     pub limiter: Limiter,
     /// The clock every time stored is read from (tests inject one).
@@ -165,12 +166,10 @@ pub async fn open_with_clock(config: Config, clock: Clock) -> Result<Arc<App>, S
     let upstream = Upstream::parse(&config.upstream)?;
     let pool = db::pool(&config.database_url, config.pool_size)?;
     db::migrate(&pool).await?;
-    let mut id = [0u8; 8];
-    getrandom::fill(&mut id).map_err(|e| format!("no randomness: {e}"))?;
-    let instance = i64::from_le_bytes(id);
     let url = config.database_url.clone();
+    let liveness = Arc::new(db::Liveness::default());
     let (ready, locked) = tokio::sync::oneshot::channel();
-    tokio::spawn(db::hold_liveness(url, instance, ready));
+    tokio::spawn(db::hold_liveness(url, liveness.clone(), ready));
     locked
         .await
         .map_err(|_| "the liveness lock task ended".to_string())??;
@@ -180,7 +179,7 @@ pub async fn open_with_clock(config: Config, clock: Clock) -> Result<Arc<App>, S
         config,
         pool,
         upstream,
-        instance,
+        liveness,
         clock,
     });
     db::recover(&app.pool, app.now()).await?;

@@ -16,6 +16,9 @@ USAGE:
   serpkit-server add-member NAME [--cap USD]     prints the member's token (shown once)
   serpkit-server revoke-member NAME
   serpkit-server budget [--cap USD] [--period day|month|until_reset] [--reset]
+  serpkit-server run-schedules [--upstream URL] [--at MS]
+                                                 runs the schedules due (at MS, ms since the
+                                                 epoch: a test's later day) once and exits
 
 ENVIRONMENT:
   DATABASE_URL          PostgreSQL, e.g. postgres://team@localhost/team (required)
@@ -107,6 +110,7 @@ async fn run(mut args: Vec<String>) -> Result<(), String> {
             }
         }
         "budget" => budget(args).await,
+        "run-schedules" => run_schedules(args).await,
         other => Err(format!("unknown command {other:?}\n{HELP}")),
     }
 }
@@ -145,6 +149,29 @@ async fn budget(mut args: Vec<String>) -> Result<(), String> {
     let cap: Option<i64> = row.get(0);
     let cap = cap.map_or("none".into(), |m| serpkit::Usd::from_micros(m).to_string());
     println!("team cap: {cap} per {}", row.get::<_, &str>(1));
+    Ok(())
+}
+
+/// Runs the schedules due once, by the clock or as of `--at` (the serving processes run them
+/// every 30 s; this is for cron and for tests that move a day on).
+async fn run_schedules(mut args: Vec<String>) -> Result<(), String> {
+    let upstream = take(&mut args, "--upstream")?.unwrap_or("http://127.0.0.1:8787".into());
+    let at: Option<i64> = take(&mut args, "--at")?
+        .map(|a| a.parse().map_err(|_| "--at: milliseconds since the epoch"))
+        .transpose()?;
+    if let Some(a) = args.first() {
+        return Err(format!("unexpected argument {a:?}"));
+    }
+    let key = std::env::var("SERPKIT_SERVICE_KEY")
+        .map_err(|_| "SERPKIT_SERVICE_KEY is not set (the service's API key)".to_string())?;
+    let config = Config::new(database_url()?, upstream, ApiKey::new(key));
+    let clock: serpkit_server::Clock = match at {
+        Some(t) => std::sync::Arc::new(move || t),
+        None => std::sync::Arc::new(now_ms),
+    };
+    let app = serpkit_server::open_with_clock(config, clock).await?;
+    let ran = serpkit_server::schedule::run_due(&app, app.now()).await?;
+    println!("ran {ran}");
     Ok(())
 }
 

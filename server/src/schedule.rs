@@ -193,3 +193,59 @@ pub async fn list(app: &App, member: &Member) -> Result<Value, String> {
         .collect();
     Ok(json!({ "schedules": schedules }))
 }
+
+/// Most runs `GET /team/history` answers with at once (each may be a large body).
+pub const HISTORY_MAX: i64 = 10;
+
+/// `GET /team/history?domain=<d>&limit=<n>`: the team's scheduled purchases of a domain's
+/// ranked keywords that were answered, newest first, at most `limit` (1..=[`HISTORY_MAX`]),
+/// each with its time, the member whose schedule it was and the answer's text. Decided: the
+/// history is the team's (any member's schedule of the domain), as its records are; a
+/// member's schedules themselves stay its own (`GET /team/schedules`). The domain is matched
+/// by the core's request key, so `www.` and case do not matter.
+pub async fn history(app: &App, domain: &str, limit: i64) -> Result<Value, String> {
+    let wanted = Request::RankedKeywordsDomain(serpkit::ops::ranked_keywords_domain::Request {
+        key: ApiKey::default(),
+        domain: domain.to_string(),
+    });
+    let key = serpkit::records::request_key(&wanted, &app.source);
+    let op = Operation::RankedKeywordsDomain;
+    let c = app.pool.get().await.map_err(|e| e.to_string())?;
+    // A team has few schedules: each one's request is keyed as a call would be.
+    let ids: Vec<i64> = c
+        .query(
+            "SELECT id, body FROM schedules WHERE operation = $1",
+            &[&op.path()],
+        )
+        .await
+        .map_err(|e| e.to_string())?
+        .iter()
+        .filter(|r| {
+            Request::from_json(op, r.get(1))
+                .is_ok_and(|q| serpkit::records::request_key(&q, &app.source) == key)
+        })
+        .map(|r| r.get(0))
+        .collect();
+    let rows = c
+        .query(
+            "SELECT r.id, r.at, m.name, r.body FROM schedule_runs r
+             JOIN schedules s ON s.id = r.schedule_id JOIN members m ON m.id = s.member_id
+             WHERE r.schedule_id = ANY($1) AND r.status = 200 AND r.body IS NOT NULL
+             ORDER BY r.at DESC, r.id DESC LIMIT $2",
+            &[&ids, &limit.clamp(1, HISTORY_MAX)],
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    let runs: Vec<Value> = rows
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.get::<_, i64>(0),
+                "at": r.get::<_, i64>(1),
+                "member": r.get::<_, &str>(2),
+                "body": r.get::<_, &str>(3),
+            })
+        })
+        .collect();
+    Ok(json!({ "operation": op.path(), "runs": runs }))
+}

@@ -67,6 +67,8 @@ pub enum Outcome {
     NotSent(String),
     /// Sent (or maybe sent), and no whole answer came: it may have been charged.
     Lost(String),
+    /// Not sent: the caller held it back (`buy`: its process lost its liveness id).
+    Withheld,
 }
 
 /// POSTs `body` as JSON to `path` (`/v1/…`) at `upstream`, giving up after `timeout`.

@@ -300,3 +300,119 @@ async fn database_connections_cut_mid_job_lose_nothing_and_repeat_nothing() {
     );
     assert_eq!(team.number("SELECT count(*) FROM records").await, 41);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_that_loses_its_liveness_connection_keeps_the_sweeps_verdict() {
+    use serpkit::{ApiKey, Operation, Request};
+    use serpkit_server::{auth, buy, now_ms, Config};
+    use std::sync::Arc;
+
+    let team = Team::new().await;
+    let open = |key: String| {
+        let mut config = Config::new(
+            team.database.clone(),
+            team.upstream.clone(),
+            ApiKey::new(key),
+        );
+        config.pool_size = 4;
+        serpkit_server::open_with_clock(config, Arc::new(now_ms))
+    };
+    // The first process's answers take 3 s (charged on arrival); the second's come at once.
+    let slow = open(format!("{}+delay=3000", sandbox::DEFAULT_KEY))
+        .await
+        .unwrap();
+    let fast = open(sandbox::DEFAULT_KEY.into()).await.unwrap();
+    let token = team.member("ana", None).await;
+    let member = auth::member(&slow.pool, &token).await.unwrap();
+    let request = Request::from_json(
+        Operation::DomainStats,
+        r#"{"key":"","domains":["cut.example"]}"#,
+    )
+    .unwrap();
+    let old = slow.liveness.current().unwrap();
+    let (app, m, r) = (slow.clone(), member.clone(), request.clone());
+    let pending = tokio::spawn(async move { buy::call(&app, &m, &r, None).await.unwrap() });
+    for _ in 0..100 {
+        if !team.ledger().entries.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(team.ledger().entries.len(), 1, "the call is at the service");
+
+    // Its liveness connection drops while the call goes on: the session holding the lock on
+    // its id ends (a bigint advisory key is classid, high 32 bits, and objid, low 32 bits).
+    let c = team.pool.get().await.unwrap();
+    let ended = c
+        .query(
+            "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory'
+             AND granted AND ((classid::bigint << 32) | objid::bigint) = $1",
+            &[&old],
+        )
+        .await
+        .unwrap();
+    assert_eq!(ended.len(), 1);
+    // A live process (any of the two) sweeps the call: possibly charged, its reservation
+    // freed; the record is bought again by the other process.
+    let mut state = String::new();
+    for _ in 0..100 {
+        state = c
+            .query_one("SELECT state FROM entries", &[])
+            .await
+            .unwrap()
+            .get(0);
+        if state != "sent" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(state, "possibly_charged");
+    let again = buy::call(&fast, &member, &request, None).await.unwrap();
+    assert_eq!((again.status, again.cost.micros()), (200, micros("0.05")));
+
+    // The first call's answer comes back: the sweep's verdict stands (never two charged
+    // purchases of one record), what it bought is kept, its member told "possibly".
+    let first = pending.await.unwrap();
+    assert_eq!(first.status, 200, "{}", first.body);
+    assert_eq!(
+        (first.cost.micros(), first.possibly_charged.micros()),
+        (0, micros("0.05"))
+    );
+    let states = c
+        .query("SELECT state FROM entries ORDER BY id", &[])
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get::<_, String>(0))
+        .collect::<Vec<_>>();
+    assert_eq!(states, ["possibly_charged", "charged"]);
+    let journal = team
+        .number("SELECT (sum(charge_micros) + sum(possible_micros))::bigint FROM entries")
+        .await;
+    assert_eq!(journal, team.ledger().total.micros());
+    assert_eq!(team.number("SELECT count(*) FROM reservations").await, 0);
+
+    // The process took a new id with its new connection, and calls again under it.
+    let mut new = None;
+    for _ in 0..100 {
+        new = slow.liveness.current().filter(|id| *id != old);
+        if new.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(new.is_some(), "a new liveness id");
+    let other = Request::from_json(
+        Operation::DomainStats,
+        r#"{"key":"","domains":["after.example"]}"#,
+    )
+    .unwrap();
+    let later = buy::call(&slow, &member, &other, None).await.unwrap();
+    assert_eq!(later.status, 200);
+    let owner: i64 = c
+        .query_one("SELECT owner FROM entries ORDER BY id DESC LIMIT 1", &[])
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(Some(owner), new);
+}

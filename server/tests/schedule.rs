@@ -164,3 +164,88 @@ async fn a_member_schedules_over_http_and_reads_only_its_own_schedules() {
     assert_eq!(list(ben).await, 0);
     assert_eq!(team.number("SELECT count(*) FROM schedules").await, 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn position_changes_read_a_domains_scheduled_history_over_http() {
+    // The service's data moves on between the runs: each repeated ranked-keywords request
+    // is answered as of a day later.
+    let mut config = sandbox::Config::new(sandbox::Date::new(2026, 11, 1).unwrap());
+    config.day_per_repeat = true;
+    let team = Team::with_sandbox(config).await;
+    let t0 = 1_795_000_000_000;
+    let now = Arc::new(AtomicI64::new(t0));
+    let clock = now.clone();
+    let mut config = Config::new(
+        team.database.clone(),
+        team.upstream.clone(),
+        ApiKey::new(sandbox::DEFAULT_KEY),
+    );
+    config.pool_size = 4;
+    let app =
+        serpkit_server::open_with_clock(config, Arc::new(move || clock.load(Ordering::SeqCst)))
+            .await
+            .unwrap();
+    let listener = serpkit_server::bind(([127, 0, 0, 1], 0).into())
+        .await
+        .unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(serpkit_server::serve(listener, app.clone()));
+    let ana = team.member("ana", None).await;
+    let ben = format!("Bearer {}", team.member("ben", None).await);
+    let member = auth::member(&app.pool, &ana).await.unwrap();
+    let ranked = |domain: &str| {
+        Request::from_json(
+            Operation::RankedKeywordsDomain,
+            &format!(r#"{{"key":"","domain":"{domain}"}}"#),
+        )
+        .unwrap()
+    };
+    schedule::add(&app, &member, &ranked("example.com"), Every::Day, t0)
+        .await
+        .unwrap();
+    schedule::add(&app, &member, &ranked("example.org"), Every::Day, t0)
+        .await
+        .unwrap();
+    for t in [t0, t0 + DAY] {
+        now.store(t, Ordering::SeqCst);
+        assert_eq!(schedule::run_due(&app, t).await.unwrap(), 2);
+    }
+    assert_eq!(team.ledger().charged().count(), 4);
+
+    // Another member reads the team's history of the domain (any spelling of it).
+    let get = |path: &str, auth: &str| {
+        let (base, path, auth) = (base.clone(), path.to_string(), auth.to_string());
+        async move { common::request(&base, "GET", &path, &[("authorization", &auth)], "").await }
+    };
+    let r = get("/team/history?domain=WWW.Example.com", &ben).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    let runs = v["runs"].as_array().unwrap();
+    let at: Vec<i64> = runs.iter().map(|r| r["at"].as_i64().unwrap()).collect();
+    assert_eq!(at, [t0 + DAY, t0], "both runs, newest first");
+    assert!(runs.iter().all(|r| r["member"] == "ana"));
+    let rows = |i: usize| -> serpkit::ops::ranked_keywords_domain::Response {
+        serpkit::decode(runs[i]["body"].as_str().unwrap()).unwrap()
+    };
+    let (after, before) = (rows(0), rows(1));
+    assert!(!after.is_empty() && !before.is_empty());
+    assert_ne!(
+        runs[0]["body"], runs[1]["body"],
+        "the ranks moved between the two days"
+    );
+    // Bounded: one run when asked for one; the other domain's runs are its own.
+    let r = get("/team/history?domain=example.com&limit=1", &ben).await;
+    let v: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!(v["runs"].as_array().unwrap().len(), 1);
+    let r = get("/team/history?domain=example.net", &ben).await;
+    let v: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!(v["runs"].as_array().unwrap().len(), 0);
+    // Reading the history buys nothing; no token, no history; a URL is no domain.
+    assert_eq!(team.ledger().charged().count(), 4);
+    assert_eq!(
+        get("/team/history?domain=example.com", "").await.status,
+        401
+    );
+    let r = get("/team/history?domain=https%3A%2F%2Fexample.com%2F", &ben).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+}

@@ -20,7 +20,9 @@ use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-use super::transport::{HttpRequest, HttpResponse, LocalBoxFuture, Transport, TransportError};
+use super::transport::{
+    HttpRequest, HttpResponse, LocalBoxFuture, Transport, TransportError, COST, POSSIBLY_CHARGED,
+};
 
 /// Sends requests with the global `fetch`. Dropping the future aborts the request.
 #[derive(Clone, Copy, Debug, Default)]
@@ -167,7 +169,20 @@ async fn post(
 
     let status = response.status();
     let mut headers = Vec::new();
-    for name in ["retry-after", "content-type", "content-length"] {
+    // A team server's stated costs only with the journal (the app): the JS package, built
+    // without it, stays within its size budget and counts estimates.
+    let names: &[&str] = if cfg!(feature = "journal") {
+        &[
+            "retry-after",
+            "content-type",
+            "content-length",
+            COST,
+            POSSIBLY_CHARGED,
+        ]
+    } else {
+        &["retry-after", "content-type", "content-length"]
+    };
+    for &name in names {
         if let Ok(Some(value)) = response.headers().get(name) {
             headers.push((name.to_string(), value));
         }

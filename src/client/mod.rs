@@ -43,7 +43,9 @@ pub use journal::{EntryState, Journal, Sending, Settled};
 pub use records::RecordReply;
 pub use retry::{parse_retry_after, RetryPolicy};
 pub use time::{race, sleep, Cancel, Race};
-pub use transport::{HttpRequest, HttpResponse, LocalBoxFuture, Transport, TransportError};
+pub use transport::{
+    HttpRequest, HttpResponse, LocalBoxFuture, Transport, TransportError, COST, POSSIBLY_CHARGED,
+};
 
 use crate::money::Usd;
 use crate::ops::{self, ApiKey, OperationRequest, Request};
@@ -109,6 +111,12 @@ pub struct ClientConfig {
     pub max_body_bytes: usize,
     /// Extra request headers (for example the sandbox's `x-sandbox-fault`).
     pub headers: Vec<(String, String)>,
+    /// The base URL is a team server, whose answers state what they cost ([`COST`],
+    /// [`POSSIBLY_CHARGED`]): its team's records answer part of a call at nothing, so a
+    /// success counts what it states (never more than the estimate) instead of the estimate.
+    /// With the `journal` feature only (the app): the JS package, built without it, stays
+    /// within its size budget and counts estimates.
+    pub stated_costs: bool,
 }
 
 impl ClientConfig {
@@ -123,6 +131,7 @@ impl ClientConfig {
             budget: None,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             headers: Vec::new(),
+            stated_costs: false,
         }
     }
 }
@@ -136,6 +145,8 @@ pub struct RawReply {
     pub report: Option<Report>,
     /// What this call was charged.
     pub charge: Usd,
+    /// What it may have been charged (a team server's answer saying so; else zero).
+    pub possible_charge: Usd,
     /// Attempts made (1 + retries).
     pub attempts: u32,
     /// The client's journal could not settle this call (the answer is complete all the
@@ -321,9 +332,9 @@ impl Client {
             Err(e) => return Err(self.settle_failure(e, sent.ticket).await),
         };
         let settled = Settled {
-            state: EntryState::of(r.charge, Usd::ZERO),
+            state: EntryState::of(r.charge, r.possible_charge),
             charge: r.charge,
-            possible_charge: Usd::ZERO,
+            possible_charge: r.possible_charge,
             records: None,
             body: Some((r.body.clone(), r.report.clone())),
         };
@@ -440,12 +451,14 @@ impl Client {
         // Charged: every success answer, also one whose body was too large or lost. Possibly
         // charged: sent, then timed out, aborted or its connection lost.
         let (charge, possible) = match &result {
+            Ok((response, _)) if cfg!(feature = "journal") && self.config.stated_costs => {
+                stated_cost(response, estimate)
+            }
             Ok(_) => (estimate, Usd::ZERO),
             Err(e) => (e.charge(), e.possible_charge()),
         };
         self.account.settle(estimate, charge, possible);
         let (response, attempts) = result?;
-        let charge = estimate;
         let body = response.body;
 
         let report = match self.config.validation {
@@ -492,6 +505,7 @@ impl Client {
             body,
             report,
             charge,
+            possible_charge: possible,
             attempts,
             store_error: None,
         })
@@ -618,6 +632,26 @@ impl Client {
                 });
             }
         }
+    }
+}
+
+/// What a success answer of a team server cost: the charge and possible charge it states,
+/// each at most the estimate; the estimate when it states none.
+fn stated_cost(response: &HttpResponse, estimate: Usd) -> (Usd, Usd) {
+    let stated = |name: &str| {
+        response
+            .header(name)
+            .and_then(|v| v.trim().parse::<Usd>().ok())
+            .map(|u| u.min(estimate))
+    };
+    match stated(COST) {
+        Some(cost) => (
+            cost,
+            stated(POSSIBLY_CHARGED)
+                .unwrap_or(Usd::ZERO)
+                .min(estimate.saturating_sub(cost)),
+        ),
+        None => (estimate, Usd::ZERO),
     }
 }
 

@@ -59,6 +59,11 @@ impl HttpResponse {
     }
 }
 
+/// The header a team server states a call's charge in (decimal dollars).
+pub const COST: &str = "x-serpkit-cost";
+/// The header a team server states a call's possible charge in (its answer was lost).
+pub const POSSIBLY_CHARGED: &str = "x-serpkit-possibly-charged";
+
 /// Why no response arrived. Serializable, so a transport in another thread (the app's demo
 /// worker) can pass it back as it is.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -3,6 +3,9 @@
 // PostgreSQL database the e2e stage starts: TEAM_DATABASE_URL, TEAM_SERVER_BIN) in front of
 // the sandbox server. Each record is charged once on the sandbox's ledger; each member then
 // sees the other's records as bought (priced at nothing) and who bought what in History.
+// Then a schedule runs on two days (`serpkit-server run-schedules --at`, the second against
+// the sandbox's data a day later, `+later=1`) and the Position changes tab shows the changes
+// between the two scheduled purchases, nobody having bought anything in the app.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -76,6 +79,11 @@ test('two members buy overlapping lists at once: each record charged once, each 
   assert.equal(micros('$' + l.total), micros('$0.0027'));
   assert.ok(l.entries.every((e) => e.key_id && !JSON.stringify(e).includes(tokens.ana)), 'the service saw the team key, never a member token');
 
+  // Each member's own meter counts what the server says its calls cost (the other's records
+  // answered part of the later call at nothing, not its list price): together, the ledger.
+  const meters = async () => micros(await ana.getByTestId('spend').textContent()) + micros(await ben.getByTestId('spend').textContent());
+  assert.equal(await until(meters, (m) => m === micros('$0.0027')), micros('$0.0027'), 'the members\' meters add up to the ledger');
+
   // The team's meter (the server's journal) equals the ledger, in both members' headers.
   for (const page of [ana, ben]) {
     const team = await until(() => page.getByTestId('team-spend').textContent(), (t) => t.startsWith('$0.0027'));
@@ -113,4 +121,71 @@ test('two members buy overlapping lists at once: each record charged once, each 
     assert.ok(!stored.includes(tokens[name]));
     assert.deepEqual(page.errors, []);
   }
+});
+
+const DAY = 86400000;
+
+/** `serpkit-server run-schedules --at AT`: the schedules due then run once; `laterDays`: the
+ * sandbox answers as of that many days after its date (the service's data on a later day). */
+function runSchedules(at, laterDays = 0) {
+  const key = laterDays ? `${SANDBOX_KEY}+later=${laterDays}` : SANDBOX_KEY;
+  const out = execFileSync(TEAM_SERVER_BIN, ['run-schedules', '--upstream', SANDBOX_URL, '--at', String(at)], {
+    env: { ...process.env, DATABASE_URL: TEAM_DATABASE_URL, SERPKIT_SERVICE_KEY: key },
+  }).toString();
+  const m = /ran (\d+)/.exec(out);
+  assert.ok(m, `run-schedules printed ${out}`);
+  return Number(m[1]);
+}
+
+/** `GET /team/schedules` as `name`: its schedules and their runs. */
+async function schedulesOf(name) {
+  const r = await fetch(`${teamUrl}/team/schedules`, { headers: { authorization: `Bearer ${tokens[name]}` } });
+  assert.equal(r.status, 200);
+  return (await r.json()).schedules;
+}
+
+test('position changes in team mode read the scheduled history: two runs compared, nothing bought by the member', async () => {
+  await resetLedger();
+  const domain = 'example.com';
+  // Ana schedules the domain's ranked keywords every day; its first run is due at once.
+  const r = await fetch(`${teamUrl}/team/schedules`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.ana}`, origin: app.url.replace(/\/$/, '') },
+    body: JSON.stringify({ operation: 'ranked-keywords/domain', request: { domain }, every: 'day' }),
+  });
+  assert.equal(r.status, 201, await r.text());
+  const t0 = Date.now();
+  // The serving process may have run it first (its timer): one run either way.
+  runSchedules(t0);
+  const first = await until(schedulesOf.bind(null, 'ana'), (s) => s[0]?.runs.length === 1);
+  assert.equal(first[0].runs.length, 1, JSON.stringify(first));
+  assert.equal(first[0].runs[0].status, 200);
+  // A day later (the server's clock and the service's data): the second run buys again.
+  assert.equal(runSchedules(t0 + DAY + 60000, 1), 1);
+  const runs = (await schedulesOf('ana'))[0].runs;
+  assert.deepEqual(runs.map((x) => x.status), [200, 200]);
+  const bought = await quietLedger();
+  const charged = bought.entries.filter((e) => e.status === 200);
+  assert.deepEqual(charged.map((e) => e.operation), ['ranked-keywords/domain', 'ranked-keywords/domain'], JSON.stringify(bought.entries));
+
+  // Ben opens the domain's Position changes in team mode: the two runs compared, no click.
+  const ben = await member('ben');
+  await spaGo(ben, `/domain?d=${domain}&tab=changes`);
+  const section = ben.getByTestId('section-scheduled');
+  await section.getByTestId('ch-table').waitFor({ timeout: 20000 });
+  assert.match(await section.getByTestId('ch-scheduled').textContent(), /ana-.*'s schedule/);
+  const num = (t) => Number(String(t).replace(/[^0-9]/g, ''));
+  const count = async (id) => num((await section.getByTestId(`ch-${id}`).textContent()).replace(/^\D+/, ''));
+  const [up, down, same] = [await count('up'), await count('down'), await count('same')];
+  assert.ok(up > 0 && down > 0 && same > 0, `ranks moved between the runs: ${up} up, ${down} down, ${same} unchanged`);
+  const dates = await section.getByTestId('ch-dates').textContent();
+  const [d1, d2] = [...dates.matchAll(/(\d{4}-\d{2}-\d{2})/g)].map((m) => m[1]);
+  assert.ok(d1 && d2 && d1 < d2, `two days: ${dates}`);
+  // His own card has nothing of his to compare, and nothing was bought to show this.
+  await ben.getByTestId('section-changes').getByTestId('not-loaded').waitFor();
+  const after = await quietLedger([ben]);
+  assert.equal(after.entries.filter((e) => e.status === 200).length, 2, `nothing bought: ${JSON.stringify(after.entries)}`);
+  assert.equal(micros('$' + after.total), micros('$' + bought.total));
+  await shot(ben, 'team-scheduled-changes');
+  assert.deepEqual(ben.errors, []);
 });

@@ -21,8 +21,9 @@ impl Workspace {
         let s = self.settings.get_untracked();
         let key = self.key.get_untracked();
         let sig = format!(
-            "{}|{}|{}|{}|{}|{}",
+            "{}|{}|{}|{}|{}|{}|{}",
             s.mode.as_str(),
+            s.team,
             s.live_base_url(),
             s.validation.as_str(),
             s.budget,
@@ -43,6 +44,9 @@ impl Workspace {
                 let mut config = ClientConfig::new(key);
                 config.validation = s.validation;
                 config.max_body_bytes = s.max_body_bytes();
+                // A team server states what each call cost it (its team's records answer
+                // part of a call at nothing): the meter counts that, as the server does.
+                config.stated_costs = s.mode == Mode::Live && s.team;
                 // The cap is checked by the purchase journal, against every tab's spending
                 // of the period (the client's own account counts this tab only).
                 config.budget = None;

@@ -8,7 +8,9 @@
 //! the team's and the member's spend (`GET /team/spend`, the meter), who bought what (`GET
 //! /team/purchases`, History), and the team's records (`GET /team/records`, a feed): each is
 //! kept as bought in the tab's records under the tab's own source, so prices, tables and
-//! calls treat another member's purchase as bought here.
+//! calls treat another member's purchase as bought here. Position changes read the team's
+//! scheduled purchases of a domain's ranked keywords (`GET /team/history`,
+//! [`ranked_history`]): a history nobody had to click for.
 
 use leptos::prelude::*;
 use serde::Deserialize;
@@ -71,6 +73,43 @@ pub struct Purchase {
 #[derive(Deserialize)]
 struct Purchases {
     entries: Vec<Purchase>,
+}
+
+/// One scheduled purchase of a domain's ranked keywords (`GET /team/history`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct ScheduledRun {
+    /// The server's run id.
+    pub id: i64,
+    /// When it was bought (ms since the epoch).
+    pub at: f64,
+    /// The member whose schedule it is.
+    pub member: String,
+    /// The service's answer, as bought.
+    pub body: String,
+}
+
+#[derive(Deserialize)]
+struct History {
+    runs: Vec<ScheduledRun>,
+}
+
+/// How many scheduled purchases position changes read: the two it compares.
+pub const HISTORY_RUNS: usize = 2;
+
+/// The team server's latest scheduled purchases of `domain`'s ranked keywords, newest first
+/// (at most [`HISTORY_RUNS`]); none outside team mode. Reading them buys nothing.
+pub async fn ranked_history(
+    workspace: Workspace,
+    domain: &str,
+) -> Result<Vec<ScheduledRun>, String> {
+    let Some((url, token)) = member(workspace) else {
+        return Ok(Vec::new());
+    };
+    let path = format!(
+        "/team/history?domain={}&limit={HISTORY_RUNS}",
+        crate::paths::enc(domain)
+    );
+    get::<History>(&url, &token, &path).await.map(|h| h.runs)
 }
 
 #[derive(Deserialize)]

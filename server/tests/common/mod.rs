@@ -63,6 +63,11 @@ pub fn micros(decimal: &str) -> i64 {
 impl Team {
     /// A fresh database and sandbox.
     pub async fn new() -> Team {
+        Team::with_sandbox(Config::new(Date::new(2026, 11, 1).unwrap())).await
+    }
+
+    /// A fresh database and a sandbox configured so.
+    pub async fn with_sandbox(config: Config) -> Team {
         let admin = std::env::var("SERPKIT_TEST_PG").expect(
             "SERPKIT_TEST_PG is not set: run these tests with `cargo xtask test` (it starts \
              a PostgreSQL cluster) or point it at one (host=… port=… user=…)",
@@ -83,7 +88,7 @@ impl Team {
         let database = format!("{admin} dbname={name}");
         let pool = db::pool(&database, 4).unwrap();
         db::migrate(&pool).await.unwrap();
-        let sandbox = Arc::new(Sandbox::new(Config::new(Date::new(2026, 11, 1).unwrap())));
+        let sandbox = Arc::new(Sandbox::new(config));
         let addr = sandbox::server::spawn(SocketAddr::from(([127, 0, 0, 1], 0)), sandbox.clone())
             .await
             .unwrap();

@@ -2,6 +2,8 @@
 //! latest (a tab of the domain page): counts of new, up, down, lost and unchanged keywords,
 //! a filter by kind, the table and its CSV. The previous purchase is the result a refresh
 //! replaced, kept by the workspace under `records::previous_key` (no call, no new store).
+//! In team mode the tab also compares the team server's two latest scheduled purchases of
+//! the domain (`workspace::team::ranked_history`): changes nobody had to click for.
 
 use std::sync::Arc;
 
@@ -19,6 +21,7 @@ use crate::components::{fmt_int, fmt_time, ExtLink, PricedCall, PricedCallCard, 
 use crate::research::changes::{self, Changes, Move};
 use crate::research::ctr::{traffic_text, Curve, CURVE_RULE};
 use crate::workspace::records::previous_key;
+use crate::workspace::team::{ranked_history, ScheduledRun};
 use crate::workspace::use_workspace;
 
 /// The comparison, the two purchases its rows point into, and the sort orders of its table.
@@ -193,7 +196,64 @@ pub fn changes_tab(call: PricedCall, name: Signal<String>) -> impl IntoView {
             (None, _) => ().into_any(),
         }
     };
-    view! { <PricedCallCard calls=PricedCalls::one(call) id="changes" title="Position changes" what="ranked keywords" body=body /> }
+    view! {
+        {scheduled_changes(name)}
+        <PricedCallCard calls=PricedCalls::one(call) id="changes" title="Position changes" what="ranked keywords" body=body />
+    }
+}
+
+/// Team mode: the changes between the team server's two latest scheduled purchases of the
+/// domain, read without a call (nothing outside team mode or before a schedule has run).
+fn scheduled_changes(name: Signal<String>) -> impl IntoView {
+    let workspace = use_workspace();
+    let runs = RwSignal::new(Vec::<ScheduledRun>::new());
+    let error = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        let domain = name.get();
+        workspace.key.track();
+        workspace
+            .settings
+            .with(|s| (s.mode, s.team, s.team_url.clone()));
+        leptos::task::spawn_local(async move {
+            let read = ranked_history(workspace, &domain).await;
+            // A later domain's read wins over an earlier one's.
+            if name.get_untracked() == domain {
+                runs.set(read.as_ref().map_or_else(|_| Vec::new(), Clone::clone));
+                error.set(read.err());
+            }
+        });
+    });
+    let curve = move || workspace.settings.with_untracked(|s| s.ctr_curve.clone());
+    move || {
+        if let Some(e) = error.get() {
+            return view! { <p class="meta warn" data-testid="ch-scheduled-error">{e}</p> }
+                .into_any();
+        }
+        let runs = runs.get();
+        let [after, before, ..] = runs.as_slice() else {
+            return runs.first().map(|run| view! {
+                <p class="meta" data-testid="ch-scheduled-one">{format!("The team server bought these ranked keywords on {}'s schedule on {}; the changes show here after its next run.", run.member, fmt_time(run.at))}</p>
+            }).into_any();
+        };
+        let decode = |run: &ScheduledRun| {
+            serpkit::decode::<Vec<RankedKeyword>>(&run.body)
+                .map(|v| Versioned::new(RankedKeywordsData::from_records(v, &curve())))
+                .map_err(|e| e.to_string())
+        };
+        let at = (before.at, after.at);
+        let shown = match (decode(before), decode(after)) {
+            (Ok(b), Ok(a)) => compared(b, a, at, name, crate::research::report::Origin::Live),
+            (Err(e), _) | (_, Err(e)) => unreadable(e),
+        };
+        view! {
+            <section class="card" data-testid="section-scheduled" aria-labelledby="scheduled-title">
+                <h2 id="scheduled-title">"Position changes on the team's schedule"</h2>
+                <p class="meta" data-testid="ch-scheduled">{format!("The team server's scheduled purchases ({}'s schedule): nobody had to click, nothing is bought to show them.", after.member)}</p>
+                {shown}
+            </section>
+        }
+        .into_any()
+    }
 }
 
 /// The comparison of two purchases (bought at `at.0` and `at.1`).
