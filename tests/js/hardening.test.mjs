@@ -398,6 +398,16 @@ test('every fault mode: the documented error, and the ledger agrees with the cli
   assert.ok(JSON.stringify(xss.data).includes('window.__xss'));
   seen.add('xss');
 
+  // later=<days>: the normal answer as of that many days after the sandbox's date (tracking
+  // over time): valid, charged once like any answer, and its monthly history moved on.
+  const SV = 'search_volume/bulk';
+  const today = await withFault('later=0').call(SV, REQ[SV]);
+  const later = await withFault('later=400').call(SV, REQ[SV]);
+  assert.equal(later.report.ok, true);
+  assert.equal(later.charge.micros, estimateCost(SV, REQ[SV]).micros);
+  assert.notDeepEqual(later.data, today.data);
+  seen.add('later');
+
   // Every documented mode was exercised.
   const modes = (await (await fetch(`${sandbox.url}/v1/related`, {
     method: 'POST',
