@@ -303,25 +303,19 @@ async fn database_connections_cut_mid_job_lose_nothing_and_repeat_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_process_that_loses_its_liveness_connection_keeps_the_sweeps_verdict() {
-    use serpkit::{ApiKey, Operation, Request};
-    use serpkit_server::{auth, buy, now_ms, Config};
+    use serpkit::{Operation, Request};
+    use serpkit_server::{auth, buy, now_ms};
     use std::sync::Arc;
 
     let team = Team::new().await;
-    let open = |key: String| {
-        let mut config = Config::new(
-            team.database.clone(),
-            team.upstream.clone(),
-            ApiKey::new(key),
-        );
-        config.pool_size = 4;
-        serpkit_server::open_with_clock(config, Arc::new(now_ms))
-    };
     // The first process's answers take 3 s (charged on arrival); the second's come at once.
-    let slow = open(format!("{}+delay=3000", sandbox::DEFAULT_KEY))
-        .await
-        .unwrap();
-    let fast = open(sandbox::DEFAULT_KEY.into()).await.unwrap();
+    let slow = team
+        .app(
+            &format!("{}+delay=3000", sandbox::DEFAULT_KEY),
+            Arc::new(now_ms),
+        )
+        .await;
+    let fast = team.app(sandbox::DEFAULT_KEY, Arc::new(now_ms)).await;
     let token = team.member("ana", None).await;
     let member = auth::member(&slow.pool, &token).await.unwrap();
     let request = Request::from_json(

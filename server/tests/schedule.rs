@@ -8,9 +8,9 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
 use common::{micros, Team};
-use serpkit::{ApiKey, Operation, Request};
+use serpkit::{Operation, Request};
+use serpkit_server::auth;
 use serpkit_server::schedule::{self, Every};
-use serpkit_server::{auth, Config};
 
 const HOUR: i64 = 3_600_000;
 const DAY: i64 = 24 * HOUR;
@@ -21,16 +21,12 @@ async fn a_daily_schedule_runs_on_time_within_the_budget_and_keeps_its_history()
     let t0 = 1_795_000_000_000;
     let now = Arc::new(AtomicI64::new(t0));
     let clock = now.clone();
-    let mut config = Config::new(
-        team.database.clone(),
-        team.upstream.clone(),
-        ApiKey::new(sandbox::DEFAULT_KEY),
-    );
-    config.pool_size = 4;
-    let app =
-        serpkit_server::open_with_clock(config, Arc::new(move || clock.load(Ordering::SeqCst)))
-            .await
-            .unwrap();
+    let app = team
+        .app(
+            sandbox::DEFAULT_KEY,
+            Arc::new(move || clock.load(Ordering::SeqCst)),
+        )
+        .await;
     let token = team.member("ana", None).await;
     let member = auth::member(&app.pool, &token).await.unwrap();
     let request = Request::from_json(
@@ -175,16 +171,12 @@ async fn position_changes_read_a_domains_scheduled_history_over_http() {
     let t0 = 1_795_000_000_000;
     let now = Arc::new(AtomicI64::new(t0));
     let clock = now.clone();
-    let mut config = Config::new(
-        team.database.clone(),
-        team.upstream.clone(),
-        ApiKey::new(sandbox::DEFAULT_KEY),
-    );
-    config.pool_size = 4;
-    let app =
-        serpkit_server::open_with_clock(config, Arc::new(move || clock.load(Ordering::SeqCst)))
-            .await
-            .unwrap();
+    let app = team
+        .app(
+            sandbox::DEFAULT_KEY,
+            Arc::new(move || clock.load(Ordering::SeqCst)),
+        )
+        .await;
     let listener = serpkit_server::bind(([127, 0, 0, 1], 0).into())
         .await
         .unwrap();

@@ -142,6 +142,21 @@ impl Team {
         self.servers[i].wait().unwrap();
     }
 
+    /// A server process in this test (not a child), on the team's database and sandbox, with
+    /// `key` as its service key and `clock` as its clock (tests move time themselves).
+    #[allow(dead_code)] // each test file compiles this module on its own
+    pub async fn app(&self, key: &str, clock: serpkit_server::Clock) -> Arc<serpkit_server::App> {
+        let mut config = serpkit_server::Config::new(
+            self.database.clone(),
+            self.upstream.clone(),
+            serpkit::ApiKey::new(key),
+        );
+        config.pool_size = 4;
+        serpkit_server::open_with_clock(config, clock)
+            .await
+            .unwrap()
+    }
+
     /// A new member with an optional cap in micro-dollars; returns its token.
     pub async fn member(&self, name: &str, cap: Option<i64>) -> String {
         auth::add_member(&self.pool, name, cap, serpkit_server::now_ms())
