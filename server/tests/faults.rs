@@ -177,20 +177,7 @@ async fn a_process_killed_mid_call_leaves_its_entry_possibly_charged() {
     team.kill(slow);
     let _ = pending.await;
     // The surviving process notices the dead one and settles its call.
-    let mut state = String::new();
-    for _ in 0..100 {
-        let c = team.pool.get().await.unwrap();
-        state = c
-            .query_one("SELECT state FROM entries", &[])
-            .await
-            .unwrap()
-            .get(0);
-        if state != "sent" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_eq!(state, "possibly_charged");
+    assert_eq!(settled_state(&team).await, "possibly_charged");
     let possible = team.number("SELECT possible_micros FROM entries").await;
     assert_eq!(possible, team.ledger().total.micros());
     assert_eq!(team.number("SELECT count(*) FROM reservations").await, 0);
@@ -348,18 +335,7 @@ async fn a_process_that_loses_its_liveness_connection_keeps_the_sweeps_verdict()
     assert_eq!(ended.len(), 1);
     // A live process (any of the two) sweeps the call: possibly charged, its reservation
     // freed; the record is bought again by the other process.
-    let mut state = String::new();
-    for _ in 0..100 {
-        state = c
-            .query_one("SELECT state FROM entries", &[])
-            .await
-            .unwrap()
-            .get(0);
-        if state != "sent" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let state = settled_state(&team).await;
     assert_eq!(state, "possibly_charged");
     let again = buy::call(&fast, &member, &request, None).await.unwrap();
     assert_eq!((again.status, again.cost.micros()), (200, micros("0.05")));
@@ -409,4 +385,23 @@ async fn a_process_that_loses_its_liveness_connection_keeps_the_sweeps_verdict()
         .unwrap()
         .get(0);
     assert_eq!(Some(owner), new);
+}
+
+/// The state of the one journal entry once it is no longer `sent` (a live process sweeps a
+/// dead one's call within a second), or `sent` after 5 s.
+async fn settled_state(team: &Team) -> String {
+    let mut state = String::new();
+    for _ in 0..100 {
+        let c = team.pool.get().await.unwrap();
+        state = c
+            .query_one("SELECT state FROM entries", &[])
+            .await
+            .unwrap()
+            .get(0);
+        if state != "sent" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    state
 }
