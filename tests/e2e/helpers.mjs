@@ -395,6 +395,13 @@ export async function until(probe, done, timeout = 15000, every = 150) {
   }
 }
 
+/** The demo ledger `page` shows, in micros, once `done(micros)` holds (or after `timeout` ms:
+ * the caller asserts). The meter is set when the call's commit is read back, which can be a
+ * frame after its table shows: an assertion on a new charge waits for it. */
+export function shownLedger(page, done = () => true, timeout = 10000) {
+  return until(async () => micros(await page.getByTestId('ledger').textContent()), done, timeout);
+}
+
 /** The sandbox ledger once `done(ledger)` holds (or after `timeout` ms: the caller asserts). */
 export function ledgerUntil(done, timeout = 15000) {
   return until(ledger, done, timeout);

@@ -7,7 +7,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { e2e, research, saved } from './helpers.mjs';
+import { e2e, research, saved, micros, shownLedger } from './helpers.mjs';
 
 const app = e2e();
 let doc;
@@ -95,7 +95,7 @@ test('an imported result is labelled "imported" and running it again costs its p
   assert.equal(await page.getByTestId('ledger').textContent(), '$0.0000');
   await run.click();
   await page.locator('[data-testid="result-meta"]:not([data-imported])').waitFor();
-  assert.equal(await page.getByTestId('ledger').textContent(), '$0.0009');
+  assert.equal(await shownLedger(page, (m) => m === micros('$0.0009')), micros('$0.0009'));
   assert.equal(await page.getByTestId('spend').textContent(), '$0.0009');
   assert.equal(await page.getByTestId('imported').count(), 0);
   await page.context().close();
