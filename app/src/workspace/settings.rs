@@ -15,19 +15,22 @@ pub const DEMO_BASE_URL: &str = "sandbox://demo";
 
 impl Workspace {
     /// Saves the fields this tab changed (localStorage, field by field: [`Settings::merged`])
-    /// and applies the key policy.
-    pub fn set_settings(self, settings: Settings) {
+    /// and applies the key policy. False when the browser refused to store them.
+    pub fn set_settings(self, settings: Settings) -> bool {
         let before = self.settings.get_untracked();
         let settings = Settings::merged(&before, &settings, store::stored_settings());
+        let mut saved = true;
         if let Ok(t) = serde_json::to_string(&settings) {
             if let Err(e) = store::local_try_set(store::SETTINGS_KEY, &t) {
                 self.save_failed(format!("Could not save the settings in this browser: {e}"));
+                saved = false;
             }
         }
         self.settings.set(settings);
         self.persist_key();
         // The meter follows the mode, the cap's period and a reset.
         self.refresh_spend();
+        saved
     }
 
     /// Sets the API key (memory; stored only when "remember" is ticked).

@@ -77,11 +77,17 @@ impl Workspace {
         }
     }
 
-    /// Starts the meter over (Settings' reset): entries before now no longer count.
+    /// Starts the meter over (Settings' reset): entries before now no longer count. The
+    /// machine writes it under the journal lock ([`follow::reset_meter`]); a pending save
+    /// until then.
     pub fn reset_meter(self) {
-        let mut s = self.settings.get_untracked();
-        s.budget_reset_at = now();
-        self.set_settings(s);
+        self.pending.update(|p| *p += 1);
+        spawn_local(async move {
+            if follow::reset_meter(self).await.is_err() {
+                self.save_failed("Could not reset the meter: reload this tab and try again".into());
+            }
+            self.pending.update(|p| *p = p.saturating_sub(1));
+        });
     }
 
     /// True when another tab left requests `sent` or a call `running`: whether it is still

@@ -8,7 +8,9 @@
 use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
-use serpkit::machine::{stored_cap, CallId, Entry, Op, Reservation, Settings, Snapshot, TabId};
+use serpkit::machine::{
+    stored_cap, CallId, Entry, Op, Reservation, Setting, Settings, Snapshot, TabId,
+};
 
 use super::journal::JournalEntry;
 use crate::model::{self, Mode};
@@ -176,28 +178,58 @@ impl HostSnapshot {
             .any(|r| r.call.tab == self.me() && r.items.iter().any(|i| wanted.contains(i.as_str())))
     }
 
-    /// The machine's sweep writes as the app's: entries to store as possibly charged (their
-    /// ids) and the reservations to delete (their jobs).
-    pub fn sweep_ops(&self, ops: &[Op]) -> (Vec<String>, Vec<String>) {
-        let mut orphans = Vec::new();
-        let mut freed = Vec::new();
+    /// A transaction of the machine as the app's rows: journal entries (their ids, with the
+    /// machine's state and amounts) and the reservations to delete (their jobs). `Err`: an
+    /// op this host does not write yet (the app's calls and settings do not run through its
+    /// [`serpkit::machine::Tab`] yet), so none of the transaction is written.
+    pub fn writes(&self, ops: &[Op]) -> Result<Writes, Op> {
+        let mut w = Writes::default();
         for op in ops {
             match op {
                 Op::PutEntry(e) => {
                     if let Some(id) = self.entry_ids.get(e.id.n as usize) {
-                        orphans.push(id.clone());
+                        w.entries.push((id.clone(), e.clone()));
                     }
                 }
                 Op::DeleteReservation(call) => {
                     if let Some(job) = self.job(*call) {
-                        freed.push(job.to_string());
+                        w.freed.push(job.to_string());
                     }
                 }
-                _ => {}
+                Op::PutSetting(setting) => w.settings.push(setting.clone()),
+                other => return Err(other.clone()),
             }
         }
-        (orphans, freed)
+        Ok(w)
     }
+}
+
+/// A machine settings field written into the app's settings (the cap as the amount text the
+/// settings store, which [`stored_cap`] reads back as the same cap).
+pub fn apply_setting(s: &mut model::Settings, setting: &Setting) {
+    match setting {
+        Setting::Mode(m) => s.mode = *m,
+        Setting::BaseUrl(u) => s.base_url.clone_from(u),
+        Setting::InsecureOk(u) => s.insecure_ok.clone_from(u),
+        Setting::Cap(c) => {
+            s.budget = c.map_or(String::new(), |u| u.to_string().replacen('$', "", 1));
+        }
+        Setting::Period(p) => s.budget_period = *p,
+        Setting::ResetAt(t) => s.budget_reset_at = *t as f64,
+        // Stands for the fields that move no money: the app writes those itself.
+        Setting::Other(_) => {}
+    }
+}
+
+/// What a machine transaction writes, as the app's rows ([`HostSnapshot::writes`]).
+#[derive(Debug, Default, PartialEq)]
+pub struct Writes {
+    /// Journal entries: the app's id, and the entry as the machine settled it.
+    pub entries: Vec<(String, Entry)>,
+    /// The jobs whose reservations go.
+    pub freed: Vec<String>,
+    /// Settings fields, in order.
+    pub settings: Vec<Setting>,
 }
 
 impl Snapshot for HostSnapshot {
@@ -311,8 +343,8 @@ mod tests {
         let snap = snapshot(&[], &closed);
         assert_eq!(plan(&snap, &["a", "b"], false), Plan::Buy(vec!["b".into()]));
         assert_eq!(plan(&snap, &["a"], false), Plan::Answered);
-        let (_, freed) = snap.sweep_ops(&rules::sweep(&snap));
-        assert_eq!(freed, vec!["j2".to_string()]);
+        let freed = snap.writes(&rules::sweep(&snap)).map(|w| w.freed);
+        assert_eq!(freed, Ok(vec!["j2".to_string()]));
     }
 
     #[test]
@@ -322,7 +354,10 @@ mod tests {
             entry("e2", "other", EntryState::Sent, &["c"]),
         ];
         let snap = snapshot(&entries, &[]);
-        let (orphans, _) = snap.sweep_ops(&rules::sweep(&snap));
+        let orphans: Vec<String> = snap
+            .writes(&rules::sweep(&snap))
+            .map(|w| w.entries.into_iter().map(|(id, _)| id).collect())
+            .unwrap_or_default();
         assert_eq!(orphans, vec!["e1".to_string()]);
         assert_eq!(
             plan(&snap, &["b"], false),
@@ -332,6 +367,120 @@ mod tests {
             }
         );
         assert_eq!(plan(&snap, &["b"], true), Plan::Buy(vec!["b".into()]));
+    }
+
+    #[test]
+    fn this_tabs_machine_sweeps_what_closed_tabs_left_as_the_app_rows() {
+        // The whole `Tab`, as `drive.rs` runs it: Opened → Lock; Granted → one commit of
+        // the app's rows; Committed → Unlock, and quiet.
+        use serpkit::machine::{Effect, Event, Tab};
+        let entries = [
+            entry("e1", "gone", EntryState::Sent, &["b"]),
+            entry("e2", "other", EntryState::Sent, &["c"]),
+            entry("e3", "gone", EntryState::Charged, &["d"]),
+        ];
+        let snap = snapshot(&entries, &[reservation("j2", "gone", &["b"])]);
+        let mut tab = Tab::new(snap.me(), snap.settings().clone(), true);
+        let mut out = Vec::new();
+        tab.step(10, Event::Opened, &mut out);
+        assert_eq!(out, vec![Effect::Lock]);
+        out.clear();
+        tab.step(10, Event::Granted(&snap), &mut out);
+        let [Effect::Commit { txn, ops }] = &out[..] else {
+            panic!("one commit expected: {out:?}");
+        };
+        let writes = snap
+            .writes(ops)
+            .expect("the sweep writes only the app's rows");
+        let settled: Vec<(&str, EntryState, Usd)> = writes
+            .entries
+            .iter()
+            .map(|(id, e)| (id.as_str(), e.state, e.possible))
+            .collect();
+        assert_eq!(
+            settled,
+            vec![("e1", EntryState::PossiblyCharged, Usd::from_micros(100_000))]
+        );
+        assert_eq!(writes.freed, vec!["j2".to_string()]);
+        let txn = *txn;
+        out.clear();
+        tab.step(
+            11,
+            Event::Committed {
+                txn,
+                result: Ok(()),
+            },
+            &mut out,
+        );
+        assert_eq!(out, vec![Effect::Unlock]);
+        assert!(tab.is_quiet());
+        // A write the app does not perform yet refuses the whole transaction.
+        assert!(snap.writes(&[Op::ClearHistory]).is_err());
+    }
+
+    #[test]
+    fn a_reset_of_the_meter_is_a_money_setting_written_under_the_lock() {
+        // ResetMeter → Lock; Granted → the setting alone in its commit; Committed → it is
+        // announced and the lock let go, then the sweep the change asked for.
+        use serpkit::machine::{Effect, Event, Tab};
+        let snap = snapshot(&[], &[]);
+        let mut tab = Tab::new(snap.me(), snap.settings().clone(), true);
+        let mut out = Vec::new();
+        tab.step(1_000, Event::ResetMeter, &mut out);
+        assert_eq!(out, vec![Effect::Lock]);
+        out.clear();
+        tab.step(1_000, Event::Granted(&snap), &mut out);
+        let [Effect::Commit { txn, ops }] = &out[..] else {
+            panic!("one commit expected: {out:?}");
+        };
+        let writes = snap.writes(ops).expect("a setting is the app's to write");
+        assert_eq!(writes.settings, vec![Setting::ResetAt(1_000)]);
+        let mut settings = model::Settings::default();
+        for s in &writes.settings {
+            apply_setting(&mut settings, s);
+        }
+        assert_eq!(settings.budget_reset_at, 1_000.0);
+        let txn = *txn;
+        out.clear();
+        tab.step(
+            1_001,
+            Event::Committed {
+                txn,
+                result: Ok(()),
+            },
+            &mut out,
+        );
+        assert_eq!(
+            out,
+            vec![
+                Effect::Announce(Setting::ResetAt(1_000)),
+                Effect::Unlock,
+                Effect::Lock
+            ]
+        );
+    }
+
+    #[test]
+    fn every_money_setting_reads_back_as_the_machine_wrote_it() {
+        let fields = [
+            Setting::Mode(Mode::Live),
+            Setting::BaseUrl("https://api.example.com".into()),
+            Setting::InsecureOk("http://10.0.0.2:8080".into()),
+            Setting::Cap(Some(Usd::from_micros(250_000))),
+            Setting::Cap(Some(Usd::from_micros(1_234_567))),
+            Setting::Cap(Some(Usd::ZERO)),
+            Setting::Cap(None),
+            Setting::Period(serpkit::machine::Period::UntilReset),
+            Setting::ResetAt(42),
+        ];
+        for field in fields {
+            let mut settings = model::Settings::default();
+            apply_setting(&mut settings, &field);
+            let read = HostSnapshot::of_journal(&settings, &[], false);
+            let mut expected = read.settings().clone();
+            expected.apply(&field);
+            assert_eq!(read.settings(), &expected, "{field:?}");
+        }
     }
 
     #[test]

@@ -22,6 +22,7 @@
 
 pub mod account;
 mod book;
+mod drive;
 mod follow;
 pub mod history;
 pub mod host;
