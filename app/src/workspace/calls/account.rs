@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serpkit::client::ValidationMode;
+use serpkit::machine::Event;
 
 use super::journal::{period_start, totals_of, JournalEntry, Period, Totals};
 use super::{follow, tabs};
@@ -78,12 +79,12 @@ impl Workspace {
     }
 
     /// Starts the meter over (Settings' reset): entries before now no longer count. The
-    /// machine writes it under the journal lock ([`follow::reset_meter`]); a pending save
+    /// machine writes it under the journal lock ([`follow::drive`]); a pending save
     /// until then.
     pub fn reset_meter(self) {
         self.pending.update(|p| *p += 1);
         spawn_local(async move {
-            if follow::reset_meter(self).await.is_err() {
+            if follow::drive(self, Event::ResetMeter).await.is_err() {
                 self.save_failed("Could not reset the meter: reload this tab and try again".into());
             }
             self.pending.update(|p| *p = p.saturating_sub(1));
@@ -91,7 +92,7 @@ impl Workspace {
     }
 
     /// True when another tab left requests `sent` or a call `running`: whether it is still
-    /// open decides what they become ([`follow::sweep`]).
+    /// open decides what they become (the sweep: [`follow::drive`]).
     pub(crate) fn needs_sweep(self) -> bool {
         let me = tabs::tab_id();
         self.journal.with_untracked(|j| {
@@ -103,11 +104,12 @@ impl Workspace {
         })
     }
 
-    /// Settles what tabs that are gone left `sent` or `running`, if anything
-    /// ([`follow::sweep`]). Its chunk not fetched: the next look (every 5 s) tries again.
+    /// Settles what tabs that are gone left `sent` or `running`, if anything (the machine's
+    /// sweep: [`follow::drive`]). Its chunk not fetched: the next look (every 5 s) tries
+    /// again.
     pub(crate) async fn sweep_closed_tabs(self) {
         if self.needs_sweep() {
-            let _ = follow::sweep(self).await;
+            let _ = follow::drive(self, Event::Opened).await;
         }
     }
 

@@ -1,7 +1,7 @@
 //! What a tab does about the others, in its own wasm chunk (fetched only when another tab
-//! left something to settle or tells something): turn the requests of closed tabs into
-//! possibly charged and their running calls into interrupted ones ([`sweep`]), and re-read
-//! what another tab committed ([`apply`]).
+//! left something to settle or tells something): drive this tab's money machine (the sweep
+//! of what closed tabs left, a reset of the meter: [`drive`]), and re-read what another tab
+//! committed ([`apply`]).
 
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
@@ -14,37 +14,23 @@ use crate::model::{CallResult, HistoryEntry};
 use crate::store;
 use crate::workspace::Workspace;
 
-/// Looks at the other tabs through this tab's machine ([`super::drive`]): under the journal
-/// lock, requests still `sent` by tabs that are gone become possibly charged and their
-/// reservations go; their running calls are interrupted with what they bought and may have
-/// been charged; all is written back and the other tabs told. `Err`: the chunk could not be
-/// fetched (tried again at the next look).
+/// Tells this tab's money machine `event` and performs its effects ([`super::drive`]):
+/// `Opened` looks at the other tabs (under the journal lock, requests still `sent` by tabs
+/// that are gone become possibly charged and their reservations go; their running calls
+/// are interrupted with what they bought and may have been charged); `ResetMeter` writes
+/// the reset under the lock. `Err`: the chunk could not be fetched.
 #[::leptos::wasm_split::wasm_split(
     call_service,
     wasm_split_path = ::leptos::wasm_split,
     fallible,
     return_wrapper(let future = _; { future.await } -> Result<(), SplitLoaderError>)
 )]
-pub(super) fn sweep(workspace: Workspace) -> LocalBoxFuture<'static, Result<(), SplitLoaderError>> {
-    Box::pin(async move {
-        super::drive::drive(workspace, Event::Opened).await;
-        Ok(())
-    })
-}
-
-/// Resets the meter through this tab's machine ([`super::drive`]): the reset time is a
-/// money setting, written under the journal lock. Counted as a pending save meanwhile.
-#[::leptos::wasm_split::wasm_split(
-    call_service,
-    wasm_split_path = ::leptos::wasm_split,
-    fallible,
-    return_wrapper(let future = _; { future.await } -> Result<(), SplitLoaderError>)
-)]
-pub(super) fn reset_meter(
+pub(super) fn drive(
     workspace: Workspace,
+    event: Event<'static>,
 ) -> LocalBoxFuture<'static, Result<(), SplitLoaderError>> {
     Box::pin(async move {
-        super::drive::drive(workspace, Event::ResetMeter).await;
+        super::drive::drive(workspace, event).await;
         Ok(())
     })
 }
