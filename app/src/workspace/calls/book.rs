@@ -14,8 +14,9 @@ use serpkit::client::{
 
 use super::host::HostSnapshot;
 use super::journal::{Changed, JournalEntry};
+use super::order::{Order, Stamp};
 use super::tabs;
-use crate::model::{CallResult, Mode, Validation};
+use crate::model::{Mode, Validation};
 use crate::store;
 use crate::workspace::records::{new_row_key, previous_to_keep, row_text, RecordEntry};
 use crate::workspace::{now, Workspace};
@@ -43,10 +44,8 @@ pub(super) struct Book {
     workspace: Workspace,
     job: String,
     result_key: String,
-    canonical_json: String,
-    source: String,
+    stamp: Stamp,
     mode: Mode,
-    at: f64,
     strict: bool,
     open: RefCell<HashMap<u64, JournalEntry>>,
     next: Cell<u64>,
@@ -54,25 +53,15 @@ pub(super) struct Book {
 }
 
 impl Book {
-    /// The journal of one call: its history row's id (`job`), its result's cache key and
-    /// canonical request, where and in which mode it buys, and when it started.
-    pub(super) fn new(
-        workspace: Workspace,
-        job: &str,
-        (result_key, canonical_json): (&str, &str),
-        source: &str,
-        mode: Mode,
-        at: f64,
-    ) -> Book {
+    /// The journal of `order` (its results carry `stamp`).
+    pub(super) fn new(order: &Order, stamp: &Stamp) -> Book {
         Book {
-            workspace,
-            job: job.to_string(),
-            result_key: result_key.to_string(),
-            canonical_json: canonical_json.to_string(),
-            source: source.to_string(),
-            mode,
-            at,
-            strict: workspace.validation_mode() == ValidationMode::Strict,
+            workspace: order.workspace,
+            job: order.job.clone(),
+            result_key: order.key.clone(),
+            stamp: stamp.clone(),
+            mode: order.mode,
+            strict: order.workspace.validation_mode() == ValidationMode::Strict,
             open: RefCell::new(HashMap::new()),
             next: Cell::new(0),
             result_stored: Cell::new(false),
@@ -205,20 +194,14 @@ impl Book {
                 None => serpkit::decode::check_syntax(body).is_err(),
             };
             let rejected = unreadable || (self.strict && report.as_ref().is_some_and(|r| !r.ok()));
-            let result = CallResult {
-                key: workspace.kept_key(&self.result_key, unreadable),
-                operation: entry.operation.clone(),
-                request: self.canonical_json.clone(),
-                body: body.clone(),
+            let result = self.stamp.result(
+                workspace.kept_key(&self.result_key, unreadable),
+                body.clone(),
                 validation,
-                charge: settled.charge,
-                at: self.at,
-                mode: self.mode,
-                missing: Vec::new(),
-                imported: false,
-                source: self.source.clone(),
+                settled.charge,
+                Vec::new(),
                 rejected,
-            };
+            );
             if let Ok(text) = serde_json::to_string(&result) {
                 results.push((result.key.clone(), text));
             }

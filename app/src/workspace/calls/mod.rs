@@ -29,6 +29,7 @@ pub mod host;
 pub mod journal;
 pub mod key;
 mod leave;
+mod order;
 mod reserve;
 mod service;
 mod settle;
@@ -41,7 +42,7 @@ use serpkit::Request;
 
 use super::state::Waiter;
 use super::{now, use_workspace, ErrorInfo, Running, Workspace};
-use reserve::Ask;
+use order::Order;
 pub use service::CHUNK_SIZE;
 use service::{call_service, CONCURRENCY};
 
@@ -322,7 +323,7 @@ pub fn run(
     }
     call.started.set(Some(now()));
     let cancel = workspace.begin(&key, done);
-    let ask = Ask {
+    let order = Order {
         workspace,
         target: workspace.call_target(),
         request: job.request,
@@ -331,9 +332,13 @@ pub fn run(
         refresh,
         cancel,
         key: key.clone(),
+        mode: workspace.mode(),
+        source: workspace.record_source(),
+        at: now(),
+        job: tabs::next_id(),
     };
     spawn_local(async move {
-        let stored = match call_service(ask).await {
+        let stored = match call_service(order).await {
             Ok(stored) => stored,
             // Its code could not be fetched: nothing was sent.
             Err(_) => {

@@ -1,4 +1,4 @@
-//! Reserving what a call buys: under the journal lock, the running jobs of every open tab
+//! Reserving what a call ([`Order`]) buys: under the journal lock, the running jobs of every open tab
 //! are read; while one reserves any of the same records (or the same request), the call
 //! waits and says where it is being bought, then re-reads what that job stored and buys
 //! only the rest. A call that reserves writes its history row ahead (`running`, with what it
@@ -8,39 +8,18 @@ use std::collections::HashSet;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use serpkit::client::Cancel;
 use serpkit::machine::rules::{self, Plan};
 use serpkit::machine::CallId;
 use serpkit::{Request, Usd};
 
 use super::host::{HostSnapshot, Read, StoredReservation};
 use super::journal::{Changed, JournalEntry};
+use super::order::Order;
 use super::tabs;
 use crate::model::{CallResult, HistoryEntry};
 use crate::store;
 use crate::workspace::state::YES_MS;
 use crate::workspace::{now, quote_now, ErrorInfo, Workspace};
-
-/// One call as the user asked for it, captured at the click: what `run` asks of the
-/// service chunk (`call_service`), checked and not reserved yet; [`reserve`] reserves it.
-pub(super) struct Ask {
-    /// The workspace the call belongs to (its client, records and running state).
-    pub(super) workspace: Workspace,
-    /// The request (without key: the client adds it).
-    pub(super) request: Request,
-    /// The route that shows its result (History).
-    pub(super) route: String,
-    /// Its input as History shows it.
-    pub(super) input: String,
-    /// Buy it again even if it is stored (Refresh).
-    pub(super) refresh: bool,
-    /// Cancels the call (a bulk job stops starting chunks).
-    pub(super) cancel: Cancel,
-    /// The request's cache key ([`super::cache_key`]).
-    pub(super) key: String,
-    /// Where it goes, captured at the click ([`Workspace::call_target`]).
-    pub(super) target: String,
-}
 
 /// Why a waiting call stops when the settings changed under it.
 pub(super) const SETTINGS_CHANGED: &str = "the settings changed while this call waited (mode, base URL or API key), so it was not sent anywhere else: run it again";
@@ -61,24 +40,25 @@ enum Blocked {
 /// a running job of any open tab reserves some of it. `Err(stored)`: no request to send any
 /// more: another job bought it meanwhile (`true`: its result is stored) or the call was
 /// cancelled while waiting (`false`).
-pub(super) async fn reserve(workspace: Workspace, ask: &Ask) -> Result<HistoryEntry, bool> {
-    let Ask {
+pub(super) async fn reserve(order: &Order) -> Result<HistoryEntry, bool> {
+    let Order {
+        workspace,
         request,
         key,
         refresh,
         cancel,
         ..
-    } = ask;
+    } = order;
+    let workspace = *workspace;
     let refresh = *refresh;
     let mut waited = false;
     loop {
         if cancel.is_cancelled() {
             return Err(false);
         }
-        if workspace.call_target() != ask.target {
+        if workspace.call_target() != order.target {
             let error = serpkit::client::Error::Journal(SETTINGS_CHANGED.into());
-            let mode = workspace.mode();
-            workspace.set_error(key, Some(ErrorInfo::from_error(&error, mode)));
+            workspace.set_error(key, Some(ErrorInfo::from_error(&error, order.mode)));
             return Err(false);
         }
         if waited {
@@ -90,10 +70,10 @@ pub(super) async fn reserve(workspace: Workspace, ask: &Ask) -> Result<HistoryEn
         }
         let estimate = quote_now(workspace, request, refresh).usd;
         let row = HistoryEntry {
-            id: tabs::next_id(),
+            id: order.job.clone(),
             operation: request.operation().path().to_string(),
-            input: ask.input.clone(),
-            route: ask.route.clone(),
+            input: order.input.clone(),
+            route: order.route.clone(),
             key: String::new(),
             at: now(),
             estimate,
@@ -102,16 +82,16 @@ pub(super) async fn reserve(workspace: Workspace, ask: &Ask) -> Result<HistoryEn
             outcome: crate::model::Outcome::Running,
             message: String::new(),
             validation: String::new(),
-            mode: workspace.mode(),
+            mode: order.mode,
             tab: tabs::tab_id(),
-            source: workspace.record_source(),
+            source: order.source.clone(),
         };
         // A run soon after the user was told what an interrupted call possibly bought is
         // the user's yes to buying it again.
         let yes = workspace
             .local
             .with_value(|l| l.asked_yes.get(key).is_some_and(|t| now() - t < YES_MS));
-        match workspace.write_ahead_row(ask, &row, yes).await {
+        match workspace.write_ahead_row(order, &row, yes).await {
             Ok(()) => {
                 workspace.set_waiting(key, None);
                 workspace.local.update_value(|l| {
@@ -154,7 +134,7 @@ impl Workspace {
     /// other tabs are told.
     async fn write_ahead_row(
         self,
-        ask: &Ask,
+        order: &Order,
         row: &HistoryEntry,
         yes: bool,
     ) -> Result<(), Blocked> {
@@ -162,14 +142,14 @@ impl Workspace {
         tabs::with_lock(tabs::JOURNAL_LOCK, async {
             let open = tabs::open_tabs().await;
             self.read_other_tabs_entries().await;
-            if serpkit::records::request_keys(&ask.request, &row.source).is_some() {
+            if serpkit::records::request_keys(&order.request, &row.source).is_some() {
                 // Records another tab committed whose message has not arrived yet.
                 self.records.read_new().await;
             }
             let reservations = read_reservations().await;
             let settings =
                 store::stored_settings().unwrap_or_else(|| self.settings.get_untracked());
-            let (items, stored) = self.items_and_stored(&ask.request, &ask.key);
+            let (items, stored) = self.items_and_stored(order);
             let mine: HashSet<String> = self.history.with_untracked(|h| {
                 h.iter()
                     .filter(|r| r.tab == me && r.outcome == crate::model::Outcome::Running)
@@ -198,7 +178,7 @@ impl Workspace {
                     },
                     source: &row.source,
                     items: &items,
-                    refresh: ask.refresh,
+                    refresh: order.refresh,
                     confirm_possibly: yes,
                     locks: tabs::has_locks(),
                     running: &running,
@@ -261,12 +241,12 @@ impl Workspace {
         Ok(())
     }
 
-    /// What a run of `request` (cache key `key`) wants, as the journal reserves it (every
-    /// record key, or the key itself for an operation priced per request), and which of
-    /// those are stored from its source (fresh enough per Settings, or a complete result).
-    fn items_and_stored(self, request: &Request, key: &str) -> (Vec<String>, HashSet<String>) {
-        let source = self.record_source();
-        match serpkit::records::request_keys(request, &source) {
+    /// What `order` wants, as the journal reserves it (every record key, or its cache key
+    /// for an operation priced per request), and which of those are stored from its source
+    /// (fresh enough per Settings, or a complete result).
+    fn items_and_stored(self, order: &Order) -> (Vec<String>, HashSet<String>) {
+        let (request, key) = (&order.request, order.key.as_str());
+        match serpkit::records::request_keys(request, &order.source) {
             Some((_, keys)) => {
                 let all: Vec<String> = keys.iter().map(|k| k.as_str().to_string()).collect();
                 let missing: HashSet<String> =

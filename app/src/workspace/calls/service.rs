@@ -9,45 +9,21 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
-use serpkit::client::{BulkOptions, Cancel, Client, Error, LocalBoxFuture};
+use serpkit::client::{BulkOptions, Client, Error, LocalBoxFuture};
 use serpkit::ops::search_volume_bulk;
 use serpkit::records::PlanOptions;
-use serpkit::{Operation, Request, Usd};
+use serpkit::{Request, Usd};
 
 use super::book::Book;
-use super::reserve::{reserve, Ask};
+use super::order::{Order, Stamp};
+use super::reserve::reserve;
 use super::settle::{settle, Failure, Outcome, Purchase};
-use crate::model::{CallResult, Mode, Validation};
-use crate::workspace::Workspace;
+use crate::model::{Mode, Validation};
 
 /// Keywords per `search_volume/bulk` request of a bulk job.
 pub const CHUNK_SIZE: usize = 200;
 /// Chunks of a bulk job in flight at once.
 pub(super) const CONCURRENCY: usize = 2;
-
-/// One call once reserved: what [`buy`] sends.
-pub(super) struct ServiceCall {
-    /// The workspace the call belongs to (its client, records and running state).
-    pub(super) workspace: Workspace,
-    /// The request (without key: the client adds it).
-    pub(super) request: Request,
-    /// How the call is planned against the bought records (now, max age, refresh).
-    pub(super) plan: PlanOptions,
-    /// Cancels the call (a bulk job stops starting chunks).
-    pub(super) cancel: Cancel,
-    /// The request's cache key ([`super::cache_key`]).
-    pub(super) key: String,
-    /// The canonical request as JSON, stored with the result.
-    pub(super) canonical_json: String,
-    /// When the call started (ms since the epoch).
-    pub(super) at: f64,
-    /// The mode it runs in.
-    pub(super) mode: Mode,
-    /// Where it is bought ([`Workspace::record_source`]).
-    pub(super) source: String,
-    /// Its history row's id: the job its journal entries belong to.
-    pub(super) job: String,
-}
 
 /// The part of a run after its checks: reserve what it buys ([`reserve`]), talk to the
 /// service (the client, its transports, validation, bulk merging, the purchase journal) and
@@ -61,15 +37,17 @@ pub(super) struct ServiceCall {
     fallible,
     return_wrapper(let future = _; { future.await } -> Result<bool, SplitLoaderError>)
 )]
-pub(super) fn call_service(ask: Ask) -> LocalBoxFuture<'static, Result<bool, SplitLoaderError>> {
+pub(super) fn call_service(
+    order: Order,
+) -> LocalBoxFuture<'static, Result<bool, SplitLoaderError>> {
     Box::pin(async move {
-        let workspace = ask.workspace;
-        let row = match reserve(workspace, &ask).await {
+        let workspace = order.workspace;
+        let row = match reserve(&order).await {
             Ok(row) => row,
             Err(stored) => return Ok(stored),
         };
-        let mode = workspace.mode();
-        if workspace.call_target() != ask.target {
+        let stamp = Stamp::of(&order);
+        if workspace.call_target() != order.target {
             // The settings changed while the reservation was written: it is not re-targeted.
             let error = Error::Journal(super::reserve::SETTINGS_CHANGED.into());
             let failure = Failure {
@@ -77,93 +55,59 @@ pub(super) fn call_service(ask: Ask) -> LocalBoxFuture<'static, Result<bool, Spl
                 charge: Usd::ZERO,
                 possible: Usd::ZERO,
             };
-            return Ok(settle(workspace, row, &ask.key, mode, Err(failure)));
+            return Ok(settle(&order, &stamp, row, Err(failure)));
         }
-        let plan = workspace.plan_options(ask.refresh);
-        let canonical_json = canonical_json(&ask.request);
-        let call = ServiceCall {
-            workspace,
-            at: plan.now_ms,
-            request: ask.request,
-            plan,
-            cancel: ask.cancel,
-            key: ask.key,
-            canonical_json,
-            mode,
-            source: row.source.clone(),
-            job: row.id.clone(),
-        };
-        let outcome = buy(&call).await;
-        Ok(settle(workspace, row, &call.key, mode, outcome))
+        let outcome = buy(&order, &stamp).await;
+        Ok(settle(&order, &stamp, row, outcome))
     })
 }
 
-/// The request as its stored result keeps it: JSON without the key.
-fn canonical_json(request: &Request) -> String {
-    let mut r = request.clone();
-    r.set_key(serpkit::ApiKey::default());
-    r.to_json()
-}
-
 /// Sends a reserved call through the client with the app's purchase journal.
-async fn buy(call: &ServiceCall) -> Outcome {
-    {
-        let book = Rc::new(Book::new(
-            call.workspace,
-            &call.job,
-            (&call.key, &call.canonical_json),
-            &call.source,
-            call.mode,
-            call.at,
-        ));
-        let client = if call.mode == Mode::Demo && journal_off_for_benchmark() {
-            call.workspace.client()
-        } else {
-            call.workspace.client().with_journal(book.clone())
-        };
-        let records = call.workspace.records;
-        let outcome = match &call.request {
-            Request::SearchVolumeBulk(bulk) => run_bulk(&client, call, bulk).await,
-            request => match client
-                .call_with_records(request, Some(&records), &call.plan, Some(&call.cancel))
-                .await
-            {
-                Ok(reply) => Ok(Purchase {
-                    result: CallResult {
-                        key: call.key.clone(),
-                        operation: request.operation().path().to_string(),
-                        request: call.canonical_json.clone(),
-                        body: reply.body,
-                        validation: reply
-                            .report
-                            .as_ref()
-                            .map(Validation::from_report)
-                            .unwrap_or_default(),
-                        charge: reply.charge,
-                        at: call.at,
-                        mode: call.mode,
-                        missing: Vec::new(),
-                        imported: false,
-                        source: call.source.clone(),
-                        rejected: false,
-                    },
-                    charge: reply.charge,
-                    possible: Usd::ZERO,
-                    stopped: None,
-                    reused: reply.from_store,
-                    store_error: reply.store_error,
-                    result_stored: book.result_stored(),
-                }),
-                Err(error) => Err(Failure {
-                    charge: error.charge(),
-                    possible: error.possible_charge(),
-                    error,
-                }),
-            },
-        };
-        call.workspace.refresh_spend();
-        outcome
-    }
+async fn buy(order: &Order, stamp: &Stamp) -> Outcome {
+    let workspace = order.workspace;
+    let plan = workspace.plan_options(order.refresh);
+    let book = Rc::new(Book::new(order, stamp));
+    let client = if order.mode == Mode::Demo && journal_off_for_benchmark() {
+        workspace.client()
+    } else {
+        workspace.client().with_journal(book.clone())
+    };
+    let records = workspace.records;
+    let outcome = match &order.request {
+        Request::SearchVolumeBulk(bulk) => run_bulk(&client, order, stamp, &plan, bulk).await,
+        request => match client
+            .call_with_records(request, Some(&records), &plan, Some(&order.cancel))
+            .await
+        {
+            Ok(reply) => Ok(Purchase {
+                result: stamp.result(
+                    order.key.clone(),
+                    reply.body,
+                    reply
+                        .report
+                        .as_ref()
+                        .map(Validation::from_report)
+                        .unwrap_or_default(),
+                    reply.charge,
+                    Vec::new(),
+                    false,
+                ),
+                charge: reply.charge,
+                possible: Usd::ZERO,
+                stopped: None,
+                reused: reply.from_store,
+                store_error: reply.store_error,
+                result_stored: book.result_stored(),
+            }),
+            Err(error) => Err(Failure {
+                charge: error.charge(),
+                possible: error.possible_charge(),
+                error,
+            }),
+        },
+    };
+    workspace.refresh_spend();
+    outcome
 }
 
 /// The benchmark's A/B switch (`localStorage["serpkit.bench.journal"] = "off"`): honoured
@@ -179,23 +123,15 @@ fn journal_off_for_benchmark() -> bool {
 /// only what is still missing.
 async fn run_bulk(
     client: &Client,
-    call: &ServiceCall,
+    order: &Order,
+    stamp: &Stamp,
+    plan: &PlanOptions,
     bulk: &search_volume_bulk::Request,
 ) -> Outcome {
-    let ServiceCall {
-        workspace,
-        cancel,
-        key,
-        canonical_json,
-        at,
-        mode,
-        plan,
-        ..
-    } = call;
-    let (workspace, at, mode) = (*workspace, *at, *mode);
+    let (workspace, key, cancel) = (order.workspace, &order.key, &order.cancel);
     let total = workspace
         .records
-        .plan(&call.request, &client.record_source(), plan)
+        .plan(&order.request, &client.record_source(), plan)
         .map_or(bulk.keywords.len(), |p| p.new_records());
     workspace.running.update(|r| {
         if let Some(s) = r.get_mut(key) {
@@ -230,31 +166,24 @@ async fn run_bulk(
         });
     }
     Ok(Purchase {
-        result: CallResult {
-            key: key.to_string(),
-            operation: Operation::SearchVolumeBulk.path().to_string(),
-            request: canonical_json.to_string(),
-            body: job.records,
-            validation: job
-                .report
+        result: stamp.result(
+            key.to_string(),
+            job.records,
+            job.report
                 .as_ref()
                 .map(Validation::from_report)
                 .unwrap_or_default(),
-            charge: job.charge,
-            at,
-            mode,
+            job.charge,
             // Not bought: the keywords of chunks that did not complete. (A keyword the
             // service answered with an unmatched record is not missing: it was bought, and
             // the report says which records match nothing.)
-            missing: if job.stopped.is_some() {
+            if job.stopped.is_some() {
                 job.missing
             } else {
                 Vec::new()
             },
-            imported: false,
-            source: call.source.clone(),
-            rejected: false,
-        },
+            false,
+        ),
         charge: job.charge,
         possible: job.possibly_charged,
         stopped: job.stopped,

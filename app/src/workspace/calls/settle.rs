@@ -7,8 +7,9 @@ use serpkit::client::Error;
 use serpkit::Usd;
 
 use super::history;
-use crate::model::{CallResult, HistoryEntry, Mode, Validation};
-use crate::workspace::{ErrorInfo, Workspace};
+use super::order::{Order, Stamp};
+use crate::model::{CallResult, HistoryEntry, Validation};
+use crate::workspace::ErrorInfo;
 
 /// What one call bought: the result, this call's charge, and why a bulk job stopped early.
 pub(super) struct Purchase {
@@ -39,27 +40,17 @@ pub(super) type Outcome = Result<Purchase, Failure>;
 /// [`history`]), and the error under its key; true when a result is stored. A body that was
 /// paid for is kept, also when strict validation refused it. Touches only the workspace (the
 /// page may be gone).
-pub(super) fn settle(
-    workspace: Workspace,
-    row: HistoryEntry,
-    key: &str,
-    mode: Mode,
-    outcome: Outcome,
-) -> bool {
+pub(super) fn settle(order: &Order, stamp: &Stamp, row: HistoryEntry, outcome: Outcome) -> bool {
+    let workspace = order.workspace;
     let job = row.id.clone();
-    let stored = store_outcome(workspace, row, key, mode, outcome);
+    let stored = store_outcome(order, stamp, row, outcome);
     // After what it bought is written (a delete comes after the turn's writes).
     workspace.free_reservation(&job);
     stored
 }
 
-fn store_outcome(
-    workspace: Workspace,
-    row: HistoryEntry,
-    key: &str,
-    mode: Mode,
-    outcome: Outcome,
-) -> bool {
+fn store_outcome(order: &Order, stamp: &Stamp, row: HistoryEntry, outcome: Outcome) -> bool {
+    let (workspace, key, mode) = (order.workspace, order.key.as_str(), order.mode);
     match outcome {
         Ok(bought) => {
             let result = bought.result;
@@ -114,19 +105,9 @@ fn store_outcome(
                     .results
                     .with_untracked(|m| m.get(key).cloned())
                     .filter(|r| r.rejected);
-                workspace.put_result(kept.unwrap_or_else(|| CallResult {
-                    key: key.to_string(),
-                    operation: row.operation.clone(),
-                    request: String::new(),
-                    body: body.clone(),
-                    validation,
-                    charge,
-                    at: row.at,
-                    mode,
-                    missing: Vec::new(),
-                    imported: false,
-                    source: row.source.clone(),
-                    rejected: true,
+                workspace.put_result(kept.unwrap_or_else(|| {
+                    let key = key.to_string();
+                    stamp.result(key, body.clone(), validation, charge, Vec::new(), true)
                 }));
             }
             let stored = refused.is_some();

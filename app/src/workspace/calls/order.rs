@@ -1,0 +1,91 @@
+//! One call from the click to its commit ([`Order`]): what the user asked for and where it
+//! goes, captured once at the click and never re-read (a settings change stops the call,
+//! it never re-targets it), and the one place a purchase's [`CallResult`] is built
+//! ([`Stamp::result`]). The page's [`super::Job`] becomes an `Order` in `run`; `reserve.rs`,
+//! `service.rs`, `book.rs` and `settle.rs` all read this one description.
+
+use serpkit::client::Cancel;
+use serpkit::{Request, Usd};
+
+use crate::model::{CallResult, Mode, Validation};
+use crate::workspace::Workspace;
+
+/// One call, as the user clicked it.
+pub(super) struct Order {
+    /// The workspace the call belongs to (its client, records and running state).
+    pub(super) workspace: Workspace,
+    /// The request (without key: the client adds it).
+    pub(super) request: Request,
+    /// The route that shows its result (History).
+    pub(super) route: String,
+    /// Its input as History shows it.
+    pub(super) input: String,
+    /// Buy it again even if it is stored (Refresh).
+    pub(super) refresh: bool,
+    /// Cancels the call (a bulk job stops starting chunks).
+    pub(super) cancel: Cancel,
+    /// The request's cache key ([`super::cache_key`]).
+    pub(super) key: String,
+    /// Where it goes as one signature ([`Workspace::call_target`]): compared under the lock.
+    pub(super) target: String,
+    /// Demo or live.
+    pub(super) mode: Mode,
+    /// Where it buys: its record source.
+    pub(super) source: String,
+    /// When the user clicked (ms since the epoch).
+    pub(super) at: f64,
+    /// Its History row's id: its journal entries and its reservation carry it.
+    pub(super) job: String,
+}
+
+/// What every result a call stores carries, from its [`Order`].
+#[derive(Clone)]
+pub(super) struct Stamp {
+    operation: String,
+    /// The request as its result keeps it: JSON without the key.
+    request: String,
+    at: f64,
+    mode: Mode,
+    source: String,
+}
+
+impl Stamp {
+    /// The stamp of `order`'s results.
+    pub(super) fn of(order: &Order) -> Stamp {
+        let mut request = order.request.clone();
+        request.set_key(serpkit::ApiKey::default());
+        Stamp {
+            operation: order.request.operation().path().to_string(),
+            request: request.to_json(),
+            at: order.at,
+            mode: order.mode,
+            source: order.source.clone(),
+        }
+    }
+
+    /// A result this call bought (or was charged for and keeps refused), under `key`.
+    pub(super) fn result(
+        &self,
+        key: String,
+        body: String,
+        validation: Validation,
+        charge: Usd,
+        missing: Vec<String>,
+        rejected: bool,
+    ) -> CallResult {
+        CallResult {
+            key,
+            operation: self.operation.clone(),
+            request: self.request.clone(),
+            body,
+            validation,
+            charge,
+            at: self.at,
+            mode: self.mode,
+            missing,
+            imported: false,
+            source: self.source.clone(),
+            rejected,
+        }
+    }
+}
