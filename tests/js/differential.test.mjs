@@ -657,3 +657,33 @@ test('parsed values holding undefined, NaN, Infinity and holes: JS path = wasm o
   console.log(`non-JSON values: ${compared} comparisons`);
   failures.assertNone('values JSON cannot hold');
 });
+
+// The prefix rules' JS test compares code units without a branch per unit (src/rules/shape.rs,
+// `prefix_test`): a string one unit short, a unit off at each place, another case, a NUL and
+// the prefix whole or followed by more, in every string of every fixture.
+const PREFIX_EDGES = ['', 'h', 'ht', 'htt', 'http', 'https', 'http:', 'xttp', 'hxtp', 'htxp', 'httx', 'Http', 'HTTP',
+  'htt\u0000', '\u0000ttp', 'htt\ud800', ' http', '#', '#a', 'a#', '@', '@b', 'b@', '\u0000'];
+
+test('strings at the edges of the prefix rules: JS path = wasm on JSON.stringify', () => {
+  const failures = new Failures();
+  let compared = 0;
+  for (const op of OPERATIONS) {
+    const body = fixture(op);
+    const request = matchingRequest(op, body);
+    const count = nodes(body).length;
+    for (let index = 1; index < count; index += 1) {
+      if (typeof nodes(body)[index].value !== 'string') continue;
+      for (const value of PREFIX_EDGES) {
+        const copy = clone(body);
+        const { parent, key } = nodes(copy)[index];
+        parent[key] = value;
+        for (const req of [undefined, request]) {
+          failures.add(compare(op, copy, req, `${JSON.stringify(key)} = ${JSON.stringify(value)}`).failure);
+          compared += 1;
+        }
+      }
+    }
+  }
+  console.log(`prefix edges: ${compared} comparisons`);
+  failures.assertNone('strings at the prefix edges');
+});
