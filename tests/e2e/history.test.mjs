@@ -86,3 +86,26 @@ test('history: demo would have cost, live charged, budget refusals logged, filte
   assert.equal(charged, micros(`$${ledger.total}`), 'the live column sums to the ledger');
   assert.deepEqual(page.errors, []);
 });
+
+test('clearing History is stored: after a reload the rows and results stay gone', { timeout: 60_000 }, async () => {
+  const page = await app.open('/keyword?kw=history%20clear&cc=US');
+  await page.getByTestId('related').click();
+  await page.getByTestId('related-table').waitFor();
+  await saved(page);
+  await spaGo(page, '/history');
+  await page.locator('[data-testid="history-row"]').first().waitFor();
+  await page.getByRole('button', { name: 'Clear history and stored results' }).click();
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await page.getByTestId('history-empty').waitFor();
+  // The stored side is this tab's money machine's commit: done once nothing is pending.
+  await saved(page);
+  await page.reload();
+  await page.locator('main[data-loaded="true"]').waitFor();
+  await page.getByTestId('history-empty').waitFor();
+  assert.equal(await page.locator('[data-testid="history-row"]').count(), 0);
+  // The result went with it: the same request is priced again.
+  await spaGo(page, '/keyword?kw=history%20clear&cc=US');
+  await page.waitForFunction(() => document.querySelector('[data-testid="related"]')?.dataset.price === '$0.1500');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

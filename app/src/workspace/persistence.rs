@@ -262,34 +262,15 @@ impl Workspace {
         self.pending.update(|p| *p = p.saturating_sub(1));
     }
 
-    /// Deletes the history and the stored results. The rows of calls still running stay:
-    /// they are the reservations of running jobs (in this tab or another), and deleting them
-    /// would let another tab buy the same records again.
+    /// Deletes the history and the stored results. The rows of calls still running stay
+    /// (they settle later); the stored side is this tab's money machine's commit
+    /// ([`Workspace::clear_stored_history`]), which can touch no reservation.
     pub fn clear_history(self) {
         self.history
             .update(|h| h.retain(|r| r.outcome == Outcome::Running));
         self.results.set(HashMap::new());
         self.records.clear();
-        if store::available() {
-            spawn_local(async move {
-                if let Err(e) = store::clear(store::RESULTS).await {
-                    self.save_failed(format!("Could not delete from browser storage: {e}"));
-                }
-                // Read under the journal lock: a row another tab wrote ahead meanwhile stays.
-                tabs::with_lock(tabs::JOURNAL_LOCK, async {
-                    let rows = store::load_all::<HistoryEntry>(store::HISTORY, "history entry")
-                        .await
-                        .map(|l| l.items)
-                        .unwrap_or_default();
-                    for r in rows.iter().filter(|r| r.outcome != Outcome::Running) {
-                        if let Err(e) = store::delete(store::HISTORY, &r.id).await {
-                            self.save_failed(format!("Could not delete from browser storage: {e}"));
-                        }
-                    }
-                })
-                .await;
-            });
-        }
+        self.clear_stored_history();
     }
 }
 

@@ -91,6 +91,23 @@ impl Workspace {
         });
     }
 
+    /// Clears the stored History through the machine ([`follow::drive`]); a pending save
+    /// until then.
+    pub(crate) fn clear_stored_history(self) {
+        if !store::available() {
+            return;
+        }
+        self.pending.update(|p| *p += 1);
+        spawn_local(async move {
+            if follow::drive(self, Event::ClearHistory).await.is_err() {
+                self.save_failed(
+                    "Could not delete from browser storage: reload and try again".into(),
+                );
+            }
+            self.pending.update(|p| *p = p.saturating_sub(1));
+        });
+    }
+
     /// True when another tab left requests `sent` or a call `running`: whether it is still
     /// open decides what they become (the sweep: [`follow::drive`]).
     pub(crate) fn needs_sweep(self) -> bool {

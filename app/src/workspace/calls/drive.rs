@@ -5,9 +5,10 @@
 //! them) and its outcome goes back in as the next event, until nothing is left to do.
 //!
 //! The app steps it when it looks at the other tabs (at start, then every 5 s while another
-//! tab left something `sent` or `running`: the sweep of what closed tabs left) and when the
+//! tab left something `sent` or `running`: the sweep of what closed tabs left), when the
 //! user resets the meter (a money setting, written under the lock, so it is ordered with
-//! every write-ahead). A call and the other settings still run their own path
+//! every write-ahead) and when the user clears History (one commit that names no
+//! reservation). A call and the other settings still run their own path
 //! ([`super::reserve`], [`super::book`], `Workspace::set_settings`) with the machine's rules.
 
 use std::cell::RefCell;
@@ -22,7 +23,7 @@ use super::host::{apply_setting, HostSnapshot, Read, Writes};
 use super::journal::{Changed, JournalEntry};
 use super::reserve::read_reservations;
 use super::tabs;
-use crate::model::HistoryEntry;
+use crate::model::{HistoryEntry, Outcome as Ended};
 use crate::store;
 use crate::workspace::{now, Workspace};
 
@@ -60,10 +61,12 @@ pub(super) fn drive(
                     let after = tabs::with_lock(tabs::JOURNAL_LOCK, locked(workspace)).await;
                     queue.extend(after);
                 }
-                Effect::Commit { txn, .. } => {
-                    // Every commit the app's events lead to is made under the lock, where
-                    // the snapshot names the rows; one outside it is not the app's yet.
-                    let result = Err(StoreError::Closed);
+                Effect::Commit { txn, ops } => {
+                    // Outside the lock no snapshot names rows: only writes that name none.
+                    let result = match Writes::unnamed(&ops) {
+                        Ok(writes) => commit(workspace, writes).await,
+                        Err(_) => Err(StoreError::Closed),
+                    };
                     queue.extend(step(workspace, Event::Committed { txn, result }));
                 }
                 Effect::Wake(ms) => spawn_local(async move {
@@ -130,6 +133,9 @@ async fn locked(workspace: Workspace) -> Vec<Effect> {
 /// Writes a machine transaction as the app's rows, in one IndexedDB transaction, and tells
 /// the other tabs.
 async fn commit(workspace: Workspace, writes: Writes) -> Result<(), StoreError> {
+    if writes.clear_history {
+        clear_history(workspace).await?;
+    }
     if !writes.settings.is_empty() {
         // Field by field over what is stored (`set_settings` merges), never a whole copy;
         // the other tabs follow through the `storage` event.
@@ -176,6 +182,34 @@ async fn commit(workspace: Workspace, writes: Writes) -> Result<(), StoreError> 
         tabs::post(&Changed::journal(settled.into_iter().map(|e| e.id).collect()).to_json());
     }
     Ok(())
+}
+
+/// Deletes the stored results and History's rows but those of calls still running (in
+/// this tab or another: they settle later); the reservations are not History's, so they
+/// stay whatever happens here. The rows are read under the journal lock, so a row another
+/// tab writes ahead meanwhile stays.
+async fn clear_history(workspace: Workspace) -> Result<(), StoreError> {
+    if !store::available() {
+        return Err(store_error());
+    }
+    if let Err(e) = store::clear(store::RESULTS).await {
+        workspace.save_failed(format!("Could not delete from browser storage: {e}"));
+        return Err(store_error());
+    }
+    tabs::with_lock(tabs::JOURNAL_LOCK, async {
+        let rows = store::load_all::<HistoryEntry>(store::HISTORY, "history entry")
+            .await
+            .map(|l| l.items)
+            .unwrap_or_default();
+        for r in rows.iter().filter(|r| r.outcome != Ended::Running) {
+            if let Err(e) = store::delete(store::HISTORY, &r.id).await {
+                workspace.save_failed(format!("Could not delete from browser storage: {e}"));
+                return Err(store_error());
+            }
+        }
+        Ok(())
+    })
+    .await
 }
 
 /// Why the last write failed, as the machine knows it.

@@ -196,11 +196,33 @@ impl HostSnapshot {
                         w.freed.push(job.to_string());
                     }
                 }
-                Op::PutSetting(setting) => w.settings.push(setting.clone()),
-                other => return Err(other.clone()),
+                other => w.add_unnamed(other)?,
             }
         }
         Ok(w)
+    }
+}
+
+impl Writes {
+    /// The writes of `ops` that name no row (a setting, clearing History): what a commit
+    /// made outside the lock holds. `Err`: an op this host does not write there, so none of
+    /// the transaction is written (deleting every reservation is one: no path of the app
+    /// can).
+    pub fn unnamed(ops: &[Op]) -> Result<Writes, Op> {
+        let mut w = Writes::default();
+        for op in ops {
+            w.add_unnamed(op)?;
+        }
+        Ok(w)
+    }
+
+    fn add_unnamed(&mut self, op: &Op) -> Result<(), Op> {
+        match op {
+            Op::PutSetting(setting) => self.settings.push(setting.clone()),
+            Op::ClearHistory => self.clear_history = true,
+            other => return Err(other.clone()),
+        }
+        Ok(())
     }
 }
 
@@ -230,6 +252,8 @@ pub struct Writes {
     pub freed: Vec<String>,
     /// Settings fields, in order.
     pub settings: Vec<Setting>,
+    /// History's rows go (and the stored results with them); never a reservation.
+    pub clear_history: bool,
 }
 
 impl Snapshot for HostSnapshot {
@@ -415,7 +439,15 @@ mod tests {
         assert_eq!(out, vec![Effect::Unlock]);
         assert!(tab.is_quiet());
         // A write the app does not perform yet refuses the whole transaction.
-        assert!(snap.writes(&[Op::ClearHistory]).is_err());
+        let reservation = Op::PutReservation(Reservation {
+            call: CallId {
+                tab: snap.me(),
+                n: 0,
+            },
+            source: "src".into(),
+            items: vec!["a".into()],
+        });
+        assert!(snap.writes(&[reservation]).is_err());
     }
 
     #[test]
@@ -481,6 +513,26 @@ mod tests {
             expected.apply(&field);
             assert_eq!(read.settings(), &expected, "{field:?}");
         }
+    }
+
+    #[test]
+    fn clearing_history_is_one_commit_that_can_touch_no_reservation() {
+        use serpkit::machine::{Effect, Event, Tab};
+        let snap = snapshot(&[], &[reservation("j1", "other", &["b"])]);
+        let mut tab = Tab::new(snap.me(), snap.settings().clone(), true);
+        let mut out = Vec::new();
+        tab.step(1, Event::ClearHistory, &mut out);
+        let [Effect::Commit { ops, .. }] = &out[..] else {
+            panic!("one commit expected: {out:?}");
+        };
+        let writes = Writes::unnamed(ops).expect("clearing History is the app's to write");
+        assert!(writes.clear_history);
+        assert!(writes.freed.is_empty());
+        // What History once did (its rows were the reservations) the host cannot write.
+        assert_eq!(
+            Writes::unnamed(&[Op::ClearHistory, Op::DeleteAllReservations]),
+            Err(Op::DeleteAllReservations)
+        );
     }
 
     #[test]
