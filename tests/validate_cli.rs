@@ -28,8 +28,10 @@ fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
     )
 }
 
+/// A file for the CLI to read, under the target directory (Cargo's scratch space for
+/// integration tests), so no run leaves anything in the system's temp folder.
 fn temp(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("serpkit-cli-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serpkit-cli");
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
