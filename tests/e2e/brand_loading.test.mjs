@@ -1,7 +1,7 @@
 // A brand-term edit typed while a competitor's ranked keywords are still loading is kept when
-// they arrive (issue 39). Each domain arriving draws the gap's filters again; the brand terms
-// box shows the one signal that holds what is typed, so an edit not yet applied (applied on
-// Enter or on leaving the box) survives the redraw. Live against the sandbox server, whose
+// they arrive (issue 39), and the box keeps the focus: the filters are drawn once, and only
+// the lists around them follow the data. An edit not yet applied (applied on Enter or on
+// leaving the box) survives the arrival. Live against the sandbox server, whose
 // `delay` fault keeps the competitor loading while the edit is typed.
 
 import { test } from 'node:test';
@@ -36,6 +36,8 @@ test('a brand-term edit typed while a gap domain loads survives its arrival, the
   assert.ok(await page.getByTestId('gap-partial').isVisible(), 'typed while the competitor was loading');
   await page.getByTestId('gap-partial').waitFor({ state: 'detached', timeout: 60000 });
   assert.equal(await brand.inputValue(), typed, 'the edit survives the competitor arriving');
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+  assert.equal(await focused(), 'gap-brand', 'the box keeps the focus when the competitor arrives');
   // Not applied yet, and the page says so.
   await warning.waitFor({ state: 'attached' });
   assert.equal(await page.getByTestId('gap-brand-pending').textContent(), 'Enter applies it');
@@ -45,5 +47,6 @@ test('a brand-term edit typed while a gap domain loads survives its arrival, the
   await warning.waitFor({ state: 'detached' });
   await page.getByTestId('gap-brand-pending').waitFor({ state: 'detached' });
   assert.equal(await brand.inputValue(), typed);
+  assert.equal(await focused(), 'gap-brand', 'and when the lists are computed again');
   assert.deepEqual(page.errors, []);
 });

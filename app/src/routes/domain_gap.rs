@@ -308,26 +308,33 @@ fn gap_body(
         let you = domains.with(|d| d.first().cloned().unwrap_or_default());
         format!("{you}-{}", list.get().id())
     });
+    // The filters are made once, outside what the data re-renders: a domain arriving or a
+    // recomputed gap never takes the focus from a filter being typed in.
+    let rivals = Signal::derive(move || view_data.with(|(v, _, _)| v.domains.len().saturating_sub(1)));
     move || {
-        let render = render.clone();
-        let (v, loaded, elapsed) = view_data.get();
-        let counts: Vec<(GapList, usize)> = GapList::ALL
-            .iter()
-            .map(|&l| (l, v.gap.list(l).len()))
-            .collect();
-        let current = list.get();
-        let pages = by_page.get();
-        let branded = v.gap.branded;
-        let generic: Vec<String> = v.gap.brand_use.iter().filter_map(brand::generic_warning).collect();
-        let in_list = v.gap.list(current).len();
-        let rules = gap::rules_text(&v.options);
-        let rivals = v.domains.len().saturating_sub(1);
-        view! {
-            <div class="gap" data-testid="gap">
+        let head = move || {
+            let (v, loaded, _) = view_data.get();
+            let counts: Vec<(GapList, usize)> = GapList::ALL
+                .iter()
+                .map(|&l| (l, v.gap.list(l).len()))
+                .collect();
+            let generic: Vec<String> = v.gap.brand_use.iter().filter_map(brand::generic_warning).collect();
+            view! {
                 {(!loaded).then(|| view! { <p class="meta warn" data-testid="gap-partial">"Some domains are not loaded: the lists count only the domains loaded."</p> })}
                 {generic.into_iter().map(|w| view! { <p class="meta warn" data-testid="gap-brand-warning">{w}</p> }).collect_view()}
-                <GapTabs counts=counts current=current domains=domains by_page=pages />
-                <GapFilters filter=filter settings=settings rivals=rivals />
+                <GapTabs counts=counts current=list.get() domains=domains by_page=by_page.get() />
+            }
+        };
+        let render = render.clone();
+        let rest = move || {
+            let render = render.clone();
+            let (v, _, elapsed) = view_data.get();
+            let current = list.get();
+            let pages = by_page.get();
+            let branded = v.gap.branded;
+            let in_list = v.gap.list(current).len();
+            let rules = gap::rules_text(&v.options);
+            view! {
                 <div class="toolbar">
                     <strong data-testid="gap-count" aria-live="polite">{move || format!("{} keywords", fmt_int(order.with(|o| o.len()) as i64))}</strong>
                     <AddToList keywords=shown_keywords id="gap" />
@@ -357,6 +364,13 @@ fn gap_body(
                     <p>{brand::BRAND_RULE}{format!(" Left out now: {}.", fmt_int(branded as i64))}</p>
                     <p>{groups::QUESTION_RULE}</p>
                 </details>
+            }
+        };
+        view! {
+            <div class="gap" data-testid="gap">
+                {head}
+                <GapFilters filter=filter settings=settings rivals=rivals />
+                {rest}
             </div>
         }
         .into_any()

@@ -115,7 +115,11 @@ impl GapSettings {
 /// terms and striking distance when applied, [`Draft`], so typing does not recompute every
 /// key).
 #[component]
-pub(super) fn GapFilters(filter: GapFilter, settings: GapSettings, rivals: usize) -> impl IntoView {
+pub(super) fn GapFilters(
+    filter: GapFilter,
+    settings: GapSettings,
+    rivals: Signal<usize>,
+) -> impl IntoView {
     let GapFilter {
         text,
         volume_min,
@@ -148,11 +152,11 @@ pub(super) fn GapFilters(filter: GapFilter, settings: GapSettings, rivals: usize
                 <small class="meta" data-testid="gap-cmax-read" aria-live="polite">{cmax_note}</small></label>
             <label class="f"><span>"Competitors ranking"</span>
                 <select data-testid="gap-rivals-min" on:change=move |ev| min_rivals.set(event_target_value(&ev).parse().unwrap_or(0))>
-                    {(0..=rivals).map(|k| view! {
+                    {move || { let rivals = rivals.get(); (0..=rivals).map(|k| view! {
                         <option value=k.to_string() selected=move || min_rivals.get() == k>
                             {if k == 0 { "any".to_string() } else if k == rivals { format!("all {k}") } else { format!("{k} or more") }}
                         </option>
-                    }).collect_view()}
+                    }).collect_view() }}
                 </select></label>
             <label class="f"><span>"Competitors' positions up to"</span>
                 <select data-testid="gap-top" on:change=move |ev| top.set(event_target_value(&ev).parse().unwrap_or(gap::DEFAULT_TOP))>
