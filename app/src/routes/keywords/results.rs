@@ -81,26 +81,31 @@ pub struct ResultsPage {
     pub cc: RwSignal<String>,
 }
 
-/// The shown result's rows: decoded, labelled with the URL's country, scored.
+/// The shown result's rows: decoded, labelled with the URL's country, scored. Decoding a
+/// 10,000-keyword result takes over 100 ms, so they are built once per section and again
+/// only when the score's weights change: a new result builds a new section
+/// ([`results_or_empty`]), so the result is read untracked (tracked, the section being
+/// replaced decoded the new result too, for nothing), and the URL and the settings change
+/// for other reasons too (a finished job's route, a filter, the theme).
 fn rows_of(page: ResultsPage) -> Memo<Vec<KeywordRow>> {
     let ResultsPage {
         workspace, q, res, ..
     } = page;
+    // The country of the URL: the stored result's key holds the same one.
+    let cc = Memo::new(move |_| q.with(country));
+    let weights = Memo::new(move |_| workspace.settings.with(|s| s.score_weights));
     Memo::new(move |_| {
-        res.shown.with(|r| {
+        res.shown.with_untracked(|r| {
             r.as_ref()
                 .map(|r| {
-                    // The country of the URL: the stored result's key holds the same one.
-                    let cc = q.with(country);
                     let month = current_month();
+                    let cc = cc.get();
                     let mut rows = serpkit::decode::<Vec<SearchVolumeRecord>>(&r.body)
                         .unwrap_or_default()
                         .iter()
                         .map(|rec| KeywordRow::from_record(rec, &cc, month))
                         .collect::<Vec<_>>();
-                    workspace
-                        .settings
-                        .with(|s| score_rows(&mut rows, &s.score_weights));
+                    weights.with(|w| score_rows(&mut rows, w));
                     rows
                 })
                 .unwrap_or_default()
@@ -143,7 +148,8 @@ pub fn time_render(shown: Memo<Option<CallResult>>, call: Call, elapsed: RwSigna
 }
 
 /// The result's section, or while there is none, the loading or empty state. Provides
-/// `page` to the section (context).
+/// `page` to the section (context). Each new result builds the section anew ([`rows_of`]
+/// relies on it).
 pub fn results_or_empty(page: ResultsPage, call: Call) -> impl IntoView {
     provide_context(page);
     let shown = page.res.shown;
