@@ -286,6 +286,7 @@ impl Snapshot for HostSnapshot {
 mod tests {
     use serpkit::client::EntryState;
     use serpkit::machine::rules::{self, Ask, Plan};
+    use serpkit::machine::{Effect, Event, Tab};
     use serpkit::Usd;
 
     use super::*;
@@ -333,6 +334,27 @@ mod tests {
             stored: ("src", HashSet::from(["a".to_string()])),
             items: true,
         })
+    }
+
+    /// The one commit `out` holds: its id and ops.
+    fn only_commit(out: &[Effect]) -> (u32, Vec<Op>) {
+        match out {
+            [Effect::Commit { txn, ops }] => (*txn, ops.clone()),
+            _ => panic!("one commit expected: {out:?}"),
+        }
+    }
+
+    /// A whole `Tab`, as `drive.rs` runs it: `event` asks for the lock, and once granted
+    /// `snap` it asks for one commit.
+    fn commit_under_lock(snap: &HostSnapshot, at: i64, event: Event<'_>) -> (Tab, u32, Vec<Op>) {
+        let mut tab = Tab::new(snap.me(), snap.settings().clone(), true);
+        let mut out = Vec::new();
+        tab.step(at, event, &mut out);
+        assert_eq!(out, vec![Effect::Lock]);
+        out.clear();
+        tab.step(at, Event::Granted(snap), &mut out);
+        let (txn, ops) = only_commit(&out);
+        (tab, txn, ops)
     }
 
     fn plan(snap: &HostSnapshot, items: &[&str], yes: bool) -> Plan {
@@ -397,24 +419,15 @@ mod tests {
     fn this_tabs_machine_sweeps_what_closed_tabs_left_as_the_app_rows() {
         // The whole `Tab`, as `drive.rs` runs it: Opened → Lock; Granted → one commit of
         // the app's rows; Committed → Unlock, and quiet.
-        use serpkit::machine::{Effect, Event, Tab};
         let entries = [
             entry("e1", "gone", EntryState::Sent, &["b"]),
             entry("e2", "other", EntryState::Sent, &["c"]),
             entry("e3", "gone", EntryState::Charged, &["d"]),
         ];
         let snap = snapshot(&entries, &[reservation("j2", "gone", &["b"])]);
-        let mut tab = Tab::new(snap.me(), snap.settings().clone(), true);
-        let mut out = Vec::new();
-        tab.step(10, Event::Opened, &mut out);
-        assert_eq!(out, vec![Effect::Lock]);
-        out.clear();
-        tab.step(10, Event::Granted(&snap), &mut out);
-        let [Effect::Commit { txn, ops }] = &out[..] else {
-            panic!("one commit expected: {out:?}");
-        };
+        let (mut tab, txn, ops) = commit_under_lock(&snap, 10, Event::Opened);
         let writes = snap
-            .writes(ops)
+            .writes(&ops)
             .expect("the sweep writes only the app's rows");
         let settled: Vec<(&str, EntryState, Usd)> = writes
             .entries
@@ -426,8 +439,7 @@ mod tests {
             vec![("e1", EntryState::PossiblyCharged, Usd::from_micros(100_000))]
         );
         assert_eq!(writes.freed, vec!["j2".to_string()]);
-        let txn = *txn;
-        out.clear();
+        let mut out = Vec::new();
         tab.step(
             11,
             Event::Committed {
@@ -454,26 +466,16 @@ mod tests {
     fn a_reset_of_the_meter_is_a_money_setting_written_under_the_lock() {
         // ResetMeter → Lock; Granted → the setting alone in its commit; Committed → it is
         // announced and the lock let go, then the sweep the change asked for.
-        use serpkit::machine::{Effect, Event, Tab};
         let snap = snapshot(&[], &[]);
-        let mut tab = Tab::new(snap.me(), snap.settings().clone(), true);
-        let mut out = Vec::new();
-        tab.step(1_000, Event::ResetMeter, &mut out);
-        assert_eq!(out, vec![Effect::Lock]);
-        out.clear();
-        tab.step(1_000, Event::Granted(&snap), &mut out);
-        let [Effect::Commit { txn, ops }] = &out[..] else {
-            panic!("one commit expected: {out:?}");
-        };
-        let writes = snap.writes(ops).expect("a setting is the app's to write");
+        let (mut tab, txn, ops) = commit_under_lock(&snap, 1_000, Event::ResetMeter);
+        let writes = snap.writes(&ops).expect("a setting is the app's to write");
         assert_eq!(writes.settings, vec![Setting::ResetAt(1_000)]);
         let mut settings = model::Settings::default();
         for s in &writes.settings {
             apply_setting(&mut settings, s);
         }
         assert_eq!(settings.budget_reset_at, 1_000.0);
-        let txn = *txn;
-        out.clear();
+        let mut out = Vec::new();
         tab.step(
             1_001,
             Event::Committed {
@@ -517,15 +519,12 @@ mod tests {
 
     #[test]
     fn clearing_history_is_one_commit_that_can_touch_no_reservation() {
-        use serpkit::machine::{Effect, Event, Tab};
         let snap = snapshot(&[], &[reservation("j1", "other", &["b"])]);
         let mut tab = Tab::new(snap.me(), snap.settings().clone(), true);
         let mut out = Vec::new();
         tab.step(1, Event::ClearHistory, &mut out);
-        let [Effect::Commit { ops, .. }] = &out[..] else {
-            panic!("one commit expected: {out:?}");
-        };
-        let writes = Writes::unnamed(ops).expect("clearing History is the app's to write");
+        let (_, ops) = only_commit(&out);
+        let writes = Writes::unnamed(&ops).expect("clearing History is the app's to write");
         assert!(writes.clear_history);
         assert!(writes.freed.is_empty());
         // What History once did (its rows were the reservations) the host cannot write.
