@@ -25,6 +25,7 @@
 //! service under every fault and checks the invariants after every step.
 
 pub mod account;
+pub mod base_url;
 mod mutation;
 pub mod rules;
 #[cfg(feature = "sim")]
@@ -34,6 +35,7 @@ mod tab;
 mod tests;
 
 pub use account::{parse_cap, stored_cap, Cap, CapError, Period, Totals};
+pub use base_url::BaseUrl;
 pub use mutation::Mutation;
 pub use tab::Tab;
 
@@ -236,16 +238,13 @@ impl Settings {
             }),
             Mode::Live => {
                 let url = self.base_url.trim();
-                let insecure = if let Some(rest) = url.strip_prefix("http://") {
-                    let host = rest.split(['/', ':']).next().unwrap_or("");
-                    !matches!(host, "localhost" | "127.0.0.1" | "[::1]")
-                } else if url.starts_with("https://") && url.len() > "https://".len() {
-                    false
-                } else {
-                    return Err(Refusal::InvalidUrl);
-                };
-                if insecure && self.insecure_ok != url {
-                    return Err(Refusal::InsecureUrl);
+                match base_url::check(url) {
+                    BaseUrl::Safe => {}
+                    BaseUrl::Invalid(why) => return Err(Refusal::InvalidUrl(why)),
+                    BaseUrl::Insecure { .. } if self.insecure_ok != url => {
+                        return Err(Refusal::InsecureUrl)
+                    }
+                    BaseUrl::Insecure { .. } => {}
                 }
                 Ok(Target {
                     mode: Mode::Live,
@@ -359,8 +358,8 @@ pub enum Refusal {
     NoLocks,
     /// Plain http:// to another host, not confirmed in Settings.
     InsecureUrl,
-    /// The base URL is not an http(s) URL.
-    InvalidUrl,
+    /// The base URL is not an http(s) URL with a host (why).
+    InvalidUrl(&'static str),
     /// Where the call would go changed while it waited: it is not re-targeted.
     SettingsChanged,
     /// The user cancelled.

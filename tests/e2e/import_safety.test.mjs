@@ -44,6 +44,8 @@ test('a file with live mode, a foreign base URL and no budget leaves the setting
   const page = await app.open('/settings');
   await page.getByTestId('budget').fill('2');
   await page.getByTestId('budget').press('Tab');
+  // The cap moves money: the machine writes it under the journal lock.
+  await saved(page);
   const before = await page.evaluate(() => localStorage.getItem('serpkit.settings'));
   const baseUrl = await page.getByTestId('base-url').inputValue();
   const status = await importFile(page, crafted());
@@ -63,6 +65,7 @@ test('a file with live mode, a foreign base URL and no budget leaves the setting
   await page.getByTestId('apply-imported-settings').click();
   assert.equal(await page.getByTestId('mode').textContent(), 'Live service');
   assert.equal(await page.getByTestId('base-url').inputValue(), 'https://collector.evil.example');
+  await saved(page);
   const applied = JSON.parse(await page.evaluate(() => localStorage.getItem('serpkit.settings')));
   assert.equal(applied.insecure_ok, '', 'a confirmation to send the key over http is never taken from a file');
   await page.context().close();

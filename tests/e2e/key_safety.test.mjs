@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { e2e, goLive, spaGo, shot, parseCsv, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
+import { e2e, goLive, spaGo, shot, parseCsv, saved, SANDBOX_URL, SANDBOX_KEY } from './helpers.mjs';
 import { storageDump } from './hardening_support.mjs';
 
 const app = e2e();
@@ -28,6 +28,7 @@ test('base URL: only http(s); plain http to another host is warned about and ref
     await page.getByTestId('base-url').fill(bad);
     await page.getByTestId('base-url').press('Tab');
     await page.getByTestId('base-url-error').waitFor();
+    await saved(page);
     const stored = JSON.parse(await page.evaluate(() => localStorage.getItem('serpkit.settings')));
     assert.equal(stored.base_url, initial, `${bad} is not saved`);
   }

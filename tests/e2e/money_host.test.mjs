@@ -12,7 +12,12 @@ import {
 
 const app = e2e();
 
-const stored = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('serpkit.settings')));
+// The settings as stored once this tab's writes are done (the money fields are written by
+// the machine under the journal lock, a moment after the edit shows).
+const stored = async (page) => {
+  await saved(page);
+  return page.evaluate(() => JSON.parse(localStorage.getItem('serpkit.settings')));
+};
 
 test('an older tab editing a setting keeps the cap another tab set, and shows it live', { timeout: 60_000 }, async () => {
   const [a, b] = await app.tabs(2);

@@ -2,8 +2,8 @@
 //! and runs calls. Split by job:
 //!
 //! - [`state`]: the [`Workspace`] itself (signals, the tab's non-`Send` parts) and its notices.
-//! - [`settings`]: settings, the API key and where it may go; [`base_url`] classifies the
-//!   live service's base URL.
+//! - [`settings`]: settings, the API key and where it may go (the money machine's rule,
+//!   [`serpkit::machine::base_url`]).
 //! - [`client`]: the client of the tab. Demo mode: the sandbox in a Web Worker ([`demo`]) as
 //!   the transport; live mode: `fetch` to the user's base URL with their key (only http(s);
 //!   plain http to another host only once confirmed). Every client is built on the tab's one
@@ -26,7 +26,6 @@
 //! Spend: confirmed charges and possibly charged amounts of every tab in the budget's period,
 //! shown apart; in demo mode the sandbox's ledger total (this tab's sandbox) beside them.
 
-pub mod base_url;
 pub mod calls;
 pub mod client;
 pub mod demo;

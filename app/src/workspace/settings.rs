@@ -1,11 +1,12 @@
 //! Settings and the API key: saved in localStorage (the key only with "remember on this
 //! device"), the budget cap, where records are bought, and whether the key may go to the
-//! live base URL ([`super::base_url`]).
+//! live base URL (the money machine's rule: [`serpkit::machine::Settings::target`]).
 
 use leptos::prelude::*;
+use serpkit::machine::{base_url, Refusal, Setting};
 use serpkit::Usd;
 
-use super::base_url::{self, BaseUrl};
+use super::calls::host;
 use super::{now, ErrorInfo, Workspace};
 use crate::model::{Mode, Settings};
 use crate::store;
@@ -15,22 +16,62 @@ pub const DEMO_BASE_URL: &str = "sandbox://demo";
 
 impl Workspace {
     /// Saves the fields this tab changed (localStorage, field by field: [`Settings::merged`])
-    /// and applies the key policy. False when the browser refused to store them.
+    /// and applies the key policy. The fields that move money (mode, base URL and its
+    /// confirmation, cap, period, reset) are shown at once and written by this tab's money
+    /// machine under the journal lock, ordered with every write-ahead ([`Self::change_money`]).
+    /// False when the browser refused to store the others.
     pub fn set_settings(self, settings: Settings) -> bool {
         let before = self.settings.get_untracked();
-        let settings = Settings::merged(&before, &settings, store::stored_settings());
-        let mut saved = true;
-        if let Ok(t) = serde_json::to_string(&settings) {
-            if let Err(e) = store::local_try_set(store::SETTINGS_KEY, &t) {
-                self.save_failed(format!("Could not save the settings in this browser: {e}"));
-                saved = false;
-            }
+        let money = host::money_changes(&before, &settings);
+        let rest = host::without_money(&settings, &before);
+        let merged = Settings::merged(&before, &rest, store::stored_settings());
+        let saved = self.write_settings(&merged);
+        // This tab's money fields as it shows them (a change of its own may still be on its
+        // way to the store), with this edit's.
+        let mut shown = host::without_money(&merged, &before);
+        for m in &money {
+            host::apply_setting(&mut shown, m);
         }
-        self.settings.set(settings);
+        self.settings.set(shown);
         self.persist_key();
         // The meter follows the mode, the cap's period and a reset.
         self.refresh_spend();
+        if !money.is_empty() {
+            self.change_money(money);
+        }
         saved
+    }
+
+    /// Writes the money settings the machine committed over what is stored (field by field),
+    /// and shows them. False when the browser refused to store them.
+    pub(crate) fn write_money(self, changes: &[Setting]) -> bool {
+        let mut stored = store::stored_settings().unwrap_or_else(|| self.settings.get_untracked());
+        for c in changes {
+            host::apply_setting(&mut stored, c);
+        }
+        let saved = self.write_settings(&stored);
+        // Usually shown already (`set_settings`): then nothing is redrawn, so a field being
+        // typed in meanwhile keeps what was typed.
+        let mut shown = self.settings.get_untracked();
+        for c in changes {
+            host::apply_setting(&mut shown, c);
+        }
+        if self.settings.with_untracked(|s| *s != shown) {
+            self.settings.set(shown);
+            self.refresh_spend();
+        }
+        saved
+    }
+
+    fn write_settings(self, settings: &Settings) -> bool {
+        let Ok(text) = serde_json::to_string(settings) else {
+            return false;
+        };
+        if let Err(e) = store::local_try_set(store::SETTINGS_KEY, &text) {
+            self.save_failed(format!("Could not save the settings in this browser: {e}"));
+            return false;
+        }
+        true
     }
 
     /// Sets the API key (memory; stored only when "remember" is ticked).
@@ -121,36 +162,44 @@ impl Workspace {
         }
     }
 
-    /// In live mode, whether the key may go to the base URL: an http(s) URL, and plain
-    /// http to another host only once the user confirmed that URL in Settings. (Chosen over
-    /// a per-call dialog: the warning and the confirmation live in one place, Settings, and
-    /// a call is refused with that warning, nothing sent, until then.)
+    /// In live mode, whether the key may go to the base URL: the machine's rule
+    /// ([`serpkit::machine::Settings::target`]: an http(s) URL, and plain http to another
+    /// host only once the user confirmed that URL in Settings). (Chosen over a per-call
+    /// dialog: the warning and the confirmation live in one place, Settings, and a call is
+    /// refused with that warning, nothing sent, until then.)
     pub fn live_target(self) -> Result<(), ErrorInfo> {
-        let (mode, url, ok) = self.settings.with_untracked(|s| {
-            (
-                s.mode,
-                s.live_base_url().trim().to_string(),
-                s.insecure_ok.clone(),
-            )
+        // With a team server, live calls go there.
+        let (target, url) = self.settings.with_untracked(|s| {
+            let base_url = s.live_base_url().trim().to_string();
+            let settings = serpkit::machine::Settings {
+                base_url: base_url.clone(),
+                ..host::machine_settings(s)
+            };
+            (settings.target(), base_url)
         });
-        if mode != Mode::Live {
-            return Ok(());
-        }
-        match base_url::check(&url) {
-            BaseUrl::Safe => Ok(()),
-            BaseUrl::Invalid(why) => Err(ErrorInfo::base_url(
-                "invalid_base_url",
-                format!("Not sent: {why}."),
-                "Enter the service's https:// base URL in Settings.",
-            )),
-            BaseUrl::Insecure { .. } if ok == url => Ok(()),
-            BaseUrl::Insecure { host } => Err(ErrorInfo::base_url(
+        match target {
+            Ok(_) => Ok(()),
+            Err(Refusal::InsecureUrl) => Err(ErrorInfo::base_url(
                 "insecure_base_url",
                 format!(
-                    "Not sent: the base URL uses plain http:// to {host}, so your API key would cross the network unencrypted."
+                    "Not sent: the base URL uses plain http:// to {}, so your API key would cross the network unencrypted.",
+                    match base_url::check(&url) {
+                        base_url::BaseUrl::Insecure { host } => host,
+                        _ => url,
+                    }
                 ),
                 "Use an https:// base URL, or confirm in Settings that you accept sending the key over plain http to this host.",
             )),
+            Err(Refusal::InvalidUrl(why)) => Err(invalid_url(why)),
+            Err(_) => Err(invalid_url("the base URL is not valid")),
         }
     }
+}
+
+fn invalid_url(why: &str) -> ErrorInfo {
+    ErrorInfo::base_url(
+        "invalid_base_url",
+        format!("Not sent: {why}."),
+        "Enter the service's https:// base URL in Settings.",
+    )
 }

@@ -9,7 +9,7 @@ use crate::components::csv;
 use crate::model::{Mode, Settings, DEFAULT_MAX_BODY_MB};
 use crate::research::ctr::{self, Curve};
 use crate::research::score;
-use crate::workspace::base_url::{self, BaseUrl};
+use serpkit::machine::base_url::{self, BaseUrl};
 use crate::workspace::use_workspace;
 use crate::workspace::{Period, Workspace};
 

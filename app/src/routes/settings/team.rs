@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::model::Mode;
-use crate::workspace::base_url::{self, BaseUrl};
+use serpkit::machine::base_url::{self, BaseUrl};
 use crate::workspace::Workspace;
 
 /// The Team card.

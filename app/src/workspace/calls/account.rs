@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serpkit::client::ValidationMode;
-use serpkit::machine::Event;
+use serpkit::machine::{Event, Setting};
 
 use super::journal::{period_start, totals_of, JournalEntry, Period, Totals};
 use super::{follow, tabs};
@@ -86,6 +86,23 @@ impl Workspace {
         spawn_local(async move {
             if follow::drive(self, Event::ResetMeter).await.is_err() {
                 self.save_failed("Could not reset the meter: reload this tab and try again".into());
+            }
+            self.pending.update(|p| *p = p.saturating_sub(1));
+        });
+    }
+
+    /// Writes money settings through the machine ([`follow::drive`]: under the journal lock,
+    /// ordered with every write-ahead); a pending save until they are stored.
+    pub(crate) fn change_money(self, changes: Vec<Setting>) {
+        self.pending.update(|p| *p += 1);
+        spawn_local(async move {
+            for change in changes {
+                if follow::drive(self, Event::Change(change)).await.is_err() {
+                    self.save_failed(
+                        "Could not save the settings: reload this tab and try again".into(),
+                    );
+                    break;
+                }
             }
             self.pending.update(|p| *p = p.saturating_sub(1));
         });

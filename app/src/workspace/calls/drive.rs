@@ -6,12 +6,12 @@
 //!
 //! The app steps it when it looks at the other tabs (at start, then every 5 s while another
 //! tab left something `sent` or `running`: the sweep of what closed tabs left), when the
-//! user resets the meter (a money setting, written under the lock, so it is ordered with
-//! every write-ahead) and when the user clears History (one commit that names no
-//! reservation). A call and the other settings still run their own path
-//! ([`super::reserve`], [`super::book`], `Workspace::set_settings`) with the machine's rules.
+//! user changes a money setting (mode, base URL and its confirmation, cap, period, a reset
+//! of the meter: written under the lock, so ordered with every write-ahead) and when the
+//! user clears History (one commit that names no reservation). A call still runs its own
+//! path ([`super::reserve`], [`super::book`]) with the machine's rules.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 
 use leptos::prelude::*;
@@ -19,7 +19,7 @@ use leptos::task::spawn_local;
 use serpkit::machine::{Effect, Event, Outcome, Snapshot, StoreError, Tab};
 
 use super::history;
-use super::host::{apply_setting, HostSnapshot, Read, Writes};
+use super::host::{HostSnapshot, Read, Writes};
 use super::journal::{Changed, JournalEntry};
 use super::reserve::read_reservations;
 use super::tabs;
@@ -30,6 +30,27 @@ use crate::workspace::{now, Workspace};
 thread_local! {
     /// This tab's machine, made on its first event.
     static TAB: RefCell<Option<Tab>> = const { RefCell::new(None) };
+}
+
+thread_local! {
+    /// An event's effects are being performed ([`drive`]).
+    static DRIVING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Holds [`DRIVING`] while alive.
+struct Driving;
+
+impl Driving {
+    fn start() -> Driving {
+        DRIVING.with(|d| d.set(true));
+        Driving
+    }
+}
+
+impl Drop for Driving {
+    fn drop(&mut self) {
+        DRIVING.with(|d| d.set(false));
+    }
 }
 
 /// Steps this tab's machine with `event`; the effects it asks for.
@@ -48,12 +69,18 @@ fn step(workspace: Workspace, event: Event<'_>) -> Vec<Effect> {
     out
 }
 
-/// Tells this tab's machine `event` and performs every effect that follows.
+/// Tells this tab's machine `event` and performs every effect that follows. One event at a
+/// time: an event is stepped once the effects of the one before are performed, so awaiting
+/// this awaits what `event` asked for (a setting stored, say), not another event's turn.
 pub(super) fn drive(
     workspace: Workspace,
     event: Event<'static>,
 ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>> {
     Box::pin(async move {
+        while DRIVING.with(Cell::get) {
+            serpkit::client::sleep(std::time::Duration::from_millis(4)).await;
+        }
+        let _driving = Driving::start();
         let mut queue: VecDeque<Effect> = step(workspace, event).into();
         while let Some(effect) = queue.pop_front() {
             match effect {
@@ -136,16 +163,10 @@ async fn commit(workspace: Workspace, writes: Writes) -> Result<(), StoreError> 
     if writes.clear_history {
         clear_history(workspace).await?;
     }
-    if !writes.settings.is_empty() {
-        // Field by field over what is stored (`set_settings` merges), never a whole copy;
-        // the other tabs follow through the `storage` event.
-        let mut settings = workspace.settings.get_untracked();
-        for s in &writes.settings {
-            apply_setting(&mut settings, s);
-        }
-        if !workspace.set_settings(settings) {
-            return Err(StoreError::Quota);
-        }
+    // Field by field over what is stored, never a whole copy; the other tabs follow through
+    // the `storage` event.
+    if !writes.settings.is_empty() && !workspace.write_money(&writes.settings) {
+        return Err(StoreError::Quota);
     }
     if writes.entries.is_empty() && writes.freed.is_empty() {
         return Ok(());

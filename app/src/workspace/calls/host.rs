@@ -118,17 +118,8 @@ impl HostSnapshot {
             });
             jobs.push(r.job.clone());
         }
-        let s = read.settings;
         HostSnapshot {
-            settings: Settings {
-                mode: s.mode,
-                base_url: s.base_url.clone(),
-                insecure_ok: s.insecure_ok.clone(),
-                cap: stored_cap(&s.budget),
-                period: s.budget_period,
-                reset_at: s.budget_reset_at as i64,
-                other: 0,
-            },
+            settings: machine_settings(read.settings),
             entries,
             entry_ids,
             reservations,
@@ -226,6 +217,64 @@ impl Writes {
     }
 }
 
+/// The app's settings as the machine sees them (a stored cap that is not an amount reads as
+/// nothing may be spent: [`stored_cap`]).
+pub fn machine_settings(s: &model::Settings) -> Settings {
+    Settings {
+        mode: s.mode,
+        base_url: s.base_url.clone(),
+        insecure_ok: s.insecure_ok.clone(),
+        cap: stored_cap(&s.budget),
+        period: s.budget_period,
+        reset_at: s.budget_reset_at as i64,
+        other: 0,
+    }
+}
+
+/// The money settings an edit from `before` to `after` changes, in the machine's field order:
+/// what the machine writes under the journal lock. The cap compares as typed text, so a
+/// stored cap that is not an amount, retyped as one that reads the same, is still written.
+pub fn money_changes(before: &model::Settings, after: &model::Settings) -> Vec<Setting> {
+    let was = machine_settings(before).fields();
+    machine_settings(after)
+        .fields()
+        .into_iter()
+        .filter(|s| match s {
+            Setting::Other(_) => false,
+            Setting::Cap(_) => before.budget.trim() != after.budget.trim(),
+            s => !was.contains(s),
+        })
+        .collect()
+}
+
+/// `after` with the money fields of `before`: what a tab writes itself, the money settings
+/// being the machine's to write.
+pub fn without_money(after: &model::Settings, before: &model::Settings) -> model::Settings {
+    model::Settings {
+        mode: before.mode,
+        base_url: before.base_url.clone(),
+        insecure_ok: before.insecure_ok.clone(),
+        budget: before.budget.clone(),
+        budget_period: before.budget_period,
+        budget_reset_at: before.budget_reset_at,
+        ..after.clone()
+    }
+}
+
+/// A cap as the settings store its text: whole dollars bare (`2`), else at least two
+/// decimals (`0.20`, `12.50`, `0.001`), as people write amounts of money.
+fn cap_text(cap: serpkit::Usd) -> String {
+    let text = cap.decimal();
+    let Some((whole, frac)) = text.split_once('.') else {
+        return text;
+    };
+    match frac.trim_end_matches('0') {
+        "" => whole.to_string(),
+        f if f.len() < 2 => format!("{whole}.{f:0<2}"),
+        f => format!("{whole}.{f}"),
+    }
+}
+
 /// A machine settings field written into the app's settings (the cap as the amount text the
 /// settings store, which [`stored_cap`] reads back as the same cap).
 pub fn apply_setting(s: &mut model::Settings, setting: &Setting) {
@@ -233,9 +282,7 @@ pub fn apply_setting(s: &mut model::Settings, setting: &Setting) {
         Setting::Mode(m) => s.mode = *m,
         Setting::BaseUrl(u) => s.base_url.clone_from(u),
         Setting::InsecureOk(u) => s.insecure_ok.clone_from(u),
-        Setting::Cap(c) => {
-            s.budget = c.map_or(String::new(), |u| u.to_string().replacen('$', "", 1));
-        }
+        Setting::Cap(c) => s.budget = c.map_or(String::new(), cap_text),
         Setting::Period(p) => s.budget_period = *p,
         Setting::ResetAt(t) => s.budget_reset_at = *t as f64,
         // Stands for the fields that move no money: the app writes those itself.
@@ -515,6 +562,44 @@ mod tests {
             expected.apply(&field);
             assert_eq!(read.settings(), &expected, "{field:?}");
         }
+    }
+
+    #[test]
+    fn a_cap_is_stored_as_people_write_amounts() {
+        for (micros, text) in [
+            (2_000_000, "2"),
+            (0, "0"),
+            (200_000, "0.20"),
+            (12_500_000, "12.50"),
+            (1_000, "0.001"),
+            (300, "0.0003"),
+            (1_234_567, "1.234567"),
+        ] {
+            assert_eq!(cap_text(Usd::from_micros(micros)), text);
+        }
+    }
+
+    #[test]
+    fn an_edit_gives_the_machine_its_money_fields_and_keeps_the_rest_the_tabs() {
+        let before = model::Settings {
+            budget: "1,50".into(),
+            ..model::Settings::default()
+        };
+        let after = model::Settings {
+            mode: Mode::Live,
+            theme: "dark".into(),
+            budget: "0".into(),
+            ..before.clone()
+        };
+        // "1,50" already reads as 0 (fails closed), but its text is replaced all the same.
+        assert_eq!(
+            money_changes(&before, &after),
+            [Setting::Mode(Mode::Live), Setting::Cap(Some(Usd::ZERO))]
+        );
+        let rest = without_money(&after, &before);
+        assert_eq!((rest.mode, rest.budget.as_str()), (Mode::Demo, "1,50"));
+        assert_eq!(rest.theme, "dark");
+        assert!(money_changes(&before, &rest).is_empty());
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The live service's base URL: where the key goes. Only `http://` and `https://` URLs with
 //! a host are accepted; a plain `http://` URL to a host other than this machine sends the
-//! key readable by anyone on the way, so the app says so in Settings and asks for an
-//! explicit confirmation (for that exact URL) before any live call goes there.
+//! key readable by anyone on the way, so a host says so and asks for an explicit
+//! confirmation (for that exact URL) before any live call goes there
+//! ([`super::Settings::target`] decides with it; the app's Settings page explains with it).
 
 /// What the app makes of a base URL.
 #[derive(Clone, Debug, PartialEq, Eq)]
