@@ -39,6 +39,16 @@ pub(super) fn journal_refusal() -> Option<String> {
     })
 }
 
+/// The benchmark's A/B switch, `localStorage["serpkit.bench.journal"]`, honoured in demo
+/// mode only, where no money is at stake, so `cargo xtask bench` times one bulk job three
+/// ways in one run: `off` sends it without the journal; `locked` takes the journal lock for
+/// every write-ahead, as the money machine does (the app takes it only when a cap is set).
+pub(super) fn bench_switch(mode: Mode) -> Option<String> {
+    (mode == Mode::Demo)
+        .then(|| store::local_get("serpkit.bench.journal"))
+        .flatten()
+}
+
 /// One call's journal: its entries belong to the call's history row (`job`).
 pub(super) struct Book {
     workspace: Workspace,
@@ -89,28 +99,31 @@ impl Book {
         let cap = live
             .then(|| serpkit::machine::stored_cap(&settings.budget))
             .flatten();
+        let always_lock = bench_switch(self.mode).as_deref() == Some("locked");
         match cap {
             // Without a cap there is nothing to check against the other tabs: the entry is
             // written ahead without the lock and without reading theirs (two IndexedDB
             // transactions fewer per request, measured in BENCHMARKS.md).
-            None => self.write_entry(entry).await,
-            Some(_) => {
+            None if !always_lock => self.write_entry(entry).await,
+            _ => {
                 tabs::with_lock(tabs::JOURNAL_LOCK, async move {
-                    workspace.read_other_tabs_entries().await;
-                    // The machine's cap check, with the settings as stored now (under the
-                    // lock), over every tab's entries of the period.
-                    let settings = store::stored_settings().unwrap_or(settings);
-                    let admitted = workspace.journal.with_untracked(|j| {
-                        let entries: Vec<&JournalEntry> = j.values().collect();
-                        let snap = HostSnapshot::of_journal(&settings, &entries, false);
-                        rules::admit(snap.settings(), &snap, now() as i64, entry.estimate)
-                    });
-                    if let Err(Refusal::Budget { committed, cap }) = admitted {
-                        return Err(Error::BudgetExceeded {
-                            estimate: entry.estimate,
-                            spent: committed,
-                            budget: cap,
+                    // The machine's cap check (live money only), with the settings as stored
+                    // now (under the lock), over every tab's entries of the period.
+                    if live {
+                        workspace.read_other_tabs_entries().await;
+                        let settings = store::stored_settings().unwrap_or(settings);
+                        let admitted = workspace.journal.with_untracked(|j| {
+                            let entries: Vec<&JournalEntry> = j.values().collect();
+                            let snap = HostSnapshot::of_journal(&settings, &entries, false);
+                            rules::admit(snap.settings(), &snap, now() as i64, entry.estimate)
                         });
+                        if let Err(Refusal::Budget { committed, cap }) = admitted {
+                            return Err(Error::BudgetExceeded {
+                                estimate: entry.estimate,
+                                spent: committed,
+                                budget: cap,
+                            });
+                        }
                     }
                     self.write_entry(entry).await
                 })

@@ -14,11 +14,11 @@ use serpkit::ops::search_volume_bulk;
 use serpkit::records::PlanOptions;
 use serpkit::{Request, Usd};
 
-use super::book::Book;
+use super::book::{bench_switch, Book};
 use super::order::{Order, Stamp};
 use super::reserve::reserve;
 use super::settle::{settle, Failure, Outcome, Purchase};
-use crate::model::{Mode, Validation};
+use crate::model::Validation;
 
 /// Keywords per `search_volume/bulk` request of a bulk job.
 pub const CHUNK_SIZE: usize = 200;
@@ -67,7 +67,7 @@ async fn buy(order: &Order, stamp: &Stamp) -> Outcome {
     let workspace = order.workspace;
     let plan = workspace.plan_options(order.refresh);
     let book = Rc::new(Book::new(order, stamp));
-    let client = if order.mode == Mode::Demo && journal_off_for_benchmark() {
+    let client = if bench_switch(order.mode).as_deref() == Some("off") {
         workspace.client()
     } else {
         workspace.client().with_journal(book.clone())
@@ -108,13 +108,6 @@ async fn buy(order: &Order, stamp: &Stamp) -> Outcome {
     };
     workspace.refresh_spend();
     outcome
-}
-
-/// The benchmark's A/B switch (`localStorage["serpkit.bench.journal"] = "off"`): honoured
-/// in demo mode only, where no money is at stake, so `cargo xtask bench` can time one bulk
-/// job with and without the journal in one run.
-fn journal_off_for_benchmark() -> bool {
-    crate::store::local_get("serpkit.bench.journal").as_deref() == Some("off")
 }
 
 /// A `search_volume/bulk` job of `call`: the keywords not bought yet, in chunks with
