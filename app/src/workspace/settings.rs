@@ -42,10 +42,15 @@ impl Workspace {
         saved
     }
 
+    /// The settings as stored, shared by every tab (this tab's while none are stored).
+    pub(crate) fn shared_settings(self) -> Settings {
+        store::stored_settings().unwrap_or_else(|| self.settings.get_untracked())
+    }
+
     /// Writes the money settings the machine committed over what is stored (field by field),
     /// and shows them. False when the browser refused to store them.
     pub(crate) fn write_money(self, changes: &[Setting]) -> bool {
-        let mut stored = store::stored_settings().unwrap_or_else(|| self.settings.get_untracked());
+        let mut stored = self.shared_settings();
         for c in changes {
             host::apply_setting(&mut stored, c);
         }

@@ -94,8 +94,7 @@ impl Book {
         // The cap and its period as last saved by any tab (localStorage is shared, written
         // field by field). The cap guards real money: demo calls are never capped. A stored
         // cap that does not parse stops live spending (the cap fails closed).
-        let settings =
-            store::stored_settings().unwrap_or_else(|| workspace.settings.get_untracked());
+        let settings = workspace.shared_settings();
         let cap = live
             .then(|| serpkit::machine::stored_cap(&settings.budget))
             .flatten();

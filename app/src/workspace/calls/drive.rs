@@ -12,16 +12,15 @@
 //! path ([`super::reserve`], [`super::book`]) with the machine's rules.
 
 use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serpkit::machine::{Effect, Event, Outcome, Snapshot, StoreError, Tab};
 
 use super::history;
-use super::host::{HostSnapshot, Read, Writes};
+use super::host::{HostSnapshot, Read, StoredReservation, Writes};
 use super::journal::{Changed, JournalEntry};
-use super::reserve::read_reservations;
 use super::tabs;
 use crate::model::{HistoryEntry, Outcome as Ended};
 use crate::store;
@@ -59,9 +58,7 @@ fn step(workspace: Workspace, event: Event<'_>) -> Vec<Effect> {
     TAB.with(|t| {
         let mut t = t.borrow_mut();
         let tab = t.get_or_insert_with(|| {
-            let settings =
-                store::stored_settings().unwrap_or_else(|| workspace.settings.get_untracked());
-            let snap = HostSnapshot::of_journal(&settings, &[], false);
+            let snap = HostSnapshot::of_journal(&workspace.shared_settings(), &[], false);
             Tab::new(snap.me(), snap.settings().clone(), tabs::has_locks())
         });
         tab.step(now() as i64, event, &mut out);
@@ -117,24 +114,7 @@ pub(super) fn drive(
 /// Holding the journal lock: reads the shared store, grants it to the machine and performs
 /// its commits until it lets go of the lock. The effects after that are returned.
 async fn locked(workspace: Workspace) -> Vec<Effect> {
-    // Entries written ahead by other tabs are not announced: read those not known yet.
-    workspace.read_other_tabs_entries().await;
-    let open = tabs::open_tabs().await;
-    let me = tabs::tab_id();
-    let reservations = read_reservations().await;
-    let settings = store::stored_settings().unwrap_or_else(|| workspace.settings.get_untracked());
-    let snap = workspace.journal.with_untracked(|j| {
-        let entries: Vec<&JournalEntry> = j.values().collect();
-        HostSnapshot::new(Read {
-            settings: &settings,
-            entries: &entries,
-            reservations: &reservations,
-            me: &me,
-            open: open.clone(),
-            stored: ("", Default::default()),
-            items: false,
-        })
-    });
+    let snap = read_shared(workspace, ("", HashSet::new()), false).await;
     let mut queue: VecDeque<Effect> = step(workspace, Event::Granted(&snap)).into();
     let mut after = Vec::new();
     while let Some(effect) = queue.pop_front() {
@@ -153,8 +133,48 @@ async fn locked(workspace: Workspace) -> Vec<Effect> {
             other => after.push(other),
         }
     }
-    interrupt_gone_tabs(workspace, &me, open.as_ref()).await;
+    interrupt_gone_tabs(workspace, &tabs::tab_id(), snap.open()).await;
     after
+}
+
+/// Under the journal lock: the shared store as the machine reads it (the stored settings,
+/// every tab's journal entries, the reservations, which tabs are open); `stored`: a call's
+/// source and which of its items are stored; `items`: whether the entries' items are needed.
+pub(super) async fn read_shared(
+    workspace: Workspace,
+    stored: (&str, HashSet<String>),
+    items: bool,
+) -> HostSnapshot {
+    // Entries written ahead by other tabs are not announced: read those not known yet.
+    workspace.read_other_tabs_entries().await;
+    let open = tabs::open_tabs().await;
+    let reservations = read_reservations().await;
+    let settings = workspace.shared_settings();
+    let me = tabs::tab_id();
+    workspace.journal.with_untracked(|j| {
+        let entries: Vec<&JournalEntry> = j.values().collect();
+        HostSnapshot::new(Read {
+            settings: &settings,
+            entries: &entries,
+            reservations: &reservations,
+            me: &me,
+            open,
+            stored,
+            items,
+        })
+    })
+}
+
+/// Every reservation, as stored (none when storage is unavailable: then this tab is the
+/// only one that can buy, and its own calls are told apart by their keys).
+async fn read_reservations() -> Vec<StoredReservation> {
+    if !store::available() {
+        return Vec::new();
+    }
+    store::load_all::<StoredReservation>(store::RESERVATIONS, "reservation")
+        .await
+        .map(|l| l.items)
+        .unwrap_or_default()
 }
 
 /// Writes a machine transaction as the app's rows, in one IndexedDB transaction, and tells

@@ -156,6 +156,11 @@ impl HostSnapshot {
         TabId(0)
     }
 
+    /// The open tabs, if the host can tell.
+    pub fn open(&self) -> Option<&HashSet<String>> {
+        self.open.as_ref()
+    }
+
     /// The job id of reservation `call`.
     pub fn job(&self, call: CallId) -> Option<&str> {
         self.jobs.get(call.n as usize).map(String::as_str)

@@ -12,8 +12,9 @@ use serpkit::machine::rules::{self, Plan};
 use serpkit::machine::CallId;
 use serpkit::{Request, Usd};
 
-use super::host::{HostSnapshot, Read, StoredReservation};
-use super::journal::{Changed, JournalEntry};
+use super::drive::read_shared;
+use super::host::StoredReservation;
+use super::journal::Changed;
 use super::order::Order;
 use super::tabs;
 use crate::model::{CallResult, HistoryEntry};
@@ -140,33 +141,19 @@ impl Workspace {
     ) -> Result<(), Blocked> {
         let me = tabs::tab_id();
         tabs::with_lock(tabs::JOURNAL_LOCK, async {
-            let open = tabs::open_tabs().await;
-            self.read_other_tabs_entries().await;
             if serpkit::records::request_keys(&order.request, &row.source).is_some() {
                 // Records another tab committed whose message has not arrived yet.
                 self.records.read_new().await;
             }
-            let reservations = read_reservations().await;
-            let settings =
-                store::stored_settings().unwrap_or_else(|| self.settings.get_untracked());
             let (items, stored) = self.items_and_stored(order);
+            let snap = read_shared(self, (&row.source, stored), true).await;
             let mine: HashSet<String> = self.history.with_untracked(|h| {
                 h.iter()
                     .filter(|r| r.tab == me && r.outcome == crate::model::Outcome::Running)
                     .map(|r| r.id.clone())
                     .collect()
             });
-            let (plan, here) = self.journal.with_untracked(|j| {
-                let entries: Vec<&JournalEntry> = j.values().collect();
-                let snap = HostSnapshot::new(Read {
-                    settings: &settings,
-                    entries: &entries,
-                    reservations: &reservations,
-                    me: &me,
-                    open,
-                    stored: (&row.source, stored),
-                    items: true,
-                });
+            let (plan, here) = {
                 let running = |n| {
                     snap.job(CallId { tab: snap.me(), n })
                         .is_some_and(|j| mine.contains(j))
@@ -186,7 +173,7 @@ impl Workspace {
                 let plan = rules::plan(&snap, &plan_ask);
                 let here = plan == Plan::Waiting && snap.reserved_here(&items);
                 (plan, here)
-            });
+            };
             let items = match plan {
                 Plan::Buy(items) => items,
                 // Everything is stored: the client answers from it with no request.
@@ -307,16 +294,4 @@ impl Workspace {
             });
         }
     }
-}
-
-/// Every reservation, as stored (none when storage is unavailable: then this tab is the
-/// only one that can buy, and its own calls are told apart by their keys).
-pub(super) async fn read_reservations() -> Vec<StoredReservation> {
-    if !store::available() {
-        return Vec::new();
-    }
-    store::load_all::<StoredReservation>(store::RESERVATIONS, "reservation")
-        .await
-        .map(|l| l.items)
-        .unwrap_or_default()
 }
