@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { e2e, open, research, gapLoaded } from './helpers.mjs';
+import { e2e, open, research, gapLoaded, saved } from './helpers.mjs';
 import { expectNoAxeViolations } from './a11y.mjs';
 
 const KEYWORDS = ['running shoes', 'trail running shoes', 'marathon training plan', 'running watch'];
@@ -97,6 +97,8 @@ async function everyView(theme) {
   await page.getByLabel(`Select ${KEYWORDS[1]}`).check();
   await page.getByTestId('list-name').fill(`A11y ${theme}`);
   await page.getByTestId('add-to-list').click();
+  // Stored before the page is left (a full load right after the click can abort the write).
+  await saved(page);
   await open(page, app.url, '/lists');
   await page.locator(`[data-testid="list"][data-name="A11y ${theme}"]`).waitFor();
   await check('lists');
