@@ -42,11 +42,13 @@ pub enum Mutation {
     LiveWithoutLocks,
     /// What was possibly charged in an interrupted call is bought again without asking.
     RebuyPossiblyCharged,
+    /// Plain http to another host is taken as confirmed: the key goes there unasked.
+    KeyToUnconfirmedOrigin,
 }
 
 impl Mutation {
     /// Every mutation.
-    pub const ALL: [Mutation; 18] = [
+    pub const ALL: [Mutation; 19] = [
         Mutation::SkipWriteAhead,
         Mutation::DropLock,
         Mutation::ResetNotCharged,
@@ -65,5 +67,6 @@ impl Mutation {
         Mutation::DropUnreadableBody,
         Mutation::LiveWithoutLocks,
         Mutation::RebuyPossiblyCharged,
+        Mutation::KeyToUnconfirmedOrigin,
     ];
 }

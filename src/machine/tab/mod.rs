@@ -168,6 +168,19 @@ impl Tab {
         }
     }
 
+    /// Where `settings` send a call ([`Settings::target`]; the mutation takes any plain-http
+    /// base URL as confirmed).
+    fn target_of(&self, settings: &Settings) -> Result<Target, Refusal> {
+        if self.mutated(Mutation::KeyToUnconfirmedOrigin) {
+            let confirmed = Settings {
+                insecure_ok: settings.base_url.trim().to_string(),
+                ..settings.clone()
+            };
+            return confirmed.target();
+        }
+        settings.target()
+    }
+
     /// The tab's id.
     pub fn id(&self) -> TabId {
         self.id
@@ -267,7 +280,7 @@ impl Tab {
     fn run(&mut self, run: Run, out: &mut Vec<Effect>) {
         let n = self.next;
         self.next += 1;
-        let target = match self.settings.target() {
+        let target = match self.target_of(&self.settings) {
             Ok(t) => t,
             Err(r) => return out.push(Effect::Show(n, Notice::Refused(r))),
         };

@@ -60,7 +60,7 @@ impl Tab {
     /// The click's target against the store's settings now: unchanged, or the call stops
     /// (it is never re-targeted).
     pub(super) fn on_target(&mut self, n: u32, snap: &dyn Snapshot, out: &mut Vec<Effect>) -> bool {
-        let now = snap.settings().target();
+        let now = self.target_of(snap.settings());
         let reread = self.mutated(Mutation::RereadSettingsAfterWait);
         let Some(call) = self.call(n) else {
             return false;

@@ -3,13 +3,13 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use serpkit::machine::base_url::{self, BaseUrl};
 use wasm_bindgen::JsCast;
 
 use crate::components::csv;
 use crate::model::{Mode, Settings, DEFAULT_MAX_BODY_MB};
 use crate::research::ctr::{self, Curve};
 use crate::research::score;
-use serpkit::machine::base_url::{self, BaseUrl};
 use crate::workspace::use_workspace;
 use crate::workspace::{Period, Workspace};
 

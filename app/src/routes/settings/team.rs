@@ -3,9 +3,9 @@
 //! holds the service key), and the header shows the team's and the member's spend.
 
 use leptos::prelude::*;
+use serpkit::machine::base_url::{self, BaseUrl};
 
 use crate::model::Mode;
-use serpkit::machine::base_url::{self, BaseUrl};
 use crate::workspace::Workspace;
 
 /// The Team card.

@@ -110,7 +110,7 @@ impl Book {
                     // now (under the lock), over every tab's entries of the period.
                     if live {
                         workspace.read_other_tabs_entries().await;
-                        let settings = store::stored_settings().unwrap_or(settings);
+                        let settings = workspace.shared_settings();
                         let admitted = workspace.journal.with_untracked(|j| {
                             let entries: Vec<&JournalEntry> = j.values().collect();
                             let snap = HostSnapshot::of_journal(&settings, &entries, false);

@@ -245,9 +245,8 @@ pub fn money_changes(before: &model::Settings, after: &model::Settings) -> Vec<S
         .fields()
         .into_iter()
         .filter(|s| match s {
-            Setting::Other(_) => false,
             Setting::Cap(_) => before.budget.trim() != after.budget.trim(),
-            s => !was.contains(s),
+            s => s.moves_money() && !was.contains(s),
         })
         .collect()
 }
@@ -255,15 +254,13 @@ pub fn money_changes(before: &model::Settings, after: &model::Settings) -> Vec<S
 /// `after` with the money fields of `before`: what a tab writes itself, the money settings
 /// being the machine's to write.
 pub fn without_money(after: &model::Settings, before: &model::Settings) -> model::Settings {
-    model::Settings {
-        mode: before.mode,
-        base_url: before.base_url.clone(),
-        insecure_ok: before.insecure_ok.clone(),
-        budget: before.budget.clone(),
-        budget_period: before.budget_period,
-        budget_reset_at: before.budget_reset_at,
-        ..after.clone()
+    let mut s = after.clone();
+    for field in machine_settings(before).fields() {
+        apply_setting(&mut s, &field);
     }
+    // The cap's text as it was, not as the machine writes it.
+    s.budget.clone_from(&before.budget);
+    s
 }
 
 /// A cap as the settings store its text: whole dollars bare (`2`), else at least two
