@@ -362,6 +362,9 @@ pub enum Refusal {
     InvalidUrl(&'static str),
     /// Where the call would go changed while it waited: it is not re-targeted.
     SettingsChanged,
+    /// A host's request ([`Event::Sending`]) buys what its call did not reserve, or what it
+    /// already bought or possibly bought, or its call no longer buys.
+    NotReserved,
     /// The user cancelled.
     Cancelled,
 }
@@ -373,6 +376,9 @@ pub enum Notice {
     Waiting,
     /// Everything was already stored (same source): answered with no call.
     Answered,
+    /// A call whose host sends its requests ([`Run::host_sends`]) reserved these items:
+    /// the host may now ask to send requests for them ([`Event::Sending`]).
+    Reserved(Vec<String>),
     /// Some items were possibly charged in an interrupted call: they are not bought again
     /// without the user's yes (run again with `confirm_possibly`).
     NeedsYes {
@@ -403,6 +409,12 @@ pub struct Run {
     pub refresh: bool,
     /// The user said yes to buying again what was possibly charged.
     pub confirm_possibly: bool,
+    /// The host makes the requests (a client with its own chunks, backoff and merging):
+    /// after the reservation the machine shows [`Notice::Reserved`] and writes ahead each
+    /// request the host asks for ([`Event::Sending`]) instead of cutting `items` into chunks
+    /// itself; the call ends once the host says so ([`Event::Ended`]). Its rules are the
+    /// same: each request under the lock, against the store's cap and the click's target.
+    pub host_sends: bool,
 }
 
 /// How a sent request ended.
@@ -424,6 +436,18 @@ pub enum Event<'a> {
     Run(Run),
     /// The user cancelled call `n`.
     Cancel(u32),
+    /// The host would send a request of call `n` ([`Run::host_sends`]) buying `items`:
+    /// answered by [`Effect::Send`] once it is written ahead, or by a refusal.
+    Sending {
+        /// The call.
+        call: u32,
+        /// What the request buys: reserved by the call, and not bought (or possibly bought)
+        /// by it already.
+        items: Vec<String>,
+    },
+    /// The host sends no more requests of call `n` ([`Run::host_sends`]): the call ends
+    /// once those in flight are settled.
+    Ended(u32),
     /// The user changed one setting.
     Change(Setting),
     /// The user reset the meter.

@@ -44,11 +44,13 @@ pub enum Mutation {
     RebuyPossiblyCharged,
     /// Plain http to another host is taken as confirmed: the key goes there unasked.
     KeyToUnconfirmedOrigin,
+    /// A host's request is written ahead whatever it buys, reserved by its call or not.
+    UnreservedHostRequest,
 }
 
 impl Mutation {
     /// Every mutation.
-    pub const ALL: [Mutation; 19] = [
+    pub const ALL: [Mutation; 20] = [
         Mutation::SkipWriteAhead,
         Mutation::DropLock,
         Mutation::ResetNotCharged,
@@ -68,5 +70,6 @@ impl Mutation {
         Mutation::LiveWithoutLocks,
         Mutation::RebuyPossiblyCharged,
         Mutation::KeyToUnconfirmedOrigin,
+        Mutation::UnreservedHostRequest,
     ];
 }

@@ -73,6 +73,7 @@ fn run(items: &[&str]) -> Run {
         chunk: 10,
         refresh: false,
         confirm_possibly: false,
+        host_sends: false,
     }
 }
 
@@ -322,4 +323,80 @@ fn targets_refuse_unconfirmed_plain_http() {
     assert!(matches!(s.target(), Err(Refusal::InvalidUrl(_))));
     s.mode = Mode::Demo;
     assert_eq!(s.target().map(|t| t.source), Ok(DEMO_SOURCE.to_string()));
+}
+
+#[test]
+fn a_host_that_sends_its_own_requests_gets_each_written_ahead_and_no_more() {
+    let mut store = Store {
+        settings: live(None),
+        ..Store::default()
+    };
+    let mut tab = Tab::new(TabId(1), store.settings.clone(), true);
+    let hosted = Run {
+        host_sends: true,
+        ..run(&["a", "b", "c"])
+    };
+    let effects = drive(&mut tab, &mut store, Event::Run(hosted));
+    assert!(sends(&effects).is_empty(), "the host makes the requests");
+    let reserved = vec!["a".to_string(), "b".into(), "c".into()];
+    assert!(effects.contains(&Effect::Show(0, Notice::Reserved(reserved))));
+    let refused = Effect::Show(0, Notice::Refused(Refusal::NotReserved));
+    let ask = |items: &[&str]| Event::Sending {
+        call: 0,
+        items: items.iter().map(|s| s.to_string()).collect(),
+    };
+    // Not reserved by this call: refused, nothing written.
+    let effects = drive(&mut tab, &mut store, ask(&["a", "z"]));
+    assert_eq!(effects, vec![refused.clone()]);
+    // Reserved: written ahead, then sent.
+    let effects = drive(&mut tab, &mut store, ask(&["b", "a"]));
+    let [Effect::Send { entry, items, .. }] = sends(&effects)[..] else {
+        panic!("one request sent: {effects:?}")
+    };
+    assert_eq!(items, &["a".to_string(), "b".into()]);
+    let first = *entry;
+    assert!(store
+        .entries
+        .iter()
+        .any(|e| e.id == first && e.state == EntryState::Sent));
+    // In flight, or possibly bought: never asked for again.
+    assert_eq!(
+        drive(&mut tab, &mut store, ask(&["a"])),
+        vec![refused.clone()]
+    );
+    let unknown = Event::Answer {
+        entry: first,
+        outcome: Outcome::Unknown,
+    };
+    drive(&mut tab, &mut store, unknown);
+    assert_eq!(
+        drive(&mut tab, &mut store, ask(&["b"])),
+        vec![refused.clone()]
+    );
+    // Provably not charged: the host may retry it.
+    let effects = drive(&mut tab, &mut store, ask(&["c"]));
+    let [Effect::Send { entry: third, .. }] = sends(&effects)[..] else {
+        panic!("sent: {effects:?}")
+    };
+    let third = *third;
+    let not_charged = Event::Answer {
+        entry: third,
+        outcome: Outcome::NotCharged,
+    };
+    drive(&mut tab, &mut store, not_charged);
+    let effects = drive(&mut tab, &mut store, ask(&["c"]));
+    let [Effect::Send { entry: retry, .. }] = sends(&effects)[..] else {
+        panic!("retried: {effects:?}")
+    };
+    let answer = Event::Answer {
+        entry: *retry,
+        outcome: Outcome::Answer(Body::Valid),
+    };
+    drive(&mut tab, &mut store, answer);
+    // The call (and its reservation) lasts until the host says it ended.
+    assert_eq!(store.reservations.len(), 1);
+    let effects = drive(&mut tab, &mut store, Event::Ended(0));
+    assert!(effects.contains(&Effect::Show(0, Notice::Done)));
+    assert!(store.reservations.is_empty() && tab.is_quiet());
+    assert_eq!(drive(&mut tab, &mut store, ask(&["c"])), vec![refused]);
 }

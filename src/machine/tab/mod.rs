@@ -85,6 +85,13 @@ struct Call {
     buying: Vec<String>,
     reserved: bool,
     chunks: Vec<Chunk>,
+    /// What each chunk buys (cut from `buying`, or as the host asked: [`Run::host_sends`]).
+    parts: Vec<Vec<String>>,
+    /// Items a request of this call was written ahead for and not settled as not charged:
+    /// the host may not ask for them again.
+    spent: std::collections::BTreeSet<String>,
+    /// The host sends no more requests ([`Event::Ended`]).
+    ended: bool,
     stopped: bool,
 }
 
@@ -222,6 +229,13 @@ impl Tab {
             Event::Opened => self.want(Want::Sweep),
             Event::Run(run) => self.run(run, out),
             Event::Cancel(n) => self.cancel(n, out),
+            Event::Sending { call, items } => self.sending(call, items, out),
+            Event::Ended(n) => {
+                if let Some(call) = self.call(n) {
+                    call.ended = true;
+                }
+                self.finish_if_over(n, out);
+            }
             Event::Change(s) => self.change(s, out),
             Event::ResetMeter => self.change(Setting::ResetAt(now), out),
             Event::ClearHistory => {
@@ -300,6 +314,9 @@ impl Tab {
             buying: Vec::new(),
             reserved: false,
             chunks: Vec::new(),
+            parts: Vec::new(),
+            spent: Default::default(),
+            ended: false,
             stopped: false,
         });
         self.want(Want::Reserve(n));
@@ -337,6 +354,10 @@ impl Tab {
             return;
         }
         if call.phase == Phase::Reserving && !call.stopped {
+            return;
+        }
+        // A host that sends its own requests may still ask for more until it says it ended.
+        if call.run.host_sends && !call.ended && !call.stopped {
             return;
         }
         call.phase = Phase::Over;

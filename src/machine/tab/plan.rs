@@ -131,8 +131,10 @@ impl Tab {
             }
         };
         let call = self.call(n)?;
-        let chunk = call.run.chunk;
-        call.chunks = vec![Chunk::Queued(0); to_buy.len().div_ceil(chunk)];
+        if !call.run.host_sends {
+            call.parts = to_buy.chunks(call.run.chunk).map(<[_]>::to_vec).collect();
+            call.chunks = vec![Chunk::Queued(0); call.parts.len()];
+        }
         call.buying = to_buy.clone();
         call.phase = Phase::Buying;
         Some(vec![Op::PutReservation(Reservation {
@@ -173,9 +175,7 @@ impl Tab {
         if call.stopped {
             return None;
         }
-        let size = call.run.chunk;
-        let items: Vec<String> =
-            call.buying[c * size..((c + 1) * size).min(call.buying.len())].to_vec();
+        let items = call.parts[c].clone();
         let estimate = call.run.each.times(items.len() as u64);
         let live = call.target.mode == Mode::Live;
         if live {

@@ -82,6 +82,10 @@ impl Tab {
                                 // Cancelled while its reservation was being written.
                                 let id = CallId { tab: me, n };
                                 self.commit(Txn::Free(id), vec![Op::DeleteReservation(id)], out);
+                            } else if call.run.host_sends {
+                                call.reserved = true;
+                                let items = call.buying.clone();
+                                out.push(Effect::Show(n, Notice::Reserved(items)));
                             } else {
                                 call.reserved = true;
                                 self.start_chunks(n);
@@ -174,10 +178,10 @@ impl Tab {
         let Chunk::InFlight(_, attempt, at) = call.chunks[c] else {
             return;
         };
-        let size = call.run.chunk;
-        let items: Vec<String> =
-            call.buying[c * size..((c + 1) * size).min(call.buying.len())].to_vec();
+        let items = call.parts[c].clone();
         let estimate = call.run.each.times(items.len() as u64);
+        // A host that sends its own requests retries them itself ([`Self::sending`]).
+        let retries = !call.run.host_sends && attempt < FREE_RETRIES && !call.stopped;
         let mut entry = Entry {
             id,
             call: CallId { tab: me, n },
@@ -209,16 +213,22 @@ impl Tab {
             }
             Outcome::NotCharged => {
                 entry.state = EntryState::NotCharged;
-                again = attempt < FREE_RETRIES && !call.stopped;
+                again = retries;
             }
             Outcome::Unknown if reset_free => {
                 entry.state = EntryState::NotCharged;
-                again = attempt < FREE_RETRIES && !call.stopped;
+                again = retries;
             }
             Outcome::Unknown => {
                 entry.state = EntryState::PossiblyCharged;
                 entry.possible = estimate;
-                again = retry_unknown && attempt < FREE_RETRIES && !call.stopped;
+                again = retry_unknown && retries;
+            }
+        }
+        if entry.state == EntryState::NotCharged {
+            // Provably not bought: the host may ask for these items again.
+            for i in &entry.items {
+                call.spent.remove(i);
             }
         }
         call.chunks[c] = if again {
@@ -235,5 +245,36 @@ impl Tab {
         let txn = Txn::Settle((!again).then_some((n, c)), ops.clone());
         self.commit(txn, ops, out);
         self.start_chunks(n);
+    }
+
+    /// The host asks to send a request of call `n` buying `items` ([`Event::Sending`]):
+    /// written ahead like a chunk of the machine's own, or refused when the call did not
+    /// reserve them, already bought or possibly bought them, or buys no more.
+    pub(super) fn sending(&mut self, n: u32, mut items: Vec<String>, out: &mut Vec<Effect>) {
+        // The mutation lets a host send again what was possibly bought.
+        let again_ok = self.mutated(Mutation::RetryAfterPossibleCharge);
+        let unchecked = self.mutated(Mutation::UnreservedHostRequest);
+        let count = items.len();
+        items.sort();
+        items.dedup();
+        let ok = self.call(n).is_some_and(|call| {
+            call.run.host_sends
+                && call.phase == Phase::Buying
+                && call.reserved
+                && !call.stopped
+                && !call.ended
+                && count == items.len()
+                && !items.is_empty()
+                && (unchecked || items.iter().all(|i| call.buying.contains(i)))
+                && (again_ok || items.iter().all(|i| !call.spent.contains(i)))
+        });
+        let Some(call) = self.call(n).filter(|_| ok) else {
+            return out.push(Effect::Show(n, Notice::Refused(Refusal::NotReserved)));
+        };
+        call.spent.extend(items.iter().cloned());
+        call.parts.push(items);
+        call.chunks.push(Chunk::Starting(0));
+        let c = call.chunks.len() - 1;
+        self.want(Want::WriteAhead(n, c));
     }
 }

@@ -68,6 +68,7 @@ impl World {
                     chunk: 1 + self.rng.below(3) as usize,
                     refresh: self.rng.chance(5),
                     confirm_possibly: self.rng.chance(30),
+                    host_sends: self.rng.chance(50),
                 };
                 let shown = self.tabs[t.0 as usize].tab.settings();
                 let target = shown.target().ok();
@@ -79,6 +80,7 @@ impl World {
                 }
                 self.tabs[t.0 as usize].clicks.push(Click {
                     items,
+                    chunk: run.chunk,
                     target,
                     confirmed,
                 });
@@ -131,10 +133,11 @@ impl World {
 fn describe(e: &Event<'_>) -> String {
     match e {
         Event::Run(r) => format!(
-            "runs {:?} each {} chunk {}{}{}",
+            "runs {:?} each {} chunk {}{}{}{}",
             r.items,
             r.each,
             r.chunk,
+            if r.host_sends { " (host sends)" } else { "" },
             if r.refresh { " refresh" } else { "" },
             if r.confirm_possibly { " yes" } else { "" }
         ),

@@ -5,6 +5,7 @@
 //! server's dead-process sweep ([`World::recover`]) runs at any moment.
 
 mod actors;
+mod host;
 mod server;
 
 use std::collections::{HashMap, VecDeque};
@@ -100,6 +101,8 @@ impl Snapshot for View<'_> {
 /// A click as the user made it: its items, where the tab showed it would go.
 struct Click {
     items: Vec<String>,
+    /// Items per request.
+    chunk: usize,
     target: Option<Target>,
     confirmed: String,
 }
@@ -157,6 +160,11 @@ pub struct Stats {
     pub sessions_cut: u64,
     /// Entries the server's dead-process sweep settled as possibly charged.
     pub recovered: u64,
+    /// Requests a host asked for that the machine refused (not reserved, or possibly
+    /// bought already).
+    pub host_refused: u64,
+    /// Requests sent for a host that makes its own ([`crate::machine::Run::host_sends`]).
+    pub host_sends: u64,
 }
 
 /// One simulated world ([`super`]).
@@ -185,6 +193,10 @@ pub struct World {
     intended: Settings,
     /// Changes users asked for, not stored yet.
     asked: Vec<(TabId, Setting)>,
+    /// Calls whose host sends the requests ([`host`]).
+    jobs: Vec<host::Job>,
+    /// The call whose host is asking to send a request now.
+    sending: Option<(TabId, u32)>,
 }
 
 impl World {
@@ -226,6 +238,8 @@ impl World {
             next_drain,
             intended,
             asked: Vec::new(),
+            jobs: Vec::new(),
+            sending: None,
         };
         w.open();
         w
@@ -305,7 +319,7 @@ impl World {
         // Without Web Locks a tab's lock is its own: nothing excludes another tab.
         let free = self.lock.is_none() || !self.config.locks;
         let grant = usize::from(free && !self.queue.is_empty());
-        self.pending.len() + self.flights.len() + grant
+        self.pending.len() + self.flights.len() + self.host_ready() + grant
     }
 
     fn deliver(&mut self) -> Result<(), Box<Violation>> {
@@ -331,13 +345,20 @@ impl World {
         if i < self.flights.len() {
             let f = self.flights.swap_remove(i);
             self.note(|| format!("t{} gets {:?} for {:?}", f.tab.0, f.outcome, f.entry));
-            return self.event(
+            self.event(
                 f.tab,
                 Event::Answer {
                     entry: f.entry,
                     outcome: f.outcome,
                 },
-            );
+            )?;
+            self.host_answered(f.entry, f.outcome);
+            return Ok(());
+        }
+        i -= self.flights.len();
+        let ready = self.host_ready();
+        if i < ready {
+            return self.host_act(i);
         }
         self.grant()
     }
@@ -440,7 +461,11 @@ impl World {
                     target,
                     items,
                     estimate,
-                } => self.send(t, call, entry, target, items, estimate)?,
+                } => {
+                    self.host_sent(t, call, entry, &items)?;
+                    self.send(t, call, entry, target, items, estimate)?
+                }
+                Effect::Show(n, Notice::Reserved(items)) => self.host_reserved(t, n, items),
                 Effect::Show(n, Notice::Answered) => {
                     self.stats.answered += 1;
                     let click = &self.tabs[t.0 as usize].clicks[n as usize];
@@ -460,11 +485,19 @@ impl World {
                         )));
                     }
                 }
-                Effect::Show(_, notice) => match notice {
-                    Notice::Refused(Refusal::Budget { .. }) => self.stats.over_cap += 1,
-                    Notice::Refused(Refusal::SettingsChanged) => self.stats.retargets_refused += 1,
-                    Notice::Refused(Refusal::Storage(_) | Refusal::NoLocks) => {
-                        self.stats.storage_refused += 1
+                Effect::Show(n, notice) => match notice {
+                    Notice::Refused(why) => {
+                        match why {
+                            Refusal::Budget { .. } => self.stats.over_cap += 1,
+                            Refusal::SettingsChanged => self.stats.retargets_refused += 1,
+                            Refusal::Storage(_) | Refusal::NoLocks => {
+                                self.stats.storage_refused += 1
+                            }
+                            Refusal::NotReserved => self.stats.host_refused += 1,
+                            _ => {}
+                        }
+                        let answers = why == Refusal::NotReserved && self.sending == Some((t, n));
+                        self.host_refused(t, n, answers);
                     }
                     Notice::NeedsYes { .. } => self.stats.needs_yes += 1,
                     Notice::Waiting => self.stats.waits += 1,
@@ -581,6 +614,7 @@ impl World {
             self.lock = None;
         }
         self.queue.retain(|q| *q != t);
+        self.host_closed(t);
         let mut keep = Vec::new();
         for p in std::mem::take(&mut self.pending) {
             match p {
