@@ -13,8 +13,11 @@
 //!   ▼ Lock ─► Granted(snapshot): target unchanged? stored records skipped (same source only);
 //!   │         possibly charged items need the user's yes; reserved elsewhere ─► wait
 //!   │         Commit[reservation] ─► Unlock
-//!   ▼ per chunk: Lock ─► Granted: cap against every entry of the period ─► Commit[entry sent]
-//!   │            ─► Committed ─► Unlock + Send   (a refused write-ahead sends nothing)
+//!   ▼ per chunk (cut by the machine, or asked for one by one by a host that makes its own
+//!   │ requests: Run::host_sends ─► Reserved ─► Sending … ─► Ended):
+//!   │            Lock ─► Granted: cap against every entry of the period ─► Commit[entry sent]
+//!   │            ─► Committed ─► Unlock + Send   (a refused write-ahead sends nothing;
+//!   │            demo: no cap, no lock: Commit[entry sent] ─► Committed ─► Send)
 //!   ▼ Answer ─► Commit[entry settled + its records or body (+ reservation freed)] ─► Announce
 //!                (a failed commit keeps the body in memory and retries: never thrown away)
 //! ```
@@ -444,6 +447,8 @@ pub enum Event<'a> {
         /// What the request buys: reserved by the call, and not bought (or possibly bought)
         /// by it already.
         items: Vec<String>,
+        /// Its price, as the host's client computes it (checked against the cap).
+        estimate: Usd,
     },
     /// The host sends no more requests of call `n` ([`Run::host_sends`]): the call ends
     /// once those in flight are settled.

@@ -344,6 +344,7 @@ fn a_host_that_sends_its_own_requests_gets_each_written_ahead_and_no_more() {
     let ask = |items: &[&str]| Event::Sending {
         call: 0,
         items: items.iter().map(|s| s.to_string()).collect(),
+        estimate: Usd::from_micros(50_000 * items.len() as i64),
     };
     // Not reserved by this call: refused, nothing written.
     let effects = drive(&mut tab, &mut store, ask(&["a", "z"]));
@@ -399,4 +400,22 @@ fn a_host_that_sends_its_own_requests_gets_each_written_ahead_and_no_more() {
     assert!(effects.contains(&Effect::Show(0, Notice::Done)));
     assert!(store.reservations.is_empty() && tab.is_quiet());
     assert_eq!(drive(&mut tab, &mut store, ask(&["c"])), vec![refused]);
+}
+
+#[test]
+fn a_demo_request_is_written_ahead_without_the_lock() {
+    let mut store = Store::default();
+    let mut tab = Tab::new(TabId(1), store.settings.clone(), true);
+    let effects = drive(&mut tab, &mut store, Event::Run(run(&["a"])));
+    // One lock: the reservation's. The write-ahead reads nothing shared.
+    let locks = effects.iter().filter(|e| **e == Effect::Lock).count();
+    assert_eq!(locks, 1, "{effects:?}");
+    let send = effects
+        .iter()
+        .position(|e| matches!(e, Effect::Send { target, .. } if target.mode == Mode::Demo))
+        .expect("sent to demo");
+    let ahead = effects.iter().position(|e| {
+        matches!(e, Effect::Commit { ops, .. } if ops.iter().any(|o| matches!(o, Op::PutEntry(e) if e.state == EntryState::Sent)))
+    });
+    assert!(ahead.is_some_and(|a| a < send));
 }

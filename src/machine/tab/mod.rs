@@ -11,6 +11,7 @@ use super::{
     CallId, Effect, Entry, EntryId, Event, Mode, Ms, Notice, Op, Refusal, Run, Setting, Settings,
     StoreError, TabId, Target,
 };
+use crate::money::Usd;
 
 /// How long a call waits before it looks again at a reservation it waits for.
 pub const WAIT_MS: Ms = 300;
@@ -85,8 +86,9 @@ struct Call {
     buying: Vec<String>,
     reserved: bool,
     chunks: Vec<Chunk>,
-    /// What each chunk buys (cut from `buying`, or as the host asked: [`Run::host_sends`]).
-    parts: Vec<Vec<String>>,
+    /// What each chunk buys and its price (cut from `buying`, or as the host asked:
+    /// [`Run::host_sends`]).
+    parts: Vec<(Vec<String>, Usd)>,
     /// Items a request of this call was written ahead for and not settled as not charged:
     /// the host may not ask for them again.
     spent: std::collections::BTreeSet<String>,
@@ -193,6 +195,11 @@ impl Tab {
         self.id
     }
 
+    /// The number the next [`Event::Run`] gets (the `n` of its notices and events).
+    pub fn next_call(&self) -> u32 {
+        self.next
+    }
+
     /// The settings as this tab shows them.
     pub fn settings(&self) -> &Settings {
         &self.settings
@@ -229,7 +236,11 @@ impl Tab {
             Event::Opened => self.want(Want::Sweep),
             Event::Run(run) => self.run(run, out),
             Event::Cancel(n) => self.cancel(n, out),
-            Event::Sending { call, items } => self.sending(call, items, out),
+            Event::Sending {
+                call,
+                items,
+                estimate,
+            } => self.sending(call, items, estimate, out),
             Event::Ended(n) => {
                 if let Some(call) = self.call(n) {
                     call.ended = true;

@@ -44,7 +44,7 @@ impl Tab {
             Want::Reserve(n) => self
                 .reserve(n, snap, out)
                 .map(|ops| (ops, Txn::Locked(want))),
-            Want::WriteAhead(n, c) => self.write_ahead(n, c, snap, out),
+            Want::WriteAhead(n, c) => self.write_ahead(n, c, Some(snap), out),
         };
         match ops {
             Some((ops, txn)) if !ops.is_empty() => self.commit(txn, ops, out),
@@ -132,7 +132,11 @@ impl Tab {
         };
         let call = self.call(n)?;
         if !call.run.host_sends {
-            call.parts = to_buy.chunks(call.run.chunk).map(<[_]>::to_vec).collect();
+            let each = call.run.each;
+            call.parts = to_buy
+                .chunks(call.run.chunk)
+                .map(|c| (c.to_vec(), each.times(c.len() as u64)))
+                .collect();
             call.chunks = vec![Chunk::Queued(0); call.parts.len()];
         }
         call.buying = to_buy.clone();
@@ -144,15 +148,21 @@ impl Tab {
         })])
     }
 
+    /// Chunk `c` of call `n` written ahead: under the lock (`snap`), or without it for a
+    /// demo call, whose write-ahead reads nothing shared: no cap guards demo, and its target
+    /// was captured at the click (a settings change cannot re-target it; it finishes in
+    /// demo, its data labelled demo).
     pub(super) fn write_ahead(
         &mut self,
         n: u32,
         c: usize,
-        snap: &dyn Snapshot,
+        snap: Option<&dyn Snapshot>,
         out: &mut Vec<Effect>,
     ) -> Option<(Vec<Op>, Txn)> {
-        if !self.on_target(n, snap, out) {
-            return None;
+        if let Some(snap) = snap {
+            if !self.on_target(n, snap, out) {
+                return None;
+            }
         }
         let lost = self.storage.is_err() && self.mutated(Mutation::SendWhenStorageLost);
         if let (Err(e), false) = (self.storage, lost) {
@@ -161,10 +171,9 @@ impl Tab {
         }
         let now = self.now;
         // The cap of the store's settings (the mutation reads the tab's own copy).
-        let settings = if self.mutated(Mutation::CapFromTabCopy) {
-            self.settings.clone()
-        } else {
-            snap.settings().clone()
+        let settings = match snap {
+            Some(snap) if !self.mutated(Mutation::CapFromTabCopy) => snap.settings().clone(),
+            _ => self.settings.clone(),
         };
         let id = EntryId {
             tab: self.id,
@@ -175,10 +184,9 @@ impl Tab {
         if call.stopped {
             return None;
         }
-        let items = call.parts[c].clone();
-        let estimate = call.run.each.times(items.len() as u64);
+        let (items, estimate) = call.parts[c].clone();
         let live = call.target.mode == Mode::Live;
-        if live {
+        if let (true, Some(snap)) = (live, snap) {
             if let Err(why) = rules::admit_with(&settings, snap, now, estimate, self.mutation()) {
                 self.stop(n, why, out);
                 return None;
@@ -204,13 +212,29 @@ impl Tab {
         let call = self.call(n)?;
         call.chunks[c] = Chunk::InFlight(id.n, attempt, now);
         if self.mutated(Mutation::SkipWriteAhead) || lost {
-            self.lock_held = None;
-            out.push(Effect::Unlock);
+            if snap.is_some() {
+                self.lock_held = None;
+                out.push(Effect::Unlock);
+            }
             Self::send(&entry, target, out);
             return None;
         }
         let ops = vec![Op::PutEntry(entry.clone())];
         Some((ops, Txn::WriteAhead(Box::new(entry), target)))
+    }
+
+    /// Starts the write-ahead of chunk `c` of call `n`: at once for demo, else once the
+    /// lock is granted.
+    pub(super) fn start_write_ahead(&mut self, n: u32, c: usize, out: &mut Vec<Effect>) {
+        let demo = self
+            .call(n)
+            .is_some_and(|call| call.target.mode == Mode::Demo);
+        if !demo {
+            return self.want(Want::WriteAhead(n, c));
+        }
+        if let Some((ops, txn)) = self.write_ahead(n, c, None, out) {
+            self.commit(txn, ops, out);
+        }
     }
 
     pub(super) fn send(entry: &Entry, target: Target, out: &mut Vec<Effect>) {

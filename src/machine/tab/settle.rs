@@ -11,7 +11,7 @@ use super::{Chunk, Mutation, Phase, Tab, Txn, Want, FREE_RETRIES, RETRY_MS, WIND
 
 impl Tab {
     /// Starts the queued chunks of call `n` that fit in its window.
-    pub(super) fn start_chunks(&mut self, n: u32) {
+    pub(super) fn start_chunks(&mut self, n: u32, out: &mut Vec<Effect>) {
         let Some(call) = self.call(n) else { return };
         if call.stopped || call.phase != Phase::Buying {
             return;
@@ -39,7 +39,7 @@ impl Tab {
             }
         }
         for i in start {
-            self.want(Want::WriteAhead(n, i));
+            self.start_write_ahead(n, i, out);
         }
     }
 
@@ -88,7 +88,7 @@ impl Tab {
                                 out.push(Effect::Show(n, Notice::Reserved(items)));
                             } else {
                                 call.reserved = true;
-                                self.start_chunks(n);
+                                self.start_chunks(n, out);
                             }
                         }
                         Err(e) => {
@@ -126,7 +126,7 @@ impl Tab {
                     if let Some(call) = self.call(n) {
                         call.chunks[c] = Chunk::Done;
                     }
-                    self.start_chunks(n);
+                    self.start_chunks(n, out);
                     self.finish_if_over(n, out);
                 }
                 (Ok(()), None) => {}
@@ -178,8 +178,7 @@ impl Tab {
         let Chunk::InFlight(_, attempt, at) = call.chunks[c] else {
             return;
         };
-        let items = call.parts[c].clone();
-        let estimate = call.run.each.times(items.len() as u64);
+        let (items, estimate) = call.parts[c].clone();
         // A host that sends its own requests retries them itself ([`Self::sending`]).
         let retries = !call.run.host_sends && attempt < FREE_RETRIES && !call.stopped;
         let mut entry = Entry {
@@ -239,18 +238,24 @@ impl Tab {
         ops.insert(0, Op::PutEntry(entry));
         if drop_commit {
             call.chunks[c] = Chunk::Done;
-            self.start_chunks(n);
+            self.start_chunks(n, out);
             return self.finish_if_over(n, out);
         }
         let txn = Txn::Settle((!again).then_some((n, c)), ops.clone());
         self.commit(txn, ops, out);
-        self.start_chunks(n);
+        self.start_chunks(n, out);
     }
 
     /// The host asks to send a request of call `n` buying `items` ([`Event::Sending`]):
     /// written ahead like a chunk of the machine's own, or refused when the call did not
     /// reserve them, already bought or possibly bought them, or buys no more.
-    pub(super) fn sending(&mut self, n: u32, mut items: Vec<String>, out: &mut Vec<Effect>) {
+    pub(super) fn sending(
+        &mut self,
+        n: u32,
+        mut items: Vec<String>,
+        estimate: Usd,
+        out: &mut Vec<Effect>,
+    ) {
         // The mutation lets a host send again what was possibly bought.
         let again_ok = self.mutated(Mutation::RetryAfterPossibleCharge);
         let unchecked = self.mutated(Mutation::UnreservedHostRequest);
@@ -272,9 +277,9 @@ impl Tab {
             return out.push(Effect::Show(n, Notice::Refused(Refusal::NotReserved)));
         };
         call.spent.extend(items.iter().cloned());
-        call.parts.push(items);
+        call.parts.push((items, estimate));
         call.chunks.push(Chunk::Starting(0));
         let c = call.chunks.len() - 1;
-        self.want(Want::WriteAhead(n, c));
+        self.start_write_ahead(n, c, out);
     }
 }

@@ -81,6 +81,7 @@ impl World {
                 self.tabs[t.0 as usize].clicks.push(Click {
                     items,
                     chunk: run.chunk,
+                    each: run.each,
                     target,
                     confirmed,
                 });

@@ -93,7 +93,16 @@ impl World {
         });
         self.sending = Some((t, n));
         self.note(|| format!("t{} host sends call {n} {items:?}", t.0));
-        let done = self.event(t, Event::Sending { call: n, items });
+        let each = self.tabs[t.0 as usize].clicks[n as usize].each;
+        let estimate = each.times(items.len() as u64);
+        let done = self.event(
+            t,
+            Event::Sending {
+                call: n,
+                items,
+                estimate,
+            },
+        );
         self.sending = None;
         done
     }

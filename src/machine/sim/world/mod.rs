@@ -103,6 +103,8 @@ struct Click {
     items: Vec<String>,
     /// Items per request.
     chunk: usize,
+    /// The price of one item.
+    each: Usd,
     target: Option<Target>,
     confirmed: String,
 }
