@@ -219,6 +219,13 @@ impl Tab {
             && self.settings_queue.is_empty()
     }
 
+    /// True while a money setting asked for is not written yet (queued for the lock, or
+    /// its transaction in flight): a host shows "saving" meanwhile.
+    pub fn settling(&self) -> bool {
+        !self.settings_queue.is_empty()
+            || self.txns.iter().any(|(_, t)| matches!(t, Txn::Setting(_)))
+    }
+
     /// Paid answers this tab holds in memory because storage refused them (entry ids).
     pub fn unsaved(&self) -> impl Iterator<Item = EntryId> + '_ {
         self.unsaved.iter().filter_map(|(_, ops)| {

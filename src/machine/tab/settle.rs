@@ -270,7 +270,8 @@ impl Tab {
                 && !call.ended
                 && count == items.len()
                 && !items.is_empty()
-                && (unchecked || items.iter().all(|i| call.buying.contains(i)))
+                // `buying` is sorted (the plan's set).
+                && (unchecked || items.iter().all(|i| call.buying.binary_search(i).is_ok()))
                 && (again_ok || items.iter().all(|i| !call.spent.contains(i)))
         });
         let Some(call) = self.call(n).filter(|_| ok) else {

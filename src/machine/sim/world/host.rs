@@ -4,43 +4,13 @@
 //! refusal, and says when it ended. Now and then it misbehaves (asks again for what was
 //! possibly charged, or for an item its call did not reserve): the machine must refuse.
 
-use std::collections::VecDeque;
-
+use super::job::{Job, Part};
 use super::{World, ITEMS};
 use crate::machine::sim::Violation;
 use crate::machine::{EntryId, Event, Outcome, TabId};
 
-/// How many requests of one job the host keeps in flight.
-const CONCURRENCY: usize = 2;
 /// Free retries of a request provably not charged.
 const RETRIES: u8 = 2;
-
-/// A request of a job: its items, its attempt, its entry once written ahead.
-pub(super) struct Part {
-    items: Vec<String>,
-    attempt: u8,
-    entry: Option<EntryId>,
-}
-
-/// One call's requests, as its host makes them.
-pub(super) struct Job {
-    tab: TabId,
-    call: u32,
-    reserved: Vec<String>,
-    queued: VecDeque<(Vec<String>, u8)>,
-    flying: Vec<Part>,
-    stopped: bool,
-    ended: bool,
-}
-
-impl Job {
-    /// Something the host would do now: ask for a request, or say it ended.
-    fn ready(&self) -> bool {
-        let more = !self.stopped && !self.queued.is_empty() && self.flying.len() < CONCURRENCY;
-        let done = (self.stopped || self.queued.is_empty()) && self.flying.is_empty();
-        more || (done && !self.ended)
-    }
-}
 
 impl World {
     /// Call `n` of tab `t` reserved `items`: its host starts.

@@ -6,6 +6,7 @@
 
 mod actors;
 mod host;
+mod job;
 mod server;
 
 use std::collections::{HashMap, VecDeque};
@@ -196,7 +197,7 @@ pub struct World {
     /// Changes users asked for, not stored yet.
     asked: Vec<(TabId, Setting)>,
     /// Calls whose host sends the requests ([`host`]).
-    jobs: Vec<host::Job>,
+    jobs: Vec<job::Job>,
     /// The call whose host is asking to send a request now.
     sending: Option<(TabId, u32)>,
 }
