@@ -20,7 +20,15 @@ fn remapped_paths() -> Res<Vec<(String, &'static str)>> {
     let sysroot = String::from_utf8_lossy(&out.stdout).trim().to_string();
     let cargo_home = std::env::var("CARGO_HOME")
         .unwrap_or_else(|_| format!("{}/.cargo", std::env::var("HOME").unwrap_or_default()));
-    let mut paths = vec![(format!("{cargo_home}/registry/src"), "/crates")];
+    let registry = format!("{cargo_home}/registry/src");
+    let mut paths = vec![(registry.clone(), "/crates")];
+    // Each registry's own directory (`index.crates.io-<hash>`) goes too: the last matching
+    // prefix is the one applied, and the shipped file holds about ten such paths.
+    if let Ok(dirs) = std::fs::read_dir(&registry) {
+        for dir in dirs.flatten() {
+            paths.push((dir.path().to_string_lossy().into_owned(), "/crates"));
+        }
+    }
     if !sysroot.is_empty() {
         paths.push((format!("{sysroot}/lib/rustlib/src/rust"), "/rust"));
     }
