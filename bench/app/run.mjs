@@ -507,10 +507,10 @@ const LONG_TASKS = () => {
 
 /**
  * One run of the 10,000-keyword bulk job (50 requests of 200, 2 in flight) on a fresh
- * browser context, so nothing is bought yet, on one side: `with` the purchase journal,
- * `off` without it, or `locked`, with it and the journal lock taken for every write-ahead as
- * the money machine does (`localStorage["serpkit.bench.journal"]`, honoured in demo mode,
- * read per call).
+ * browser context, so nothing is bought yet, on one side: `with` the purchase journal (the
+ * money machine's: a demo request is written ahead without the journal lock, which only a
+ * live request takes), or `off` without it (`localStorage["serpkit.bench.journal"]`,
+ * honoured in demo mode, read per call).
  *
  * A one-keyword job (a keyword not in the list) runs first, untimed: it fetches the call's
  * wasm chunk and starts the demo sandbox's worker, which every first call of a context pays
@@ -568,24 +568,23 @@ async function journalRun(browser, kws, side) {
 }
 
 /**
- * The purchase journal's cost: the 10,000-keyword bulk job with the journal, without it and
- * with the lock per write-ahead, JOURNAL_RUNS runs each in turns (the order rotating, so
- * drift of the machine falls on every side), and the journal's commit durations across the
- * runs with it (50 per run). A commit measure
+ * The purchase journal's cost: the 10,000-keyword bulk job with the journal and without it,
+ * JOURNAL_RUNS runs each in turns (the order alternating, so drift of the machine falls on
+ * both sides), and the journal's commit durations across the runs with it (50 per run). A commit measure
  * (app/src/workspace/calls/book.rs) runs from the settle to the resumption after its
  * IndexedDB transaction completed, so it includes waiting for a main thread busy with the
  * rest of the job (the other chunk in flight, the page's updates).
  */
 async function purchaseJournal(browser) {
   const kws = tenThousandKeywords();
-  const walls = { with: [], off: [], locked: [] };
+  const walls = { with: [], off: [] };
   const commits = [];
-  const orders = [['with', 'off', 'locked'], ['off', 'locked', 'with'], ['locked', 'with', 'off']];
+  const orders = [['with', 'off'], ['off', 'with']];
   for (let pair = 0; pair < JOURNAL_RUNS; pair++) {
     for (const name of orders[pair % orders.length]) {
       const r = await journalRun(browser, kws, name);
       const withJournal = name !== 'off';
-      const side = { with: 'with journal', off: 'without', locked: 'locked' }[name];
+      const side = { with: 'with journal', off: 'without' }[name];
       const expected = withJournal ? Math.ceil(kws.length / 200) : 0;
       if (r.commits.length !== expected) {
         throw new Error(`${side}: ${r.commits.length} ${JOURNAL_COMMIT} measures, expected ${expected}`);
@@ -605,11 +604,9 @@ async function purchaseJournal(browser) {
         `; page says "${r.shown}")`);
     }
   }
-  const { with: on, off, locked } = walls;
+  const { with: on, off } = walls;
   const ratio50 = pct(on, 50) / pct(off, 50);
   const ratio95 = pct(on, 95) / pct(off, 95);
-  const locked50 = pct(locked, 50) / pct(off, 50);
-  const locked95 = pct(locked, 95) / pct(off, 95);
   const x = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : 'n/a');
   const verdict = (ok) => (ok ? 'met' : '**NOT met**');
   const job = '10,000-keyword bulk job (50 requests of 200, 2 in flight; a fresh browser context each run, nothing bought): Run → table of 10,000 rendered';
@@ -617,8 +614,6 @@ async function purchaseJournal(browser) {
     `| purchase journal: ${job}, with the journal | ${on.length} | ${ms(pct(on, 50))} | ${ms(pct(on, 95))} | |`,
     `| purchase journal: the same job without it (\`serpkit.bench.journal\` = off; the two sides in turns) | ${off.length} | ${ms(pct(off, 50))} | ${ms(pct(off, 95))} | |`,
     `| purchase journal: with / without (ratio of the p50s and of the p95s) | ${on.length} + ${off.length} | ${x(ratio50)} | ${x(ratio95)} | ≤ 1.10× p50: ${verdict(ratio50 <= 1.1)} (${x(ratio50)}) |`,
-    `| purchase journal: the same job taking the journal lock for every request, as the money machine does (\`locked\`; the app takes it only when a cap is set) | ${locked.length} | ${ms(pct(locked, 50))} | ${ms(pct(locked, 95))} | |`,
-    `| purchase journal: locked / without (ratio of the p50s and of the p95s): what a call run on the machine would cost | ${locked.length} + ${off.length} | ${x(locked50)} | ${x(locked95)} | against the ≤ 1.10× p50 goal: ${verdict(locked50 <= 1.1)} (${x(locked50)}) |`,
     `| purchase journal: one commit (\`${JOURNAL_COMMIT}\`: a request's entry settled with its 200 records in one IndexedDB transaction, until the transaction completed), every commit of the runs with it | ${commits.length} | ${ms(pct(commits, 50))} | ${ms(pct(commits, 95))} | ≤ 20 ms p95: ${verdict(pct(commits, 95) <= 20)} (${ms(pct(commits, 95))} ms) |`,
   ];
 }

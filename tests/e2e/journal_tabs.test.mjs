@@ -128,11 +128,12 @@ test('a tab closed in the middle of a job: the other tab counts its requests in 
 
   // The ledger may have moved on before the close (a chunk settled, the next one sent): what
   // holds is that B counts every request that reached the service, the settled ones spent
-  // and those still in flight (one or two, the window) possibly charged.
+  // and those still in flight (one or two, the window) possibly charged, with one more when
+  // an answer had arrived and its commit was still waiting its turn on A's machine.
   const [m] = await meterEqualsLedger(b, 'after the tab closed');
   const chunk = 200 * 300;
   assert.ok(m.spend >= chunk && m.spend % chunk === 0, `settled chunks spent: ${JSON.stringify(m)}`);
-  assert.ok([chunk, 2 * chunk].includes(m.possible), `the chunks in flight when A closed are possibly charged: ${JSON.stringify(m)}`);
+  assert.ok([chunk, 2 * chunk, 3 * chunk].includes(m.possible), `the chunks in flight when A closed are possibly charged: ${JSON.stringify(m)}`);
   assert.deepEqual(b.errors, []);
   await b.context().close();
 });

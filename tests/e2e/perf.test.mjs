@@ -111,7 +111,9 @@ test('a bulk job costs one IndexedDB transaction per chunk: each next chunk is w
   const alone = journal.filter(([names]) => names === 'journal');
   const commits = journal.filter(([names]) => names.split('+').includes('records'));
   // 5 chunks of 200: 5 commits (entry + records); the first two chunks leave together and
-  // are written ahead in one transaction, every later one inside a commit.
+  // are written ahead in one transaction, every later one inside a commit (the machine's
+  // commits of one turn share it: if it fails, the settle is kept and written again and
+  // the write-ahead sends nothing).
   assert.equal(commits.length, 5, JSON.stringify(writes));
   assert.equal(alone.length, 1, JSON.stringify(writes));
   assert.equal(await shownLedger(tab, (m) => m === micros('$0.3000')), micros('$0.3000'));

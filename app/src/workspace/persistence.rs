@@ -252,14 +252,25 @@ impl Workspace {
 
     /// A write or delete finished: one fewer in flight, and the entry's saved state.
     fn settle(self, store_name: &'static str, key: String, ok: bool) {
+        self.mark_saved(store_name, key, ok);
+        self.pending.update(|p| *p = p.saturating_sub(1));
+    }
+
+    /// Whether the entry `key` of `store_name` is stored (a paid answer the journal keeps in
+    /// memory until it is: the footer counts it).
+    pub(crate) fn mark_saved(self, store_name: &'static str, key: String, ok: bool) {
+        let entry = (store_name, key);
+        // Touched only when it changes: the footer reads it.
+        if self.unsaved.with_untracked(|u| u.contains(&entry)) != ok {
+            return;
+        }
         self.unsaved.update(|u| {
             if ok {
-                u.remove(&(store_name, key));
+                u.remove(&entry);
             } else {
-                u.insert((store_name, key));
+                u.insert(entry);
             }
         });
-        self.pending.update(|p| *p = p.saturating_sub(1));
     }
 
     /// Deletes the history and the stored results. The rows of calls still running stay

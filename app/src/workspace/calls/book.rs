@@ -1,8 +1,10 @@
-//! The app's purchase journal ([`serpkit::client::Journal`]): every request a call sends is
-//! written ahead in IndexedDB's `journal` store under the journal lock (where the budget cap
-//! is checked against every tab's entries of the period), and settled in one transaction
-//! with what it bought: a chunk's records, or a per-request result. Other tabs are told
-//! after the commit.
+//! The app's purchase journal ([`serpkit::client::Journal`]) on this tab's money machine:
+//! every request the client would send is asked of the machine (`Event::Sending`), which
+//! writes it ahead in IndexedDB's `journal` store (live: under the journal lock, against the
+//! cap over every tab's entries of the period and the click's target) or refuses it; its
+//! outcome goes back (`Event::Answer`) and is settled in one transaction with what it
+//! bought: a chunk's records, or a per-request result. Other tabs are told after the
+//! commit. This file only prepares the rows; the machine decides and `drive.rs` writes.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -11,8 +13,10 @@ use leptos::prelude::*;
 use serpkit::client::{
     EntryState, Error, Journal, LocalBoxFuture, Sending, Settled, ValidationMode,
 };
+use serpkit::machine::{Body, EntryId, Outcome, Refusal, StoreError};
+use serpkit::Usd;
 
-use super::host::HostSnapshot;
+use super::drive::{self, Bought};
 use super::journal::{Changed, JournalEntry};
 use super::order::{Order, Stamp};
 use super::tabs;
@@ -20,16 +24,15 @@ use crate::model::{Mode, Validation};
 use crate::store;
 use crate::workspace::records::{new_row_key, previous_to_keep, row_text, RecordEntry};
 use crate::workspace::{now, Workspace};
-use serpkit::machine::{rules, Refusal, Snapshot};
+
+/// Why a waiting call stops when the settings changed under it.
+pub(super) const SETTINGS_CHANGED: &str = "the settings changed while this call waited (mode, base URL or API key), so it was not sent anywhere else: run it again";
 
 /// Why no live request may leave now, if so: the journal cannot be written, or the tabs
 /// cannot agree (the money state machine's rule: never send outside the journal).
 pub(super) fn journal_refusal() -> Option<String> {
     if !tabs::has_locks() {
-        return Some(
-            "this page cannot coordinate its tabs (no Web Locks, as on a plain-http address): open serpkit over https or on localhost to buy live data"
-                .into(),
-        );
+        return Some(NO_LOCKS.into());
     }
     if let Some(why) = store::lost() {
         return Some(why.into());
@@ -39,34 +42,65 @@ pub(super) fn journal_refusal() -> Option<String> {
     })
 }
 
+const NO_LOCKS: &str = "this page cannot coordinate its tabs (no Web Locks, as on a plain-http address): open serpkit over https or on localhost to buy live data";
+
+/// The client's error for the machine's refusal of a request (or of its call) priced
+/// `estimate`.
+pub(super) fn refusal_error(why: Refusal, estimate: Usd) -> Error {
+    let text = match why {
+        Refusal::Budget { committed, cap } => {
+            return Error::BudgetExceeded {
+                estimate,
+                spent: committed,
+                budget: cap,
+            }
+        }
+        Refusal::Cancelled => {
+            return Error::Aborted {
+                possible_charge: Usd::ZERO,
+            }
+        }
+        Refusal::Storage(StoreError::Quota) => "the purchase journal could not be written (no space left): free some storage for this site, or reload the page".into(),
+        Refusal::Storage(_) => store::lost().unwrap_or(store::CLOSED).to_string(),
+        Refusal::NoLocks => NO_LOCKS.into(),
+        Refusal::SettingsChanged | Refusal::InsecureUrl | Refusal::InvalidUrl(_) => {
+            SETTINGS_CHANGED.into()
+        }
+        Refusal::NotReserved => "this request buys what its call did not reserve, or what it already bought, so it was not sent: run the call again".into(),
+    };
+    Error::Journal(text)
+}
+
 /// The benchmark's A/B switch, `localStorage["serpkit.bench.journal"]`, honoured in demo
-/// mode only, where no money is at stake, so `cargo xtask bench` times one bulk job three
-/// ways in one run: `off` sends it without the journal; `locked` takes the journal lock for
-/// every write-ahead, as the money machine does (the app takes it only when a cap is set).
+/// mode only, where no money is at stake, so `cargo xtask bench` times one bulk job with
+/// and without the journal in one run: `off` sends it without the journal.
 pub(super) fn bench_switch(mode: Mode) -> Option<String> {
     (mode == Mode::Demo)
         .then(|| store::local_get("serpkit.bench.journal"))
         .flatten()
 }
 
-/// One call's journal: its entries belong to the call's history row (`job`).
+/// One call's journal: its entries belong to the call's History row (`job`), and to call
+/// `call` of this tab's machine.
 pub(super) struct Book {
     workspace: Workspace,
+    call: u32,
     job: String,
     result_key: String,
     stamp: Stamp,
     mode: Mode,
     strict: bool,
-    open: RefCell<HashMap<u64, JournalEntry>>,
+    open: RefCell<HashMap<u64, (EntryId, JournalEntry)>>,
     next: Cell<u64>,
     result_stored: Cell<bool>,
 }
 
 impl Book {
-    /// The journal of `order` (its results carry `stamp`).
-    pub(super) fn new(order: &Order, stamp: &Stamp) -> Book {
+    /// The journal of `order`, call `call` of this tab's machine (its results carry `stamp`).
+    pub(super) fn new(order: &Order, stamp: &Stamp, call: u32) -> Book {
         Book {
             workspace: order.workspace,
+            call,
             job: order.job.clone(),
             result_key: order.key.clone(),
             stamp: stamp.clone(),
@@ -83,84 +117,19 @@ impl Book {
         self.result_stored.get()
     }
 
-    async fn write_ahead(&self, entry: &JournalEntry) -> Result<(), Error> {
-        let workspace = self.workspace;
-        let live = self.mode == Mode::Live;
-        if live {
+    /// Asks the machine to write `entry` ahead: the entry's id on the machine, or why not.
+    async fn write_ahead(&self, entry: JournalEntry) -> Result<EntryId, Error> {
+        if self.mode == Mode::Live {
             if let Some(why) = journal_refusal() {
                 return Err(Error::Journal(why));
             }
         }
-        // The cap and its period as last saved by any tab (localStorage is shared, written
-        // field by field). The cap guards real money: demo calls are never capped. A stored
-        // cap that does not parse stops live spending (the cap fails closed).
-        let settings = workspace.shared_settings();
-        let cap = live
-            .then(|| serpkit::machine::stored_cap(&settings.budget))
-            .flatten();
-        let always_lock = bench_switch(self.mode).as_deref() == Some("locked");
-        match cap {
-            // Without a cap there is nothing to check against the other tabs: the entry is
-            // written ahead without the lock and without reading theirs (two IndexedDB
-            // transactions fewer per request, measured in BENCHMARKS.md).
-            None if !always_lock => self.write_entry(entry).await,
-            _ => {
-                tabs::with_lock(tabs::JOURNAL_LOCK, async move {
-                    // The machine's cap check (live money only), with the settings as stored
-                    // now (under the lock), over every tab's entries of the period.
-                    if live {
-                        workspace.read_other_tabs_entries().await;
-                        let settings = workspace.shared_settings();
-                        let admitted = workspace.journal.with_untracked(|j| {
-                            let entries: Vec<&JournalEntry> = j.values().collect();
-                            let snap = HostSnapshot::of_journal(&settings, &entries, false);
-                            rules::admit(snap.settings(), &snap, now() as i64, entry.estimate)
-                        });
-                        if let Err(Refusal::Budget { committed, cap }) = admitted {
-                            return Err(Error::BudgetExceeded {
-                                estimate: entry.estimate,
-                                spent: committed,
-                                budget: cap,
-                            });
-                        }
-                    }
-                    self.write_entry(entry).await
-                })
-                .await
-            }
-        }
-        // Other tabs are not told of an entry written ahead: what they need of it, they read
-        // under the journal lock (the cap check, the sweep of closed tabs), and its commit is
-        // told. One message fewer per request of a bulk job.
-    }
-
-    /// Writes `entry` ahead (`sent`): committed to IndexedDB, and counted in memory. A live
-    /// request whose entry storage refuses is not sent (nothing is bought outside the
-    /// journal); a demo one goes on, counted in this tab only, and the user is told.
-    async fn write_entry(&self, entry: &JournalEntry) -> Result<(), Error> {
-        let workspace = self.workspace;
-        if !store::available() {
-            workspace.merge_journal([entry.clone()]);
-            return Ok(());
-        }
-        let text = serde_json::to_string(entry).unwrap_or_default();
-        let written = store::put_text(store::JOURNAL, &entry.id, &text).await;
-        match written {
-            Ok(()) => {
-                workspace.merge_journal([entry.clone()]);
-                Ok(())
-            }
-            Err(e) if self.mode == Mode::Live => Err(Error::Journal(format!(
-                "the purchase journal could not be written ({e}); free some storage for this site, or reload the page"
-            ))),
-            Err(e) => {
-                workspace.merge_journal([entry.clone()]);
-                workspace.save_failed(format!(
-                    "Could not write the purchase journal ({e}): demo calls are counted in this tab only until storage works again."
-                ));
-                Ok(())
-            }
-        }
+        let (n, estimate) = (self.call, entry.estimate);
+        let items = entry.items.clone();
+        drive::ahead(n, &items, entry);
+        drive::send(self.workspace, n, items, estimate)
+            .await
+            .map_err(|why| refusal_error(why, estimate))
     }
 
     async fn commit(&self, ticket: u64, settled: Settled) -> Result<(), String> {
@@ -175,13 +144,12 @@ impl Book {
     /// The commit's outcome, and when its transaction completed ([`tabs::clock`]).
     async fn commit_inner(&self, ticket: u64, settled: Settled) -> (Result<(), String>, f64) {
         let workspace = self.workspace;
-        let Some(mut entry) = self.open.borrow_mut().remove(&ticket) else {
+        let Some((id, mut entry)) = self.open.borrow_mut().remove(&ticket) else {
             return (Ok(()), tabs::clock());
         };
         entry.settle(settled.state, settled.charge, settled.possible_charge);
-        let mut changed = Changed::journal(vec![entry.id.clone()]);
+        let mut changed = Changed::default();
         let mut records: Vec<(String, String)> = Vec::new();
-        let mut kept: Vec<RecordEntry> = Vec::new();
         if let Some((kind, bought)) = settled.records.as_ref().filter(|(_, b)| !b.is_empty()) {
             let entries: Vec<RecordEntry> = bought
                 .iter()
@@ -191,9 +159,11 @@ impl Book {
             let row = new_row_key();
             records.push((row.clone(), row_text(&entries)));
             changed.records = vec![row];
-            kept = entries;
+            // In memory at once: the answer and every price see them.
+            workspace.records.extend(entries);
         }
         let mut results: Vec<(String, String)> = Vec::new();
+        let mut body_kind = Body::Valid;
         if let (Some((body, report)), EntryState::Charged) = (&settled.body, settled.state) {
             let validation = report
                 .as_ref()
@@ -205,7 +175,13 @@ impl Book {
                 Some(r) => r.position.is_some(),
                 None => serpkit::decode::check_syntax(body).is_err(),
             };
-            let rejected = unreadable || (self.strict && report.as_ref().is_some_and(|r| !r.ok()));
+            let invalid = report.as_ref().is_some_and(|r| !r.ok());
+            body_kind = match (unreadable, invalid) {
+                (true, _) => Body::Unreadable,
+                (false, true) => Body::Invalid,
+                _ => Body::Valid,
+            };
+            let rejected = unreadable || (self.strict && invalid);
             let result = self.stamp.result(
                 workspace.kept_key(&self.result_key, unreadable),
                 body.clone(),
@@ -236,37 +212,24 @@ impl Book {
             });
             self.result_stored.set(true);
         }
-        let journal = [(
-            entry.id.clone(),
-            serde_json::to_string(&entry).unwrap_or_default(),
-        )];
-        if !store::available() {
-            if !kept.is_empty() {
-                workspace.records.extend(kept);
-            }
-            workspace.merge_journal([entry]);
-            return (Ok(()), tabs::clock());
-        }
-        let committing = store::put_all(&[
-            (store::JOURNAL, &journal[..]),
-            (store::RECORDS, &records[..]),
-            (store::RESULTS, &results[..]),
-        ]);
-        // In memory before anything awaits (the transaction is issued at the end of this
-        // turn): the answer and every price see them at once.
-        if !kept.is_empty() {
-            workspace.records.extend(kept);
-        }
-        let outcome = committing.await;
+        let outcome = match settled.state {
+            EntryState::Charged => Outcome::Answer(body_kind),
+            EntryState::NotCharged => Outcome::NotCharged,
+            EntryState::PossiblyCharged | EntryState::Sent => Outcome::Unknown,
+        };
+        let rows = Bought {
+            row: entry,
+            records,
+            results,
+            changed,
+        };
+        drive::bought(id, rows);
+        let result = drive::settle(workspace, self.call, id, outcome).await;
         let committed = tabs::clock();
-        // The meter follows once the commit is done, in the task that goes on to report the
-        // chunk's progress: one frame for both. Until then the entry counts as in flight
-        // with its estimate, so the cap holds meanwhile.
-        workspace.merge_journal([entry]);
-        if outcome.is_ok() {
-            tabs::post(&changed.to_json());
-        }
-        (outcome, committed)
+        let result = result.map_err(|e| {
+            format!("the purchase journal could not store this answer yet ({e:?}): it is kept in this tab and written again")
+        });
+        (result, committed)
     }
 }
 
@@ -290,8 +253,8 @@ impl Journal for Book {
             now(),
         );
         Box::pin(async move {
-            self.write_ahead(&entry).await?;
-            self.open.borrow_mut().insert(ticket, entry);
+            let id = self.write_ahead(entry.clone()).await?;
+            self.open.borrow_mut().insert(ticket, (id, entry));
             Ok(ticket)
         })
     }

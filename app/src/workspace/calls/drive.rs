@@ -4,117 +4,347 @@
 //! commit is one IndexedDB transaction of the app's rows, [`HostSnapshot::writes`] maps
 //! them) and its outcome goes back in as the next event, until nothing is left to do.
 //!
-//! The app steps it when it looks at the other tabs (at start, then every 5 s while another
-//! tab left something `sent` or `running`: the sweep of what closed tabs left), when the
-//! user changes a money setting (mode, base URL and its confirmation, cap, period, a reset
-//! of the meter: written under the lock, so ordered with every write-ahead) and when the
-//! user clears History (one commit that names no reservation). A call still runs its own
-//! path ([`super::reserve`], [`super::book`]) with the machine's rules.
+//! Every money event runs on it: the look at the other tabs (at start, then every 5 s
+//! while another tab left something `sent` or `running`: the sweep of what closed tabs
+//! left), a money setting (mode, base URL and its confirmation, cap, period, a reset of the
+//! meter: written under the lock, so ordered with every write-ahead), Clear History (one
+//! commit that names no reservation) and a call: its reservation ([`run`], then
+//! `Notice::Reserved`), each request the client would send (`Event::Sending`: written ahead
+//! under the lock against the cap and the click's target, or refused), its answer
+//! (`Event::Answer`: settled with what it bought in one transaction) and its end
+//! (`Event::Ended`: the reservation freed). What the machine shows or sends about a call
+//! is left in that call's mail ([`take_mail`]) for the code that waits on it.
 
-use std::cell::{Cell, RefCell};
-use std::collections::{HashSet, VecDeque};
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use serpkit::machine::{Effect, Event, Outcome, Snapshot, StoreError, Tab};
+use serpkit::machine::{
+    Effect, EntryId, EntryState, Event, Notice, Refusal, Run, Setting, StoreError, Tab,
+};
+use serpkit::Request;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
 
-use super::history;
-use super::host::{HostSnapshot, Read, StoredReservation, Writes};
+use super::host::{machine_settings, HostSnapshot, Ids, Read, StoredReservation, Writes};
 use super::journal::{Changed, JournalEntry};
+use super::shared::{clear_history, interrupt_gone_tabs, read_reservations, store_error};
 use super::tabs;
-use crate::model::{HistoryEntry, Outcome as Ended};
+use crate::model::HistoryEntry;
 use crate::store;
 use crate::workspace::{now, Workspace};
 
 thread_local! {
     /// This tab's machine, made on its first event.
     static TAB: RefCell<Option<Tab>> = const { RefCell::new(None) };
+    /// What the host keeps for this tab's calls.
+    static HOST: RefCell<Host> = RefCell::new(Host::default());
 }
 
-thread_local! {
-    /// An event's effects are being performed ([`drive`]).
-    static DRIVING: Cell<bool> = const { Cell::new(false) };
+/// What the host keeps to perform its calls' effects.
+#[derive(Default)]
+struct Host {
+    /// This tab's machine numbers for the app's rows.
+    ids: Ids,
+    /// Calls being reserved, by machine call.
+    planning: HashMap<u32, Planning>,
+    /// Rows to write ahead, by machine call and (sorted) items: asked for by `Sending`.
+    ahead: Vec<(u32, Vec<String>, JournalEntry)>,
+    /// What an entry's settle writes with it, by machine entry, until it is stored.
+    bought: HashMap<u32, Bought>,
+    /// What the machine showed or sent, by machine call.
+    mail: HashMap<u32, VecDeque<Mail>>,
+    /// Code waiting for the next mail.
+    waiting: Vec<js_sys::Function>,
 }
 
-/// Holds [`DRIVING`] while alive.
-struct Driving;
-
-impl Driving {
-    fn start() -> Driving {
-        DRIVING.with(|d| d.set(true));
-        Driving
-    }
+/// A call being reserved: what its plan reads under the lock, and the History row its
+/// reservation writes with it.
+pub(super) struct Planning {
+    /// Its request.
+    pub(super) request: Request,
+    /// Its cache key.
+    pub(super) key: String,
+    /// Its record source.
+    pub(super) source: String,
+    /// Every item it wants (stored ones too).
+    pub(super) items: Vec<String>,
+    /// Its History row, written `running` with the reservation.
+    pub(super) row: HistoryEntry,
+    /// It waited for another call: what that one stored is read again before planning.
+    pub(super) waited: bool,
 }
 
-impl Drop for Driving {
-    fn drop(&mut self) {
-        DRIVING.with(|d| d.set(false));
-    }
+/// What a request's settle writes with its entry: the entry as the client settled it, and
+/// the rows of what it bought.
+pub(super) struct Bought {
+    /// The entry, settled.
+    pub(super) row: JournalEntry,
+    /// Rows of the `records` store.
+    pub(super) records: Vec<(String, String)>,
+    /// Rows of the `results` store.
+    pub(super) results: Vec<(String, String)>,
+    /// What other tabs are told once it is stored (its journal id is added).
+    pub(super) changed: Changed,
+}
+
+/// What the machine showed or sent about a call.
+pub(super) enum Mail {
+    /// A notice.
+    Shown(Notice),
+    /// It waits for another call's reservation: of this tab (`here`) or another.
+    Waiting {
+        /// The reservation waited for is this tab's.
+        here: bool,
+    },
+    /// A request was written ahead and may leave.
+    Sent {
+        /// Its entry.
+        entry: EntryId,
+        /// What it buys (sorted).
+        items: Vec<String>,
+    },
+    /// An entry's settle commit ended.
+    Settled {
+        /// The entry.
+        entry: EntryId,
+        /// How.
+        result: Result<(), StoreError>,
+    },
+}
+
+/// The first mail of call `n` that `pick` wants, taken out.
+pub(super) fn take_mail(n: u32, pick: impl Fn(&Mail) -> bool) -> Option<Mail> {
+    HOST.with(|h| {
+        let mut h = h.borrow_mut();
+        let mail = h.mail.get_mut(&n)?;
+        let at = mail.iter().position(pick)?;
+        mail.remove(at)
+    })
+}
+
+/// Call `n` is over for its waiters: its mail and planning go (its machine numbers stay,
+/// for a reservation freed later).
+pub(super) fn forget(n: u32) {
+    HOST.with(|h| {
+        let mut h = h.borrow_mut();
+        h.mail.remove(&n);
+        h.planning.remove(&n);
+        h.ahead.retain(|(m, ..)| *m != n);
+    });
+}
+
+/// Call `n` is reserved (or refused): its plan reads nothing more under the lock.
+pub(super) fn forget_planning(n: u32) {
+    HOST.with(|h| h.borrow_mut().planning.remove(&n));
+}
+
+/// The row to write ahead when call `n` is allowed to send a request buying `items`.
+pub(super) fn ahead(n: u32, items: &[String], row: JournalEntry) {
+    let mut items = items.to_vec();
+    items.sort();
+    HOST.with(|h| h.borrow_mut().ahead.push((n, items, row)));
+}
+
+/// What the settle of `entry` writes with it.
+pub(super) fn bought(entry: EntryId, rows: Bought) {
+    HOST.with(|h| h.borrow_mut().bought.insert(entry.n, rows));
 }
 
 /// Steps this tab's machine with `event`; the effects it asks for.
 fn step(workspace: Workspace, event: Event<'_>) -> Vec<Effect> {
     let mut out = Vec::new();
-    TAB.with(|t| {
-        let mut t = t.borrow_mut();
-        let tab = t.get_or_insert_with(|| {
-            let snap = HostSnapshot::of_journal(&workspace.shared_settings(), &[], false);
-            Tab::new(snap.me(), snap.settings().clone(), tabs::has_locks())
-        });
-        tab.step(now() as i64, event, &mut out);
-    });
+    with_tab(workspace, |tab| tab.step(now() as i64, event, &mut out));
     out
 }
 
-/// Tells this tab's machine `event` and performs every effect that follows. One event at a
-/// time: an event is stepped once the effects of the one before are performed, so awaiting
-/// this awaits what `event` asked for (a setting stored, say), not another event's turn.
+fn with_tab<R>(workspace: Workspace, f: impl FnOnce(&mut Tab) -> R) -> R {
+    TAB.with(|t| {
+        let mut t = t.borrow_mut();
+        let tab = t.get_or_insert_with(|| {
+            let settings = machine_settings(&workspace.shared_settings());
+            Tab::new(HostSnapshot::ME, settings, tabs::has_locks())
+        });
+        f(tab)
+    })
+}
+
+/// Tells this tab's machine `event` and performs the effects that follow. Events are
+/// stepped as they come, while others' effects are being performed (the lock waited for, a
+/// commit written), as the simulator delivers them; a commit's writes are issued in the
+/// turn of its step, so the writes of one turn share a transaction (`store::put_all`).
+/// The outcome of a call's event comes in its mail; a money setting is awaited until it
+/// is written (the footer says "saving" meanwhile).
 pub(super) fn drive(
     workspace: Workspace,
     event: Event<'static>,
 ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>> {
+    let setting = matches!(event, Event::Change(_) | Event::ResetMeter);
     Box::pin(async move {
-        while DRIVING.with(Cell::get) {
+        perform(workspace, step(workspace, event)).await;
+        while setting && with_tab(workspace, |tab| tab.settling()) {
             serpkit::client::sleep(std::time::Duration::from_millis(4)).await;
         }
-        let _driving = Driving::start();
-        let mut queue: VecDeque<Effect> = step(workspace, event).into();
-        while let Some(effect) = queue.pop_front() {
-            match effect {
-                Effect::Lock => {
-                    let after = tabs::with_lock(tabs::JOURNAL_LOCK, locked(workspace)).await;
-                    queue.extend(after);
-                }
-                Effect::Commit { txn, ops } => {
-                    // Outside the lock no snapshot names rows: only writes that name none.
-                    let result = match Writes::unnamed(&ops) {
-                        Ok(writes) => commit(workspace, writes).await,
-                        Err(_) => Err(StoreError::Closed),
-                    };
-                    queue.extend(step(workspace, Event::Committed { txn, result }));
-                }
-                Effect::Wake(ms) => spawn_local(async move {
-                    serpkit::client::sleep(std::time::Duration::from_millis(ms.max(0) as u64))
-                        .await;
-                    drive(workspace, Event::Timer).await;
-                }),
-                // The app does not step a Run yet, so nothing is sent: provably not charged.
-                Effect::Send { entry, .. } => {
-                    let outcome = Outcome::NotCharged;
-                    queue.extend(step(workspace, Event::Answer { entry, outcome }));
-                }
-                // Nothing is held outside `locked`; other tabs hear settings through the
-                // `storage` event; a call shows its own state.
-                Effect::Unlock | Effect::Announce(_) | Effect::Show(..) => {}
-            }
-        }
     })
+}
+
+/// The user clicked Run: the call goes to the machine with the settings as stored now (the
+/// ones this tab shows), and `planning` is what its plan reads. Its number.
+pub(super) async fn run(workspace: Workspace, run: Run, planning: Planning) -> u32 {
+    let stored = machine_settings(&workspace.shared_settings()).fields();
+    let heard: Vec<Setting> = with_tab(workspace, |tab| {
+        let shown = tab.settings().fields();
+        stored.into_iter().filter(|s| !shown.contains(s)).collect()
+    });
+    for s in heard {
+        step(workspace, Event::Heard(s));
+    }
+    let n = with_tab(workspace, |tab| tab.next_call());
+    HOST.with(|h| {
+        let mut h = h.borrow_mut();
+        h.ids.calls.insert(n, planning.row.id.clone());
+        h.planning.insert(n, planning);
+    });
+    perform(workspace, step(workspace, Event::Run(run))).await;
+    n
+}
+
+/// Asks to send a request of call `n` buying `items` at `estimate`: the entry it was
+/// written ahead as, or why not (refused on its own, or its call stopped).
+pub(super) async fn send(
+    workspace: Workspace,
+    n: u32,
+    mut items: Vec<String>,
+    estimate: serpkit::Usd,
+) -> Result<EntryId, Refusal> {
+    items.sort();
+    let sending = Event::Sending {
+        call: n,
+        items: items.clone(),
+        estimate,
+    };
+    let effects = step(workspace, sending);
+    // A refusal of this very request is in its own step; the call goes on.
+    let alone = Effect::Show(n, Notice::Refused(Refusal::NotReserved));
+    if effects.contains(&alone) {
+        let rest = effects.into_iter().filter(|e| *e != alone).collect();
+        perform(workspace, rest).await;
+        return Err(Refusal::NotReserved);
+    }
+    perform(workspace, effects).await;
+    loop {
+        let sent = take_mail(
+            n,
+            |m| matches!(m, Mail::Sent { items: i, .. } if *i == items),
+        );
+        if let Some(Mail::Sent { entry, .. }) = sent {
+            return Ok(entry);
+        }
+        // A stop of the call answers every request still waiting: left for the others.
+        if let Some(why) = stopped(n) {
+            return Err(why);
+        }
+        mail_arrives().await;
+    }
+}
+
+/// Tells the machine how `entry` of call `n` ended; once its settle commit ended, how it
+/// went (a failed one is kept in memory and written again).
+pub(super) async fn settle(
+    workspace: Workspace,
+    n: u32,
+    entry: EntryId,
+    outcome: serpkit::machine::Outcome,
+) -> Result<(), StoreError> {
+    perform(workspace, step(workspace, Event::Answer { entry, outcome })).await;
+    loop {
+        let done = take_mail(
+            n,
+            |m| matches!(m, Mail::Settled { entry: e, .. } if *e == entry),
+        );
+        if let Some(Mail::Settled { result, .. }) = done {
+            return result;
+        }
+        mail_arrives().await;
+    }
+}
+
+/// Why call `n` was stopped, if it was (its mail keeps it).
+fn stopped(n: u32) -> Option<Refusal> {
+    HOST.with(|h| {
+        h.borrow().mail.get(&n)?.iter().find_map(|m| match m {
+            Mail::Shown(Notice::Refused(why)) if *why != Refusal::NotReserved => Some(*why),
+            _ => None,
+        })
+    })
+}
+
+/// Resolves when the next mail arrives (for any call).
+async fn mail_arrives() {
+    let mut resolve = None;
+    let arrived = js_sys::Promise::new(&mut |res, _| resolve = Some(res));
+    if let Some(resolve) = resolve {
+        HOST.with(|h| h.borrow_mut().waiting.push(resolve));
+    }
+    let _ = JsFuture::from(arrived).await;
+}
+
+fn mail(n: u32, m: Mail) {
+    let waiting = HOST.with(|h| {
+        let mut h = h.borrow_mut();
+        h.mail.entry(n).or_default().push_back(m);
+        std::mem::take(&mut h.waiting)
+    });
+    for w in waiting {
+        let _ = w.call0(&JsValue::NULL);
+    }
+}
+
+/// Performs `effects` in order, each outcome stepped as the next event.
+async fn perform(workspace: Workspace, effects: Vec<Effect>) {
+    let mut queue: VecDeque<Effect> = effects.into();
+    while let Some(effect) = queue.pop_front() {
+        match effect {
+            Effect::Lock => {
+                let after = tabs::with_lock(tabs::JOURNAL_LOCK, locked(workspace)).await;
+                queue.extend(after);
+            }
+            Effect::Commit { txn, ops } => {
+                let writes = HOST.with(|h| Writes::unnamed(&ops, &h.borrow().ids));
+                let result = match writes {
+                    Ok(writes) => commit(workspace, writes).await,
+                    Err(_) => Err(StoreError::Closed),
+                };
+                queue.extend(step(workspace, Event::Committed { txn, result }));
+            }
+            Effect::Wake(ms) => spawn_local(async move {
+                serpkit::client::sleep(std::time::Duration::from_millis(ms.max(0) as u64)).await;
+                drive(workspace, Event::Timer).await;
+            }),
+            Effect::Send {
+                call,
+                entry,
+                mut items,
+                ..
+            } => {
+                items.sort();
+                mail(call, Mail::Sent { entry, items });
+            }
+            Effect::Show(n, notice) => mail(n, Mail::Shown(notice)),
+            // Nothing is held outside `locked`; other tabs hear settings through the
+            // `storage` event.
+            Effect::Unlock | Effect::Announce(_) => {}
+        }
+    }
 }
 
 /// Holding the journal lock: reads the shared store, grants it to the machine and performs
 /// its commits until it lets go of the lock. The effects after that are returned.
 async fn locked(workspace: Workspace) -> Vec<Effect> {
-    let snap = read_shared(workspace, ("", HashSet::new()), false).await;
+    let stored = planning_reads(workspace).await;
+    let planning = !stored.is_empty();
+    let snap = read_shared(workspace, stored, planning).await;
     let mut queue: VecDeque<Effect> = step(workspace, Event::Granted(&snap)).into();
     let mut after = Vec::new();
     while let Some(effect) = queue.pop_front() {
@@ -130,6 +360,20 @@ async fn locked(workspace: Workspace) -> Vec<Effect> {
                 };
                 queue.extend(step(workspace, Event::Committed { txn, result }));
             }
+            Effect::Show(n, Notice::Waiting) => {
+                let here = HOST.with(|h| {
+                    let mut h = h.borrow_mut();
+                    let p = h.planning.get_mut(&n)?;
+                    p.waited = true;
+                    Some(snap.reserved_here(&p.items))
+                });
+                mail(
+                    n,
+                    Mail::Waiting {
+                        here: here == Some(true),
+                    },
+                );
+            }
             other => after.push(other),
         }
     }
@@ -137,12 +381,40 @@ async fn locked(workspace: Workspace) -> Vec<Effect> {
     after
 }
 
+/// For the calls being reserved, what is stored from their sources now: records another
+/// tab committed (whose message may not have arrived yet) and, after a wait, what the call
+/// waited for stored, read first.
+async fn planning_reads(workspace: Workspace) -> Vec<(String, HashSet<String>)> {
+    let calls: Vec<(Request, String, String, bool)> = HOST.with(|h| {
+        h.borrow()
+            .planning
+            .values()
+            .map(|p| (p.request.clone(), p.key.clone(), p.source.clone(), p.waited))
+            .collect()
+    });
+    let mut stored: Vec<(String, HashSet<String>)> = Vec::new();
+    for (request, key, source, waited) in calls {
+        if waited {
+            workspace.reload_for(&request, &key).await;
+        } else if serpkit::records::request_keys(&request, &source).is_some() {
+            workspace.records.read_new().await;
+        }
+        let have = workspace.stored_of(&request, &key, &source);
+        match stored.iter_mut().find(|(s, _)| *s == source) {
+            Some((_, all)) => all.extend(have),
+            None => stored.push((source, have)),
+        }
+    }
+    stored
+}
+
 /// Under the journal lock: the shared store as the machine reads it (the stored settings,
-/// every tab's journal entries, the reservations, which tabs are open); `stored`: a call's
-/// source and which of its items are stored; `items`: whether the entries' items are needed.
+/// every tab's journal entries, the reservations, which tabs are open); `stored`: which
+/// items of the planning calls' sources are stored; `items`: whether the entries' items are
+/// needed (planning), or only their amounts.
 pub(super) async fn read_shared(
     workspace: Workspace,
-    stored: (&str, HashSet<String>),
+    stored: Vec<(String, HashSet<String>)>,
     items: bool,
 ) -> HostSnapshot {
     // Entries written ahead by other tabs are not announced: read those not known yet.
@@ -151,6 +423,7 @@ pub(super) async fn read_shared(
     let reservations = read_reservations().await;
     let settings = workspace.shared_settings();
     let me = tabs::tab_id();
+    let ids = HOST.with(|h| h.borrow().ids.clone());
     workspace.journal.with_untracked(|j| {
         let entries: Vec<&JournalEntry> = j.values().collect();
         HostSnapshot::new(Read {
@@ -160,26 +433,40 @@ pub(super) async fn read_shared(
             me: &me,
             open,
             stored,
+            ids: &ids,
             items,
         })
     })
 }
 
-/// Every reservation, as stored (none when storage is unavailable: then this tab is the
-/// only one that can buy, and its own calls are told apart by their keys).
-async fn read_reservations() -> Vec<StoredReservation> {
-    if !store::available() {
-        return Vec::new();
+/// Writes a machine transaction as the app's rows, in one IndexedDB transaction, and tells
+/// the other tabs; the calls whose entries it settled get its outcome in their mail.
+async fn commit(workspace: Workspace, writes: Writes) -> Result<(), StoreError> {
+    let settles: Vec<(u32, EntryId)> = writes
+        .entries
+        .iter()
+        .filter(|(_, e)| e.id.tab == HostSnapshot::ME && e.state != EntryState::Sent)
+        .map(|(_, e)| (e.call.n, e.id))
+        .collect();
+    let result = write(workspace, writes).await;
+    for (n, entry) in settles {
+        // A paid answer kept in memory until stored is an unsaved change.
+        let id = HOST.with(|h| {
+            let mut h = h.borrow_mut();
+            if result.is_ok() {
+                h.bought.remove(&entry.n);
+            }
+            h.ids.entries.get(&entry.n).cloned()
+        });
+        if let Some(id) = id {
+            workspace.mark_saved(store::JOURNAL, id, result.is_ok());
+        }
+        mail(n, Mail::Settled { entry, result });
     }
-    store::load_all::<StoredReservation>(store::RESERVATIONS, "reservation")
-        .await
-        .map(|l| l.items)
-        .unwrap_or_default()
+    result
 }
 
-/// Writes a machine transaction as the app's rows, in one IndexedDB transaction, and tells
-/// the other tabs.
-async fn commit(workspace: Workspace, writes: Writes) -> Result<(), StoreError> {
+async fn write(workspace: Workspace, writes: Writes) -> Result<(), StoreError> {
     if writes.clear_history {
         clear_history(workspace).await?;
     }
@@ -188,117 +475,165 @@ async fn commit(workspace: Workspace, writes: Writes) -> Result<(), StoreError> 
     if !writes.settings.is_empty() && !workspace.write_money(&writes.settings) {
         return Err(StoreError::Quota);
     }
-    if writes.entries.is_empty() && writes.freed.is_empty() {
+    let rows = Rows::of(workspace, &writes);
+    if rows.ahead.len() != writes.ahead.len() || rows.history.len() != writes.reserved.len() {
+        // A row this host was not given: nothing of the transaction is written (and
+        // nothing is sent).
+        return Err(StoreError::Closed);
+    }
+    if rows.is_empty() && writes.freed.is_empty() {
         return Ok(());
     }
-    let mut settled: Vec<JournalEntry> = Vec::new();
-    workspace.journal.update(|j| {
-        for (id, e) in &writes.entries {
-            if let Some(row) = j.get_mut(id) {
-                row.settle(e.state, e.charge, e.possible);
-                settled.push(row.clone());
-            }
-        }
-    });
-    workspace.refresh_spend();
     if !store::available() {
-        // This tab runs on memory alone (it says so where it loads): nothing is stored.
-        return Err(store_error());
+        // This tab runs on memory alone (it says so where it loads): its memory is its store.
+        rows.remember(workspace, true, true);
+        return Ok(());
     }
-    let journal: Vec<(String, String)> = settled
+    let journal: Vec<(String, String)> = rows
+        .settled
         .iter()
+        .chain(&rows.ahead)
         .filter_map(|e| Some((e.id.clone(), serde_json::to_string(e).ok()?)))
         .collect();
-    if let Err(e) = store::put_all(&[(store::JOURNAL, &journal[..])]).await {
+    let history: Vec<(String, String)> = rows
+        .history
+        .iter()
+        .filter_map(|r| Some((r.id.clone(), serde_json::to_string(r).ok()?)))
+        .collect();
+    let written = store::put_all(&[
+        (store::JOURNAL, &journal[..]),
+        (store::RECORDS, &rows.records[..]),
+        (store::RESULTS, &rows.results[..]),
+        (store::HISTORY, &history[..]),
+        (store::RESERVATIONS, &rows.reservations[..]),
+    ])
+    .await;
+    // The settled entries count once the commit is done, failed or not (a failed settle is
+    // kept and written again): in the task that goes on to report the chunk's progress, one
+    // frame for both. Until then an entry counts as in flight with its estimate.
+    if let Err(e) = written {
+        rows.remember(workspace, true, false);
         workspace.save_failed(format!("Could not save the purchase journal: {e}"));
         return Err(store_error());
     }
+    rows.remember(workspace, true, true);
     for job in &writes.freed {
         if let Err(e) = store::delete(store::RESERVATIONS, job).await {
-            workspace.save_failed(format!("Could not free a closed tab's reservation: {e}"));
+            workspace.save_failed(format!("Could not free a reservation: {e}"));
             return Err(store_error());
         }
     }
-    if !settled.is_empty() {
-        tabs::post(&Changed::journal(settled.into_iter().map(|e| e.id).collect()).to_json());
+    // An entry written ahead is not told: what other tabs need of it they read under the
+    // journal lock, and its settle is told.
+    let mut changed = rows.changed;
+    changed.journal = rows.settled.into_iter().map(|e| e.id).collect();
+    changed.history = rows.history.into_iter().map(|r| r.id).collect();
+    if !(changed.journal.is_empty() && changed.history.is_empty() && changed.records.is_empty()) {
+        tabs::post(&changed.to_json());
     }
     Ok(())
 }
 
-/// Deletes the stored results and History's rows but those of calls still running (in
-/// this tab or another: they settle later); the reservations are not History's, so they
-/// stay whatever happens here. The rows are read under the journal lock, so a row another
-/// tab writes ahead meanwhile stays.
-async fn clear_history(workspace: Workspace) -> Result<(), StoreError> {
-    if !store::available() {
-        return Err(store_error());
-    }
-    if let Err(e) = store::clear(store::RESULTS).await {
-        workspace.save_failed(format!("Could not delete from browser storage: {e}"));
-        return Err(store_error());
-    }
-    tabs::with_lock(tabs::JOURNAL_LOCK, async {
-        let rows = store::load_all::<HistoryEntry>(store::HISTORY, "history entry")
-            .await
-            .map(|l| l.items)
-            .unwrap_or_default();
-        for r in rows.iter().filter(|r| r.outcome != Ended::Running) {
-            if let Err(e) = store::delete(store::HISTORY, &r.id).await {
-                workspace.save_failed(format!("Could not delete from browser storage: {e}"));
-                return Err(store_error());
-            }
-        }
-        Ok(())
-    })
-    .await
+/// A machine transaction's rows.
+#[derive(Default)]
+struct Rows {
+    /// Entries settled (this tab's as its client settled them, others' as the sweep did).
+    settled: Vec<JournalEntry>,
+    /// This tab's entries written ahead.
+    ahead: Vec<JournalEntry>,
+    records: Vec<(String, String)>,
+    results: Vec<(String, String)>,
+    /// History rows written `running` with their calls' reservations.
+    history: Vec<HistoryEntry>,
+    reservations: Vec<(String, String)>,
+    changed: Changed,
 }
 
-/// Why the last write failed, as the machine knows it.
-fn store_error() -> StoreError {
-    match store::lost() {
-        Some(store::NEWER) => StoreError::VersionChange,
-        Some(_) => StoreError::Closed,
-        None if !store::available() => StoreError::Closed,
-        None => StoreError::Quota,
-    }
-}
-
-/// History is the app's, not the machine's: the running calls of tabs that are gone are
-/// interrupted with what their entries were charged and may have been (as the sweep just
-/// settled them).
-async fn interrupt_gone_tabs(
-    workspace: Workspace,
-    me: &str,
-    open: Option<&std::collections::HashSet<String>>,
-) {
-    let Some(open) = open else { return };
-    let gone = |tab: &str| tab != me && !open.contains(tab);
-    let mut rows: Vec<HistoryEntry> = Vec::new();
-    workspace.history.update(|h| {
-        for row in h.iter_mut().filter(|r| gone(&r.tab)) {
-            let (charge, possible) = workspace.journal.with_untracked(|j| {
-                j.values()
-                    .filter(|e| e.job == row.id)
-                    .fold((serpkit::Usd::ZERO, serpkit::Usd::ZERO), |(c, p), e| {
-                        (c + e.charge, p + e.possible_charge)
-                    })
-            });
-            if history::interrupt(row, charge, possible) {
-                rows.push(row.clone());
+impl Rows {
+    fn of(workspace: Workspace, writes: &Writes) -> Rows {
+        let mut rows = Rows::default();
+        let me = tabs::tab_id();
+        HOST.with(|h| {
+            let mut h = h.borrow_mut();
+            for (id, e) in &writes.entries {
+                let mine = (e.id.tab == HostSnapshot::ME)
+                    .then(|| h.bought.get(&e.id.n))
+                    .flatten();
+                let row = match mine {
+                    Some(b) => Some(b.row.clone()),
+                    None => workspace.journal.with_untracked(|j| {
+                        j.get(id).cloned().map(|mut row| {
+                            row.settle(e.state, e.charge, e.possible);
+                            row
+                        })
+                    }),
+                };
+                rows.settled.extend(row);
             }
-        }
-    });
-    if rows.is_empty() {
-        return;
+            for e in &writes.ahead {
+                let mut items = e.items.clone();
+                items.sort();
+                let at = h
+                    .ahead
+                    .iter()
+                    .position(|(n, i, _)| *n == e.call.n && *i == items);
+                if let Some(at) = at {
+                    let (_, _, row) = h.ahead.remove(at);
+                    h.ids.entries.insert(e.id.n, row.id.clone());
+                    rows.ahead.push(row);
+                }
+            }
+            for entry in &writes.bought {
+                if let Some(b) = h.bought.get(&entry.n) {
+                    rows.records.extend(b.records.iter().cloned());
+                    rows.results.extend(b.results.iter().cloned());
+                    rows.changed
+                        .records
+                        .extend(b.changed.records.iter().cloned());
+                    rows.changed
+                        .results
+                        .extend(b.changed.results.iter().cloned());
+                }
+            }
+            for (job, r) in &writes.reserved {
+                let Some(p) = h.planning.get(&r.call.n) else {
+                    continue;
+                };
+                rows.history.push(p.row.clone());
+                let reservation = StoredReservation {
+                    job: job.clone(),
+                    tab: me.clone(),
+                    source: r.source.clone(),
+                    items: r.items.clone(),
+                };
+                if let Ok(text) = serde_json::to_string(&reservation) {
+                    rows.reservations.push((job.clone(), text));
+                }
+            }
+        });
+        rows
     }
-    let texts: Vec<(String, String)> = rows
-        .iter()
-        .filter_map(|r| Some((r.id.clone(), serde_json::to_string(r).ok()?)))
-        .collect();
-    if store::available() {
-        if let Err(e) = store::put_all(&[(store::HISTORY, &texts[..])]).await {
-            workspace.save_failed(format!("Could not save the history: {e}"));
+
+    /// Puts in memory the settled entries (`settled`), or those written ahead and the
+    /// History rows (`written`). Each signal is touched only when there is something new:
+    /// a bulk job commits twice per request, and every touch costs the page a frame.
+    fn remember(&self, workspace: Workspace, settled: bool, written: bool) {
+        if settled && !self.settled.is_empty() {
+            workspace.merge_journal(self.settled.iter().cloned());
+        }
+        if written && !self.ahead.is_empty() {
+            workspace.merge_journal(self.ahead.iter().cloned());
+        }
+        if written && !self.history.is_empty() {
+            workspace.upsert_history(self.history.iter().cloned());
         }
     }
-    tabs::post(&Changed::history(rows.into_iter().map(|r| r.id).collect()).to_json());
+
+    fn is_empty(&self) -> bool {
+        self.settled.is_empty()
+            && self.ahead.is_empty()
+            && self.records.is_empty()
+            && self.results.is_empty()
+            && self.history.is_empty()
+    }
 }

@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 use serpkit::machine::{
-    stored_cap, CallId, Entry, Op, Reservation, Setting, Settings, Snapshot, TabId,
+    stored_cap, CallId, Entry, EntryId, Op, Reservation, Setting, Settings, Snapshot, TabId,
 };
 
 use super::journal::JournalEntry;
@@ -29,23 +29,38 @@ pub struct StoredReservation {
     pub items: Vec<String>,
 }
 
+/// This tab's machine numbers for the app's rows: the job (History row id) of each of its
+/// calls, and the app's id of each entry it wrote ahead. Other tabs' rows are numbered as
+/// they are read; this tab's rows the machine does not know get numbers from the top
+/// (`u32::MAX` down), which its own counters never reach.
+#[derive(Clone, Debug, Default)]
+pub struct Ids {
+    /// Machine call → its job.
+    pub calls: HashMap<u32, String>,
+    /// Machine entry (this tab's) → the app's entry id.
+    pub entries: HashMap<u32, String>,
+}
+
+/// This tab, in the machine's terms ([`HostSnapshot::me`]).
+const ME: TabId = TabId(0);
+
 /// The shared store as read under the journal lock, for the machine's rules.
 pub struct HostSnapshot {
     settings: Settings,
     entries: Vec<Entry>,
-    /// The app's id of `entries[i]`.
-    entry_ids: Vec<String>,
+    /// The app's id of each entry.
+    entry_ids: HashMap<EntryId, String>,
     reservations: Vec<Reservation>,
-    /// The app's job id of `reservations[i]`.
-    jobs: Vec<String>,
+    /// The app's job id of each reservation.
+    jobs: HashMap<CallId, String>,
     /// `TabId(i)` is `tabs[i]`.
     tabs: Vec<String>,
     me: String,
     /// Open tabs (`None`: cannot tell, no Web Locks).
     open: Option<HashSet<String>>,
-    /// Items stored from `source` (records fresh enough, or a complete result).
-    stored: HashSet<String>,
-    source: String,
+    /// Per source, the items stored from it (records fresh enough, or a complete result).
+    stored: HashMap<String, HashSet<String>>,
+    ids: Ids,
 }
 
 /// What the host read under the lock, before it is a [`HostSnapshot`].
@@ -60,13 +75,18 @@ pub struct Read<'a> {
     pub me: &'a str,
     /// The open tabs, if the host can tell.
     pub open: Option<HashSet<String>>,
-    /// The source a call targets, and which of its items are stored from it.
-    pub stored: (&'a str, HashSet<String>),
+    /// Sources calls target, and which of their items are stored from each.
+    pub stored: Vec<(String, HashSet<String>)>,
+    /// This tab's machine numbers.
+    pub ids: &'a Ids,
     /// Whether the entries' items are needed (planning), or only their amounts (the cap).
     pub items: bool,
 }
 
 impl HostSnapshot {
+    /// This tab, in the machine's terms.
+    pub const ME: TabId = ME;
+
     /// The snapshot of what was read.
     pub fn new(read: Read<'_>) -> HostSnapshot {
         let mut tabs: Vec<String> = vec![read.me.to_string()];
@@ -80,12 +100,30 @@ impl HostSnapshot {
             index.insert(t.to_string(), i);
             TabId(i)
         };
+        let my_entries: HashMap<&str, u32> = read
+            .ids
+            .entries
+            .iter()
+            .map(|(n, id)| (id.as_str(), *n))
+            .collect();
+        let my_jobs: HashMap<&str, u32> = read
+            .ids
+            .calls
+            .iter()
+            .map(|(n, job)| (job.as_str(), *n))
+            .collect();
+        let number = |tab: TabId, i: usize, mine: Option<&u32>| match (tab == ME, mine) {
+            (true, Some(n)) => *n,
+            (true, None) => u32::MAX - i as u32,
+            (false, _) => i as u32,
+        };
         let mut entries = Vec::with_capacity(read.entries.len());
-        let mut entry_ids = Vec::with_capacity(read.entries.len());
-        for (n, e) in read.entries.iter().enumerate() {
+        let mut entry_ids = HashMap::with_capacity(read.entries.len());
+        for (i, e) in read.entries.iter().enumerate() {
+            let tab = tab_of(&e.tab);
             let id = CallId {
-                tab: tab_of(&e.tab),
-                n: n as u32,
+                tab,
+                n: number(tab, i, my_entries.get(e.id.as_str())),
             };
             entries.push(Entry {
                 id,
@@ -103,20 +141,22 @@ impl HostSnapshot {
                 state: e.state(),
                 at: e.at as i64,
             });
-            entry_ids.push(e.id.clone());
+            entry_ids.insert(id, e.id.clone());
         }
         let mut reservations = Vec::with_capacity(read.reservations.len());
-        let mut jobs = Vec::with_capacity(read.reservations.len());
-        for (n, r) in read.reservations.iter().enumerate() {
+        let mut jobs = HashMap::with_capacity(read.reservations.len());
+        for (i, r) in read.reservations.iter().enumerate() {
+            let tab = tab_of(&r.tab);
+            let call = CallId {
+                tab,
+                n: number(tab, i, my_jobs.get(r.job.as_str())),
+            };
             reservations.push(Reservation {
-                call: CallId {
-                    tab: tab_of(&r.tab),
-                    n: n as u32,
-                },
+                call,
                 source: r.source.clone(),
                 items: r.items.clone(),
             });
-            jobs.push(r.job.clone());
+            jobs.insert(call, r.job.clone());
         }
         HostSnapshot {
             settings: machine_settings(read.settings),
@@ -127,8 +167,8 @@ impl HostSnapshot {
             tabs,
             me: read.me.to_string(),
             open: read.open,
-            stored: read.stored.1,
-            source: read.stored.0.to_string(),
+            stored: read.stored.into_iter().collect(),
+            ids: read.ids.clone(),
         }
     }
 
@@ -146,14 +186,15 @@ impl HostSnapshot {
             reservations: &[],
             me: "",
             open: None,
-            stored: ("", HashSet::new()),
+            stored: Vec::new(),
+            ids: &Ids::default(),
             items,
         })
     }
 
     /// This tab's id in the machine's terms.
     pub fn me(&self) -> TabId {
-        TabId(0)
+        ME
     }
 
     /// The open tabs, if the host can tell.
@@ -163,7 +204,7 @@ impl HostSnapshot {
 
     /// The job id of reservation `call`.
     pub fn job(&self, call: CallId) -> Option<&str> {
-        self.jobs.get(call.n as usize).map(String::as_str)
+        self.jobs.get(&call).map(String::as_str)
     }
 
     /// Whether a reservation of this tab overlaps `items` (where a waiting call waits).
@@ -174,51 +215,59 @@ impl HostSnapshot {
             .any(|r| r.call.tab == self.me() && r.items.iter().any(|i| wanted.contains(i.as_str())))
     }
 
-    /// A transaction of the machine as the app's rows: journal entries (their ids, with the
-    /// machine's state and amounts) and the reservations to delete (their jobs). `Err`: an
-    /// op this host does not write yet (the app's calls and settings do not run through its
-    /// [`serpkit::machine::Tab`] yet), so none of the transaction is written.
+    /// A transaction of the machine as the app's rows ([`Writes::of`]), with the rows this
+    /// snapshot read.
     pub fn writes(&self, ops: &[Op]) -> Result<Writes, Op> {
-        let mut w = Writes::default();
-        for op in ops {
-            match op {
-                Op::PutEntry(e) => {
-                    if let Some(id) = self.entry_ids.get(e.id.n as usize) {
-                        w.entries.push((id.clone(), e.clone()));
-                    }
-                }
-                Op::DeleteReservation(call) => {
-                    if let Some(job) = self.job(*call) {
-                        w.freed.push(job.to_string());
-                    }
-                }
-                other => w.add_unnamed(other)?,
-            }
-        }
-        Ok(w)
+        Writes::of(ops, Some(self), &self.ids)
     }
 }
 
 impl Writes {
-    /// The writes of `ops` that name no row (a setting, clearing History): what a commit
-    /// made outside the lock holds. `Err`: an op this host does not write there, so none of
-    /// the transaction is written (deleting every reservation is one: no path of the app
-    /// can).
-    pub fn unnamed(ops: &[Op]) -> Result<Writes, Op> {
-        let mut w = Writes::default();
-        for op in ops {
-            w.add_unnamed(op)?;
-        }
-        Ok(w)
+    /// The writes of `ops` made outside the lock: no snapshot names rows, only this tab's
+    /// numbers ([`Writes::of`]).
+    pub fn unnamed(ops: &[Op], ids: &Ids) -> Result<Writes, Op> {
+        Writes::of(ops, None, ids)
     }
 
-    fn add_unnamed(&mut self, op: &Op) -> Result<(), Op> {
-        match op {
-            Op::PutSetting(setting) => self.settings.push(setting.clone()),
-            Op::ClearHistory => self.clear_history = true,
-            other => return Err(other.clone()),
+    /// A transaction of the machine as the app's rows: entries settled (their app ids) or
+    /// written ahead by this tab, reservations taken by this tab's calls (their jobs) or
+    /// freed, what entries bought, settings fields, History cleared. `Err`: an op this host
+    /// cannot name a row for, or does not write (deleting every reservation: no path of
+    /// the app can), so none of the transaction is written.
+    pub fn of(ops: &[Op], snap: Option<&HostSnapshot>, ids: &Ids) -> Result<Writes, Op> {
+        let mut w = Writes::default();
+        let mine = |n: u32, of: &HashMap<u32, String>| of.get(&n).cloned();
+        for op in ops {
+            match op {
+                Op::PutEntry(e) => {
+                    let known = snap
+                        .and_then(|s| s.entry_ids.get(&e.id).cloned())
+                        .or_else(|| (e.id.tab == ME).then(|| mine(e.id.n, &ids.entries))?);
+                    match known {
+                        Some(id) => w.entries.push((id, e.clone())),
+                        None if e.id.tab == ME => w.ahead.push(e.clone()),
+                        None => return Err(op.clone()),
+                    }
+                }
+                Op::PutReservation(r) => match mine(r.call.n, &ids.calls) {
+                    Some(job) if r.call.tab == ME => w.reserved.push((job, r.clone())),
+                    _ => return Err(op.clone()),
+                },
+                Op::DeleteReservation(call) => {
+                    let job = snap
+                        .and_then(|s| s.job(*call).map(str::to_string))
+                        .or_else(|| (call.tab == ME).then(|| mine(call.n, &ids.calls))?);
+                    if let Some(job) = job {
+                        w.freed.push(job);
+                    }
+                }
+                Op::PutRecords { entry, .. } => w.bought.push(*entry),
+                Op::PutSetting(setting) => w.settings.push(setting.clone()),
+                Op::ClearHistory => w.clear_history = true,
+                Op::DeleteAllReservations => return Err(op.clone()),
+            }
         }
-        Ok(())
+        Ok(w)
     }
 }
 
@@ -299,6 +348,12 @@ pub struct Writes {
     pub entries: Vec<(String, Entry)>,
     /// The jobs whose reservations go.
     pub freed: Vec<String>,
+    /// This tab's entries written ahead now (new rows).
+    pub ahead: Vec<Entry>,
+    /// Reservations this tab's calls take, with their jobs.
+    pub reserved: Vec<(String, Reservation)>,
+    /// Entries whose settle stores what they bought (the rows the host prepared).
+    pub bought: Vec<EntryId>,
     /// Settings fields, in order.
     pub settings: Vec<Setting>,
     /// History's rows go (and the stored results with them); never a reservation.
@@ -319,7 +374,10 @@ impl Snapshot for HostSnapshot {
     }
 
     fn has_record(&self, source: Option<&str>, item: &str) -> bool {
-        source.is_none_or(|s| s == self.source) && self.stored.contains(item)
+        match source {
+            Some(s) => self.stored.get(s).is_some_and(|i| i.contains(item)),
+            None => self.stored.values().any(|i| i.contains(item)),
+        }
     }
 
     fn tab_open(&self, tab: TabId) -> Option<bool> {
@@ -332,308 +390,4 @@ impl Snapshot for HostSnapshot {
 }
 
 #[cfg(test)]
-mod tests {
-    use serpkit::client::EntryState;
-    use serpkit::machine::rules::{self, Ask, Plan};
-    use serpkit::machine::{Effect, Event, Tab};
-    use serpkit::Usd;
-
-    use super::*;
-
-    fn entry(id: &str, tab: &str, state: EntryState, items: &[&str]) -> JournalEntry {
-        let mut e = JournalEntry::sent(
-            id.into(),
-            "job",
-            tab,
-            "search_volume",
-            "src",
-            Mode::Live,
-            (
-                items.iter().map(|s| s.to_string()).collect(),
-                Usd::from_micros(100_000),
-            ),
-            5.0,
-        );
-        e.state = state;
-        e
-    }
-
-    fn reservation(job: &str, tab: &str, items: &[&str]) -> StoredReservation {
-        StoredReservation {
-            job: job.into(),
-            tab: tab.into(),
-            source: "src".into(),
-            items: items.iter().map(|s| s.to_string()).collect(),
-        }
-    }
-
-    fn snapshot(entries: &[JournalEntry], reservations: &[StoredReservation]) -> HostSnapshot {
-        let settings = model::Settings {
-            mode: Mode::Live,
-            budget: "0.25".into(),
-            ..model::Settings::default()
-        };
-        let refs: Vec<&JournalEntry> = entries.iter().collect();
-        HostSnapshot::new(Read {
-            settings: &settings,
-            entries: &refs,
-            reservations,
-            me: "me",
-            open: Some(HashSet::from(["other".to_string()])),
-            stored: ("src", HashSet::from(["a".to_string()])),
-            items: true,
-        })
-    }
-
-    /// The one commit `out` holds: its id and ops.
-    fn only_commit(out: &[Effect]) -> (u32, Vec<Op>) {
-        match out {
-            [Effect::Commit { txn, ops }] => (*txn, ops.clone()),
-            _ => panic!("one commit expected: {out:?}"),
-        }
-    }
-
-    /// A whole `Tab`, as `drive.rs` runs it: `event` asks for the lock, and once granted
-    /// `snap` it asks for one commit.
-    fn commit_under_lock(snap: &HostSnapshot, at: i64, event: Event<'_>) -> (Tab, u32, Vec<Op>) {
-        let mut tab = Tab::new(snap.me(), snap.settings().clone(), true);
-        let mut out = Vec::new();
-        tab.step(at, event, &mut out);
-        assert_eq!(out, vec![Effect::Lock]);
-        out.clear();
-        tab.step(at, Event::Granted(snap), &mut out);
-        let (txn, ops) = only_commit(&out);
-        (tab, txn, ops)
-    }
-
-    fn plan(snap: &HostSnapshot, items: &[&str], yes: bool) -> Plan {
-        let items: Vec<String> = items.iter().map(|s| s.to_string()).collect();
-        rules::plan(
-            snap,
-            &Ask {
-                call: CallId {
-                    tab: snap.me(),
-                    n: u32::MAX,
-                },
-                source: "src",
-                items: &items,
-                refresh: false,
-                confirm_possibly: yes,
-                locks: true,
-                running: &|_| false,
-            },
-        )
-    }
-
-    #[test]
-    fn the_machine_plans_against_what_the_app_read() {
-        // Stored items are not bought; an open tab's reservation makes the call wait; a
-        // closed tab's does not, and the sweep frees it.
-        let open = [reservation("j1", "other", &["b"])];
-        assert_eq!(
-            plan(&snapshot(&[], &open), &["a", "b"], false),
-            Plan::Waiting
-        );
-        let closed = [reservation("j2", "gone", &["b"])];
-        let snap = snapshot(&[], &closed);
-        assert_eq!(plan(&snap, &["a", "b"], false), Plan::Buy(vec!["b".into()]));
-        assert_eq!(plan(&snap, &["a"], false), Plan::Answered);
-        let freed = snap.writes(&rules::sweep(&snap)).map(|w| w.freed);
-        assert_eq!(freed, Ok(vec!["j2".to_string()]));
-    }
-
-    #[test]
-    fn what_a_closed_tab_left_sent_is_possibly_charged_and_needs_a_yes() {
-        let entries = [
-            entry("e1", "gone", EntryState::Sent, &["b"]),
-            entry("e2", "other", EntryState::Sent, &["c"]),
-        ];
-        let snap = snapshot(&entries, &[]);
-        let orphans: Vec<String> = snap
-            .writes(&rules::sweep(&snap))
-            .map(|w| w.entries.into_iter().map(|(id, _)| id).collect())
-            .unwrap_or_default();
-        assert_eq!(orphans, vec!["e1".to_string()]);
-        assert_eq!(
-            plan(&snap, &["b"], false),
-            Plan::NeedsYes {
-                items: vec!["b".into()],
-                since: 5
-            }
-        );
-        assert_eq!(plan(&snap, &["b"], true), Plan::Buy(vec!["b".into()]));
-    }
-
-    #[test]
-    fn this_tabs_machine_sweeps_what_closed_tabs_left_as_the_app_rows() {
-        // The whole `Tab`, as `drive.rs` runs it: Opened → Lock; Granted → one commit of
-        // the app's rows; Committed → Unlock, and quiet.
-        let entries = [
-            entry("e1", "gone", EntryState::Sent, &["b"]),
-            entry("e2", "other", EntryState::Sent, &["c"]),
-            entry("e3", "gone", EntryState::Charged, &["d"]),
-        ];
-        let snap = snapshot(&entries, &[reservation("j2", "gone", &["b"])]);
-        let (mut tab, txn, ops) = commit_under_lock(&snap, 10, Event::Opened);
-        let writes = snap
-            .writes(&ops)
-            .expect("the sweep writes only the app's rows");
-        let settled: Vec<(&str, EntryState, Usd)> = writes
-            .entries
-            .iter()
-            .map(|(id, e)| (id.as_str(), e.state, e.possible))
-            .collect();
-        assert_eq!(
-            settled,
-            vec![("e1", EntryState::PossiblyCharged, Usd::from_micros(100_000))]
-        );
-        assert_eq!(writes.freed, vec!["j2".to_string()]);
-        let mut out = Vec::new();
-        tab.step(
-            11,
-            Event::Committed {
-                txn,
-                result: Ok(()),
-            },
-            &mut out,
-        );
-        assert_eq!(out, vec![Effect::Unlock]);
-        assert!(tab.is_quiet());
-        // A write the app does not perform yet refuses the whole transaction.
-        let reservation = Op::PutReservation(Reservation {
-            call: CallId {
-                tab: snap.me(),
-                n: 0,
-            },
-            source: "src".into(),
-            items: vec!["a".into()],
-        });
-        assert!(snap.writes(&[reservation]).is_err());
-    }
-
-    #[test]
-    fn a_reset_of_the_meter_is_a_money_setting_written_under_the_lock() {
-        // ResetMeter → Lock; Granted → the setting alone in its commit; Committed → it is
-        // announced and the lock let go, then the sweep the change asked for.
-        let snap = snapshot(&[], &[]);
-        let (mut tab, txn, ops) = commit_under_lock(&snap, 1_000, Event::ResetMeter);
-        let writes = snap.writes(&ops).expect("a setting is the app's to write");
-        assert_eq!(writes.settings, vec![Setting::ResetAt(1_000)]);
-        let mut settings = model::Settings::default();
-        for s in &writes.settings {
-            apply_setting(&mut settings, s);
-        }
-        assert_eq!(settings.budget_reset_at, 1_000.0);
-        let mut out = Vec::new();
-        tab.step(
-            1_001,
-            Event::Committed {
-                txn,
-                result: Ok(()),
-            },
-            &mut out,
-        );
-        assert_eq!(
-            out,
-            vec![
-                Effect::Announce(Setting::ResetAt(1_000)),
-                Effect::Unlock,
-                Effect::Lock
-            ]
-        );
-    }
-
-    #[test]
-    fn every_money_setting_reads_back_as_the_machine_wrote_it() {
-        let fields = [
-            Setting::Mode(Mode::Live),
-            Setting::BaseUrl("https://api.example.com".into()),
-            Setting::InsecureOk("http://10.0.0.2:8080".into()),
-            Setting::Cap(Some(Usd::from_micros(250_000))),
-            Setting::Cap(Some(Usd::from_micros(1_234_567))),
-            Setting::Cap(Some(Usd::ZERO)),
-            Setting::Cap(None),
-            Setting::Period(serpkit::machine::Period::UntilReset),
-            Setting::ResetAt(42),
-        ];
-        for field in fields {
-            let mut settings = model::Settings::default();
-            apply_setting(&mut settings, &field);
-            let read = HostSnapshot::of_journal(&settings, &[], false);
-            let mut expected = read.settings().clone();
-            expected.apply(&field);
-            assert_eq!(read.settings(), &expected, "{field:?}");
-        }
-    }
-
-    #[test]
-    fn a_cap_is_stored_as_people_write_amounts() {
-        for (micros, text) in [
-            (2_000_000, "2"),
-            (0, "0"),
-            (200_000, "0.20"),
-            (12_500_000, "12.50"),
-            (1_000, "0.001"),
-            (300, "0.0003"),
-            (1_234_567, "1.234567"),
-        ] {
-            assert_eq!(cap_text(Usd::from_micros(micros)), text);
-        }
-    }
-
-    #[test]
-    fn an_edit_gives_the_machine_its_money_fields_and_keeps_the_rest_the_tabs() {
-        let before = model::Settings {
-            budget: "1,50".into(),
-            ..model::Settings::default()
-        };
-        let after = model::Settings {
-            mode: Mode::Live,
-            theme: "dark".into(),
-            budget: "0".into(),
-            ..before.clone()
-        };
-        // "1,50" already reads as 0 (fails closed), but its text is replaced all the same.
-        assert_eq!(
-            money_changes(&before, &after),
-            [Setting::Mode(Mode::Live), Setting::Cap(Some(Usd::ZERO))]
-        );
-        let rest = without_money(&after, &before);
-        assert_eq!((rest.mode, rest.budget.as_str()), (Mode::Demo, "1,50"));
-        assert_eq!(rest.theme, "dark");
-        assert!(money_changes(&before, &rest).is_empty());
-    }
-
-    #[test]
-    fn clearing_history_is_one_commit_that_can_touch_no_reservation() {
-        let snap = snapshot(&[], &[reservation("j1", "other", &["b"])]);
-        let mut tab = Tab::new(snap.me(), snap.settings().clone(), true);
-        let mut out = Vec::new();
-        tab.step(1, Event::ClearHistory, &mut out);
-        let (_, ops) = only_commit(&out);
-        let writes = Writes::unnamed(&ops).expect("clearing History is the app's to write");
-        assert!(writes.clear_history);
-        assert!(writes.freed.is_empty());
-        // What History once did (its rows were the reservations) the host cannot write.
-        assert_eq!(
-            Writes::unnamed(&[Op::ClearHistory, Op::DeleteAllReservations]),
-            Err(Op::DeleteAllReservations)
-        );
-    }
-
-    #[test]
-    fn the_cap_is_the_stored_settings_over_every_tabs_entries() {
-        // $0.25 cap, two entries of $0.10 in flight: a third $0.10 does not fit.
-        let entries = [
-            entry("e1", "other", EntryState::Sent, &["x"]),
-            entry("e2", "me", EntryState::Charged, &["y"]),
-        ];
-        let mut charged = entries.clone();
-        charged[1].charge = Usd::from_micros(100_000);
-        let snap = snapshot(&charged, &[]);
-        let settings = snap.settings().clone();
-        let ten = Usd::from_micros(100_000);
-        assert!(rules::admit(&settings, &snap, 10, ten).is_err());
-        assert!(rules::admit(&settings, &snap, 10, Usd::from_micros(50_000)).is_ok());
-    }
-}
+mod tests;

@@ -6,16 +6,17 @@
 //! there. A page's [`Call`] is only a view of that state. A run:
 //!
 //! 1. answers from a stored result of the same source without a call (unless Refresh);
-//! 2. reserves what it buys: under the journal lock ([`tabs`]) it looks at the running jobs
-//!    of every open tab, waits while one is buying any of the same records or request ("being
-//!    bought in another tab"), then writes its history row ahead as `running` with what it
-//!    reserves; after a wait it re-reads what the other job stored and buys only the rest;
+//! 2. reserves what it buys on this tab's money machine ([`drive`]): under the journal lock
+//!    ([`tabs`]) the machine looks at the running calls of every open tab, waits while one is
+//!    buying any of the same records or request ("being bought in another tab"), then the
+//!    history row is written ahead as `running` with what it reserves; after a wait it
+//!    re-reads what the other call stored and buys only the rest;
 //! 3. sends through the service chunk ([`service`]) with the app's purchase journal
-//!    ([`book`]): each request written ahead (`sent`, the budget cap checked against every
-//!    tab's entries of the period: [`account`]) and settled with its records or body in one
-//!    IndexedDB transaction ([`journal`] holds the entries and their pure rules);
+//!    ([`book`]): the machine writes each request ahead (`sent`; live: the budget cap
+//!    checked against every tab's entries of the period) or refuses it, and settles it with
+//!    its records or body in one IndexedDB transaction ([`journal`] holds the entries);
 //! 4. settles its history row, keeping any body that was paid for (a strict refusal stores
-//!    it marked refused).
+//!    it marked refused), and tells the machine it ended (its reservation is freed).
 //!
 //! On start, requests still `sent` by a closed tab become possibly charged and its running
 //! jobs interrupted ([`account`]).
@@ -33,6 +34,7 @@ mod order;
 mod reserve;
 mod service;
 mod settle;
+mod shared;
 pub mod tabs;
 
 use leptos::prelude::*;

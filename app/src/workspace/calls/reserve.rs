@@ -1,19 +1,19 @@
-//! Reserving what a call ([`Order`]) buys: under the journal lock, the running jobs of every open tab
-//! are read; while one reserves any of the same records (or the same request), the call
-//! waits and says where it is being bought, then re-reads what that job stored and buys
-//! only the rest. A call that reserves writes its history row ahead (`running`, with what it
-//! reserves), so a reload or a closed tab leaves it findable.
+//! Reserving what a call ([`Order`]) buys, on this tab's money machine ([`drive::run`]):
+//! under the journal lock the machine plans against every open tab's reservations, its
+//! entries and what is stored; while another running call reserves any of the same records
+//! (or the same request) the call waits and says where it is being bought, then re-reads
+//! what that call stored and buys only the rest. A call that reserves writes its History
+//! row ahead (`running`) in the reservation's transaction, so a reload or a closed tab
+//! leaves it findable.
 
 use std::collections::HashSet;
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
-use serpkit::machine::rules::{self, Plan};
-use serpkit::machine::CallId;
+use serpkit::machine::{Notice, Refusal, Run};
 use serpkit::{Request, Usd};
 
-use super::drive::read_shared;
-use super::host::StoredReservation;
+use super::book::{refusal_error, SETTINGS_CHANGED};
+use super::drive::{self, Mail, Planning};
 use super::journal::Changed;
 use super::order::Order;
 use super::tabs;
@@ -22,96 +22,128 @@ use crate::store;
 use crate::workspace::state::YES_MS;
 use crate::workspace::{now, quote_now, ErrorInfo, Workspace};
 
-/// Why a waiting call stops when the settings changed under it.
-pub(super) const SETTINGS_CHANGED: &str = "the settings changed while this call waited (mode, base URL or API key), so it was not sent anywhere else: run it again";
+/// How often a waiting call looks at what its machine said.
+const LOOK_MS: u64 = 20;
 
-/// How long a call waits before it looks again at the job it waits for.
-const WAIT_MS: i32 = 300;
-
-/// Why a call cannot reserve now.
-enum Blocked {
-    /// Another running job reserves some of it (where).
-    Reserved(&'static str),
-    /// Some of it was possibly charged in an interrupted call: how many items, and when the
-    /// latest such call started.
-    Possibly { count: usize, at: f64 },
+/// Reserves what the call buys and writes its History row ahead (`running`), waiting while
+/// a running call of any open tab reserves some of it. `Ok`: the row and the call's number
+/// on the machine. `Err(stored)`: no request to send any more: another call bought it
+/// meanwhile (`true`: its result is stored), or the call was refused, stopped or cancelled
+/// (`false`; the error is under its key).
+pub(super) async fn reserve(order: &Order) -> Result<(HistoryEntry, u32), bool> {
+    let (workspace, key) = (order.workspace, order.key.as_str());
+    let row = HistoryEntry {
+        id: order.job.clone(),
+        operation: order.request.operation().path().to_string(),
+        input: order.input.clone(),
+        route: order.route.clone(),
+        key: String::new(),
+        at: now(),
+        estimate: quote_now(workspace, &order.request, order.refresh).usd,
+        charge: Usd::ZERO,
+        possible_charge: Usd::ZERO,
+        outcome: crate::model::Outcome::Running,
+        message: String::new(),
+        validation: String::new(),
+        mode: order.mode,
+        tab: tabs::tab_id(),
+        source: order.source.clone(),
+    };
+    // A run soon after the user was told what an interrupted call possibly bought is the
+    // user's yes to buying it again.
+    let yes = workspace
+        .local
+        .with_value(|l| l.asked_yes.get(key).is_some_and(|t| now() - t < YES_MS));
+    let items = workspace.wanted(&order.request, key, &order.source);
+    let run = Run {
+        items: items.clone(),
+        // The client prices each request it asks to send (`Event::Sending`).
+        each: Usd::ZERO,
+        chunk: 1,
+        refresh: order.refresh,
+        confirm_possibly: yes,
+        host_sends: true,
+    };
+    let planning = Planning {
+        request: order.request.clone(),
+        key: key.to_string(),
+        source: order.source.clone(),
+        items,
+        row: row.clone(),
+        waited: false,
+    };
+    let n = drive::run(workspace, run, planning).await;
+    let outcome = follow(order, &row, n).await;
+    workspace.set_waiting(key, None);
+    drive::forget_planning(n);
+    match outcome {
+        Ok(()) => {
+            workspace.local.update_value(|l| {
+                l.asked_yes.remove(key);
+            });
+            Ok((row, n))
+        }
+        Err(stored) => {
+            drive::forget(n);
+            Err(stored)
+        }
+    }
 }
 
-/// Reserves what the call buys and writes its history row ahead (`running`), waiting while
-/// a running job of any open tab reserves some of it. `Err(stored)`: no request to send any
-/// more: another job bought it meanwhile (`true`: its result is stored) or the call was
-/// cancelled while waiting (`false`).
-pub(super) async fn reserve(order: &Order) -> Result<HistoryEntry, bool> {
-    let Order {
-        workspace,
-        request,
-        key,
-        refresh,
-        cancel,
-        ..
-    } = order;
-    let workspace = *workspace;
-    let refresh = *refresh;
+/// Follows call `n` until its machine reserved it (or found everything stored), refused it,
+/// or the user cancelled it or changed where it goes.
+async fn follow(order: &Order, row: &HistoryEntry, n: u32) -> Result<(), bool> {
+    let (workspace, key) = (order.workspace, order.key.as_str());
     let mut waited = false;
     loop {
-        if cancel.is_cancelled() {
-            return Err(false);
-        }
-        if workspace.call_target() != order.target {
-            let error = serpkit::client::Error::Journal(SETTINGS_CHANGED.into());
-            workspace.set_error(key, Some(ErrorInfo::from_error(&error, order.mode)));
-            return Err(false);
-        }
-        if waited {
-            // The other job is done: what it stored answers here now.
-            workspace.reload_for(request, key).await;
-            if !refresh && workspace.has_result(key) {
-                return Err(true);
+        let mail = drive::take_mail(n, |m| matches!(m, Mail::Shown(_) | Mail::Waiting { .. }));
+        match mail {
+            Some(Mail::Shown(Notice::Reserved(_))) => return Ok(()),
+            Some(Mail::Shown(Notice::Answered)) => {
+                if waited && !order.refresh && workspace.has_result(key) {
+                    return Err(true);
+                }
+                // Everything is stored: the client answers from it with no request.
+                workspace.write_running(row).await;
+                return Ok(());
             }
-        }
-        let estimate = quote_now(workspace, request, refresh).usd;
-        let row = HistoryEntry {
-            id: order.job.clone(),
-            operation: request.operation().path().to_string(),
-            input: order.input.clone(),
-            route: order.route.clone(),
-            key: String::new(),
-            at: now(),
-            estimate,
-            charge: Usd::ZERO,
-            possible_charge: Usd::ZERO,
-            outcome: crate::model::Outcome::Running,
-            message: String::new(),
-            validation: String::new(),
-            mode: order.mode,
-            tab: tabs::tab_id(),
-            source: order.source.clone(),
-        };
-        // A run soon after the user was told what an interrupted call possibly bought is
-        // the user's yes to buying it again.
-        let yes = workspace
-            .local
-            .with_value(|l| l.asked_yes.get(key).is_some_and(|t| now() - t < YES_MS));
-        match workspace.write_ahead_row(order, &row, yes).await {
-            Ok(()) => {
-                workspace.set_waiting(key, None);
-                workspace.local.update_value(|l| {
-                    l.asked_yes.remove(key);
-                });
-                return Ok(row);
-            }
-            Err(Blocked::Possibly { count, at }) => {
+            Some(Mail::Shown(Notice::NeedsYes { items, since })) => {
                 workspace.local.update_value(|l| {
                     l.asked_yes.insert(key.to_string(), now());
                 });
-                let info = ErrorInfo::possibly_charged(count, now() - at);
+                let info = ErrorInfo::possibly_charged(items.len(), now() - since as f64);
                 workspace.set_error(key, Some(info));
                 return Err(false);
             }
-            Err(Blocked::Reserved(place)) => {
+            Some(Mail::Waiting { here }) => {
                 waited = true;
+                let place = if here {
+                    "in this tab"
+                } else {
+                    "in another tab"
+                };
                 workspace.set_waiting(key, Some(place));
-                serpkit::client::sleep(std::time::Duration::from_millis(WAIT_MS as u64)).await;
+            }
+            Some(Mail::Shown(Notice::Refused(Refusal::Cancelled))) => return Err(false),
+            Some(Mail::Shown(Notice::Refused(why))) => {
+                let error = refusal_error(why, row.estimate);
+                workspace.set_error(key, Some(ErrorInfo::from_error(&error, order.mode)));
+                return Err(false);
+            }
+            Some(_) => {}
+            None => {
+                if order.cancel.is_cancelled() {
+                    drive::drive(workspace, serpkit::machine::Event::Cancel(n)).await;
+                    return Err(false);
+                }
+                if workspace.call_target() != order.target {
+                    // The key changed (the machine stops a call for the rest of its target).
+                    drive::drive(workspace, serpkit::machine::Event::Cancel(n)).await;
+                    let error = serpkit::client::Error::Journal(SETTINGS_CHANGED.into());
+                    workspace.set_error(key, Some(ErrorInfo::from_error(&error, order.mode)));
+                    return Err(false);
+                }
+                serpkit::client::sleep(std::time::Duration::from_millis(LOOK_MS)).await;
             }
         }
     }
@@ -127,154 +159,54 @@ impl Workspace {
         });
     }
 
-    /// Under the journal lock, the money state machine's plan ([`rules::plan`]) against what
-    /// every tab stored: `Err(Reserved("in another tab" | "in this tab"))` while a running
-    /// call of an open tab reserves some of what this one buys; `Err(Possibly)` when some of
-    /// it was possibly charged in an interrupted call and `yes` is false; else `row` is
-    /// written (running) with the reservation of what it buys, in one transaction, and the
-    /// other tabs are told.
-    async fn write_ahead_row(
-        self,
-        order: &Order,
-        row: &HistoryEntry,
-        yes: bool,
-    ) -> Result<(), Blocked> {
-        let me = tabs::tab_id();
-        tabs::with_lock(tabs::JOURNAL_LOCK, async {
-            if serpkit::records::request_keys(&order.request, &row.source).is_some() {
-                // Records another tab committed whose message has not arrived yet.
-                self.records.read_new().await;
+    /// Writes `row` (`running`) for a call that reserved nothing (everything stored), and
+    /// tells the other tabs.
+    async fn write_running(self, row: &HistoryEntry) {
+        if store::available() {
+            let history = [(
+                row.id.clone(),
+                serde_json::to_string(row).unwrap_or_default(),
+            )];
+            if let Err(e) = store::put_all(&[(store::HISTORY, &history[..])]).await {
+                self.save_failed(format!("Could not save the history: {e}"));
             }
-            let (items, stored) = self.items_and_stored(order);
-            let snap = read_shared(self, (&row.source, stored), true).await;
-            let mine: HashSet<String> = self.history.with_untracked(|h| {
-                h.iter()
-                    .filter(|r| r.tab == me && r.outcome == crate::model::Outcome::Running)
-                    .map(|r| r.id.clone())
-                    .collect()
-            });
-            let (plan, here) = {
-                let running = |n| {
-                    snap.job(CallId { tab: snap.me(), n })
-                        .is_some_and(|j| mine.contains(j))
-                };
-                let plan_ask = rules::Ask {
-                    call: CallId {
-                        tab: snap.me(),
-                        n: u32::MAX,
-                    },
-                    source: &row.source,
-                    items: &items,
-                    refresh: order.refresh,
-                    confirm_possibly: yes,
-                    locks: tabs::has_locks(),
-                    running: &running,
-                };
-                let plan = rules::plan(&snap, &plan_ask);
-                let here = plan == Plan::Waiting && snap.reserved_here(&items);
-                (plan, here)
-            };
-            let items = match plan {
-                Plan::Buy(items) => items,
-                // Everything is stored: the client answers from it with no request.
-                Plan::Answered => Vec::new(),
-                Plan::Waiting => {
-                    return Err(Blocked::Reserved(if here {
-                        "in this tab"
-                    } else {
-                        "in another tab"
-                    }))
-                }
-                Plan::NeedsYes { items, since } => {
-                    return Err(Blocked::Possibly {
-                        count: items.len(),
-                        at: since as f64,
-                    })
-                }
-            };
-            if store::available() {
-                let history = [(
-                    row.id.clone(),
-                    serde_json::to_string(row).unwrap_or_default(),
-                )];
-                let reservation = StoredReservation {
-                    job: row.id.clone(),
-                    tab: me.clone(),
-                    source: row.source.clone(),
-                    items,
-                };
-                let reserved: Vec<(String, String)> = if reservation.items.is_empty() {
-                    Vec::new()
-                } else {
-                    vec![(
-                        row.id.clone(),
-                        serde_json::to_string(&reservation).unwrap_or_default(),
-                    )]
-                };
-                let written = store::put_all(&[
-                    (store::HISTORY, &history[..]),
-                    (store::RESERVATIONS, &reserved[..]),
-                ])
-                .await;
-                if let Err(e) = written {
-                    self.save_failed(format!("Could not save the history: {e}"));
-                }
-            }
-            Ok(())
-        })
-        .await?;
+        }
         self.upsert_history([row.clone()]);
         tabs::post(&Changed::history(vec![row.id.clone()]).to_json());
-        Ok(())
     }
 
-    /// What `order` wants, as the journal reserves it (every record key, or its cache key
-    /// for an operation priced per request), and which of those are stored from its source
-    /// (fresh enough per Settings, or a complete result).
-    fn items_and_stored(self, order: &Order) -> (Vec<String>, HashSet<String>) {
-        let (request, key) = (&order.request, order.key.as_str());
-        match serpkit::records::request_keys(request, &order.source) {
-            Some((_, keys)) => {
-                let all: Vec<String> = keys.iter().map(|k| k.as_str().to_string()).collect();
-                let missing: HashSet<String> =
-                    crate::workspace::prices::items_to_buy(self, request, key, false)
-                        .into_iter()
-                        .collect();
-                let stored = all
-                    .iter()
-                    .filter(|k| !missing.contains(*k))
-                    .cloned()
-                    .collect();
-                (all, stored)
-            }
-            None => {
-                let stored = if self.has_result(key) {
-                    HashSet::from([key.to_string()])
-                } else {
-                    HashSet::new()
-                };
-                (vec![key.to_string()], stored)
-            }
+    /// What a call of `request` wants, as the journal reserves it: every record key, or
+    /// its cache key `key` for an operation priced per request.
+    pub(super) fn wanted(self, request: &Request, key: &str, source: &str) -> Vec<String> {
+        match serpkit::records::request_keys(request, source) {
+            Some((_, keys)) => keys.iter().map(|k| k.as_str().to_string()).collect(),
+            None => vec![key.to_string()],
         }
     }
 
-    /// Frees the reservation of call `job` (its history row id) once it settled.
-    pub(super) fn free_reservation(self, job: &str) {
-        if !store::available() {
-            return;
+    /// Which of what a call of `request` wants are stored from `source` (records fresh
+    /// enough per Settings, or a complete result under `key`).
+    pub(super) fn stored_of(self, request: &Request, key: &str, source: &str) -> HashSet<String> {
+        if serpkit::records::request_keys(request, source).is_none() {
+            return if self.has_result(key) {
+                HashSet::from([key.to_string()])
+            } else {
+                HashSet::new()
+            };
         }
-        let job = job.to_string();
-        spawn_local(async move {
-            if let Err(e) = store::delete(store::RESERVATIONS, &job).await {
-                // Left behind, it holds nothing once this tab closes (the sweep frees it).
-                self.save_failed(format!("Could not free a finished call's reservation: {e}"));
-            }
-        });
+        let missing: HashSet<String> =
+            crate::workspace::prices::items_to_buy(self, request, key, false)
+                .into_iter()
+                .collect();
+        self.wanted(request, key, source)
+            .into_iter()
+            .filter(|k| !missing.contains(k))
+            .collect()
     }
 
     /// Re-reads from IndexedDB the records `request` needs and the result under `key`: what
     /// another tab stored while this one waited.
-    async fn reload_for(self, request: &Request, key: &str) {
+    pub(super) async fn reload_for(self, request: &Request, key: &str) {
         if !store::available() {
             return;
         }

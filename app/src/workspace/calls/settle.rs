@@ -6,6 +6,10 @@ use leptos::prelude::*;
 use serpkit::client::Error;
 use serpkit::Usd;
 
+use leptos::task::spawn_local;
+use serpkit::machine::Event;
+
+use super::drive;
 use super::history;
 use super::order::{Order, Stamp};
 use crate::model::{CallResult, HistoryEntry, Validation};
@@ -40,12 +44,21 @@ pub(super) type Outcome = Result<Purchase, Failure>;
 /// [`history`]), and the error under its key; true when a result is stored. A body that was
 /// paid for is kept, also when strict validation refused it. Touches only the workspace (the
 /// page may be gone).
-pub(super) fn settle(order: &Order, stamp: &Stamp, row: HistoryEntry, outcome: Outcome) -> bool {
+/// `row` is the call's History row and `n` its number on this tab's machine, which frees
+/// its reservation once told the call ended.
+pub(super) fn settle(
+    order: &Order,
+    stamp: &Stamp,
+    (row, n): (HistoryEntry, u32),
+    outcome: Outcome,
+) -> bool {
     let workspace = order.workspace;
-    let job = row.id.clone();
     let stored = store_outcome(order, stamp, row, outcome);
     // After what it bought is written (a delete comes after the turn's writes).
-    workspace.free_reservation(&job);
+    spawn_local(async move {
+        drive::drive(workspace, Event::Ended(n)).await;
+        drive::forget(n);
+    });
     stored
 }
 
