@@ -88,7 +88,7 @@ impl HostSnapshot {
     pub const ME: TabId = ME;
 
     /// The snapshot of what was read.
-    pub fn new(read: Read<'_>) -> HostSnapshot {
+    pub fn new<'a>(read: Read<'a>) -> HostSnapshot {
         let mut tabs: Vec<String> = vec![read.me.to_string()];
         let mut index: HashMap<String, u64> = HashMap::from([(read.me.to_string(), 0)]);
         let mut tab_of = |t: &str| -> TabId {
@@ -100,18 +100,10 @@ impl HostSnapshot {
             index.insert(t.to_string(), i);
             TabId(i)
         };
-        let my_entries: HashMap<&str, u32> = read
-            .ids
-            .entries
-            .iter()
-            .map(|(n, id)| (id.as_str(), *n))
-            .collect();
-        let my_jobs: HashMap<&str, u32> = read
-            .ids
-            .calls
-            .iter()
-            .map(|(n, job)| (job.as_str(), *n))
-            .collect();
+        let by_name = |m: &'a HashMap<u32, String>| -> HashMap<&'a str, u32> {
+            m.iter().map(|(n, name)| (name.as_str(), *n)).collect()
+        };
+        let (my_entries, my_jobs) = (by_name(&read.ids.entries), by_name(&read.ids.calls));
         let number = |tab: TabId, i: usize, mine: Option<&u32>| match (tab == ME, mine) {
             (true, Some(n)) => *n,
             (true, None) => u32::MAX - i as u32,

@@ -53,6 +53,18 @@ fn snapshot(entries: &[JournalEntry], reservations: &[StoredReservation]) -> Hos
     })
 }
 
+/// Tells `tab` that transaction `txn` was committed.
+fn committed(tab: &mut Tab, at: i64, txn: u32, out: &mut Vec<Effect>) {
+    tab.step(
+        at,
+        Event::Committed {
+            txn,
+            result: Ok(()),
+        },
+        out,
+    );
+}
+
 /// The one commit `out` holds: its id and ops.
 fn only_commit(out: &[Effect]) -> (u32, Vec<Op>) {
     match out {
@@ -157,14 +169,7 @@ fn this_tabs_machine_sweeps_what_closed_tabs_left_as_the_app_rows() {
     );
     assert_eq!(writes.freed, vec!["j2".to_string()]);
     let mut out = Vec::new();
-    tab.step(
-        11,
-        Event::Committed {
-            txn,
-            result: Ok(()),
-        },
-        &mut out,
-    );
+    committed(&mut tab, 11, txn, &mut out);
     assert_eq!(out, vec![Effect::Unlock]);
     assert!(tab.is_quiet());
     // A write the app does not perform yet refuses the whole transaction.
@@ -225,14 +230,7 @@ fn a_call_runs_on_the_machine_as_the_apps_rows() {
     assert_eq!(writes.reserved[0].0, "job-1");
     assert_eq!(writes.reserved[0].1.items, vec!["b".to_string()]);
     out.clear();
-    tab.step(
-        3,
-        Event::Committed {
-            txn,
-            result: Ok(()),
-        },
-        &mut out,
-    );
+    committed(&mut tab, 3, txn, &mut out);
     assert!(out.contains(&Effect::Show(0, Notice::Reserved(vec!["b".into()]))));
     // The client's request: written ahead as a new row under the lock, then sent.
     out.clear();
@@ -257,14 +255,7 @@ fn a_call_runs_on_the_machine_as_the_apps_rows() {
     let id = entry.id;
     ids.entries.insert(id.n, "entry-1".into());
     out.clear();
-    tab.step(
-        6,
-        Event::Committed {
-            txn,
-            result: Ok(()),
-        },
-        &mut out,
-    );
+    committed(&mut tab, 6, txn, &mut out);
     assert!(matches!(&out[..], [Effect::Unlock, Effect::Send { entry, .. }] if *entry == id));
     // Its answer: the entry (by its app id) and what it bought, in one commit.
     out.clear();
@@ -280,14 +271,7 @@ fn a_call_runs_on_the_machine_as_the_apps_rows() {
     assert_eq!(writes.entries[0].1.state, EntryState::Charged);
     assert_eq!(writes.bought, vec![id]);
     out.clear();
-    tab.step(
-        8,
-        Event::Committed {
-            txn,
-            result: Ok(()),
-        },
-        &mut out,
-    );
+    committed(&mut tab, 8, txn, &mut out);
     // The client is done: the reservation goes, by its job.
     out.clear();
     tab.step(9, Event::Ended(0), &mut out);
