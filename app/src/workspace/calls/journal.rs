@@ -99,17 +99,6 @@ impl JournalEntry {
         self.charge = charge;
         self.possible_charge = possible_charge;
     }
-
-    /// Its writer is gone while it was `sent` (the tab closed or reloaded mid-call): the
-    /// service may have charged it. True when it changed.
-    pub fn orphan(&mut self) -> bool {
-        if self.state() != EntryState::Sent {
-            return false;
-        }
-        let estimate = self.estimate;
-        self.settle(EntryState::PossiblyCharged, Usd::ZERO, estimate);
-        true
-    }
 }
 
 /// The period a budget cap covers: the money state machine's, one definition for the core,
@@ -220,18 +209,6 @@ mod tests {
         );
         e.settle(state, Usd::from_micros(charge), Usd::from_micros(possible));
         e
-    }
-
-    #[test]
-    fn an_orphaned_sent_entry_is_possibly_charged_once() {
-        let mut e = entry(EntryState::Sent, 150_000, 0, 0, 1.0);
-        assert!(e.orphan());
-        assert_eq!(e.state(), EntryState::PossiblyCharged);
-        assert_eq!(e.possible_charge, Usd::from_micros(150_000));
-        assert!(!e.orphan(), "only a sent entry is orphaned");
-        let mut c = entry(EntryState::Charged, 150_000, 150_000, 0, 1.0);
-        assert!(!c.orphan());
-        assert_eq!(c.charge, Usd::from_micros(150_000));
     }
 
     #[test]
