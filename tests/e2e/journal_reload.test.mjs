@@ -35,16 +35,18 @@ test('a reload during a 2,000-keyword job: interrupted, counted as charged, resu
   const { text } = await research(page, kws);
   assert.equal(text, 'Run — $0.6000 for 2000 keywords');
 
-  // Some chunks done, and the two in flight arrived at the service (the ledger shows them),
-  // while the progress still says the same: the state the reload interrupts.
+  // Some chunks done, and the two in flight arrived at the service 0.2–1 s ago with none
+  // since (the ledger shows them; each answers 2 s after it arrived): the state the reload
+  // interrupts. The chunks go in pairs, each pair sent in the commits of the one before; the
+  // progress is drawn a frame after a commit, so it is read once the count has held 0.2 s.
+  let seen = { n: 0, at: Date.now() };
   const mid = await until(async () => {
-    const p = await progress(page);
-    if (!p || p.done < 2 * CHUNK) return { p };
     const l = await ledger();
-    const again = await progress(page);
-    return { p, again, l };
-  }, ({ p, again, l }) => p && l && again && again.done === p.done && l.entries.length === p.done / CHUNK + 2, 30000, 100);
-  assert.ok(mid.l, `progress never reached 2 chunks with 2 more in flight: ${JSON.stringify(mid.p)}`);
+    if (l.entries.length !== seen.n) seen = { n: l.entries.length, at: Date.now() };
+    return { p: await progress(page), l, age: Date.now() - seen.at };
+  }, ({ p, l, age }) => p && p.done >= 2 * CHUNK && age >= 200 && age < 1000 && l.entries.length === p.done / CHUNK + 2, 30000, 25);
+  assert.ok(mid.p && mid.age >= 200 && mid.age < 1000 && mid.l.entries.length === mid.p.done / CHUNK + 2,
+    `progress never reached 2 chunks with 2 more in flight: ${JSON.stringify({ p: mid.p, requests: mid.l.entries.length, age: mid.age })}`);
   const settled = mid.p.done;
   assert.ok(settled < 2000, 'the job is still running');
   await page.reload();
