@@ -3,11 +3,10 @@
 //! that was paid for is kept, also when strict validation refused it.
 
 use leptos::prelude::*;
-use serpkit::client::Error;
-use serpkit::Usd;
-
 use leptos::task::spawn_local;
+use serpkit::client::Error;
 use serpkit::machine::Event;
+use serpkit::Usd;
 
 use super::drive;
 use super::history;
