@@ -3,7 +3,7 @@
 //! Layers, lower never importing higher (no cycles between these modules):
 //!
 //! ```text
-//! paths, model, sort, format, research  <-  store  <-  workspace  <-  components  <-  routes
+//! paths, model, sort, format, research  <-  store  <-  host  <-  workspace  <-  components  <-  routes
 //! ```
 //!
 //! - [`paths`]: the app's URLs (page routes, query encoding); imports nothing of the app.
@@ -12,6 +12,8 @@
 //! - [`research`]: trends, seasonality and the opportunity score, computed from data already
 //!   bought.
 //! - [`store`]: IndexedDB and localStorage.
+//! - [`host`]: the app as a host of the money state machine: performs its effects (the
+//!   journal lock, commits, the channel), decides nothing, imports nothing of the workspace.
 //! - [`workspace`]: the workspace state and the only place that builds the client and runs
 //!   calls (settings and key, persistence, lists, import/export, calls, the service chunk,
 //!   demo mode's transport, bought records, error explanations).
@@ -25,6 +27,7 @@ use leptos_router::{path, Lazy};
 
 pub mod components;
 pub mod format;
+pub mod host;
 pub mod model;
 pub mod paths;
 pub mod research;

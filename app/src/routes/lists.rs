@@ -15,7 +15,7 @@ use crate::components::keyword_row::{
 use crate::components::{csv, current_month, fmt_int, fmt_time, DataTable, TableModel};
 use crate::model::{parse_keywords, plural, KeywordList};
 use crate::research::{intent, score, trends};
-use crate::workspace::calls::tabs;
+use crate::host::tabs;
 use crate::workspace::{quote_now, use_workspace, Workspace};
 
 mod row;

@@ -39,7 +39,7 @@ pub mod settings;
 pub mod state;
 pub mod team;
 
-pub use calls::journal::Period;
+pub use crate::host::journal::Period;
 pub use calls::{cache_key, run, run_then_show, Call, Job, CHUNK_SIZE};
 pub use errors::{history_message, ErrorInfo};
 pub use persistence::MAX_HISTORY;
@@ -47,10 +47,7 @@ pub use prices::{quote_now, Quote};
 pub use settings::DEMO_BASE_URL;
 pub use state::{use_workspace, Running, Workspace};
 
-/// Milliseconds since the epoch.
-pub fn now() -> f64 {
-    js_sys::Date::now()
-}
+pub use crate::host::now;
 
 /// Today's date (UTC) for the demo data.
 pub fn today() -> sandbox::Date {

@@ -7,10 +7,10 @@ use std::collections::HashMap;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::calls::journal::JournalEntry;
-use super::calls::tabs;
 use super::records::RecordRow;
 use super::Workspace;
+use crate::host::journal::JournalEntry;
+use crate::host::tabs;
 use crate::model::{CallResult, HistoryEntry, KeywordList, Outcome};
 use crate::sort;
 use crate::store;
@@ -96,7 +96,7 @@ impl Workspace {
                     let newer = l
                         .items
                         .iter()
-                        .filter(|e| e.v > super::calls::journal::SCHEMA)
+                        .filter(|e| e.v > crate::host::journal::SCHEMA)
                         .count();
                     if newer > 0 {
                         self.notice(format!("{newer} purchase journal entries were written by a newer version of the app; they are counted as they are."));
@@ -171,7 +171,7 @@ impl Workspace {
     pub(crate) fn remove_history(self, id: &str) {
         self.history.update(|h| h.retain(|r| r.id != id));
         self.remove(store::HISTORY, id.to_string());
-        tabs::post(&super::calls::journal::Changed::history(vec![id.to_string()]).to_json());
+        tabs::post(&crate::host::journal::Changed::history(vec![id.to_string()]).to_json());
     }
 
     /// Adds or replaces a history row (newest first), saves it and tells the other tabs,
@@ -226,9 +226,9 @@ impl Workspace {
         spawn_local(async move {
             let result = store::put_text(store_name, &key, &text).await;
             match &result {
-                Ok(()) => tabs::post(
-                    &super::calls::journal::Changed::history(vec![key.clone()]).to_json(),
-                ),
+                Ok(()) => {
+                    tabs::post(&crate::host::journal::Changed::history(vec![key.clone()]).to_json())
+                }
                 Err(e) => self.save_failed(format!("Could not save to browser storage: {e}")),
             }
             self.settle(store_name, key, result.is_ok());
@@ -290,9 +290,9 @@ mod tests {
     use serde::Serialize;
     use serpkit::Usd;
 
-    use super::super::calls::host::StoredReservation;
-    use super::super::calls::journal::JournalEntry;
     use super::super::records::{row_text, RecordEntry};
+    use crate::host::journal::JournalEntry;
+    use crate::host::rows::StoredReservation;
     use crate::model::{CallResult, HistoryEntry, KeywordList, Mode, Outcome, Validation};
     use crate::store::DB_VERSION;
 

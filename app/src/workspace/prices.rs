@@ -8,9 +8,9 @@ use serpkit::client::EntryState;
 
 use serpkit::machine::rules;
 
-use super::calls::host::HostSnapshot;
-use super::calls::journal::JournalEntry;
 use super::{cache_key, Workspace};
+use crate::host::journal::JournalEntry;
+use crate::host::rows::HostSnapshot;
 
 /// The price of a run now ([`quote_now`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

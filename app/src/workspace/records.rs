@@ -199,7 +199,7 @@ impl Records {
         let now = js_sys::Date::now();
         let since = LOOKED
             .with(|l| l.replace(Some(now)))
-            .unwrap_or_else(|| now - crate::workspace::calls::tabs::clock());
+            .unwrap_or_else(|| now - crate::host::tabs::clock());
         self.read_since(since - 60_000.0).await;
     }
 

@@ -6,8 +6,8 @@ use leptos::prelude::*;
 use serpkit::machine::{base_url, Refusal, Setting};
 use serpkit::Usd;
 
-use super::calls::host;
 use super::{now, ErrorInfo, Workspace};
+use crate::host::rows;
 use crate::model::{Mode, Settings};
 use crate::store;
 
@@ -22,15 +22,15 @@ impl Workspace {
     /// False when the browser refused to store the others.
     pub fn set_settings(self, settings: Settings) -> bool {
         let before = self.settings.get_untracked();
-        let money = host::money_changes(&before, &settings);
-        let rest = host::without_money(&settings, &before);
+        let money = rows::money_changes(&before, &settings);
+        let rest = rows::without_money(&settings, &before);
         let merged = Settings::merged(&before, &rest, store::stored_settings());
         let saved = self.write_settings(&merged);
         // This tab's money fields as it shows them (a change of its own may still be on its
         // way to the store), with this edit's.
-        let mut shown = host::without_money(&merged, &before);
+        let mut shown = rows::without_money(&merged, &before);
         for m in &money {
-            host::apply_setting(&mut shown, m);
+            rows::apply_setting(&mut shown, m);
         }
         self.settings.set(shown);
         self.persist_key();
@@ -52,14 +52,14 @@ impl Workspace {
     pub(crate) fn write_money(self, changes: &[Setting]) -> bool {
         let mut stored = self.shared_settings();
         for c in changes {
-            host::apply_setting(&mut stored, c);
+            rows::apply_setting(&mut stored, c);
         }
         let saved = self.write_settings(&stored);
         // Usually shown already (`set_settings`): then nothing is redrawn, so a field being
         // typed in meanwhile keeps what was typed.
         let mut shown = self.settings.get_untracked();
         for c in changes {
-            host::apply_setting(&mut shown, c);
+            rows::apply_setting(&mut shown, c);
         }
         if self.settings.with_untracked(|s| *s != shown) {
             self.settings.set(shown);
@@ -178,7 +178,7 @@ impl Workspace {
             let base_url = s.live_base_url().trim().to_string();
             let settings = serpkit::machine::Settings {
                 base_url: base_url.clone(),
-                ..host::machine_settings(s)
+                ..rows::machine_settings(s)
             };
             (settings.target(), base_url)
         });

@@ -7,10 +7,10 @@ use leptos::prelude::*;
 use serpkit::client::{Account, Cancel, Client};
 use serpkit::Usd;
 
-use super::calls::journal::JournalEntry;
 use super::demo::DemoTransport;
 use super::errors::ErrorInfo;
 use super::records::Records;
+use crate::host::journal::JournalEntry;
 use crate::model::{CallResult, HistoryEntry, KeywordList, Settings};
 use crate::store;
 

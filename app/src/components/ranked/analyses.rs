@@ -15,13 +15,13 @@ use crate::components::ranked::keywords::{ranked_keywords_of, short_url, RankedK
 use crate::components::versioned::Versioned;
 use crate::components::virtual_table::{RenderRow, VirtualTable};
 use crate::components::{fmt_int, ExtLink, PricedCall, PricedCallCard, PricedCalls, ReportButton};
+use crate::host::tabs;
 use crate::research::brand;
 use crate::research::cannibalisation::{self, Cannibalised};
 use crate::research::ctr::{traffic_text, CURVE_RULE};
 use crate::research::intent::{self, Intent, Intents};
 use crate::research::report::intent::intent_report;
 use crate::research::top_pages::{self, Page, Rows};
-use crate::workspace::calls::tabs;
 use crate::workspace::use_workspace;
 
 /// A domain's ranked keywords as the analyses read them.

@@ -11,7 +11,7 @@ use crate::components::fmt_int;
 use crate::components::versioned::Versioned;
 use crate::research::ctr::{traffic_text, CURVE_RULE};
 use crate::research::traffic::{self, gain_at_3, share_of_voice};
-use crate::workspace::calls::tabs;
+use crate::host::tabs;
 
 /// The User Timing measure of one share-of-voice computation.
 pub(super) const VOICE_MEASURE: &str = "serpkit:share-of-voice";

@@ -21,7 +21,7 @@ use crate::components::keyword::row::KeywordRow;
 use crate::components::versioned::Versioned;
 use crate::components::{fmt_int, possibly_text, price_text_with, PriceButton};
 use crate::research::serp_clusters::{self, Clustered, Serp};
-use crate::workspace::calls::tabs;
+use crate::host::tabs;
 use crate::workspace::{use_workspace, Quote, Workspace};
 
 /// The User Timing measure of one clustering.

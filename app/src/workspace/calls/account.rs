@@ -7,8 +7,9 @@ use leptos::task::spawn_local;
 use serpkit::client::ValidationMode;
 use serpkit::machine::{Event, Setting};
 
-use super::journal::{period_start, totals_of, JournalEntry, Period, Totals};
-use super::{follow, tabs};
+use super::follow;
+use crate::host::journal::{period_start, totals_of, JournalEntry, Period, Totals};
+use crate::host::tabs;
 use crate::model::Mode;
 use crate::store;
 use crate::workspace::{now, Workspace};
@@ -38,24 +39,6 @@ impl Workspace {
             }
         });
         self.refresh_spend();
-    }
-
-    /// Under the journal lock: every entry another tab wrote ahead is committed (it writes
-    /// under this lock too), and read here if not known yet. A known entry that another tab
-    /// settled meanwhile still counts as in flight with its estimate, never less than what
-    /// it was charged, so the cap is never passed.
-    pub(crate) async fn read_other_tabs_entries(self) {
-        if !store::available() {
-            return;
-        }
-        if let Ok(ids) = store::keys(store::JOURNAL).await {
-            let unknown: Vec<String> = self
-                .journal
-                .with_untracked(|j| ids.into_iter().filter(|id| !j.contains_key(id)).collect());
-            if let Ok(entries) = store::get_many::<JournalEntry>(store::JOURNAL, &unknown).await {
-                self.merge_journal(entries);
-            }
-        }
     }
 
     /// The account of `mode` since `since`: demo money and live money are counted apart.

@@ -16,10 +16,10 @@ use serpkit::client::{
 use serpkit::machine::{Body, EntryId, Outcome, Refusal, StoreError};
 use serpkit::Usd;
 
-use super::drive::{self, Bought};
-use super::journal::{Changed, JournalEntry};
 use super::order::{Order, Stamp};
-use super::tabs;
+use crate::host::drive::{self, Bought};
+use crate::host::journal::{Changed, JournalEntry};
+use crate::host::tabs;
 use crate::model::{Mode, Validation};
 use crate::store;
 use crate::workspace::records::{new_row_key, previous_to_keep, row_text, RecordEntry};

@@ -1,7 +1,7 @@
 //! What a tab does about the others, in its own wasm chunk (fetched only when another tab
 //! left something to settle or tells something): drive this tab's money machine (the sweep
-//! of what closed tabs left, a reset of the meter: [`drive`]), and re-read what another tab
-//! committed ([`apply`]).
+//! of what closed tabs left, a reset of the meter: [`crate::host::drive`]), and re-read
+//! what another tab committed ([`apply`]).
 
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
@@ -9,7 +9,7 @@ use serpkit::client::LocalBoxFuture;
 
 use serpkit::machine::Event;
 
-use super::journal::{Changed, JournalEntry};
+use crate::host::journal::{Changed, JournalEntry};
 use crate::model::{CallResult, HistoryEntry};
 use crate::store;
 use crate::workspace::Workspace;
@@ -30,7 +30,7 @@ pub(super) fn drive(
     event: Event<'static>,
 ) -> LocalBoxFuture<'static, Result<(), SplitLoaderError>> {
     Box::pin(async move {
-        super::drive::drive(workspace, event).await;
+        crate::host::drive::drive(workspace, event).await;
         Ok(())
     })
 }

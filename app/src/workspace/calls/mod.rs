@@ -6,15 +6,16 @@
 //! there. A page's [`Call`] is only a view of that state. A run:
 //!
 //! 1. answers from a stored result of the same source without a call (unless Refresh);
-//! 2. reserves what it buys on this tab's money machine ([`drive`]): under the journal lock
-//!    ([`tabs`]) the machine looks at the running calls of every open tab, waits while one is
-//!    buying any of the same records or request ("being bought in another tab"), then the
-//!    history row is written ahead as `running` with what it reserves; after a wait it
-//!    re-reads what the other call stored and buys only the rest;
+//! 2. reserves what it buys on this tab's money machine, through the app's host of it
+//!    ([`crate::host`]): under the journal lock the machine looks at the running calls of
+//!    every open tab, waits while one is buying any of the same records or request ("being
+//!    bought in another tab"), then the history row is written ahead as `running` with what
+//!    it reserves; after a wait it re-reads what the other call stored and buys only the
+//!    rest;
 //! 3. sends through the service chunk ([`service`]) with the app's purchase journal
 //!    ([`book`]): the machine writes each request ahead (`sent`; live: the budget cap
 //!    checked against every tab's entries of the period) or refuses it, and settles it with
-//!    its records or body in one IndexedDB transaction ([`journal`] holds the entries);
+//!    its records or body in one IndexedDB transaction;
 //! 4. settles its history row, keeping any body that was paid for (a strict refusal stores
 //!    it marked refused), and tells the machine it ended (its reservation is freed).
 //!
@@ -23,19 +24,15 @@
 
 pub mod account;
 mod book;
-mod drive;
 mod follow;
 pub mod history;
-pub mod host;
-pub mod journal;
 pub mod key;
 mod leave;
+mod memory;
 mod order;
 mod reserve;
 mod service;
 mod settle;
-mod shared;
-pub mod tabs;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -44,6 +41,7 @@ use serpkit::Request;
 
 use super::state::Waiter;
 use super::{now, use_workspace, ErrorInfo, Running, Workspace};
+use crate::host::tabs;
 use order::Order;
 pub use service::CHUNK_SIZE;
 use service::{call_service, CONCURRENCY};

@@ -1,5 +1,5 @@
-//! Reserving what a call ([`Order`]) buys, on this tab's money machine ([`drive::run`]):
-//! under the journal lock the machine plans against every open tab's reservations, its
+//! Reserving what a call ([`Order`]) buys, on this tab's money machine
+//! ([`crate::host::drive::run`]): under the journal lock the machine plans against every open tab's reservations, its
 //! entries and what is stored; while another running call reserves any of the same records
 //! (or the same request) the call waits and says where it is being bought, then re-reads
 //! what that call stored and buys only the rest. A call that reserves writes its History
@@ -13,10 +13,10 @@ use serpkit::machine::{Notice, Refusal, Run};
 use serpkit::{Request, Usd};
 
 use super::book::{refusal_error, SETTINGS_CHANGED};
-use super::drive::{self, Mail, Planning};
-use super::journal::Changed;
 use super::order::Order;
-use super::tabs;
+use crate::host::drive::{self, Mail, Planning};
+use crate::host::journal::Changed;
+use crate::host::tabs;
 use crate::model::{CallResult, HistoryEntry};
 use crate::store;
 use crate::workspace::state::YES_MS;
@@ -214,7 +214,7 @@ impl Workspace {
             // Every row stored since this tab opened (a minute's margin for the clocks of
             // two tabs): another tab's purchase is among them, whether or not its message
             // arrived yet.
-            let opened = js_sys::Date::now() - super::tabs::clock();
+            let opened = js_sys::Date::now() - crate::host::tabs::clock();
             self.records.read_since(opened - 60_000.0).await;
         }
         if let Ok(results) = store::get_many::<CallResult>(store::RESULTS, &[key.to_string()]).await

@@ -8,9 +8,9 @@ use serpkit::client::Error;
 use serpkit::machine::Event;
 use serpkit::Usd;
 
-use super::drive;
 use super::history;
 use super::order::{Order, Stamp};
+use crate::host::drive;
 use crate::model::{CallResult, HistoryEntry, Validation};
 use crate::workspace::ErrorInfo;
 

@@ -27,13 +27,12 @@ use serpkit::Request;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
-use super::host::{machine_settings, HostSnapshot, Ids, Read, StoredReservation, Writes};
 use super::journal::{Changed, JournalEntry};
-use super::shared::{clear_history, interrupt_gone_tabs, read_reservations, store_error};
-use super::tabs;
+use super::rows::{machine_settings, HostSnapshot, Ids, Read, StoredReservation, Writes};
+use super::shared::{clear_history, read_other_tabs_entries, read_reservations, store_error};
+use super::{now, tabs, Memory};
 use crate::model::HistoryEntry;
 use crate::store;
-use crate::workspace::{now, Workspace};
 
 thread_local! {
     /// This tab's machine, made on its first event.
@@ -61,36 +60,36 @@ struct Host {
 
 /// A call being reserved: what its plan reads under the lock, and the History row its
 /// reservation writes with it.
-pub(super) struct Planning {
+pub struct Planning {
     /// Its request.
-    pub(super) request: Request,
+    pub request: Request,
     /// Its cache key.
-    pub(super) key: String,
+    pub key: String,
     /// Its record source.
-    pub(super) source: String,
+    pub source: String,
     /// Every item it wants (stored ones too).
-    pub(super) items: Vec<String>,
+    pub items: Vec<String>,
     /// Its History row, written `running` with the reservation.
-    pub(super) row: HistoryEntry,
+    pub row: HistoryEntry,
     /// It waited for another call: what that one stored is read again before planning.
-    pub(super) waited: bool,
+    pub waited: bool,
 }
 
 /// What a request's settle writes with its entry: the entry as the client settled it, and
 /// the rows of what it bought.
-pub(super) struct Bought {
+pub struct Bought {
     /// The entry, settled.
-    pub(super) row: JournalEntry,
+    pub row: JournalEntry,
     /// Rows of the `records` store.
-    pub(super) records: Vec<(String, String)>,
+    pub records: Vec<(String, String)>,
     /// Rows of the `results` store.
-    pub(super) results: Vec<(String, String)>,
+    pub results: Vec<(String, String)>,
     /// What other tabs are told once it is stored (its journal id is added).
-    pub(super) changed: Changed,
+    pub changed: Changed,
 }
 
 /// What the machine showed or sent about a call.
-pub(super) enum Mail {
+pub enum Mail {
     /// A notice.
     Shown(Notice),
     /// It waits for another call's reservation: of this tab (`here`) or another.
@@ -115,7 +114,7 @@ pub(super) enum Mail {
 }
 
 /// The first mail of call `n` that `pick` wants, taken out.
-pub(super) fn take_mail(n: u32, pick: impl Fn(&Mail) -> bool) -> Option<Mail> {
+pub(crate) fn take_mail(n: u32, pick: impl Fn(&Mail) -> bool) -> Option<Mail> {
     HOST.with(|h| {
         let mut h = h.borrow_mut();
         let mail = h.mail.get_mut(&n)?;
@@ -126,7 +125,7 @@ pub(super) fn take_mail(n: u32, pick: impl Fn(&Mail) -> bool) -> Option<Mail> {
 
 /// Call `n` is over for its waiters: its mail and planning go (its machine numbers stay,
 /// for a reservation freed later).
-pub(super) fn forget(n: u32) {
+pub(crate) fn forget(n: u32) {
     HOST.with(|h| {
         let mut h = h.borrow_mut();
         h.mail.remove(&n);
@@ -136,34 +135,34 @@ pub(super) fn forget(n: u32) {
 }
 
 /// Call `n` is reserved (or refused): its plan reads nothing more under the lock.
-pub(super) fn forget_planning(n: u32) {
+pub(crate) fn forget_planning(n: u32) {
     HOST.with(|h| h.borrow_mut().planning.remove(&n));
 }
 
 /// The row to write ahead when call `n` is allowed to send a request buying `items`.
-pub(super) fn ahead(n: u32, items: &[String], row: JournalEntry) {
+pub(crate) fn ahead(n: u32, items: &[String], row: JournalEntry) {
     let mut items = items.to_vec();
     items.sort();
     HOST.with(|h| h.borrow_mut().ahead.push((n, items, row)));
 }
 
 /// What the settle of `entry` writes with it.
-pub(super) fn bought(entry: EntryId, rows: Bought) {
+pub(crate) fn bought(entry: EntryId, rows: Bought) {
     HOST.with(|h| h.borrow_mut().bought.insert(entry.n, rows));
 }
 
 /// Steps this tab's machine with `event`; the effects it asks for.
-fn step(workspace: Workspace, event: Event<'_>) -> Vec<Effect> {
+fn step(memory: impl Memory, event: Event<'_>) -> Vec<Effect> {
     let mut out = Vec::new();
-    with_tab(workspace, |tab| tab.step(now() as i64, event, &mut out));
+    with_tab(memory, |tab| tab.step(now() as i64, event, &mut out));
     out
 }
 
-fn with_tab<R>(workspace: Workspace, f: impl FnOnce(&mut Tab) -> R) -> R {
+fn with_tab<R>(memory: impl Memory, f: impl FnOnce(&mut Tab) -> R) -> R {
     TAB.with(|t| {
         let mut t = t.borrow_mut();
         let tab = t.get_or_insert_with(|| {
-            let settings = machine_settings(&workspace.shared_settings());
+            let settings = machine_settings(&memory.settings());
             Tab::new(HostSnapshot::ME, settings, tabs::has_locks())
         });
         f(tab)
@@ -176,14 +175,14 @@ fn with_tab<R>(workspace: Workspace, f: impl FnOnce(&mut Tab) -> R) -> R {
 /// turn of its step, so the writes of one turn share a transaction (`store::put_all`).
 /// The outcome of a call's event comes in its mail; a money setting is awaited until it
 /// is written (the footer says "saving" meanwhile).
-pub(super) fn drive(
-    workspace: Workspace,
+pub(crate) fn drive(
+    memory: impl Memory,
     event: Event<'static>,
 ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>> {
     let setting = matches!(event, Event::Change(_) | Event::ResetMeter);
     Box::pin(async move {
-        perform(workspace, step(workspace, event)).await;
-        while setting && with_tab(workspace, |tab| tab.settling()) {
+        perform(memory, step(memory, event)).await;
+        while setting && with_tab(memory, |tab| tab.settling()) {
             serpkit::client::sleep(std::time::Duration::from_millis(4)).await;
         }
     })
@@ -191,29 +190,29 @@ pub(super) fn drive(
 
 /// The user clicked Run: the call goes to the machine with the settings as stored now (the
 /// ones this tab shows), and `planning` is what its plan reads. Its number.
-pub(super) async fn run(workspace: Workspace, run: Run, planning: Planning) -> u32 {
-    let stored = machine_settings(&workspace.shared_settings()).fields();
-    let heard: Vec<Setting> = with_tab(workspace, |tab| {
+pub(crate) async fn run(memory: impl Memory, run: Run, planning: Planning) -> u32 {
+    let stored = machine_settings(&memory.settings()).fields();
+    let heard: Vec<Setting> = with_tab(memory, |tab| {
         let shown = tab.settings().fields();
         stored.into_iter().filter(|s| !shown.contains(s)).collect()
     });
     for s in heard {
-        step(workspace, Event::Heard(s));
+        step(memory, Event::Heard(s));
     }
-    let n = with_tab(workspace, |tab| tab.next_call());
+    let n = with_tab(memory, |tab| tab.next_call());
     HOST.with(|h| {
         let mut h = h.borrow_mut();
         h.ids.calls.insert(n, planning.row.id.clone());
         h.planning.insert(n, planning);
     });
-    perform(workspace, step(workspace, Event::Run(run))).await;
+    perform(memory, step(memory, Event::Run(run))).await;
     n
 }
 
 /// Asks to send a request of call `n` buying `items` at `estimate`: the entry it was
 /// written ahead as, or why not (refused on its own, or its call stopped).
-pub(super) async fn send(
-    workspace: Workspace,
+pub(crate) async fn send(
+    memory: impl Memory,
     n: u32,
     mut items: Vec<String>,
     estimate: serpkit::Usd,
@@ -224,15 +223,15 @@ pub(super) async fn send(
         items: items.clone(),
         estimate,
     };
-    let effects = step(workspace, sending);
+    let effects = step(memory, sending);
     // A refusal of this very request is in its own step; the call goes on.
     let alone = Effect::Show(n, Notice::Refused(Refusal::NotReserved));
     if effects.contains(&alone) {
         let rest = effects.into_iter().filter(|e| *e != alone).collect();
-        perform(workspace, rest).await;
+        perform(memory, rest).await;
         return Err(Refusal::NotReserved);
     }
-    perform(workspace, effects).await;
+    perform(memory, effects).await;
     loop {
         let sent = take_mail(
             n,
@@ -251,13 +250,13 @@ pub(super) async fn send(
 
 /// Tells the machine how `entry` of call `n` ended; once its settle commit ended, how it
 /// went (a failed one is kept in memory and written again).
-pub(super) async fn settle(
-    workspace: Workspace,
+pub(crate) async fn settle(
+    memory: impl Memory,
     n: u32,
     entry: EntryId,
     outcome: serpkit::machine::Outcome,
 ) -> Result<(), StoreError> {
-    perform(workspace, step(workspace, Event::Answer { entry, outcome })).await;
+    perform(memory, step(memory, Event::Answer { entry, outcome })).await;
     loop {
         let done = take_mail(
             n,
@@ -302,25 +301,25 @@ fn mail(n: u32, m: Mail) {
 }
 
 /// Performs `effects` in order, each outcome stepped as the next event.
-async fn perform(workspace: Workspace, effects: Vec<Effect>) {
+async fn perform(memory: impl Memory, effects: Vec<Effect>) {
     let mut queue: VecDeque<Effect> = effects.into();
     while let Some(effect) = queue.pop_front() {
         match effect {
             Effect::Lock => {
-                let after = tabs::with_lock(tabs::JOURNAL_LOCK, locked(workspace)).await;
+                let after = tabs::with_lock(tabs::JOURNAL_LOCK, locked(memory)).await;
                 queue.extend(after);
             }
             Effect::Commit { txn, ops } => {
                 let writes = HOST.with(|h| Writes::unnamed(&ops, &h.borrow().ids));
                 let result = match writes {
-                    Ok(writes) => commit(workspace, writes).await,
+                    Ok(writes) => commit(memory, writes).await,
                     Err(_) => Err(StoreError::Closed),
                 };
-                queue.extend(step(workspace, Event::Committed { txn, result }));
+                queue.extend(step(memory, Event::Committed { txn, result }));
             }
             Effect::Wake(ms) => spawn_local(async move {
                 serpkit::client::sleep(std::time::Duration::from_millis(ms.max(0) as u64)).await;
-                drive(workspace, Event::Timer).await;
+                drive(memory, Event::Timer).await;
             }),
             Effect::Send {
                 call,
@@ -341,11 +340,11 @@ async fn perform(workspace: Workspace, effects: Vec<Effect>) {
 
 /// Holding the journal lock: reads the shared store, grants it to the machine and performs
 /// its commits until it lets go of the lock. The effects after that are returned.
-async fn locked(workspace: Workspace) -> Vec<Effect> {
-    let stored = planning_reads(workspace).await;
+async fn locked(memory: impl Memory) -> Vec<Effect> {
+    let stored = planning_reads(memory).await;
     let planning = !stored.is_empty();
-    let snap = read_shared(workspace, stored, planning).await;
-    let mut queue: VecDeque<Effect> = step(workspace, Event::Granted(&snap)).into();
+    let snap = read_shared(memory, stored, planning).await;
+    let mut queue: VecDeque<Effect> = step(memory, Event::Granted(&snap)).into();
     let mut after = Vec::new();
     while let Some(effect) = queue.pop_front() {
         match effect {
@@ -355,10 +354,10 @@ async fn locked(workspace: Workspace) -> Vec<Effect> {
             }
             Effect::Commit { txn, ops } => {
                 let result = match snap.writes(&ops) {
-                    Ok(writes) => commit(workspace, writes).await,
+                    Ok(writes) => commit(memory, writes).await,
                     Err(_) => Err(StoreError::Closed),
                 };
-                queue.extend(step(workspace, Event::Committed { txn, result }));
+                queue.extend(step(memory, Event::Committed { txn, result }));
             }
             Effect::Show(n, Notice::Waiting) => {
                 let here = HOST.with(|h| {
@@ -377,14 +376,16 @@ async fn locked(workspace: Workspace) -> Vec<Effect> {
             other => after.push(other),
         }
     }
-    interrupt_gone_tabs(workspace, &tabs::tab_id(), snap.open()).await;
+    if let Some(open) = snap.open() {
+        memory.tabs_gone(&tabs::tab_id(), open).await;
+    }
     after
 }
 
 /// For the calls being reserved, what is stored from their sources now: records another
 /// tab committed (whose message may not have arrived yet) and, after a wait, what the call
 /// waited for stored, read first.
-async fn planning_reads(workspace: Workspace) -> Vec<(String, HashSet<String>)> {
+async fn planning_reads(memory: impl Memory) -> Vec<(String, HashSet<String>)> {
     let calls: Vec<(Request, String, String, bool)> = HOST.with(|h| {
         h.borrow()
             .planning
@@ -394,12 +395,7 @@ async fn planning_reads(workspace: Workspace) -> Vec<(String, HashSet<String>)> 
     });
     let mut stored: Vec<(String, HashSet<String>)> = Vec::new();
     for (request, key, source, waited) in calls {
-        if waited {
-            workspace.reload_for(&request, &key).await;
-        } else if serpkit::records::request_keys(&request, &source).is_some() {
-            workspace.records.read_new().await;
-        }
-        let have = workspace.stored_of(&request, &key, &source);
+        let have = memory.stored_from(&request, &key, &source, waited).await;
         match stored.iter_mut().find(|(s, _)| *s == source) {
             Some((_, all)) => all.extend(have),
             None => stored.push((source, have)),
@@ -412,19 +408,19 @@ async fn planning_reads(workspace: Workspace) -> Vec<(String, HashSet<String>)> 
 /// every tab's journal entries, the reservations, which tabs are open); `stored`: which
 /// items of the planning calls' sources are stored; `items`: whether the entries' items are
 /// needed (planning), or only their amounts.
-pub(super) async fn read_shared(
-    workspace: Workspace,
+pub(crate) async fn read_shared(
+    memory: impl Memory,
     stored: Vec<(String, HashSet<String>)>,
     items: bool,
 ) -> HostSnapshot {
     // Entries written ahead by other tabs are not announced: read those not known yet.
-    workspace.read_other_tabs_entries().await;
+    read_other_tabs_entries(memory).await;
     let open = tabs::open_tabs().await;
     let reservations = read_reservations().await;
-    let settings = workspace.shared_settings();
+    let settings = memory.settings();
     let me = tabs::tab_id();
     let ids = HOST.with(|h| h.borrow().ids.clone());
-    workspace.journal.with_untracked(|j| {
+    memory.journal().with_untracked(|j| {
         let entries: Vec<&JournalEntry> = j.values().collect();
         HostSnapshot::new(Read {
             settings: &settings,
@@ -441,14 +437,14 @@ pub(super) async fn read_shared(
 
 /// Writes a machine transaction as the app's rows, in one IndexedDB transaction, and tells
 /// the other tabs; the calls whose entries it settled get its outcome in their mail.
-async fn commit(workspace: Workspace, writes: Writes) -> Result<(), StoreError> {
+async fn commit(memory: impl Memory, writes: Writes) -> Result<(), StoreError> {
     let settles: Vec<(u32, EntryId)> = writes
         .entries
         .iter()
         .filter(|(_, e)| e.id.tab == HostSnapshot::ME && e.state != EntryState::Sent)
         .map(|(_, e)| (e.call.n, e.id))
         .collect();
-    let result = write(workspace, writes).await;
+    let result = write(memory, writes).await;
     for (n, entry) in settles {
         // A paid answer kept in memory until stored is an unsaved change.
         let id = HOST.with(|h| {
@@ -459,23 +455,23 @@ async fn commit(workspace: Workspace, writes: Writes) -> Result<(), StoreError> 
             h.ids.entries.get(&entry.n).cloned()
         });
         if let Some(id) = id {
-            workspace.mark_saved(store::JOURNAL, id, result.is_ok());
+            memory.mark_saved(store::JOURNAL, id, result.is_ok());
         }
         mail(n, Mail::Settled { entry, result });
     }
     result
 }
 
-async fn write(workspace: Workspace, writes: Writes) -> Result<(), StoreError> {
+async fn write(memory: impl Memory, writes: Writes) -> Result<(), StoreError> {
     if writes.clear_history {
-        clear_history(workspace).await?;
+        clear_history(memory).await?;
     }
     // Field by field over what is stored, never a whole copy; the other tabs follow through
     // the `storage` event.
-    if !writes.settings.is_empty() && !workspace.write_money(&writes.settings) {
+    if !writes.settings.is_empty() && !memory.write_money(&writes.settings) {
         return Err(StoreError::Quota);
     }
-    let rows = Rows::of(workspace, &writes);
+    let rows = Rows::of(memory, &writes);
     if rows.ahead.len() != writes.ahead.len() || rows.history.len() != writes.reserved.len() {
         // A row this host was not given: nothing of the transaction is written (and
         // nothing is sent).
@@ -486,7 +482,7 @@ async fn write(workspace: Workspace, writes: Writes) -> Result<(), StoreError> {
     }
     if !store::available() {
         // This tab runs on memory alone (it says so where it loads): its memory is its store.
-        rows.remember(workspace, true, true);
+        rows.remember(memory, true, true);
         return Ok(());
     }
     let journal: Vec<(String, String)> = rows
@@ -512,14 +508,14 @@ async fn write(workspace: Workspace, writes: Writes) -> Result<(), StoreError> {
     // kept and written again): in the task that goes on to report the chunk's progress, one
     // frame for both. Until then an entry counts as in flight with its estimate.
     if let Err(e) = written {
-        rows.remember(workspace, true, false);
-        workspace.save_failed(format!("Could not save the purchase journal: {e}"));
+        rows.remember(memory, true, false);
+        memory.save_failed(format!("Could not save the purchase journal: {e}"));
         return Err(store_error());
     }
-    rows.remember(workspace, true, true);
+    rows.remember(memory, true, true);
     for job in &writes.freed {
         if let Err(e) = store::delete(store::RESERVATIONS, job).await {
-            workspace.save_failed(format!("Could not free a reservation: {e}"));
+            memory.save_failed(format!("Could not free a reservation: {e}"));
             return Err(store_error());
         }
     }
@@ -550,7 +546,7 @@ struct Rows {
 }
 
 impl Rows {
-    fn of(workspace: Workspace, writes: &Writes) -> Rows {
+    fn of(memory: impl Memory, writes: &Writes) -> Rows {
         let mut rows = Rows::default();
         let me = tabs::tab_id();
         HOST.with(|h| {
@@ -561,7 +557,7 @@ impl Rows {
                     .flatten();
                 let row = match mine {
                     Some(b) => Some(b.row.clone()),
-                    None => workspace.journal.with_untracked(|j| {
+                    None => memory.journal().with_untracked(|j| {
                         j.get(id).cloned().map(|mut row| {
                             row.settle(e.state, e.charge, e.possible);
                             row
@@ -617,15 +613,15 @@ impl Rows {
     /// Puts in memory the settled entries (`settled`), or those written ahead and the
     /// History rows (`written`). Each signal is touched only when there is something new:
     /// a bulk job commits twice per request, and every touch costs the page a frame.
-    fn remember(&self, workspace: Workspace, settled: bool, written: bool) {
+    fn remember(&self, memory: impl Memory, settled: bool, written: bool) {
         if settled && !self.settled.is_empty() {
-            workspace.merge_journal(self.settled.iter().cloned());
+            memory.merge_journal(self.settled.clone());
         }
         if written && !self.ahead.is_empty() {
-            workspace.merge_journal(self.ahead.iter().cloned());
+            memory.merge_journal(self.ahead.clone());
         }
         if written && !self.history.is_empty() {
-            workspace.upsert_history(self.history.iter().cloned());
+            memory.upsert_history(self.history.clone());
         }
     }
 
