@@ -229,3 +229,26 @@ test('storage refusing the write-ahead (quota): the live request is not sent', {
   assert.equal((await quietLedger([page])).entries.length, 0, 'nothing sent outside the journal');
   await page.context().close();
 });
+
+test('a newer version opened in another tab: this tab\'s connection closes and it buys nothing more', { timeout: 60_000 }, async () => {
+  const [page, newer] = await app.tabs(2);
+  await app.goto(page, '/keywords', { live: { key: SANDBOX_KEY } });
+  await resetLedger();
+  // Another tab opens a newer schema: this tab is asked to close its connection, and does.
+  await newer.route(`${app.url}/newer-tab`, (r) => r.fulfill({ contentType: 'text/html', body: '<!doctype html><title>newer</title>' }));
+  await newer.goto(`${app.url}/newer-tab`);
+  await newer.evaluate(() => new Promise((resolve, reject) => {
+    const r = indexedDB.open('serpkit', 99);
+    r.onsuccess = () => { window.keep = r.result; resolve(); };
+    r.onerror = () => reject(r.error);
+  }));
+  // The host reports the write it cannot make; the machine refuses the call: nothing leaves.
+  await spaGo(page, '/keyword?kw=newer%20schema&cc=US');
+  await page.getByTestId('related').click();
+  const refused = page.locator('[data-testid="section-related"] [data-testid="error"]');
+  await refused.waitFor();
+  assert.equal(await refused.getAttribute('data-code'), 'journal');
+  assert.match(await refused.textContent(), /newer version of serpkit opened in another tab/);
+  assert.equal((await quietLedger([page])).entries.length, 0, 'nothing sent outside the journal');
+  await page.context().close();
+});

@@ -481,7 +481,12 @@ async fn write(memory: impl Memory, writes: Writes) -> Result<(), StoreError> {
         return Ok(());
     }
     if !store::available() {
-        // This tab runs on memory alone (it says so where it loads): its memory is its store.
+        if store::lost().is_some() {
+            // The connection this tab had is gone (a newer schema, or closed): nothing is
+            // written, so the machine stops what would go on outside the journal.
+            return Err(store_error());
+        }
+        // This tab never had storage (it says so where it loads): its memory is its store.
         rows.remember(memory, true, true);
         return Ok(());
     }

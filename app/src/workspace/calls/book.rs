@@ -28,16 +28,13 @@ use crate::workspace::{now, Workspace};
 /// Why a waiting call stops when the settings changed under it.
 pub(super) const SETTINGS_CHANGED: &str = "the settings changed while this call waited (mode, base URL or API key), so it was not sent anywhere else: run it again";
 
-/// Why no live request may leave now, if so: the journal cannot be written, or the tabs
-/// cannot agree (the money state machine's rule: never send outside the journal).
+/// Why no live request may leave now, if so: this tab has no storage at all (an older tab
+/// blocks the database, or the browser has no IndexedDB), so it runs on memory, which the
+/// machine cannot tell from a store; memory is enough for demo, never for money. The rest is
+/// the machine's: without Web Locks it refuses a live call (`Refusal::NoLocks`), and once
+/// the connection is lost a commit fails and it refuses every call (`Refusal::Storage`).
 pub(super) fn journal_refusal() -> Option<String> {
-    if !tabs::has_locks() {
-        return Some(NO_LOCKS.into());
-    }
-    if let Some(why) = store::lost() {
-        return Some(why.into());
-    }
-    (!store::available()).then(|| {
+    (!store::available() && store::lost().is_none()).then(|| {
         "the purchase journal cannot be kept in this browser (its storage is unavailable), so nothing is bought live".into()
     })
 }
