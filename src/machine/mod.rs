@@ -418,6 +418,12 @@ pub struct Run {
     /// itself; the call ends once the host says so ([`Event::Ended`]). Its rules are the
     /// same: each request under the lock, against the store's cap and the click's target.
     pub host_sends: bool,
+    /// Where the click was, when the host captured it before the click reached the machine
+    /// (the app fetches a call's code first): a target that differs from where the settings
+    /// point when it arrives refuses the call ([`Refusal::SettingsChanged`]), so the host's
+    /// requests, built from what it captured, go where the machine checks. `None`: the click
+    /// is now.
+    pub clicked: Option<Target>,
 }
 
 /// How a sent request ended.

@@ -74,6 +74,7 @@ fn run(items: &[&str]) -> Run {
         refresh: false,
         confirm_possibly: false,
         host_sends: false,
+        clicked: None,
     }
 }
 
@@ -225,6 +226,38 @@ fn a_settings_change_while_waiting_stops_the_call_instead_of_retargeting_it() {
     let effects = drive(&mut tab, &mut store, Event::Timer);
     assert!(sends(&effects).is_empty());
     assert!(effects.contains(&Effect::Show(0, Notice::Refused(Refusal::SettingsChanged))));
+}
+
+#[test]
+fn a_click_that_arrives_after_a_settings_change_is_refused_where_it_was_made() {
+    let mut store = Store {
+        settings: live(None),
+        ..Store::default()
+    };
+    let mut tab = Tab::new(TabId(1), store.settings.clone(), true);
+    // Clicked in demo; the host's code for it arrived once the tab had turned live.
+    let demo = Settings {
+        mode: Mode::Demo,
+        ..live(None)
+    };
+    let late = Run {
+        host_sends: true,
+        clicked: demo.target().ok(),
+        ..run(&["a"])
+    };
+    let effects = drive(&mut tab, &mut store, Event::Run(late));
+    assert_eq!(
+        effects,
+        [Effect::Show(0, Notice::Refused(Refusal::SettingsChanged))]
+    );
+    // Clicked where the settings still point: it goes on.
+    let on_time = Run {
+        host_sends: true,
+        clicked: store.settings.target().ok(),
+        ..run(&["a"])
+    };
+    let effects = drive(&mut tab, &mut store, Event::Run(on_time));
+    assert!(effects.contains(&Effect::Show(1, Notice::Reserved(vec!["a".into()]))));
 }
 
 #[test]

@@ -12,14 +12,14 @@ use leptos::prelude::*;
 
 use super::demo::DemoTransport;
 use super::Workspace;
-use crate::model::{hash_hex, Mode};
+use crate::model::{hash_hex, Mode, Settings};
 
 impl Workspace {
-    /// The client for the current settings (rebuilt when they change, on the tab's account:
-    /// the cap applies to everything the tab spent or possibly spent).
-    pub(super) fn client(self) -> Client {
-        let s = self.settings.get_untracked();
-        let key = self.key.get_untracked();
+    /// The client for settings `s` and API key `key` (a call's, captured at its click;
+    /// rebuilt when they differ from the last one's, on the tab's account: the cap applies
+    /// to everything the tab spent or possibly spent).
+    pub(super) fn client_for(self, s: &Settings, key: &str) -> Client {
+        let (s, key) = (s.clone(), key.to_string());
         let sig = format!(
             "{}|{}|{}|{}|{}|{}|{}",
             s.mode.as_str(),

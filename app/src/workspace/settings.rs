@@ -148,16 +148,6 @@ impl Workspace {
         })
     }
 
-    /// Where a call would go now (mode, record source, the plain-http confirmation, the key),
-    /// as one signature: captured once at the click and compared before anything is bought,
-    /// so a settings change stops a waiting call instead of re-targeting it.
-    pub fn call_target(self) -> String {
-        let key = crate::model::hash_hex(&self.key.get_untracked());
-        let source = self.record_source();
-        self.settings
-            .with_untracked(|s| format!("{}|{source}|{}|{key}", s.mode.as_str(), s.insecure_ok))
-    }
-
     /// How calls are planned now: the max age from Settings, and `refresh`.
     pub fn plan_options(self, refresh: bool) -> serpkit::records::PlanOptions {
         serpkit::records::PlanOptions {

@@ -316,6 +316,10 @@ impl Tab {
             Ok(t) => t,
             Err(r) => return out.push(Effect::Show(n, Notice::Refused(r))),
         };
+        let reread = self.mutated(Mutation::RereadSettingsAfterWait);
+        if run.clicked.as_ref().is_some_and(|c| *c != target) && !reread {
+            return out.push(Effect::Show(n, Notice::Refused(Refusal::SettingsChanged)));
+        }
         let lost_ok = self.mutated(Mutation::SendWhenStorageLost);
         if let (Err(e), false) = (self.storage, lost_ok) {
             return out.push(Effect::Show(n, Notice::Refused(Refusal::Storage(e))));

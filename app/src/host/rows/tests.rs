@@ -217,6 +217,7 @@ fn a_call_runs_on_the_machine_as_the_apps_rows() {
         refresh: false,
         confirm_possibly: false,
         host_sends: true,
+        clicked: None,
     };
     tab.step(1, Event::Run(run), &mut out);
     assert_eq!(out, vec![Effect::Lock]);

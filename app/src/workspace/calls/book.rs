@@ -26,7 +26,7 @@ use crate::workspace::records::{new_row_key, previous_to_keep, row_text, RecordE
 use crate::workspace::{now, Workspace};
 
 /// Why a waiting call stops when the settings changed under it.
-pub(super) const SETTINGS_CHANGED: &str = "the settings changed while this call waited (mode, base URL or API key), so it was not sent anywhere else: run it again";
+pub(super) const SETTINGS_CHANGED: &str = "the settings changed while this call waited (its mode or base URL), so it was not sent anywhere else: run it again";
 
 /// Why no live request may leave now, if so: this tab has no storage at all (an older tab
 /// blocks the database, or the browser has no IndexedDB), so it runs on memory, which the

@@ -325,7 +325,8 @@ pub fn run(
     let cancel = workspace.begin(&key, done);
     let order = Order {
         workspace,
-        target: workspace.call_target(),
+        settings: workspace.settings.get_untracked(),
+        api_key: workspace.key.get_untracked(),
         request: job.request,
         route: job.route,
         input: job.input,

@@ -7,7 +7,7 @@
 use serpkit::client::Cancel;
 use serpkit::{Request, Usd};
 
-use crate::model::{CallResult, Mode, Validation};
+use crate::model::{CallResult, Mode, Settings, Validation};
 use crate::workspace::Workspace;
 
 /// One call, as the user clicked it.
@@ -26,8 +26,13 @@ pub(super) struct Order {
     pub(super) cancel: Cancel,
     /// The request's cache key ([`super::cache_key`]).
     pub(super) key: String,
-    /// Where it goes as one signature ([`Workspace::call_target`]): compared under the lock.
-    pub(super) target: String,
+    /// The settings as the tab showed them at the click: the client is built from them,
+    /// never from the settings of later, and the machine refuses the call if they no longer
+    /// point where they did ([`serpkit::machine::Run::clicked`]).
+    pub(super) settings: Settings,
+    /// The API key at the click (memory only): a key changed while the call waits does not
+    /// re-target it, as the rest of its context.
+    pub(super) api_key: String,
     /// Demo or live.
     pub(super) mode: Mode,
     /// Where it buys: its record source.

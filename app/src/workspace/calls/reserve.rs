@@ -12,10 +12,11 @@ use leptos::prelude::*;
 use serpkit::machine::{Notice, Refusal, Run};
 use serpkit::{Request, Usd};
 
-use super::book::{refusal_error, SETTINGS_CHANGED};
+use super::book::refusal_error;
 use super::order::Order;
 use crate::host::drive::{self, Mail, Planning};
 use crate::host::journal::Changed;
+use crate::host::rows;
 use crate::host::tabs;
 use crate::model::{CallResult, HistoryEntry};
 use crate::store;
@@ -63,6 +64,7 @@ pub(super) async fn reserve(order: &Order) -> Result<(HistoryEntry, u32), bool> 
         refresh: order.refresh,
         confirm_possibly: yes,
         host_sends: true,
+        clicked: rows::machine_settings(&order.settings).target().ok(),
     };
     let planning = Planning {
         request: order.request.clone(),
@@ -134,13 +136,6 @@ async fn follow(order: &Order, row: &HistoryEntry, n: u32) -> Result<(), bool> {
             None => {
                 if order.cancel.is_cancelled() {
                     drive::drive(workspace, serpkit::machine::Event::Cancel(n)).await;
-                    return Err(false);
-                }
-                if workspace.call_target() != order.target {
-                    // The key changed (the machine stops a call for the rest of its target).
-                    drive::drive(workspace, serpkit::machine::Event::Cancel(n)).await;
-                    let error = serpkit::client::Error::Journal(SETTINGS_CHANGED.into());
-                    workspace.set_error(key, Some(ErrorInfo::from_error(&error, order.mode)));
                     return Err(false);
                 }
                 serpkit::client::sleep(std::time::Duration::from_millis(LOOK_MS)).await;

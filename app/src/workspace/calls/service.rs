@@ -14,7 +14,7 @@ use serpkit::ops::search_volume_bulk;
 use serpkit::records::PlanOptions;
 use serpkit::{Request, Usd};
 
-use super::book::{bench_switch, Book, SETTINGS_CHANGED};
+use super::book::{bench_switch, Book};
 use super::order::{Order, Stamp};
 use super::reserve::reserve;
 use super::settle::{settle, Failure, Outcome, Purchase};
@@ -41,22 +41,11 @@ pub(super) fn call_service(
     order: Order,
 ) -> LocalBoxFuture<'static, Result<bool, SplitLoaderError>> {
     Box::pin(async move {
-        let workspace = order.workspace;
         let (row, n) = match reserve(&order).await {
             Ok(reserved) => reserved,
             Err(stored) => return Ok(stored),
         };
         let stamp = Stamp::of(&order);
-        if workspace.call_target() != order.target {
-            // The settings changed while the reservation was written: it is not re-targeted.
-            let error = Error::Journal(SETTINGS_CHANGED.into());
-            let failure = Failure {
-                error,
-                charge: Usd::ZERO,
-                possible: Usd::ZERO,
-            };
-            return Ok(settle(&order, &stamp, (row, n), Err(failure)));
-        }
         let outcome = buy(&order, &stamp, n).await;
         Ok(settle(&order, &stamp, (row, n), outcome))
     })
@@ -67,10 +56,12 @@ async fn buy(order: &Order, stamp: &Stamp, n: u32) -> Outcome {
     let workspace = order.workspace;
     let plan = workspace.plan_options(order.refresh);
     let book = Rc::new(Book::new(order, stamp, n));
+    // Built from the click's context, never from the settings of now.
+    let client = workspace.client_for(&order.settings, &order.api_key);
     let client = if bench_switch(order.mode).as_deref() == Some("off") {
-        workspace.client()
+        client
     } else {
-        workspace.client().with_journal(book.clone())
+        client.with_journal(book.clone())
     };
     let records = workspace.records;
     let outcome = match &order.request {

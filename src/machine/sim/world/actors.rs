@@ -69,6 +69,7 @@ impl World {
                     refresh: self.rng.chance(5),
                     confirm_possibly: self.rng.chance(30),
                     host_sends: self.rng.chance(50),
+                    clicked: None,
                 };
                 let shown = self.tabs[t.0 as usize].tab.settings();
                 let target = shown.target().ok();
