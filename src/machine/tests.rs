@@ -261,6 +261,57 @@ fn a_click_that_arrives_after_a_settings_change_is_refused_where_it_was_made() {
 }
 
 #[test]
+fn a_demo_write_ahead_ending_never_releases_a_lock_held_for_another_call() {
+    // Found by the simulator (server storage, seed 57, one draw away from the suite's
+    // schedule): the lock held for call 1's reservation was released when call 0's demo
+    // write-ahead, made without the lock, was committed; call 2 then reserved the same
+    // items before call 1's reservation was stored, and both bought them.
+    let store = Store::default();
+    let mut tab = Tab::new(TabId(1), store.settings.clone(), true);
+    let commit = |effects: &[Effect]| {
+        effects.iter().find_map(|e| match e {
+            Effect::Commit { txn, ops } => Some((*txn, ops.clone())),
+            _ => None,
+        })
+    };
+    let step = |tab: &mut Tab, event: Event<'_>| {
+        let mut out = Vec::new();
+        tab.step(1_000, event, &mut out);
+        out
+    };
+    assert_eq!(step(&mut tab, Event::Run(run(&["a"]))), [Effect::Lock]);
+    let (txn, _) = commit(&step(&mut tab, Event::Granted(&store))).expect("reservation");
+    let result = Ok(());
+    let effects = step(&mut tab, Event::Committed { txn, result });
+    let (write_ahead, _) = commit(&effects).expect("demo: written ahead without the lock");
+    assert!(!effects.contains(&Effect::Lock));
+    // Call 1 takes the lock for its reservation; call 0's write-ahead ends meanwhile.
+    assert_eq!(step(&mut tab, Event::Run(run(&["b"]))), [Effect::Lock]);
+    let (reservation, _) = commit(&step(&mut tab, Event::Granted(&store))).expect("reserves");
+    let result = Ok(());
+    let effects = step(
+        &mut tab,
+        Event::Committed {
+            txn: write_ahead,
+            result,
+        },
+    );
+    assert!(!effects.contains(&Effect::Unlock), "{effects:?}");
+    let result = Ok(());
+    let effects = step(
+        &mut tab,
+        Event::Committed {
+            txn: reservation,
+            result,
+        },
+    );
+    assert!(
+        effects.contains(&Effect::Unlock),
+        "released once its own commit ended"
+    );
+}
+
+#[test]
 fn what_an_interrupted_call_possibly_bought_needs_a_yes() {
     let mut store = Store {
         settings: live(None),

@@ -41,8 +41,9 @@ enum Want {
 enum Txn {
     /// Holds the lock: released when it ends.
     Locked(Want),
-    /// A write-ahead, under the lock: the request leaves once it is committed.
-    WriteAhead(Box<Entry>, Target),
+    /// A write-ahead: the request leaves once it is committed. Under the lock (live: `true`,
+    /// released when it ends) or not (demo: the lock, if held, is another want's).
+    WriteAhead(Box<Entry>, Target, bool),
     /// A money setting, under the lock.
     Setting(Setting),
     /// Settles an entry, with chunk `c` of call `n` when the chunk is over (its ops kept to

@@ -220,7 +220,10 @@ impl Tab {
             return None;
         }
         let ops = vec![Op::PutEntry(entry.clone())];
-        Some((ops, Txn::WriteAhead(Box::new(entry), target)))
+        Some((
+            ops,
+            Txn::WriteAhead(Box::new(entry), target, snap.is_some()),
+        ))
     }
 
     /// Starts the write-ahead of chunk `c` of call `n`: at once for demo, else once the

@@ -100,8 +100,10 @@ impl Tab {
                     }
                 }
             }
-            Txn::WriteAhead(entry, target) => {
-                self.release(out);
+            Txn::WriteAhead(entry, target, locked) => {
+                if locked {
+                    self.release(out);
+                }
                 match result {
                     Ok(()) => Self::send(&entry, target, out),
                     Err(_) if self.mutated(Mutation::SendDespiteRefusedWriteAhead) => {

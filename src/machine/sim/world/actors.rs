@@ -1,6 +1,6 @@
 //! What happens to the world from outside: users' intents, the clock, storage faults.
 
-use super::{Click, World, ITEMS, URLS};
+use super::{Click, Pending, World, ITEMS, URLS};
 use crate::machine::sim::Storage;
 use crate::machine::sim::Violation;
 use crate::machine::{Event, Mode, Ms, Period, Run, Setting, StoreError, TabId};
@@ -56,6 +56,15 @@ impl World {
         let roll = self.rng.below(100);
         let event = match roll {
             0..=54 => {
+                // A tab whose last click has not reached its machine yet clicks nothing
+                // more (calls are numbered in the order their clicks arrive).
+                if self
+                    .pending
+                    .iter()
+                    .any(|p| matches!(p, Pending::Run(o, _) if *o == t))
+                {
+                    return Ok(());
+                }
                 let n = 1 + self.rng.below(8) as usize;
                 let mut items: Vec<String> = (0..n)
                     .map(|_| format!("k{}", self.rng.below(ITEMS)))
@@ -87,6 +96,16 @@ impl World {
                     confirmed,
                 });
                 self.stats.runs += 1;
+                // As the app's: captured at the click (a host refuses a click with nowhere
+                // to go), it reaches the machine once the call's code arrived, and the
+                // settings may change meanwhile.
+                let clicked = self.tabs[t.0 as usize].clicks.last();
+                let clicked = clicked.and_then(|c| c.target.clone());
+                if run.host_sends && clicked.is_some() && self.rng.chance(30) {
+                    let run = Run { clicked, ..run };
+                    self.pending.push(Pending::Run(t, run));
+                    return Ok(());
+                }
                 Event::Run(run)
             }
             55..=62 => {

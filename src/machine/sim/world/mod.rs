@@ -15,7 +15,7 @@ use super::check::{self, Broken, Ledger, Records};
 use super::{Config, Rng, Storage, Violation};
 use crate::machine::{
     Body, Effect, Entry, EntryId, EntryState, Event, Mode, Ms, Notice, Op, Outcome, Refusal,
-    Reservation, Setting, Settings, Snapshot, StoreError, Tab, TabId, Target,
+    Reservation, Run, Setting, Settings, Snapshot, StoreError, Tab, TabId, Target,
 };
 use crate::money::Usd;
 
@@ -124,6 +124,8 @@ enum Pending {
     Cut(TabId, u32),
     Heard(TabId, Setting),
     Timer(TabId),
+    /// A click captured by its host, on its way to the machine.
+    Run(TabId, Run),
 }
 
 struct Flight {
@@ -342,6 +344,10 @@ impl World {
                     self.event(t, Event::Heard(s))
                 }
                 Pending::Timer(t) => self.event(t, Event::Timer),
+                Pending::Run(t, run) => {
+                    self.note(|| format!("t{} run arrives {:?}", t.0, run.clicked));
+                    self.event(t, Event::Run(run))
+                }
             };
         }
         i -= self.pending.len();
@@ -626,7 +632,11 @@ impl World {
                         self.store(t, ops)?;
                     }
                 }
-                Pending::Heard(o, _) | Pending::Timer(o) | Pending::Cut(o, _) if o == t => {}
+                Pending::Heard(o, _)
+                | Pending::Timer(o)
+                | Pending::Cut(o, _)
+                | Pending::Run(o, _)
+                    if o == t => {}
                 p => keep.push(p),
             }
         }
