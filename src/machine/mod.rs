@@ -9,7 +9,8 @@
 //!
 //! ```text
 //!  Run ──► target captured once (mode, source, confirmation) ── refused: insecure, no locks,
-//!   │                                                           storage lost
+//!   │      (a host's click that arrives late: Run::clicked,         storage lost, clicked
+//!   │       where the settings pointed at the click)                elsewhere
 //!   ▼ Lock ─► Granted(snapshot): target unchanged? stored records skipped (same source only);
 //!   │         possibly charged items need the user's yes; reserved elsewhere ─► wait
 //!   │         Commit[reservation] ─► Unlock
