@@ -1,10 +1,10 @@
 //! Deterministic simulation of the money state machine (FoundationDB's simulation testing and
-//! TigerBeetle's VOPR are the models): N tabs, each a real [`Tab`], share a simulated store
+//! TigerBeetle's VOPR are the models): N tabs, each a real [`Tab`](super::Tab), share a simulated store
 //! (atomic transactions, quota failures, `versionchange`, crashes that lose what was not
 //! committed), an exclusive lock (released when its tab dies; or no locks at all), a
 //! channel that delays and loses messages, clocks that jump, and a service with the
 //! sandbox's faults that keeps a ledger. One seed drives one run; the invariants
-//! ([`check`]) are checked after every step, and a failure names its seed, step and trace.
+//! (`check.rs`) are checked after every step, and a failure names its seed, step and trace.
 //!
 //! The same tabs also run on the team server's storage ([`Storage::Server`]): processes
 //! sharing one database, each taking its lock per transaction, their liveness their
