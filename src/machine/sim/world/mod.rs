@@ -590,62 +590,6 @@ impl World {
         Ok(())
     }
 
-    fn open(&mut self) {
-        let id = TabId(self.tabs.len() as u64);
-        let mut tab = Tab::new(id, self.db.settings.clone(), self.config.locks);
-        tab.mutation = self.config.mutation;
-        let skew = self.rng.below(10_001) as Ms - 5_000;
-        self.tabs.push(SimTab {
-            tab,
-            skew,
-            conn: Ok(()),
-            clicks: Vec::new(),
-        });
-        self.alive.push(true);
-        self.sessions.push(true);
-        self.note(|| format!("t{} opens", id.0));
-        let now = self.clock(id);
-        self.tabs[id.0 as usize]
-            .tab
-            .step(now, Event::Opened, &mut self.out);
-        // Opening performs no send: its effects cannot break an invariant.
-        let _ = self.effects(id);
-    }
-
-    /// The tab goes (closed, crashed or reloaded): what it had not committed may or may not
-    /// have reached the store; its lock is released; its messages and answers are lost.
-    fn close(&mut self, t: TabId) -> Result<(), Box<Violation>> {
-        self.note(|| format!("t{} closes", t.0));
-        self.stats.closes += 1;
-        self.alive[t.0 as usize] = false;
-        self.sessions[t.0 as usize] = false;
-        if self.lock == Some(t) {
-            self.lock = None;
-        }
-        self.queue.retain(|q| *q != t);
-        self.host_closed(t);
-        let mut keep = Vec::new();
-        for p in std::mem::take(&mut self.pending) {
-            match p {
-                Pending::Commit(o, _, ops) if o == t => {
-                    if self.tabs[t.0 as usize].conn.is_ok() && self.rng.chance(50) {
-                        self.store(t, ops)?;
-                    }
-                }
-                Pending::Heard(o, _)
-                | Pending::Timer(o)
-                | Pending::Cut(o, _)
-                | Pending::Run(o, _)
-                    if o == t => {}
-                p => keep.push(p),
-            }
-        }
-        self.pending = keep;
-        // What it asked and did not store is lost with it.
-        self.asked.retain(|(o, _)| *o != t);
-        Ok(())
-    }
-
     /// Lets everything in flight finish with no new intent, faults off and tabs that lost
     /// their storage reloaded (they were told to), then checks the quiet invariants.
     pub fn drain(&mut self) -> Result<(), Box<Violation>> {
