@@ -68,8 +68,10 @@ function expectedPages(rows, urls) {
     if (better) Object.assign(page, { rank: best.rank, keyword: row.keyword, kwVolume: volume, kwTraffic: traffic });
     pages.set(best.url, page);
   }
-  const closeTraffic = (a, b) => Math.abs(a - b) < 1e-6;
-  return [...pages.values()].sort((a, b) => (closeTraffic(a.traffic, b.traffic) ? 0 : b.traffic - a.traffic)
+  // The app's rule: traffic is estimated to a millionth of a visit (so sums that differ only
+  // in their last bits tie), then volume decides.
+  const grid = (t) => Math.round(t * 1e6);
+  return [...pages.values()].sort((a, b) => grid(b.traffic) - grid(a.traffic)
     || b.volume - a.volume || b.keywords - a.keywords || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
 }
 

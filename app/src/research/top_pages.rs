@@ -185,7 +185,10 @@ fn page(acc: Acc, keyword: &[String], curve: &Curve) -> Page {
         url: acc.url.to_string(),
         keywords: acc.keywords.len(),
         volume,
-        traffic,
+        // An estimate, to a millionth of a visit: two pages whose sums differ only in their
+        // last bits tie (the larger volume then goes first), and the traffic shown orders as
+        // the pages do.
+        traffic: (traffic * 1e6).round() / 1e6,
         best_keyword: keyword.get(row).cloned().unwrap_or_default(),
         best_rank,
     }
@@ -315,6 +318,21 @@ mod tests {
         assert!((pages[1].traffic - 140.0).abs() < 1e-9);
         assert_eq!(pages[1].keywords, 1, "rank 0 is no ranking");
         assert!(top_pages(Rows::default(), &Curve::default()).is_empty());
+    }
+
+    #[test]
+    fn traffic_that_differs_only_in_a_float_sums_last_bits_ties() {
+        // 1 × 28.5 % + 5 × 28.5 % is 1.7099999999999997, 6 × 28.5 % is 1.71: the same
+        // estimate. Then volume ties too, and the page with more keywords goes first.
+        let c = Cols::new(&[
+            ("one", 1, 1, "https://a.com/two"),
+            ("five", 5, 1, "https://a.com/two"),
+            ("six", 6, 1, "https://a.com/one"),
+        ]);
+        let pages = top_pages(c.rows(), &Curve::default());
+        assert_eq!(pages[0].traffic, pages[1].traffic, "the same estimate");
+        let urls: Vec<&str> = pages.iter().map(|p| p.url.as_str()).collect();
+        assert_eq!(urls, ["https://a.com/two", "https://a.com/one"]);
     }
 
     #[test]
