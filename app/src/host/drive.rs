@@ -481,14 +481,13 @@ async fn write(memory: impl Memory, writes: Writes) -> Result<(), StoreError> {
         return Ok(());
     }
     if !store::available() {
-        if store::lost().is_some() {
-            // The connection this tab had is gone (a newer schema, or closed): nothing is
-            // written, so the machine stops what would go on outside the journal.
-            return Err(store_error());
-        }
         // This tab never had storage (it says so where it loads): its memory is its store.
-        rows.remember(memory, true, true);
-        return Ok(());
+        // Its connection is gone (a newer schema, or closed): nothing is written, so the
+        // machine stops what would go on outside the journal; the settled entries count in
+        // memory meanwhile, as when a write fails below.
+        let lost = store::lost().is_some();
+        rows.remember(memory, true, !lost);
+        return if lost { Err(store_error()) } else { Ok(()) };
     }
     let journal: Vec<(String, String)> = rows
         .settled
