@@ -481,10 +481,10 @@ async fn write(memory: impl Memory, writes: Writes) -> Result<(), StoreError> {
         return Ok(());
     }
     if !store::available() {
-        // This tab never had storage (it says so where it loads): its memory is its store.
-        // Its connection is gone (a newer schema, or closed): nothing is written, so the
-        // machine stops what would go on outside the journal; the settled entries count in
-        // memory meanwhile, as when a write fails below.
+        // A tab that never had storage (it says so where it loads) keeps its rows in memory.
+        // A tab whose connection is gone (a newer schema, or closed) writes nothing, so the
+        // machine stops what would go on outside the journal; its settled entries still count
+        // in memory, as when a write fails below.
         let lost = store::lost().is_some();
         rows.remember(memory, true, !lost);
         return if lost { Err(store_error()) } else { Ok(()) };
