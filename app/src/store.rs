@@ -398,6 +398,16 @@ pub fn stored_settings() -> Option<crate::model::Settings> {
     parse(local_get(SETTINGS_KEY)).ok()
 }
 
+/// The settings as last saved by any tab: `Ok(None)` when none are stored, `Err` when a
+/// stored value cannot be read (the money machine then decides nothing: a tab's own copy
+/// never stands in for the shared cap).
+pub fn stored_settings_strict() -> Result<Option<crate::model::Settings>, String> {
+    match local_get(SETTINGS_KEY) {
+        None => Ok(None),
+        text => parse(text).map(Some),
+    }
+}
+
 /// Deletes one entry.
 pub async fn delete(store_name: &str, key: &str) -> Result<(), String> {
     let s = store(store_name, IdbTransactionMode::Readwrite)?;

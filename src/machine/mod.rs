@@ -11,12 +11,14 @@
 //!  Run ──► target captured once (mode, source, confirmation) ── refused: insecure, no locks,
 //!   │      (a host's click that arrives late: Run::clicked,         storage lost, clicked
 //!   │       where the settings pointed at the click)                elsewhere
-//!   ▼ Lock ─► Granted(snapshot): target unchanged? stored records skipped (same source only);
-//!   │         possibly charged items need the user's yes; reserved elsewhere ─► wait
-//!   │         Commit[reservation] ─► Unlock
+//!   ▼ Lock ─► Locked ─► Read ─► Granted(snapshot): target unchanged? stored records
+//!   │         skipped (same source only); possibly charged items need the user's yes;
+//!   │         reserved elsewhere ─► wait; Commit[reservation] ─► Unlock
+//!   │         (a lock that cannot be taken, or a store that cannot be read whole under it,
+//!   │          stops every call that waited for it: nothing is decided on a partial read)
 //!   ▼ per chunk (cut by the machine, or asked for one by one by a host that makes its own
 //!   │ requests: Run::host_sends ─► Reserved ─► Sending … ─► Ended):
-//!   │            Lock ─► Granted: cap against every entry of the period ─► Commit[entry sent]
+//!   │            Lock … Granted: cap against every entry of the period ─► Commit[entry sent]
 //!   │            ─► Committed ─► Unlock + Send   (a refused write-ahead sends nothing;
 //!   │            demo: no cap, no lock: Commit[entry sent] ─► Committed ─► Send)
 //!   ▼ Answer ─► Commit[entry settled + its records or body (+ reservation freed)] ─► Announce
@@ -344,6 +346,10 @@ pub enum StoreError {
     Quota,
     /// Another tab opened a newer schema: this tab must reload.
     VersionChange,
+    /// The journal lock could not be taken (the lock request threw or was rejected).
+    Lock,
+    /// The shared store could not be read under the lock.
+    Unreadable,
 }
 
 /// Why a call was refused or stopped, nothing (more) sent.
@@ -466,8 +472,12 @@ pub enum Event<'a> {
     ResetMeter,
     /// The user cleared History.
     ClearHistory,
-    /// The journal lock is held; the shared store as read under it.
-    Granted(&'a dyn Snapshot),
+    /// The journal lock asked for ([`Effect::Lock`]) is held, or could not be taken
+    /// ([`StoreError::Lock`]: nothing is held).
+    Locked(Result<(), StoreError>),
+    /// The shared store as read under the lock ([`Effect::Read`]), or why it could not be
+    /// read whole (the lock is still held: the tab releases it).
+    Granted(Result<&'a dyn Snapshot, StoreError>),
     /// Transaction `txn` ended.
     Committed {
         /// The id from [`Effect::Commit`].
@@ -493,8 +503,11 @@ pub enum Event<'a> {
 /// What a [`Tab`] asks its host to do, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
-    /// Take the journal lock (exclusive among every tab); reply [`Event::Granted`].
+    /// Take the journal lock (exclusive among every tab); reply [`Event::Locked`].
     Lock,
+    /// Read the shared store, whole, under the lock; reply [`Event::Granted`]. A read that
+    /// fails in any part is an error, never an empty or partial snapshot.
+    Read,
     /// Release it.
     Unlock,
     /// Write these ops in one transaction; reply [`Event::Committed`].

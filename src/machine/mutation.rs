@@ -46,11 +46,16 @@ pub enum Mutation {
     KeyToUnconfirmedOrigin,
     /// A host's request is written ahead whatever it buys, reserved by its call or not.
     UnreservedHostRequest,
+    /// A lock request that fails goes on without the lock (reads and decides unlocked).
+    LockRequestFailsOpen,
+    /// A read under the lock that fails counts as an empty store (no entries, no
+    /// reservations, no records; the tab's own settings).
+    FailedReadAsEmpty,
 }
 
 impl Mutation {
     /// Every mutation.
-    pub const ALL: [Mutation; 20] = [
+    pub const ALL: [Mutation; 22] = [
         Mutation::SkipWriteAhead,
         Mutation::DropLock,
         Mutation::ResetNotCharged,
@@ -71,5 +76,7 @@ impl Mutation {
         Mutation::RebuyPossiblyCharged,
         Mutation::KeyToUnconfirmedOrigin,
         Mutation::UnreservedHostRequest,
+        Mutation::LockRequestFailsOpen,
+        Mutation::FailedReadAsEmpty,
     ];
 }

@@ -88,7 +88,8 @@ fn drive(tab: &mut Tab, store: &mut Store, event: Event<'_>) -> Vec<Effect> {
         let effects = std::mem::take(&mut out);
         for e in &effects {
             match e {
-                Effect::Lock => tab.step(1_000, Event::Granted(&*store), &mut out),
+                Effect::Lock => tab.step(1_000, Event::Locked(Ok(())), &mut out),
+                Effect::Read => tab.step(1_000, Event::Granted(Ok(&*store)), &mut out),
                 Effect::Commit { txn, ops } => {
                     store.apply(ops);
                     let txn = *txn;
@@ -280,14 +281,16 @@ fn a_demo_write_ahead_ending_never_releases_a_lock_held_for_another_call() {
         out
     };
     assert_eq!(step(&mut tab, Event::Run(run(&["a"]))), [Effect::Lock]);
-    let (txn, _) = commit(&step(&mut tab, Event::Granted(&store))).expect("reservation");
+    assert_eq!(step(&mut tab, Event::Locked(Ok(()))), [Effect::Read]);
+    let (txn, _) = commit(&step(&mut tab, Event::Granted(Ok(&store)))).expect("reservation");
     let result = Ok(());
     let effects = step(&mut tab, Event::Committed { txn, result });
     let (write_ahead, _) = commit(&effects).expect("demo: written ahead without the lock");
     assert!(!effects.contains(&Effect::Lock));
     // Call 1 takes the lock for its reservation; call 0's write-ahead ends meanwhile.
     assert_eq!(step(&mut tab, Event::Run(run(&["b"]))), [Effect::Lock]);
-    let (reservation, _) = commit(&step(&mut tab, Event::Granted(&store))).expect("reserves");
+    assert_eq!(step(&mut tab, Event::Locked(Ok(()))), [Effect::Read]);
+    let (reservation, _) = commit(&step(&mut tab, Event::Granted(Ok(&store)))).expect("reserves");
     let result = Ok(());
     let effects = step(
         &mut tab,
@@ -502,4 +505,51 @@ fn a_demo_request_is_written_ahead_without_the_lock() {
         matches!(e, Effect::Commit { ops, .. } if ops.iter().any(|o| matches!(o, Op::PutEntry(e) if e.state == EntryState::Sent)))
     });
     assert!(ahead.is_some_and(|a| a < send));
+}
+
+#[test]
+fn a_lock_that_cannot_be_taken_stops_the_call_and_sends_nothing() {
+    let store = Store {
+        settings: live(None),
+        ..Store::default()
+    };
+    let mut tab = Tab::new(TabId(1), store.settings.clone(), true);
+    let mut out = Vec::new();
+    tab.step(1_000, Event::Run(run(&["a"])), &mut out);
+    assert_eq!(out, [Effect::Lock]);
+    out.clear();
+    tab.step(1_000, Event::Locked(Err(StoreError::Lock)), &mut out);
+    // Nothing read, nothing written, nothing sent: the call is refused, and nothing waits.
+    assert_eq!(
+        out,
+        [Effect::Show(
+            0,
+            Notice::Refused(Refusal::Storage(StoreError::Lock))
+        )]
+    );
+    assert!(tab.is_quiet());
+}
+
+#[test]
+fn a_read_under_the_lock_that_fails_releases_it_and_decides_nothing() {
+    let mut store = Store {
+        settings: live(None),
+        ..Store::default()
+    };
+    let mut tab = Tab::new(TabId(1), store.settings.clone(), true);
+    let mut out = Vec::new();
+    tab.step(1_000, Event::Run(run(&["a"])), &mut out);
+    tab.step(1_000, Event::Locked(Ok(())), &mut out);
+    assert_eq!(out, [Effect::Lock, Effect::Read]);
+    out.clear();
+    tab.step(1_000, Event::Granted(Err(StoreError::Unreadable)), &mut out);
+    let refused = Effect::Show(0, Notice::Refused(Refusal::Storage(StoreError::Unreadable)));
+    assert_eq!(out, [Effect::Unlock, refused]);
+    assert!(tab.is_quiet());
+    // The next call reads again, and goes.
+    let effects = drive(&mut tab, &mut store, Event::Run(run(&["a"])));
+    assert!(
+        effects.iter().any(|e| matches!(e, Effect::Send { .. })),
+        "{effects:?}"
+    );
 }

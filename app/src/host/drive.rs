@@ -162,8 +162,14 @@ fn with_tab<R>(memory: impl Memory, f: impl FnOnce(&mut Tab) -> R) -> R {
     TAB.with(|t| {
         let mut t = t.borrow_mut();
         let tab = t.get_or_insert_with(|| {
-            let settings = machine_settings(&memory.settings());
-            Tab::new(HostSnapshot::ME, settings, tabs::has_locks())
+            // What this tab shows until it reads the store under the lock; no money is
+            // decided on it.
+            let settings = memory.settings().map(|s| machine_settings(&s));
+            Tab::new(
+                HostSnapshot::ME,
+                settings.unwrap_or_default(),
+                tabs::has_locks(),
+            )
         });
         f(tab)
     })
@@ -191,10 +197,12 @@ pub(crate) fn drive(
 /// The user clicked Run: the call goes to the machine with the settings as stored now (the
 /// ones this tab shows), and `planning` is what its plan reads. Its number.
 pub(crate) async fn run(memory: impl Memory, run: Run, planning: Planning) -> u32 {
-    let stored = machine_settings(&memory.settings()).fields();
+    // Unreadable settings: nothing heard (the call is refused under the lock).
+    let stored = memory.settings().map(|s| machine_settings(&s).fields());
     let heard: Vec<Setting> = with_tab(memory, |tab| {
         let shown = tab.settings().fields();
-        stored.into_iter().filter(|s| !shown.contains(s)).collect()
+        let stored = stored.into_iter().flatten();
+        stored.filter(|s| !shown.contains(s)).collect()
     });
     for s in heard {
         step(memory, Event::Heard(s));
@@ -306,7 +314,15 @@ async fn perform(memory: impl Memory, effects: Vec<Effect>) {
     while let Some(effect) = queue.pop_front() {
         match effect {
             Effect::Lock => {
-                let after = tabs::with_lock(tabs::JOURNAL_LOCK, locked(memory)).await;
+                let after = match tabs::lock(tabs::JOURNAL_LOCK).await {
+                    Ok(held) => {
+                        let after = locked(memory).await;
+                        drop(held);
+                        after
+                    }
+                    // The machine decides what a lock that cannot be taken means.
+                    Err(_) => step(memory, Event::Locked(Err(StoreError::Lock))),
+                };
                 queue.extend(after);
             }
             Effect::Commit { txn, ops } => {
@@ -331,20 +347,19 @@ async fn perform(memory: impl Memory, effects: Vec<Effect>) {
                 mail(call, Mail::Sent { entry, items });
             }
             Effect::Show(n, notice) => mail(n, Mail::Shown(notice)),
-            // Nothing is held outside `locked`; other tabs hear settings through the
-            // `storage` event.
-            Effect::Unlock | Effect::Announce(_) => {}
+            // Nothing is held outside `locked`, and nothing is read outside it; other tabs
+            // hear settings through the `storage` event.
+            Effect::Unlock | Effect::Read | Effect::Announce(_) => {}
         }
     }
 }
 
-/// Holding the journal lock: reads the shared store, grants it to the machine and performs
-/// its commits until it lets go of the lock. The effects after that are returned.
+/// Holding the journal lock: tells the machine, reads the shared store when it asks
+/// (`Effect::Read`: whole, or an error), and performs its commits until it lets go of the
+/// lock. The effects after that are returned.
 async fn locked(memory: impl Memory) -> Vec<Effect> {
-    let stored = planning_reads(memory).await;
-    let planning = !stored.is_empty();
-    let snap = read_shared(memory, stored, planning).await;
-    let mut queue: VecDeque<Effect> = step(memory, Event::Granted(&snap)).into();
+    let mut queue: VecDeque<Effect> = step(memory, Event::Locked(Ok(()))).into();
+    let mut snap: Option<HostSnapshot> = None;
     let mut after = Vec::new();
     while let Some(effect) = queue.pop_front() {
         match effect {
@@ -352,10 +367,17 @@ async fn locked(memory: impl Memory) -> Vec<Effect> {
                 after.extend(queue);
                 break;
             }
+            Effect::Read => match read_shared(memory).await {
+                Ok(read) => {
+                    queue.extend(step(memory, Event::Granted(Ok(&read))));
+                    snap = Some(read);
+                }
+                Err(e) => queue.extend(step(memory, Event::Granted(Err(e)))),
+            },
             Effect::Commit { txn, ops } => {
-                let result = match snap.writes(&ops) {
-                    Ok(writes) => commit(memory, writes).await,
-                    Err(_) => Err(StoreError::Closed),
+                let result = match snap.as_ref().map(|s| s.writes(&ops)) {
+                    Some(Ok(writes)) => commit(memory, writes).await,
+                    _ => Err(StoreError::Closed),
                 };
                 queue.extend(step(memory, Event::Committed { txn, result }));
             }
@@ -364,7 +386,7 @@ async fn locked(memory: impl Memory) -> Vec<Effect> {
                     let mut h = h.borrow_mut();
                     let p = h.planning.get_mut(&n)?;
                     p.waited = true;
-                    Some(snap.reserved_here(&p.items))
+                    Some(snap.as_ref()?.reserved_here(&p.items))
                 });
                 mail(
                     n,
@@ -376,7 +398,7 @@ async fn locked(memory: impl Memory) -> Vec<Effect> {
             other => after.push(other),
         }
     }
-    if let Some(open) = snap.open() {
+    if let Some(open) = snap.as_ref().and_then(HostSnapshot::open) {
         memory.tabs_gone(&tabs::tab_id(), open).await;
     }
     after
@@ -385,7 +407,7 @@ async fn locked(memory: impl Memory) -> Vec<Effect> {
 /// For the calls being reserved, what is stored from their sources now: records another
 /// tab committed (whose message may not have arrived yet) and, after a wait, what the call
 /// waited for stored, read first.
-async fn planning_reads(memory: impl Memory) -> Vec<(String, HashSet<String>)> {
+async fn planning_reads(memory: impl Memory) -> Result<Vec<(String, HashSet<String>)>, StoreError> {
     let calls: Vec<(Request, String, String, bool)> = HOST.with(|h| {
         h.borrow()
             .planning
@@ -395,32 +417,31 @@ async fn planning_reads(memory: impl Memory) -> Vec<(String, HashSet<String>)> {
     });
     let mut stored: Vec<(String, HashSet<String>)> = Vec::new();
     for (request, key, source, waited) in calls {
-        let have = memory.stored_from(&request, &key, &source, waited).await;
+        let have = memory.stored_from(&request, &key, &source, waited).await?;
         match stored.iter_mut().find(|(s, _)| *s == source) {
             Some((_, all)) => all.extend(have),
             None => stored.push((source, have)),
         }
     }
-    stored
+    Ok(stored)
 }
 
 /// Under the journal lock: the shared store as the machine reads it (the stored settings,
-/// every tab's journal entries, the reservations, which tabs are open); `stored`: which
-/// items of the planning calls' sources are stored; `items`: whether the entries' items are
-/// needed (planning), or only their amounts.
-pub(crate) async fn read_shared(
-    memory: impl Memory,
-    stored: Vec<(String, HashSet<String>)>,
-    items: bool,
-) -> HostSnapshot {
+/// every tab's journal entries, the reservations, which tabs are open, and what is stored
+/// of the planning calls' sources), whole, or why it could not be read: no part of it
+/// stands in as empty.
+pub(crate) async fn read_shared(memory: impl Memory) -> Result<HostSnapshot, StoreError> {
+    let stored = planning_reads(memory).await?;
+    // The entries' items are needed to plan; a write-ahead needs only their amounts.
+    let items = !stored.is_empty();
     // Entries written ahead by other tabs are not announced: read those not known yet.
-    read_other_tabs_entries(memory).await;
-    let open = tabs::open_tabs().await;
-    let reservations = read_reservations().await;
-    let settings = memory.settings();
+    read_other_tabs_entries(memory).await?;
+    let open = tabs::open_tabs().await.map_err(|_| StoreError::Lock)?;
+    let reservations = read_reservations().await?;
+    let settings = memory.settings()?;
     let me = tabs::tab_id();
     let ids = HOST.with(|h| h.borrow().ids.clone());
-    memory.journal().with_untracked(|j| {
+    Ok(memory.journal().with_untracked(|j| {
         let entries: Vec<&JournalEntry> = j.values().collect();
         HostSnapshot::new(Read {
             settings: &settings,
@@ -432,7 +453,7 @@ pub(crate) async fn read_shared(
             ids: &ids,
             items,
         })
-    })
+    }))
 }
 
 /// Writes a machine transaction as the app's rows, in one IndexedDB transaction, and tells

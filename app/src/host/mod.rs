@@ -24,7 +24,7 @@ pub mod tabs;
 use std::collections::{HashMap, HashSet};
 
 use leptos::prelude::RwSignal;
-use serpkit::machine::Setting;
+use serpkit::machine::{Setting, StoreError};
 use serpkit::Request;
 
 use crate::model::{HistoryEntry, Settings};
@@ -33,8 +33,9 @@ use journal::JournalEntry;
 /// What the host needs of the app's memory. `Copy` and `'static`, as the workspace's
 /// signals are: a timer's event is performed long after the call that set it.
 pub(crate) trait Memory: Copy + 'static {
-    /// The settings as stored, shared by every tab.
-    fn settings(self) -> Settings;
+    /// The settings as stored, shared by every tab; an error when the stored value cannot
+    /// be read (never this tab's copy in its place).
+    fn settings(self) -> Result<Settings, StoreError>;
     /// Writes money settings the machine committed, field by field over what is stored;
     /// `false` when storage refused.
     fn write_money(self, changes: &[Setting]) -> bool;
@@ -49,14 +50,15 @@ pub(crate) trait Memory: Copy + 'static {
     /// Tells the user a write failed.
     fn save_failed(self, message: String);
     /// Which items of `request` are stored from `source` now, read from the store (after a
-    /// wait: what the call waited for stored).
+    /// wait: what the call waited for stored); an error when the store could not be read
+    /// (never "nothing stored": that would buy again).
     async fn stored_from(
         self,
         request: &Request,
         key: &str,
         source: &str,
         waited: bool,
-    ) -> HashSet<String>;
+    ) -> Result<HashSet<String>, StoreError>;
     /// The tabs open now (`me` among them) are known: History's running calls of the
     /// others are over.
     async fn tabs_gone(self, me: &str, open: &HashSet<String>);

@@ -4,7 +4,7 @@
 //! written.
 
 use leptos::prelude::*;
-use serpkit::machine::StoreError;
+use serpkit::machine::{EntryState, StoreError};
 
 use super::journal::JournalEntry;
 use super::rows::StoredReservation;
@@ -13,15 +13,16 @@ use crate::model::{HistoryEntry, Outcome as Ended};
 use crate::store;
 
 /// Every reservation, as stored (none when storage is unavailable: then this tab is the
-/// only one that can buy, and its own calls are told apart by their keys).
-pub(crate) async fn read_reservations() -> Vec<StoredReservation> {
+/// only one that can buy, and its own calls are told apart by their keys). A failed read,
+/// or a row this version cannot read, is an error: never "no reservations".
+pub(crate) async fn read_reservations() -> Result<Vec<StoredReservation>, StoreError> {
     if !store::available() {
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    store::load_all::<StoredReservation>(store::RESERVATIONS, "reservation")
-        .await
-        .map(|l| l.items)
-        .unwrap_or_default()
+    match store::load_all::<StoredReservation>(store::RESERVATIONS, "reservation").await {
+        Ok(l) if l.skipped.is_empty() => Ok(l.items),
+        _ => Err(StoreError::Unreadable),
+    }
 }
 
 /// Deletes the stored results and History's rows but those of calls still running (in
@@ -36,7 +37,10 @@ pub(crate) async fn clear_history(memory: impl Memory) -> Result<(), StoreError>
         memory.save_failed(format!("Could not delete from browser storage: {e}"));
         return Err(store_error());
     }
-    tabs::with_lock(tabs::JOURNAL_LOCK, async {
+    let Ok(_held) = tabs::lock(tabs::JOURNAL_LOCK).await else {
+        return Err(StoreError::Lock);
+    };
+    {
         let rows = store::load_all::<HistoryEntry>(store::HISTORY, "history entry")
             .await
             .map(|l| l.items)
@@ -48,8 +52,7 @@ pub(crate) async fn clear_history(memory: impl Memory) -> Result<(), StoreError>
             }
         }
         Ok(())
-    })
-    .await
+    }
 }
 
 /// Why the last write failed, as the machine knows it.
@@ -63,19 +66,38 @@ pub(crate) fn store_error() -> StoreError {
 }
 
 /// Under the journal lock: every entry another tab wrote ahead is committed (it writes
-/// under this lock too), and read here if not known yet. A known entry that another tab
-/// settled meanwhile still counts as in flight with its estimate, never less than what
-/// it was charged, so the cap is never passed.
-pub(crate) async fn read_other_tabs_entries(memory: impl Memory) {
+/// under this lock too), and read here if not known yet; so is every entry of another tab
+/// this tab knows as `sent`, whose settle message may have been lost (a stale copy must
+/// never be swept over that tab's `charged`). A failed read, or an entry this version
+/// cannot read, is an error: the machine decides nothing on a partial journal.
+pub(crate) async fn read_other_tabs_entries(memory: impl Memory) -> Result<(), StoreError> {
     if !store::available() {
-        return;
+        return Ok(());
     }
-    if let Ok(ids) = store::keys(store::JOURNAL).await {
-        let unknown: Vec<String> = memory
-            .journal()
-            .with_untracked(|j| ids.into_iter().filter(|id| !j.contains_key(id)).collect());
-        if let Ok(entries) = store::get_many::<JournalEntry>(store::JOURNAL, &unknown).await {
-            memory.merge_journal(entries);
-        }
+    let ids = store::keys(store::JOURNAL)
+        .await
+        .map_err(|_| StoreError::Unreadable)?;
+    let me = tabs::tab_id();
+    let stale: Vec<String> = memory.journal().with_untracked(|j| {
+        ids.into_iter()
+            .filter(|id| {
+                j.get(id)
+                    .is_none_or(|e| e.tab != me && e.state == EntryState::Sent)
+            })
+            .collect()
+    });
+    if stale.is_empty() {
+        return Ok(());
     }
+    let texts = store::texts_of(store::JOURNAL, &stale)
+        .await
+        .map_err(|_| StoreError::Unreadable)?;
+    let mut entries = Vec::with_capacity(texts.len());
+    for text in texts {
+        let text = text.ok_or(StoreError::Unreadable)?;
+        let entry = serde_json::from_str::<JournalEntry>(&text);
+        entries.push(entry.map_err(|_| StoreError::Unreadable)?);
+    }
+    memory.merge_journal(entries);
+    Ok(())
 }

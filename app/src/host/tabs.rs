@@ -9,7 +9,6 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
-use std::future::Future;
 
 use js_sys::{Array, Function, Promise, Reflect};
 use wasm_bindgen::closure::Closure;
@@ -87,31 +86,28 @@ pub fn hold_tab_lock() {
     forever.forget();
 }
 
-/// The ids of the tabs open now (their locks are held); `None` without Web Locks.
-pub async fn open_tabs() -> Option<HashSet<String>> {
-    let locks = locks()?;
-    let promise: Promise = method(&locks, "query")?
-        .call0(&locks)
-        .ok()?
-        .dyn_into()
-        .ok()?;
-    let snapshot = JsFuture::from(promise).await.ok()?;
-    let held: Array = Reflect::get(&snapshot, &"held".into())
-        .ok()?
-        .dyn_into()
-        .ok()?;
-    Some(
+/// The ids of the tabs open now (their locks are held); `Ok(None)` without Web Locks, `Err`
+/// when the browser could not say (never "none open": that would sweep live tabs).
+pub async fn open_tabs() -> Result<Option<HashSet<String>>, JsValue> {
+    let Some(locks) = locks() else {
+        return Ok(None);
+    };
+    let query = method(&locks, "query").ok_or_else(|| JsValue::from_str("no locks.query"))?;
+    let promise: Promise = query.call0(&locks)?.dyn_into()?;
+    let snapshot = JsFuture::from(promise).await?;
+    let held: Array = Reflect::get(&snapshot, &"held".into())?.dyn_into()?;
+    Ok(Some(
         held.iter()
             .filter_map(|l| Reflect::get(&l, &"name".into()).ok()?.as_string())
             .filter_map(|n| n.strip_prefix(TAB_LOCK).map(str::to_string))
             .collect(),
-    )
+    ))
 }
 
-/// Releases a held lock when dropped (also when the future holding it is dropped).
-struct Release(Option<Function>);
+/// A held lock, released when dropped (also when the future holding it is dropped).
+pub struct Held(Option<Function>);
 
-impl Drop for Release {
+impl Drop for Held {
     fn drop(&mut self) {
         if let Some(f) = self.0.take() {
             let _ = f.call0(&JsValue::NULL);
@@ -119,35 +115,37 @@ impl Drop for Release {
     }
 }
 
-/// Runs `f` holding the exclusive lock `name` across every tab of the origin; without Web
-/// Locks, runs it as it is.
-pub async fn with_lock<T>(name: &str, f: impl Future<Output = T>) -> T {
+/// Takes the exclusive lock `name` across every tab of the origin, held until the result
+/// is dropped. `Err` when the lock request throws or is rejected before it is granted
+/// (never a wait that does not end, never work done unlocked: the machine decides what a
+/// failed lock means). Without Web Locks nothing is held (`Ok`): the machine knows
+/// ([`has_locks`]) and buys nothing live.
+pub async fn lock(name: &str) -> Result<Held, JsValue> {
     let Some((locks, request)) = locks().and_then(|l| Some((l.clone(), method(&l, "request")?)))
     else {
-        return f.await;
+        return Ok(Held(None));
     };
+    // The callback's promise stays pending while the lock is held; `Held` resolves it.
     let mut release = None;
     let held = Promise::new(&mut |resolve, _| release = Some(resolve));
-    let mut grant = None;
-    let granted = Promise::new(&mut |resolve, _| grant = Some(resolve));
+    let guard = Held(release);
+    let mut answer = None;
+    let granted = Promise::new(&mut |resolve, reject| answer = Some((resolve, reject)));
+    let (grant, refuse) = answer.ok_or_else(|| JsValue::from_str("no promise"))?;
     let callback = Closure::once_into_js(move |_lock: JsValue| -> Promise {
-        if let Some(g) = grant {
-            let _ = g.call0(&JsValue::NULL);
-        }
+        let _ = grant.call0(&JsValue::NULL);
         held
     });
-    let guard = Release(release);
-    if request
-        .call2(&locks, &JsValue::from_str(name), &callback)
-        .is_err()
-    {
-        drop(guard);
-        return f.await;
+    let requested = request.call2(&locks, &JsValue::from_str(name), &callback)?;
+    // Rejected before the grant (an abort, a security error): the wait ends with it.
+    let on_reject = Closure::once_into_js(move |why: JsValue| {
+        let _ = refuse.call1(&JsValue::NULL, &why);
+    });
+    if let Some(catch) = method(&requested, "catch") {
+        catch.call1(&requested, &on_reject)?;
     }
-    let _ = JsFuture::from(granted).await;
-    let out = f.await;
-    drop(guard);
-    out
+    JsFuture::from(granted).await?;
+    Ok(guard)
 }
 
 fn performance() -> Option<JsValue> {

@@ -195,22 +195,25 @@ impl Records {
     /// Re-reads the rows stored since this tab last looked (from when it opened, the first
     /// time), with a minute's margin for another tab's clock: what other tabs committed,
     /// whether or not their message arrived yet.
-    pub(crate) async fn read_new(self) {
+    /// A failed read is an error, and the next one starts where this one did.
+    pub(crate) async fn read_new(self) -> Result<(), String> {
         let now = js_sys::Date::now();
         let since = LOOKED
-            .with(|l| l.replace(Some(now)))
+            .with(|l| l.get())
             .unwrap_or_else(|| now - crate::host::tabs::clock());
-        self.read_since(since - 60_000.0).await;
+        self.read_since(since - 60_000.0).await?;
+        LOOKED.with(|l| l.set(Some(now)));
+        Ok(())
     }
 
     /// Re-reads the rows stored since `since` (ms since the epoch) by any tab, in key order.
-    pub(crate) async fn read_since(self, since: f64) {
+    pub(crate) async fn read_since(self, since: f64) -> Result<(), String> {
         if !store::available() {
-            return;
+            return Ok(());
         }
-        if let Ok(texts) = store::texts_from(store::RECORDS, &row_key_at(since)).await {
-            self.add_rows(texts);
-        }
+        let texts = store::texts_from(store::RECORDS, &row_key_at(since)).await?;
+        self.add_rows(texts);
+        Ok(())
     }
 
     /// Adds the records of rows read as text, in key order (damaged rows are left out).

@@ -3,7 +3,7 @@
 //! live base URL (the money machine's rule: [`serpkit::machine::Settings::target`]).
 
 use leptos::prelude::*;
-use serpkit::machine::{base_url, Refusal, Setting};
+use serpkit::machine::{base_url, Refusal, Setting, StoreError};
 use serpkit::Usd;
 
 use super::{now, ErrorInfo, Workspace};
@@ -45,6 +45,15 @@ impl Workspace {
     /// The settings as stored, shared by every tab (this tab's while none are stored).
     pub(crate) fn shared_settings(self) -> Settings {
         store::stored_settings().unwrap_or_else(|| self.settings.get_untracked())
+    }
+
+    /// The settings as stored (this tab's while none are stored), or an error when the
+    /// stored value cannot be read: what the money machine reads under the lock.
+    pub(crate) fn shared_settings_strict(self) -> Result<Settings, StoreError> {
+        match store::stored_settings_strict() {
+            Ok(stored) => Ok(stored.unwrap_or_else(|| self.settings.get_untracked())),
+            Err(_) => Err(StoreError::Unreadable),
+        }
     }
 
     /// Writes the money settings the machine committed over what is stored (field by field),

@@ -110,6 +110,7 @@ pub struct Tab {
     next: u32,
     next_txn: u32,
     next_entry: u32,
+    /// The lock is asked for, or held and the store being read ([`Effect::Read`]).
     lock_asked: bool,
     lock_held: Option<Want>,
     wants: VecDeque<Want>,
@@ -264,7 +265,18 @@ impl Tab {
                 }
                 self.commit(Txn::Plain, ops, out);
             }
-            Event::Granted(snapshot) => self.granted(snapshot, out),
+            Event::Locked(result) => self.locked(result, out),
+            Event::Granted(Ok(snapshot)) => self.granted(snapshot, out),
+            Event::Granted(Err(e)) => {
+                if self.mutated(Mutation::FailedReadAsEmpty) {
+                    let empty = plan::Empty(self.settings.clone());
+                    self.granted(&empty, out);
+                } else {
+                    self.lock_asked = false;
+                    out.push(Effect::Unlock);
+                    self.lock_failed(e, out);
+                }
+            }
             Event::Committed { txn, result } => self.committed(txn, result, out),
             Event::Answer { entry, outcome } => self.answered(entry, outcome, out),
             Event::Heard(s) => self.settings.apply(&s),

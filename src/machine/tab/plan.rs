@@ -3,14 +3,64 @@
 
 use crate::machine::rules::{self, Plan};
 use crate::machine::{
-    CallId, Effect, Entry, EntryId, EntryState, Mode, Notice, Op, Refusal, Reservation, Snapshot,
-    Target,
+    CallId, Effect, Entry, EntryId, EntryState, Mode, Notice, Op, Refusal, Reservation, Settings,
+    Snapshot, StoreError, Target,
 };
 use crate::money::Usd;
 
 use super::{Chunk, Mutation, Phase, Tab, Txn, Want, WAIT_MS};
 
+/// What a tab reads when a failed read is taken for an empty store (a mutation only): its
+/// own settings, nothing else.
+pub(super) struct Empty(pub Settings);
+
+impl Snapshot for Empty {
+    fn settings(&self) -> &Settings {
+        &self.0
+    }
+    fn each_entry(&self, _: &mut dyn FnMut(&Entry)) {}
+    fn each_reservation(&self, _: &mut dyn FnMut(&Reservation)) {}
+    fn has_record(&self, _: Option<&str>, _: &str) -> bool {
+        false
+    }
+    fn tab_open(&self, _: crate::machine::TabId) -> Option<bool> {
+        Some(true)
+    }
+}
+
 impl Tab {
+    /// The lock asked for is held: read the store under it. Or it could not be taken:
+    /// nothing is decided without it ([`Tab::lock_failed`]).
+    pub(super) fn locked(&mut self, result: Result<(), StoreError>, out: &mut Vec<Effect>) {
+        match result {
+            Ok(()) => out.push(Effect::Read),
+            Err(_) if self.mutated(Mutation::LockRequestFailsOpen) => out.push(Effect::Read),
+            Err(e) => {
+                self.lock_asked = false;
+                self.lock_failed(e, out);
+            }
+        }
+    }
+
+    /// The lock could not be taken, or the store could not be read whole under it: every
+    /// call that waited for it stops with what it bought so far (fail closed: a decision on
+    /// a partial read could buy twice or pass the cap), the money settings asked for are not
+    /// written (the tab keeps showing the stored ones) and the sweep waits for the next
+    /// look.
+    pub(super) fn lock_failed(&mut self, e: StoreError, out: &mut Vec<Effect>) {
+        self.settings_queue.clear();
+        for want in std::mem::take(&mut self.wants) {
+            match want {
+                Want::Reserve(n) | Want::WriteAhead(n, _) => {
+                    if self.call(n).is_some_and(|c| !c.stopped) {
+                        self.stop(n, Refusal::Storage(e), out);
+                    }
+                }
+                Want::Sweep => {}
+            }
+        }
+    }
+
     pub(super) fn granted(&mut self, snap: &dyn Snapshot, out: &mut Vec<Effect>) {
         self.lock_asked = false;
         // The store's settings are the truth: this tab shows them from now on (the mutation

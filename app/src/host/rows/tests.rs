@@ -81,7 +81,10 @@ fn commit_under_lock(snap: &HostSnapshot, at: i64, event: Event<'_>) -> (Tab, u3
     tab.step(at, event, &mut out);
     assert_eq!(out, vec![Effect::Lock]);
     out.clear();
-    tab.step(at, Event::Granted(snap), &mut out);
+    tab.step(at, Event::Locked(Ok(())), &mut out);
+    assert_eq!(out, vec![Effect::Read]);
+    out.clear();
+    tab.step(at, Event::Granted(Ok(snap)), &mut out);
     let (txn, ops) = only_commit(&out);
     (tab, txn, ops)
 }
@@ -224,7 +227,10 @@ fn a_call_runs_on_the_machine_as_the_apps_rows() {
     // Under the lock: "a" is stored from the source, so only "b" is reserved, under the
     // call's job (drive.rs writes it with its History row).
     out.clear();
-    tab.step(2, Event::Granted(&snap), &mut out);
+    tab.step(2, Event::Locked(Ok(())), &mut out);
+    assert_eq!(out, vec![Effect::Read]);
+    out.clear();
+    tab.step(2, Event::Granted(Ok(&snap)), &mut out);
     let (txn, ops) = only_commit(&out);
     let writes = snap.writes(&ops).expect("the reservation has its job");
     assert_eq!(writes.reserved.len(), 1);
@@ -246,7 +252,10 @@ fn a_call_runs_on_the_machine_as_the_apps_rows() {
     let stored = [reservation("job-1", "me", &["b"])];
     let snap = read(&ids, &stored);
     out.clear();
-    tab.step(5, Event::Granted(&snap), &mut out);
+    tab.step(5, Event::Locked(Ok(())), &mut out);
+    assert_eq!(out, vec![Effect::Read]);
+    out.clear();
+    tab.step(5, Event::Granted(Ok(&snap)), &mut out);
     let (txn, ops) = only_commit(&out);
     let writes = snap.writes(&ops).expect("an entry written ahead");
     let [entry] = &writes.ahead[..] else {

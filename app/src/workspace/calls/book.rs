@@ -58,6 +58,8 @@ pub(super) fn refusal_error(why: Refusal, estimate: Usd) -> Error {
             }
         }
         Refusal::Storage(StoreError::Quota) => "the purchase journal could not be written (no space left): free some storage for this site, or reload the page".into(),
+        Refusal::Storage(StoreError::Lock) => "the browser would not let this tab take the purchase journal's lock, so nothing was sent (what was bought before is kept): run it again, or reload the page".into(),
+        Refusal::Storage(StoreError::Unreadable) => "the purchase journal or the saved settings could not be read, so nothing was decided or sent (what was bought before is kept): run it again, or reload the page; if it keeps failing, check this site's storage".into(),
         Refusal::Storage(_) => store::lost().unwrap_or(store::CLOSED).to_string(),
         Refusal::NoLocks => NO_LOCKS.into(),
         Refusal::SettingsChanged | Refusal::InsecureUrl | Refusal::InvalidUrl(_) => {
@@ -102,7 +104,8 @@ impl Book {
             result_key: order.key.clone(),
             stamp: stamp.clone(),
             mode: order.mode,
-            strict: order.workspace.validation_mode() == ValidationMode::Strict,
+            // The validation mode of the click, as the rest of its context.
+            strict: order.settings.validation == ValidationMode::Strict,
             open: RefCell::new(HashMap::new()),
             next: Cell::new(0),
             result_stored: Cell::new(false),

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use leptos::prelude::*;
-use serpkit::machine::Setting;
+use serpkit::machine::{Setting, StoreError};
 use serpkit::Request;
 
 use super::history;
@@ -16,8 +16,8 @@ use crate::store;
 use crate::workspace::Workspace;
 
 impl Memory for Workspace {
-    fn settings(self) -> Settings {
-        self.shared_settings()
+    fn settings(self) -> Result<Settings, StoreError> {
+        self.shared_settings_strict()
     }
 
     fn write_money(self, changes: &[Setting]) -> bool {
@@ -50,14 +50,17 @@ impl Memory for Workspace {
         key: &str,
         source: &str,
         waited: bool,
-    ) -> HashSet<String> {
-        if waited {
-            self.reload_for(request, key).await;
+    ) -> Result<HashSet<String>, StoreError> {
+        let read = if waited {
+            self.reload_for(request, key).await
         } else if serpkit::records::request_keys(request, source).is_some() {
             // Records another tab committed, whose message may not have arrived yet.
-            self.records.read_new().await;
-        }
-        self.stored_of(request, key, source)
+            self.records.read_new().await
+        } else {
+            Ok(())
+        };
+        read.map_err(|_| StoreError::Unreadable)?;
+        Ok(self.stored_of(request, key, source))
     }
 
     /// The running calls of tabs that are gone are interrupted with what their entries were

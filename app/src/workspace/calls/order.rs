@@ -43,6 +43,18 @@ pub(super) struct Order {
     pub(super) job: String,
 }
 
+impl Order {
+    /// What the click's records are planned with: its time, the maximum record age of its
+    /// settings and its Refresh (the quote the user saw; never the settings of later).
+    pub(super) fn plan_options(&self) -> serpkit::records::PlanOptions {
+        serpkit::records::PlanOptions {
+            now_ms: self.at,
+            max_age_ms: self.settings.record_max_age_ms(),
+            refresh: self.refresh,
+        }
+    }
+}
+
 /// What every result a call stores carries, from its [`Order`].
 #[derive(Clone)]
 pub(super) struct Stamp {

@@ -201,24 +201,23 @@ impl Workspace {
 
     /// Re-reads from IndexedDB the records `request` needs and the result under `key`: what
     /// another tab stored while this one waited.
-    pub(super) async fn reload_for(self, request: &Request, key: &str) {
+    pub(super) async fn reload_for(self, request: &Request, key: &str) -> Result<(), String> {
         if !store::available() {
-            return;
+            return Ok(());
         }
         if serpkit::records::request_keys(request, &self.record_source()).is_some() {
             // Every row stored since this tab opened (a minute's margin for the clocks of
             // two tabs): another tab's purchase is among them, whether or not its message
             // arrived yet.
             let opened = js_sys::Date::now() - crate::host::tabs::clock();
-            self.records.read_since(opened - 60_000.0).await;
+            self.records.read_since(opened - 60_000.0).await?;
         }
-        if let Ok(results) = store::get_many::<CallResult>(store::RESULTS, &[key.to_string()]).await
-        {
-            self.results.update(|m| {
-                for r in results {
-                    m.insert(r.key.clone(), r);
-                }
-            });
-        }
+        let results = store::get_many::<CallResult>(store::RESULTS, &[key.to_string()]).await?;
+        self.results.update(|m| {
+            for r in results {
+                m.insert(r.key.clone(), r);
+            }
+        });
+        Ok(())
     }
 }

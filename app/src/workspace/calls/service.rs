@@ -54,7 +54,7 @@ pub(super) fn call_service(
 /// Sends a reserved call through the client with the app's purchase journal.
 async fn buy(order: &Order, stamp: &Stamp, n: u32) -> Outcome {
     let workspace = order.workspace;
-    let plan = workspace.plan_options(order.refresh);
+    let plan = order.plan_options();
     let book = Rc::new(Book::new(order, stamp, n));
     // Built from the click's context, never from the settings of now.
     let client = workspace.client_for(&order.settings, &order.api_key);

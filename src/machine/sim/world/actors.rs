@@ -217,6 +217,8 @@ impl World {
                 | Pending::Timer(o)
                 | Pending::Cut(o, _)
                 | Pending::Run(o, _)
+                | Pending::Read(o)
+                | Pending::LockFailed(o)
                     if o == t => {}
                 p => keep.push(p),
             }

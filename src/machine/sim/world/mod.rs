@@ -126,6 +126,11 @@ enum Pending {
     Timer(TabId),
     /// A click captured by its host, on its way to the machine.
     Run(TabId, Run),
+    /// A tab holding the lock reads the store (or, under a mutation, one whose lock request
+    /// failed).
+    Read(TabId),
+    /// A lock request that threw or was rejected: nothing is held.
+    LockFailed(TabId),
 }
 
 struct Flight {
@@ -170,6 +175,8 @@ pub struct Stats {
     pub host_refused: u64,
     /// Requests sent for a host that makes its own ([`crate::machine::Run::host_sends`]).
     pub host_sends: u64,
+    /// Lock requests that failed, and reads under the lock that failed.
+    pub lock_faults: u64,
 }
 
 /// One simulated world ([`super`]).
@@ -202,6 +209,10 @@ pub struct World {
     jobs: Vec<job::Job>,
     /// The call whose host is asking to send a request now.
     sending: Option<(TabId, u32)>,
+    /// Per mille of lock requests that fail, and of reads under the lock: a third of the
+    /// seeds run on a flaky browser (3 % fail, 9 % of contended lock requests), the others
+    /// fail rarely.
+    flaky: u64,
 }
 
 impl World {
@@ -245,6 +256,7 @@ impl World {
             asked: Vec::new(),
             jobs: Vec::new(),
             sending: None,
+            flaky: if config.seed % 3 == 0 { 30 } else { 2 },
         };
         w.open();
         w
@@ -328,6 +340,17 @@ impl World {
     }
 
     fn deliver(&mut self) -> Result<(), Box<Violation>> {
+        // A request waiting while another tab holds the lock is rejected now and then (given
+        // up after a wait): the moment a tab that went on without it would race the holder.
+        let held = self.lock.is_some() && self.config.locks;
+        if held && !self.queue.is_empty() && self.rng.below(1_000) < 3 * self.flaky {
+            let i = self.rng.below(self.queue.len() as u64) as usize;
+            if let Some(t) = self.queue.remove(i) {
+                self.stats.lock_faults += 1;
+                self.note(|| format!("t{} lock request rejected while waiting", t.0));
+                return self.event(t, Event::Locked(Err(StoreError::Lock)));
+            }
+        }
         let n = self.deliverable();
         let mut i = self.rng.below(n as u64) as usize;
         if i < self.pending.len() {
@@ -347,6 +370,12 @@ impl World {
                 Pending::Run(t, run) => {
                     self.note(|| format!("t{} run arrives {:?}", t.0, run.clicked));
                     self.event(t, Event::Run(run))
+                }
+                Pending::Read(t) => self.read(t),
+                Pending::LockFailed(t) => {
+                    self.stats.lock_faults += 1;
+                    self.note(|| format!("t{} lock request failed", t.0));
+                    self.event(t, Event::Locked(Err(StoreError::Lock)))
                 }
             };
         }
@@ -379,18 +408,37 @@ impl World {
             }
             self.lock = Some(t);
             self.note(|| format!("t{} granted the lock", t.0));
-            let now = self.clock(t);
-            let view = View {
-                db: &self.db,
-                alive: &self.alive,
-                locks: self.config.locks,
-                sessions: (self.config.storage == Storage::Server).then_some(&self.sessions[..]),
-            };
-            let tab = &mut self.tabs[t.0 as usize].tab;
-            tab.step(now, Event::Granted(&view), &mut self.out);
-            return self.effects(t);
+            return self.event(t, Event::Locked(Ok(())));
         }
         Ok(())
+    }
+
+    /// Tab `t` reads the store (under the lock, unless a mutation goes on without it): a
+    /// cut connection or a failed read (now and then) is an error, never a partial view.
+    fn read(&mut self, t: TabId) -> Result<(), Box<Violation>> {
+        if !self.alive[t.0 as usize] {
+            return Ok(());
+        }
+        let failed = match self.tabs[t.0 as usize].conn {
+            Err(e) => Some(e),
+            Ok(()) if self.rng.below(1_000) < self.flaky => Some(StoreError::Unreadable),
+            Ok(()) => None,
+        };
+        if let Some(e) = failed {
+            self.stats.lock_faults += 1;
+            self.note(|| format!("t{} read failed: {e:?}", t.0));
+            return self.event(t, Event::Granted(Err(e)));
+        }
+        let now = self.clock(t);
+        let view = View {
+            db: &self.db,
+            alive: &self.alive,
+            locks: self.config.locks,
+            sessions: (self.config.storage == Storage::Server).then_some(&self.sessions[..]),
+        };
+        let tab = &mut self.tabs[t.0 as usize].tab;
+        tab.step(now, Event::Granted(Ok(&view)), &mut self.out);
+        self.effects(t)
     }
 
     fn commit(&mut self, t: TabId, txn: u32, ops: Vec<Op>) -> Result<(), Box<Violation>> {
@@ -448,7 +496,12 @@ impl World {
         let effects = std::mem::take(&mut self.out);
         for effect in effects {
             match effect {
+                // Now and then the lock request throws.
+                Effect::Lock if self.rng.below(1_000) < self.flaky => {
+                    self.pending.push(Pending::LockFailed(t))
+                }
                 Effect::Lock => self.queue.push_back(t),
+                Effect::Read => self.pending.push(Pending::Read(t)),
                 Effect::Unlock => {
                     if self.lock == Some(t) {
                         self.lock = None;
