@@ -36,6 +36,20 @@ pub(super) struct Ledger {
     pub(super) last: HashMap<(String, String), EntryId>,
 }
 
+impl Ledger {
+    /// The charged (source, item) pairs, and how many of them the ledger would let be
+    /// charged once more without "charged twice" firing.
+    pub(super) fn rebuyable(&self) -> (u64, u64) {
+        let charged = self.charges.len() as u64;
+        let open = self
+            .charges
+            .iter()
+            .filter(|(k, n)| 1 + self.grants.get(*k).copied().unwrap_or(0) > **n)
+            .count() as u64;
+        (charged, open)
+    }
+}
+
 /// A broken invariant's name and what was seen.
 pub(super) type Broken = (&'static str, String);
 

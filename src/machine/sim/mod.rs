@@ -221,6 +221,10 @@ pub struct SuiteReport {
     /// Per mutation and storage: the seed and step of the violation that caught it, and
     /// its invariant.
     pub caught: Vec<(Mutation, Storage, u64, u64, &'static str)>,
+    /// At the end of each seed, summed: the (source, item) pairs the service charged.
+    pub charged_pairs: u64,
+    /// Of them, those the oracle would have let be charged once more unseen.
+    pub rebuyable_pairs: u64,
 }
 
 /// Mutations the server's storage cannot show: it always has the database's lock, so a
@@ -247,8 +251,12 @@ pub fn suite(first_seed: u64, min_steps: u64, mutation_seeds: u64) -> Result<Sui
         let mut steps = 0;
         let mut seed = first_seed;
         while steps < min {
-            match run(config(seed)) {
-                Ok(n) => steps += n,
+            match run_with_stats(config(seed)) {
+                Ok((n, stats)) => {
+                    steps += n;
+                    report.charged_pairs += stats.charged_pairs;
+                    report.rebuyable_pairs += stats.rebuyable_pairs;
+                }
                 Err(v) => return Err(shrink(*v).to_string()),
             }
             report.seeds += 1;

@@ -170,6 +170,10 @@ pub struct Stats {
     pub host_refused: u64,
     /// Requests sent for a host that makes its own ([`crate::machine::Run::host_sends`]).
     pub host_sends: u64,
+    /// At the last quiet point: the (source, item) pairs the service charged.
+    pub charged_pairs: u64,
+    /// Of them, those the oracle would let be charged once more unseen (an unused yes).
+    pub rebuyable_pairs: u64,
 }
 
 /// One simulated world ([`super`]).
@@ -630,6 +634,7 @@ impl World {
 
     fn quiet(&mut self) -> Result<(), Box<Violation>> {
         self.stats.quiet_points += 1;
+        (self.stats.charged_pairs, self.stats.rebuyable_pairs) = self.ledger.rebuyable();
         for e in self.db.entries.values() {
             let alive = self.alive[e.id.tab.0 as usize];
             check::quiet_entry(e, &self.ledger, alive, &self.db.records)
