@@ -8,10 +8,12 @@
 //! the ledger (spent and possibly charged equal the charges, plus what a tab wrote ahead and
 //! died before sending), every charged body is stored, no reservation of an open tab is left.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::machine::account::{civil_from_days, days_from_civil};
-use crate::machine::{Body, Entry, EntryId, EntryState, Mode, Ms, Period, Settings, Target};
+use crate::machine::{
+    Body, CallId, Entry, EntryId, EntryState, Mode, Ms, Period, Settings, Target,
+};
 use crate::money::Usd;
 
 /// One request the service received.
@@ -23,52 +25,55 @@ pub(super) struct Received {
     pub(super) charged: bool,
 }
 
-/// What the service charged, and what the users allowed to be bought again.
+/// What the service charged, and what the users agreed to: the oracle's own ledger, kept
+/// apart from anything a tab stores or remembers.
 #[derive(Default, Debug)]
 pub(super) struct Ledger {
     /// Charges per (source, item).
     pub(super) charges: HashMap<(String, String), u32>,
-    /// Re-buys allowed per (source, item): Refresh, or yes to a possible charge.
-    pub(super) grants: HashMap<(String, String), u32>,
+    /// The users' unused yeses, per call: the (source, item) pairs that call may buy once
+    /// more. A yes covers what the user chose to refresh, or the possibly charged items a
+    /// tab asked about; one charge by its call uses it up, and a call that ends without
+    /// charging takes it with it (the next click must be asked again).
+    pub(super) yeses: HashMap<CallId, HashSet<(String, String)>>,
     /// Every request the service received, by entry.
     pub(super) received: HashMap<EntryId, Received>,
     /// The request that last charged each (source, item).
     pub(super) last: HashMap<(String, String), EntryId>,
 }
 
-impl Ledger {
-    /// The charged (source, item) pairs, and how many of them the ledger would let be
-    /// charged once more without "charged twice" firing.
-    pub(super) fn rebuyable(&self) -> (u64, u64) {
-        let charged = self.charges.len() as u64;
-        let open = self
-            .charges
-            .iter()
-            .filter(|(k, n)| 1 + self.grants.get(*k).copied().unwrap_or(0) > **n)
-            .count() as u64;
-        (charged, open)
-    }
-}
-
 /// A broken invariant's name and what was seen.
 pub(super) type Broken = (&'static str, String);
 
 impl Ledger {
-    /// The user allowed `items` of `source` to be bought once more.
-    pub(super) fn grant(&mut self, source: &str, items: &[String]) {
+    /// The user told `call` to buy `items` of `source` again (Refresh, or yes to what a tab
+    /// asked about).
+    pub(super) fn grant(&mut self, call: CallId, source: &str, items: &[String]) {
+        let yes = self.yeses.entry(call).or_default();
         for i in items {
-            *self
-                .grants
-                .entry((source.to_string(), i.clone()))
-                .or_default() += 1;
+            yes.insert((source.to_string(), i.clone()));
         }
     }
 
-    /// The service received a request; `charged`: it charged it.
+    /// The charged (source, item) pairs, and how many of them the ledger would let be
+    /// charged once more without "charged twice" firing (an unused yes of any call).
+    pub(super) fn rebuyable(&self) -> (u64, u64) {
+        let open: HashSet<&(String, String)> = self
+            .yeses
+            .values()
+            .flatten()
+            .filter(|k| self.charges.contains_key(*k))
+            .collect();
+        (self.charges.len() as u64, open.len() as u64)
+    }
+
+    /// The service received a request of `call`; `charged`: it charged it. A (source, item)
+    /// charged before is charged again only on an unused yes of this very call.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn receive(
         &mut self,
         entry: EntryId,
+        call: CallId,
         source: &str,
         live: bool,
         at: Ms,
@@ -92,11 +97,11 @@ impl Ledger {
         }
         for i in items {
             let key = (source.to_string(), i.clone());
+            let yes = self.yeses.get_mut(&call).is_some_and(|y| y.remove(&key));
             let n = self.charges.entry(key.clone()).or_default();
             *n += 1;
-            let allowed = 1 + self.grants.get(&key).copied().unwrap_or(0);
             let before = self.last.insert(key, entry);
-            if *n > allowed && (live || strict_demo) {
+            if *n > 1 && !yes && (live || strict_demo) {
                 let doubtful = before.is_some_and(|b| unknown_to_its_tab(&b));
                 return Err((
                     if doubtful {
@@ -105,8 +110,7 @@ impl Ledger {
                         "charged twice"
                     },
                     format!(
-                        "{i} of {source} charged {n} times with {} yes (before by {before:?})",
-                        allowed - 1
+                        "{i} of {source} charged {n} times, by {call:?} with no unused yes for it (before by {before:?})"
                     ),
                 ));
             }

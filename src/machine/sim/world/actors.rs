@@ -3,7 +3,7 @@
 use super::{Click, Pending, SimTab, World, ITEMS, URLS};
 use crate::machine::sim::Storage;
 use crate::machine::sim::Violation;
-use crate::machine::{Event, Mode, Ms, Period, Run, Setting, StoreError, Tab, TabId};
+use crate::machine::{CallId, Event, Mode, Ms, Period, Run, Setting, StoreError, Tab, TabId};
 use crate::money::Usd;
 
 impl World {
@@ -65,28 +65,46 @@ impl World {
                 {
                     return Ok(());
                 }
-                let n = 1 + self.rng.below(8) as usize;
-                let mut items: Vec<String> = (0..n)
-                    .map(|_| format!("k{}", self.rng.below(ITEMS)))
-                    .collect();
-                items.sort();
-                items.dedup();
+                // The user answers a question a tab asked by running the same request
+                // again (the app's yes); the yes covers only what was asked about.
+                let tab = &mut self.tabs[t.0 as usize];
+                let answer = (!tab.asked.is_empty() && self.rng.chance(50)).then(|| {
+                    let i = self.rng.below(tab.asked.len() as u64) as usize;
+                    tab.asked.swap_remove(i)
+                });
+                let items = match &answer {
+                    Some(a) => a.request.clone(),
+                    None => {
+                        let n = 1 + self.rng.below(8) as usize;
+                        let mut items: Vec<String> = (0..n)
+                            .map(|_| format!("k{}", self.rng.below(ITEMS)))
+                            .collect();
+                        items.sort();
+                        items.dedup();
+                        items
+                    }
+                };
                 let run = Run {
                     items: items.clone(),
                     each: Usd::from_micros(300 + 100 * self.rng.below(8) as i64),
                     chunk: 1 + self.rng.below(3) as usize,
                     refresh: self.rng.chance(5),
-                    confirm_possibly: self.rng.chance(30),
+                    confirm_possibly: answer.is_some(),
                     host_sends: self.rng.chance(50),
                     clicked: None,
                 };
                 let shown = self.tabs[t.0 as usize].tab.settings();
                 let target = shown.target().ok();
                 let confirmed = shown.insecure_ok.clone();
-                if let Some(target) = &target {
-                    if run.refresh || run.confirm_possibly {
-                        self.ledger.grant(&target.source, &items);
-                    }
+                let call = CallId {
+                    tab: t,
+                    n: self.tabs[t.0 as usize].clicks.len() as u32,
+                };
+                if let (Some(target), true) = (&target, run.refresh) {
+                    self.ledger.grant(call, &target.source, &items);
+                }
+                if let Some(a) = &answer {
+                    self.ledger.grant(call, &a.source, &a.items);
                 }
                 self.tabs[t.0 as usize].clicks.push(Click {
                     items,
@@ -181,6 +199,7 @@ impl World {
             skew,
             conn: Ok(()),
             clicks: Vec::new(),
+            asked: Vec::new(),
         });
         self.alive.push(true);
         self.sessions.push(true);
@@ -222,6 +241,8 @@ impl World {
             }
         }
         self.pending = keep;
+        // Its calls are over: their unused yeses go with them.
+        self.ledger.yeses.retain(|c, _| c.tab != t);
         // What it asked and did not store is lost with it.
         self.asked.retain(|(o, _)| *o != t);
         Ok(())

@@ -14,8 +14,8 @@ use std::collections::{HashMap, VecDeque};
 use super::check::{self, Broken, Ledger, Records};
 use super::{Config, Rng, Storage, Violation};
 use crate::machine::{
-    Body, Effect, Entry, EntryId, EntryState, Event, Mode, Ms, Notice, Op, Outcome, Refusal,
-    Reservation, Run, Setting, Settings, Snapshot, StoreError, Tab, TabId, Target,
+    Body, CallId, Effect, Entry, EntryId, EntryState, Event, Mode, Ms, Notice, Op, Outcome,
+    Refusal, Reservation, Run, Setting, Settings, Snapshot, StoreError, Tab, TabId, Target,
 };
 use crate::money::Usd;
 
@@ -110,11 +110,21 @@ struct Click {
     confirmed: String,
 }
 
+/// What a tab asked its user about: possibly charged `items` of `source`, for a click
+/// on `request`. The user's yes is a run of the same request (as the app's is).
+struct Asked {
+    source: String,
+    request: Vec<String>,
+    items: Vec<String>,
+}
+
 struct SimTab {
     tab: Tab,
     skew: Ms,
     conn: Result<(), StoreError>,
     clicks: Vec<Click>,
+    /// Questions shown and not answered yet.
+    asked: Vec<Asked>,
 }
 
 enum Pending {
@@ -481,6 +491,7 @@ impl World {
                 Effect::Show(n, Notice::Reserved(items)) => self.host_reserved(t, n, items),
                 Effect::Show(n, Notice::Answered) => {
                     self.stats.answered += 1;
+                    self.ledger.yeses.remove(&CallId { tab: t, n });
                     let click = &self.tabs[t.0 as usize].clicks[n as usize];
                     let source = click.target.as_ref().map(|c| c.source.clone());
                     let missing = click.items.iter().find(|i| {
@@ -499,6 +510,10 @@ impl World {
                     }
                 }
                 Effect::Show(n, notice) => match notice {
+                    // A call that is over takes its unused yeses with it.
+                    Notice::Done => {
+                        self.ledger.yeses.remove(&CallId { tab: t, n });
+                    }
                     Notice::Refused(why) => {
                         match why {
                             Refusal::Budget { .. } => self.stats.over_cap += 1,
@@ -512,7 +527,23 @@ impl World {
                         let answers = why == Refusal::NotReserved && self.sending == Some((t, n));
                         self.host_refused(t, n, answers);
                     }
-                    Notice::NeedsYes { .. } => self.stats.needs_yes += 1,
+                    Notice::NeedsYes { items, .. } => {
+                        self.stats.needs_yes += 1;
+                        self.ledger.yeses.remove(&CallId { tab: t, n });
+                        self.note(|| format!("t{} call {n} asks about {items:?}", t.0));
+                        let tab = &mut self.tabs[t.0 as usize];
+                        let click = &tab.clicks[n as usize];
+                        if let Some(target) = &click.target {
+                            let asked = Asked {
+                                source: target.source.clone(),
+                                request: click.items.clone(),
+                                items,
+                            };
+                            // The user sees a request's last question only.
+                            tab.asked.retain(|a| a.request != asked.request);
+                            tab.asked.push(asked);
+                        }
+                    }
                     Notice::Waiting => self.stats.waits += 1,
                     Notice::Unsaved => self.stats.unsaved += 1,
                     _ => {}
@@ -576,6 +607,7 @@ impl World {
         };
         let received = self.ledger.receive(
             entry,
+            CallId { tab: t, n: call },
             &target.source,
             live,
             at,
