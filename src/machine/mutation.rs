@@ -46,11 +46,16 @@ pub enum Mutation {
     KeyToUnconfirmedOrigin,
     /// A host's request is written ahead whatever it buys, reserved by its call or not.
     UnreservedHostRequest,
+    /// A yes to possibly charged items also buys again the stored records of the request.
+    ConfirmRebuysStored,
+    /// The cap admits only what stays strictly below it: a request that brings the total
+    /// exactly to the cap is refused.
+    CapStrictlyBelow,
 }
 
 impl Mutation {
     /// Every mutation.
-    pub const ALL: [Mutation; 20] = [
+    pub const ALL: [Mutation; 22] = [
         Mutation::SkipWriteAhead,
         Mutation::DropLock,
         Mutation::ResetNotCharged,
@@ -71,5 +76,7 @@ impl Mutation {
         Mutation::RebuyPossiblyCharged,
         Mutation::KeyToUnconfirmedOrigin,
         Mutation::UnreservedHostRequest,
+        Mutation::ConfirmRebuysStored,
+        Mutation::CapStrictlyBelow,
     ];
 }

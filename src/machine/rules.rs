@@ -107,7 +107,10 @@ pub(super) fn plan_with(snap: &dyn Snapshot, ask: &Ask<'_>, m: Option<Mutation>)
         .items
         .iter()
         .map(String::as_str)
-        .filter(|i| ask.refresh || !snap.has_record(lookup, i))
+        .filter(|i| {
+            let rebuy = ask.confirm_possibly && m == Some(Mutation::ConfirmRebuysStored);
+            ask.refresh || rebuy || !snap.has_record(lookup, i)
+        })
         .collect();
     if !ask.confirm_possibly && m != Some(Mutation::RebuyPossiblyCharged) {
         if let Some((items, since)) = possibly_bought(snap, ask.source, &to_buy) {
@@ -218,7 +221,8 @@ pub(super) fn admit_with(
     };
     let mut totals = Totals::default();
     snap.each_entry(&mut |e| totals.add(e, since));
-    match (totals.admits(estimate, cap), cap) {
+    let strictly = m == Some(Mutation::CapStrictlyBelow);
+    match (totals.admits_below(estimate, cap, strictly), cap) {
         (Err(committed), Some(cap)) => Err(Refusal::Budget { committed, cap }),
         _ => Ok(()),
     }

@@ -20,7 +20,10 @@ use crate::money::Usd;
 #[derive(Clone, Debug)]
 pub(super) struct Received {
     pub(super) live: bool,
+    /// When it was written ahead, on the oracle's clock.
     pub(super) at: Ms,
+    /// What its tab's clock read then, as the oracle set that clock.
+    pub(super) clock: Ms,
     pub(super) estimate: Usd,
     pub(super) charged: bool,
 }
@@ -40,6 +43,17 @@ pub(super) struct Ledger {
     pub(super) received: HashMap<EntryId, Received>,
     /// The request that last charged each (source, item).
     pub(super) last: HashMap<(String, String), EntryId>,
+    /// When each request was written ahead: true time, and its tab's clock as the oracle
+    /// set it (never the machine's stamp).
+    pub(super) written: HashMap<EntryId, Written>,
+}
+
+/// When a request was written ahead, or the meter reset: true time, and what the clock of
+/// the tab that did it read (as the oracle set that clock).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Written {
+    pub(super) at: Ms,
+    pub(super) clock: Ms,
 }
 
 /// A broken invariant's name and what was seen.
@@ -76,7 +90,7 @@ impl Ledger {
         call: CallId,
         source: &str,
         live: bool,
-        at: Ms,
+        at: Written,
         items: &[String],
         estimate: Usd,
         charged: bool,
@@ -87,7 +101,8 @@ impl Ledger {
             entry,
             Received {
                 live,
-                at,
+                at: at.at,
+                clock: at.clock,
                 estimate,
                 charged,
             },
@@ -118,46 +133,108 @@ impl Ledger {
         Ok(())
     }
 
-    /// The cap, checked as a live request leaves: what the service charged in the period
-    /// that holds the request's write-ahead time, plus its estimate, within the cap.
+    /// The cap, checked as a live request written ahead `at` leaves, with the cap and the
+    /// period the user set and the user's last `reset`, twice:
+    /// - by the clocks as the oracle set them (never a stamp the machine wrote): what the
+    ///   service charged for requests whose tab's clock read, when they were written ahead,
+    ///   within the period this request's tab's clock was in, plus its estimate;
+    /// - in true time, which no tab reads: the clocks differ from it by up to `skew` (hours or
+    ///   days) and a tab can only count by its own, so this counts the charges every tab must
+    ///   have counted whatever its clock: written ahead `skew` after the latest start of the
+    ///   period any clock could be in, and `2 × skew` after the reset.
     pub(super) fn within_cap(
         &self,
-        settings: &Settings,
-        at: Ms,
+        user: &Settings,
+        at: Written,
+        reset: Option<Written>,
+        skew: Ms,
         estimate: Usd,
     ) -> Result<(), Broken> {
-        let Some(cap) = settings.cap else {
+        let Some(cap) = user.cap else {
             return Ok(());
         };
-        // Stated apart from `Period::start` (an oracle that shares the code under test
-        // cannot catch it): the calendar period holding `at`, from the last reset this clock
-        // has reached.
-        let calendar = match settings.period {
-            Period::Day => at.div_euclid(86_400_000) * 86_400_000,
-            Period::Month => {
-                let (y, m, _) = civil_from_days(at.div_euclid(86_400_000));
-                days_from_civil(y, m, 1) * 86_400_000
+        let mut by_clocks = calendar_start(user.period, at.clock);
+        let mut in_true_time = calendar_start(user.period, at.at + skew) + skew;
+        if let Some(r) = reset {
+            if r.clock <= at.clock {
+                by_clocks = by_clocks.max(r.clock);
             }
-            Period::UntilReset => Ms::MIN,
+            in_true_time = in_true_time.max(r.at + 2 * skew);
+        }
+        let charged = |counts: &dyn Fn(&Received) -> bool| -> Usd {
+            self.received
+                .values()
+                .filter(|r| r.live && r.charged && counts(r))
+                .map(|r| r.estimate)
+                .sum()
         };
-        let since = if settings.reset_at <= at {
-            calendar.max(settings.reset_at)
-        } else {
-            calendar
-        };
-        let charged: Usd = self
-            .received
-            .values()
-            .filter(|r| r.live && r.charged && r.at >= since)
-            .map(|r| r.estimate)
-            .sum();
-        if charged + estimate > cap {
-            return Err((
-                "cap passed",
-                format!("charged {charged} in the period + {estimate} sent against a cap of {cap}"),
-            ));
+        for (charged, how) in [
+            (charged(&|r| r.clock >= by_clocks), "by the clocks"),
+            (charged(&|r| r.at >= in_true_time), "in true time"),
+        ] {
+            if charged + estimate > cap {
+                return Err((
+                    "cap passed",
+                    format!(
+                        "charged {charged} in the period ({how}) + {estimate} sent against a cap of {cap}"
+                    ),
+                ));
+            }
         }
         Ok(())
+    }
+}
+
+/// The start of the calendar period holding `at` (UTC day or month; `Ms::MIN` for until
+/// reset). Stated apart from `Period::start` (an oracle that shares the code under test
+/// cannot catch it).
+fn calendar_start(period: Period, at: Ms) -> Ms {
+    const DAY: Ms = 86_400_000;
+    match period {
+        Period::Day => at.div_euclid(DAY) * DAY,
+        Period::Month => {
+            let (y, m, _) = civil_from_days(at.div_euclid(DAY));
+            days_from_civil(y, m, 1) * DAY
+        }
+        Period::UntilReset => Ms::MIN,
+    }
+}
+
+/// What a tab whose clock reads `now` must count against the cap, stated apart from
+/// `Totals` and `Period::start`: every live entry still in flight, and what the settled
+/// ones written in the period (by their stamps: the tab judges by them) were charged or
+/// possibly charged. The period starts at its calendar start, or at the user's last reset
+/// once this clock has reached it.
+pub(super) fn committed<'a>(
+    entries: impl Iterator<Item = &'a Entry>,
+    user: &Settings,
+    now: Ms,
+) -> Usd {
+    let calendar = calendar_start(user.period, now);
+    let since = if user.reset_at <= now {
+        calendar.max(user.reset_at)
+    } else {
+        calendar
+    };
+    entries
+        .filter(|e| e.live)
+        .map(|e| match e.state {
+            EntryState::Sent => e.estimate,
+            _ if e.at >= since => e.charge + e.possible,
+            _ => Usd::ZERO,
+        })
+        .sum()
+}
+
+/// A refusal for the cap must be one: a request of at most `most` that fits with what was
+/// `committed` (committed + estimate ≤ cap: exactly to the cap fits) is not refused.
+pub(super) fn refused_over_cap(committed: Usd, most: Usd, user: &Settings) -> Result<(), Broken> {
+    match user.cap {
+        Some(cap) if committed + most <= cap => Err((
+            "refused within the cap",
+            format!("{committed} committed + at most {most} fits the cap of {cap}, refused"),
+        )),
+        _ => Ok(()),
     }
 }
 

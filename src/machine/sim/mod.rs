@@ -225,6 +225,10 @@ pub struct SuiteReport {
     pub charged_pairs: u64,
     /// Of them, those the oracle would have let be charged once more unseen.
     pub rebuyable_pairs: u64,
+    /// Live requests admitted that brought the committed total exactly to the cap.
+    pub exact_cap: u64,
+    /// Refusals for the cap of a request that would have reached it exactly, at most.
+    pub refused_at_cap: u64,
 }
 
 /// Mutations the server's storage cannot show: it always has the database's lock, so a
@@ -256,6 +260,8 @@ pub fn suite(first_seed: u64, min_steps: u64, mutation_seeds: u64) -> Result<Sui
                     steps += n;
                     report.charged_pairs += stats.charged_pairs;
                     report.rebuyable_pairs += stats.rebuyable_pairs;
+                    report.exact_cap += stats.exact_cap;
+                    report.refused_at_cap += stats.refused_at_cap;
                 }
                 Err(v) => return Err(shrink(*v).to_string()),
             }

@@ -8,6 +8,7 @@ mod actors;
 mod host;
 mod job;
 mod server;
+mod watch;
 
 use std::collections::{HashMap, VecDeque};
 
@@ -184,6 +185,10 @@ pub struct Stats {
     pub charged_pairs: u64,
     /// Of them, those the oracle would let be charged once more unseen (an unused yes).
     pub rebuyable_pairs: u64,
+    /// Live write-aheads that brought the committed total exactly to the cap (admitted).
+    pub exact_cap: u64,
+    /// Refusals for the cap of a request that would have reached it exactly, at most.
+    pub refused_at_cap: u64,
 }
 
 /// One simulated world ([`super`]).
@@ -216,6 +221,12 @@ pub struct World {
     jobs: Vec<job::Job>,
     /// The call whose host is asking to send a request now.
     sending: Option<(TabId, u32)>,
+    /// How far any tab's clock may be from true time (`now`), for this seed.
+    skew: Ms,
+    /// Resets of the meter clicked and not stored yet, by tab.
+    resets: Vec<(TabId, check::Written)>,
+    /// When the user clicked the stored reset.
+    reset: Option<check::Written>,
 }
 
 impl World {
@@ -259,6 +270,13 @@ impl World {
             asked: Vec::new(),
             jobs: Vec::new(),
             sending: None,
+            skew: match (config.seed / 3) % 3 {
+                0 => 5_000,
+                1 => 6 * 3_600_000,
+                _ => 3 * 86_400_000,
+            },
+            resets: Vec::new(),
+            reset: None,
         };
         w.open();
         w
@@ -432,8 +450,9 @@ impl World {
                 if let Some(i) = asked {
                     self.asked.remove(i);
                     self.intended.apply(s);
-                } else if let Setting::ResetAt(_) = s {
+                } else if let Setting::ResetAt(stamp) = s {
                     self.intended.apply(s);
+                    self.watch_reset_stored(t, *stamp);
                 }
             }
         }
@@ -468,7 +487,10 @@ impl World {
                         self.lock = None;
                     }
                 }
-                Effect::Commit { txn, ops } => self.pending.push(Pending::Commit(t, txn, ops)),
+                Effect::Commit { txn, ops } => {
+                    self.watch_commit(t, &ops);
+                    self.pending.push(Pending::Commit(t, txn, ops));
+                }
                 Effect::Announce(s) => {
                     for other in self.alive_ids() {
                         // A message is lost now and then (a tab frozen or closing).
@@ -516,7 +538,10 @@ impl World {
                     }
                     Notice::Refused(why) => {
                         match why {
-                            Refusal::Budget { .. } => self.stats.over_cap += 1,
+                            Refusal::Budget { .. } => {
+                                self.stats.over_cap += 1;
+                                self.watch_over_cap(t, n)?;
+                            }
                             Refusal::SettingsChanged => self.stats.retargets_refused += 1,
                             Refusal::Storage(_) | Refusal::NoLocks => {
                                 self.stats.storage_refused += 1
@@ -527,23 +552,7 @@ impl World {
                         let answers = why == Refusal::NotReserved && self.sending == Some((t, n));
                         self.host_refused(t, n, answers);
                     }
-                    Notice::NeedsYes { items, .. } => {
-                        self.stats.needs_yes += 1;
-                        self.ledger.yeses.remove(&CallId { tab: t, n });
-                        self.note(|| format!("t{} call {n} asks about {items:?}", t.0));
-                        let tab = &mut self.tabs[t.0 as usize];
-                        let click = &tab.clicks[n as usize];
-                        if let Some(target) = &click.target {
-                            let asked = Asked {
-                                source: target.source.clone(),
-                                request: click.items.clone(),
-                                items,
-                            };
-                            // The user sees a request's last question only.
-                            tab.asked.retain(|a| a.request != asked.request);
-                            tab.asked.push(asked);
-                        }
-                    }
+                    Notice::NeedsYes { items, .. } => self.watch_asked(t, n, items),
                     Notice::Waiting => self.stats.waits += 1,
                     Notice::Unsaved => self.stats.unsaved += 1,
                     _ => {}
@@ -564,8 +573,9 @@ impl World {
         estimate: Usd,
     ) -> Result<(), Box<Violation>> {
         self.note(|| format!("t{} sends {entry:?} {items:?} to {}", t.0, target.source));
+        // When it was written ahead, on the oracle's clock (never the machine's stamp).
         let at = match self.db.entries.get(&entry) {
-            Some(e) if e.state == EntryState::Sent => e.at,
+            Some(e) if e.state == EntryState::Sent => self.ledger.written[&entry],
             _ => {
                 return Err(self.fail((
                     "sent without its write-ahead",
@@ -584,7 +594,7 @@ impl World {
         self.stats.live_sends += u64::from(live);
         if live {
             self.ledger
-                .within_cap(&self.db.settings, at, estimate)
+                .within_cap(&self.intended, at, self.reset, self.skew, estimate)
                 .map_err(|b| self.fail(b))?;
         }
         // The service's answer, with the sandbox's faults.
