@@ -334,3 +334,59 @@ pub(super) fn every_charge_journaled(
         None => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::TabId;
+
+    fn call(tab: u64, n: u32) -> CallId {
+        CallId { tab: TabId(tab), n }
+    }
+
+    fn charge(ledger: &mut Ledger, by: CallId, entry: u32, item: &str) -> Result<(), Broken> {
+        let at = Written { at: 0, clock: 0 };
+        let items = [item.to_string()];
+        let entry = call(by.tab.0, 1_000 + entry);
+        let usd = Usd::from_micros(100);
+        ledger.receive(entry, by, "s", true, at, &items, usd, true, true, |_| false)
+    }
+
+    #[test]
+    fn a_yes_lets_its_own_call_buy_once_more_once() {
+        let mut ledger = Ledger::default();
+        charge(&mut ledger, call(1, 0), 0, "a").expect("a first charge");
+        // Another call's yes, or a yes for another item, lets nothing through.
+        ledger.grant(call(1, 1), "s", &["a".to_string()]);
+        ledger.grant(call(1, 2), "s", &["b".to_string()]);
+        assert!(charge(&mut ledger, call(1, 2), 1, "a").is_err());
+        let mut ledger = Ledger::default();
+        charge(&mut ledger, call(1, 0), 0, "a").expect("a first charge");
+        ledger.grant(call(1, 1), "s", &["a".to_string()]);
+        assert_eq!(ledger.rebuyable(), (1, 1));
+        charge(&mut ledger, call(1, 1), 1, "a").expect("bought again on its yes");
+        assert_eq!(ledger.rebuyable(), (1, 0));
+        assert!(charge(&mut ledger, call(1, 1), 2, "a").is_err(), "used up");
+    }
+
+    #[test]
+    fn the_cap_admits_exactly_to_it_and_a_refusal_must_not_fit() {
+        let mut ledger = Ledger::default();
+        charge(&mut ledger, call(1, 0), 0, "a").expect("a first charge");
+        let user = Settings {
+            cap: Some(Usd::from_micros(300)),
+            period: Period::UntilReset,
+            ..Settings::default()
+        };
+        let at = Written { at: 5, clock: 5 };
+        let within = |usd| ledger.within_cap(&user, at, None, 0, Usd::from_micros(usd));
+        assert!(within(200).is_ok());
+        assert!(within(201).is_err());
+        let u = Usd::from_micros;
+        assert!(refused_over_cap(u(100), u(200), &user).is_err());
+        assert!(refused_over_cap(u(100), u(201), &user).is_ok());
+        // A reset stamped after the charge, by the clocks, leaves it out of the period.
+        let reset = Written { at: 3, clock: 3 };
+        assert!(ledger.within_cap(&user, at, Some(reset), 0, u(300)).is_ok());
+    }
+}

@@ -127,11 +127,18 @@ impl fmt::Display for Violation {
             c.storage.as_str()
         )?;
         writeln!(f, "  {}", self.detail)?;
+        // The run's own length: a violation in its final drain (a step past it) replays
+        // only so.
         writeln!(
             f,
-            "  replay: cargo xtask sim --seed {} --steps {}{}",
+            "  replay: cargo xtask sim --seed {} --steps {} --tabs {}{}{}{}",
             c.seed,
-            self.step,
+            c.steps,
+            c.max_tabs,
+            if c.locks { "" } else { " --no-locks" },
+            c.mutation
+                .map(|m| format!(" --mutation {m:?}"))
+                .unwrap_or_default(),
             if c.storage == Storage::Server {
                 " --server"
             } else {
