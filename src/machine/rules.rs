@@ -166,8 +166,9 @@ pub(super) fn plan_asking_with(
         confirm_possibly: false,
         ..*ask
     };
-    let Plan::NeedsYes { items, since } = plan_with(snap, &unconfirmed, m) else {
-        return plan_with(snap, &unconfirmed, m);
+    let (items, since) = match plan_with(snap, &unconfirmed, m) {
+        Plan::NeedsYes { items, since } => (items, since),
+        plan => return plan,
     };
     let mut key = ask.items.to_vec();
     key.sort();
