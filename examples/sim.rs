@@ -47,6 +47,16 @@ fn run(args: &[String]) -> Result<(), String> {
             "sim: {} steps over {} seeds ({} on the team server's storage), no invariant broken",
             report.steps, report.seeds, report.server_steps
         );
+        println!(
+            "sim: {} of {} charged (source, item) pairs left re-buyable unseen at the seeds' ends ({:.1} %)",
+            report.rebuyable_pairs,
+            report.charged_pairs,
+            100.0 * report.rebuyable_pairs as f64 / report.charged_pairs.max(1) as f64
+        );
+        println!(
+            "sim: {} live requests admitted exactly to the cap, {} refused that would have reached it exactly",
+            report.exact_cap, report.refused_at_cap
+        );
         println!("sim: every mutation caught (storage, seed, step, invariant):");
         for (m, storage, seed, step, inv) in &report.caught {
             println!(

@@ -10,6 +10,16 @@ fn a_million_simulated_steps_break_no_invariant_and_every_mutation_is_caught() {
     assert!(report.steps >= 1_000_000);
     // The team server's storage (processes, sessions, the dead-process sweep) too.
     assert!(report.server_steps >= 250_000);
+    // The oracle cannot pass by accident: totals meet the cap exactly (so `>` against `>=`
+    // is tested: some 40 to 100 times, as the seeds fall), and hardly a charged (source,
+    // item) is left with an unused yes.
+    assert!(report.exact_cap >= 25, "{} exact hits", report.exact_cap);
+    assert!(
+        report.rebuyable_pairs * 50 <= report.charged_pairs,
+        "{} of {} pairs re-buyable",
+        report.rebuyable_pairs,
+        report.charged_pairs
+    );
     for (m, storage, seed, step, invariant) in &report.caught {
         println!(
             "{m:?} ({}): seed {seed}, step {step}: {invariant}",

@@ -202,9 +202,17 @@ impl Totals {
     }
 
     /// Whether a request of `estimate` fits under `cap`; `Err` with what is committed.
+    /// Decided: one that brings the total exactly to the cap fits (committed + estimate ≤
+    /// cap); one micro-dollar more does not.
     pub fn admits(self, estimate: Usd, cap: Cap) -> Result<(), Usd> {
+        self.admits_below(estimate, cap, false)
+    }
+
+    /// [`Totals::admits`]; `strictly` (the mutation only) refuses what reaches the cap.
+    pub(super) fn admits_below(self, estimate: Usd, cap: Cap, strictly: bool) -> Result<(), Usd> {
+        let total = self.committed() + estimate;
         match cap {
-            Some(cap) if self.committed() + estimate > cap => Err(self.committed()),
+            Some(cap) if total > cap || (strictly && total == cap) => Err(self.committed()),
             _ => Ok(()),
         }
     }
@@ -229,6 +237,18 @@ mod tests {
         let t = Totals::default();
         assert!(t.admits(Usd::from_micros(1), Some(Usd::ZERO)).is_err());
         assert!(t.admits(Usd::from_micros(1), None).is_ok());
+        // Exactly to the cap fits; a micro-dollar more does not.
+        let t = Totals {
+            spent: Usd::from_micros(600),
+            possibly_charged: Usd::from_micros(300),
+            in_flight: Usd::from_micros(100),
+        };
+        let cap = Some(Usd::from_micros(1_500));
+        assert_eq!(t.admits(Usd::from_micros(500), cap), Ok(()));
+        assert_eq!(
+            t.admits(Usd::from_micros(501), cap),
+            Err(Usd::from_micros(1_000))
+        );
     }
 
     #[test]

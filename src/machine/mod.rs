@@ -417,7 +417,9 @@ pub struct Run {
     pub chunk: usize,
     /// Buy again what is stored (the user asked for Refresh).
     pub refresh: bool,
-    /// The user said yes to buying again what was possibly charged.
+    /// The user said yes to the question this tab last asked about these items
+    /// ([`Notice::NeedsYes`]): it covers what that question showed, once
+    /// ([`rules::plan_asking`]).
     pub confirm_possibly: bool,
     /// The host makes the requests (a client with its own chunks, backoff and merging):
     /// after the reservation the machine shows [`Notice::Reserved`] and writes ahead each

@@ -51,11 +51,16 @@ pub enum Mutation {
     /// A read under the lock that fails counts as an empty store (no entries, no
     /// reservations, no records; the tab's own settings).
     FailedReadAsEmpty,
+    /// A yes to possibly charged items also buys again the stored records of the request.
+    ConfirmRebuysStored,
+    /// The cap admits only what stays strictly below it: a request that brings the total
+    /// exactly to the cap is refused.
+    CapStrictlyBelow,
 }
 
 impl Mutation {
     /// Every mutation.
-    pub const ALL: [Mutation; 22] = [
+    pub const ALL: [Mutation; 24] = [
         Mutation::SkipWriteAhead,
         Mutation::DropLock,
         Mutation::ResetNotCharged,
@@ -78,5 +83,7 @@ impl Mutation {
         Mutation::UnreservedHostRequest,
         Mutation::LockRequestFailsOpen,
         Mutation::FailedReadAsEmpty,
+        Mutation::ConfirmRebuysStored,
+        Mutation::CapStrictlyBelow,
     ];
 }

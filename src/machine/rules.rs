@@ -5,7 +5,7 @@
 //! does not run a whole `Tab` (the app's tabs, the team server) calls them under its own
 //! lock: a rule lives here once.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::account::Totals;
 use super::{CallId, EntryState, Ms, Mutation, Op, Refusal, Settings, Snapshot};
@@ -107,7 +107,10 @@ pub(super) fn plan_with(snap: &dyn Snapshot, ask: &Ask<'_>, m: Option<Mutation>)
         .items
         .iter()
         .map(String::as_str)
-        .filter(|i| ask.refresh || !snap.has_record(lookup, i))
+        .filter(|i| {
+            let rebuy = ask.confirm_possibly && m == Some(Mutation::ConfirmRebuysStored);
+            ask.refresh || rebuy || !snap.has_record(lookup, i)
+        })
         .collect();
     if !ask.confirm_possibly && m != Some(Mutation::RebuyPossiblyCharged) {
         if let Some((items, since)) = possibly_bought(snap, ask.source, &to_buy) {
@@ -137,6 +140,51 @@ pub(super) fn plan_with(snap: &dyn Snapshot, ask: &Ask<'_>, m: Option<Mutation>)
     } else {
         Plan::Buy(to_buy.into_iter().map(str::to_string).collect())
     }
+}
+
+/// What a host asked its user and has not had answered: per request (its items, sorted),
+/// the last question, its source and the possibly charged items [`Plan::NeedsYes`] showed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Questions(BTreeMap<Vec<String>, (String, BTreeSet<String>)>);
+
+/// [`plan`] for a host that remembers what it asked (`asked`): the user's yes
+/// ([`Ask::confirm_possibly`], a run of the same request again) answers that request's last
+/// question: it covers only the possibly charged items it showed, of its source, and is
+/// used up once the call buys. An item possibly charged since is asked about first (with
+/// the others); so is everything when the request now goes to another source.
+pub fn plan_asking(snap: &dyn Snapshot, ask: &Ask<'_>, asked: &mut Questions) -> Plan {
+    plan_asking_with(snap, ask, asked, None)
+}
+
+pub(super) fn plan_asking_with(
+    snap: &dyn Snapshot,
+    ask: &Ask<'_>,
+    asked: &mut Questions,
+    m: Option<Mutation>,
+) -> Plan {
+    let unconfirmed = Ask {
+        confirm_possibly: false,
+        ..*ask
+    };
+    let (items, since) = match plan_with(snap, &unconfirmed, m) {
+        Plan::NeedsYes { items, since } => (items, since),
+        plan => return plan,
+    };
+    let mut key = ask.items.to_vec();
+    key.sort();
+    let covered = asked.0.get(&key).is_some_and(|(source, shown)| {
+        source == ask.source && items.iter().all(|i| shown.contains(i))
+    });
+    if !ask.confirm_possibly || !covered {
+        let shown = items.iter().cloned().collect();
+        asked.0.insert(key, (ask.source.to_string(), shown));
+        return Plan::NeedsYes { items, since };
+    }
+    let plan = plan_with(snap, ask, m);
+    if matches!(plan, Plan::Buy(_)) {
+        asked.0.remove(&key);
+    }
+    plan
 }
 
 /// Checks a live request of `estimate` against the cap of `settings` (the store's, read
@@ -174,7 +222,8 @@ pub(super) fn admit_with(
     };
     let mut totals = Totals::default();
     snap.each_entry(&mut |e| totals.add(e, since));
-    match (totals.admits(estimate, cap), cap) {
+    let strictly = m == Some(Mutation::CapStrictlyBelow);
+    match (totals.admits_below(estimate, cap, strictly), cap) {
         (Err(committed), Some(cap)) => Err(Refusal::Budget { committed, cap }),
         _ => Ok(()),
     }

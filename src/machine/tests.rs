@@ -358,6 +358,64 @@ fn what_an_interrupted_call_possibly_bought_needs_a_yes() {
     assert_eq!(sends(&effects).len(), 1);
 }
 
+fn interrupted(tab: u64, item: &str, at: Ms) -> Entry {
+    let id = CallId {
+        tab: TabId(tab),
+        n: 0,
+    };
+    Entry {
+        id,
+        call: id,
+        source: "https://api.example.com".into(),
+        live: true,
+        items: vec![item.into()],
+        estimate: Usd::from_micros(50_000),
+        charge: Usd::ZERO,
+        possible: Usd::from_micros(50_000),
+        state: EntryState::PossiblyCharged,
+        at,
+    }
+}
+
+#[test]
+fn a_yes_covers_only_what_the_user_was_asked_about_once() {
+    let mut store = Store {
+        settings: live(None),
+        ..Store::default()
+    };
+    store.entries.push(interrupted(7, "b", 500));
+    let mut tab = Tab::new(TabId(1), store.settings.clone(), true);
+    let effects = drive(&mut tab, &mut store, Event::Run(run(&["a", "b", "c"])));
+    assert!(sends(&effects).is_empty());
+    // After the question, "c" too was possibly charged (another tab's call, interrupted):
+    // the user's yes was about "b" alone, so the run asks again, for both.
+    store.entries.push(interrupted(8, "c", 700));
+    let yes = Run {
+        confirm_possibly: true,
+        ..run(&["a", "b", "c"])
+    };
+    let effects = drive(&mut tab, &mut store, Event::Run(yes.clone()));
+    assert!(sends(&effects).is_empty(), "{effects:?}");
+    assert!(effects.contains(&Effect::Show(
+        1,
+        Notice::NeedsYes {
+            items: vec!["b".into(), "c".into()],
+            since: 700
+        }
+    )));
+    let effects = drive(&mut tab, &mut store, Event::Run(yes.clone()));
+    assert_eq!(sends(&effects).len(), 1);
+    // That yes is used up: what the new call possibly bought is asked about again.
+    let mut unknown = store.entries.pop().expect("its entry");
+    unknown.state = EntryState::PossiblyCharged;
+    unknown.possible = unknown.estimate;
+    store.entries.push(unknown);
+    store.reservations.clear();
+    store.records.clear();
+    let effects = drive(&mut tab, &mut store, Event::Run(yes));
+    assert!(sends(&effects).is_empty(), "{effects:?}");
+}
+
 #[test]
 fn clearing_history_never_frees_a_reservation() {
     let mut store = Store {

@@ -127,11 +127,18 @@ impl fmt::Display for Violation {
             c.storage.as_str()
         )?;
         writeln!(f, "  {}", self.detail)?;
+        // The run's own length: a violation in its final drain (a step past it) replays
+        // only so.
         writeln!(
             f,
-            "  replay: cargo xtask sim --seed {} --steps {}{}",
+            "  replay: cargo xtask sim --seed {} --steps {} --tabs {}{}{}{}",
             c.seed,
-            self.step,
+            c.steps,
+            c.max_tabs,
+            if c.locks { "" } else { " --no-locks" },
+            c.mutation
+                .map(|m| format!(" --mutation {m:?}"))
+                .unwrap_or_default(),
             if c.storage == Storage::Server {
                 " --server"
             } else {
@@ -221,6 +228,14 @@ pub struct SuiteReport {
     /// Per mutation and storage: the seed and step of the violation that caught it, and
     /// its invariant.
     pub caught: Vec<(Mutation, Storage, u64, u64, &'static str)>,
+    /// At the end of each seed, summed: the (source, item) pairs the service charged.
+    pub charged_pairs: u64,
+    /// Of them, those the oracle would have let be charged once more unseen.
+    pub rebuyable_pairs: u64,
+    /// Live requests admitted that brought the committed total exactly to the cap.
+    pub exact_cap: u64,
+    /// Refusals for the cap of a request that would have reached it exactly, at most.
+    pub refused_at_cap: u64,
 }
 
 /// Mutations the server's storage cannot show: it always has the database's lock, so a
@@ -247,8 +262,14 @@ pub fn suite(first_seed: u64, min_steps: u64, mutation_seeds: u64) -> Result<Sui
         let mut steps = 0;
         let mut seed = first_seed;
         while steps < min {
-            match run(config(seed)) {
-                Ok(n) => steps += n,
+            match run_with_stats(config(seed)) {
+                Ok((n, stats)) => {
+                    steps += n;
+                    report.charged_pairs += stats.charged_pairs;
+                    report.rebuyable_pairs += stats.rebuyable_pairs;
+                    report.exact_cap += stats.exact_cap;
+                    report.refused_at_cap += stats.refused_at_cap;
+                }
                 Err(v) => return Err(shrink(*v).to_string()),
             }
             report.seeds += 1;

@@ -124,6 +124,8 @@ pub struct Tab {
     to_free: Vec<CallId>,
     /// Changes asked for while another money setting is in flight.
     settings_queue: VecDeque<Setting>,
+    /// Possibly charged items this tab asked its user about, per request: what a yes covers.
+    asked: super::rules::Questions,
     /// A deliberate fault (simulator only).
     #[cfg(feature = "sim")]
     pub mutation: Option<Mutation>,
@@ -151,6 +153,7 @@ impl Tab {
             waiting: Vec::new(),
             to_free: Vec::new(),
             settings_queue: VecDeque::new(),
+            asked: super::rules::Questions::default(),
             #[cfg(feature = "sim")]
             mutation: None,
         }

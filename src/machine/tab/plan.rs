@@ -158,7 +158,8 @@ impl Tab {
             locks: self.locks,
             running: &|m| active.contains(&m),
         };
-        let to_buy = match rules::plan_with(snap, &ask, self.mutation()) {
+        let m = self.mutation();
+        let to_buy = match rules::plan_asking_with(snap, &ask, &mut self.asked, m) {
             Plan::Buy(items) => items,
             Plan::NeedsYes { items, since } => {
                 self.call(n)?.phase = Phase::Over;

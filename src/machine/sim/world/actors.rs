@@ -3,7 +3,7 @@
 use super::{Click, Pending, SimTab, World, ITEMS, URLS};
 use crate::machine::sim::Storage;
 use crate::machine::sim::Violation;
-use crate::machine::{Event, Mode, Ms, Period, Run, Setting, StoreError, Tab, TabId};
+use crate::machine::{CallId, Event, Mode, Ms, Period, Run, Setting, StoreError, Tab, TabId};
 use crate::money::Usd;
 
 impl World {
@@ -13,10 +13,20 @@ impl World {
             self.db.quota_full = false;
         }
         let before = self.now;
+        // True time only moves on; a tab's clock is set anywhere within the seed's skew of
+        // it (hours or days; back as often as forward).
         match self.rng.below(100) {
             0..=89 => self.now += 1 + self.rng.below(3_000) as Ms,
             90..=95 => self.now += 3_600_000 * (1 + self.rng.below(30) as Ms),
-            _ => self.now -= 60_000 * (1 + self.rng.below(2_000) as Ms),
+            _ => {
+                let alive = self.alive_ids();
+                if !alive.is_empty() {
+                    let t = alive[self.rng.below(alive.len() as u64) as usize];
+                    let skew = self.any_skew();
+                    let was = std::mem::replace(&mut self.tabs[t.0 as usize].skew, skew);
+                    self.note(|| format!("t{} clock set {:+} ms", t.0, skew - was));
+                }
+            }
         }
         let now = self.now;
         self.note(|| format!("clock {:+} ms -> {now}", now - before));
@@ -65,28 +75,46 @@ impl World {
                 {
                     return Ok(());
                 }
-                let n = 1 + self.rng.below(8) as usize;
-                let mut items: Vec<String> = (0..n)
-                    .map(|_| format!("k{}", self.rng.below(ITEMS)))
-                    .collect();
-                items.sort();
-                items.dedup();
+                // The user answers a question a tab asked by running the same request
+                // again (the app's yes); the yes covers only what was asked about.
+                let tab = &mut self.tabs[t.0 as usize];
+                let answer = (!tab.asked.is_empty() && self.rng.chance(50)).then(|| {
+                    let i = self.rng.below(tab.asked.len() as u64) as usize;
+                    tab.asked.swap_remove(i)
+                });
+                let items = match &answer {
+                    Some(a) => a.request.clone(),
+                    None => {
+                        let n = 1 + self.rng.below(8) as usize;
+                        let mut items: Vec<String> = (0..n)
+                            .map(|_| format!("k{}", self.rng.below(ITEMS)))
+                            .collect();
+                        items.sort();
+                        items.dedup();
+                        items
+                    }
+                };
                 let run = Run {
                     items: items.clone(),
                     each: Usd::from_micros(300 + 100 * self.rng.below(8) as i64),
                     chunk: 1 + self.rng.below(3) as usize,
                     refresh: self.rng.chance(5),
-                    confirm_possibly: self.rng.chance(30),
+                    confirm_possibly: answer.is_some(),
                     host_sends: self.rng.chance(50),
                     clicked: None,
                 };
                 let shown = self.tabs[t.0 as usize].tab.settings();
                 let target = shown.target().ok();
                 let confirmed = shown.insecure_ok.clone();
-                if let Some(target) = &target {
-                    if run.refresh || run.confirm_possibly {
-                        self.ledger.grant(&target.source, &items);
-                    }
+                let call = CallId {
+                    tab: t,
+                    n: self.tabs[t.0 as usize].clicks.len() as u32,
+                };
+                if let (Some(target), true) = (&target, run.refresh) {
+                    self.ledger.grant(call, &target.source, &items);
+                }
+                if let Some(a) = &answer {
+                    self.ledger.grant(call, &a.source, &a.items);
                 }
                 self.tabs[t.0 as usize].clicks.push(Click {
                     items,
@@ -116,18 +144,28 @@ impl World {
                 Event::Cancel(self.rng.below(calls) as u32)
             }
             63..=92 => {
-                let s = self.setting();
+                let s = self.setting(t);
                 self.asked.push((t, s.clone()));
                 Event::Change(s)
             }
-            93..=96 => Event::ResetMeter,
+            93..=96 => {
+                self.watch_reset_clicked(t);
+                Event::ResetMeter
+            }
             _ => Event::ClearHistory,
         };
         self.note(|| format!("t{} user {}", t.0, describe(&event)));
         self.event(t, event)
     }
 
-    pub(super) fn setting(&mut self) -> Setting {
+    /// A clock's offset from true time, within the seed's skew.
+    fn any_skew(&mut self) -> Ms {
+        let skew = self.skew as u64;
+        self.rng.below(2 * skew + 1) as Ms - self.skew
+    }
+
+    /// A setting user of tab `t` changes.
+    pub(super) fn setting(&mut self, t: TabId) -> Setting {
         match self.rng.below(7) {
             0 => Setting::Mode(if self.rng.chance(50) {
                 Mode::Live
@@ -140,10 +178,18 @@ impl World {
             } else {
                 String::new()
             }),
-            3 => Setting::Cap(match self.rng.below(4) {
+            // Prices are whole hundreds of micro-dollars, and so are most caps: totals meet
+            // a cap exactly, so `>` against `>=` is tested; a user also raises the cap to
+            // let exactly what is committed and a few requests more through.
+            3 => Setting::Cap(match self.rng.below(6) {
                 0 => None,
                 1 => Some(Usd::ZERO),
-                _ => Some(Usd::from_micros(self.rng.below(30_000) as i64)),
+                2 => Some(Usd::from_micros(self.rng.below(30_000) as i64)),
+                3 => {
+                    let room = Usd::from_micros(100 * self.rng.below(30) as i64);
+                    Some(self.cap_to_fit(t, room))
+                }
+                _ => Some(Usd::from_micros(100 * self.rng.below(300) as i64)),
             }),
             4 => Setting::Period(Period::ALL[self.rng.below(3) as usize]),
             _ => Setting::Other(self.rng.below(1_000) as u32),
@@ -175,12 +221,13 @@ impl World {
         let id = TabId(self.tabs.len() as u64);
         let mut tab = Tab::new(id, self.db.settings.clone(), self.config.locks);
         tab.mutation = self.config.mutation;
-        let skew = self.rng.below(10_001) as Ms - 5_000;
+        let skew = self.any_skew();
         self.tabs.push(SimTab {
             tab,
             skew,
             conn: Ok(()),
             clicks: Vec::new(),
+            asked: Vec::new(),
         });
         self.alive.push(true);
         self.sessions.push(true);
@@ -224,6 +271,8 @@ impl World {
             }
         }
         self.pending = keep;
+        // Its calls are over: their unused yeses go with them.
+        self.ledger.yeses.retain(|c, _| c.tab != t);
         // What it asked and did not store is lost with it.
         self.asked.retain(|(o, _)| *o != t);
         Ok(())

@@ -7,15 +7,17 @@
 mod actors;
 mod host;
 mod job;
+mod lock;
 mod server;
+mod watch;
 
 use std::collections::{HashMap, VecDeque};
 
 use super::check::{self, Broken, Ledger, Records};
 use super::{Config, Rng, Storage, Violation};
 use crate::machine::{
-    Body, Effect, Entry, EntryId, EntryState, Event, Mode, Ms, Notice, Op, Outcome, Refusal,
-    Reservation, Run, Setting, Settings, Snapshot, StoreError, Tab, TabId, Target,
+    Body, CallId, Effect, Entry, EntryId, EntryState, Event, Mode, Ms, Notice, Op, Outcome,
+    Refusal, Reservation, Run, Setting, Settings, StoreError, Tab, TabId, Target,
 };
 use crate::money::Usd;
 
@@ -64,41 +66,6 @@ impl Db {
     }
 }
 
-/// The store as a tab reads it under the lock.
-struct View<'a> {
-    db: &'a Db,
-    alive: &'a [bool],
-    locks: bool,
-    /// On the server's storage, whose database session is held (else `None`).
-    sessions: Option<&'a [bool]>,
-}
-
-impl Snapshot for View<'_> {
-    fn settings(&self) -> &Settings {
-        &self.db.settings
-    }
-    fn each_entry(&self, f: &mut dyn FnMut(&Entry)) {
-        self.db.entries.values().for_each(f);
-    }
-    fn each_reservation(&self, f: &mut dyn FnMut(&Reservation)) {
-        self.db.reservations.iter().for_each(f);
-    }
-    fn has_record(&self, source: Option<&str>, item: &str) -> bool {
-        match source {
-            Some(s) => self
-                .db
-                .records
-                .contains_key(&(s.to_string(), item.to_string())),
-            None => self.db.records.keys().any(|(_, i)| i == item),
-        }
-    }
-    fn tab_open(&self, tab: TabId) -> Option<bool> {
-        let open = self.sessions.unwrap_or(self.alive);
-        self.locks
-            .then(|| open.get(tab.0 as usize).copied().unwrap_or(false))
-    }
-}
-
 /// A click as the user made it: its items, where the tab showed it would go.
 struct Click {
     items: Vec<String>,
@@ -110,11 +77,21 @@ struct Click {
     confirmed: String,
 }
 
+/// What a tab asked its user about: possibly charged `items` of `source`, for a click
+/// on `request`. The user's yes is a run of the same request (as the app's is).
+struct Asked {
+    source: String,
+    request: Vec<String>,
+    items: Vec<String>,
+}
+
 struct SimTab {
     tab: Tab,
     skew: Ms,
     conn: Result<(), StoreError>,
     clicks: Vec<Click>,
+    /// Questions shown and not answered yet.
+    asked: Vec<Asked>,
 }
 
 enum Pending {
@@ -177,6 +154,14 @@ pub struct Stats {
     pub host_sends: u64,
     /// Lock requests that failed, and reads under the lock that failed.
     pub lock_faults: u64,
+    /// At the last quiet point: the (source, item) pairs the service charged.
+    pub charged_pairs: u64,
+    /// Of them, those the oracle would let be charged once more unseen (an unused yes).
+    pub rebuyable_pairs: u64,
+    /// Live write-aheads that brought the committed total exactly to the cap (admitted).
+    pub exact_cap: u64,
+    /// Refusals for the cap of a request that would have reached it exactly, at most.
+    pub refused_at_cap: u64,
 }
 
 /// One simulated world ([`super`]).
@@ -209,10 +194,16 @@ pub struct World {
     jobs: Vec<job::Job>,
     /// The call whose host is asking to send a request now.
     sending: Option<(TabId, u32)>,
-    /// Per mille of lock requests that fail, and of reads under the lock: a third of the
+    /// Per mille of lock requests that fail, and of reads under the lock: a fifth of the
     /// seeds run on a flaky browser (3 % fail, 9 % of contended lock requests), the others
     /// fail rarely.
     flaky: u64,
+    /// How far any tab's clock may be from true time (`now`), for this seed.
+    skew: Ms,
+    /// Resets of the meter clicked and not stored yet, by tab.
+    resets: Vec<(TabId, check::Written)>,
+    /// When the user clicked the stored reset.
+    reset: Option<check::Written>,
 }
 
 impl World {
@@ -256,7 +247,14 @@ impl World {
             asked: Vec::new(),
             jobs: Vec::new(),
             sending: None,
-            flaky: if config.seed % 3 == 0 { 30 } else { 2 },
+            flaky: if config.seed % 5 == 0 { 30 } else { 2 },
+            skew: match (config.seed / 3) % 3 {
+                0 => 5_000,
+                1 => 6 * 3_600_000,
+                _ => 3 * 86_400_000,
+            },
+            resets: Vec::new(),
+            reset: None,
         };
         w.open();
         w
@@ -340,16 +338,8 @@ impl World {
     }
 
     fn deliver(&mut self) -> Result<(), Box<Violation>> {
-        // A request waiting while another tab holds the lock is rejected now and then (given
-        // up after a wait): the moment a tab that went on without it would race the holder.
-        let held = self.lock.is_some() && self.config.locks;
-        if held && !self.queue.is_empty() && self.rng.below(1_000) < 3 * self.flaky {
-            let i = self.rng.below(self.queue.len() as u64) as usize;
-            if let Some(t) = self.queue.remove(i) {
-                self.stats.lock_faults += 1;
-                self.note(|| format!("t{} lock request rejected while waiting", t.0));
-                return self.event(t, Event::Locked(Err(StoreError::Lock)));
-            }
+        if let Some(t) = self.lock_given_up() {
+            return self.event(t, Event::Locked(Err(StoreError::Lock)));
         }
         let n = self.deliverable();
         let mut i = self.rng.below(n as u64) as usize;
@@ -372,11 +362,7 @@ impl World {
                     self.event(t, Event::Run(run))
                 }
                 Pending::Read(t) => self.read(t),
-                Pending::LockFailed(t) => {
-                    self.stats.lock_faults += 1;
-                    self.note(|| format!("t{} lock request failed", t.0));
-                    self.event(t, Event::Locked(Err(StoreError::Lock)))
-                }
+                Pending::LockFailed(t) => self.lock_failed(t),
             };
         }
         i -= self.pending.len();
@@ -399,46 +385,6 @@ impl World {
             return self.host_act(i);
         }
         self.grant()
-    }
-
-    fn grant(&mut self) -> Result<(), Box<Violation>> {
-        while let Some(t) = self.queue.pop_front() {
-            if !self.alive[t.0 as usize] {
-                continue;
-            }
-            self.lock = Some(t);
-            self.note(|| format!("t{} granted the lock", t.0));
-            return self.event(t, Event::Locked(Ok(())));
-        }
-        Ok(())
-    }
-
-    /// Tab `t` reads the store (under the lock, unless a mutation goes on without it): a
-    /// cut connection or a failed read (now and then) is an error, never a partial view.
-    fn read(&mut self, t: TabId) -> Result<(), Box<Violation>> {
-        if !self.alive[t.0 as usize] {
-            return Ok(());
-        }
-        let failed = match self.tabs[t.0 as usize].conn {
-            Err(e) => Some(e),
-            Ok(()) if self.rng.below(1_000) < self.flaky => Some(StoreError::Unreadable),
-            Ok(()) => None,
-        };
-        if let Some(e) = failed {
-            self.stats.lock_faults += 1;
-            self.note(|| format!("t{} read failed: {e:?}", t.0));
-            return self.event(t, Event::Granted(Err(e)));
-        }
-        let now = self.clock(t);
-        let view = View {
-            db: &self.db,
-            alive: &self.alive,
-            locks: self.config.locks,
-            sessions: (self.config.storage == Storage::Server).then_some(&self.sessions[..]),
-        };
-        let tab = &mut self.tabs[t.0 as usize].tab;
-        tab.step(now, Event::Granted(Ok(&view)), &mut self.out);
-        self.effects(t)
     }
 
     fn commit(&mut self, t: TabId, txn: u32, ops: Vec<Op>) -> Result<(), Box<Violation>> {
@@ -466,8 +412,9 @@ impl World {
                 if let Some(i) = asked {
                     self.asked.remove(i);
                     self.intended.apply(s);
-                } else if let Setting::ResetAt(_) = s {
+                } else if let Setting::ResetAt(stamp) = s {
                     self.intended.apply(s);
+                    self.watch_reset_stored(t, *stamp);
                 }
             }
         }
@@ -507,7 +454,10 @@ impl World {
                         self.lock = None;
                     }
                 }
-                Effect::Commit { txn, ops } => self.pending.push(Pending::Commit(t, txn, ops)),
+                Effect::Commit { txn, ops } => {
+                    self.watch_commit(t, &ops);
+                    self.pending.push(Pending::Commit(t, txn, ops));
+                }
                 Effect::Announce(s) => {
                     for other in self.alive_ids() {
                         // A message is lost now and then (a tab frozen or closing).
@@ -530,6 +480,7 @@ impl World {
                 Effect::Show(n, Notice::Reserved(items)) => self.host_reserved(t, n, items),
                 Effect::Show(n, Notice::Answered) => {
                     self.stats.answered += 1;
+                    self.ledger.yeses.remove(&CallId { tab: t, n });
                     let click = &self.tabs[t.0 as usize].clicks[n as usize];
                     let source = click.target.as_ref().map(|c| c.source.clone());
                     let missing = click.items.iter().find(|i| {
@@ -548,9 +499,16 @@ impl World {
                     }
                 }
                 Effect::Show(n, notice) => match notice {
+                    // A call that is over takes its unused yeses with it.
+                    Notice::Done => {
+                        self.ledger.yeses.remove(&CallId { tab: t, n });
+                    }
                     Notice::Refused(why) => {
                         match why {
-                            Refusal::Budget { .. } => self.stats.over_cap += 1,
+                            Refusal::Budget { .. } => {
+                                self.stats.over_cap += 1;
+                                self.watch_over_cap(t, n)?;
+                            }
                             Refusal::SettingsChanged => self.stats.retargets_refused += 1,
                             Refusal::Storage(_) | Refusal::NoLocks => {
                                 self.stats.storage_refused += 1
@@ -561,7 +519,7 @@ impl World {
                         let answers = why == Refusal::NotReserved && self.sending == Some((t, n));
                         self.host_refused(t, n, answers);
                     }
-                    Notice::NeedsYes { .. } => self.stats.needs_yes += 1,
+                    Notice::NeedsYes { items, .. } => self.watch_asked(t, n, items),
                     Notice::Waiting => self.stats.waits += 1,
                     Notice::Unsaved => self.stats.unsaved += 1,
                     _ => {}
@@ -582,8 +540,9 @@ impl World {
         estimate: Usd,
     ) -> Result<(), Box<Violation>> {
         self.note(|| format!("t{} sends {entry:?} {items:?} to {}", t.0, target.source));
+        // When it was written ahead, on the oracle's clock (never the machine's stamp).
         let at = match self.db.entries.get(&entry) {
-            Some(e) if e.state == EntryState::Sent => e.at,
+            Some(e) if e.state == EntryState::Sent => self.ledger.written[&entry],
             _ => {
                 return Err(self.fail((
                     "sent without its write-ahead",
@@ -602,7 +561,7 @@ impl World {
         self.stats.live_sends += u64::from(live);
         if live {
             self.ledger
-                .within_cap(&self.db.settings, at, estimate)
+                .within_cap(&self.intended, at, self.reset, self.skew, estimate)
                 .map_err(|b| self.fail(b))?;
         }
         // The service's answer, with the sandbox's faults.
@@ -625,6 +584,7 @@ impl World {
         };
         let received = self.ledger.receive(
             entry,
+            CallId { tab: t, n: call },
             &target.source,
             live,
             at,
@@ -683,6 +643,7 @@ impl World {
 
     fn quiet(&mut self) -> Result<(), Box<Violation>> {
         self.stats.quiet_points += 1;
+        (self.stats.charged_pairs, self.stats.rebuyable_pairs) = self.ledger.rebuyable();
         for e in self.db.entries.values() {
             let alive = self.alive[e.id.tab.0 as usize];
             check::quiet_entry(e, &self.ledger, alive, &self.db.records)
