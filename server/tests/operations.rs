@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{post, request, Team};
+use common::{post, request, Team, METRICS_TOKEN};
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -373,4 +373,96 @@ async fn an_https_upstream_is_accepted_verified_and_used() {
     assert_eq!(reply.cost(), 0);
     assert_eq!(team.ledger().charged().count(), 1);
     let _ = std::fs::remove_file(ca_file);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn health_answers_any_origin_and_metrics_count_requests_and_spend() {
+    let mut team = Team::new().await;
+    let token = team.member("ana", None).await;
+    let url = team.start_default();
+    let health = request(
+        &url,
+        "GET",
+        "/health",
+        &[("origin", "https://probe.example")],
+        "",
+    )
+    .await;
+    assert_eq!(health.status, 200, "{}", health.body);
+    let v: serde_json::Value = serde_json::from_str(&health.body).unwrap();
+    assert_eq!(
+        (&v["database"], &v["liveness_lock"], &v["upstream"]),
+        (&json!("ok"), &json!("ok"), &json!("ok"))
+    );
+    let reply = post(&url, SEARCH_VOLUME, &keywords(&token, &["metered"])).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(request(&url, "GET", "/metrics", &[], "").await.status, 401);
+    let bearer = format!("Bearer {METRICS_TOKEN}");
+    let metrics = request(&url, "GET", "/metrics", &[("authorization", &bearer)], "").await;
+    assert_eq!(metrics.status, 200, "{}", metrics.body);
+    let m = &metrics.body;
+    assert!(
+        m.contains(r#"serpkit_requests_total{route="search_volume/bulk",status="200"} 1"#),
+        "{m}"
+    );
+    let charged = format!("serpkit_charged_usd_total {}", reply.cost() as f64 / 1e6);
+    assert!(m.contains(&charged), "{charged} in {m}");
+    for name in [
+        "serpkit_possibly_charged_usd_total 0",
+        "serpkit_calls_in_flight 0",
+        "serpkit_reservations_held 0",
+        "serpkit_upstream_seconds_count 1",
+    ] {
+        assert!(m.contains(name), "{name} in {m}");
+    }
+    // The service down: unhealthy, and says why.
+    let mut down = Team::new().await;
+    let (_, dead) = down.start_with(sandbox::DEFAULT_KEY, "http://127.0.0.1:9", &[], None);
+    let health = request(&dead, "GET", "/health", &[], "").await;
+    assert_eq!(health.status, 503, "{}", health.body);
+    assert!(
+        health.body.contains("\"upstream\":\"") && !health.body.contains("\"upstream\":\"ok\"")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn one_log_line_per_request_names_the_member_and_cost_never_a_secret() {
+    use std::io::{BufRead, BufReader};
+    let team = Team::new().await;
+    let token = team.member("ana", None).await;
+    let key = sandbox::DEFAULT_KEY;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_serpkit-server"))
+        .args(["serve", "--port", "0", "--upstream", &team.upstream])
+        .env("DATABASE_URL", &team.database)
+        .env("SERPKIT_SERVICE_KEY", key)
+        .env("SERPKIT_LOG", "json")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line.trim().strip_prefix("server: ").unwrap().to_string();
+    let reply = post(&url, SEARCH_VOLUME, &keywords(&token, &["logged"])).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut logs = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut logs).unwrap();
+    assert!(!logs.contains(&token) && !logs.contains(key), "{logs}");
+    let requests: Vec<serde_json::Value> = logs
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["fields"]["message"] == "request")
+        .collect();
+    assert_eq!(requests.len(), 1, "{logs}");
+    let f = &requests[0]["fields"];
+    assert_eq!(f["member"], "ana");
+    assert_eq!(f["route"], "search_volume/bulk");
+    assert_eq!(f["status"], 200);
+    assert_eq!(common::micros(f["cost"].as_str().unwrap()), reply.cost());
+    assert!(f["ms"].as_f64().is_some_and(|ms| ms > 0.0));
+    assert!(requests[0]["timestamp"].is_string());
 }

@@ -14,6 +14,9 @@ use sandbox::{Config, Date, Ledger, Sandbox, DEFAULT_KEY};
 use serpkit_server::{auth, db};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+/// The metrics token of the servers tests start.
+pub const METRICS_TOKEN: &str = "test-metrics-token";
+
 /// One test's world: a database, the sandbox and the server processes started on them.
 pub struct Team {
     /// `host=… dbname=…` of this test's database.
@@ -131,6 +134,7 @@ impl Team {
             .args(args)
             .env("DATABASE_URL", &self.database)
             .env("SERPKIT_SERVICE_KEY", key)
+            .env("SERPKIT_METRICS_TOKEN", METRICS_TOKEN)
             .stdout(Stdio::piped());
         if let Some(n) = open_files {
             use std::os::unix::process::CommandExt;
