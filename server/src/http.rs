@@ -143,12 +143,27 @@ async fn respond(
         )
     } else if method == Method::OPTIONS {
         json(204, String::new())
-    } else if method == Method::GET && uri.path().starts_with("/team/") {
-        team(app, uri.path(), uri.query(), headers).await
-    } else if method == Method::POST && uri.path() == "/team/schedules" {
-        add_schedule(app, headers, body).await
-    } else if method == Method::DELETE && uri.path().starts_with("/team/schedules/") {
-        delete_schedule(app, uri.path(), headers).await
+    } else if (method == Method::GET && uri.path().starts_with("/team/"))
+        || (method == Method::POST && uri.path() == "/team/schedules")
+        || (method == Method::DELETE && uri.path().starts_with("/team/schedules/"))
+    {
+        match bearer(app, headers).await {
+            Ok(member) => {
+                let mut r = if method == Method::GET {
+                    team(app, &member, uri.path(), uri.query()).await
+                } else if method == Method::POST {
+                    add_schedule(app, &member, headers, body).await
+                } else {
+                    delete_schedule(app, &member, uri.path()).await
+                };
+                r.extensions_mut().insert(Logged {
+                    member: Some(member.name),
+                    ..Logged::default()
+                });
+                r
+            }
+            Err(r) => r,
+        }
     } else if method == Method::POST {
         operation(app, uri.path(), headers, body).await
     } else {
@@ -445,11 +460,7 @@ async fn metrics(app: &App, headers: &HeaderMap) -> Response<Body> {
 }
 
 /// `DELETE /team/schedules/<id>`: the caller's own schedule and its stored runs.
-async fn delete_schedule(app: &App, path: &str, headers: &HeaderMap) -> Response<Body> {
-    let member = match bearer(app, headers).await {
-        Ok(m) => m,
-        Err(r) => return r,
-    };
+async fn delete_schedule(app: &App, member: &auth::Member, path: &str) -> Response<Body> {
     let Some(id) = path
         .strip_prefix("/team/schedules/")
         .and_then(|id| id.parse::<i64>().ok())
@@ -503,11 +514,12 @@ async fn bearer(app: &App, headers: &HeaderMap) -> Result<auth::Member, Response
 
 /// `POST /team/schedules` `{"operation": "ranked-keywords/domain", "request": {…}, "every":
 /// "day"}`: the request (without a key) checked as a call would be, first run now.
-async fn add_schedule(app: &App, headers: &HeaderMap, body: Body) -> Response<Body> {
-    let member = match bearer(app, headers).await {
-        Ok(m) => m,
-        Err(r) => return r,
-    };
+async fn add_schedule(
+    app: &App,
+    member: &auth::Member,
+    headers: &HeaderMap,
+    body: Body,
+) -> Response<Body> {
     if !is_json(headers) {
         return error(415, "unsupported_media_type", "send JSON");
     }
@@ -543,19 +555,15 @@ async fn add_schedule(app: &App, headers: &HeaderMap, body: Body) -> Response<Bo
     if let Err(e) = request.check() {
         return json(400, error_body(e.code(), &e.to_string(), Some(&e.field)));
     }
-    match crate::schedule::add(app, &member, &request, every, app.now()).await {
+    match crate::schedule::add(app, member, &request, every, app.now()).await {
         Ok(id) => json(201, serde_json::json!({ "id": id }).to_string()),
         Err(e) => database(&e),
     }
 }
 
-async fn team(app: &App, path: &str, query: Option<&str>, headers: &HeaderMap) -> Response<Body> {
-    let member = match bearer(app, headers).await {
-        Ok(m) => m,
-        Err(r) => return r,
-    };
+async fn team(app: &App, member: &auth::Member, path: &str, query: Option<&str>) -> Response<Body> {
     let result = match path {
-        "/team/spend" => crate::report::spend(app, &member).await,
+        "/team/spend" => crate::report::spend(app, member).await,
         "/team/purchases" => crate::report::purchases(app).await,
         "/team/records" => {
             // `after=<n>`, the `next` of the page before (0 or missing: from the first).
@@ -582,8 +590,8 @@ async fn team(app: &App, path: &str, query: Option<&str>, headers: &HeaderMap) -
             };
             crate::schedule::history(app, &domain, limit).await
         }
-        "/team/journal" => crate::report::journal(app, &member).await,
-        "/team/schedules" => crate::schedule::list(app, &member).await,
+        "/team/journal" => crate::report::journal(app, member).await,
+        "/team/schedules" => crate::schedule::list(app, member).await,
         _ => return error(404, "not_found", "no such team resource"),
     };
     match result {

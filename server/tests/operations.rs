@@ -447,6 +447,16 @@ async fn one_log_line_per_request_names_the_member_and_cost_never_a_secret() {
     let url = line.trim().strip_prefix("server: ").unwrap().to_string();
     let reply = post(&url, SEARCH_VOLUME, &keywords(&token, &["logged"])).await;
     assert_eq!(reply.status, 200, "{}", reply.body);
+    let bearer = format!("Bearer {token}");
+    let spend = request(
+        &url,
+        "GET",
+        "/team/spend",
+        &[("authorization", &bearer)],
+        "",
+    )
+    .await;
+    assert_eq!(spend.status, 200, "{}", spend.body);
     let _ = child.kill();
     let _ = child.wait();
     let mut logs = String::new();
@@ -457,7 +467,9 @@ async fn one_log_line_per_request_names_the_member_and_cost_never_a_secret() {
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .filter(|v| v["fields"]["message"] == "request")
         .collect();
-    assert_eq!(requests.len(), 1, "{logs}");
+    assert_eq!(requests.len(), 2, "{logs}");
+    assert_eq!(requests[1]["fields"]["member"], "ana");
+    assert_eq!(requests[1]["fields"]["route"], "/team/spend");
     let f = &requests[0]["fields"];
     assert_eq!(f["member"], "ana");
     assert_eq!(f["route"], "search_volume/bulk");
