@@ -158,16 +158,10 @@ async fn main() {
     println!();
     println!("{members} members × {per_member} calls at once on one server process: {per_second:.0} calls/s");
     let (c50, c95) = (percentile(&commit, 0.5), percentile(&commit, 0.95));
-    let added = |p: f64| percentile(&buying, p) - percentile(&direct, p);
     println!();
     println!(
         "| database (`fsync` {fsync}, `synchronous_commit` {synchronous_commit}) | p50 ms | p95 ms |"
     );
     println!("| --- | --- | --- |");
     println!("| one commit (a one-row INSERT, autocommitted) | {c50:.2} | {c95:.2} |");
-    println!(
-        "| a purchase's added latency beyond its two commits (added − 2 × commit) | {:.2} | {:.2} |",
-        added(0.5) - 2.0 * c50,
-        added(0.95) - 2.0 * c95
-    );
 }
