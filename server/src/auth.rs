@@ -5,6 +5,8 @@
 use deadpool_postgres::Pool;
 use sha2::{Digest, Sha256};
 
+use crate::errors::cause;
+
 /// A member the token named, active.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Member {
@@ -48,7 +50,7 @@ fn claimed_id(token: &str) -> Option<i64> {
 }
 
 /// Equal byte strings, in time that depends only on their lengths (the hashes' is fixed).
-fn same(a: &[u8], b: &[u8]) -> bool {
+pub fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
@@ -58,7 +60,7 @@ pub async fn member(pool: &Pool, token: &str) -> Result<Member, AuthError> {
     let c = pool
         .get()
         .await
-        .map_err(|e| AuthError::Database(e.to_string()))?;
+        .map_err(|e| AuthError::Database(cause(&e)))?;
     // Prepared once per connection (every call asks: a statement prepared per query is a
     // second round trip).
     let statement = c
@@ -66,11 +68,11 @@ pub async fn member(pool: &Pool, token: &str) -> Result<Member, AuthError> {
             "SELECT name, token_hash, cap_micros FROM members WHERE id = $1 AND revoked_at IS NULL",
         )
         .await
-        .map_err(|e| AuthError::Database(e.to_string()))?;
+        .map_err(|e| AuthError::Database(cause(&e)))?;
     let row = c
         .query_opt(&statement, &[&id])
         .await
-        .map_err(|e| AuthError::Database(e.to_string()))?
+        .map_err(|e| AuthError::Database(cause(&e)))?
         .ok_or(AuthError::Refused)?;
     let stored: Vec<u8> = row.get(1);
     if !same(&stored, &hash(token)) {
@@ -90,8 +92,39 @@ pub async fn add_member(
     cap_micros: Option<i64>,
     now: i64,
 ) -> Result<String, String> {
-    let mut c = pool.get().await.map_err(|e| e.to_string())?;
-    let tx = c.transaction().await.map_err(|e| e.to_string())?;
+    let pg = |e: tokio_postgres::Error| format!("database: {}", cause(&e));
+    if name.trim().is_empty() || name.chars().any(char::is_control) {
+        return Err(format!(
+            "{name:?}: a member's name is not empty and has no control characters"
+        ));
+    }
+    let mut c = pool
+        .get()
+        .await
+        .map_err(|e| format!("database: {}", cause(&e)))?;
+    let tx = c.transaction().await.map_err(pg)?;
+    // Decided: a name stays with its member, revoked or not (the journal and the team's
+    // purchases name it), so it is never given to a second member.
+    let taken = tx
+        .query_opt(
+            "SELECT revoked_at IS NULL FROM members WHERE name = $1",
+            &[&name],
+        )
+        .await
+        .map_err(pg)?;
+    match taken.map(|r| r.get::<_, bool>(0)) {
+        Some(true) => {
+            return Err(format!(
+                "a member named {name:?} exists (`rotate-token {name}` gives it a new token)"
+            ))
+        }
+        Some(false) => {
+            return Err(format!(
+                "{name:?} was a member and was revoked; a name stays with its member's journal, so choose another name"
+            ))
+        }
+        None => {}
+    }
     // The id is in the token, so the row is written first and its hash set once known.
     let id: i64 = tx
         .query_one(
@@ -100,7 +133,12 @@ pub async fn add_member(
             &[&name, &cap_micros, &now],
         )
         .await
-        .map_err(|e| format!("cannot add member {name:?}: {e}"))?
+        .map_err(|e| match e.code() {
+            Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION) => {
+                format!("a member named {name:?} was added meanwhile")
+            }
+            _ => pg(e),
+        })?
         .get(0);
     let token = new_token(id)?;
     tx.execute(
@@ -108,22 +146,25 @@ pub async fn add_member(
         &[&id, &hash(&token)],
     )
     .await
-    .map_err(|e| e.to_string())?;
-    tx.commit().await.map_err(|e| e.to_string())?;
+    .map_err(pg)?;
+    tx.commit().await.map_err(pg)?;
     Ok(token)
 }
 
 /// Revokes a member's token (its entries stay, counted in the budget). False: no such
 /// active member.
 pub async fn revoke(pool: &Pool, name: &str, now: i64) -> Result<bool, String> {
-    let c = pool.get().await.map_err(|e| e.to_string())?;
+    let c = pool
+        .get()
+        .await
+        .map_err(|e| format!("database: {}", cause(&e)))?;
     let n = c
         .execute(
             "UPDATE members SET revoked_at = $2 WHERE name = $1 AND revoked_at IS NULL",
             &[&name, &now],
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| format!("database: {}", cause(&e)))?;
     Ok(n == 1)
 }
 

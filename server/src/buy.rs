@@ -44,8 +44,8 @@ pub enum Refusal {
     Database(String),
 }
 
-fn db(e: impl std::fmt::Display) -> Refusal {
-    Refusal::Database(e.to_string())
+fn db(e: impl std::error::Error) -> Refusal {
+    Refusal::Database(crate::errors::cause(&e))
 }
 
 /// The team's records for a request: per record (priced per item) or the whole result
@@ -453,12 +453,12 @@ async fn send(
         }
         Outcome::NotSent(message) => {
             answer.status = 502;
-            answer.body = crate::http::error_body("upstream_unreachable", &message, None);
+            answer.body = crate::errors::error_body("upstream_unreachable", &message, None);
             None
         }
         Outcome::Withheld => {
             answer.status = 503;
-            answer.body = crate::http::error_body(
+            answer.body = crate::errors::error_body(
                 "unavailable",
                 "the server lost its database session before sending; nothing was charged; retry",
                 None,
@@ -468,7 +468,7 @@ async fn send(
         Outcome::Lost(message) => {
             answer.status = 502;
             answer.possibly_charged = estimate;
-            answer.body = crate::http::error_body("upstream_lost", &message, None);
+            answer.body = crate::errors::error_body("upstream_lost", &message, None);
             None
         }
     };
@@ -497,10 +497,7 @@ async fn send(
                 break;
             }
             Err(e) => {
-                eprintln!(
-                    "entry {entry}: settling failed (attempt {}): {e}",
-                    attempt + 1
-                );
+                tracing::error!(entry, attempt = attempt + 1, error = %e, "settling failed");
                 tokio::time::sleep(Duration::from_millis(100 + 50 * attempt)).await;
             }
         }
@@ -508,16 +505,10 @@ async fn send(
     answer
 }
 
-/// The service's body as text, the service key replaced wherever the service echoed it (an
-/// error message naming the key it refused, say): members never see it.
+/// The service's body as text, the service key replaced wherever the service echoed it, in
+/// any encoding ([`crate::redact`]): members never see it.
 fn redact(body: &[u8], key: &ApiKey) -> String {
-    let text = String::from_utf8_lossy(body);
-    let key = key.expose();
-    if !key.is_empty() && text.contains(key) {
-        text.replace(key, "[the team's service key]")
-    } else {
-        text.into_owned()
-    }
+    crate::redact::redact(body, key.expose())
 }
 
 struct Settled {
@@ -538,8 +529,8 @@ struct Settled {
 /// ran: the sweep's outcome stands (it freed the reservations, so another call may have
 /// bought the same records since) and only what was bought is stored.
 async fn settle(app: &App, s: &Settled) -> Result<bool, String> {
-    let e = |e: tokio_postgres::Error| e.to_string();
-    let c = app.pool.get().await.map_err(|e| e.to_string())?;
+    let e = |e: tokio_postgres::Error| crate::errors::cause(&e);
+    let c = app.pool.get().await.map_err(|e| crate::errors::cause(&e))?;
     // One statement (its own transaction, one round trip): the entry, the records or the
     // result, the reservations freed.
     let statement = c

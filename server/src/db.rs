@@ -1,18 +1,21 @@
-//! PostgreSQL: the pool, the migrations (applied at start) and the liveness of server
-//! processes (each holds a session advisory lock on its id for as long as it runs).
+//! PostgreSQL: the connection (TLS as `sslmode` says), the pool, the migrations (applied at
+//! start) and the liveness of server processes (each holds a session advisory lock on its id
+//! for as long as it runs).
 
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use serpkit::machine::EntryState;
-use tokio_postgres::NoTls;
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 /// The migrations, in order; each runs once per database (`schema_migrations`).
 const MIGRATIONS: &[(i32, &str)] = &[
     (1, include_str!("../migrations/0001_team.sql")),
     (2, include_str!("../migrations/0002_schedules.sql")),
     (3, include_str!("../migrations/0003_records_feed.sql")),
+    (4, include_str!("../migrations/0004_retention.sql")),
 ];
 
 /// Any two server processes serialise their migrations on this advisory lock.
@@ -25,30 +28,120 @@ fn err(e: impl std::fmt::Display) -> DbError {
     format!("database: {e}")
 }
 
-/// A pool of connections to `url` (a `postgres://` URL or a key=value string).
+/// A database or pool error with its causes (`db error: ERROR: …`, not only `db error`).
+fn pg(e: impl std::error::Error) -> DbError {
+    err(crate::errors::cause(&e))
+}
+
+/// `url` without its parameter `name`, and that parameter's value: in a URL's query
+/// (`postgres://…?sslmode=verify-full`) or as a `key=value` word (`host=… sslmode=require`).
+fn take_param(url: &str, name: &str) -> (String, Option<String>) {
+    let prefix = format!("{name}=");
+    if let Some((base, query)) = url.split_once('?').filter(|_| url.contains("://")) {
+        let (mut kept, mut value) = (Vec::new(), None);
+        for pair in query.split('&') {
+            match pair.strip_prefix(&prefix) {
+                Some(v) => value = Some(v.to_string()),
+                None => kept.push(pair),
+            }
+        }
+        let url = if kept.is_empty() {
+            base.to_string()
+        } else {
+            format!("{base}?{}", kept.join("&"))
+        };
+        return (url, value);
+    }
+    let (mut kept, mut value) = (Vec::new(), None);
+    for word in url.split_whitespace() {
+        match word.strip_prefix(&prefix) {
+            Some(v) => value = Some(v.trim_matches('\'').to_string()),
+            None => kept.push(word),
+        }
+    }
+    (kept.join(" "), value)
+}
+
+/// How to reach the database: its configuration and its TLS client.
+#[derive(Clone)]
+pub struct Database {
+    config: tokio_postgres::Config,
+    tls: MakeRustlsConnect,
+}
+
+impl Database {
+    /// Reads `url` (a `postgres://` URL or a key=value string). `sslmode` as libpq means it:
+    /// `disable`; `prefer` (the default) and `require` encrypt without checking the
+    /// certificate; `verify-ca` checks its chain and `verify-full` its host name too,
+    /// against the bundled roots, `sslrootcert` (in the URL) and `ca` (`--database-ca`).
+    pub fn new(url: &str, ca: Option<&Path>) -> Result<Database, DbError> {
+        let (url, mode) = take_param(url, "sslmode");
+        let (mut url, root_file) = take_param(&url, "sslrootcert");
+        let (verify, check_name) = match mode.as_deref() {
+            Some("verify-full") => (true, true),
+            Some("verify-ca") => (true, false),
+            _ => (false, false),
+        };
+        if let Some(m) = &mode {
+            let sent = if verify { "require" } else { m.as_str() };
+            let sep = if !url.contains("://") {
+                " "
+            } else if url.contains('?') {
+                "&"
+            } else {
+                "?"
+            };
+            url = format!("{url}{sep}sslmode={sent}");
+        }
+        let config: tokio_postgres::Config = url.parse().map_err(pg)?;
+        let mut files: Vec<PathBuf> = root_file.map(PathBuf::from).into_iter().collect();
+        files.extend(ca.map(Path::to_path_buf));
+        let tls = if verify {
+            let mut roots = crate::tls::roots(None).map_err(err)?;
+            for file in &files {
+                let extra = crate::tls::roots(Some(file)).map_err(err)?;
+                roots.roots.extend(extra.roots);
+            }
+            crate::tls::client(Some(roots), check_name).map_err(err)?
+        } else {
+            crate::tls::client(None, false).map_err(err)?
+        };
+        Ok(Database {
+            config,
+            tls: MakeRustlsConnect::new(tls),
+        })
+    }
+
+    /// A pool of `size` connections.
+    pub fn pool(&self, size: usize) -> Result<Pool, DbError> {
+        let manager = Manager::from_config(
+            self.config.clone(),
+            self.tls.clone(),
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        Pool::builder(manager).max_size(size).build().map_err(pg)
+    }
+}
+
+/// A pool of connections to `url` (a `postgres://` URL or a key=value string; see
+/// [`Database::new`]).
 pub fn pool(url: &str, size: usize) -> Result<Pool, DbError> {
-    let config: tokio_postgres::Config = url.parse().map_err(err)?;
-    let manager = Manager::from_config(
-        config,
-        NoTls,
-        ManagerConfig {
-            recycling_method: RecyclingMethod::Fast,
-        },
-    );
-    Pool::builder(manager).max_size(size).build().map_err(err)
+    Database::new(url, None)?.pool(size)
 }
 
 /// Applies the migrations not applied yet, under an advisory lock so that processes
 /// starting at once apply each exactly once.
 pub async fn migrate(pool: &Pool) -> Result<(), DbError> {
-    let mut c = pool.get().await.map_err(err)?;
-    let tx = c.transaction().await.map_err(err)?;
+    let mut c = pool.get().await.map_err(pg)?;
+    let tx = c.transaction().await.map_err(pg)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .await
-        .map_err(err)?;
+        .map_err(pg)?;
     tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY)")
         .await
-        .map_err(err)?;
+        .map_err(pg)?;
     for (version, sql) in MIGRATIONS {
         let done = tx
             .query_opt(
@@ -56,18 +149,18 @@ pub async fn migrate(pool: &Pool) -> Result<(), DbError> {
                 &[version],
             )
             .await
-            .map_err(err)?;
+            .map_err(pg)?;
         if done.is_none() {
-            tx.batch_execute(sql).await.map_err(err)?;
+            tx.batch_execute(sql).await.map_err(pg)?;
             tx.execute(
                 "INSERT INTO schema_migrations (version) VALUES ($1)",
                 &[version],
             )
             .await
-            .map_err(err)?;
+            .map_err(pg)?;
         }
     }
-    tx.commit().await.map_err(err)
+    tx.commit().await.map_err(pg)
 }
 
 /// Which liveness id this process holds now: 0 while it holds none (between a lost liveness
@@ -106,17 +199,19 @@ pub fn new_id() -> Result<i64, DbError> {
 /// the id it wrote ahead with is still held before it sends (`buy`); a call swept meanwhile
 /// keeps the sweep's possibly charged. `ready` hears whether the first lock was taken.
 pub async fn hold_liveness(
-    url: String,
+    database: Database,
     liveness: std::sync::Arc<Liveness>,
     ready: tokio::sync::oneshot::Sender<Result<(), DbError>>,
 ) {
     let mut ready = Some(ready);
     loop {
         let connected = match new_id() {
-            Ok(id) => tokio_postgres::connect(&url, NoTls)
+            Ok(id) => database
+                .config
+                .connect(database.tls.clone())
                 .await
                 .map(|c| (id, c))
-                .map_err(err),
+                .map_err(pg),
             Err(e) => Err(e),
         };
         let failed = match connected {
@@ -151,21 +246,21 @@ pub async fn hold_liveness(
 /// is free): possibly charged (the request may have reached the service), reservations
 /// freed so the records can be bought again. Returns how many entries it settled.
 pub async fn recover(pool: &Pool, now: i64) -> Result<u64, DbError> {
-    let mut c = pool.get().await.map_err(err)?;
+    let mut c = pool.get().await.map_err(pg)?;
     let owners = c
         .query(
             "SELECT DISTINCT owner FROM entries WHERE state = 'sent'",
             &[],
         )
         .await
-        .map_err(err)?;
+        .map_err(pg)?;
     let mut settled = 0;
     for row in owners {
         let owner: i64 = row.get(0);
         let free: bool = c
             .query_one("SELECT pg_try_advisory_lock($1)", &[&owner])
             .await
-            .map_err(err)?
+            .map_err(pg)?
             .get(0);
         if !free {
             continue;
@@ -173,7 +268,7 @@ pub async fn recover(pool: &Pool, now: i64) -> Result<u64, DbError> {
         let result = settle_dead(&mut c, owner, now).await;
         c.execute("SELECT pg_advisory_unlock($1)", &[&owner])
             .await
-            .map_err(err)?;
+            .map_err(pg)?;
         settled += result?;
     }
     Ok(settled)
@@ -184,7 +279,7 @@ async fn settle_dead(
     owner: i64,
     now: i64,
 ) -> Result<u64, DbError> {
-    let tx = c.transaction().await.map_err(err)?;
+    let tx = c.transaction().await.map_err(pg)?;
     let ids: Vec<i64> = tx
         .query(
             "UPDATE entries SET state = $2, possible_micros = estimate_micros, settled_at = $3
@@ -192,13 +287,40 @@ async fn settle_dead(
             &[&owner, &EntryState::PossiblyCharged.as_str(), &now],
         )
         .await
-        .map_err(err)?
+        .map_err(pg)?
         .iter()
         .map(|r| r.get(0))
         .collect();
     tx.execute("DELETE FROM reservations WHERE entry_id = ANY($1)", &[&ids])
         .await
-        .map_err(err)?;
-    tx.commit().await.map_err(err)?;
+        .map_err(pg)?;
+    tx.commit().await.map_err(pg)?;
     Ok(ids.len() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sslmode_and_sslrootcert_are_read_in_both_forms() {
+        let (url, mode) = take_param("postgres://u@h/db?sslmode=verify-full&x=1", "sslmode");
+        assert_eq!(
+            (url.as_str(), mode.as_deref()),
+            ("postgres://u@h/db?x=1", Some("verify-full"))
+        );
+        let (url, mode) = take_param("host=h sslmode=require user=u", "sslmode");
+        assert_eq!(
+            (url.as_str(), mode.as_deref()),
+            ("host=h user=u", Some("require"))
+        );
+        let (url, mode) = take_param("postgres://u@h/db", "sslmode");
+        assert_eq!((url.as_str(), mode), ("postgres://u@h/db", None));
+        // tokio-postgres knows only disable/prefer/require: the verifying modes are ours.
+        assert!(Database::new("host=h user=u sslmode=verify-full", None).is_ok());
+        assert!(Database::new("postgres://u@h/db?sslmode=verify-ca", None).is_ok());
+        assert!(
+            Database::new("host=h sslmode=verify-full sslrootcert=/nonexistent", None).is_err()
+        );
+    }
 }

@@ -1,9 +1,13 @@
 //! The HTTP side: the service's 11 operations at the service's paths, the team's own
 //! `GET /team/spend`, `GET /team/journal`, `GET /team/purchases` (who bought what),
 //! `GET /team/records?after=<n>` (the team's records as a feed), `GET` and `POST
-//! /team/schedules`, `GET /team/history?domain=<d>&limit=<n>` (a domain's scheduled ranked
-//! keywords, the history position changes read) (token in
-//! `authorization: Bearer …`), and `GET /health`.
+//! /team/schedules`, `DELETE /team/schedules/<id>` (the caller's own), `GET
+//! /team/history?domain=<d>&limit=<n>` (a domain's scheduled ranked keywords, the history
+//! position changes read) (token in `authorization: Bearer …`), `GET /health` (any origin, no
+//! token) and `GET /metrics` (Prometheus; the token in `SERPKIT_METRICS_TOKEN`).
+//!
+//! One log line per request: method, route, status, member, cost, possibly charged and
+//! duration; never a key or a token (the route of an unknown path is `other`).
 //!
 //! Every error is the service's error shape as the sandbox writes it,
 //! `{"error":{"code":…,"message":…}}` (`field` for a bad request field), and nothing is
@@ -12,7 +16,9 @@
 //! and a `POST` with any other `Origin` is refused (403).
 
 use std::str::FromStr;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::body::{to_bytes, Body};
 use axum::extract::State;
@@ -22,7 +28,17 @@ use serpkit::{Operation, Request};
 
 use crate::auth::{self, AuthError};
 use crate::buy::{self, Answer, Refusal};
+use crate::errors::error_body;
+use crate::metrics::METRICS;
 use crate::App;
+
+/// Who made a call and what it cost, for the request's log line (a response extension).
+#[derive(Clone, Debug, Default)]
+struct Logged {
+    member: Option<String>,
+    cost: Option<String>,
+    possibly_charged: Option<String>,
+}
 
 /// The headers every answer of an operation carries: what it cost, how many requested
 /// positions the team's records answered, what it may have cost (its answer was lost) and
@@ -34,15 +50,6 @@ pub const REUSED: &str = "x-serpkit-reused";
 pub const POSSIBLY_CHARGED: &str = "x-serpkit-possibly-charged";
 /// See [`COST`].
 pub const ENTRY: &str = "x-serpkit-entry";
-
-/// The error body: `{"error":{"code":…,"message":…,"field":…}}`.
-pub fn error_body(code: &str, message: &str, field: Option<&str>) -> String {
-    let mut error = serde_json::json!({ "code": code, "message": message });
-    if let Some(f) = field {
-        error["field"] = f.into();
-    }
-    serde_json::json!({ "error": error }).to_string()
-}
 
 fn json(status: u16, body: String) -> Response<Body> {
     let mut r = Response::new(Body::from(body));
@@ -61,6 +68,31 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new().fallback(handle).with_state(app)
 }
 
+/// The route a path is counted and logged under: an operation's path or a fixed name,
+/// never the client's own text.
+fn route(method: &Method, path: &str) -> &'static str {
+    if let Ok(op) = Operation::from_str(path) {
+        if op.url_path() == path {
+            return op.path();
+        }
+    }
+    match (method.as_str(), path) {
+        (_, "/health") => "/health",
+        (_, "/metrics") => "/metrics",
+        ("DELETE", p) if p.starts_with("/team/schedules/") => "/team/schedules/{id}",
+        (_, p) if p.starts_with("/team/") => match p {
+            "/team/spend" => "/team/spend",
+            "/team/journal" => "/team/journal",
+            "/team/purchases" => "/team/purchases",
+            "/team/records" => "/team/records",
+            "/team/schedules" => "/team/schedules",
+            "/team/history" => "/team/history",
+            _ => "other",
+        },
+        _ => "other",
+    }
+}
+
 async fn handle(
     State(app): State<Arc<App>>,
     method: Method,
@@ -68,6 +100,39 @@ async fn handle(
     headers: HeaderMap,
     body: Body,
 ) -> Response<Body> {
+    let started = Instant::now();
+    let route = route(&method, uri.path());
+    let mut resp = respond(&app, &method, &uri, &headers, body).await;
+    let status = resp.status().as_u16();
+    METRICS.request(route, status);
+    let logged = resp.extensions_mut().remove::<Logged>().unwrap_or_default();
+    tracing::info!(
+        method = %method,
+        route,
+        status,
+        member = logged.member.as_deref().unwrap_or("-"),
+        cost = logged.cost.as_deref().unwrap_or("0"),
+        possibly_charged = logged.possibly_charged.as_deref().unwrap_or("0"),
+        ms = started.elapsed().as_secs_f64() * 1000.0,
+        "request"
+    );
+    resp
+}
+
+async fn respond(
+    app: &Arc<App>,
+    method: &Method,
+    uri: &Uri,
+    headers: &HeaderMap,
+    body: Body,
+) -> Response<Body> {
+    // Health and metrics are read by probes and scrapers, never by a page: any origin.
+    if method == Method::GET && uri.path() == "/health" {
+        return health(app).await;
+    }
+    if method == Method::GET && uri.path() == "/metrics" {
+        return metrics(app, headers).await;
+    }
     let origin = headers.get("origin").and_then(|v| v.to_str().ok());
     let allowed = origin.filter(|o| app.config.allow_origins.iter().any(|a| a == o));
     let mut resp = if origin.is_some() && allowed.is_none() && method != Method::OPTIONS {
@@ -78,14 +143,29 @@ async fn handle(
         )
     } else if method == Method::OPTIONS {
         json(204, String::new())
-    } else if method == Method::GET && uri.path() == "/health" {
-        health(&app).await
-    } else if method == Method::GET && uri.path().starts_with("/team/") {
-        team(&app, uri.path(), uri.query(), &headers).await
-    } else if method == Method::POST && uri.path() == "/team/schedules" {
-        add_schedule(&app, &headers, body).await
+    } else if (method == Method::GET && uri.path().starts_with("/team/"))
+        || (method == Method::POST && uri.path() == "/team/schedules")
+        || (method == Method::DELETE && uri.path().starts_with("/team/schedules/"))
+    {
+        match bearer(app, headers).await {
+            Ok(member) => {
+                let mut r = if method == Method::GET {
+                    team(app, &member, uri.path(), uri.query()).await
+                } else if method == Method::POST {
+                    add_schedule(app, &member, headers, body).await
+                } else {
+                    delete_schedule(app, &member, uri.path()).await
+                };
+                r.extensions_mut().insert(Logged {
+                    member: Some(member.name),
+                    ..Logged::default()
+                });
+                r
+            }
+            Err(r) => r,
+        }
     } else if method == Method::POST {
-        operation(&app, uri.path(), &headers, body).await
+        operation(app, uri.path(), headers, body).await
     } else {
         error(405, "method_not_allowed", "operations are POSTs")
     };
@@ -102,7 +182,7 @@ async fn handle(
         if method == Method::OPTIONS {
             h.insert(
                 "access-control-allow-methods",
-                HeaderValue::from_static("GET, POST, OPTIONS"),
+                HeaderValue::from_static("GET, POST, DELETE, OPTIONS"),
             );
             h.insert(
                 "access-control-allow-headers",
@@ -112,6 +192,32 @@ async fn handle(
         }
     }
     resp
+}
+
+/// The request body, within the size limit and the body timeout.
+async fn read_body(app: &App, body: Body) -> Result<axum::body::Bytes, Response<Body>> {
+    let max = app.config.max_body_bytes;
+    match tokio::time::timeout(app.config.body_timeout, to_bytes(body, max)).await {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(_)) => Err(error(
+            413,
+            "payload_too_large",
+            &format!("the request body is larger than {max} bytes"),
+        )),
+        Err(_) => {
+            let mut r = error(
+                408,
+                "request_timeout",
+                &format!(
+                    "the request body did not arrive within {} s",
+                    app.config.body_timeout.as_secs_f64()
+                ),
+            );
+            r.headers_mut()
+                .insert("connection", HeaderValue::from_static("close"));
+            Err(r)
+        }
+    }
 }
 
 fn is_json(headers: &HeaderMap) -> bool {
@@ -134,7 +240,7 @@ fn unauthorized(e: AuthError) -> Response<Body> {
 }
 
 fn database(e: &str) -> Response<Body> {
-    eprintln!("database: {e}");
+    tracing::error!(error = %e, "database");
     error(
         503,
         "unavailable",
@@ -142,7 +248,7 @@ fn database(e: &str) -> Response<Body> {
     )
 }
 
-async fn operation(app: &App, path: &str, headers: &HeaderMap, body: Body) -> Response<Body> {
+async fn operation(app: &Arc<App>, path: &str, headers: &HeaderMap, body: Body) -> Response<Body> {
     let Ok(op) = Operation::from_str(path).map_err(|_| ()).and_then(|op| {
         // Only the exact service paths (`/v1/…`), not the short forms `from_str` accepts.
         if op.url_path() == path {
@@ -161,22 +267,20 @@ async fn operation(app: &App, path: &str, headers: &HeaderMap, body: Body) -> Re
         );
     }
     let max = app.config.max_body_bytes;
-    let too_large = || {
-        error(
-            413,
-            "payload_too_large",
-            &format!("the request body is larger than {max} bytes"),
-        )
-    };
     let declared = headers
         .get("content-length")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|n| n > max as u64) {
-        return too_large();
+        return error(
+            413,
+            "payload_too_large",
+            &format!("the request body is larger than {max} bytes"),
+        );
     }
-    let Ok(bytes) = to_bytes(body, max).await else {
-        return too_large();
+    let bytes = match read_body(app, body).await {
+        Ok(b) => b,
+        Err(r) => return r,
     };
     let Ok(text) = std::str::from_utf8(&bytes) else {
         return error(400, "malformed", "the body is not UTF-8");
@@ -202,8 +306,35 @@ async fn operation(app: &App, path: &str, headers: &HeaderMap, body: Body) -> Re
             .insert("retry-after", HeaderValue::from_static("1"));
         return r;
     }
-    match buy::call(app, &member, &request, None).await {
-        Ok(answer) => answered(answer),
+    // The call runs as a task of its own, counted in flight: a client that hangs up does not
+    // cut it between its write-ahead and its settle, and shutdown waits for it.
+    let call = {
+        let (app, member, request) = (app.clone(), member.clone(), request.clone());
+        tokio::spawn(async move {
+            let _in_flight = app.in_flight.enter();
+            buy::call(&app, &member, &request, None).await
+        })
+    };
+    let outcome = call
+        .await
+        .unwrap_or_else(|e| Err(Refusal::Database(format!("the call's task failed: {e}"))));
+    let mut logged = Logged {
+        member: Some(member.name.clone()),
+        ..Logged::default()
+    };
+    let mut resp = match outcome {
+        Ok(answer) => {
+            METRICS
+                .charged_micros
+                .fetch_add(answer.cost.micros().max(0) as u64, Ordering::Relaxed);
+            METRICS.possibly_charged_micros.fetch_add(
+                answer.possibly_charged.micros().max(0) as u64,
+                Ordering::Relaxed,
+            );
+            logged.cost = Some(answer.cost.decimal());
+            logged.possibly_charged = Some(answer.possibly_charged.decimal());
+            answered(answer)
+        }
         Err(Refusal::Cap(whose, committed, estimate, cap)) => error(
             402,
             "budget_exceeded",
@@ -217,7 +348,9 @@ async fn operation(app: &App, path: &str, headers: &HeaderMap, body: Body) -> Re
             r
         }
         Err(Refusal::Database(e)) => database(&e),
-    }
+    };
+    resp.extensions_mut().insert(logged);
+    resp
 }
 
 fn answered(a: Answer) -> Response<Body> {
@@ -246,16 +379,98 @@ fn answered(a: Answer) -> Response<Body> {
     r
 }
 
-/// `GET /health`: 200 when the database answers, 503 otherwise.
+/// `GET /health`: the database answers, this process holds its liveness lock, and the
+/// service accepts a connection (nothing is sent to it): 200, else 503; each check's result
+/// in the body.
 async fn health(app: &App) -> Response<Body> {
-    let ok = match app.pool.get().await {
-        Ok(c) => c.query_one("SELECT 1", &[]).await.is_ok(),
-        Err(_) => false,
+    let database = async {
+        let c = app.pool.get().await.map_err(|e| crate::errors::cause(&e))?;
+        c.query_one("SELECT 1", &[])
+            .await
+            .map(|_| ())
+            .map_err(|e| crate::errors::cause(&e))
     };
-    if ok {
-        json(200, r#"{"status":"ok"}"#.into())
+    let (database, upstream) = tokio::join!(
+        tokio::time::timeout(Duration::from_secs(2), database),
+        app.upstream.reachable(Duration::from_secs(2)),
+    );
+    let database = database.unwrap_or_else(|_| Err("timed out".into()));
+    let lock = if app.liveness.current().is_some() {
+        Ok(())
     } else {
-        database("health check failed")
+        Err("this process's liveness connection is being made again".to_string())
+    };
+    let show = |r: &Result<(), String>| match r {
+        Ok(()) => "ok".to_string(),
+        Err(e) => e.clone(),
+    };
+    let ok = database.is_ok() && lock.is_ok() && upstream.is_ok();
+    if !ok {
+        tracing::warn!(
+            database = %show(&database),
+            lock = %show(&lock),
+            upstream = %show(&upstream),
+            "health check failed"
+        );
+    }
+    let body = serde_json::json!({
+        "status": if ok { "ok" } else { "unavailable" },
+        "database": show(&database),
+        "liveness_lock": show(&lock),
+        "upstream": show(&upstream),
+    });
+    json(if ok { 200 } else { 503 }, body.to_string())
+}
+
+/// `GET /metrics`: Prometheus's text format, for `authorization: Bearer
+/// $SERPKIT_METRICS_TOKEN`. Decided: spend is the team's business, so metrics need a token
+/// of their own (none set: 404), compared in constant time as member tokens are.
+async fn metrics(app: &App, headers: &HeaderMap) -> Response<Body> {
+    let Some(token) = app.config.metrics_token.as_deref() else {
+        return error(
+            404,
+            "not_found",
+            "metrics are off (set SERPKIT_METRICS_TOKEN)",
+        );
+    };
+    let given = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    if !auth::same(&auth::hash(given), &auth::hash(token)) {
+        return error(401, "unauthorized", "missing or wrong metrics token");
+    }
+    let reservations = match app.pool.get().await {
+        Ok(c) => c
+            .query_one("SELECT count(*) FROM reservations", &[])
+            .await
+            .ok()
+            .map(|r| r.get(0)),
+        Err(_) => None,
+    };
+    let mut r = Response::new(Body::from(
+        METRICS.render(app.in_flight.count(), reservations),
+    ));
+    r.headers_mut().insert(
+        "content-type",
+        HeaderValue::from_static("text/plain; version=0.0.4"),
+    );
+    r
+}
+
+/// `DELETE /team/schedules/<id>`: the caller's own schedule and its stored runs.
+async fn delete_schedule(app: &App, member: &auth::Member, path: &str) -> Response<Body> {
+    let Some(id) = path
+        .strip_prefix("/team/schedules/")
+        .and_then(|id| id.parse::<i64>().ok())
+    else {
+        return error(404, "not_found", "no such schedule");
+    };
+    match crate::admin::delete_schedule(&app.pool, id, Some(member.id)).await {
+        Ok(true) => json(204, String::new()),
+        Ok(false) => error(404, "not_found", "no such schedule of yours"),
+        Err(e) => database(&e),
     }
 }
 
@@ -299,16 +514,18 @@ async fn bearer(app: &App, headers: &HeaderMap) -> Result<auth::Member, Response
 
 /// `POST /team/schedules` `{"operation": "ranked-keywords/domain", "request": {…}, "every":
 /// "day"}`: the request (without a key) checked as a call would be, first run now.
-async fn add_schedule(app: &App, headers: &HeaderMap, body: Body) -> Response<Body> {
-    let member = match bearer(app, headers).await {
-        Ok(m) => m,
-        Err(r) => return r,
-    };
+async fn add_schedule(
+    app: &App,
+    member: &auth::Member,
+    headers: &HeaderMap,
+    body: Body,
+) -> Response<Body> {
     if !is_json(headers) {
         return error(415, "unsupported_media_type", "send JSON");
     }
-    let Ok(bytes) = to_bytes(body, app.config.max_body_bytes).await else {
-        return error(413, "payload_too_large", "the request body is too large");
+    let bytes = match read_body(app, body).await {
+        Ok(b) => b,
+        Err(r) => return r,
     };
     let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
     let Some(op) = v["operation"]
@@ -338,19 +555,15 @@ async fn add_schedule(app: &App, headers: &HeaderMap, body: Body) -> Response<Bo
     if let Err(e) = request.check() {
         return json(400, error_body(e.code(), &e.to_string(), Some(&e.field)));
     }
-    match crate::schedule::add(app, &member, &request, every, app.now()).await {
+    match crate::schedule::add(app, member, &request, every, app.now()).await {
         Ok(id) => json(201, serde_json::json!({ "id": id }).to_string()),
         Err(e) => database(&e),
     }
 }
 
-async fn team(app: &App, path: &str, query: Option<&str>, headers: &HeaderMap) -> Response<Body> {
-    let member = match bearer(app, headers).await {
-        Ok(m) => m,
-        Err(r) => return r,
-    };
+async fn team(app: &App, member: &auth::Member, path: &str, query: Option<&str>) -> Response<Body> {
     let result = match path {
-        "/team/spend" => crate::report::spend(app, &member).await,
+        "/team/spend" => crate::report::spend(app, member).await,
         "/team/purchases" => crate::report::purchases(app).await,
         "/team/records" => {
             // `after=<n>`, the `next` of the page before (0 or missing: from the first).
@@ -377,8 +590,8 @@ async fn team(app: &App, path: &str, query: Option<&str>, headers: &HeaderMap) -
             };
             crate::schedule::history(app, &domain, limit).await
         }
-        "/team/journal" => crate::report::journal(app, &member).await,
-        "/team/schedules" => crate::schedule::list(app, &member).await,
+        "/team/journal" => crate::report::journal(app, member).await,
+        "/team/schedules" => crate::schedule::list(app, member).await,
         _ => return error(404, "not_found", "no such team resource"),
     };
     match result {

@@ -10,14 +10,14 @@ use crate::App;
 
 /// `GET /team/spend`: the period's totals for the team and for the caller, with the caps.
 pub async fn spend(app: &App, member: &Member) -> Result<Value, String> {
-    let c = app.pool.get().await.map_err(|e| e.to_string())?;
+    let c = app.pool.get().await.map_err(|e| crate::errors::cause(&e))?;
     let team = c
         .query_one(
             "SELECT cap_micros, period, reset_at FROM team WHERE id = 1",
             &[],
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| crate::errors::cause(&e))?;
     let period = Period::from_name(team.get(1)).unwrap_or_default();
     let since = period.start(app.now(), team.get(2));
     let row = c
@@ -31,7 +31,7 @@ pub async fn spend(app: &App, member: &Member) -> Result<Value, String> {
             &[&since, &member.id],
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| crate::errors::cause(&e))?;
     let usd = |m: i64| serpkit::Usd::from_micros(m).decimal();
     let cap = |m: Option<i64>| m.map(usd);
     Ok(json!({
@@ -49,7 +49,7 @@ pub async fn spend(app: &App, member: &Member) -> Result<Value, String> {
 
 /// `GET /team/journal`: the caller's last 500 entries, newest first.
 pub async fn journal(app: &App, member: &Member) -> Result<Value, String> {
-    let c = app.pool.get().await.map_err(|e| e.to_string())?;
+    let c = app.pool.get().await.map_err(|e| crate::errors::cause(&e))?;
     let rows = c
         .query(
             "SELECT id, operation, state, estimate_micros, charge_micros, possible_micros, at
@@ -57,7 +57,7 @@ pub async fn journal(app: &App, member: &Member) -> Result<Value, String> {
             &[&member.id],
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| crate::errors::cause(&e))?;
     let usd = |m: i64| serpkit::Usd::from_micros(m).decimal();
     let entries: Vec<Value> = rows
         .iter()
@@ -82,7 +82,7 @@ pub async fn journal(app: &App, member: &Member) -> Result<Value, String> {
 /// request). The team's records are everyone's: what a member bought is no secret to the
 /// team, while its own journal (states, estimates) stays its own.
 pub async fn purchases(app: &App) -> Result<Value, String> {
-    let c = app.pool.get().await.map_err(|e| e.to_string())?;
+    let c = app.pool.get().await.map_err(|e| crate::errors::cause(&e))?;
     let rows = c
         .query(
             "SELECT e.id, m.name, e.operation, e.state, e.charge_micros, e.possible_micros, e.at,
@@ -95,7 +95,7 @@ pub async fn purchases(app: &App) -> Result<Value, String> {
             &[],
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| crate::errors::cause(&e))?;
     let usd = |m: i64| serpkit::Usd::from_micros(m).decimal();
     let source = app.source.as_str();
     let entries: Vec<Value> = rows
@@ -141,7 +141,7 @@ pub const RECORDS_PAGE: i64 = 20;
 /// again, newer. Only transactions older than every one still running are handed out, so a
 /// reader that follows `next` misses none.
 pub async fn records(app: &App, after: i64) -> Result<Value, String> {
-    let c = app.pool.get().await.map_err(|e| e.to_string())?;
+    let c = app.pool.get().await.map_err(|e| crate::errors::cause(&e))?;
     let rows = c
         .query(
             "WITH page AS (
@@ -154,7 +154,7 @@ pub async fn records(app: &App, after: i64) -> Result<Value, String> {
             &[&after, &RECORDS_PAGE],
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| crate::errors::cause(&e))?;
     let mut next = after;
     let records: Vec<Value> = rows
         .iter()

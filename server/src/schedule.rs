@@ -61,7 +61,7 @@ pub async fn add(
 ) -> Result<i64, String> {
     let mut stored = request.clone();
     stored.set_key(ApiKey::default());
-    let c = app.pool.get().await.map_err(|e| e.to_string())?;
+    let c = app.pool.get().await.map_err(|e| crate::errors::cause(&e))?;
     let row = c
         .query_one(
             "INSERT INTO schedules (member_id, operation, body, every, next_at, created_at)
@@ -76,7 +76,7 @@ pub async fn add(
             ],
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| crate::errors::cause(&e))?;
     Ok(row.get(0))
 }
 
@@ -90,8 +90,8 @@ struct Due {
 
 /// Claims the next schedule due at `now`, moving its next time on; `None` when none is.
 async fn claim(app: &App, now: i64) -> Result<Option<Due>, String> {
-    let e = |e: tokio_postgres::Error| e.to_string();
-    let mut c = app.pool.get().await.map_err(|e| e.to_string())?;
+    let e = |e: tokio_postgres::Error| crate::errors::cause(&e);
+    let mut c = app.pool.get().await.map_err(|e| crate::errors::cause(&e))?;
     let tx = c.transaction().await.map_err(e)?;
     let Some(row) = tx
         .query_opt(
@@ -123,7 +123,8 @@ async fn claim(app: &App, now: i64) -> Result<Option<Due>, String> {
         .get::<_, &str>(1)
         .parse()
         .map_err(|e: serpkit::ops::UnknownOperation| e.to_string())?;
-    let request = Request::from_json(operation, row.get(2)).map_err(|e| e.to_string())?;
+    let request =
+        Request::from_json(operation, row.get(2)).map_err(|e| crate::errors::cause(&e))?;
     Ok(Some(Due {
         id,
         member: Member {
@@ -139,7 +140,12 @@ async fn claim(app: &App, now: i64) -> Result<Option<Due>, String> {
 /// Runs every schedule due at `now`; returns how many ran.
 pub async fn run_due(app: &App, now: i64) -> Result<usize, String> {
     let mut ran = 0;
-    while let Some(due) = claim(app, now).await? {
+    while !app.in_flight.stopping() {
+        let Some(due) = claim(app, now).await? else {
+            break;
+        };
+        // Counted in flight until its run is stored: shutdown waits for it.
+        let _in_flight = app.in_flight.enter();
         let answer = buy::call(app, &due.member, &due.request, Some(due.every.ms() / 2)).await;
         let (status, cost, body) = match answer {
             Ok(a) => (
@@ -151,14 +157,14 @@ pub async fn run_due(app: &App, now: i64) -> Result<usize, String> {
             Err(Refusal::Busy) => (503, 0, None),
             Err(Refusal::Database(e)) => return Err(e),
         };
-        let c = app.pool.get().await.map_err(|e| e.to_string())?;
+        let c = app.pool.get().await.map_err(|e| crate::errors::cause(&e))?;
         c.execute(
             "INSERT INTO schedule_runs (schedule_id, at, status, cost_micros, body)
              VALUES ($1, $2, $3, $4, $5)",
             &[&due.id, &now, &status, &cost, &body],
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| crate::errors::cause(&e))?;
         ran += 1;
     }
     Ok(ran)
@@ -166,7 +172,7 @@ pub async fn run_due(app: &App, now: i64) -> Result<usize, String> {
 
 /// `GET /team/schedules`: the caller's schedules with their runs (newest first, no bodies).
 pub async fn list(app: &App, member: &Member) -> Result<Value, String> {
-    let c = app.pool.get().await.map_err(|e| e.to_string())?;
+    let c = app.pool.get().await.map_err(|e| crate::errors::cause(&e))?;
     let rows = c
         .query(
             "SELECT s.id, s.operation, s.every, s.next_at,
@@ -178,7 +184,7 @@ pub async fn list(app: &App, member: &Member) -> Result<Value, String> {
             &[&member.id],
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| crate::errors::cause(&e))?;
     let schedules: Vec<Value> = rows
         .iter()
         .map(|r| {
@@ -210,7 +216,7 @@ pub async fn history(app: &App, domain: &str, limit: i64) -> Result<Value, Strin
     });
     let key = serpkit::records::request_key(&wanted, &app.source);
     let op = Operation::RankedKeywordsDomain;
-    let c = app.pool.get().await.map_err(|e| e.to_string())?;
+    let c = app.pool.get().await.map_err(|e| crate::errors::cause(&e))?;
     // A team has few schedules: each one's request is keyed as a call would be.
     let ids: Vec<i64> = c
         .query(
@@ -218,7 +224,7 @@ pub async fn history(app: &App, domain: &str, limit: i64) -> Result<Value, Strin
             &[&op.path()],
         )
         .await
-        .map_err(|e| e.to_string())?
+        .map_err(|e| crate::errors::cause(&e))?
         .iter()
         .filter(|r| {
             Request::from_json(op, r.get(1))
@@ -235,7 +241,7 @@ pub async fn history(app: &App, domain: &str, limit: i64) -> Result<Value, Strin
             &[&ids, &limit.clamp(1, HISTORY_MAX)],
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| crate::errors::cause(&e))?;
     let runs: Vec<Value> = rows
         .iter()
         .map(|r| {

@@ -7,7 +7,10 @@
 //!
 //! Decided: the cluster trusts every connection from 127.0.0.1 (`initdb -A trust`): it is a
 //! developer's local or throwaway database; a team's real one is set up by its admin
-//! (README, "A team server").
+//! (README, "Running the team server"). It also accepts TLS (not requires it), with a
+//! certificate for `localhost` from a CA of its own, made by `openssl` when the cluster is
+//! created, so the team server's tests can connect with `sslmode=verify-full` (they read the
+//! CA's path from `SHOW ssl_ca_file`); without `openssl` it serves plain connections only.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -87,8 +90,19 @@ fn reachable(dir: &Path) -> std::path::PathBuf {
 
 impl Cluster {
     /// Starts the cluster in `dir` (created with initdb unless it holds one; emptied first
-    /// when `fresh`) on a free loopback port.
+    /// when `fresh`) on a free loopback port, without syncing to disk (throwaway or local
+    /// data).
     pub fn start(dir: &Path, fresh: bool) -> Res<Cluster> {
+        Cluster::start_with(dir, fresh, false)
+    }
+
+    /// As [`Cluster::start`], with every commit synced to disk (`fsync` on, PostgreSQL's
+    /// default and production's): what the team server's latency benchmark measures on.
+    pub fn start_syncing(dir: &Path, fresh: bool) -> Res<Cluster> {
+        Cluster::start_with(dir, fresh, true)
+    }
+
+    fn start_with(dir: &Path, fresh: bool, sync: bool) -> Res<Cluster> {
         let bin = ensure_postgres()?;
         let dir = &reachable(dir);
         let data = dir.join("data");
@@ -114,6 +128,7 @@ impl Cluster {
                 .arg(&data)
                 .stdout(Stdio::null()))?;
         }
+        let tls = certificate(dir);
         let port = free_port()?;
         let log =
             fs::File::create(dir.join("log")).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -130,8 +145,19 @@ impl Cluster {
                 "-c",
                 "max_connections=200",
             ])
-            // Throwaway or local data: no fsync.
-            .args(["-c", "fsync=off"])
+            .args(["-c", if sync { "fsync=on" } else { "fsync=off" }])
+            .args(tls.iter().flat_map(|(ca, cert, key)| {
+                [
+                    "ssl=on".to_string(),
+                    format!("ssl_cert_file={}", cert.display()),
+                    format!("ssl_key_file={}", key.display()),
+                    // Only for clients' certificates (none are asked for): where the tests
+                    // find the CA (`SHOW ssl_ca_file`).
+                    format!("ssl_ca_file={}", ca.display()),
+                ]
+                .into_iter()
+                .flat_map(|setting| ["-c".to_string(), setting])
+            }))
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
@@ -204,6 +230,107 @@ impl Cluster {
             ))
         }
     }
+}
+
+/// A certificate for `localhost` (only that name: a client checking the host name `127.0.0.1`
+/// against it must refuse) signed by a CA of its own, with their keys, in `dir`, made once:
+/// (CA, certificate, key); `None` without `openssl`.
+fn certificate(dir: &Path) -> Option<(PathBuf, PathBuf, PathBuf)> {
+    let dir = dir.canonicalize().ok()?;
+    let [ca, ca_key, cert, key, csr, ext] = [
+        "ca.crt",
+        "ca.key",
+        "server.crt",
+        "server.key",
+        "server.csr",
+        "server.ext",
+    ]
+    .map(|name| dir.join(name));
+    let openssl = |args: &[&std::ffi::OsStr]| {
+        Command::new("openssl")
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    let os = |s: &'static str| std::ffi::OsStr::new(s);
+    if !(ca.is_file() && cert.is_file() && key.is_file()) {
+        let ec = [
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-nodes",
+        ]
+        .map(os);
+        let made_ca = openssl(
+            &[&[os("req"), os("-x509")], &ec[..]]
+                .concat()
+                .into_iter()
+                .chain([
+                    os("-days"),
+                    os("3650"),
+                    os("-subj"),
+                    os("/CN=serpkit test CA"),
+                ])
+                .chain([
+                    os("-keyout"),
+                    ca_key.as_os_str(),
+                    os("-out"),
+                    ca.as_os_str(),
+                ])
+                .collect::<Vec<_>>(),
+        );
+        let made_csr = made_ca
+            && openssl(
+                &[&[os("req")], &ec[..]]
+                    .concat()
+                    .into_iter()
+                    .chain([os("-subj"), os("/CN=localhost")])
+                    .chain([os("-keyout"), key.as_os_str(), os("-out"), csr.as_os_str()])
+                    .collect::<Vec<_>>(),
+            );
+        let wrote = made_csr
+            && fs::write(
+                &ext,
+                "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\n",
+            )
+            .is_ok();
+        let signed = wrote
+            && openssl(&[
+                os("x509"),
+                os("-req"),
+                os("-in"),
+                csr.as_os_str(),
+                os("-CA"),
+                ca.as_os_str(),
+                os("-CAkey"),
+                ca_key.as_os_str(),
+                os("-CAcreateserial"),
+                os("-days"),
+                os("3650"),
+                os("-extfile"),
+                ext.as_os_str(),
+                os("-out"),
+                cert.as_os_str(),
+            ]);
+        if !signed {
+            eprintln!(
+                "postgres: no certificate (openssl missing or failed): plain connections only"
+            );
+            return None;
+        }
+    }
+    // PostgreSQL refuses a key others may read; it must be its own user's.
+    let _ = Command::new("chmod").arg("600").arg(&key).status();
+    if is_root() {
+        let _ = Command::new("chown")
+            .arg("postgres")
+            .args([&ca, &cert, &key])
+            .status();
+    }
+    Some((ca, cert, key))
 }
 
 impl Drop for Cluster {

@@ -14,6 +14,9 @@ use sandbox::{Config, Date, Ledger, Sandbox, DEFAULT_KEY};
 use serpkit_server::{auth, db};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+/// The metrics token of the servers tests start.
+pub const METRICS_TOKEN: &str = "test-metrics-token";
+
 /// One test's world: a database, the sandbox and the server processes started on them.
 pub struct Team {
     /// `host=… dbname=…` of this test's database.
@@ -103,7 +106,21 @@ impl Team {
 
     /// Starts a server process with the service key `key`; returns its index and base URL.
     pub fn start(&mut self, key: &str) -> (usize, String) {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_serpkit-server"))
+        let upstream = self.upstream.clone();
+        self.start_with(key, &upstream, &[], None)
+    }
+
+    /// Starts a server process with the service key `key` in front of `upstream`, with more
+    /// `args`, and at most `open_files` file descriptors (its hard limit) when given.
+    pub fn start_with(
+        &mut self,
+        key: &str,
+        upstream: &str,
+        args: &[&str],
+        open_files: Option<u64>,
+    ) -> (usize, String) {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_serpkit-server"));
+        command
             .args([
                 "serve",
                 "--port",
@@ -111,14 +128,31 @@ impl Team {
                 "--rate",
                 "1000",
                 "--upstream",
-                &self.upstream,
+                upstream,
             ])
             .args(["--allow-origin", "https://app.example"])
+            .args(args)
             .env("DATABASE_URL", &self.database)
             .env("SERPKIT_SERVICE_KEY", key)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start serpkit-server");
+            .env("SERPKIT_METRICS_TOKEN", METRICS_TOKEN)
+            .stdout(Stdio::piped());
+        if let Some(n) = open_files {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: only setrlimit, async-signal-safe, between fork and exec.
+            unsafe {
+                command.pre_exec(move || {
+                    let limit = libc::rlimit {
+                        rlim_cur: n,
+                        rlim_max: n,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let mut child = command.spawn().expect("start serpkit-server");
         let mut line = String::new();
         let stdout = child.stdout.take().unwrap();
         BufReader::new(stdout).read_line(&mut line).unwrap();
@@ -140,6 +174,31 @@ impl Team {
     pub fn kill(&mut self, i: usize) {
         self.servers[i].kill().unwrap();
         self.servers[i].wait().unwrap();
+    }
+
+    /// Sends SIGTERM to server `i`.
+    pub fn terminate(&mut self, i: usize) {
+        let pid = self.servers[i].id() as libc::pid_t;
+        // SAFETY: a signal to our own child.
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    }
+
+    /// Waits up to `within` for server `i` to end; its exit status, if it did.
+    pub fn wait_exit(
+        &mut self,
+        i: usize,
+        within: std::time::Duration,
+    ) -> Option<std::process::ExitStatus> {
+        let until = std::time::Instant::now() + within;
+        loop {
+            if let Ok(Some(status)) = self.servers[i].try_wait() {
+                return Some(status);
+            }
+            if std::time::Instant::now() >= until {
+                return None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
     }
 
     /// A server process in this test (not a child), on the team's database and sandbox, with
