@@ -548,8 +548,8 @@ export interface HttpError extends SerpkitErrorBase {
  * body), not retried, not charged (only a success is). Usually a wrong `baseUrl`. */
 export interface RedirectError extends SerpkitErrorBase {
   code: "redirect";
-  /** The 3xx status; absent in browsers, which hide a redirect's status (and its target). */
-  status?: number;
+  /** The 3xx status; 0 in browsers, which hide a redirect's status (and its target). */
+  status: number;
   /** An excerpt of the answer's body, the key removed (empty in browsers). */
   body: string;
 }

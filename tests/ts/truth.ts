@@ -47,7 +47,7 @@ export function codes(e: SerpkitError): string {
   const added: ErrorCode[] = ['redirect', 'init_failed'];
   if (e.code === 'redirect') {
     const redirect: RedirectError = e;
-    return `${redirect.status ?? 'hidden'} ${redirect.body} ${added.length}`;
+    return `${redirect.status === 0 ? 'hidden' : redirect.status} ${redirect.body} ${added.length}`;
   }
   return e.message;
 }

@@ -164,8 +164,8 @@ function describe(e: unknown): string {
     case 'body_too_large':
       return String(err.limit);
     case 'redirect':
-      // Browsers hide a redirect's status.
-      return `${err.status ?? 'redirected'} ${err.body}`;
+      // Browsers hide a redirect's status: 0 there.
+      return `${err.status === 0 ? 'redirected' : err.status} ${err.body}`;
     case 'invalid_argument':
     case 'unknown_operation':
     case 'cache':
