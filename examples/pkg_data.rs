@@ -31,13 +31,14 @@ fn main() -> std::process::ExitCode {
         return std::process::ExitCode::FAILURE;
     };
     // The same text the package's wasm wrote: `{ path, title, price: { usd, micros,
-    // display }, unit, unitLabel }` per operation.
+    // display }, unit, unitLabel }` per operation, and `unitNote`: what a unit is, with the
+    // decision where the spec's words leave a choice (`PriceUnit::meaning`).
     let items: Vec<String> = Operation::ALL
         .iter()
         .map(|op| {
             let p = op.price();
             format!(
-                r#"{{"path":{},"title":{},"price":{{"usd":{},"micros":{},"display":"{}"}},"unit":{},"unitLabel":{}}}"#,
+                r#"{{"path":{},"title":{},"price":{{"usd":{},"micros":{},"display":"{}"}},"unit":{},"unitLabel":{},"unitNote":{}}}"#,
                 json(op.path()),
                 json(op.title()),
                 p.usd.decimal(),
@@ -45,6 +46,7 @@ fn main() -> std::process::ExitCode {
                 p.usd,
                 json(&p.unit),
                 json(p.unit.label()),
+                json(p.unit.meaning()),
             )
         })
         .collect();
@@ -82,6 +84,11 @@ fn main() -> std::process::ExitCode {
         "// The values of the client's `integers` option.\n\
          export const INTEGER_MODES = {};\n",
         serde_json::to_string(&serpkit::js::INTEGER_MODES).unwrap_or_default()
+    ));
+    js.push_str(&format!(
+        "// The deepest nesting of arrays and objects the validator reads (serpkit::json::MAX_DEPTH).\n\
+         export const MAX_DEPTH = {};\n",
+        serpkit::json::MAX_DEPTH
     ));
     let out = std::path::Path::new(&out);
     for (file, text) in [("static_data.js", js), ("validators.js", js_validators())] {

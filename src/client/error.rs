@@ -27,9 +27,14 @@ pub enum Error {
         /// The budget.
         budget: Usd,
     },
-    /// The service answered with a non-success status (after any retries).
+    /// The service answered with a non-success status (after any retries). A 3xx is a
+    /// redirect (code `redirect`): never followed (the key is in the body), never retried,
+    /// and, like every answer other than a success, not charged. Status 0 is one too: what a
+    /// browser shows of a redirect under `redirect: "manual"` (an `opaqueredirect`); no other
+    /// answer the transport passes on has it.
     Http {
-        /// HTTP status (401, 402, 413, 429, 5xx, ...).
+        /// HTTP status (401, 402, 413, 429, 5xx, ...); 3xx for a redirect, 0 for one whose
+        /// status a browser hides (an `opaqueredirect` answer).
         status: u16,
         /// The start of the response body (at most [`BODY_EXCERPT_CHARS`]), key removed.
         body: String,
@@ -116,13 +121,17 @@ pub enum Error {
 
 impl Error {
     /// A stable machine-readable code: `invalid_request`, `missing_key`, `budget_exceeded`,
-    /// `http`, `timeout`, `aborted`, `network`, `connection_lost`, `body_too_large`, `body_lost`, `not_json`,
-    /// `decode`, `contract_violation`.
+    /// `http`, `redirect`, `timeout`, `aborted`, `network`, `connection_lost`, `body_too_large`,
+    /// `body_lost`, `not_json`, `decode`, `contract_violation`.
     pub fn code(&self) -> &'static str {
         match self {
             Error::InvalidRequest(_) => "invalid_request",
             Error::MissingKey => "missing_key",
             Error::BudgetExceeded { .. } => "budget_exceeded",
+            Error::Http {
+                status: 0 | 300..=399,
+                ..
+            } => "redirect",
             Error::Http { .. } => "http",
             Error::Timeout { .. } => "timeout",
             Error::Aborted { .. } => "aborted",
@@ -180,6 +189,10 @@ impl Error {
             Error::Http {
                 status: 500..=599, ..
             } => "The service had a problem: try again later.",
+            Error::Http {
+                status: 0 | 300..=399,
+                ..
+            } => "The server redirected it: check the base URL.",
             Error::Http { .. } => "The service refused the request.",
             Error::Timeout {
                 possible_charge, ..

@@ -1,8 +1,11 @@
 //! The `fetch` transport (wasm32): browsers, workers and Node 20 (it calls
 //! `globalThis.fetch`, so no `window` is needed).
 //!
-//! The key is in the body, so the request never follows a redirect (`redirect: "error"`: a
-//! 307/308 would resend the body to another place), sends no referrer, no cookies or other
+//! The key is in the body, so the request never follows a redirect (`redirect: "manual"`: a
+//! 307/308 would resend the body to another place). A redirect is passed on as the answer it
+//! is (the request reached a server): Node gives its 3xx, a browser an `opaqueredirect` of
+//! status 0; the client makes either a `redirect` error, not retried (`"error"` would reject
+//! like a failed connection, which a browser cannot tell apart). It sends no referrer, no cookies or other
 //! credentials, and skips the HTTP cache. The body is read from the stream into wasm chunk by
 //! chunk, stopping at `max_body_bytes`; a failure while reading it after the head arrived is
 //! [`TransportError::BodyLost`] (a 2xx was charged).
@@ -81,11 +84,6 @@ fn rejection(thrown: &JsValue) -> TransportError {
         .ok()
         .filter(|c| c.is_object());
     let message = js_message(thrown);
-    // Node's undici under `redirect: "error"`: the service answered 3xx, which is not charged
-    // (only a success is): free, as a request that never left.
-    if message.ends_with("(unexpected redirect)") {
-        return TransportError::NotSent(message);
-    }
     let cause = cause.and_then(|c| js_code(&c));
     TransportError::of_rejection(message, &[own.as_deref(), cause.as_deref()])
 }
@@ -138,7 +136,7 @@ async fn post(
     set(&init, "headers", &headers);
     set(&init, "body", &JsValue::from_str(&request.body));
     set(&init, "signal", &controller.signal());
-    set(&init, "redirect", &"error".into());
+    set(&init, "redirect", &"manual".into());
     set(&init, "referrerPolicy", &"no-referrer".into());
     set(&init, "credentials", &"omit".into());
     set(&init, "cache", &"no-store".into());

@@ -21,24 +21,36 @@ pub const CACHE: &str = "cache";
 /// (browsers and bundlers; the Node, Deno, Bun and Workers entries initialise on import).
 /// Thrown by the package's JS (`serpkit_error.js`, `notReady`), never by the wasm.
 pub const NOT_INITIALIZED: &str = "not_initialized";
+/// `init_failed`: `init()` or `initSync()` could not load the wasm (a missing or unreachable
+/// `serpkit_bg.wasm`, bytes that are not it); its `cause` is what the platform threw. Thrown
+/// by the package's JS (`serpkit_error.js`, `initFailed`), never by the wasm.
+pub const INIT_FAILED: &str = "init_failed";
 /// `invalid_request`: a request that does not parse or fails its checks (also a client code).
 pub const INVALID_REQUEST: &str = "invalid_request";
 
 /// The codes only the JS layer gives; every other code is a client error's
 /// ([`Error::code`]).
-pub const JS_ERROR_CODES: [&str; 4] = [INVALID_ARGUMENT, UNKNOWN_OPERATION, CACHE, NOT_INITIALIZED];
-
-/// Every `code` a `SerpkitError` can carry, in the order of `ErrorCode` in `serpkit.d.ts`:
-/// the JS layer's own, then the client's ([`Error::code`]).
-pub const ERROR_CODES: [&str; 17] = [
+pub const JS_ERROR_CODES: [&str; 5] = [
     INVALID_ARGUMENT,
     UNKNOWN_OPERATION,
     CACHE,
     NOT_INITIALIZED,
+    INIT_FAILED,
+];
+
+/// Every `code` a `SerpkitError` can carry, in the order of `ErrorCode` in `serpkit.d.ts`:
+/// the JS layer's own, then the client's ([`Error::code`]).
+pub const ERROR_CODES: [&str; 19] = [
+    INVALID_ARGUMENT,
+    UNKNOWN_OPERATION,
+    CACHE,
+    NOT_INITIALIZED,
+    INIT_FAILED,
     INVALID_REQUEST,
     "missing_key",
     "budget_exceeded",
     "http",
+    "redirect",
     "timeout",
     "aborted",
     "network",
@@ -341,6 +353,33 @@ mod tests {
         assert_eq!(fields[2], "possiblyCharged=$0.1500");
         assert_eq!(fields[3..], ["timeoutMs=2000"]);
         assert_eq!(fields_of(&Error::MissingKey).len(), 3);
+    }
+
+    #[test]
+    fn a_redirect_has_its_own_code_and_is_neither_charged_nor_possibly_charged() {
+        for status in [301, 307, 308, 0] {
+            let redirect = Error::Http {
+                status,
+                body: String::new(),
+                retry_after: None,
+            };
+            assert_eq!(redirect.code(), "redirect", "{status}");
+            assert!(ERROR_CODES.contains(&redirect.code()));
+            assert!(
+                redirect.hint().contains("server redirected"),
+                "{}",
+                redirect.hint()
+            );
+            let fields = fields_of(&redirect);
+            assert_eq!(fields[1..3], ["charge=$0.0000", "possiblyCharged=$0.0000"]);
+            assert!(fields.contains(&format!("status={status}")), "{fields:?}");
+        }
+        let refused = Error::Http {
+            status: 404,
+            body: String::new(),
+            retry_after: None,
+        };
+        assert_eq!(refused.code(), "http");
     }
 
     #[test]

@@ -27,6 +27,7 @@ const TS_TYPES: &str = include_str!("serpkit.d.ts");
 
 /// The estimated charge of a request: `{ usd, micros, display, units, unit }`. Throws
 /// `invalid_request` (with `field`) when the request fails its checks.
+// Its TypeScript declaration is the API types' (`cargo xtask pkg` drops this one).
 #[wasm_bindgen(js_name = estimateCost, unchecked_return_type = "CostEstimate")]
 pub fn estimate_cost(
     #[wasm_bindgen(unchecked_param_type = "string")] operation: JsValue,
@@ -56,10 +57,22 @@ pub struct JsClient {
 
 #[wasm_bindgen(js_class = Client)]
 impl JsClient {
-    /// `new Client({ key, baseUrl?, timeoutMs?, retries?, validation?, budgetUsd?,
-    /// maxBodyBytes?, headers?, cache?, maxAgeMs? })`: the package's `Client` (exact_json.js)
-    /// reads the options (client_options.js) and calls this with their compact form; the
-    /// record cache and `maxAgeMs` stay in JS (`record_client.js` uses them).
+    /// A client of the service: one method per operation (`client.related(request)`),
+    /// each priced before it is sent and counted in the client's account.
+    ///
+    /// Options (`ClientOptions`): `key` (required, sent in the body only), `baseUrl`,
+    /// `timeoutMs`, `retries`, `validation` (`"warn"`, `"strict"`, `"off"`), `budgetUsd`,
+    /// `maxBodyBytes`, `headers`, `cache` and `maxAgeMs` (pay once per record), `integers`
+    /// (`"number"`, `"bigint"`, `"string"`: ids beyond 2^53), `account` (share spend and
+    /// budget with other clients), `fetch` (the function requests go through). Throws
+    /// `SerpkitError` `invalid_argument` for an unknown or bad option.
+    ///
+    /// @example
+    /// const client = new Client({ key: process.env.SERPKIT_KEY ?? "", baseUrl: process.env.SERPKIT_BASE_URL, budgetUsd: 1 });
+    /// const reply = await client.related({ keyword: "trail shoes", ccode: "US" });
+    /// if (reply.ok) console.log(reply.data[0]?.keyword, client.spent.display);
+    // The package's `Client` (exact_json.js) reads the options (client_options.js) and calls
+    // this with their compact form; the record cache and `maxAgeMs` stay in JS.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "ClientOptions<I, V>")] options: JsValue,
@@ -85,9 +98,15 @@ impl JsClient {
     }
 
     /// `search_volume/bulk` over any number of keywords, in chunks with bounded concurrency:
-    /// resolves to `{ data, missing, charge, possiblyCharged, error }` (never rejects after the
-    /// start: what was bought is kept; `error` says why it stopped early). The signal stops
-    /// starting new chunks; chunks already sent finish and keep what they bought.
+    /// resolves to `{ ok, data, report, missing, charge, possiblyCharged, error }` (`ok` and
+    /// `report` as a call's, over all of `data`; never rejects after the start: what was
+    /// bought is kept, `error` says why it stopped early). The signal stops starting new
+    /// chunks; chunks already sent finish and keep what they bought.
+    ///
+    /// @example
+    /// const job = await client.searchVolumeBulkChunked({ keywords, ccode: "US" }, { chunkSize: 100 });
+    /// if (job.ok) for (const record of job.data) console.log(record.keyword);
+    /// if (job.error) console.log(`stopped: ${job.error.message}; not bought: ${job.missing.length}`);
     #[wasm_bindgen(js_name = searchVolumeBulkChunked, unchecked_return_type = "Promise<BulkResult<I, V>>")]
     pub fn search_volume_bulk_chunked(
         &self,

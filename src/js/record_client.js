@@ -9,7 +9,7 @@
 // examples/pkg_data.rs).
 
 import { METHODS } from './static_data.js';
-import { accountOf, integersMode, largeIntegers, recordCacheOf, settleData, settleError, validationMode } from './exact_json.js';
+import { accountOf, integersMode, largeIntegers, recordCacheOf, settleData, settleError, validationMode, withIntegersOption } from './exact_json.js';
 import { serpkitError } from './client_options.js';
 import { operationIndex } from './schema.js';
 import { VALIDATORS, MAX_ISSUES } from './validators.js';
@@ -184,6 +184,17 @@ function withOutcome(reply, checked) {
  * Defines the per-operation methods and `quote` on `Client.prototype`, and routes the calls
  * of clients made with a `cache` through the record steps.
  */
+/**
+ * The package's `Client`: the wasm class with the calls below installed on it and its options
+ * read in JS (exact_json.js `withIntegersOption`). The entry calls it once, marked pure
+ * (`/* @__PURE__ *\/`): nothing is installed at load by a module a bundler may drop
+ * (`sideEffects: false`), and a bundle that never uses `Client` leaves it out.
+ */
+export function makeClient(WasmClient, estimateCost) {
+  installRecordCalls(WasmClient, estimateCost);
+  return withIntegersOption(WasmClient);
+}
+
 export function installRecordCalls(Client, estimateCost) {
   const prototype = Client.prototype;
   for (const [name, operation] of Object.entries(METHODS)) {

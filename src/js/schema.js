@@ -12,13 +12,13 @@
 // parsed values only: text and bytes are refused (`invalid_argument`), as reading them is
 // the wasm's job (`validateResponse` of `serpkit`), or `JSON.parse` them first.
 import { SerpkitError, isSerpkitError, serpkitError } from './serpkit_error.js';
-import { OPERATIONS, SCHEMAS } from './static_data.js';
+import { MAX_DEPTH, OPERATIONS, SCHEMAS } from './static_data.js';
 import { VALIDATORS, MAX_ISSUES } from './validators.js';
-import { validateValue } from './validate_value.js';
+import { tooDeep, tooDeepReport, validateValue } from './validate_value.js';
 
 export { SerpkitError, isSerpkitError };
 
-/** All operations: `[{ path, title, price: { usd, micros, display }, unit, unitLabel }]`. */
+/** All operations: `[{ path, title, price: { usd, micros, display }, unit, unitLabel, unitNote }]`. */
 export function operations() {
   return JSON.parse(OPERATIONS);
 }
@@ -81,6 +81,9 @@ function validateAt(index, value, request) {
   try {
     return validateValue(VALIDATORS[index], value, request, MAX_ISSUES);
   } catch {
+    // Nesting too deep for the stack: a `json` error at its path (as the main entry's).
+    const deep = tooDeep(value, MAX_DEPTH);
+    if (deep !== undefined) return tooDeepReport(deep, MAX_DEPTH);
     let text;
     try {
       text = JSON.stringify(value);

@@ -4,6 +4,14 @@
 import type { OperationMethods, OperationName, Operations, SearchVolumeBulkRequest, SearchVolumeRecord } from "./serpkit_types.js";
 export * from "./serpkit_types.js";
 
+// `Symbol.dispose` (of wasm-bindgen's `[Symbol.dispose]()`, as `free()`), declared as the
+// `esnext.disposable` lib and Node's types do (they merge): no lib option needed.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
 /** An operation by its name or its path: `"related"` or `"/v1/related"`; any other string does not compile. */
 export type OperationRef = OperationName | `/v1/${OperationName}`;
 
@@ -59,13 +67,36 @@ export function estimateCost<P extends OperationRef>(operation: P, request: Requ
  *   per field path pattern, array indices as `*`);
  *   a lone-surrogate escape (`\ud800`, a `json` error in text) is read as the string it makes.
  *   The value is read as `JSON.stringify` would write it.
- * With `request`, also the rules tied to the request.
+ * With `request`, also the rules tied to the request. Never throws for a body: text that is
+ * not JSON, bytes that are not UTF-8 (at the first bad byte's offset) and nesting deeper than
+ * 127 levels (at its path in a parsed value) are a `json` error in the report.
+ *
+ * @example
+ * const report = validateResponse("related", await res.arrayBuffer());
+ * if (!report.ok) console.log(report.errors[0].path, report.errors[0].message);
  */
 export function validateResponse<P extends OperationRef>(
   operation: P,
-  body: string | Uint8Array | ArrayBuffer | unknown,
+  body: string | Uint8Array | ArrayBuffer,
   request?: RequestOf<P> | null,
 ): ValidationReport;
+/** A parsed value (`await res.json()`): see the text and bytes form above. */
+export function validateResponse<P extends OperationRef, B>(
+  operation: P,
+  body: ParsedBody<B>,
+  request?: RequestOf<P> | null,
+): ValidationReport;
+
+/**
+ * A parsed JSON value as `validateResponse` takes it: any value but what cannot be one (a
+ * promise: `await` it; a `Response`: `await res.json()` or `res.arrayBuffer()` first; a
+ * function, a symbol, `undefined`).
+ */
+export type ParsedBody<B> = B extends PromiseLike<unknown> | WasmResponse | ((...args: never[]) => unknown) | symbol | undefined ? never : B;
+/** A compiled `WebAssembly.Module` where the platform's types declare it; `object` elsewhere (Node's types alone). */
+export type WasmModule = typeof globalThis extends { WebAssembly: { Module: abstract new (...args: never[]) => infer M } } ? M : object;
+/** A `Response` where the platform's types declare it (the DOM's, Node's); `never` elsewhere. */
+export type WasmResponse = typeof globalThis extends { Response: abstract new (...args: never[]) => infer R } ? R : never;
 
 /** What `responseSchema(op)["~standard"].validate` returns (Standard Schema v1's result). */
 export type ResponseSchemaResult<T = unknown> =
@@ -135,17 +166,27 @@ export type Parsed<T> =
   | { ok: true; data: T; report: ValidationReport }
   | { ok: false; data: unknown; report: ValidationReport };
 
+/** An operation and its price (`operations()`). */
 export interface OperationInfo {
   path: OperationName;
   title: string;
+  /** Dollars per unit. */
   price: Money;
   unit: PriceUnit;
+  /** `"per URL"`, … */
   unitLabel: string;
+  /** What counts as one unit, with the decision where the spec's words leave a choice
+   * (`backlink/metrics`: per URL, two URLs of one domain count twice). */
+  unitNote: string;
 }
 
+/** What a request costs now (`estimateCost`): the amount, and how it was counted. */
 export interface CostEstimate extends Money {
   units: number;
   unit: PriceUnit;
+  /** `"3 × $0.0500 per URL = $0.1500: each entry of `urls` is a unit, …"`: the count and
+   * the operation's `unitNote`. */
+  explanation: string;
 }
 
 export type Severity = "error" | "warning";
@@ -210,51 +251,51 @@ export interface ClientOptions<I extends IntegersMode = IntegersMode, V extends 
   key: string;
   /** Base URL, a string or a `URL` (default: the service). A trailing `/v1` or `/v1/` is the
    * service's base too: requests go to `<base>/v1/<operation>`, never `/v1/v1/`. */
-  baseUrl?: string | URL;
+  baseUrl?: string | URL | undefined;
   /** Per-attempt timeout; 0 waits forever. Default 60000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Retries for network errors, 429 and 503: a count or a policy. Default 2. */
-  retries?: number | RetryOptions;
+  retries?: number | RetryOptions | undefined;
   /** Default "warn": attach the report. "strict" rejects on contract errors. "off": no
    * report, and `data` typed `unknown` (nothing checked it). See `ValidationMode`. */
-  validation?: V;
+  validation?: V | undefined;
   /** Stop before a call that would take the spend over this (dollars): the budget of the
    * client's own account. Not with `account` (the account's budget is the one budget). */
-  budgetUsd?: number | string;
+  budgetUsd?: number | string | undefined;
   /** Largest response body accepted (bytes). Default 256 MiB. */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
   /** Extra request headers, as `fetch` takes them (`HeadersInit`): a `Headers`, `[name, value]`
    * pairs or an object of strings. */
-  headers?: Headers | ReadonlyArray<readonly [string, string]> | Record<string, string>;
+  headers?: Headers | ReadonlyArray<readonly [string, string]> | Record<string, string> | undefined;
   /**
    * Where bought records are kept, so each record is paid for once: `search_volume/bulk` and
    * `/single` per keyword and country, `domainstats` per domain, `backlink/metrics` per URL.
    * Only records the cache lacks are sent and priced. `MemoryRecordCache`,
    * `IndexedDbRecordCache`, or any object with the same `get`/`put`.
    */
-  cache?: RecordCache;
+  cache?: RecordCache | undefined;
   /** With a cache: records bought longer ago than this are bought again. Default: no expiry. */
-  maxAgeMs?: number;
+  maxAgeMs?: number | undefined;
   /**
    * How `data` holds integers beyond ±(2^53 − 1) in the fields declared as ids: "number"
    * (default: rounded, with an `unsafe_integer` warning in the report), "bigint" or "string"
    * (exact; see `IntegersMode`). Types the replies:
    * `new Client({ key, integers: "bigint" })` is a `Client<"bigint">`.
    */
-  integers?: I;
+  integers?: I | undefined;
   /**
    * The account to count this client's calls in, shared with every other client on it:
    * `new Account({ budgetUsd })` or `client.account` of another client. Spent, possibly
    * charged and the budget are the account's, so one budget covers every client on it.
    * Default: a new account of this client's own (with `budgetUsd`).
    */
-  account?: Account;
+  account?: Account | undefined;
   /**
    * The `fetch` to send requests with, called as `fetch(url, init)` (an undici dispatcher,
    * a proxy, a test double). Default: `globalThis.fetch`, read at each request. A network
    * failure's `SerpkitError` keeps what it rejected with as its `cause`.
    */
-  fetch?: (url: string, init: RequestInit) => Promise<Response>;
+  fetch?: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
 }
 
 /**
@@ -283,9 +324,9 @@ export interface AccountOptions {
 }
 
 export interface CallOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** With a record cache: buy every requested record again (stored or not). */
-  refresh?: boolean;
+  refresh?: boolean | undefined;
 }
 
 /** The kinds of record a cache holds (the operations priced per record). */
@@ -447,10 +488,12 @@ export type ErrorCode =
   | "unknown_operation"
   | "cache"
   | "not_initialized"
+  | "init_failed"
   | "invalid_request"
   | "missing_key"
   | "budget_exceeded"
   | "http"
+  | "redirect"
   | "timeout"
   | "aborted"
   | "network"
@@ -499,6 +542,16 @@ export interface HttpError extends SerpkitErrorBase {
   body: string;
   /** The service's `Retry-After`, when it sent one. */
   retryAfterMs?: number;
+}
+
+/** `redirect`: a 3xx answer. The request reached a server; not followed (the key is in the
+ * body), not retried, not charged (only a success is). Usually a wrong `baseUrl`. */
+export interface RedirectError extends SerpkitErrorBase {
+  code: "redirect";
+  /** The 3xx status; 0 in browsers, which hide a redirect's status (and its target). */
+  status: number;
+  /** An excerpt of the answer's body, the key removed (empty in browsers). */
+  body: string;
 }
 
 /** `budget_exceeded`: the estimate would exceed `budgetUsd`; nothing was sent. */
@@ -550,13 +603,15 @@ export interface BodyLostError extends SerpkitErrorBase {
 
 /**
  * The codes with no fields of their own. `not_initialized`: an export that needs the wasm,
- * called before `init()` (browsers and bundlers: `await init()` first). `network`: the request provably never left (refused,
+ * called before `init()` (browsers and bundlers: `await init()` first). `init_failed`:
+ * `init()` or `initSync()` could not load the wasm (`cause`: what the platform threw, e.g. a
+ * 404 for `serpkit_bg.wasm`). `network`: the request provably never left (refused,
  * host not found), after the retries: free. `connection_lost`: the connection failed after the
  * request may have left, before any answer: possibly charged (`possiblyCharged`), never retried.
  */
 export interface PlainSerpkitError extends SerpkitErrorBase {
   name: "SerpkitError";
-  code: "invalid_argument" | "unknown_operation" | "cache" | "not_initialized" | "missing_key" | "network" | "connection_lost";
+  code: "invalid_argument" | "unknown_operation" | "cache" | "not_initialized" | "init_failed" | "missing_key" | "network" | "connection_lost";
 }
 
 /**
@@ -588,10 +643,17 @@ export interface SerpkitErrorJson {
  * e.status` type-checks.
  */
 export declare const SerpkitError: {
-  new (code: ErrorCode, message: string, options?: { cause?: unknown }): SerpkitError;
+  /** An error made by you (a test double): the `code` and message given (the code appended
+   * to it, as on every `SerpkitError`), none of the fields of its kind (no `status`). */
+  new <C extends ErrorCode>(code: C, message: string, options?: { cause?: unknown }): SerpkitErrorBase & { code: C };
   readonly prototype: SerpkitError;
-  /** The error again from its `toJSON()` value (after `JSON.parse` or `structuredClone`). */
-  from(value: SerpkitErrorJson): SerpkitError;
+  /**
+   * The error again after `structuredClone`, `postMessage` or JSON: from `toJSON()`'s value
+   * (every field), or from the cloned error itself (its message ends with the code: the code
+   * and message come back). Throws `invalid_argument` for anything else.
+   * @example worker.onmessage = (event) => { const error = SerpkitError.from(event.data); };
+   */
+  from(value: SerpkitErrorJson | Error): SerpkitError;
 };
 
 /** True for a `SerpkitError`, also one from another copy of the package (by `name` and `code`). */
@@ -600,6 +662,7 @@ export declare function isSerpkitError(value: unknown): value is SerpkitError;
 export type SerpkitError =
   | InvalidRequestError
   | HttpError
+  | RedirectError
   | BudgetExceededError
   | BodyTextError
   | ContractViolationError

@@ -13,9 +13,12 @@
 //   `possiblyCharged`).
 // - `JSON.stringify(error)` gives every field (`toJSON`: name, code, message, the kind's
 //   fields, `cause` as `{ name, message }` or its JSON value).
-// - `structuredClone` (`postMessage` to or from a worker) keeps only an `Error`'s message: no
-//   platform lets a class keep its fields through it. Send `error.toJSON()` instead (a plain
-//   object: it survives both) and rebuild the error with `SerpkitError.from(value)`.
+// - `structuredClone` (`postMessage` to or from a worker) keeps only an `Error`'s message (and
+//   in V8 its `cause`): no platform lets a class keep its fields through it. So every message
+//   ends with the code in parentheses ("… (budget_exceeded)"), and `SerpkitError.from` revives
+//   a posted error from it: `SerpkitError.from(event.data)` gives a `SerpkitError` with its
+//   code and message whether the sender posted the error or `error.toJSON()` (a plain object
+//   that keeps every field too).
 
 /**
  * Every error the package throws or rejects with: a stable `code` (`ErrorCode` in the types)
@@ -42,14 +45,20 @@ export class SerpkitError extends Error {
   }
 
   /**
-   * The error again from its `toJSON()` value (after `JSON.parse` or `structuredClone`):
-   * a `SerpkitError` with the same code, message and fields (`cause` as its JSON value).
+   * The error again after it crossed `structuredClone`, `postMessage` or JSON: from its
+   * `toJSON()` value (the same code, message and fields, `cause` as its JSON value), or from
+   * the clone of the error itself (the code and message, read from the message's
+   * "(code)" ending; `cause` where the platform kept it).
    */
   static from(value) {
-    if (value === null || typeof value !== 'object' || typeof value.code !== 'string') {
-      throw new SerpkitError('invalid_argument', 'SerpkitError.from takes the value of error.toJSON() ({ code, message, ... })');
+    if (value instanceof SerpkitError) return value;
+    const cloned = value instanceof Error || Object.prototype.toString.call(value) === '[object Error]';
+    const code = typeof value?.code === 'string' ? value.code : cloned ? codeOfMessage(value.message) : undefined;
+    if (code === undefined) {
+      throw new SerpkitError('invalid_argument', 'SerpkitError.from takes a SerpkitError after structuredClone or postMessage, or the value of error.toJSON() ({ code, message, ... })');
     }
-    const { name, code, message, cause, ...fields } = value;
+    if (cloned) return new SerpkitError(code, String(value.message), value.cause === undefined ? undefined : { cause: value.cause });
+    const { name, code: _code, message, cause, ...fields } = value;
     const error = new SerpkitError(code, String(message ?? ''), cause === undefined ? undefined : { cause });
     return Object.assign(error, fields);
   }
@@ -70,8 +79,20 @@ function causeJson(cause) {
   }
 }
 
-/** The `cause` made non-enumerable and an abort named `AbortError` (see the decisions above). */
+/** The code a message ends with ("… (budget_exceeded)"), or undefined. */
+function codeOfMessage(message) {
+  return /\(([a-z_]+)\)$/.exec(String(message))?.[1];
+}
+
+/**
+ * The `cause` made non-enumerable, an abort named `AbortError`, the message ending with the
+ * code (see the decisions above).
+ */
 function settle(error) {
+  const tag = `(${error.code})`;
+  if (typeof error.code === 'string' && !error.message.endsWith(tag)) {
+    error.message = error.message === '' ? tag : `${error.message} ${tag}`;
+  }
   const cause = Object.getOwnPropertyDescriptor(error, 'cause');
   if (cause?.enumerable) Object.defineProperty(error, 'cause', { value: cause.value, writable: true, enumerable: false, configurable: true });
   if (error.code === 'aborted' && error.name !== 'AbortError') {
@@ -124,6 +145,17 @@ export function notReady() {
     throw new SerpkitError('not_initialized', 'serpkit is not initialised: call `await init()` (or `initSync({ module })`) first; the Node, Deno, Bun and Workers entries initialise on import');
   };
   return new Proxy({}, { get: fail, set: fail, has: fail });
+}
+
+/**
+ * `init()`'s or `initSync()`'s failure as a `SerpkitError` `init_failed` (its `cause`: what the
+ * platform threw: a failed `fetch`, a `CompileError`, a 404's `TypeError`); a `SerpkitError`
+ * as it is.
+ */
+export function initFailed(error) {
+  if (isSerpkitError(error)) return serpkitError(error);
+  const why = error instanceof Error || Object.prototype.toString.call(error) === '[object Error]' ? error.message : String(error);
+  return new SerpkitError('init_failed', `serpkit could not load its wasm (serpkit_bg.wasm, or what init() was given): ${why}`, { cause: error });
 }
 
 /** `fn(...args)`, its throw made a `SerpkitError` instance (`serpkitError`). */

@@ -7,10 +7,10 @@
 // value (every rule a value can show: see `validateResponse` in serpkit.d.ts).
 import { Client } from './serpkit.js';
 import { SerpkitError, settled } from './client_options.js';
-import { schemaOptions, standardSchema } from './schema.js';
-import { OPERATIONS, SCHEMAS } from './static_data.js';
+import { operationIndex as jsOperationIndex, schemaOptions, standardSchema } from './schema.js';
+import { MAX_DEPTH, OPERATIONS, SCHEMAS } from './static_data.js';
 import { VALIDATORS, MAX_ISSUES } from './validators.js';
-import { validateValue } from './validate_value.js';
+import { tooDeep, tooDeepReport, validateValue } from './validate_value.js';
 
 // `operations()`: no lookup, the same in both entries.
 export { operations } from './schema.js';
@@ -28,8 +28,19 @@ export function jsonSchema(operation) {
 // The wasm's functions these call, their errors made `SerpkitError` instances: static
 // methods of `Client`, so the module exports only the documented names.
 const operationIndex = (operation) => settled(Client.__operationIndex, operation);
-/** The wasm engine: every rule, on text. */
-const validateText = (operation, body, request) => settled(Client.__validateText, operation, body, request);
+/**
+ * The wasm engine: every rule, on text. Bytes that are not UTF-8, which the wasm refuses
+ * (`invalid_argument`), get their report here (`notUtf8Report`).
+ */
+function validateText(operation, body, request) {
+  try {
+    return settled(Client.__validateText, operation, body, request);
+  } catch (error) {
+    const report = error?.code === 'invalid_argument' && isBytes(body) ? notUtf8Report(operation, body, request) : undefined;
+    if (report === undefined) throw error;
+    return report;
+  }
+}
 /** The core's reading of a request (its `invalid_request` error), as for text. */
 const readRequest = (operation, request) => settled(Client.__readRequest, operation, request);
 
@@ -39,8 +50,79 @@ const readRequest = (operation, request) => settled(Client.__readRequest, operat
  */
 export function checkedEstimate(estimateCost) {
   return function estimateCostChecked(operation, request) {
-    return settled(estimateCost, operation, request);
+    const estimate = settled(estimateCost, operation, request);
+    // The JS lookup (the wasm already read the name): the wasm `Client` stays out of a
+    // bundle that imports `estimateCost` alone.
+    const { price, unitLabel, unitNote } = JSON.parse(OPERATIONS)[jsOperationIndex(operation)];
+    estimate.explanation = `${estimate.units} × ${price.display} ${unitLabel} = ${estimate.display}: ${unitNote}`;
+    return estimate;
   };
+}
+
+/** `Uint8Array` or `ArrayBuffer`. */
+function isBytes(body) {
+  return body instanceof Uint8Array || body instanceof ArrayBuffer;
+}
+
+/**
+ * The report of bytes that are not UTF-8, as the wasm engine reports text that stops being
+ * JSON (JSON text is UTF-8, RFC 8259): the valid part's own report when it breaks first (a
+ * syntax error before the bad byte), else a `json` error at the first bad byte's offset, its
+ * line and column (in characters) as the engine counts them. Only after the wasm refused the
+ * bytes, so valid bytes never pay for the scan; `undefined` when they are UTF-8 after all
+ * (refused for another reason).
+ */
+function notUtf8Report(operation, body, request) {
+  const bytes = body instanceof ArrayBuffer ? new Uint8Array(body) : body;
+  const at = firstBadByte(bytes);
+  if (at === undefined) return undefined;
+  const valid = bytes.subarray(0, at);
+  const prefix = settled(Client.__validateText, operation, valid, request);
+  if (prefix.position !== undefined && prefix.position.offset < at) return prefix;
+  const text = new TextDecoder().decode(valid);
+  const lineStart = text.lastIndexOf('\n') + 1;
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) line++;
+  let column = 1;
+  for (const _ of text.slice(lineStart)) column++;
+  const message = `not valid JSON at byte ${at} (line ${line}, column ${column}): not UTF-8`;
+  return {
+    ok: false,
+    errors: [{ path: '', code: 'json', severity: 'error', message }],
+    warnings: [],
+    error_count: 1,
+    warning_count: 0,
+    omitted: 0,
+    position: { offset: at, line, column },
+  };
+}
+
+/** The offset of the first byte that does not start a well-formed UTF-8 sequence (Rust's `valid_up_to`), or `undefined`. */
+function firstBadByte(bytes) {
+  const n = bytes.length;
+  for (let i = 0; i < n; ) {
+    const c = bytes[i];
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    // The sequence's length and its second byte's range (no overlong forms, no surrogates, at most U+10FFFF).
+    let length, low = 0x80, high = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) length = 2;
+    else if (c >= 0xe0 && c <= 0xef) {
+      length = 3;
+      if (c === 0xe0) low = 0xa0;
+      if (c === 0xed) high = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      length = 4;
+      if (c === 0xf0) low = 0x90;
+      if (c === 0xf4) high = 0x8f;
+    } else return i;
+    if (i + length > n || bytes[i + 1] < low || bytes[i + 1] > high) return i;
+    for (let k = 2; k < length; k++) if ((bytes[i + k] & 0xc0) !== 0x80) return i;
+    i += length;
+  }
+  return undefined;
 }
 
 /** Text or bytes: what the wasm engine reads as is. */
@@ -88,9 +170,13 @@ function validateValueOf(operation, validator, body, parsed, request) {
   try {
     return validateValue(validator, body, parsed, MAX_ISSUES);
   } catch {
+    // Nesting too deep for the stack: a `json` error at the path where it passes the limit
+    // the wasm engine keeps for text (whose `JSON.stringify` would overflow too).
+    const deep = tooDeep(body, MAX_DEPTH);
+    if (deep !== undefined) return tooDeepReport(deep, MAX_DEPTH);
     // A value only its JSON text can tell (`NEEDS_TEXT`: a `toJSON` method), or one that threw
-    // while read (a getter, a cycle, nesting too deep for the stack): as its JSON text, which
-    // gives the report, or the typed error (`invalid_argument`) when it has none.
+    // while read (a getter, a cycle): as its JSON text, which gives the report, or the typed
+    // error (`invalid_argument`) when it has none.
     return validateText(operation, body, request);
   }
 }

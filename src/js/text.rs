@@ -143,10 +143,7 @@ mod wasm {
             buffer.set_len(len);
         }
         utf8(buffer).ok_or_else(|| {
-            PackageError::invalid_argument(format!(
-                "{what} bytes are not UTF-8 (JSON text is UTF-8)"
-            ))
-            .into()
+            PackageError::invalid_argument(format!("{what} bytes are not UTF-8")).into()
         })
     }
 

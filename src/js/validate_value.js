@@ -39,6 +39,54 @@ export function anyOk(x) {
   return true;
 }
 
+/**
+ * The JSON Pointer of the first array or object nested deeper than `limit` levels in `value`
+ * (in `JSON.stringify`'s order), or `undefined` (also for a value holding a cycle, which is no
+ * JSON data, or one that throws while read): read without recursion, so a value nested too deep for the stack (which the
+ * validators, `anyOk` and `JSON.stringify` overflow on) still gets a report: the wasm engine
+ * refuses text nested beyond the same limit.
+ */
+export function tooDeep(value, limit) {
+  try {
+    return deepPath(value, limit);
+  } catch {
+    // A getter that throws, a proxy: no JSON data either.
+    return undefined;
+  }
+}
+
+/** `tooDeep`'s walk. */
+function deepPath(value, limit) {
+  const EXIT = {};
+  const ancestors = new Set();
+  const stack = [[value, '', 0]];
+  while (stack.length > 0) {
+    const [x, path, depth] = stack.pop();
+    if (path === EXIT) {
+      ancestors.delete(x);
+      continue;
+    }
+    if (typeof x !== 'object' || x === null) continue;
+    if (ancestors.has(x)) return undefined;
+    if (depth >= limit) return path;
+    ancestors.add(x);
+    stack.push([x, EXIT, depth]);
+    const keys = isArray(x) ? Array.from(x.keys()) : Object.keys(x);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const child = x[keys[i]];
+      if (!absent(child)) stack.push([child, `${path}/${esc(String(keys[i]))}`, depth + 1]);
+    }
+  }
+  return undefined;
+}
+
+/** The report of a value nested deeper than `limit` at `path` (`tooDeep`): one `json` error there. */
+export function tooDeepReport(path, limit) {
+  const sink = new Sink(1);
+  sink.push(path, 'error', 'json', `nesting deeper than ${limit} levels (the limit of JSON text the validator reads)`);
+  return sink.report();
+}
+
 /** True for what `JSON.stringify` leaves out of an object. */
 export function absent(x) {
   return x === undefined || typeof x === 'function' || typeof x === 'symbol';

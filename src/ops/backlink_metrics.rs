@@ -10,7 +10,8 @@ use crate::money::Usd;
 /// carries `urls`. We charge (and estimate) $0.05 for each entry of `urls`: each entry is one
 /// target the service looks up and returns one record for, and this reading is the largest of
 /// the possible ones (per URL ≥ per distinct domain ≥ per request), so a budget check never
-/// lets through a call that costs more than estimated. The sandbox charges the same way.
+/// lets through a call that costs more than estimated. The sandbox charges the same way. JS
+/// users read the decision beside the price (`PriceUnit::meaning`).
 pub const PRICE: Price = Price {
     usd: Usd::from_micros(50_000),
     unit: PriceUnit::PerUrl,

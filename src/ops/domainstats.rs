@@ -55,8 +55,9 @@ const NUMBER_TEXT: Node = string(&[StringRule::NumberText]);
 const STAT_SCOPE: Node = string(&[StringRule::OneOf(&["root", ""], Severity::Warning)]);
 
 super::record! {
-    /// Domain stats record. All values are the service's strings; each numeric one also has
-    /// an accessor of the same name that parses it (`record.alpha_da()`).
+    /// Domain stats record. All values are the service's strings (in JS,
+    /// `Number(record.alphaDA)` reads a numeric one; an empty string is an unavailable value).
+    /// In Rust each numeric one also has an accessor of the same name that parses it.
     pub struct DomainStatsRecord {
         /// The domain.
         req domain: String = STR,

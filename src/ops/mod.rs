@@ -100,6 +100,23 @@ impl PriceUnit {
             PriceUnit::PerRequest => "per request",
         }
     }
+
+    /// What counts as one unit, with the decision taken where the spec's words leave a
+    /// choice: shown to JS users beside every price (`operations()`'s `unitNote`,
+    /// `estimateCost`'s `explanation`).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            PriceUnit::PerKeyword => "each entry of `keywords` is a unit, a repeated one too",
+            PriceUnit::PerDomain => "each entry of `domains` is a unit, a repeated one too",
+            PriceUnit::PerUrl => {
+                "each entry of `urls` is a unit, two URLs of one domain too: the spec says \
+                 \"per domain, per request\" of a request of URLs; decided per URL, the largest \
+                 reading (3 URLs of one domain: $0.15, not $0.05), so a budget check never \
+                 lets through a call that costs more than its estimate"
+            }
+            PriceUnit::PerRequest => "one unit per request, whatever it holds",
+        }
+    }
 }
 
 /// An operation's price: dollars per unit.

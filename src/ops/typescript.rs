@@ -103,7 +103,8 @@ pub fn declarations() -> Result<String, String> {
             out.push_str(&jsdoc(doc, "  "));
             // `key` (first) may be omitted; every other field is required.
             let optional = if i == 0 { "?" } else { "" };
-            let ty = if *list { "string[]" } else { "string" };
+            // Read only: a caller's `readonly string[]` is accepted, and a mutable array too.
+            let ty = if *list { "readonly string[]" } else { "string" };
             let _ = writeln!(out, "  {}{optional}: {ty};", property(name));
         }
         out.push_str("}\n");

@@ -1,11 +1,13 @@
 // Errors that cross a boundary (decided in src/js/client_options.js, above `SerpkitError`):
 // `cause` is not enumerable, wherever it was set; `JSON.stringify` writes every field;
-// `structuredClone` keeps only what the platform keeps (the message), so `toJSON()` is what
-// crosses and `SerpkitError.from` rebuilds it; an abort is named `AbortError` with the
+// `structuredClone` and `postMessage` keep only what the platform keeps (the message, which
+// ends with the code, and in V8 the `cause`), and `SerpkitError.from` revives the code from it;
+// `toJSON()` crosses whole; an abort is named `AbortError` with the
 // signal's reason as its `cause`. And `decode`, which the package does raise: a chunk whose
 // body is JSON but not an array.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { Worker } from 'node:worker_threads';
 import { serpkit, sandbox } from './support.mjs';
 
 const { Client, SerpkitError, isSerpkitError } = serpkit;
@@ -60,7 +62,7 @@ test('an abort is named AbortError, keeps signal.reason as its cause, and stays 
 test('JSON.stringify writes every field; structuredClone keeps the message, toJSON() crosses whole', async () => {
   const js = new SerpkitError('network', 'no route', { cause: new TypeError('fetch failed') });
   assert.deepEqual(JSON.parse(JSON.stringify(js)), {
-    name: 'SerpkitError', code: 'network', message: 'no route', cause: { name: 'TypeError', message: 'fetch failed' },
+    name: 'SerpkitError', code: 'network', message: 'no route (network)', cause: { name: 'TypeError', message: 'fetch failed' },
   });
   const http = await rejection(client({ key: `${sandbox.key}+server_error` }).related(REQ));
   const json = JSON.parse(JSON.stringify(http));
@@ -68,10 +70,20 @@ test('JSON.stringify writes every field; structuredClone keeps the message, toJS
     [json.name, json.code, json.status, typeof json.body, json.message, json.charge.micros],
     ['SerpkitError', 'http', 500, 'string', http.message, 0],
   );
-  // What structuredClone (postMessage) does to an error: the class and its fields are gone.
+  // What structuredClone (postMessage) does to an error: the class and its fields are gone,
+  // the message (ending with the code) stays, and `SerpkitError.from` revives the code.
   const cloned = structuredClone(http);
   assert.equal(cloned.message, http.message);
   assert.equal(cloned.code, undefined);
+  assert.match(http.message, / \(http\)$/);
+  const revived = SerpkitError.from(cloned);
+  assert.ok(revived instanceof SerpkitError && isSerpkitError(revived));
+  assert.deepEqual([revived.code, revived.message], ['http', http.message]);
+  assert.equal(SerpkitError.from(http), http, 'an instance as it is');
+  for (const code of ['budget_exceeded', 'aborted', 'redirect', 'init_failed']) {
+    const back = SerpkitError.from(structuredClone(new SerpkitError(code, 'why')));
+    assert.deepEqual([back.code, back.message, back.name], [code, `why (${code})`, code === 'aborted' ? 'AbortError' : 'SerpkitError']);
+  }
   // What crosses instead: the JSON value, rebuilt on the other side.
   for (const value of [structuredClone(http.toJSON()), JSON.parse(JSON.stringify(http))]) {
     const back = SerpkitError.from(value);
@@ -82,6 +94,36 @@ test('JSON.stringify writes every field; structuredClone keeps the message, toJS
   const abort = SerpkitError.from({ name: 'AbortError', code: 'aborted', message: 'aborted', cause: { name: 'AbortError', message: 'x' } });
   assert.deepEqual([abort.name, abort.cause.name, Object.keys(abort)], ['AbortError', 'AbortError', ['code']]);
   assert.throws(() => SerpkitError.from({ message: 'no code' }), (e) => e.code === 'invalid_argument');
+  assert.throws(() => SerpkitError.from(new Error('not ours')), (e) => e.code === 'invalid_argument');
+});
+
+test('postMessage from a worker: the error posted as it is comes back with its code through SerpkitError.from', async () => {
+  // A worker makes a real budget_exceeded (the package's own Node entry) and posts the error
+  // itself and its toJSON().
+  const entry = new URL('../../pkg/serpkit.node.js', import.meta.url).href;
+  const worker = new Worker(
+    `import(${JSON.stringify(entry)}).then(async ({ Client }) => {
+      const { parentPort } = await import('node:worker_threads');
+      try {
+        await new Client({ key: 'k', baseUrl: 'http://127.0.0.1:9', budgetUsd: 0.01 }).related({ keyword: 'a', ccode: 'US' });
+      } catch (error) {
+        parentPort.postMessage({ error, json: error.toJSON() });
+      }
+    });`,
+    { eval: true },
+  );
+  const { error, json } = await new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  await worker.terminate();
+  assert.equal(error.code, undefined, 'the platform dropped the field');
+  const fromError = SerpkitError.from(error);
+  assert.ok(isSerpkitError(fromError));
+  assert.equal(fromError.code, 'budget_exceeded');
+  assert.match(fromError.message, /budget exceeded: .* \(budget_exceeded\)$/);
+  const fromJson = SerpkitError.from(json);
+  assert.deepEqual([fromJson.code, fromJson.estimate.micros, fromJson.budget.micros], ['budget_exceeded', 150_000, 10_000]);
 });
 
 test('decode: a chunk whose body is JSON but not an array of records (charged, not retried)', async () => {

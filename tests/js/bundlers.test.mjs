@@ -1,6 +1,7 @@
 // Bundlers, as web developers use the package: a small page importing 'serpkit' built for
-// production by Vite and by webpack 5 (both from npm, tests/package.json), served, and run in
-// headless Chromium, where `init()` finds the wasm the bundler emitted as an asset, validation
+// production by Vite, by webpack 5 and by esbuild with the README's recipe (its command, and the
+// wasm copied beside the bundle: esbuild leaves `new URL(..., import.meta.url)` as it is), all
+// from npm (tests/package.json), served, and run in headless Chromium, where `init()` finds the wasm the bundler emitted as an asset, validation
 // works (text and parsed value), a call reaches the sandbox server and its typed error is caught.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -79,6 +80,25 @@ test('webpack 5 production build: runs in headless Chromium (wasm as an asset, v
 `,
     );
     execFileSync(bin('webpack'), ['--config', 'webpack.config.js'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    fs.writeFileSync(path.join(dir, 'dist', 'index.html'), '<!doctype html><meta charset="utf-8"><script type="module" src="/main.js"></script>\n');
+    assertBundlerPageWorks(await runBuilt(path.join(dir, 'dist')));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("esbuild, the README's recipe: the bundle, the wasm copied beside it, runs in headless Chromium", async () => {
+  const dir = bundlerProject('serpkit-bundler-');
+  try {
+    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+    const recipe = /^ *```sh\n *(esbuild [^\n]*)\n *(cp [^\n]*)\n *```/m.exec(readme);
+    assert.ok(recipe, "the README's esbuild recipe: an esbuild command and a cp");
+    const [esbuild, copy] = [recipe[1].split(' '), recipe[2].split(' ')];
+    assert.deepEqual(esbuild, ['esbuild', 'src/main.js', '--bundle', '--format=esm', '--outdir=dist']);
+    execFileSync(bin('esbuild'), esbuild.slice(1), { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    assert.match(fs.readFileSync(path.join(dir, 'dist', 'main.js'), 'utf8'), /new URL\("serpkit_bg\.wasm", import\.meta\.url\)/);
+    assert.deepEqual(copy, ['cp', 'node_modules/serpkit/serpkit_bg.wasm', 'dist/']);
+    fs.copyFileSync(path.join(dir, copy[1]), path.join(dir, 'dist', 'serpkit_bg.wasm'));
     fs.writeFileSync(path.join(dir, 'dist', 'index.html'), '<!doctype html><meta charset="utf-8"><script type="module" src="/main.js"></script>\n');
     assertBundlerPageWorks(await runBuilt(path.join(dir, 'dist')));
   } finally {

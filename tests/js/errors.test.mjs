@@ -82,7 +82,7 @@ test('every rejection of a client is one too: request, key, budget, HTTP, quote,
 test('isSerpkitError: the class, another realm or copy by name and code; nothing else', () => {
   const cause = new Error('underneath');
   const made = new SerpkitError('http', 'boom', { cause });
-  assert.deepEqual([made.code, made.message, made.name, made.cause], ['http', 'boom', 'SerpkitError', cause]);
+  assert.deepEqual([made.code, made.message, made.name, made.cause], ['http', 'boom (http)', 'SerpkitError', cause]);
   assert.ok(made.stack.includes('boom'));
   assert.ok(!('cause' in new SerpkitError('http', 'no cause')));
   const otherRealm = vm.runInNewContext('const e = new Error("x"); e.name = "SerpkitError"; e.code = "http"; e');
@@ -171,7 +171,7 @@ test('the fetch option: called as fetch(url, init) for every request; a URL or a
     assert.equal(seen.length, 1);
     assert.equal(seen[0].url, `${sandbox.url}/v1/related`, String(baseUrl));
     assert.equal(seen[0].init.method, 'POST');
-    assert.equal(seen[0].init.redirect, 'error');
+    assert.equal(seen[0].init.redirect, 'manual', 'a redirect comes back as the answer it is, never followed');
     assert.ok(seen[0].init.signal instanceof AbortSignal);
     assert.ok(!seen[0].url.includes(sandbox.key), 'the key is in the body only');
     assert.equal(JSON.parse(seen[0].init.body).key, sandbox.key);

@@ -49,7 +49,7 @@ test('operations() lists the 11 operations with their prices', () => {
   assert.ok(Array.isArray(ops));
   assert.deepEqual(ops.map((o) => o.path), Object.keys(PRICES));
   for (const o of ops) {
-    assert.deepEqual(Object.keys(o).sort(), ['path', 'price', 'title', 'unit', 'unitLabel']);
+    assert.deepEqual(Object.keys(o).sort(), ['path', 'price', 'title', 'unit', 'unitLabel', 'unitNote']);
     assert.equal(typeof o.title, 'string');
     assert.ok(isMoney(o.price), JSON.stringify(o.price));
     assert.deepEqual([o.price.micros, o.unit], PRICES[o.path], o.path);
@@ -59,10 +59,22 @@ test('operations() lists the 11 operations with their prices', () => {
   assert.equal(ops.find((o) => o.path === 'outline/seo').price.display, '$0.5000');
 });
 
+test('prices state each unit decision: backlink/metrics per URL, where a JS user reads them', () => {
+  const metrics = operations().find((o) => o.path === 'backlink/metrics');
+  assert.match(metrics.unitNote, /each entry of `urls` is a unit, two URLs of one domain too/);
+  assert.match(metrics.unitNote, /"per domain, per request"/);
+  const urls = ['https://example.com/a', 'https://example.com/b', 'https://example.com/c'];
+  const estimate = estimateCost('backlink/metrics', { urls });
+  assert.equal(estimate.display, '$0.1500', 'three URLs of one domain');
+  assert.equal(estimate.explanation, `3 × $0.0500 per URL = $0.1500: ${metrics.unitNote}`);
+  for (const o of operations()) assert.ok(o.unitNote.length > 20, o.path);
+  assert.match(estimateCost('related', { keyword: 'a', ccode: 'US' }).explanation, /^1 × \$0\.1500 per request = \$0\.1500: one unit per request/);
+});
+
 test('estimateCost() prices every operation from an object or JSON text', () => {
   for (const [op, req] of Object.entries(REQUESTS)) {
     const est = estimateCost(op, req);
-    assert.deepEqual(Object.keys(est).sort(), ['display', 'micros', 'unit', 'units', 'usd']);
+    assert.deepEqual(Object.keys(est).sort(), ['display', 'explanation', 'micros', 'unit', 'units', 'usd']);
     const [micros, unit] = PRICES[op];
     const units = req.keywords?.length ?? req.domains?.length ?? req.urls?.length ?? 1;
     assert.equal(est.unit, unit);
@@ -248,7 +260,8 @@ test('new Client() option errors: their messages, the first in reading order (cl
     [{ baseUrl: 'ftp://x', validation: 'loud' }, 'baseUrl must be an absolute http(s) URL'],
     [{ validation: 'loud' }, 'validation mode must be "off", "warn" or "strict"'],
   ]) {
-    assert.equal(await messageOf(options), message, message);
+    // Every message ends with the code (it survives structuredClone: SerpkitError.from).
+    assert.equal(await messageOf(options), `${message} (invalid_argument)`, message);
   }
   assert.match(await messageOf({ apiKey: 'k' }), /^invalid client options: unknown option `apiKey` in options \(known: \["key", "baseUrl", /);
   // Every listed option is known; null and undefined are absent.
@@ -273,11 +286,17 @@ test('validateResponse() takes UTF-8 bytes: Uint8Array, Buffer, ArrayBuffer; any
   // Small and empty bodies.
   assert.equal(validateResponse('related', new TextEncoder().encode('[]')).ok, true);
   assert.equal(validateResponse('related', new Uint8Array(0)).errors[0].code, 'json');
-  // Not UTF-8: a lone continuation byte, a truncated sequence, an overlong encoding.
-  for (const bad of [[0x5b, 0x80, 0x5d], [0x22, 0xe2, 0x9c, 0x22], [0x22, 0xc0, 0xaf, 0x22]]) {
-    const e = await expectError(() => validateResponse('related', new Uint8Array(bad)), 'invalid_argument');
-    assert.match(e.message, /UTF-8/);
+  // Not UTF-8: a lone continuation byte, a truncated sequence, an overlong encoding, a
+  // surrogate, beyond U+10FFFF: a json error at the first bad byte, as any text that stops
+  // being JSON (edge_inputs.test.mjs has the rest).
+  for (const bad of [[0x5b, 0x80, 0x5d], [0x22, 0xe2, 0x9c, 0x22], [0x22, 0xc0, 0xaf, 0x22], [0x22, 0xed, 0xa0, 0x80, 0x22], [0x22, 0xf4, 0x90, 0x80, 0x80, 0x22]]) {
+    const report = validateResponse('related', new Uint8Array(bad));
+    assert.deepEqual([report.ok, report.errors[0].code, report.position.offset], [false, 'json', 1], String(bad));
+    assert.match(report.errors[0].message, /at byte 1 \(line 1, column 2\): not UTF-8$/);
   }
+  // Well-formed multi-byte characters are no bad bytes (the scan agrees with the decoder).
+  const good = new TextEncoder().encode('["é ✓ 🏃 \u{10FFFF}", 1,,]');
+  assert.match(validateResponse('related', good).errors[0].message, /not valid JSON at byte 2[0-9] /);
   // Requests may be bytes too.
   assert.equal(estimateCost('related', new TextEncoder().encode('{"keyword":"a","ccode":"US"}')).micros, 150_000);
 });

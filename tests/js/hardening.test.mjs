@@ -334,8 +334,8 @@ test('every fault mode: the documented error, and the ledger agrees with the cli
   assert.equal(e.charge.micros, REL_MICROS);
   seen.add('drop_body');
 
-  // redirect: never followed (the body holds the key): a network error, nothing charged.
-  e = await bounded(withFault('redirect').related(REL), 'network');
+  // redirect: never followed (the body holds the key), not retried: its own code, nothing charged.
+  e = await bounded(withFault('redirect', { retries: 2 }).related(REL), 'redirect');
   assert.equal(e.charge.micros + e.possiblyCharged.micros, 0);
   seen.add('redirect');
 

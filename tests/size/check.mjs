@@ -1,10 +1,13 @@
 // The JS package's size goals, checked by `cargo xtask test` after `cargo xtask pkg`:
 // the wasm at most 100 kB gzip (level 9, Node's zlib, as BENCHMARKS.md measures), and the
 // JS glue, the record caches, their orchestration, the generated JS validators and
-// the types reported beside it; the schema-only entry (`serpkit/schema`) at most 25 KiB gzip.
+// the types reported beside it; the schema-only entry (`serpkit/schema`) at most 25 KiB gzip;
+// importing `isSerpkitError` or `estimateCost` alone from `serpkit` at most 5 kB gzip of JS,
+// bundled by esbuild and by Vite (imports.mjs; the wasm an import needs is an asset apart).
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { schemaEntrySize } from './schema_entry.mjs';
+import { importSizes, importTable } from './imports.mjs';
 
 const LIMIT_WASM_GZ = 100_000;
 const pkg = new URL('../../pkg/', import.meta.url);
@@ -38,6 +41,19 @@ console.log(
     (schemaOk ? ' (goal ≤ 25 KiB: met)' : ' — OVER the 25 KiB goal') +
     `; the files gzipped alone, unminified: ${(schema.filesGz / 1024).toFixed(1)} KiB`,
 );
+// One import alone: what it costs an app (JS only; the wasm is the asset measured above).
+const LIMIT_ONE_IMPORT_GZ = 5_000;
+const sizes = await importSizes(pkg);
+console.log(`one import per entry point, bundled and minified, gzip (goal for isSerpkitError and estimateCost: JS ≤ ${LIMIT_ONE_IMPORT_GZ / 1000} kB):\n${importTable(sizes)}`);
+for (const size of sizes) {
+  if (size.entry !== 'serpkit' || !['{ isSerpkitError }', '{ estimateCost }', 'init, { estimateCost }'].includes(size.name)) continue;
+  for (const bundler of ['esbuild', 'vite']) {
+    if (size[bundler].js > LIMIT_ONE_IMPORT_GZ) {
+      console.error(`import ${size.name} from 'serpkit' with ${bundler}: ${size[bundler].js} bytes gzip of JS — OVER the ${LIMIT_ONE_IMPORT_GZ / 1000} kB goal`);
+      failed = true;
+    }
+  }
+}
 if (failed) {
   console.error('package size check failed');
   process.exit(1);

@@ -163,10 +163,14 @@ function describe(e: unknown): string {
       return `${err.status} ${charge?.display}`;
     case 'body_too_large':
       return String(err.limit);
+    case 'redirect':
+      // Browsers hide a redirect's status: 0 there.
+      return `${err.status === 0 ? 'redirected' : err.status} ${err.body}`;
     case 'invalid_argument':
     case 'unknown_operation':
     case 'cache':
     case 'not_initialized':
+    case 'init_failed':
     case 'missing_key':
     case 'aborted':
       return `${code} ${err.message} ${err.possiblyCharged?.micros}`;

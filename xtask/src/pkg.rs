@@ -117,6 +117,7 @@ pub fn pkg(tools: &Tools) -> Res {
     let entry = out.join("serpkit.js");
     let js = std::fs::read_to_string(&entry).map_err(|e| format!("pkg/serpkit.js: {e}"))?;
     let js = not_ready_glue(&js)?;
+    let js = checked_init(&js)?;
     // The exported `Client` is the wasm class with its `integers` option read in JS
     // (exact_json.js: `data` is made there), so the generated class is not exported itself.
     let js = replace_once(
@@ -133,17 +134,20 @@ pub fn pkg(tools: &Tools) -> Res {
         "pkg/serpkit.js",
     )?;
     js.push_str("\nexport { MemoryRecordCache, IndexedDbRecordCache } from './record_cache.js';\n");
+    // Nothing runs at load but declarations (package.json `sideEffects` lists only the
+    // runtime entries): the calls that make the exported `estimateCost` and `Client` are
+    // marked pure, so a bundle drops what it does not use (BENCHMARKS.md, "JS package",
+    // gzip bytes of one import per entry).
     js.push_str(
         "export { operations, jsonSchema, validateResponse, parseResponse, responseSchema } from './static_api.js';\n\
          import { checkedEstimate } from './static_api.js';\n\
-         const estimateCostChecked = checkedEstimate(estimateCost);\n\
+         const estimateCostChecked = /* @__PURE__ */ checkedEstimate(estimateCost);\n\
          export { estimateCostChecked as estimateCost };\n\
          export { SerpkitError, isSerpkitError } from './client_options.js';\n",
     );
     js.push_str(
-        "import { installRecordCalls } from './record_client.js';\ninstallRecordCalls(Client, estimateCost);\n\
-         import { withIntegersOption } from './exact_json.js';\n\
-         const ClientWithIntegers = withIntegersOption(Client);\n\
+        "import { makeClient } from './record_client.js';\n\
+         const ClientWithIntegers = /* @__PURE__ */ makeClient(Client, estimateCost);\n\
          export { ClientWithIntegers as Client };\n\
          export { Account, stringify } from './exact_json.js';\n",
     );
@@ -154,7 +158,57 @@ pub fn pkg(tools: &Tools) -> Res {
         serde_json::to_string_pretty(&manifest).map_err(|e| format!("pkg/package.json: {e}"))?;
     text.push('\n');
     std::fs::write(out.join("package.json"), text).map_err(|e| format!("pkg/package.json: {e}"))?;
+    package_readme(&out)?;
+    for file in LICENSES {
+        std::fs::copy(root().join(file), out.join(file)).map_err(|e| format!("pkg/{file}: {e}"))?;
+    }
     pack(&out)
+}
+
+/// The license files the package carries (package.json `license`: "MIT OR Apache-2.0").
+const LICENSES: [&str; 2] = ["LICENSE-MIT", "LICENSE-APACHE"];
+
+/// `pkg/README.md`, the page npm shows: the repository README's "JS package" section (its one
+/// place), its headings raised a level, under the package's name and description.
+fn package_readme(out: &Path) -> Res {
+    let readme =
+        std::fs::read_to_string(root().join("README.md")).map_err(|e| format!("README.md: {e}"))?;
+    let section = readme_section(&readme, "## JS package")
+        .ok_or("README.md: expected a `## JS package` section")?;
+    let body: String = section
+        .lines()
+        .skip(1)
+        .map(|line| match line.strip_prefix("###") {
+            Some(rest) if rest.starts_with([' ', '#']) => format!("##{rest}\n"),
+            _ => format!("{line}\n"),
+        })
+        .collect();
+    let text = format!(
+        "# serpkit\n\n{}.\n\nLicensed under MIT or Apache-2.0 (`LICENSE-MIT`, `LICENSE-APACHE`).\n{body}",
+        PackageManifest::new(String::new()).description
+    );
+    std::fs::write(out.join("README.md"), text).map_err(|e| format!("pkg/README.md: {e}"))
+}
+
+/// The section of `text` under the `heading` line, to the next heading of its level or a
+/// higher one (fenced code aside).
+fn readme_section<'a>(text: &'a str, heading: &str) -> Option<&'a str> {
+    let start = text.find(&format!("\n{heading}\n"))? + 1;
+    let level = heading.split(' ').next()?.len();
+    let mut fenced = false;
+    let mut lines = text[start..].split_inclusive('\n');
+    let mut at = start + lines.next()?.len();
+    for line in lines {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        }
+        let hashes = line.len() - line.trim_start_matches('#').len();
+        if !fenced && hashes > 0 && hashes <= level && line[hashes..].starts_with(' ') {
+            return Some(&text[start..at]);
+        }
+        at += line.len();
+    }
+    Some(&text[start..])
 }
 
 /// `npm pack` of `pkg/` into `target/npm/` (`serpkit-<version>.tgz`): the tarball a user
@@ -180,7 +234,7 @@ fn not_ready_glue(js: &str) -> Res<String> {
     let js = replace_once(
         js,
         "\nlet wasmModule, wasmInstance, wasm;\n",
-        "\nconst __wasmNotReady = __notReady();\nlet wasmModule, wasmInstance, wasm = __wasmNotReady;\n",
+        "\nconst __wasmNotReady = /* @__PURE__ */ __notReady();\nlet wasmModule, wasmInstance, wasm = __wasmNotReady;\n",
         file,
     )?;
     let check = "if (wasm !== undefined) return wasm;";
@@ -194,6 +248,38 @@ fn not_ready_glue(js: &str) -> Res<String> {
     Ok(format!(
         "import {{ notReady as __notReady }} from './serpkit_error.js';\n{js}"
     ))
+}
+
+/// The glue with `init()` and `initSync()` failing as a `SerpkitError` `init_failed`
+/// (`initFailed`, serpkit_error.js; its `cause` what the platform threw): wasm-bindgen's let a
+/// missing `serpkit_bg.wasm` reject with a bare `TypeError` or `CompileError`.
+fn checked_init(js: &str) -> Res<String> {
+    let file = "pkg/serpkit.js";
+    let exports = [
+        "export { initSync };\nexport default __wbg_init;",
+        "export { initSync, __wbg_init as default };",
+    ];
+    let Some(found) = exports.iter().find(|e| js.matches(*e).count() == 1) else {
+        return Err(format!("{file}: expected one of {exports:?}"));
+    };
+    let checked = "\
+import { initFailed as __initFailed } from './serpkit_error.js';
+function initSyncChecked(module) {
+    try {
+        return initSync(module);
+    } catch (error) {
+        throw __initFailed(error);
+    }
+}
+async function initChecked(module_or_path) {
+    try {
+        return await __wbg_init(module_or_path);
+    } catch (error) {
+        throw __initFailed(error);
+    }
+}
+export { initSyncChecked as initSync, initChecked as default };";
+    Ok(js.replacen(found, checked, 1))
 }
 
 /// `cargo run --quiet --example <name> -p serpkit --`, its arguments to follow: one of the
@@ -317,8 +403,52 @@ fn api_types(types: &Path) -> Res {
         "export function estimateCost(operation: string, request: object | string): CostEstimate;\n",
         file,
     )?;
+    // wasm-bindgen's `init` types (from `export type InitInput` to the end) name DOM types
+    // (`RequestInfo`, `BufferSource`, `WebAssembly.*`) that Node's types alone lack, list the
+    // wasm's minified exports, and document wasm-bindgen rather than the package.
+    let Some(at) = text.find("export type InitInput") else {
+        return Err(format!(
+            "{file}: expected wasm-bindgen's `export type InitInput`"
+        ));
+    };
+    let text = format!("{}{INIT_TYPES}", &text[..at]);
     std::fs::write(types, text).map_err(|e| format!("{file}: {e}"))
 }
+
+/// The package's types of `init` and `initSync` (in place of wasm-bindgen's): every DOM name
+/// with a fallback, so they compile with Node's types alone (no `lib: ["DOM"]`).
+/// (`WasmModule` and `WasmResponse` are the API types', serpkit.d.ts.)
+const INIT_TYPES: &str = r#"/** What `initSync` loads: the wasm's bytes or its compiled module. */
+export type SyncInitInput = ArrayBuffer | ArrayBufferView | WasmModule;
+/** What `init` loads: a URL (a string or `URL`), a `Response` of it, its bytes or compiled module. */
+export type InitInput = string | URL | WasmResponse | SyncInitInput;
+
+/**
+ * Loads the package's WebAssembly: needed once in browsers and bundlers (the `serpkit.js`
+ * entry), before `new Client`, `estimateCost` or `validateResponse` of text; Node, Deno, Bun
+ * and Workers load it on import (there `init()` does nothing). Without an argument it fetches
+ * `serpkit_bg.wasm` beside `serpkit.js` (`new URL("serpkit_bg.wasm", import.meta.url)`,
+ * which Vite and webpack emit as an asset); elsewhere pass `{ module_or_path }`: its URL, a
+ * `Response`, the bytes or a compiled module. Rejects with a `SerpkitError` `init_failed`
+ * (its `cause` what the platform threw) when the wasm cannot be loaded.
+ *
+ * @example
+ * import init, { Client } from "serpkit";
+ * await init();                                            // or init({ module_or_path: "/assets/serpkit_bg.wasm" })
+ * const client = new Client({ key, baseUrl });
+ */
+export default function init(module_or_path?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<unknown>;
+
+/**
+ * `init` without a fetch: from the wasm's bytes or compiled module, at once. Throws a
+ * `SerpkitError` `init_failed` for bytes that are not the package's wasm.
+ *
+ * @example
+ * import { initSync } from "serpkit";
+ * initSync({ module: wasmBytes });                         // an ArrayBuffer of serpkit_bg.wasm
+ */
+export function initSync(module: { module: SyncInitInput } | SyncInitInput): unknown;
+"#;
 
 /// `text` without its one `declaration` line and the doc comment right above it.
 fn drop_declaration(text: &str, declaration: &str, file: &str) -> Res<String> {
@@ -353,8 +483,10 @@ struct PackageManifest {
     module: &'static str,
     types: &'static str,
     exports: Exports,
-    files: [&'static str; 18],
+    files: [&'static str; 21],
     /// The modules a bundler may not drop unused: the runtime entries instantiate the wasm.
+    /// Every other module only declares (the client's methods are installed when its class
+    /// is made, `makeClient` in exact_json.js, not at load), so an unused one can go.
     #[serde(rename = "sideEffects")]
     side_effects: [&'static str; 2],
     /// The runtimes the package supports (Node ≥ 20: the Node entry's `initSync`, `fetch`).
@@ -386,7 +518,10 @@ const HAND_WRITTEN: [&str; 11] = [
 
 /// What the package publishes (package.json `files`; the size check and the `npm pack` test
 /// read it there): the wasm-bindgen output, the hand-written modules and the generated data.
-const FILES: [&str; 18] = [
+const FILES: [&str; 21] = [
+    "README.md",
+    "LICENSE-MIT",
+    "LICENSE-APACHE",
     "serpkit.js",
     "schema.js",
     "schema.d.ts",
@@ -485,8 +620,19 @@ mod tests {
         let text = serde_json::to_string(&PackageManifest::new("1.2.3".into())).unwrap();
         assert_eq!(
             text,
-            r#"{"name":"serpkit","version":"1.2.3","description":"Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)","type":"module","main":"serpkit.js","module":"serpkit.js","types":"serpkit.d.ts","exports":{".":{"types":"./serpkit.d.ts","workerd":"./serpkit.workerd.js","node":"./serpkit.node.js","deno":"./serpkit.node.js","bun":"./serpkit.node.js","default":"./serpkit.js"},"./schema":{"types":"./schema.d.ts","default":"./schema.js"},"./serpkit_bg.wasm":"./serpkit_bg.wasm","./package.json":"./package.json"},"files":["serpkit.js","schema.js","schema.d.ts","serpkit_error.js","serpkit.node.js","serpkit.workerd.js","client_options.js","record_cache.js","record_client.js","exact_json.js","static_api.js","static_data.js","validators.js","validate_value.js","serpkit.d.ts","serpkit_types.d.ts","serpkit_bg.wasm","serpkit_bg.wasm.d.ts"],"sideEffects":["./serpkit.node.js","./serpkit.workerd.js"],"engines":{"node":">=20"},"license":"MIT OR Apache-2.0"}"#
+            r#"{"name":"serpkit","version":"1.2.3","description":"Typed calls, response validation and prices for the keyword, backlink and SERP data service (WebAssembly)","type":"module","main":"serpkit.js","module":"serpkit.js","types":"serpkit.d.ts","exports":{".":{"types":"./serpkit.d.ts","workerd":"./serpkit.workerd.js","node":"./serpkit.node.js","deno":"./serpkit.node.js","bun":"./serpkit.node.js","default":"./serpkit.js"},"./schema":{"types":"./schema.d.ts","default":"./schema.js"},"./serpkit_bg.wasm":"./serpkit_bg.wasm","./package.json":"./package.json"},"files":["README.md","LICENSE-MIT","LICENSE-APACHE","serpkit.js","schema.js","schema.d.ts","serpkit_error.js","serpkit.node.js","serpkit.workerd.js","client_options.js","record_cache.js","record_client.js","exact_json.js","static_api.js","static_data.js","validators.js","validate_value.js","serpkit.d.ts","serpkit_types.d.ts","serpkit_bg.wasm","serpkit_bg.wasm.d.ts"],"sideEffects":["./serpkit.node.js","./serpkit.workerd.js"],"engines":{"node":">=20"},"license":"MIT OR Apache-2.0"}"#
         );
+    }
+
+    #[test]
+    fn a_readme_section_runs_to_the_next_heading_of_its_level() {
+        let text = "# t\n## A\na\n### B\n```sh\n# not a heading\n```\nb\n## C\nc\n";
+        assert_eq!(
+            super::readme_section(text, "## A"),
+            Some("## A\na\n### B\n```sh\n# not a heading\n```\nb\n")
+        );
+        assert_eq!(super::readme_section(text, "## C"), Some("## C\nc\n"));
+        assert_eq!(super::readme_section(text, "## D"), None);
     }
 
     #[test]
