@@ -270,16 +270,7 @@ impl Tab {
             }
             Event::Locked(result) => self.locked(result, out),
             Event::Granted(Ok(snapshot)) => self.granted(snapshot, out),
-            Event::Granted(Err(e)) => {
-                if self.mutated(Mutation::FailedReadAsEmpty) {
-                    let empty = plan::Empty(self.settings.clone());
-                    self.granted(&empty, out);
-                } else {
-                    self.lock_asked = false;
-                    out.push(Effect::Unlock);
-                    self.lock_failed(e, out);
-                }
-            }
+            Event::Granted(Err(e)) => self.read_failed(e, out),
             Event::Committed { txn, result } => self.committed(txn, result, out),
             Event::Answer { entry, outcome } => self.answered(entry, outcome, out),
             Event::Heard(s) => self.settings.apply(&s),

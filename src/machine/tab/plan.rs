@@ -42,6 +42,18 @@ impl Tab {
         }
     }
 
+    /// The store could not be read whole under the lock: it is released, and nothing is
+    /// decided ([`Tab::lock_failed`]; the mutation takes the failed read for an empty store).
+    pub(super) fn read_failed(&mut self, e: StoreError, out: &mut Vec<Effect>) {
+        if self.mutated(Mutation::FailedReadAsEmpty) {
+            let empty = Empty(self.settings.clone());
+            return self.granted(&empty, out);
+        }
+        self.lock_asked = false;
+        out.push(Effect::Unlock);
+        self.lock_failed(e, out);
+    }
+
     /// The lock could not be taken, or the store could not be read whole under it: every
     /// call that waited for it stops with what it bought so far (fail closed: a decision on
     /// a partial read could buy twice or pass the cap), the money settings asked for are not
