@@ -112,7 +112,8 @@ const KEPT: &str =
 
 /// The team's records for a request, and whether another call holds a reservation of what
 /// it would buy (read without a lock: the write-ahead's own reservation decides; this only
-/// spares it a doomed attempt). Both reads pipelined: one round trip.
+/// spares it a doomed attempt), and a kept unreadable answer to this request: the reads
+/// pipelined, one round trip.
 async fn plan(
     c: &Client,
     request: &Request,

@@ -71,24 +71,7 @@ async fn a_member_hanging_up_mid_purchase_abandons_nothing() {
     let call = |key: &str| json!({"key": key, "domains": ["hangup.example"]});
 
     // Ana's client sends the call and hangs up once it is at the service.
-    let authority = server.strip_prefix("http://").unwrap().to_string();
-    let body = call(&ana).to_string();
-    let mut s = tokio::net::TcpStream::connect(&authority).await.unwrap();
-    let head = format!(
-        "POST /v1/domainstats HTTP/1.1\r\nhost: {authority}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).await.unwrap();
-    s.write_all(body.as_bytes()).await.unwrap();
-    assert!(
-        wait_until(Duration::from_secs(5), async || !team
-            .ledger()
-            .entries
-            .is_empty())
-        .await,
-        "the call reached the service"
-    );
-    drop(s);
+    hang_up(&team, &server, &call(&ana)).await;
 
     // Ben asks the same record meanwhile: answered from the store once Ana's purchase is
     // settled, free, well before a reservation's wait (30 s) would give up.
@@ -115,6 +98,50 @@ async fn a_member_hanging_up_mid_purchase_abandons_nothing() {
     assert_eq!(team.number("SELECT count(*) FROM reservations").await, 0);
     let idle = async || metric(&server, "serpkit_calls_in_flight").await == 0.0;
     assert!(wait_until(Duration::from_secs(2), idle).await);
+}
+
+/// Sends a domain stats call to `server` and hangs up once it is at the service.
+async fn hang_up(team: &Team, server: &str, call: &serde_json::Value) {
+    let authority = server.strip_prefix("http://").unwrap().to_string();
+    let body = call.to_string();
+    let mut s = tokio::net::TcpStream::connect(&authority).await.unwrap();
+    let head = format!(
+        "POST /v1/domainstats HTTP/1.1\r\nhost: {authority}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    s.write_all(body.as_bytes()).await.unwrap();
+    let sent = team.ledger().entries.len();
+    let arrived = async || team.ledger().entries.len() > sent;
+    assert!(
+        wait_until(Duration::from_secs(5), arrived).await,
+        "the call reached the service"
+    );
+    drop(s);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_purchase_whose_member_hung_up_is_drained_at_shutdown() {
+    let mut team = Team::new().await;
+    let (i, server) = team.start(&format!("{}+delay=1500", sandbox::DEFAULT_KEY));
+    let ana = team.member("ana", None).await;
+    hang_up(
+        &team,
+        &server,
+        &json!({"key": ana, "domains": ["drain.example"]}),
+    )
+    .await;
+    // SIGTERM with no connection left open: the purchase is still waited for and settled.
+    team.terminate(i);
+    let status = team.wait_exit(i, Duration::from_secs(20));
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+    assert_eq!(
+        entries(&team).await,
+        [("charged".to_string(), micros("0.05"), 0)]
+    );
+    assert_eq!(team.number("SELECT count(*) FROM records").await, 1);
+    assert_eq!(team.number("SELECT count(*) FROM reservations").await, 0);
+    assert_eq!(team.ledger().charged().count(), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
