@@ -245,7 +245,8 @@ pub async fn hold_liveness(
 
 /// Settles the entries left `sent` by server processes that are gone (their liveness lock
 /// is free): possibly charged (the request may have reached the service), reservations
-/// freed so the records can be bought again. Returns how many entries it settled.
+/// freed so the records can be bought again, as the machine's sweep decides
+/// ([`crate::host::sweep`]). Returns how many entries it settled.
 pub async fn recover(pool: &Pool, now: i64) -> Result<u64, DbError> {
     let mut c = pool.get().await.map_err(pg)?;
     let owners = c
@@ -281,22 +282,49 @@ async fn settle_dead(
     now: i64,
 ) -> Result<u64, DbError> {
     let tx = c.transaction().await.map_err(pg)?;
-    let ids: Vec<i64> = tx
+    // What the gone process left, read here; the machine's sweep decides what it comes to.
+    let sent: Vec<(i64, i64)> = tx
         .query(
-            "UPDATE entries SET state = $2, possible_micros = estimate_micros, settled_at = $3
-             WHERE owner = $1 AND state = 'sent' RETURNING id",
-            &[&owner, &EntryState::PossiblyCharged.as_str(), &now],
+            "SELECT id, estimate_micros FROM entries WHERE owner = $1 AND state = 'sent'
+             FOR UPDATE",
+            &[&owner],
+        )
+        .await
+        .map_err(pg)?
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    let reserving: Vec<i64> = tx
+        .query(
+            "SELECT DISTINCT r.entry_id FROM reservations r JOIN entries e ON e.id = r.entry_id
+             WHERE e.owner = $1",
+            &[&owner],
         )
         .await
         .map_err(pg)?
         .iter()
         .map(|r| r.get(0))
         .collect();
-    tx.execute("DELETE FROM reservations WHERE entry_id = ANY($1)", &[&ids])
-        .await
-        .map_err(pg)?;
+    let (settled, freed) = crate::host::sweep(owner, &sent, &reserving);
+    let ids: Vec<i64> = settled.iter().map(|(id, ..)| *id).collect();
+    let states: Vec<&str> = settled.iter().map(|(_, s, _)| s.as_str()).collect();
+    let possible: Vec<i64> = settled.iter().map(|(.., p)| p.micros()).collect();
+    tx.execute(
+        "UPDATE entries SET state = s.state, possible_micros = s.possible, settled_at = $4
+         FROM unnest($1::bigint[], $2::text[], $3::bigint[]) AS s (id, state, possible)
+         WHERE entries.id = s.id AND entries.state = 'sent'",
+        &[&ids, &states, &possible, &now],
+    )
+    .await
+    .map_err(pg)?;
+    tx.execute(
+        "DELETE FROM reservations WHERE entry_id = ANY($1)",
+        &[&freed],
+    )
+    .await
+    .map_err(pg)?;
     tx.commit().await.map_err(pg)?;
-    Ok(ids.len() as u64)
+    Ok(settled.len() as u64)
 }
 
 /// What a sent call came to, as its settle stores it.

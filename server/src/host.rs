@@ -8,8 +8,8 @@
 use std::collections::BTreeSet;
 
 use serpkit::machine::{
-    rules, CallId, Cap, Entry, EntryState, Ms, Period, Refusal, Reservation, Settings, Snapshot,
-    TabId,
+    rules, CallId, Cap, Entry, EntryState, Ms, Op, Period, Refusal, Reservation, Settings,
+    Snapshot, TabId,
 };
 use serpkit::Usd;
 
@@ -43,6 +43,7 @@ pub struct Read {
     /// Owners (processes) whose liveness lock is free.
     gone: BTreeSet<TabId>,
     source: String,
+    reservations: Vec<Reservation>,
 }
 
 /// An owner (liveness id) as the machine's tab.
@@ -151,7 +152,9 @@ impl Snapshot for Read {
         self.entries.iter().for_each(f);
     }
 
-    fn each_reservation(&self, _: &mut dyn FnMut(&Reservation)) {}
+    fn each_reservation(&self, f: &mut dyn FnMut(&Reservation)) {
+        self.reservations.iter().for_each(f);
+    }
 
     fn has_record(&self, _: Option<&str>, _: &str) -> bool {
         false
@@ -160,6 +163,63 @@ impl Snapshot for Read {
     fn tab_open(&self, tab: TabId) -> Option<bool> {
         Some(!self.gone.contains(&tab))
     }
+}
+
+/// What the machine's sweep settles of a gone process `owner`: its entries still `sent`
+/// (id, estimate) become these (id, state, possible charge), and the reservations of these
+/// entries go (`reserving`: the entries of `owner` holding reservations).
+#[allow(clippy::type_complexity)]
+pub fn sweep(
+    owner: i64,
+    sent: &[(i64, i64)],
+    reserving: &[i64],
+) -> (Vec<(i64, EntryState, Usd)>, Vec<i64>) {
+    // The machine's call numbers are indices into `ids` (entry ids may pass u32).
+    let ids: Vec<i64> = sent
+        .iter()
+        .map(|(id, _)| *id)
+        .chain(reserving.iter().copied())
+        .collect();
+    let call = |n: usize| CallId {
+        tab: tab(owner),
+        n: n as u32,
+    };
+    let read = Read {
+        entries: sent
+            .iter()
+            .enumerate()
+            .map(|(n, (_, estimate))| Entry {
+                id: call(n),
+                call: call(n),
+                source: String::new(),
+                live: true,
+                items: Vec::new(),
+                estimate: Usd::from_micros(*estimate),
+                charge: Usd::ZERO,
+                possible: Usd::ZERO,
+                state: EntryState::Sent,
+                at: 0,
+            })
+            .collect(),
+        reservations: (sent.len()..ids.len())
+            .map(|n| Reservation {
+                call: call(n),
+                source: String::new(),
+                items: Vec::new(),
+            })
+            .collect(),
+        gone: [tab(owner)].into(),
+        ..Read::default()
+    };
+    let (mut settled, mut freed) = (Vec::new(), Vec::new());
+    for op in rules::sweep(&read) {
+        match op {
+            Op::PutEntry(e) => settled.push((ids[e.id.n as usize], e.state, e.possible)),
+            Op::DeleteReservation(c) => freed.push(ids[c.n as usize]),
+            _ => {}
+        }
+    }
+    (settled, freed)
 }
 
 /// An item as a member reads it: its record key or `result|` request key without the
@@ -216,6 +276,11 @@ mod tests {
         // A live process's call in flight holds a reservation instead.
         assert_eq!(ask(&["s|c"]), None);
         assert_eq!(shown("result|s|related|us|tents", "s"), "related|us|tents");
+        // A gone process's calls: possibly charged their estimate, reservations freed.
+        let id = 5_000_000_000;
+        let (settled, freed) = sweep(-3, &[(id, 50_000)], &[id, 7]);
+        let possibly = (id, EntryState::PossiblyCharged, Usd::from_micros(50_000));
+        assert_eq!((settled, freed), (vec![possibly], vec![id, 7]));
         assert_eq!(
             shown("s|domainstats|a.example", "s"),
             "domainstats|a.example"
