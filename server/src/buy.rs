@@ -1,17 +1,20 @@
 //! One paid call through the server, as the money state machine orders it with PostgreSQL as
 //! the store: plan against the team's records, write ahead (reservation, caps and entry in
-//! one transaction), send, settle (entry, records, reservation in one transaction).
+//! one transaction, what may have been bought already asked of the machine's rule), send,
+//! settle (entry, records, reservation in one transaction, retried until stored).
 
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
-use deadpool_postgres::{Client, Transaction};
-use serpkit::machine::{EntryState, Period, Totals};
+use deadpool_postgres::Client;
+use serpkit::machine::{EntryState, Period};
 use serpkit::records::{request_key, request_keys, Bought, Plan, PlanOptions, StoredRecord};
 use serpkit::{ApiKey, Request, Usd};
 
 use crate::auth::Member;
-use crate::upstream::{self, Outcome};
+use crate::db::Settled;
+use crate::host::{self, Read};
+use crate::upstream::{self, Billed, Outcome};
 use crate::App;
 
 /// What a call answers: a status, a body and what it cost.
@@ -31,6 +34,8 @@ pub struct Answer {
     pub reused: usize,
     /// The journal entry, when something was sent.
     pub entry: Option<i64>,
+    /// The body is a charged answer that is not JSON, passed on as its text.
+    pub unreadable: bool,
 }
 
 /// Why a call was refused before anything was sent.
@@ -40,6 +45,14 @@ pub enum Refusal {
     Cap(&'static str, Usd, Usd, Usd),
     /// The records stayed reserved by another call for too long.
     Busy,
+    /// Some items were possibly charged by a call whose outcome is unknown: not bought again
+    /// without the member's yes (`x-serpkit-confirm-possibly: 1`).
+    PossiblyCharged {
+        /// Those items, as a member reads them ([`host::shown`]).
+        items: Vec<String>,
+        /// When the latest of those calls was written ahead (ms since the epoch).
+        since: i64,
+    },
     /// The database failed.
     Database(String),
 }
@@ -52,7 +65,12 @@ fn db(e: impl std::error::Error) -> Refusal {
 /// (priced per request).
 enum Planned {
     Records(Plan),
-    Result { key: String, stored: Option<String> },
+    Result {
+        key: String,
+        stored: Option<String>,
+    },
+    /// A charged answer to this very request that was not JSON, kept with its text.
+    Unreadable(String),
 }
 
 impl Planned {
@@ -61,7 +79,7 @@ impl Planned {
         match self {
             Planned::Records(p) => p.to_buy.as_ref(),
             Planned::Result { stored: None, .. } => Some(request),
-            Planned::Result { .. } => None,
+            Planned::Result { .. } | Planned::Unreadable(_) => None,
         }
     }
 
@@ -70,6 +88,7 @@ impl Planned {
         match self {
             Planned::Records(p) => p.buy_keys.iter().map(|k| k.as_str().to_string()).collect(),
             Planned::Result { key, .. } => vec![format!("result|{key}")],
+            Planned::Unreadable(_) => Vec::new(),
         }
     }
 }
@@ -86,9 +105,15 @@ type Param<'a> = dyn tokio_postgres::types::ToSql + Sync + 'a;
 /// Reservations held of these keys.
 const RESERVED: &str = "SELECT key FROM reservations WHERE key = ANY($1)";
 
+/// The result kept for a request's key, and whether it is a charged answer that was not
+/// JSON (kept for any request, per item priced or not: its text answers the same request).
+const KEPT: &str =
+    "SELECT body, unreadable FROM results WHERE request_key = $1 AND bought_at >= $2";
+
 /// The team's records for a request, and whether another call holds a reservation of what
 /// it would buy (read without a lock: the write-ahead's own reservation decides; this only
-/// spares it a doomed attempt). Both reads pipelined: one round trip.
+/// spares it a doomed attempt), and a kept unreadable answer to this request: the reads
+/// pipelined, one round trip.
 async fn plan(
     c: &Client,
     request: &Request,
@@ -100,17 +125,27 @@ async fn plan(
         rows.iter()
             .any(|r| keys.iter().any(|k| k == r.get::<_, &str>(0)))
     };
+    let key = request_key(request, source);
+    let since = fresh_since(now, max_age_ms);
     if let Some((_, keys)) = request_keys(request, source) {
         let names: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
-        let (records, reserved) = tokio::try_join!(
+        let (records, reserved, kept) = tokio::try_join!(
             c.prepare_cached("SELECT key, json, bought_at FROM records WHERE key = ANY($1)"),
             c.prepare_cached(RESERVED),
+            c.prepare_cached(KEPT),
         )
         .map_err(db)?;
         let params: [&Param<'_>; 1] = [&names];
-        let (rows, reservations) =
-            tokio::try_join!(c.query(&records, &params), c.query(&reserved, &params),)
-                .map_err(db)?;
+        let by_key: [&Param<'_>; 2] = [&key, &since];
+        let (rows, reservations, kept) = tokio::try_join!(
+            c.query(&records, &params),
+            c.query(&reserved, &params),
+            c.query_opt(&kept, &by_key),
+        )
+        .map_err(db)?;
+        if let Some(text) = kept.filter(|r| r.get(1)).map(|r| r.get(0)) {
+            return Ok((Planned::Unreadable(text), false));
+        }
         let found = |name: &str| {
             rows.iter()
                 .find(|r| r.get::<_, &str>(0) == name)
@@ -135,18 +170,13 @@ async fn plan(
             return Ok((planned, reserved));
         }
     }
-    let key = request_key(request, source);
     let reservation = Planned::Result {
         key: key.clone(),
         stored: None,
     }
     .reservations();
-    let (result, reserved) = tokio::try_join!(
-        c.prepare_cached("SELECT body FROM results WHERE request_key = $1 AND bought_at >= $2"),
-        c.prepare_cached(RESERVED),
-    )
-    .map_err(db)?;
-    let since = fresh_since(now, max_age_ms);
+    let (result, reserved) =
+        tokio::try_join!(c.prepare_cached(KEPT), c.prepare_cached(RESERVED),).map_err(db)?;
     let (by_key, by_reservation): ([&Param<'_>; 2], [&Param<'_>; 1]) =
         ([&key, &since], [&reservation]);
     let (stored, reservations) = tokio::try_join!(
@@ -155,8 +185,16 @@ async fn plan(
     )
     .map_err(db)?;
     let reserved = held(&reservations, &reservation);
-    let stored = stored.map(|r| r.get(0));
-    Ok((Planned::Result { key, stored }, reserved))
+    match stored.map(|r| (r.get(0), r.get(1))) {
+        Some((text, true)) => Ok((Planned::Unreadable(text), false)),
+        stored => Ok((
+            Planned::Result {
+                key,
+                stored: stored.map(|(body, _)| body),
+            },
+            reserved,
+        )),
+    }
 }
 
 /// What a write-ahead came to.
@@ -169,63 +207,45 @@ enum WriteAhead {
     Stored,
 }
 
-/// Sums of the period's entries for the team and for one member, as [`Totals`] counts them.
-async fn totals(
-    tx: &Transaction<'_>,
-    since: i64,
-    member: i64,
-) -> Result<(Totals, Totals), Refusal> {
-    let statement = tx
-        .prepare_cached(
-            "SELECT
-               coalesce(sum(estimate_micros) FILTER (WHERE state = 'sent'), 0)::bigint,
-               coalesce(sum(charge_micros) FILTER (WHERE state <> 'sent' AND at >= $1), 0)::bigint,
-               coalesce(sum(possible_micros) FILTER (WHERE state <> 'sent' AND at >= $1), 0)::bigint,
-               coalesce(sum(estimate_micros) FILTER (WHERE state = 'sent' AND member_id = $2), 0)::bigint,
-               coalesce(sum(charge_micros) FILTER (WHERE state <> 'sent' AND at >= $1 AND member_id = $2), 0)::bigint,
-               coalesce(sum(possible_micros) FILTER (WHERE state <> 'sent' AND at >= $1 AND member_id = $2), 0)::bigint
-             FROM entries WHERE state = 'sent' OR at >= $1",
-        )
-        .await
-        .map_err(db)?;
-    let row = tx
-        .query_one(&statement, &[&since, &member])
-        .await
-        .map_err(db)?;
-    let t = |i: usize| Totals {
-        in_flight: Usd::from_micros(row.get(i)),
-        spent: Usd::from_micros(row.get(i + 1)),
-        possibly_charged: Usd::from_micros(row.get(i + 2)),
-    };
-    Ok((t(0), t(3)))
+/// What a call asks, as the member sent it.
+#[derive(Clone, Copy)]
+pub struct Ask<'a> {
+    /// The request (the member's token as its key).
+    pub request: &'a Request,
+    /// Records and results older than this are bought again (`None`: any age answers).
+    pub max_age_ms: Option<i64>,
+    /// The member said yes to buying again what was possibly charged
+    /// (`x-serpkit-confirm-possibly: 1`): a yes for this one request.
+    pub confirm_possibly: bool,
 }
 
 /// The write-ahead: under the team row's lock (every process's write-aheads in one order),
-/// reserve the records, make sure none was stored meanwhile, check both caps, write the
-/// entry `sent`. All or nothing.
-#[allow(clippy::too_many_arguments)]
+/// ask the machine whether an interrupted call may have bought any of it, reserve the
+/// records, make sure none was stored meanwhile, check both caps, write the entry `sent`
+/// with its items. All or nothing.
 async fn write_ahead(
     app: &App,
     owner: i64,
     c: &mut Client,
     member: &Member,
     planned: &Planned,
-    request: &Request,
+    ask: Ask<'_>,
     now: i64,
-    max_age_ms: Option<i64>,
 ) -> Result<WriteAhead, Refusal> {
+    let (request, max_age_ms) = (ask.request, ask.max_age_ms);
     let since_fresh = fresh_since(now, max_age_ms);
     let estimate = planned
         .to_buy(request)
         .map_or(Usd::ZERO, serpkit::ops::estimate_cost);
     let tx = c.transaction().await.map_err(db)?;
-    let (lock, write, stored) = tokio::try_join!(
+    let (lock, doubtful, write, stored) = tokio::try_join!(
         tx.prepare_cached("SELECT cap_micros, period, reset_at FROM team WHERE id = 1 FOR UPDATE"),
+        tx.prepare_cached(host::DOUBTFUL),
         tx.prepare_cached(
             "WITH entry AS (
                INSERT INTO entries (member_id, operation, request_key, estimate_micros, state,
-                                    owner, at)
-               VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id),
+                                    owner, at, items)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id),
              reserved AS (
                INSERT INTO reservations (key, entry_id)
                SELECT k, entry.id FROM unnest($8::text[]) AS k, entry
@@ -242,10 +262,13 @@ async fn write_ahead(
     let (records, results): (Vec<&str>, Vec<&str>) = match planned {
         Planned::Records(p) => (p.buy_keys.iter().map(|k| k.as_str()).collect(), Vec::new()),
         Planned::Result { key, .. } => (Vec::new(), vec![key.as_str()]),
+        // Nothing to buy: never written ahead.
+        Planned::Unreadable(_) => (Vec::new(), Vec::new()),
     };
     let operation = request.operation().path();
     let key_of_request = request_key(request, &app.source);
-    // One round trip, in this order: the team's lock; the entry and its reservations; then,
+    // One round trip, in this order: the team's lock; the entries that may have bought any of
+    // it (read under the lock, before this one's); the entry and its reservations; then,
     // as a statement of its own (so it sees every settle committed before the reservation
     // was made: reserving first makes this check race-free), what was stored meanwhile.
     let (micros, sent) = (estimate.micros(), EntryState::Sent.as_str());
@@ -260,12 +283,23 @@ async fn write_ahead(
         &keys,
     ];
     let fresh: [&Param<'_>; 3] = [&records, &results, &since_fresh];
-    let (team, written, stored) = tokio::try_join!(
+    let items: [&Param<'_>; 2] = [&keys, &since_fresh];
+    let (team, doubtful, written, stored) = tokio::try_join!(
         tx.query_one(&lock, &[]),
+        tx.query(&doubtful, &items),
         tx.query_one(&write, &entry),
         tx.query_one(&stored, &fresh),
     )
     .map_err(db)?;
+    // The machine decides (an entry older than the records' freshness is as stale as they
+    // are: a scheduled run buys again what is older than half its period).
+    if !ask.confirm_possibly {
+        let read = Read::doubtful(&doubtful, &app.source);
+        if let Some((items, since)) = read.possibly_bought(&keys) {
+            let items = items.iter().map(|i| host::shown(i, &app.source)).collect();
+            return Err(Refusal::PossiblyCharged { items, since });
+        }
+    }
     let entry: i64 = written.get(0);
     if written.get::<_, i64>(1) < keys.len() as i64 {
         return Ok(WriteAhead::Reserved);
@@ -273,42 +307,36 @@ async fn write_ahead(
     if stored.get::<_, i64>(0) > 0 {
         return Ok(WriteAhead::Stored);
     }
-    let period = Period::from_name(team.get(1)).unwrap_or_default();
-    let since = period.start(now, team.get(2));
-    let (team_totals, member_totals) = totals(&tx, since, member.id).await?;
-    // The entry just written is in flight in both sums: take it out again.
-    let without = |t: Totals| Totals {
-        in_flight: t.in_flight - estimate,
-        ..t
-    };
+    // The period's entries, read under the lock; the machine's cap rule decides, for the
+    // team and for the member (whose cap runs over the team's period).
+    let (period, reset_at): (Period, i64) = (
+        Period::from_name(team.get(1)).unwrap_or_default(),
+        team.get(2),
+    );
+    let since = period.start(now, reset_at);
+    let statement = tx.prepare_cached(host::PERIOD).await.map_err(db)?;
+    let rows = tx
+        .query(&statement, &[&since, &member.id, &entry])
+        .await
+        .map_err(db)?;
     let cap = |m: Option<i64>| m.map(Usd::from_micros);
-    let team_cap = cap(team.get(0));
-    if let Err(committed) = without(team_totals).admits(estimate, team_cap) {
-        return Err(Refusal::Cap(
-            "the team's",
-            committed,
-            estimate,
-            team_cap.unwrap_or_default(),
-        ));
+    let team_read = Read::period(&rows, false, cap(team.get(0)), period, reset_at);
+    if let Err((committed, cap)) = team_read.admit(now, estimate) {
+        return Err(Refusal::Cap("the team's", committed, estimate, cap));
     }
-    if let Err(committed) = without(member_totals).admits(estimate, cap(member.cap_micros)) {
-        let c = cap(member.cap_micros).unwrap_or_default();
-        return Err(Refusal::Cap("your", committed, estimate, c));
+    let member_read = Read::period(&rows, true, cap(member.cap_micros), period, reset_at);
+    if let Err((committed, cap)) = member_read.admit(now, estimate) {
+        return Err(Refusal::Cap("your", committed, estimate, cap));
     }
     tx.commit().await.map_err(db)?;
     Ok(WriteAhead::Sent(entry))
 }
 
 /// Runs one checked request for `member`: answered from the team's records where it can be,
-/// the rest bought once. `request` carries the member's token as its key; it is replaced by
-/// the service key only in the body sent upstream. `max_age_ms`: records and results older
-/// than this are bought again (`None`: any age answers).
-pub async fn call(
-    app: &App,
-    member: &Member,
-    request: &Request,
-    max_age_ms: Option<i64>,
-) -> Result<Answer, Refusal> {
+/// the rest bought once. `ask.request` carries the member's token as its key; it is replaced
+/// by the service key only in the body sent upstream.
+pub async fn call(app: &App, member: &Member, ask: Ask<'_>) -> Result<Answer, Refusal> {
+    let request = ask.request;
     let deadline = Instant::now() + app.config.reservation_wait;
     let mut pause = Duration::from_millis(5);
     loop {
@@ -317,7 +345,7 @@ pub async fn call(
         // connections all ended `busy` after 30 s).
         let mut c = app.pool.get().await.map_err(db)?;
         let now = app.now();
-        let (planned, reserved) = plan(&c, request, &app.source, now, max_age_ms).await?;
+        let (planned, reserved) = plan(&c, request, &app.source, now, ask.max_age_ms).await?;
         let Some(buy) = planned.to_buy(request).cloned() else {
             return Ok(answer_stored(&planned));
         };
@@ -332,15 +360,19 @@ pub async fn call(
         let outcome = if reserved {
             WriteAhead::Reserved
         } else {
-            write_ahead(
-                app, owner, &mut c, member, &planned, request, now, max_age_ms,
-            )
-            .await?
+            write_ahead(app, owner, &mut c, member, &planned, ask, now).await?
         };
         match outcome {
             WriteAhead::Sent(entry) => {
                 drop(c);
-                return Ok(send(app, planned, buy, estimate, entry, owner).await);
+                let sent = Sent {
+                    planned,
+                    request_key: request_key(request, &app.source),
+                    estimate,
+                    entry,
+                    owner,
+                };
+                return Ok(send(app, sent, buy).await);
             }
             WriteAhead::Reserved | WriteAhead::Stored if Instant::now() < deadline => {
                 drop(c);
@@ -356,6 +388,7 @@ fn answer_stored(planned: &Planned) -> Answer {
     let (body, reused) = match planned {
         Planned::Records(p) => (p.merge(None, false).body, p.reused()),
         Planned::Result { stored, .. } => (stored.clone().unwrap_or_default(), 1),
+        Planned::Unreadable(text) => (text.clone(), 0),
     };
     Answer {
         status: 200,
@@ -365,21 +398,32 @@ fn answer_stored(planned: &Planned) -> Answer {
         possibly_charged: Usd::ZERO,
         reused,
         entry: None,
+        unreadable: matches!(planned, Planned::Unreadable(_)),
     }
+}
+
+/// A call written ahead: what it plans, the member's request's key (an unreadable answer is
+/// kept under it), its price, its entry and the liveness id it was written ahead under.
+struct Sent {
+    planned: Planned,
+    request_key: String,
+    estimate: Usd,
+    entry: i64,
+    owner: i64,
 }
 
 /// Sends the bought part upstream with the service key, settles its entry and answers.
 /// Sent only while `owner`, the liveness id it was written ahead with, is still held: once
 /// it is lost another process may sweep the entry and free its reservations, so the call is
 /// not sent (settled not charged, answered 503).
-async fn send(
-    app: &App,
-    planned: Planned,
-    mut buy: Request,
-    estimate: Usd,
-    entry: i64,
-    owner: i64,
-) -> Answer {
+async fn send(app: &App, sent: Sent, mut buy: Request) -> Answer {
+    let Sent {
+        planned,
+        request_key,
+        estimate,
+        entry,
+        owner,
+    } = sent;
     buy.set_key(app.config.service_key.clone());
     let path = buy.operation().url_path();
     let body = Bytes::from(buy.to_json());
@@ -392,7 +436,7 @@ async fn send(
     let now = app.now();
     let reused = match &planned {
         Planned::Records(p) => p.reused(),
-        Planned::Result { .. } => 0,
+        Planned::Result { .. } | Planned::Unreadable(_) => 0,
     };
     let mut answer = Answer {
         status: 200,
@@ -402,14 +446,14 @@ async fn send(
         possibly_charged: Usd::ZERO,
         reused,
         entry: Some(entry),
+        unreadable: false,
     };
     let mut records: Vec<(String, String)> = Vec::new();
-    let mut result: Option<(String, String)> = None;
+    let mut result: Option<(String, String, bool)> = None;
     let status = match outcome {
-        Outcome::Answer {
-            status: 200, body, ..
-        } => {
+        Outcome::Answer { status, body, .. } if upstream::billed(status) == Billed::Charged => {
             answer.cost = estimate;
+            answer.status = status;
             let text = redact(&body, &app.config.service_key);
             let is_json = serde_json::from_str::<serde::de::IgnoredAny>(&text).is_ok();
             answer.body = match (&planned, is_json) {
@@ -428,27 +472,47 @@ async fn send(
                     merged.body
                 }
                 (Planned::Result { key, .. }, true) => {
-                    result = Some((key.clone(), text.clone()));
+                    result = Some((key.clone(), text.clone(), false));
                     text
                 }
-                // Paid for and unreadable: passed on as it came, stored nowhere.
-                (_, false) => text,
+                // Paid for and unreadable: kept with its text under the request's key, so
+                // the same request is answered from it, not bought again.
+                _ => {
+                    answer.unreadable = true;
+                    result = Some((request_key, text.clone(), true));
+                    text
+                }
             };
-            Some(200)
+            Some(i32::from(status))
         }
         Outcome::Answer {
             status,
             headers,
             body,
-        } => {
-            // Decided: an answer other than 200 was not charged (the sandbox's rule; the
-            // service documents none), and is passed on as it came.
+        } if upstream::billed(status) == Billed::NotCharged => {
+            // A refusal of the request as sent: not charged, passed on as it came.
             answer.status = status;
             answer.body = redact(&body, &app.config.service_key);
             answer.headers = headers
                 .into_iter()
                 .filter(|(n, _)| n == "retry-after")
                 .collect();
+            Some(i32::from(status))
+        }
+        Outcome::Answer { status, .. } => {
+            // The service may have charged before it failed: possibly charged, and not
+            // passed on as it came (its retry-after would invite buying it again).
+            answer.status = 502;
+            answer.possibly_charged = estimate;
+            answer.body = crate::errors::error_body(
+                "upstream_possibly_charged",
+                &format!(
+                    "the service answered {status} after the request reached it: it may have \
+                     charged {estimate}, so it counts possibly charged; buying it again needs \
+                     the header x-serpkit-confirm-possibly: 1"
+                ),
+                None,
+            );
             Some(i32::from(status))
         }
         Outcome::NotSent(message) => {
@@ -484,23 +548,13 @@ async fn send(
         records,
         result,
     };
-    // A failed settle keeps the answer (it is paid for) and retries for a while; the entry
-    // stays `sent` meanwhile, counted in flight.
-    for attempt in 0..20u64 {
-        match settle(app, &settled).await {
-            Ok(true) => break,
-            Ok(false) => {
-                // Swept as possibly charged while it ran (this process's liveness id was
-                // lost): that stands, so no purchase is counted charged twice.
-                answer.possibly_charged = estimate;
-                answer.cost = Usd::ZERO;
-                break;
-            }
-            Err(e) => {
-                tracing::error!(entry, attempt = attempt + 1, error = %e, "settling failed");
-                tokio::time::sleep(Duration::from_millis(100 + 50 * attempt)).await;
-            }
-        }
+    // Retried until stored: the answer is paid for; the entry stays `sent` meanwhile,
+    // counted in flight.
+    if !crate::db::settle_until_stored(&app.pool, &settled).await {
+        // Swept as possibly charged while it ran (this process's liveness id was lost):
+        // that stands, so no purchase is counted charged twice.
+        answer.possibly_charged = estimate;
+        answer.cost = Usd::ZERO;
     }
     answer
 }
@@ -509,94 +563,6 @@ async fn send(
 /// any encoding ([`crate::redact`]): members never see it.
 fn redact(body: &[u8], key: &ApiKey) -> String {
     crate::redact::redact(body, key.expose())
-}
-
-struct Settled {
-    entry: i64,
-    /// Known not sent: may correct a sweep's possibly charged.
-    unsent: bool,
-    state: EntryState,
-    charge: Usd,
-    possible: Usd,
-    status: Option<i32>,
-    now: i64,
-    records: Vec<(String, String)>,
-    result: Option<(String, String)>,
-}
-
-/// The entry's outcome, its records or result, and its reservations freed: one transaction.
-/// False when the entry had been swept as possibly charged (`db::recover`) while the call
-/// ran: the sweep's outcome stands (it freed the reservations, so another call may have
-/// bought the same records since) and only what was bought is stored.
-async fn settle(app: &App, s: &Settled) -> Result<bool, String> {
-    let e = |e: tokio_postgres::Error| crate::errors::cause(&e);
-    let c = app.pool.get().await.map_err(|e| crate::errors::cause(&e))?;
-    // One statement (its own transaction, one round trip): the entry, the records or the
-    // result, the reservations freed.
-    let statement = c
-        .prepare_cached(
-            "WITH settled AS (
-               UPDATE entries SET state = $2, charge_micros = $3, possible_micros = $4,
-                                  status = $5, settled_at = $6
-               WHERE id = $1 AND (state = 'sent' OR ($7 AND state = 'possibly_charged'))
-               RETURNING id),
-             bought AS (
-               INSERT INTO records (key, json, bought_at, entry_id)
-               SELECT k, j, $6, $1 FROM unnest($8::text[], $9::text[]) AS r (k, j)
-               ON CONFLICT (key) DO UPDATE
-               SET json = EXCLUDED.json, bought_at = EXCLUDED.bought_at,
-                   entry_id = EXCLUDED.entry_id, xid = pg_current_xact_id()),
-             result AS (
-               INSERT INTO results (request_key, body, bought_at, entry_id)
-               SELECT $10::text, $11::text, $6, $1 WHERE $10::text IS NOT NULL
-               ON CONFLICT (request_key) DO UPDATE
-               SET body = EXCLUDED.body, bought_at = EXCLUDED.bought_at,
-                   entry_id = EXCLUDED.entry_id),
-             freed AS (DELETE FROM reservations WHERE entry_id = $1)
-             SELECT count(*) FROM settled",
-        )
-        .await
-        .map_err(e)?;
-    let (keys, jsons): (Vec<&str>, Vec<&str>) = s
-        .records
-        .iter()
-        .map(|(k, j)| (k.as_str(), j.as_str()))
-        .unzip();
-    let (result_key, result_body) = match &s.result {
-        Some((k, b)) => (Some(k.as_str()), Some(b.as_str())),
-        None => (None, None),
-    };
-    let updated: i64 = c
-        .query_one(
-            &statement,
-            &[
-                &s.entry,
-                &s.state.as_str(),
-                &s.charge.micros(),
-                &s.possible.micros(),
-                &s.status,
-                &s.now,
-                &s.unsent,
-                &keys,
-                &jsons,
-                &result_key,
-                &result_body,
-            ],
-        )
-        .await
-        .map_err(e)?
-        .get(0);
-    if updated == 1 {
-        return Ok(true);
-    }
-    // Not updated: swept, or settled by an earlier attempt whose commit was not heard.
-    Ok(c.query_one(
-        "SELECT state = $2 AND settled_at = $3 FROM entries WHERE id = $1",
-        &[&s.entry, &s.state.as_str(), &s.now],
-    )
-    .await
-    .map_err(e)?
-    .get(0))
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ const MIGRATIONS: &[(i32, &str)] = &[
     (2, include_str!("../migrations/0002_schedules.sql")),
     (3, include_str!("../migrations/0003_records_feed.sql")),
     (4, include_str!("../migrations/0004_retention.sql")),
+    (5, include_str!("../migrations/0005_money_faults.sql")),
 ];
 
 /// Any two server processes serialise their migrations on this advisory lock.
@@ -244,7 +245,8 @@ pub async fn hold_liveness(
 
 /// Settles the entries left `sent` by server processes that are gone (their liveness lock
 /// is free): possibly charged (the request may have reached the service), reservations
-/// freed so the records can be bought again. Returns how many entries it settled.
+/// freed so the records can be bought again, as the machine's sweep decides
+/// ([`crate::host::sweep`]). Returns how many entries it settled.
 pub async fn recover(pool: &Pool, now: i64) -> Result<u64, DbError> {
     let mut c = pool.get().await.map_err(pg)?;
     let owners = c
@@ -280,22 +282,191 @@ async fn settle_dead(
     now: i64,
 ) -> Result<u64, DbError> {
     let tx = c.transaction().await.map_err(pg)?;
-    let ids: Vec<i64> = tx
+    // What the gone process left, read here; the machine's sweep decides what it comes to.
+    let sent: Vec<(i64, i64)> = tx
         .query(
-            "UPDATE entries SET state = $2, possible_micros = estimate_micros, settled_at = $3
-             WHERE owner = $1 AND state = 'sent' RETURNING id",
-            &[&owner, &EntryState::PossiblyCharged.as_str(), &now],
+            "SELECT id, estimate_micros FROM entries WHERE owner = $1 AND state = 'sent'
+             FOR UPDATE",
+            &[&owner],
+        )
+        .await
+        .map_err(pg)?
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    let reserving: Vec<i64> = tx
+        .query(
+            "SELECT DISTINCT r.entry_id FROM reservations r JOIN entries e ON e.id = r.entry_id
+             WHERE e.owner = $1",
+            &[&owner],
         )
         .await
         .map_err(pg)?
         .iter()
         .map(|r| r.get(0))
         .collect();
-    tx.execute("DELETE FROM reservations WHERE entry_id = ANY($1)", &[&ids])
+    let (settled, freed) = crate::host::sweep(owner, &sent, &reserving);
+    let ids: Vec<i64> = settled.iter().map(|(id, ..)| *id).collect();
+    let states: Vec<&str> = settled.iter().map(|(_, s, _)| s.as_str()).collect();
+    let possible: Vec<i64> = settled.iter().map(|(.., p)| p.micros()).collect();
+    tx.execute(
+        "UPDATE entries SET state = s.state, possible_micros = s.possible, settled_at = $4
+         FROM unnest($1::bigint[], $2::text[], $3::bigint[]) AS s (id, state, possible)
+         WHERE entries.id = s.id AND entries.state = 'sent'",
+        &[&ids, &states, &possible, &now],
+    )
+    .await
+    .map_err(pg)?;
+    tx.execute(
+        "DELETE FROM reservations WHERE entry_id = ANY($1)",
+        &[&freed],
+    )
+    .await
+    .map_err(pg)?;
+    tx.commit().await.map_err(pg)?;
+    Ok(settled.len() as u64)
+}
+
+/// What a sent call came to, as its settle stores it.
+#[derive(Debug)]
+pub struct Settled {
+    /// Its entry.
+    pub entry: i64,
+    /// Known not sent: may correct a sweep's possibly charged.
+    pub unsent: bool,
+    /// Its outcome.
+    pub state: EntryState,
+    /// What it was charged.
+    pub charge: serpkit::Usd,
+    /// What it may have been charged.
+    pub possible: serpkit::Usd,
+    /// The service's status, if it answered.
+    pub status: Option<i32>,
+    /// When it settled.
+    pub now: i64,
+    /// Records bought: (key, JSON).
+    pub records: Vec<(String, String)>,
+    /// A result bought: (request key, body, unreadable: a charged answer that is not JSON).
+    pub result: Option<(String, String, bool)>,
+}
+
+/// The first pause between settle attempts, doubled after each failure up to
+/// [`SETTLE_PAUSE_MAX`].
+const SETTLE_PAUSE: Duration = Duration::from_millis(50);
+/// The longest pause between settle attempts.
+const SETTLE_PAUSE_MAX: Duration = Duration::from_secs(1);
+
+/// Settles `s` until it is stored, however long that takes: the call is paid for, so its
+/// body is never dropped. Each failure is logged and counted
+/// (`serpkit_settle_failures_total`); the calls waiting meanwhile are a gauge
+/// (`serpkit_settles_pending`) and stay in flight, so shutdown waits for them within its
+/// grace period (what outlives it is swept possibly charged by the next process). False
+/// when the entry had been swept as possibly charged meanwhile ([`settle`]).
+pub async fn settle_until_stored(pool: &Pool, s: &Settled) -> bool {
+    use crate::metrics::METRICS;
+    let mut pause = SETTLE_PAUSE;
+    let mut failures = 0u64;
+    loop {
+        match settle(pool, s).await {
+            Ok(done) => {
+                if failures > 0 {
+                    METRICS.settles_pending.fetch_sub(1, Ordering::Relaxed);
+                    tracing::warn!(entry = s.entry, failures, "settled after failures");
+                }
+                return done;
+            }
+            Err(e) => {
+                if failures == 0 {
+                    METRICS.settles_pending.fetch_add(1, Ordering::Relaxed);
+                }
+                failures += 1;
+                METRICS.settle_failures.fetch_add(1, Ordering::Relaxed);
+                tracing::error!(
+                    entry = s.entry,
+                    failures,
+                    error = %e,
+                    "settling a paid call failed; its answer is kept and the settle retried"
+                );
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(SETTLE_PAUSE_MAX);
+            }
+        }
+    }
+}
+
+/// The entry's outcome, its records or result, and its reservations freed: one transaction.
+/// False when the entry had been swept as possibly charged ([`recover`]) while the call
+/// ran: the sweep's outcome stands (it freed the reservations, so another call may have
+/// bought the same records since) and only what was bought is stored.
+pub async fn settle(pool: &Pool, s: &Settled) -> Result<bool, DbError> {
+    let c = pool.get().await.map_err(pg)?;
+    // One statement (its own transaction, one round trip): the entry, the records or the
+    // result, the reservations freed.
+    let statement = c
+        .prepare_cached(
+            "WITH settled AS (
+               UPDATE entries SET state = $2, charge_micros = $3, possible_micros = $4,
+                                  status = $5, settled_at = $6
+               WHERE id = $1 AND (state = 'sent' OR ($7 AND state = 'possibly_charged'))
+               RETURNING id),
+             bought AS (
+               INSERT INTO records (key, json, bought_at, entry_id)
+               SELECT k, j, $6, $1 FROM unnest($8::text[], $9::text[]) AS r (k, j)
+               ON CONFLICT (key) DO UPDATE
+               SET json = EXCLUDED.json, bought_at = EXCLUDED.bought_at,
+                   entry_id = EXCLUDED.entry_id, xid = pg_current_xact_id()),
+             result AS (
+               INSERT INTO results (request_key, body, bought_at, entry_id, unreadable)
+               SELECT $10::text, $11::text, $6, $1, $12 WHERE $10::text IS NOT NULL
+               ON CONFLICT (request_key) DO UPDATE
+               SET body = EXCLUDED.body, bought_at = EXCLUDED.bought_at,
+                   entry_id = EXCLUDED.entry_id, unreadable = EXCLUDED.unreadable),
+             freed AS (DELETE FROM reservations WHERE entry_id = $1)
+             SELECT count(*) FROM settled",
+        )
         .await
         .map_err(pg)?;
-    tx.commit().await.map_err(pg)?;
-    Ok(ids.len() as u64)
+    let (keys, jsons): (Vec<&str>, Vec<&str>) = s
+        .records
+        .iter()
+        .map(|(k, j)| (k.as_str(), j.as_str()))
+        .unzip();
+    let (result_key, result_body, unreadable) = match &s.result {
+        Some((k, b, u)) => (Some(k.as_str()), Some(b.as_str()), *u),
+        None => (None, None, false),
+    };
+    let updated: i64 = c
+        .query_one(
+            &statement,
+            &[
+                &s.entry,
+                &s.state.as_str(),
+                &s.charge.micros(),
+                &s.possible.micros(),
+                &s.status,
+                &s.now,
+                &s.unsent,
+                &keys,
+                &jsons,
+                &result_key,
+                &result_body,
+                &unreadable,
+            ],
+        )
+        .await
+        .map_err(pg)?
+        .get(0);
+    if updated == 1 {
+        return Ok(true);
+    }
+    // Not updated: swept, or settled by an earlier attempt whose commit was not heard.
+    Ok(c.query_one(
+        "SELECT state = $2 AND settled_at = $3 FROM entries WHERE id = $1",
+        &[&s.entry, &s.state.as_str(), &s.now],
+    )
+    .await
+    .map_err(pg)?
+    .get(0))
 }
 
 #[cfg(test)]

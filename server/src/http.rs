@@ -9,6 +9,9 @@
 //! One log line per request: method, route, status, member, cost, possibly charged and
 //! duration; never a key or a token (the route of an unknown path is `other`).
 //!
+//! A purchase may be refused 409 `possibly_charged` (its `items` may have been bought by a call
+//! whose outcome is unknown); the same request with `x-serpkit-confirm-possibly: 1` buys them.
+//!
 //! Every error is the service's error shape as the sandbox writes it,
 //! `{"error":{"code":…,"message":…}}` (`field` for a bad request field), and nothing is
 //! charged for any of them. A `POST` needs `content-type: application/json` (a page can send
@@ -50,6 +53,13 @@ pub const REUSED: &str = "x-serpkit-reused";
 pub const POSSIBLY_CHARGED: &str = "x-serpkit-possibly-charged";
 /// See [`COST`].
 pub const ENTRY: &str = "x-serpkit-entry";
+/// On an answer: its body is a charged answer of the service that is not JSON, passed on
+/// as its text (kept, so the same request is answered with it again, free).
+pub const UNREADABLE: &str = "x-serpkit-unreadable";
+/// On a request, `1`: the member says yes to buying again what a call whose outcome is
+/// unknown may have bought (the answer without it is 409 `possibly_charged`, listing those
+/// items). A yes for that one request.
+pub const CONFIRM_POSSIBLY: &str = "x-serpkit-confirm-possibly";
 
 fn json(status: u16, body: String) -> Response<Body> {
     let mut r = Response::new(Body::from(body));
@@ -176,7 +186,7 @@ async fn respond(
         h.insert(
             "access-control-expose-headers",
             HeaderValue::from_static(
-                "retry-after, x-serpkit-cost, x-serpkit-reused, x-serpkit-possibly-charged, x-serpkit-entry",
+                "retry-after, x-serpkit-cost, x-serpkit-reused, x-serpkit-possibly-charged, x-serpkit-entry, x-serpkit-unreadable",
             ),
         );
         if method == Method::OPTIONS {
@@ -186,7 +196,7 @@ async fn respond(
             );
             h.insert(
                 "access-control-allow-headers",
-                HeaderValue::from_static("content-type, authorization"),
+                HeaderValue::from_static("content-type, authorization, x-serpkit-confirm-possibly"),
             );
             h.insert("access-control-max-age", HeaderValue::from_static("600"));
         }
@@ -306,13 +316,23 @@ async fn operation(app: &Arc<App>, path: &str, headers: &HeaderMap, body: Body) 
             .insert("retry-after", HeaderValue::from_static("1"));
         return r;
     }
-    // The call runs as a task of its own, counted in flight: a client that hangs up does not
-    // cut it between its write-ahead and its settle, and shutdown waits for it.
+    let confirm_possibly = headers
+        .get(CONFIRM_POSSIBLY)
+        .is_some_and(|v| v.as_bytes().trim_ascii() == b"1");
+    // The purchase runs apart from this request, as a task the server owns, counted in
+    // flight: a client that hangs up drops only this handler (and the task's handle), never
+    // the purchase between its write-ahead and its settle; its records are stored and its
+    // reservation freed for whoever asks next, and shutdown waits for it.
     let call = {
         let (app, member, request) = (app.clone(), member.clone(), request.clone());
         tokio::spawn(async move {
             let _in_flight = app.in_flight.enter();
-            buy::call(&app, &member, &request, None).await
+            let ask = buy::Ask {
+                request: &request,
+                max_age_ms: None,
+                confirm_possibly,
+            };
+            buy::call(&app, &member, ask).await
         })
     };
     let outcome = call
@@ -347,6 +367,19 @@ async fn operation(app: &Arc<App>, path: &str, headers: &HeaderMap, body: Body) 
             r.headers_mut().insert("retry-after", HeaderValue::from_static("1"));
             r
         }
+        Err(Refusal::PossiblyCharged { items, since }) => {
+            let error = serde_json::json!({ "error": {
+                "code": "possibly_charged",
+                "message": format!(
+                    "{} of this request may have been charged already by a call whose outcome \
+                     is unknown: not bought again unless you send {CONFIRM_POSSIBLY}: 1",
+                    items.len()
+                ),
+                "items": items,
+                "since": since,
+            }});
+            json(409, error.to_string())
+        }
         Err(Refusal::Database(e)) => database(&e),
     };
     resp.extensions_mut().insert(logged);
@@ -367,6 +400,13 @@ fn answered(a: Answer) -> Response<Body> {
     }
     if let Some(e) = a.entry {
         h.insert(ENTRY, HeaderValue::from(e));
+    }
+    if a.unreadable {
+        h.insert(UNREADABLE, HeaderValue::from_static("1"));
+        h.insert(
+            "content-type",
+            HeaderValue::from_static("text/plain; charset=utf-8"),
+        );
     }
     for (n, v) in a.headers {
         if let (Ok(n), Ok(v)) = (

@@ -9,7 +9,8 @@
 //!
 //! - [`db`]: pool, migrations, which processes are alive, recovery of the dead ones' calls.
 //! - [`auth`]: member tokens (hashed, constant-time, revocable).
-//! - [`buy`]: one call: plan, write-ahead, send, settle.
+//! - [`buy`]: one call: plan, write-ahead, send, settle; [`host`]: what it read under the
+//!   team's lock, as the machine's snapshot its rules decide with.
 //! - [`http`]: the routes, CORS and limits; [`errors`]: the error shape; [`report`]: spend
 //!   and journal.
 //! - [`schedule`]: scheduled tracking (a member's request bought again every day or week).
@@ -25,6 +26,7 @@ pub mod auth;
 pub mod buy;
 pub mod db;
 pub mod errors;
+pub mod host;
 pub mod http;
 pub mod metrics;
 pub mod redact;

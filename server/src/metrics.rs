@@ -1,7 +1,7 @@
 //! This process's metrics, in Prometheus's text format (`GET /metrics`): requests by route and
 //! status, what it charged and what it left possibly charged, calls in flight, connections
-//! shed, and the service's latency. The reservations held are the database's, read when
-//! scraped. Counters are this process's since it started (Prometheus sums processes).
+//! shed, failed settles (retried) and the service's latency. The reservations held are the
+//! database's, read when scraped. Counters are this process's since it started (Prometheus sums processes).
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -22,6 +22,10 @@ pub struct Metrics {
     pub possibly_charged_micros: AtomicU64,
     /// Connections closed to make room for newer ones (the connection limit).
     pub shed: AtomicU64,
+    /// Settles of paid calls that failed (each retried until stored).
+    pub settle_failures: AtomicU64,
+    /// Paid calls whose settle failed and is being retried now (their answers in memory).
+    pub settles_pending: AtomicU64,
     /// Upstream latency: per bucket, then the count and the sum in microseconds.
     latency: [AtomicU64; BUCKETS.len()],
     latency_count: AtomicU64,
@@ -34,6 +38,8 @@ pub static METRICS: Metrics = Metrics {
     charged_micros: AtomicU64::new(0),
     possibly_charged_micros: AtomicU64::new(0),
     shed: AtomicU64::new(0),
+    settle_failures: AtomicU64::new(0),
+    settles_pending: AtomicU64::new(0),
     latency: [const { AtomicU64::new(0) }; BUCKETS.len()],
     latency_count: AtomicU64::new(0),
     latency_sum_us: AtomicU64::new(0),
@@ -103,6 +109,16 @@ impl Metrics {
             out,
             "# HELP serpkit_connections_shed_total Idle or half-sent connections closed at the connection limit.\n# TYPE serpkit_connections_shed_total counter\nserpkit_connections_shed_total {}",
             self.shed.load(Ordering::Relaxed)
+        );
+        let _ = writeln!(
+            out,
+            "# HELP serpkit_settle_failures_total Settles of paid calls that failed (each retried until stored).\n# TYPE serpkit_settle_failures_total counter\nserpkit_settle_failures_total {}",
+            self.settle_failures.load(Ordering::Relaxed)
+        );
+        let _ = writeln!(
+            out,
+            "# HELP serpkit_settles_pending Paid calls whose settle is being retried (answers held in memory).\n# TYPE serpkit_settles_pending gauge\nserpkit_settles_pending {}",
+            self.settles_pending.load(Ordering::Relaxed)
         );
         let _ = writeln!(
             out,

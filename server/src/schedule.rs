@@ -146,7 +146,14 @@ pub async fn run_due(app: &App, now: i64) -> Result<usize, String> {
         };
         // Counted in flight until its run is stored: shutdown waits for it.
         let _in_flight = app.in_flight.enter();
-        let answer = buy::call(app, &due.member, &due.request, Some(due.every.ms() / 2)).await;
+        // A schedule's yes covers buying again what is older than half its period, not what
+        // a call whose outcome is unknown may have bought: that run is refused (409).
+        let ask = buy::Ask {
+            request: &due.request,
+            max_age_ms: Some(due.every.ms() / 2),
+            confirm_possibly: false,
+        };
+        let answer = buy::call(app, &due.member, ask).await;
         let (status, cost, body) = match answer {
             Ok(a) => (
                 i32::from(a.status),
@@ -155,6 +162,7 @@ pub async fn run_due(app: &App, now: i64) -> Result<usize, String> {
             ),
             Err(Refusal::Cap(..)) => (402, 0, None),
             Err(Refusal::Busy) => (503, 0, None),
+            Err(Refusal::PossiblyCharged { .. }) => (409, 0, None),
             Err(Refusal::Database(e)) => return Err(e),
         };
         let c = app.pool.get().await.map_err(|e| crate::errors::cause(&e))?;

@@ -177,6 +177,32 @@ pub enum Outcome {
     Withheld,
 }
 
+/// What an answer's status says about its charge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Billed {
+    /// A success: the service answered, and charged.
+    Charged,
+    /// The request was refused as sent: not served, not charged.
+    NotCharged,
+    /// The service may have done the work (and charged) before it failed: possibly charged.
+    Unknown,
+}
+
+/// Whether an answer of `status` was charged. The spec documents no error status and says
+/// nothing of billing errors ("Error status codes …: not shown"), so decided here, the one
+/// place: a success (2xx, as the core client counts it) is charged; a redirect or a 4xx
+/// refusal of the request itself (bad, unauthorised, unpaid, not found, too large) was not
+/// served, so not charged; anything else (5xx, 429 and 408, whose limiter or timer may sit
+/// after the work, 1xx) is unknown and counts possibly charged, never not charged.
+pub fn billed(status: u16) -> Billed {
+    match status {
+        200..=299 => Billed::Charged,
+        408 | 429 => Billed::Unknown,
+        300..=499 => Billed::NotCharged,
+        _ => Billed::Unknown,
+    }
+}
+
 /// POSTs `body` as JSON to `path` (`/v1/…`) at `upstream`, giving up after `timeout`.
 pub async fn post(upstream: &Upstream, path: &str, body: Bytes, timeout: Duration) -> Outcome {
     let started = Instant::now();
@@ -284,6 +310,19 @@ mod tests {
             "https://api.example.com:8443"
         );
         assert_eq!(origin("http://localhost"), "http://127.0.0.1");
+    }
+
+    #[test]
+    fn an_answer_whose_charge_is_unknown_is_possibly_charged() {
+        for s in [200, 201, 204] {
+            assert_eq!(billed(s), Billed::Charged, "{s}");
+        }
+        for s in [301, 307, 400, 401, 402, 403, 404, 413, 422] {
+            assert_eq!(billed(s), Billed::NotCharged, "{s}");
+        }
+        for s in [100, 408, 429, 500, 502, 503, 504, 599, 600] {
+            assert_eq!(billed(s), Billed::Unknown, "{s}");
+        }
     }
 
     #[test]

@@ -181,9 +181,22 @@ async fn a_process_killed_mid_call_leaves_its_entry_possibly_charged() {
     let possible = team.number("SELECT possible_micros FROM entries").await;
     assert_eq!(possible, team.ledger().total.micros());
     assert_eq!(team.number("SELECT count(*) FROM reservations").await, 0);
-    // Nothing is repeated by itself; the member's next call buys the record (never received).
+    // Nothing is repeated by itself, nor by the member's next call without a yes; with one
+    // the record (never received) is bought.
     assert_eq!(team.ledger().entries.len(), 1);
     let again = post(&other, "/v1/domainstats", &call).await;
+    assert_eq!(
+        (again.status, again.code().as_str()),
+        (409, "possibly_charged"),
+        "{}",
+        again.body
+    );
+    assert_eq!(team.ledger().entries.len(), 1);
+    let yes = [
+        ("content-type", "application/json"),
+        ("x-serpkit-confirm-possibly", "1"),
+    ];
+    let again = request(&other, "POST", "/v1/domainstats", &yes, &call.to_string()).await;
     assert_eq!(again.status, 200, "{}", again.body);
     assert_eq!(team.ledger().charged().count(), 1 + 1);
 }
@@ -312,7 +325,7 @@ async fn a_process_that_loses_its_liveness_connection_keeps_the_sweeps_verdict()
     .unwrap();
     let old = slow.liveness.current().unwrap();
     let (app, m, r) = (slow.clone(), member.clone(), request.clone());
-    let pending = tokio::spawn(async move { buy::call(&app, &m, &r, None).await.unwrap() });
+    let pending = tokio::spawn(async move { buy::call(&app, &m, ask(&r, false)).await.unwrap() });
     for _ in 0..100 {
         if !team.ledger().entries.is_empty() {
             break;
@@ -337,7 +350,10 @@ async fn a_process_that_loses_its_liveness_connection_keeps_the_sweeps_verdict()
     // freed; the record is bought again by the other process.
     let state = settled_state(&team).await;
     assert_eq!(state, "possibly_charged");
-    let again = buy::call(&fast, &member, &request, None).await.unwrap();
+    // (the member says yes: it was possibly charged)
+    let again = buy::call(&fast, &member, ask(&request, true))
+        .await
+        .unwrap();
     assert_eq!((again.status, again.cost.micros()), (200, micros("0.05")));
 
     // The first call's answer comes back: the sweep's verdict stands (never two charged
@@ -377,7 +393,7 @@ async fn a_process_that_loses_its_liveness_connection_keeps_the_sweeps_verdict()
         r#"{"key":"","domains":["after.example"]}"#,
     )
     .unwrap();
-    let later = buy::call(&slow, &member, &other, None).await.unwrap();
+    let later = buy::call(&slow, &member, ask(&other, false)).await.unwrap();
     assert_eq!(later.status, 200);
     let owner: i64 = c
         .query_one("SELECT owner FROM entries ORDER BY id DESC LIMIT 1", &[])
@@ -385,6 +401,15 @@ async fn a_process_that_loses_its_liveness_connection_keeps_the_sweeps_verdict()
         .unwrap()
         .get(0);
     assert_eq!(Some(owner), new);
+}
+
+/// A member's call with no age limit.
+fn ask(request: &serpkit::Request, confirm_possibly: bool) -> serpkit_server::buy::Ask<'_> {
+    serpkit_server::buy::Ask {
+        request,
+        max_age_ms: None,
+        confirm_possibly,
+    }
 }
 
 /// The state of the one journal entry once it is no longer `sent` (a live process sweeps a

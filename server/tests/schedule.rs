@@ -49,9 +49,12 @@ async fn a_daily_schedule_runs_on_time_within_the_budget_and_keeps_its_history()
     // Bought again on the second day: the first day's result was older than half a day.
     assert_eq!(team.ledger().charged().count(), 2);
     // A member's call the same day reuses the run's purchase.
-    let again = serpkit_server::buy::call(&app, &member, &request, None)
-        .await
-        .unwrap();
+    let ask = serpkit_server::buy::Ask {
+        request: &request,
+        max_age_ms: None,
+        confirm_possibly: false,
+    };
+    let again = serpkit_server::buy::call(&app, &member, ask).await.unwrap();
     assert_eq!((again.status, again.cost.micros()), (200, 0));
 
     // The team's cap stops the third day's run; it is kept, refused.
