@@ -20,7 +20,9 @@
 //!   a month its family shares: questions, consumables, software and concepts by at most 8 %,
 //!   other goods by at most 15 % ("coffee grinder" and "how to boil an egg" are flat).
 //! - **CPC** by niche, kind and intent ([`super::market::cpc`]): finance and software bid high,
-//!   recipes low; a buying word raises it, a question lowers it.
+//!   recipes low; a buying word raises it, a question lowers it. **Ads competition** by what
+//!   is sold: a product's or a service's keywords 0.55–1, a question's at most 0.3, others
+//!   up to 0.7.
 //! - **No volume**: only long keywords (4 words or more) can have none, as in the planner;
 //!   a head term ("yoga mat") always has searches.
 //! - **Topics**: a domain's topic comes from the words of its site name
@@ -188,7 +190,16 @@ fn profile_in(keyword: &str, head: Option<&Head>) -> KeywordProfile {
             phase,
         },
     };
-    let competition = rng.unit();
+    // Advertisers compete for what is sold (Keyword Planner's "high" for "running shoes"):
+    // a product's or a service's keywords 0.55–1, a question's at most 0.3, others up to 0.7.
+    let u = rng.unit();
+    let competition = match kind {
+        _ if market::is_question(&kw) => 0.3 * u,
+        Some(Kind::Gear | Kind::Wearable | Kind::Consumable | Kind::Software | Kind::Service) => {
+            0.55 + 0.45 * u
+        }
+        _ => 0.7 * u,
+    };
     let spread = rng.float(0.6, 1.7);
     KeywordProfile {
         base,
