@@ -35,20 +35,16 @@ pub use domains::{backlink_metrics, backlink_overview, domain_stats};
 pub use keywords::{related, search_volume_bulk, search_volume_single};
 pub use ranked::{ranked_keywords_domain, ranked_keywords_domain_on, ranked_keywords_metrics};
 pub use sample::sample_request;
-pub use universe::{domain_topic, site_name};
-pub use world::{domain_profile, topic_of_name, DomainProfile};
+pub use universe::domain_topic;
+pub use world::{
+    domain_profile, requested_size, site_name, topic_of_name, DomainProfile, MAX_ROWS, SIZE_PREFIX,
+};
 
 use serpkit::ops::{self, Request};
 
 use crate::date::Date;
 use crate::rng::{fnv1a, hash_parts, Rng};
 use crate::words::*;
-
-/// Most records a `size-<N>` domain can ask for.
-pub const MAX_ROWS: usize = 1_000_000;
-
-/// The label prefix that asks for a given number of rows: `size-<N>.example.com`.
-pub const SIZE_PREFIX: &str = "size-";
 
 /// The seed of a request: FNV-1a of the operation path and the request body without its key.
 pub fn request_seed(request: &Request) -> u64 {
@@ -91,16 +87,6 @@ pub fn body(request: &Request, today: Date) -> String {
         Request::VideoVideo(r) => video_video(&r.keyword, today),
         Request::Related(r) => related(&r.keyword, &r.ccode),
     }
-}
-
-/// N from a `size-<N>.` first label, capped at [`MAX_ROWS`].
-pub fn requested_size(domain: &str) -> Option<usize> {
-    let first = domain.split('.').next()?;
-    let n: usize = first.get(SIZE_PREFIX.len()..)?.parse().ok()?;
-    first
-        .to_ascii_lowercase()
-        .starts_with(SIZE_PREFIX)
-        .then_some(n.min(MAX_ROWS))
 }
 
 /// Records `ranked-keywords/domain` returns for a domain: a `size-<N>` label, else

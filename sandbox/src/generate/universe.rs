@@ -34,7 +34,7 @@
 
 use super::market;
 use super::queries::{family_of, head_named};
-use super::world;
+use super::world::{self, site_name};
 use crate::rng::Rng;
 use crate::words::*;
 
@@ -279,21 +279,6 @@ pub(super) fn country_scale(ccode: &str) -> f64 {
     } else {
         Rng::from_parts(&["cc", &cc]).float(0.03, 0.5)
     }
-}
-
-/// A domain's site name: the label before its public suffix (`shop.example.co.uk` →
-/// `example`), the whole host when it has one label.
-pub fn site_name(domain: &str) -> String {
-    let host = domain.trim().trim_end_matches('.').to_ascii_lowercase();
-    let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
-    let n = labels.len();
-    let two_part = ["co", "com", "org", "net", "ac", "gov", "edu"];
-    let index = if n >= 3 && labels[n - 1].len() == 2 && two_part.contains(&labels[n - 2]) {
-        n - 3
-    } else {
-        n.saturating_sub(2)
-    };
-    labels.get(index).copied().unwrap_or_default().to_owned()
 }
 
 /// The topic (index into the themes) of a domain: from the words of its site name

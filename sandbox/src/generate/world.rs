@@ -24,9 +24,6 @@
 use crate::rng::{fnv1a, Rng};
 use crate::words::THEMES;
 
-use super::requested_size;
-use super::universe::site_name;
-
 /// Stems and synonyms of each theme (same order as [`THEMES`]), found in site names.
 const TOPIC_WORDS: [&[&str]; 10] = [
     &[
@@ -123,6 +120,37 @@ const BIG_BRANDS: &[(&str, &str)] = &[
 
 /// Sizes of listed household brands (the top of the scale).
 const BIG_SIZE: (f64, f64) = (0.94, 1.0);
+
+/// Most records a `size-<N>` domain can ask for.
+pub const MAX_ROWS: usize = 1_000_000;
+
+/// The label prefix that asks for a given number of rows: `size-<N>.example.com`.
+pub const SIZE_PREFIX: &str = "size-";
+
+/// N from a `size-<N>.` first label, capped at [`MAX_ROWS`].
+pub fn requested_size(domain: &str) -> Option<usize> {
+    let first = domain.split('.').next()?;
+    let n: usize = first.get(SIZE_PREFIX.len()..)?.parse().ok()?;
+    first
+        .to_ascii_lowercase()
+        .starts_with(SIZE_PREFIX)
+        .then_some(n.min(MAX_ROWS))
+}
+
+/// A domain's site name: the label before its public suffix (`shop.example.co.uk` →
+/// `example`), the whole host when it has one label.
+pub fn site_name(domain: &str) -> String {
+    let host = domain.trim().trim_end_matches('.').to_ascii_lowercase();
+    let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
+    let n = labels.len();
+    let two_part = ["co", "com", "org", "net", "ac", "gov", "edu"];
+    let index = if n >= 3 && labels[n - 1].len() == 2 && two_part.contains(&labels[n - 2]) {
+        n - 3
+    } else {
+        n.saturating_sub(2)
+    };
+    labels.get(index).copied().unwrap_or_default().to_owned()
+}
 
 /// A domain's profile and the figures that follow from it.
 #[derive(Clone, Debug, PartialEq)]
