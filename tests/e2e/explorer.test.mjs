@@ -97,11 +97,14 @@ test('CSV export contains exactly the filtered rows', async () => {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
   assert.equal(download.suggestedFilename(), 'demo-keywords-US.csv', 'a demo CSV says so in its name');
   const rows = parseCsv(await readFile(await download.path(), 'utf8'));
-  assert.deepEqual(rows[0], ['Keyword', 'Volume', 'CPC', 'Competition', '12 months', '12-month change (%)', '3-month change (%)', 'Peak month', 'Season', 'Opportunity', 'Intent']);
+  // One column per month (issue 54: the twelve values shared one cell), after the months covered.
+  const months = Array.from({ length: 12 }, (_, i) => `Searches month ${i + 1}${i === 0 ? ' (oldest)' : i === 11 ? ' (latest)' : ''}`);
+  assert.deepEqual(rows[0], ['Keyword', 'Volume', 'CPC', 'Ads competition', 'Months covered', ...months, '12-month change (%)', '3-month change (%)', 'Peak month', 'Season', 'Opportunity', 'Intent']);
   assert.deepEqual(rows.slice(1).map((r) => r[0]), shown);
   const volumes = await column(page, 'volume');
   assert.deepEqual(rows.slice(1).map((r) => Number(r[1])), volumes);
-  assert.equal(rows[1][4].split(' ').length, 12);
+  assert.match(rows[1][4], /^[A-Z][a-z]{2} \d{4} – [A-Z][a-z]{2} \d{4}$/, 'the months covered');
+  assert.ok(rows.slice(1).every((r) => r.slice(5, 17).every((v) => /^\d+$/.test(v))), 'a number in every month column');
 });
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -146,9 +149,17 @@ function expectedTrend(monthly, currentMonth) {
   };
 }
 
+/** The explorer CSV's data rows with its 13 trend columns (months covered, then one per month)
+ * folded into one, so the columns after keep their places below (12-month change at 5). */
+function folded(csv) {
+  assert.equal(csv[0][4], 'Months covered');
+  assert.equal(csv[0][17], '12-month change (%)');
+  return csv.slice(1).map((r) => [...r.slice(0, 4), r.slice(4, 17).join(' '), ...r.slice(17)]);
+}
+
 test('trends, seasons and the opportunity score follow their stated rules', async () => {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
-  const rows = parseCsv(await readFile(await download.path(), 'utf8')).slice(1);
+  const rows = folded(parseCsv(await readFile(await download.path(), 'utf8')));
   const keywords = rows.map((r) => r[0]);
   // The same records from the sandbox server (same generator, same day as demo mode).
   const answer = await fetch(`${SANDBOX_URL}/v1/search_volume/bulk`, {
@@ -223,7 +234,7 @@ test('trends, seasons and the opportunity score follow their stated rules', asyn
   await page.goBack();
   await page.locator('[data-testid="kw-table"] tbody tr').first().waitFor();
   const [again] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
-  const weighted = parseCsv(await readFile(await again.path(), 'utf8')).slice(1);
+  const weighted = folded(parseCsv(await readFile(await again.path(), 'utf8')));
   const byCpc = [...weighted].sort((a, b) => Number(a[2]) - Number(b[2]) || a[0].localeCompare(b[0]));
   for (let k = 1; k < byCpc.length; k++) {
     if (Number(byCpc[k][2]) > Number(byCpc[k - 1][2])) assert.ok(Number(byCpc[k][9]) > Number(byCpc[k - 1][9]), `score follows CPC: ${byCpc.map((r) => r[2] + '→' + r[9])}`);

@@ -4,8 +4,10 @@
 // computed here from the rule as the page states it (not from the app's code), for keywords
 // chosen to meet every clause: each intent's words, several intents at once, a question word
 // leading or not, whole words only, a site name, unclassified keywords (no rule matches: no
-// default intent), the issue's misread phrases, and a brand name
-// that no domain makes a brand term here.
+// default intent), the issue's misread phrases, a brand name that no domain makes a brand
+// term here, and head terms that no word rule matches, commercial when advertisers bid on them
+// (issue 54: "running shoes" was unclassified); their CPC and Ads competition are read from the
+// page's own CSV.
 
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,9 +34,20 @@ const LEADS = ['how', 'what', 'why', 'when', 'where', 'who', 'which', 'can', 'do
 const INFO = ['guide', 'tutorial', 'ideas', 'tips', 'examples', 'meaning', 'definition', 'learn'];
 const NAMES = ['Informational', 'Navigational', 'Commercial', 'Transactional'];
 
+/** Each keyword's Ads figures as the page's CSV gives them: { cpc, competition }. */
+const BIDS = new Map();
+
 /** The intents of `keyword` in Semrush's order (I, N, C, T), no brand terms; none:
  * unclassified. */
 function intents(keyword) {
+  const byWords = intentsByWords(keyword);
+  // No word rule: commercial when advertisers compete for it (competition ≥ 0.33, CPC ≥ $0.50).
+  const bids = BIDS.get(keyword);
+  if (byWords.length === 0 && bids && bids.cpc >= 0.5 && bids.competition >= 0.33) return ['Commercial'];
+  return byWords;
+}
+
+function intentsByWords(keyword) {
   const words = keyword.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   const text = ` ${words.join(' ')} `;
   const has = (list) => words.some((w) => list.includes(w));
@@ -74,6 +87,11 @@ test('an Intent column with the letters of every matching intent, by the stated 
   await open(page, app.url, '/keywords');
   await research(page, KWS);
   await untilRows(KWS.length);
+  const figures = parseCsv(await download('export-csv'));
+  const [cpc, comp] = ['CPC', 'Ads competition'].map((h) => figures[0].indexOf(h));
+  assert.ok(cpc > 0 && comp > 0, figures[0].join(' | '));
+  for (const r of figures.slice(1)) BIDS.set(r[0], { cpc: Number(r[cpc]), competition: Number(r[comp]) });
+  assert.equal(BIDS.size, KWS.length);
   const header = await page.locator('[data-testid="kw-table"] thead th').evaluateAll((ths) =>
     ths.map((th) => th.querySelector('button.sort')?.dataset.testid ?? ''));
   assert.equal(header.at(-1), 'sort-intent', `the last column: ${header.join(' | ')}`);
@@ -89,14 +107,16 @@ test('an Intent column with the letters of every matching intent, by the stated 
     assert.equal(title, names(kw), `${kw}: tooltip`);
     assert.equal(spoken, title, `${kw}: the names for screen readers`);
   }
-  // Every intent occurs, one keyword has several, and a brand alone is unclassified here.
+  // Every intent occurs and one keyword has several.
   for (const n of NAMES) assert.ok(KWS.some((k) => intents(k).includes(n)), n);
-  assert.equal(letters('nike'), '–');
-  assert.equal(letters('running shoes'), '–', 'no default intent');
+  assert.deepEqual(intentsByWords('running shoes'), [], 'no word rule matches a head term');
+  assert.equal(letters('running shoes'), 'C', 'a head term advertisers bid on');
+  assert.ok(KWS.some((k) => intents(k).length === 0), 'a keyword without bids stays unclassified');
   await page.getByTestId('trend-rules').locator('summary').click();
   const rule = await page.getByTestId('intent-rule').textContent();
   assert.match(rule, /transactional with buy, purchase, order \(not "order of"\), price/);
-  assert.match(rule, /one no rule matches is unclassified/);
+  assert.match(rule, /commercial when advertisers compete for it: Ads competition 0\.33 or more and a CPC of 0\.50 USD or more/);
+  assert.match(rule, /Otherwise it is unclassified/);
   assert.match(rule, /A keyword gets every intent whose rule matches/);
   assert.match(rule, /no domain is known, so there are no brand terms/);
   await shot(page, 'explorer-intent');

@@ -320,12 +320,14 @@ export async function resetLedger() {
 }
 
 /** Parses CSV text (quotes, doubled quotes, CRLF; the app's leading UTF-8 byte-order mark skipped).
- * A demo file's first line (one cell: "Demo data: …" or "Partly demo data: …", issue 38 break 7)
- * is not a row: it is returned as `rows.note`, so `rows[0]` is the header as before. */
+ * The header is line 1, as every spreadsheet reads it (issue 54: a demo notice above it was
+ * taken as the header); a file that starts with such a notice fails every test that reads it.
+ * Demo files say so in their name (`demo-…`). */
 export function parseCsv(text) {
   const rows = parseCsvRows(text);
-  const note = rows.length && rows[0].length === 1 && /^(Partly d|D)emo data: /.test(rows[0][0]) ? rows.shift()[0] : null;
-  rows.note = note;
+  if (rows.length && rows[0].length === 1 && /demo data/i.test(rows[0][0])) {
+    throw new Error(`a notice above the CSV header: ${rows[0][0]}`);
+  }
   return rows;
 }
 

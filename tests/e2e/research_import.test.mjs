@@ -159,8 +159,8 @@ test('a CSV export starts with a UTF-8 byte-order mark, and reads back through t
 
   await page.getByTestId('import-open').click();
   await importFile(page, download.suggestedFilename(), bytes);
-  // A demo export's first line says so; the import skips it as a title row.
-  await reads(page, 'import-read', 'Read as UTF-8 (byte-order mark) · cells separated by commas · 1 title row above the header skipped.');
+  // The header is line 1 (demo is in the file's name): no title row to skip.
+  await reads(page, 'import-read', 'Read as UTF-8 (byte-order mark) · cells separated by commas.');
   await reads(page, 'import-counts', '2 rows read · 0 empty · 0 duplicates removed · 2 keywords');
   assert.equal(await page.getByTestId('import-column').inputValue(), '0');
   assert.deepEqual(page.errors, []);

@@ -7,8 +7,10 @@
 //!
 //! Every file leaves through [`download`], which labels it by where its rows came from
 //! ([`Origin`], read from their stored sources by the caller, never from the settings): a
-//! demo CSV says so on its first line and in its name, a demo report in its name (its banner
-//! is the report's, `research::report::render_as`).
+//! file with demo rows says so in its name (`demo-…`), a demo report also in its banner
+//! (`research::report::render_as`). Decided: a CSV's first line is its header, which every
+//! spreadsheet (Excel, Sheets, pandas) takes as the header; a notice above it was read as
+//! the header and shifted every column name.
 
 use std::fmt::Display;
 
@@ -49,7 +51,32 @@ pub struct Cell(CellKind);
 enum CellKind {
     Text(String),
     Number(String),
+    /// Several cells in a row: a column that spreads over [`MONTH_HEADERS`].
+    Spread(Vec<Cell>),
 }
+
+/// The header of a column whose cells are [`Cell::months`]: in a CSV it is the months covered
+/// ("Apr 2024 – Mar 2025"), then one column per month ([`MONTH_HEADERS`]), so a spreadsheet
+/// can chart or sum them (one cell of 12 numbers could not be).
+pub const MONTHS_HEADER: &str = "Months covered";
+
+/// The month columns after [`MONTHS_HEADER`], oldest first. Decided: by position, not by
+/// calendar name, as rows bought in different months cover different months; the row's
+/// "Months covered" names them.
+pub const MONTH_HEADERS: [&str; 12] = [
+    "Searches month 1 (oldest)",
+    "Searches month 2",
+    "Searches month 3",
+    "Searches month 4",
+    "Searches month 5",
+    "Searches month 6",
+    "Searches month 7",
+    "Searches month 8",
+    "Searches month 9",
+    "Searches month 10",
+    "Searches month 11",
+    "Searches month 12 (latest)",
+];
 
 impl Cell {
     /// A text cell: guarded against formulas when written.
@@ -81,11 +108,22 @@ impl Cell {
         Cell(CellKind::Number(String::new()))
     }
 
-    /// The cell as written (text guarded).
-    fn written(&self) -> String {
+    /// The cells of a [`MONTHS_HEADER`] column: the months covered, then the last 12 monthly
+    /// values, oldest first (empty cells before them when fewer are known).
+    pub fn months(covered: &str, values: &[i64]) -> Cell {
+        let last = &values[values.len().saturating_sub(MONTH_HEADERS.len())..];
+        let mut cells = vec![Cell::text(covered)];
+        cells.extend((last.len()..MONTH_HEADERS.len()).map(|_| Cell::empty()));
+        cells.extend(last.iter().map(|v| Cell::num(*v)));
+        Cell(CellKind::Spread(cells))
+    }
+
+    /// The cells as written (text guarded): one, or a spread's.
+    fn written(&self) -> Vec<String> {
         match &self.0 {
-            CellKind::Text(s) => text_cell(s),
-            CellKind::Number(s) => s.clone(),
+            CellKind::Text(s) => vec![text_cell(s)],
+            CellKind::Number(s) => vec![s.clone()],
+            CellKind::Spread(cells) => cells.iter().flat_map(Cell::written).collect(),
         }
     }
 }
@@ -113,14 +151,19 @@ fn quote(s: &str) -> String {
 pub fn to_csv(header: &[&str], rows: impl IntoIterator<Item = Vec<Cell>>) -> String {
     let mut out = header
         .iter()
-        .map(|h| quote(h))
+        .flat_map(|h| {
+            let months = (*h == MONTHS_HEADER).then_some(MONTH_HEADERS.as_slice());
+            std::iter::once(*h).chain(months.unwrap_or_default().iter().copied())
+        })
+        .map(quote)
         .collect::<Vec<_>>()
         .join(",");
     out.push_str("\r\n");
     for row in rows {
         out.push_str(
             &row.iter()
-                .map(|c| quote(&c.written()))
+                .flat_map(Cell::written)
+                .map(|c| quote(&c))
                 .collect::<Vec<_>>()
                 .join(","),
         );
@@ -134,27 +177,19 @@ pub fn to_csv(header: &[&str], rows: impl IntoIterator<Item = Vec<Cell>>) -> Str
 /// LibreOffice, Numbers, Google Sheets and our own import skip it.
 pub const CSV_PREFIX: &str = "\u{FEFF}";
 
-/// The file's text in parts (no copy of `content`): a CSV gets [`CSV_PREFIX`] first, then,
-/// when any row came from demo, [`Origin::note`] as its first line (one cell: a title row,
-/// which spreadsheets show on top and the app's import skips).
-fn file_parts<'a>(mime: &str, content: &'a str, origin: Origin) -> [&'a str; 4] {
-    let csv = mime == "text/csv";
-    let note = origin.note().filter(|_| csv);
-    [
-        if csv { CSV_PREFIX } else { "" },
-        note.unwrap_or_default(),
-        if note.is_some() { "\r\n" } else { "" },
-        content,
-    ]
+/// The file's text in parts (no copy of `content`): a CSV gets [`CSV_PREFIX`] first, then
+/// its header line.
+fn file_parts<'a>(mime: &str, content: &'a str) -> [&'a str; 2] {
+    [if mime == "text/csv" { CSV_PREFIX } else { "" }, content]
 }
 
 /// Offers `content` as a file download named `filename`; `origin` is where its rows came
-/// from (their stored sources): a file with demo rows is named `demo-…` and a CSV says so
-/// on its first line, whatever the settings say now (a file outlives the page that said so).
+/// from (their stored sources): a file with demo rows is named `demo-…`, whatever the
+/// settings say now (a file outlives the page that said so).
 pub fn download(filename: &str, mime: &str, content: &str, origin: Origin) -> Result<(), String> {
     let filename = origin.file_name(filename);
     let parts = js_sys::Array::new();
-    for part in file_parts(mime, content, origin) {
+    for part in file_parts(mime, content) {
         parts.push(&wasm_bindgen::JsValue::from_str(part));
     }
     let opts = web_sys::BlobPropertyBag::new();
@@ -199,31 +234,61 @@ mod tests {
     #[test]
     fn csv_files_start_with_a_utf8_byte_order_mark() {
         let csv = to_csv(&["Keyword"], vec![vec![Cell::text("münchen")]]);
-        let file = file_parts("text/csv", &csv, Origin::Live).concat();
+        let file = file_parts("text/csv", &csv).concat();
         assert_eq!(file.as_bytes()[..3], [0xEF, 0xBB, 0xBF]);
         assert_eq!(file, "\u{FEFF}Keyword\r\nmünchen\r\n");
         // Reports (HTML) declare their charset instead.
-        assert_eq!(file_parts("text/html", "<p>", Origin::Live).concat(), "<p>");
+        assert_eq!(file_parts("text/html", "<p>").concat(), "<p>");
     }
 
     #[test]
-    fn demo_rows_say_so_on_the_first_line() {
+    fn one_column_per_month() {
+        let csv = to_csv(
+            &["Keyword", MONTHS_HEADER],
+            vec![
+                vec![
+                    Cell::text("shoes"),
+                    Cell::months("Apr 2024 – Mar 2025", &[5; 12]),
+                ],
+                vec![Cell::text("socks"), Cell::months("", &[1, 2])],
+            ],
+        );
+        let lines: Vec<&str> = csv.lines().collect();
+        let header: Vec<&str> = lines[0].split(',').collect();
+        assert_eq!(header.len(), 2 + 12);
+        assert_eq!(
+            header[1..3],
+            ["Months covered", "Searches month 1 (oldest)"]
+        );
+        assert_eq!(header[13], "Searches month 12 (latest)");
+        assert_eq!(
+            lines[1],
+            "shoes,Apr 2024 – Mar 2025,5,5,5,5,5,5,5,5,5,5,5,5"
+        );
+        assert_eq!(lines[2], "socks,,,,,,,,,,,,1,2", "the latest month last");
+    }
+
+    #[test]
+    fn the_header_is_the_first_line_and_demo_is_in_the_name() {
         let csv = to_csv(&["Keyword"], vec![vec![Cell::text("shoes")]]);
-        let demo = file_parts("text/csv", &csv, Origin::Demo).concat();
-        assert!(demo.starts_with("\u{FEFF}Demo data: every row of this file is synthetic"));
-        assert!(demo.ends_with(".\r\nKeyword\r\nshoes\r\n"));
-        let mixed = file_parts("text/csv", &csv, Origin::Mixed).concat();
-        assert!(mixed.starts_with("\u{FEFF}Partly demo data: "));
-        // A report's banner is its own (render_as): nothing is added to its text.
-        assert_eq!(file_parts("text/html", "<p>", Origin::Demo).concat(), "<p>");
-        // The app's own import reads such a file: the note is a title row, skipped.
+        assert_eq!(
+            file_parts("text/csv", &csv).concat(),
+            "\u{FEFF}Keyword\r\nshoes\r\n"
+        );
+        assert_eq!(Origin::Demo.file_name("keywords.csv"), "demo-keywords.csv");
+        assert_eq!(
+            Origin::Mixed.file_name("keywords.csv"),
+            "partly-demo-keywords.csv"
+        );
+        assert_eq!(Origin::Live.file_name("keywords.csv"), "keywords.csv");
+        // The app's own import reads the header at once.
         let two = to_csv(
             &["Keyword", "Volume"],
             vec![vec![Cell::text("shoes"), Cell::num(10i64)]],
         );
-        let file = file_parts("text/csv", &two, Origin::Demo).concat();
+        let file = file_parts("text/csv", &two).concat();
         let table = crate::research::import::read_table(&file).expect("read");
-        assert_eq!(table.title_rows, 1);
+        assert_eq!(table.title_rows, 0);
         assert_eq!(
             crate::research::import::extract(&table, table.suggested).keywords,
             ["shoes"]

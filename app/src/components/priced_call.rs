@@ -352,7 +352,14 @@ pub fn PricedCallCard(
                 let n = calls.count.get();
                 let have = calls.stored_count();
                 if have == 0 {
-                    return view! { <p class="meta empty-small" data-testid="not-loaded">{not_loaded.clone()}</p> }.into_any();
+                    // Nothing left to pay (every record bought in another call): say so, so
+                    // this section and the page's "load every section" button agree.
+                    let text = if calls.price() == Usd::ZERO && calls.active().iter().all(|c| c.request.with(Option::is_some)) {
+                        format!("Already bought: press “Get {what}” to show it here (no charge).")
+                    } else {
+                        not_loaded.clone()
+                    };
+                    return view! { <p class="meta empty-small" data-testid="not-loaded">{text}</p> }.into_any();
                 }
                 let body = body.run();
                 if !per_item {
@@ -383,8 +390,10 @@ pub fn PricedCallCard(
     }
 }
 
-/// "Load every section — $x" (the calls not bought yet), "Everything is loaded" when
-/// nothing is left to buy.
+/// "Load every section — $x" (the calls not bought yet), "Show every section — no charge"
+/// when what is not shown yet was bought in other calls, "Everything is loaded" only when
+/// every section shows its result (issue 54: the badge said loaded beside a section that
+/// said "Not loaded yet").
 #[component]
 pub fn LoadEverything(
     /// Every call of the page.
@@ -398,6 +407,12 @@ pub fn LoadEverything(
     secondary: bool,
 ) -> impl IntoView {
     let price = Memo::new(move |_| calls.get().iter().map(|c| c.price()).sum::<Usd>());
+    let all_shown = Memo::new(move |_| {
+        calls
+            .get()
+            .iter()
+            .all(|c| c.stored() || c.request.with(Option::is_none))
+    });
     // Priced as a whole against what is left of the budget: run whole, or not at all (issue
     // 43: run section by section, the cap bought some and refused the rest).
     let workspace = workspace::use_workspace();
@@ -407,7 +422,8 @@ pub fn LoadEverything(
     });
     let run = move || {
         for c in calls.get_untracked() {
-            if !c.bought.get_untracked() && c.request.with_untracked(Option::is_some) {
+            if !c.ident.with_untracked(Option::is_some) && c.request.with_untracked(Option::is_some)
+            {
                 c.run(false);
             }
         }
@@ -416,10 +432,16 @@ pub fn LoadEverything(
         <PriceButton testid="run-all" secondary=secondary
             text=Signal::derive(move || {
                 let p = price.get();
-                if p == Usd::ZERO { "Everything is loaded".to_string() } else { format!("Load every section — {p}") }
+                if all_shown.get() {
+                    "Everything is loaded".to_string()
+                } else if p == Usd::ZERO {
+                    "Show every section — already bought, no charge".to_string()
+                } else {
+                    format!("Load every section — {p}")
+                }
             })
             price=Signal::derive(move || price.get())
-            disabled=Signal::derive(move || price.get() == Usd::ZERO || blocked.get() || over.with(Option::is_some))
+            disabled=Signal::derive(move || all_shown.get() || blocked.get() || over.with(Option::is_some))
             on_run=Callback::new(move |_| run()) />
         {move || over.get().map(|b| view! {
             <p class="meta warn" role="status" data-testid="run-all-why">{format!(

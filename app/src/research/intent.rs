@@ -16,10 +16,18 @@
 //!   tips, meaning, …).
 //! - **Several intents** (as Semrush shows several): every rule that matches gives its intent,
 //!   "best running shoes price" is commercial and transactional.
+//! - **Head terms by bids** ([`classify_with`]): a keyword no word rule matches (a product or
+//!   service named with no question, comparing, buying or site word: "running shoes") is
+//!   commercial when advertisers compete for it: Ads competition 0.33 or more (Keyword
+//!   Planner's "medium" and "high") and a CPC of $0.50 or more. Advertisers bid on what
+//!   people buy, so a category term they pay for is researched before buying, which is the
+//!   commercial intent Semrush gives such terms. Decided: both figures are needed, so the
+//!   rule applies where the service gives both (the explorer and keyword lists), not to
+//!   ranked keywords (no CPC).
 //! - **No rule matches**: unclassified ([`UNCLASSIFIED`]), shown as such and counted apart.
 //!   The anchors classify by the SERP's features (Semrush: ads, shopping results, featured
 //!   snippets), which the service does not report; words alone cannot tell whether "running
-//!   shoes" is a purchase or research, so no intent is guessed.
+//!   shoes" is a purchase or research, so without bids no intent is guessed.
 
 use super::brand;
 
@@ -144,9 +152,18 @@ deal, coupon, discount, promo, sale, shop, near me, rent, hire, download, subscr
 commercial with best, top, review, vs, versus, compare, comparison, alternative, rating, ranked; \
 informational when a question word leads (how, what, why, when, where, who, which, can, does, \
 is, should) or with guide, tutorial, ideas, tips, examples, meaning, definition, learn. A \
-keyword gets every intent whose rule matches (as Semrush shows several); one no rule matches is \
-unclassified (the anchors read the search results' features, which the service does not give, \
-so no intent is guessed).";
+keyword gets every intent whose rule matches (as Semrush shows several). A keyword none of these \
+words match is commercial when advertisers compete for it: Ads competition 0.33 or more and a CPC \
+of 0.50 USD or more (a category people research before buying; where both figures are known). \
+Otherwise it is unclassified (the anchors read the search results' features, which the service \
+does not give, so no intent is guessed).";
+
+/// Ads competition (0–1) from which advertisers compete for a keyword: Keyword Planner's
+/// "medium" starts at 0.33.
+pub const BID_COMPETITION: f64 = 0.33;
+
+/// CPC (USD) from which a keyword is one advertisers pay for.
+pub const BID_CPC: f64 = 0.50;
 
 /// What the rule means where no domain is known (the keyword explorer, keyword lists): no
 /// brand terms. Decided: we keep no list of brands (a hand-kept list is always out of date
@@ -265,6 +282,25 @@ pub fn classify(keyword: &str, brand: &[String]) -> Intents {
     Intents(bits)
 }
 
+/// The intents of `keyword` with its Ads figures: [`classify`], and commercial when no word
+/// rule matches and advertisers compete for it (competition ≥ [`BID_COMPETITION`] and CPC ≥
+/// [`BID_CPC`]; both needed).
+pub fn classify_with(
+    keyword: &str,
+    brand: &[String],
+    cpc: Option<f64>,
+    competition: Option<f64>,
+) -> Intents {
+    let words = classify(keyword, brand);
+    let bids =
+        cpc.is_some_and(|c| c >= BID_CPC) && competition.is_some_and(|c| c >= BID_COMPETITION);
+    if words.is_unclassified() && bids {
+        Intents(Intent::Commercial as u8)
+    } else {
+        words
+    }
+}
+
 /// Keywords per intent (a keyword with several intents counts in each) and their volume, in
 /// [`Intent::ALL`]'s order, then the unclassified ones.
 pub fn distribution(intents: &[Intents], volume: &[i64]) -> [(usize, i64); 5] {
@@ -309,6 +345,25 @@ mod tests {
         assert_eq!(of("strava login"), "Navigational");
         assert_eq!(of("sign in strava"), "Navigational");
         assert_eq!(of("amazon.com"), "Navigational");
+    }
+
+    #[test]
+    fn head_terms_advertisers_bid_on_are_commercial() {
+        let with = |k: &str, cpc, comp| classify_with(k, &[], cpc, comp).text();
+        assert_eq!(with("running shoes", Some(0.9), Some(0.8)), "Commercial");
+        assert_eq!(with("running shoes", Some(0.5), Some(0.33)), "Commercial");
+        assert_eq!(with("running shoes", Some(0.49), Some(0.9)), "unclassified");
+        assert_eq!(with("running shoes", Some(2.0), Some(0.32)), "unclassified");
+        assert_eq!(with("running shoes", None, Some(0.9)), "unclassified");
+        // A word rule decides first: bids add nothing to a question or a purchase.
+        assert_eq!(
+            with("how to lace running shoes", Some(3.0), Some(1.0)),
+            "Informational"
+        );
+        assert_eq!(
+            with("buy running shoes", Some(3.0), Some(1.0)),
+            "Transactional"
+        );
     }
 
     #[test]

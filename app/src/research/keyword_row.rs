@@ -15,7 +15,8 @@ use crate::research::trends::{self, Season};
 pub struct KeywordRow {
     /// The keyword.
     pub keyword: String,
-    /// Its search intents (`research::intent`, with no brand terms: no domain is known).
+    /// Its search intents (`research::intent`, with no brand terms: no domain is known; its
+    /// Ads figures as evidence for head terms).
     pub intent: Intents,
     /// Country code (for links).
     pub ccode: String,
@@ -49,7 +50,12 @@ impl KeywordRow {
         let trend = trends::trend(&r.targeted_monthly_searches, current_month);
         KeywordRow {
             keyword: r.keyword.clone(),
-            intent: intent::classify(&r.keyword, &[]),
+            intent: intent::classify_with(
+                &r.keyword,
+                &[],
+                Some(r.average_cpc),
+                Some(r.competition),
+            ),
             ccode: ccode.to_string(),
             volume: r.search_volume,
             cpc: r.average_cpc,

@@ -3,7 +3,7 @@
 
 use serpkit::ops;
 
-use super::queries::{family_of, head_named, query, theme_query};
+use super::queries::{family_of, head_named, short_query};
 use super::universe::{country_scale, keyword_profile, KeywordProfile};
 use super::{bucket, round_to, theme_for};
 use crate::date::Date;
@@ -97,6 +97,19 @@ pub fn search_volume_single(keyword: &str, ccode: &str, today: Date) -> String {
 // ---------------------------------------------------------------------------------------
 // Related
 
+/// True when a word of `keyword` comes twice (a plural as its singular): "best best
+/// running shoes", "running shoes for women for men".
+fn repeats_a_word(keyword: &str) -> bool {
+    let words: Vec<&str> = keyword
+        .split_whitespace()
+        .map(|w| w.strip_suffix('s').unwrap_or(w))
+        .collect();
+    words
+        .iter()
+        .enumerate()
+        .any(|(i, w)| words[..i].contains(w))
+}
+
 /// `related`: 20..=50 related keywords of the seed keyword, by search volume descending;
 /// each keyword's figures are its own (the same in `search_volume`). They are the seed with
 /// the modifiers of its head's kind (a head named in it, else the closest theme's first head)
@@ -125,17 +138,20 @@ pub fn related(keyword: &str, ccode: &str) -> String {
                 .get(rng.below(words.len().max(1) as u64) as usize)
                 .copied()
         };
+        // The seed with one modifier that repeats none of its words, or a short query on a
+        // head of its theme: queries as people type them.
         let k = match rng.below(5) {
             0 => pick(&mut rng, m.adjectives).map(|a| format!("{a} {kw}")),
             1 => pick(&mut rng, m.tails).map(|t| format!("{kw} {t}")),
             2 => pick(&mut rng, m.questions).map(|q| format!("{q} {kw}")),
             3 => pick(&mut rng, m.audiences).map(|a| format!("{kw} {a}")),
-            _ => Some(match theme.get(rng.below(theme.len() as u64) as usize) {
-                Some(head) if head.kind == kind => query(&mut rng, head, theme),
-                _ => theme_query(&mut rng, theme),
-            }),
+            _ => theme
+                .get(rng.below(theme.len() as u64) as usize)
+                .map(|head| short_query(&mut rng, head, theme)),
         };
-        let Some(k) = k else { continue };
+        let Some(k) = k.filter(|k| !repeats_a_word(k)) else {
+            continue;
+        };
         if !seen.insert(k.clone()) {
             continue;
         }

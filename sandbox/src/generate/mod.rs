@@ -7,7 +7,7 @@
 //! parameter (the library has no clock).
 //!
 //! Sizes: `ranked-keywords/domain` returns 200..=20,000 records and `backlink/overview`
-//! 40..=3,000 `ref_newlost` entries, derived from the domain. A domain whose first label is
+//! 2..=3,000 `ref_newlost` entries, from the domain's profile ([`world`]). A domain whose first label is
 //! `size-<N>` (e.g. `size-50000.example.com`) asks for exactly N of them (at most
 //! [`MAX_ROWS`]); [`ranked_keywords_domain`] and [`backlink_overview`] take N directly.
 //!
@@ -15,9 +15,10 @@
 //! [`domains`] (domain stats, backlinks), [`content`] (outline, microblog, video), and
 //! [`ranked`] (ranked keywords of a domain: rank buckets, pages, brand queries, daily
 //! movement), [`sample`] (sample requests), [`universe`] (what keeps them plausible across
-//! operations: keyword profiles with a long tail and seasons, domain topics sharing keywords)
-//! and [`queries`] (queries people type, and a keyword's family); this file routes a request
-//! and holds the shared helpers.
+//! operations: keyword profiles with a long tail and seasons, domain topics sharing keywords),
+//! [`world`] (a domain's profile: topic, size and age, from which its authority, links,
+//! history, ranked keyword count and brand searches follow) and [`queries`] (queries people
+//! type, and a keyword's family); this file routes a request and holds the shared helpers.
 
 mod content;
 mod domains;
@@ -27,25 +28,23 @@ mod queries;
 mod ranked;
 mod sample;
 mod universe;
+mod world;
 
 pub use content::{microblog_post, outline_seo, video_video};
 pub use domains::{backlink_metrics, backlink_overview, domain_stats};
 pub use keywords::{related, search_volume_bulk, search_volume_single};
 pub use ranked::{ranked_keywords_domain, ranked_keywords_domain_on, ranked_keywords_metrics};
 pub use sample::sample_request;
-pub use universe::{domain_topic, site_name};
+pub use universe::domain_topic;
+pub use world::{
+    domain_profile, requested_size, site_name, topic_of_name, DomainProfile, MAX_ROWS, SIZE_PREFIX,
+};
 
 use serpkit::ops::{self, Request};
 
 use crate::date::Date;
 use crate::rng::{fnv1a, hash_parts, Rng};
 use crate::words::*;
-
-/// Most records a `size-<N>` domain can ask for.
-pub const MAX_ROWS: usize = 1_000_000;
-
-/// The label prefix that asks for a given number of rows: `size-<N>.example.com`.
-pub const SIZE_PREFIX: &str = "size-";
 
 /// The seed of a request: FNV-1a of the operation path and the request body without its key.
 pub fn request_seed(request: &Request) -> u64 {
@@ -90,32 +89,18 @@ pub fn body(request: &Request, today: Date) -> String {
     }
 }
 
-/// N from a `size-<N>.` first label, capped at [`MAX_ROWS`].
-pub fn requested_size(domain: &str) -> Option<usize> {
-    let first = domain.split('.').next()?;
-    let n: usize = first.get(SIZE_PREFIX.len()..)?.parse().ok()?;
-    first
-        .to_ascii_lowercase()
-        .starts_with(SIZE_PREFIX)
-        .then_some(n.min(MAX_ROWS))
-}
-
 /// Records `ranked-keywords/domain` returns for a domain: a `size-<N>` label, else
-/// 200..=20,000 derived from the domain.
+/// 200..=20,000 from the domain's profile ([`world`]: more with more referring domains).
 pub fn ranked_keywords_size(domain: &str) -> usize {
-    requested_size(domain).unwrap_or_else(|| {
-        let mut rng = Rng::from_parts(&["rk-size", &domain.to_ascii_lowercase()]);
-        rng.log_range(200, 20_000) as usize
-    })
+    domain_profile(domain).ranked_keywords
 }
 
 /// `ref_newlost` entries `backlink/overview` returns for a domain: a `size-<N>` label, else
-/// 40..=3,000 derived from the domain.
+/// from the domain's profile: its referring domains' churn over the 64 days (5–15 % new,
+/// 3–12 % lost), 2..=3,000.
 pub fn ref_newlost_size(domain: &str) -> usize {
-    requested_size(domain).unwrap_or_else(|| {
-        let mut rng = Rng::from_parts(&["ref-size", &domain.to_ascii_lowercase()]);
-        rng.log_range(40, 3_000) as usize
-    })
+    requested_size(domain)
+        .unwrap_or_else(|| world::history_entries(&domain_profile(domain), domain))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -153,6 +138,11 @@ fn theme_for(keyword: &str) -> &'static [Head] {
         .filter(|(s, _)| *s > 0)
         .max_by_key(|(s, _)| *s)
         .map(|(_, h)| h)
+        .or_else(|| {
+            // A name ("runnersworld", "marathon"): the theme its words name.
+            let name: String = kw.split_whitespace().collect();
+            world::topic_of_name(&name).map(|t| THEMES[t].1)
+        })
         .unwrap_or_else(|| theme_of(fnv1a(kw.as_bytes())).1)
 }
 
@@ -202,3 +192,5 @@ fn person(rng: &mut Rng) -> (String, String) {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod world_tests;

@@ -57,18 +57,37 @@ fn stem_bits(s: &str) -> u64 {
 
 /// A query on `head`; `theme` is the head's theme (for "x vs y").
 pub(crate) fn query(rng: &mut Rng, head: &Head, theme: &[Head]) -> String {
-    query_in(rng, head, theme, false)
+    query_in(rng, head, theme, Form::Any)
 }
 
 /// A query on `head` of the longest form (four modifiers where the kind has them): the most
 /// varied, for a domain that needs another keyword after a repeat.
 pub(crate) fn long_query(rng: &mut Rng, head: &Head, theme: &[Head]) -> String {
-    query_in(rng, head, theme, true)
+    query_in(rng, head, theme, Form::Long)
 }
 
-fn query_in(rng: &mut Rng, head: &Head, theme: &[Head], long: bool) -> String {
+/// A query on `head` of a short form (the bare head, or one modifier before or after it):
+/// what searchers type around a related head ("trail running shoes" beside "running shoes",
+/// not "cheap grey hydration vest online").
+pub(crate) fn short_query(rng: &mut Rng, head: &Head, theme: &[Head]) -> String {
+    query_in(rng, head, theme, Form::Short)
+}
+
+/// The forms [`query_in`] draws from.
+#[derive(Clone, Copy, PartialEq)]
+enum Form {
+    Any,
+    Short,
+    Long,
+}
+
+fn query_in(rng: &mut Rng, head: &Head, theme: &[Head], form: Form) -> String {
     let m = modifiers(head.kind);
-    let roll = if long { 85 } else { rng.below(100) };
+    let roll = match form {
+        Form::Long => 85,
+        Form::Short => rng.below(30),
+        Form::Any => rng.below(100),
+    };
     let adjective = some(rng, m.adjectives);
     let attribute = some(rng, m.attributes);
     let question = some(rng, m.questions);

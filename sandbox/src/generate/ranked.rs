@@ -29,8 +29,9 @@ use std::collections::HashSet;
 use super::domains::url_links;
 use super::queries::{long_query, query};
 use super::universe::{
-    brand_name, domain_heads, head_keyword_profile, keyword_profile, FOCUSED_ROWS,
+    brand_name, domain_heads, domain_topic, head_keyword_profile, keyword_profile, FOCUSED_ROWS,
 };
+use super::world::topical_name;
 use super::{made_up_domain, ranked_keywords_size, round_to, slug};
 use crate::date::Date;
 use crate::json::{arr, Obj};
@@ -76,11 +77,11 @@ const SPARE_ROWS: usize = 12;
 const CANNIBAL_CHANCE: f64 = 0.03;
 
 /// How much a keyword's volume weighs on its rank (see its use): +0.8 for a site of up to
-/// 5,000 keywords (its best ranks go to its long tail), −0.3 from 50,000 (a large site ranks
+/// 1,000 keywords (its best ranks go to its long tail), −0.3 from 50,000 (a large site ranks
 /// for big keywords too), 0 between.
 fn rank_tilt(rows: usize) -> f64 {
     match rows {
-        0..=5_000 => 0.8,
+        0..=1_000 => 0.8,
         50_000.. => -0.3,
         _ => 0.0,
     }
@@ -133,12 +134,22 @@ fn write_rk_metrics(o: &mut Obj<'_>, domain: &str, total: usize) {
 }
 
 /// `ranked-keywords/metrics`: the requested domain first, then 8..=30 competing domains by
-/// total ranked keywords descending. The requested domain's total is the number of rows
-/// `ranked-keywords/domain` returns for it.
+/// total ranked keywords descending, most of them sites of its topic ("runhub.com" beside
+/// a running site). Every domain's total is the number of rows `ranked-keywords/domain`
+/// returns for it.
 pub fn ranked_keywords_metrics(domain: &str) -> String {
     let mut rng = Rng::from_parts(&["rkm", &domain.to_ascii_lowercase()]);
+    let topic = domain_topic(domain);
     let mut others: Vec<(String, i64)> = (0..rng.range(8, 30))
-        .map(|_| (made_up_domain(&mut rng), rng.log_range(50, 2_000_000)))
+        .map(|_| {
+            let d = if rng.chance(0.8) {
+                topical_name(&mut rng, topic)
+            } else {
+                made_up_domain(&mut rng)
+            };
+            let total = ranked_keywords_size(&d) as i64;
+            (d, total)
+        })
         .collect();
     others.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     others.dedup_by(|a, b| a.0 == b.0);
@@ -341,6 +352,24 @@ pub fn ranked_keywords_domain_on(domain: &str, n: usize, seed: u64, today: Date)
     let brands = rows.len();
     // The head of each row after the brand rows, for repeats.
     let mut head_of: Vec<u32> = Vec::with_capacity(pool);
+    // Each head of the topic itself, with its hub: a category page ranks for its category,
+    // so sites of one topic share their head terms.
+    for (i, (head, _)) in all.iter().enumerate().take(n_main) {
+        if rows.len() >= pool || !seen.insert(crate::rng::fnv1a(head.term.as_bytes())) {
+            continue;
+        }
+        let keyword = push_keyword(&mut keywords, head.term.to_owned(), Some(*head));
+        let page = head_pages[i].first().copied().unwrap_or(0);
+        let salt = rng.next_u64();
+        rows.push(Row {
+            keyword,
+            page,
+            base_rank: 0,
+            brand: false,
+            salt,
+        });
+        head_of.push(i as u32);
+    }
     while rows.len() < pool {
         let salt = rng.next_u64();
         let pick_page = |rng: &mut Rng, i: usize| -> u32 {
@@ -375,11 +404,15 @@ pub fn ranked_keywords_domain_on(domain: &str, n: usize, seed: u64, today: Date)
                 let mut text = String::new();
                 let mut i = 0;
                 for attempt in 0..16 {
-                    i = if !rng.chance(side_share) || n_side == 0 {
-                        pick_weighted(&mut rng, &main_weights)
-                    } else {
-                        n_main + pick_weighted(&mut rng, &side_weights)
-                    };
+                    // The same head for a few tries: a new draw each time would favour the
+                    // side heads once the topic's short queries are taken.
+                    if attempt % 4 == 0 {
+                        i = if !rng.chance(side_share) || n_side == 0 {
+                            pick_weighted(&mut rng, &main_weights)
+                        } else {
+                            n_main + pick_weighted(&mut rng, &side_weights)
+                        };
+                    }
                     let (head, theme) = all[i];
                     // After a repeat, the longest form: short ones are few and soon all taken.
                     text = if attempt == 0 {

@@ -660,7 +660,9 @@ fn demo_competitors_share_keywords_as_real_ones_do() {
         .filter(|k| !you.contains_key(*k))
         .collect::<HashSet<_>>()
         .len();
-    assert!(shared >= 10, "shared {shared}");
+    // Sister sites of about 2,000, 1,800 and 1,000 ranked keywords (their profiles' sizes):
+    // a few of their head terms meet in all three top 20s.
+    assert!(shared >= 5, "shared {shared}");
     assert!(untapped >= 20, "untapped {untapped}");
 }
 
@@ -668,10 +670,10 @@ fn demo_competitors_share_keywords_as_real_ones_do() {
 fn small_sites_rank_best_for_their_long_tail() {
     // A site of a few thousand keywords wins long, small keywords and ranks far down for big
     // ones: its top 10 has a lower median volume than its ranks 51–100.
-    let d = "size-3000.example.co.uk";
+    let d = "size-900.example.co.uk";
     let text = ranked_keywords_domain_on(d, ranked_keywords_size(d), fnv1a(d.as_bytes()), day(0));
     let rows: Vec<Value> = serde_json::from_str(&text).unwrap();
-    assert!(rows.len() <= 5_000, "{d}: {} rows", rows.len());
+    assert!(rows.len() <= 1_000, "{d}: {} rows", rows.len());
     let volumes = |lo: i64, hi: i64| {
         rows.iter()
             .filter(|r| (lo..=hi).contains(&r["rank"].as_i64().unwrap()))

@@ -3,8 +3,14 @@
 //! ranked keywords; and a domain's keyword universe, shared in part by the domains of its
 //! topic.
 //!
-//! - **Long tail**: a keyword's volume falls with its word count (each extra word divides the
-//!   median by 3.5) around a log-uniform spread, so long keywords are usually small.
+//! - **Volumes** ([`anchored_volume`]): a listed head term is searched 27,100–450,000 times a
+//!   month in the US when it names a product or a service ("running shoes", "vpn"),
+//!   9,900–201,000 when it names an activity, an idea or a dish; each word a searcher adds
+//!   keeps 6–50 % of that ("best running shoes" about a fifth, a five-word long tail tens).
+//!   A brand's name is searched as its site is big ([`super::world`]: about 10 a month for a
+//!   new site, millions for a household brand), its brand queries less by their added words.
+//!   Other keywords fall with their word count (each extra word divides the median by 3.5)
+//!   around a log-uniform spread.
 //! - **Seasonality** follows a keyword's family (its head term, [`super::queries::family_of`]),
 //!   so "winter coat" and "winter coat sale" peak in the same months: the word lists name the
 //!   heads that peak and when (coats November to January), and a keyword naming a holiday or
@@ -14,17 +20,22 @@
 //!   a month its family shares: questions, consumables, software and concepts by at most 8 %,
 //!   other goods by at most 15 % ("coffee grinder" and "how to boil an egg" are flat).
 //! - **CPC** by niche, kind and intent ([`super::market::cpc`]): finance and software bid high,
-//!   recipes low; a buying word raises it, a question lowers it.
+//!   recipes low; a buying word raises it, a question lowers it. **Ads competition** by what
+//!   is sold: a product's or a service's keywords 0.55–1, a question's at most 0.3, others
+//!   up to 0.7.
 //! - **No volume**: only long keywords (4 words or more) can have none, as in the planner;
 //!   a head term ("yoga mat") always has searches.
-//! - **Topics**: a domain's topic comes from its site name (`shop.example.org` → `example`),
-//!   or a theme named in it (`running-hub.com` → running), so sister sites and size-labelled
-//!   domains share a topic. Each domain covers 8–13 of its topic's 15 head terms and 3 of a
-//!   second topic's, so two domains of one topic share part of their keywords, not all.
+//! - **Topics**: a domain's topic comes from the words of its site name
+//!   ([`super::world::topic_of_name`]: `runnersworld.com` → running), else from a hash of the
+//!   site name, so sister sites and size-labelled domains share a topic. Each domain covers
+//!   8–13 of its topic's 15 head terms (all beyond 5,000 ranked keywords) and 3 of a
+//!   neighbouring topic's, so two domains of one topic share part of their
+//!   keywords, not all.
 
 use super::market;
 use super::queries::{family_of, head_named};
-use crate::rng::{fnv1a, Rng};
+use super::world::{self, site_name};
+use crate::rng::Rng;
 use crate::words::*;
 
 /// Chance that a long keyword (4 words or more) has no volume at all (zero months, CPC and
@@ -137,7 +148,13 @@ fn profile_in(keyword: &str, head: Option<&Head>) -> KeywordProfile {
     }
     // Median 90,000 for one word, ÷3.5 per extra word; spread ÷60..×4, skewed low.
     let median = 90_000.0 / 3.5f64.powi(words - 1);
-    let mut base = (median * rng.log_range(4, 1_000) as f64 / 250.0).max(10.0);
+    let spread = rng.log_range(4, 1_000) as f64 / 250.0;
+    let family = head.map_or_else(|| family_of(&kw), |h| h.term);
+    let listed = head_named(family);
+    let named = head.or_else(|| listed.map(|(_, h)| h));
+    let mut base = anchored_volume(&kw, family, named)
+        .unwrap_or(median * spread)
+        .max(10.0);
     if CATEGORY_NOUNS.contains(&&*kw) {
         // Seeded apart, so every other keyword's figures stay as they were.
         base = base.max(Rng::from_parts(&["category", &kw]).log_range(300_000, 1_500_000) as f64);
@@ -146,10 +163,7 @@ fn profile_in(keyword: &str, head: Option<&Head>) -> KeywordProfile {
     let swing = rng.unit();
     // The family decides whether and when: listed heads by their months, a holiday or
     // weather word by its months, others not.
-    let family = head.map_or_else(|| family_of(&kw), |h| h.term);
     let mut family_rng = Rng::from_parts(&["season", family]);
-    let listed = head_named(family);
-    let named = head.or_else(|| listed.map(|(_, h)| h));
     let kind = named.map(|h| h.kind);
     let theme = listed.map(|(t, _)| THEMES[t].0);
     let phase = family_rng.float(0.0, 12.0);
@@ -176,7 +190,16 @@ fn profile_in(keyword: &str, head: Option<&Head>) -> KeywordProfile {
             phase,
         },
     };
-    let competition = rng.unit();
+    // Advertisers compete for what is sold (Keyword Planner's "high" for "running shoes"):
+    // a product's or a service's keywords 0.55–1, a question's at most 0.3, others up to 0.7.
+    let u = rng.unit();
+    let competition = match kind {
+        _ if market::is_question(&kw) => 0.3 * u,
+        Some(Kind::Gear | Kind::Wearable | Kind::Consumable | Kind::Software | Kind::Service) => {
+            0.55 + 0.45 * u
+        }
+        _ => 0.7 * u,
+    };
     let spread = rng.float(0.6, 1.7);
     KeywordProfile {
         base,
@@ -186,6 +209,66 @@ fn profile_in(keyword: &str, head: Option<&Head>) -> KeywordProfile {
         competition,
         difficulty: ((competition * 70.0 + rng.float(0.0, 30.0)).round() as i64).clamp(0, 100),
     }
+}
+
+/// A listed head's own searches (US, a month): a category a product or a service names is
+/// searched tens to hundreds of thousands of times ("running shoes", "vpn"), an activity, an
+/// idea or a dish somewhat less.
+fn head_volume(head: &Head) -> f64 {
+    let mut rng = Rng::from_parts(&["head-volume", head.term]);
+    match head.kind {
+        Kind::Activity | Kind::Concept | Kind::Recipe => rng.log_range(9_900, 201_000) as f64,
+        _ => rng.log_range(27_100, 450_000) as f64,
+    }
+}
+
+/// What each word a searcher adds keeps of the searches: 6–50 % ("best running shoes" about a
+/// fifth of "running shoes", a four-word long tail a thousandth), seeded from the keyword.
+fn added_words(keyword: &str, extra: usize) -> f64 {
+    let mut rng = Rng::from_parts(&["kw-volume", keyword]);
+    (0..extra)
+        .map(|_| rng.float(0.06f64.ln(), 0.5f64.ln()).exp())
+        .product()
+}
+
+/// A brand a keyword searches for and the words around it: the bare brand (one word that no
+/// list knows), the brand's domain, or a brand query of [`BRAND_QUERIES`].
+fn brand_in(keyword: &str) -> Option<(String, usize)> {
+    let words = |s: &str| s.split_whitespace().count();
+    if !keyword.contains(' ') {
+        return if keyword.contains('.') {
+            Some((site_name(keyword), 1))
+        } else {
+            (keyword.len() >= 3 && !CATEGORY_NOUNS.contains(&keyword))
+                .then(|| (keyword.to_owned(), 0))
+        };
+    }
+    BRAND_QUERIES.iter().find_map(|(template, _)| {
+        let (pre, post) = template.split_once("{b}")?;
+        let middle = keyword.strip_prefix(pre)?.strip_suffix(post)?;
+        // A spaced keyword never matches "{b}" alone: its middle has a space.
+        (!middle.is_empty() && !middle.contains(' '))
+            .then(|| (middle.to_owned(), words(pre) + words(post)))
+    })
+}
+
+/// The volume of a keyword built on a head (the head's searches less its added words) or on
+/// a brand (the brand's searches less its added words; "brand head" no more than either);
+/// `None` for other keywords, which follow the word-count rule.
+fn anchored_volume(kw: &str, family: &str, head: Option<&Head>) -> Option<f64> {
+    let words = |s: &str| s.split_whitespace().count();
+    if let Some(head) = head {
+        let extra = words(kw).saturating_sub(words(head.term));
+        return Some(head_volume(head) * added_words(kw, extra));
+    }
+    if let Some((brand, extra)) = brand_in(kw) {
+        return Some(world::brand_searches(&brand) * added_words(kw, extra));
+    }
+    // "brand head …": the family is a word before a listed head.
+    let (brand, rest) = family.split_once(' ')?;
+    let (_, head) = head_named(rest)?;
+    let anchor = world::brand_searches(brand).min(head_volume(head));
+    Some(anchor * added_words(kw, words(kw).saturating_sub(words(head.term))))
 }
 
 /// The multiplier of a country's volumes: 1 for `us`, 0.03..0.5 seeded from the code.
@@ -198,29 +281,11 @@ pub(super) fn country_scale(ccode: &str) -> f64 {
     }
 }
 
-/// A domain's site name: the label before its public suffix (`shop.example.co.uk` →
-/// `example`), the whole host when it has one label.
-pub fn site_name(domain: &str) -> String {
-    let host = domain.trim().trim_end_matches('.').to_ascii_lowercase();
-    let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
-    let n = labels.len();
-    let two_part = ["co", "com", "org", "net", "ac", "gov", "edu"];
-    let index = if n >= 3 && labels[n - 1].len() == 2 && two_part.contains(&labels[n - 2]) {
-        n - 3
-    } else {
-        n.saturating_sub(2)
-    };
-    labels.get(index).copied().unwrap_or_default().to_owned()
-}
-
-/// The topic (index into the themes) of a domain: a theme named in its site name, else one
-/// hashed from the site name, so `example.com` and `blog.example.io` share a topic.
+/// The topic (index into the themes) of a domain: from the words of its site name
+/// ([`world::topic_of_name`]), else one hashed from the site name, so `example.com` and
+/// `blog.example.io` share a topic.
 pub fn domain_topic(domain: &str) -> usize {
-    let site = site_name(domain);
-    THEMES
-        .iter()
-        .position(|(name, _)| site.contains(name))
-        .unwrap_or_else(|| (fnv1a(site.as_bytes()) % THEMES.len() as u64) as usize)
+    world::domain_profile(domain).topic
 }
 
 /// A domain's brand as searchers type it: its site name with hyphens as spaces
@@ -242,6 +307,9 @@ pub(super) struct DomainHeads {
 /// Rows up to which a domain has 3 side heads; beyond, one more per [`ROWS_PER_SIDE_HEAD`].
 pub(super) const FOCUSED_ROWS: usize = 20_000;
 
+/// Rows beyond which a domain covers every head of its topic.
+const BROAD_ROWS: usize = 5_000;
+
 /// Rows of a large domain per extra side head.
 const ROWS_PER_SIDE_HEAD: usize = 1_000;
 
@@ -256,8 +324,14 @@ pub(super) fn domain_heads(domain: &str, rows: usize) -> DomainHeads {
     let with_theme = |t: usize| THEMES[t].1.iter().map(move |h| (h, THEMES[t].1));
     let mut main: Vec<(&'static Head, &'static [Head])> = with_theme(topic).collect();
     rng.shuffle(&mut main);
-    main.truncate(rng.range(8, 13) as usize);
-    let other = (topic + 1 + rng.below(THEMES.len() as u64 - 1) as usize) % THEMES.len();
+    // A large site covers its whole topic.
+    let covered = rng.range(8, 13) as usize;
+    main.truncate(if rows > BROAD_ROWS {
+        main.len()
+    } else {
+        covered
+    });
+    let other = world::neighbour_topic(topic);
     let mut side: Vec<(&'static Head, &'static [Head])> = with_theme(other).collect();
     rng.shuffle(&mut side);
     side.truncate(3);

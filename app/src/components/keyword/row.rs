@@ -108,12 +108,14 @@ impl TableRow for KeywordRow {
             },
             Column {
                 id: "competition",
-                label: "Competition",
+                // The Ads figure (advertisers' competition, 0–1), not ranking difficulty;
+                // short on screen, where the Intent column must fit at 1366 px.
+                label: "Ads comp.",
                 numeric: true,
                 width: "",
                 key: |rows, i| SortKey::num(rows[i].competition),
                 csv: Some(|rows, i| Cell::decimal(rows[i].competition, 2)),
-                csv_header: None,
+                csv_header: Some("Ads competition"),
             },
             Column {
                 id: "trend",
@@ -121,17 +123,8 @@ impl TableRow for KeywordRow {
                 numeric: false,
                 width: "",
                 key: |rows, i| rows[i].change.map_or(SortKey::Missing, SortKey::num),
-                csv: Some(|rows, i| {
-                    Cell::text(
-                        rows[i]
-                            .months
-                            .iter()
-                            .map(i64::to_string)
-                            .collect::<Vec<_>>()
-                            .join(" "),
-                    )
-                }),
-                csv_header: None,
+                csv: Some(|rows, i| Cell::months(&rows[i].window, &rows[i].months)),
+                csv_header: Some(crate::components::csv::MONTHS_HEADER),
             },
             Column {
                 id: "change",

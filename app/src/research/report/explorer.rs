@@ -110,7 +110,7 @@ pub fn keyword_report(
                     "Keyword",
                     "#Volume",
                     "#CPC",
-                    "#Competition",
+                    "#Ads competition",
                     "12 months",
                     "#12-month change",
                     "#3-month change",

@@ -88,16 +88,6 @@ impl Origin {
         }
     }
 
-    /// What a CSV file says about it on its first line; `None` for live data, which says
-    /// nothing.
-    pub fn note(self) -> Option<&'static str> {
-        match self {
-            Origin::Live => None,
-            Origin::Demo => Some(DEMO_CSV_NOTE),
-            Origin::Mixed => Some(MIXED_CSV_NOTE),
-        }
-    }
-
     /// What a report says about it under its title; `None` for live data.
     pub fn banner(self) -> Option<&'static str> {
         match self {
@@ -107,12 +97,13 @@ impl Origin {
         }
     }
 
-    /// The file name with `demo-` first when any row is demo.
+    /// The file name with `demo-` first when every row is demo, `partly-demo-` when some are.
     pub fn file_name(self, name: &str) -> String {
-        if self == Origin::Live || name.starts_with("demo-") {
-            name.to_string()
-        } else {
-            format!("demo-{name}")
+        match self {
+            _ if name.starts_with("demo-") || name.starts_with("partly-demo-") => name.to_string(),
+            Origin::Live => name.to_string(),
+            Origin::Demo => format!("demo-{name}"),
+            Origin::Mixed => format!("partly-demo-{name}"),
         }
     }
 }
@@ -243,18 +234,6 @@ decisions on it.";
 pub const MIXED_NOTE: &str = "Partly demo data: some numbers in this report are synthetic, \
 generated in the browser by serpkit's offline sandbox, not measured by the live service. Do \
 not base decisions on them.";
-
-/// What a CSV file of demo rows says on its first line (as [`DEMO_NOTE`]). No comma, so a
-/// CSV reader sees one cell: a title row, which spreadsheets show on top and the app's own
-/// import skips.
-pub const DEMO_CSV_NOTE: &str = "Demo data: every row of this file is synthetic (generated \
-in the browser by serpkit's offline sandbox) and was not measured by the live service. Do \
-not base decisions on it.";
-
-/// What a CSV file with some demo rows says on its first line (as [`DEMO_CSV_NOTE`]).
-pub const MIXED_CSV_NOTE: &str = "Partly demo data: some rows of this file are synthetic \
-(generated in the browser by serpkit's offline sandbox) and were not measured by the live \
-service. Do not base decisions on them.";
 
 /// The report as one HTML document (live data).
 pub fn render(report: &Report) -> String {
@@ -613,11 +592,8 @@ mod tests {
         assert_eq!(Origin::Demo.and(Origin::Mixed), Origin::Mixed);
         assert_eq!(Origin::Demo.file_name("a.csv"), "demo-a.csv");
         assert_eq!(Origin::Mixed.file_name("demo-a.csv"), "demo-a.csv");
+        assert_eq!(Origin::Mixed.file_name("a.csv"), "partly-demo-a.csv");
         assert_eq!(Origin::Live.file_name("a.csv"), "a.csv");
-        assert!(
-            !DEMO_CSV_NOTE.contains(',') && !MIXED_CSV_NOTE.contains(','),
-            "one CSV cell"
-        );
     }
 
     #[test]

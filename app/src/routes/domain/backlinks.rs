@@ -142,6 +142,45 @@ impl RefData {
     }
 }
 
+/// A warning when the overview's history cannot follow from its totals: over its days, more
+/// referring domains gained than lost (or backlinks) than the totals count. Real indexes
+/// report totals and history from different crawls; the page says so rather than showing two
+/// figures that contradict each other without a word. `None` when they agree.
+pub fn history_warning(overview: &DomainOverview) -> Option<String> {
+    let totals = &overview.metrics.backlinks;
+    let new = overview
+        .ref_newlost
+        .iter()
+        .filter(|r| r.new_lost_type.eq_ignore_ascii_case("new"))
+        .count() as i64;
+    let lost = overview.ref_newlost.len() as i64 - new;
+    let net_links: i64 = overview.stats.iter().map(|s| s.new - s.lost).sum();
+    let mut parts = Vec::new();
+    if new - lost > totals.refdomains {
+        parts.push(format!(
+            "{} new minus {} lost referring domains is more than the {} referring domains in total",
+            fmt_int(new),
+            fmt_int(lost),
+            fmt_int(totals.refdomains)
+        ));
+    }
+    if net_links > totals.backlinks {
+        parts.push(format!(
+            "{} more backlinks gained than lost over the days shown is more than the {} backlinks \
+             in total",
+            fmt_int(net_links),
+            fmt_int(totals.backlinks)
+        ));
+    }
+    (!parts.is_empty()).then(|| {
+        format!(
+            "Data warning: {}. The totals and the history come from different indexes or dates \
+             of the service; compare each only with itself.",
+            parts.join("; ")
+        )
+    })
+}
+
 /// The overview body of a stored result.
 #[component]
 pub fn BacklinkOverviewView(
@@ -224,6 +263,7 @@ pub fn BacklinkOverviewView(
                 {metric(".edu backlinks", b.edu_backlinks, "edu")}
                 {metric(".gov backlinks", b.gov_backlinks, "gov")}
             </div>
+            {history_warning(&overview).map(|w| view! { <p class="warn" role="note" data-testid="bm-history-warning">{w}</p> })}
             <p class="meta source" data-testid="bm-source">"From the service's own backlink index (the backlink overview): its counts are not \
                 comparable with the link counts of link index A or B on the domain's authority card."</p>
             {(!updated.is_empty()).then(|| view! { <p class="meta">{format!("Profile updated {updated}")}</p> })}
@@ -269,6 +309,30 @@ pub fn BacklinkOverviewView(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_history_the_totals_cannot_hold_is_a_data_warning() {
+        let ev = |t: &str| RefNewLost {
+            new_lost_type: t.into(),
+            ..Default::default()
+        };
+        let mut o = DomainOverview::default();
+        o.metrics.backlinks.refdomains = 2;
+        o.metrics.backlinks.backlinks = 100;
+        o.ref_newlost = vec![ev("new"), ev("new"), ev("lost"), ev("new")];
+        assert_eq!(history_warning(&o), None, "2 new minus 1 lost is the 2 in total");
+        o.ref_newlost.push(ev("new"));
+        let w = history_warning(&o).expect("3 net of 2");
+        assert!(w.contains("4 new minus 1 lost referring domains is more than the 2"), "{w}");
+        o.ref_newlost.truncate(2);
+        o.stats = vec![serpkit::ops::backlink_overview::DailyStat {
+            new: 150,
+            lost: 20,
+            ..Default::default()
+        }];
+        let w = history_warning(&o).expect("130 net of 100");
+        assert!(w.contains("130 more backlinks gained than lost over the days shown"), "{w}");
+    }
 
     #[test]
     fn masks() {

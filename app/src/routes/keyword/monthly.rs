@@ -60,7 +60,7 @@ fn monthly_view(r: SearchVolumeRecord) -> impl IntoView {
         <div class="stats">
             <div><span class="label">"Volume"</span><strong data-testid="detail-volume">{fmt_int(r.search_volume)}</strong></div>
             <div><span class="label">"CPC"</span><strong>{fmt_cpc(r.average_cpc)}</strong></div>
-            <div><span class="label">"Competition"</span><strong>{format!("{:.2}", r.competition)}</strong></div>
+            <div><span class="label">"Ads competition"</span><strong>{format!("{:.2}", r.competition)}</strong></div>
             {
                 let t = trends::trend(&r.targeted_monthly_searches, current_month());
                 view! {

@@ -77,7 +77,7 @@ impl TableRow for RelatedRow {
             },
             Column {
                 id: "competition",
-                label: "Competition",
+                label: "Ads competition",
                 numeric: true,
                 width: "",
                 key: |rows, i| SortKey::num(rows[i].r.competition),

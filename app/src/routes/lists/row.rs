@@ -147,7 +147,7 @@ pub fn from_related(r: &RelatedKeyword, ccode: &str) -> ListRow {
     ListRow {
         row: KeywordRow {
             keyword: r.keyword.clone(),
-            intent: intent::classify(&r.keyword, &[]),
+            intent: intent::classify_with(&r.keyword, &[], Some(r.cpc), Some(r.competition)),
             ccode: ccode.to_string(),
             volume: r.search_volume,
             cpc: r.cpc,
