@@ -30,19 +30,27 @@
 //! `sim` (feature `sim`) runs many tabs against a simulated store, lock, channel, clock and
 //! service under every fault and checks the invariants after every step.
 
+// The tab's rules run in hosts built with the journal (the app, the server, the simulator);
+// the JS package (built without it) takes only the vocabulary, so its wasm does not move
+// with the machine's code.
 pub mod account;
 pub mod base_url;
+#[cfg(feature = "journal")]
 mod mutation;
+#[cfg(feature = "journal")]
 pub mod rules;
 #[cfg(feature = "sim")]
 pub mod sim;
+#[cfg(feature = "journal")]
 mod tab;
-#[cfg(test)]
+#[cfg(all(test, feature = "journal"))]
 mod tests;
 
 pub use account::{parse_cap, stored_cap, Cap, CapError, Period, Totals};
 pub use base_url::BaseUrl;
+#[cfg(feature = "journal")]
 pub use mutation::Mutation;
+#[cfg(feature = "journal")]
 pub use tab::Tab;
 
 use crate::money::Usd;
