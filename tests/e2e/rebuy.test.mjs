@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { e2e, micros, shot } from './helpers.mjs';
+import { e2e, micros, shot, until } from './helpers.mjs';
 
 const app = e2e();
 const DOMAINS = ['rebuy-a.example.com', 'rebuy-b.example.org', 'rebuy-c.example.net'];
@@ -59,7 +59,8 @@ test('a section of the keyword page asks before buying again too', async () => {
   const page = await app.open('/keyword?kw=rebuy%20section&cc=US');
   await page.getByTestId('related').click();
   await page.getByTestId('related-table').waitFor();
-  const bought = await ledgerOf(page);
+  // The footer's demo ledger follows the purchase a frame after its table shows.
+  const bought = await until(() => ledgerOf(page), (v) => v === micros('$0.1500'));
   const section = page.getByTestId('section-related');
   await section.getByTestId('refresh').click();
   await section.getByTestId('refresh-confirm').waitFor();
