@@ -51,6 +51,9 @@ const EXCLUDED = [
   [/^cargo xtask app-wasm$/, 'Trunk\'s pre_build hook: every Trunk build runs it (the e2e stage\'s, the serve commands here)'],
   [/^cargo xtask bench\b/, 'minutes of measurement that need a quiet machine; its output is BENCHMARKS.md'],
   [/<[a-z]+>/, 'a placeholder to fill in'],
+  [/^(esbuild src\/main\.js|cp node_modules\/serpkit\/)/, 'a user\'s own project: tests/js/bundlers.test.mjs runs this recipe and the page in Chromium'],
+  [/^(set -a; \. \/etc\/serpkit-server\.env|serpkit-server |curl -s https:\/\/team\.example\.com)/, 'an operator\'s machine (the installed binary, /etc/serpkit-server.env, the team\'s domain): server/tests/admin.rs and operations.rs run these commands against real processes and PostgreSQL'],
+  [/^cargo build --release -p serpkit-server\b/, 'the operator\'s optimised build (minutes): the team server stage builds and tests the same crate'],
 ];
 
 // ---- Reading the README -------------------------------------------------------------------
